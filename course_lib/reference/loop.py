@@ -1,0 +1,193 @@
+"""The agent loop: ask, run the tools the model asked for, answer them, ask again.
+
+One turn of the loop appends exactly one assistant message, however many tool calls it holds,
+then one ``role: "tool"`` message per call, in call order, each carrying its ``tool_call_id``.
+The loop stops on a final answer, after ``max_iterations`` model turns, or when the model asks
+again for a call it already made with the same arguments (it would only get the same result).
+
+The loop talks to the model only through ``client.chat.completions.create``, so the same code
+runs against the local model and against a real provider.
+"""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from course_lib.reference.streaming import collect_stream
+
+StopReason = Literal["answer", "max_iterations", "repeated_call"]
+
+
+class Dispatcher(Protocol):
+    """What the loop needs from a registry: the tool list and a call that never raises."""
+
+    def schemas(self, format: str = "openai") -> list[dict]: ...
+
+    def call(self, name: str, arguments: Any) -> str: ...
+
+
+@dataclass(frozen=True)
+class Step:
+    """One tool call the loop ran: which turn asked for it, what was asked, what came back."""
+
+    turn: int
+    tool_call_id: str
+    name: str
+    arguments: str
+    result: str
+
+
+@dataclass
+class AgentResult:
+    """What ``run_agent`` returns.
+
+    ``answer`` is the model's final text (``None`` unless ``stopped == "answer"``), ``messages``
+    the whole conversation as plain dicts (ready to send again), ``steps`` every tool call run.
+    """
+
+    answer: str | None
+    messages: list[dict]
+    steps: list[Step] = field(default_factory=list)
+    stopped: StopReason = "answer"
+
+    def __str__(self) -> str:
+        lines = [f"stopped: {self.stopped} after {len(self.steps)} tool call(s)"]
+        for step in self.steps:
+            lines.append(f"  turn {step.turn}: {step.name}({step.arguments}) -> {step.result}")
+        lines.append(f"answer: {self.answer}")
+        return "\n".join(lines)
+
+
+def tool_call_to_dict(tool_call: Any) -> dict:
+    """A tool call from the SDK (or already a dict) as the plain dict the API expects back."""
+    if isinstance(tool_call, dict):
+        return tool_call
+    data = tool_call.model_dump(exclude_none=True)
+    return {key: data[key] for key in ("id", "type", "function", "custom") if key in data}
+
+
+def tool_message(tool_call_id: str, content: str) -> dict:
+    """The ``role: "tool"`` message that answers one call."""
+    return {"role": "tool", "tool_call_id": tool_call_id, "content": content}
+
+
+def run_tool_calls(
+    registry: Dispatcher, tool_calls: list[dict], *, max_workers: int = 8
+) -> list[dict]:
+    """Run one turn's calls concurrently; return their tool messages in call order.
+
+    ``registry.call`` never raises, so one failing tool cannot disturb the others; a call that is
+    not a function call (a custom tool call) is answered with an error the model can read.
+    """
+
+    def run(call: dict) -> str:
+        if call.get("type", "function") != "function" or "function" not in call:
+            return json.dumps({"error": "Only function tools are available here."})
+        return registry.call(call["function"]["name"], call["function"].get("arguments") or "{}")
+
+    if not tool_calls:
+        return []
+    with ThreadPoolExecutor(max_workers=min(max_workers, len(tool_calls))) as pool:
+        results = list(pool.map(run, tool_calls))
+    return [
+        tool_message(call["id"], result) for call, result in zip(tool_calls, results, strict=True)
+    ]
+
+
+def _call_key(call: dict) -> tuple[str, str]:
+    """Identify a call by name and arguments, ignoring key order and spacing in the JSON."""
+    function = call.get("function", {})
+    raw = function.get("arguments") or "{}"
+    try:
+        canonical = json.dumps(json.loads(raw), sort_keys=True, ensure_ascii=False)
+    except json.JSONDecodeError:
+        canonical = raw
+    return function.get("name", ""), canonical
+
+
+def _repeated_call_error(name: str) -> str:
+    return json.dumps(
+        {
+            "error": f"Repeated call: {name} was already called with these arguments; "
+            "use the earlier result instead of calling it again."
+        }
+    )
+
+
+def _ask(client: Any, *, stream: bool, **request: Any) -> dict:
+    """One model turn as an assistant message dict (streamed or not, the result is the same)."""
+    if stream:
+        joined = collect_stream(client.chat.completions.create(stream=True, **request))
+        tool_calls = [
+            {
+                "id": call["id"],
+                "type": "function",
+                "function": {"name": call["name"], "arguments": call["arguments"]},
+            }
+            for call in joined["tool_calls"]
+        ]
+        content = joined["content"]
+    else:
+        message = client.chat.completions.create(**request).choices[0].message
+        tool_calls = [tool_call_to_dict(call) for call in message.tool_calls or []]
+        content = message.content
+    assistant: dict = {"role": "assistant", "content": content}
+    if tool_calls:
+        assistant["tool_calls"] = tool_calls
+    return assistant
+
+
+def run_agent(
+    client: Any,
+    registry: Dispatcher,
+    question: str,
+    *,
+    model: str,
+    max_iterations: int = 6,
+    tool_choice: Any = "auto",
+    parallel_tool_calls: bool | None = None,
+    system: str | None = None,
+    stream: bool = False,
+    **create_options: Any,
+) -> AgentResult:
+    """Answer ``question`` with the model, running the registry's tools as it asks.
+
+    ``tool_choice`` applies to the first turn only: forcing a tool on every turn would never let
+    the model give its answer. Later turns use ``"auto"``. ``max_iterations`` counts model turns.
+    """
+    if max_iterations < 1:
+        raise ValueError(f"max_iterations must be at least 1, got {max_iterations}")
+    messages: list[dict] = []
+    if system:
+        messages.append({"role": "system", "content": system})
+    messages.append({"role": "user", "content": question})
+    tools = registry.schemas(format="openai")
+    steps: list[Step] = []
+    seen: set[tuple[str, str]] = set()
+    for turn in range(1, max_iterations + 1):
+        request: dict[str, Any] = {"model": model, "messages": messages, **create_options}
+        if tools:
+            request["tools"] = tools
+            request["tool_choice"] = tool_choice if turn == 1 else "auto"
+            if parallel_tool_calls is not None:
+                request["parallel_tool_calls"] = parallel_tool_calls
+        assistant = _ask(client, stream=stream, **request)
+        messages.append(assistant)
+        calls = assistant.get("tool_calls", [])
+        if not calls:
+            return AgentResult(assistant["content"], messages, steps, "answer")
+        keys = [_call_key(call) for call in calls]
+        fresh = [call for call, key in zip(calls, keys, strict=True) if key not in seen]
+        results = {m["tool_call_id"]: m["content"] for m in run_tool_calls(registry, fresh)}
+        for call, (name, arguments) in zip(calls, keys, strict=True):
+            # A repeated call is still answered, so the conversation stays valid to send again.
+            content = results[call["id"]] if call["id"] in results else _repeated_call_error(name)
+            messages.append(tool_message(call["id"], content))
+            steps.append(Step(turn, call["id"], name, arguments, content))
+        if len(fresh) < len(calls):
+            return AgentResult(None, messages, steps, "repeated_call")
+        seen.update(keys)
+    return AgentResult(None, messages, steps, "max_iterations")
