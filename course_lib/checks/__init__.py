@@ -1,0 +1,14 @@
+"""Exercise checks: ``check(exercise_id, *targets)`` is what every check cell calls.
+
+The machinery lives in ``core.py``; each notebook's checks live in their own module
+``nbNN.py``. Importing a module registers its exercises in ``EXERCISES``, which is why every
+notebook's module is imported here.
+"""
+
+# One line per notebook (add yours in order). Importing a module registers its exercises.
+from course_lib.checks import (  # noqa: F401
+    nb00,
+)
+from course_lib.checks.core import EXERCISES, CheckFailed, Exercise, NotDoneYet, check, evaluate
+
+__all__ = ["EXERCISES", "CheckFailed", "Exercise", "NotDoneYet", "check", "evaluate"]
