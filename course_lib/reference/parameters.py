@@ -1,0 +1,193 @@
+"""A function's parameters as one JSON Schema object, reflected once.
+
+``inspect_function`` does all the reflection a tool needs in one pass (signature, resolved type
+hints, docstring, schema) and returns a ``FunctionSpec``; a registry keeps that spec instead of
+reflecting again on every request. ``parameters_schema`` is the schema part of it.
+
+The rules that keep the schema honest:
+
+- Annotations are resolved with ``typing.get_type_hints(include_extras=True)``, so
+  ``from __future__ import annotations`` (strings) and forward references work.
+- Required means "has no default". Nullable (``X | None``) is a separate fact about the type.
+- ``*args``, ``**kwargs``, unannotated parameters and types JSON cannot carry fail at definition
+  time with a ``TypeError`` naming the function and the parameter: never dropped, never guessed.
+- An ``Annotated[..., "text"]`` description wins over the docstring's.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .docstrings import parse_docstring
+from .type_schema import SchemaBuilder, allows_null, json_default
+
+__all__ = ["FunctionSpec", "inspect_function", "parameters_schema"]
+
+_EMPTY = inspect.Parameter.empty
+
+
+@dataclass(frozen=True)
+class FunctionSpec:
+    """Everything reflected from one function, computed once.
+
+    ``parameters`` is the JSON Schema object of the arguments; ``hints`` maps each parameter to its
+    resolved annotation (``Annotated`` extras kept, so a validator sees the same constraints as the
+    schema); ``signature`` has no ``self``/``cls`` and no parameters fixed by ``functools.partial``.
+    Treat ``parameters`` as read-only: copy it before changing it.
+    """
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    hints: dict[str, Any]
+    func: Callable[..., Any]
+    signature: inspect.Signature
+    defaults: dict[str, Any] = field(default_factory=dict)
+    required: tuple[str, ...] = ()
+    param_descriptions: dict[str, str] = field(default_factory=dict)
+    is_async: bool = False
+
+    @property
+    def param_names(self) -> tuple[str, ...]:
+        return tuple(self.signature.parameters)
+
+    @property
+    def positional_only(self) -> tuple[str, ...]:
+        kind = inspect.Parameter.POSITIONAL_ONLY
+        return tuple(n for n, p in self.signature.parameters.items() if p.kind is kind)
+
+
+def parameters_schema(func: Callable[..., Any]) -> dict[str, Any]:
+    """The JSON Schema object describing ``func``'s parameters (a fresh dict on every call)."""
+    return inspect_function(func).parameters
+
+
+def inspect_function(func: Callable[..., Any]) -> FunctionSpec:
+    """Reflect ``func`` once: name, description, parameter schema, hints and signature.
+
+    Raises ``TypeError`` naming the function and the parameter for anything the schema cannot
+    represent, and for annotations that cannot be resolved.
+    """
+    target, fixed = _unwrap_partial(func)
+    name = getattr(target, "__name__", None) or type(target).__name__
+    signature = _signature(func, name, fixed)
+    hints = _resolve_hints(target, name)
+    doc = parse_docstring(inspect.getdoc(target))
+
+    builder = SchemaBuilder()
+    properties: dict[str, dict] = {}
+    required: list[str] = []
+    defaults: dict[str, Any] = {}
+    param_hints: dict[str, Any] = {}
+    for pname, param in signature.parameters.items():
+        annotation = _check_param(param, pname, hints, name)
+        param_hints[pname] = annotation
+        try:
+            prop = builder.schema(annotation)
+        except TypeError as exc:
+            raise TypeError(f"{name}(): parameter {pname!r}: {exc}") from None
+        if "description" not in prop and pname in doc.params:
+            if "$ref" in prop:
+                prop = {**prop, "description": doc.params[pname]}
+            else:
+                prop["description"] = doc.params[pname]
+        if param.default is _EMPTY:
+            required.append(pname)
+        else:
+            defaults[pname] = param.default
+            _add_default(prop, param.default, pname, name, builder.defs)
+        properties[pname] = prop
+
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": False,
+    }
+    return FunctionSpec(
+        name=name,
+        description=doc.description,
+        parameters=builder.finish(schema),
+        hints=param_hints,
+        func=func,
+        signature=signature,
+        defaults=defaults,
+        required=tuple(required),
+        param_descriptions=dict(doc.params),
+        is_async=inspect.iscoroutinefunction(target),
+    )
+
+
+def _unwrap_partial(func: Callable[..., Any]) -> tuple[Callable[..., Any], set[str]]:
+    """The function under (nested) ``functools.partial`` and the keywords it already fixes."""
+    fixed: set[str] = set()
+    target = func
+    while isinstance(target, functools.partial):
+        fixed.update(target.keywords)
+        target = target.func
+    if isinstance(target, (classmethod, staticmethod)):
+        target = target.__func__
+    if not inspect.isroutine(target) and callable(target) and not isinstance(target, type):
+        target = target.__call__  # a callable object: describe its __call__ (bound, no self)
+    return target, fixed
+
+
+def _signature(func: Callable[..., Any], name: str, fixed: set[str]) -> inspect.Signature:
+    raw = func.__func__ if isinstance(func, (classmethod, staticmethod)) else func
+    try:
+        signature = inspect.signature(raw)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name}(): cannot read its signature: {exc}") from None
+    params = list(signature.parameters.values())
+    if isinstance(func, classmethod) and params:
+        params = params[1:]  # an unbound classmethod object: drop cls
+    params = [p for p in params if p.name not in fixed]
+    return signature.replace(parameters=params)
+
+
+def _resolve_hints(target: Callable[..., Any], name: str) -> dict[str, Any]:
+    try:
+        return typing.get_type_hints(target, include_extras=True)
+    except NameError as exc:
+        raise TypeError(
+            f"{name}(): cannot resolve an annotation: {exc}; define or import that name in the "
+            "function's module (names only imported under TYPE_CHECKING are not available)"
+        ) from None
+    except Exception as exc:  # malformed string annotations raise SyntaxError and friends
+        raise TypeError(f"{name}(): cannot resolve its annotations: {exc!r}") from None
+
+
+def _check_param(param: inspect.Parameter, pname: str, hints: dict[str, Any], name: str) -> Any:
+    if param.kind is inspect.Parameter.VAR_POSITIONAL:
+        raise TypeError(
+            f"{name}(): parameter '*{pname}' cannot be a tool argument: a model sends named "
+            "JSON arguments; replace it with a named list parameter, e.g. "
+            f"{pname}: list[str]"
+        )
+    if param.kind is inspect.Parameter.VAR_KEYWORD:
+        raise TypeError(
+            f"{name}(): parameter '**{pname}' cannot be a tool argument: the schema must list "
+            "every argument; replace it with named parameters (or one dict[str, ...] parameter)"
+        )
+    if pname not in hints:
+        raise TypeError(
+            f"{name}(): parameter {pname!r} has no type annotation; annotate it (e.g. "
+            f"{pname}: str) so the schema can say what the model must send"
+        )
+    return hints[pname]
+
+
+def _add_default(prop: dict, default: Any, pname: str, name: str, defs: dict) -> None:
+    if default is None and not allows_null(prop, defs):
+        raise TypeError(
+            f"{name}(): parameter {pname!r} defaults to None but its annotation does not allow "
+            f"None; annotate it as `X | None = None` (or give it a default of the right type)"
+        )
+    ok, value = json_default(default)
+    if ok:
+        prop["default"] = value
