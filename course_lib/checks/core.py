@@ -145,8 +145,8 @@ def evaluate(exercise_id: str, *targets: Any) -> str:
         raise NotDoneYet(_not_done_message(spec, _stub_text(exc))) from None
     except CheckFailed as exc:
         raise CheckFailed(f"Exercise {spec.id} ({spec.title}) is not right yet.\n{exc}") from None
-    line = f"Exercise {spec.id} passed: {spec.title}."
-    return f"{line} ({summary})" if summary else line
+    line = f"Exercise {spec.id} passed: {spec.title}"
+    return f"{line} ({summary})." if summary else f"{line}."
 
 
 def _lookup(exercise_id: str) -> Exercise:

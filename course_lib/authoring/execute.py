@@ -1,0 +1,47 @@
+"""Re-run a solution notebook in place so its stored outputs are fresh (an authoring aid).
+
+The kernel is this Python (``sys.executable``), started in the notebook's folder, exactly as
+``pytest --nbval --nbval-current-env`` runs it, so the stored outputs are what nbval compares.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import ipykernel.kernelspec
+from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
+from jupyter_client.manager import KernelManager
+from nbclient import NotebookClient
+
+from course_lib.authoring.build import read, render, write_text
+
+CURRENT_PYTHON = "course-current-python"
+
+
+class CurrentPythonSpecs(KernelSpecManager):
+    """Kernel specs that also know ``CURRENT_PYTHON``: an ipykernel running this interpreter."""
+
+    def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
+        if kernel_name == CURRENT_PYTHON:
+            return KernelSpec(
+                resource_dir=ipykernel.kernelspec.RESOURCES,
+                **ipykernel.kernelspec.get_kernel_dict(),
+            )
+        return super().get_kernel_spec(kernel_name)
+
+
+def execute_notebook(path: Path, *, timeout: int = 120) -> None:
+    """Run every cell of ``path`` and write it back with its new outputs.
+
+    A cell that raises stops the run (tag a cell ``raises-exception`` when the error is the point).
+    """
+    nb = read(path)
+    client = NotebookClient(
+        nb,
+        timeout=timeout,
+        km=KernelManager(kernel_name=CURRENT_PYTHON, kernel_spec_manager=CurrentPythonSpecs()),
+        resources={"metadata": {"path": str(path.resolve().parent)}},
+        record_timing=False,
+    )
+    client.execute()
+    write_text(path, render(nb))
