@@ -8,6 +8,7 @@ notebook's module is imported here.
 # One line per notebook (add yours in order). Importing a module registers its exercises.
 from course_lib.checks import (  # noqa: F401
     nb00,
+    nb01,
 )
 from course_lib.checks.core import EXERCISES, CheckFailed, Exercise, NotDoneYet, check, evaluate
 

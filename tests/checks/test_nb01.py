@@ -1,0 +1,325 @@
+"""Notebook 01's checks accept its solutions and reject realistic wrong ones with a fitting hint.
+
+The solutions are not copied here: they are executed from the exercise cells of
+``solutions/01_handwritten_schemas.ipynb``, so these tests always check the code the lesson ships.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import pytest
+
+from course_lib.checks import CheckFailed, NotDoneYet, evaluate
+
+SOLUTION = Path(__file__).resolve().parents[2] / "solutions" / "01_handwritten_schemas.ipynb"
+EXERCISE_CELLS = ("w01-ex1", "w01-ex2", "w01-ex3", "w01-ex4", "w01-ex5")
+
+
+@cache
+def solution() -> dict[str, Any]:
+    """The names the solution notebook's exercise cells define (run with only ``json`` imported)."""
+    notebook = nbformat.read(SOLUTION, as_version=4)
+    sources = {cell.id: cell.source for cell in notebook.cells}
+    namespace: dict[str, Any] = {"json": json}
+    for cell_id in EXERCISE_CELLS:
+        exec(compile(sources[cell_id], f"{SOLUTION.name}:{cell_id}", "exec"), namespace)
+    return namespace
+
+
+def weather_tool() -> dict:
+    return copy.deepcopy(solution()["WEATHER_TOOL"])
+
+
+def notes_tool() -> dict:
+    return copy.deepcopy(solution()["NOTES_TOOL"])
+
+
+def rejected(exercise_id: str, *targets: Any) -> str:
+    """The message of the ``CheckFailed`` the check raises (the test fails if it passes)."""
+    with pytest.raises(CheckFailed) as info:
+        evaluate(exercise_id, *targets)
+    assert not isinstance(info.value, NotDoneYet), str(info.value)
+    return str(info.value)
+
+
+# --- 01.1 WEATHER_TOOL -------------------------------------------------------------------------
+
+
+def test_weather_tool_solution_passes():
+    assert evaluate("01.1", weather_tool()).startswith("Exercise 01.1 passed")
+
+
+def test_weather_tool_placeholder_is_not_done_yet():
+    with pytest.raises(NotDoneYet):
+        evaluate("01.1", ...)
+
+
+def test_weather_tool_without_type_object_is_rejected():
+    tool = weather_tool()
+    del tool["function"]["parameters"]["type"]
+    assert '"type": "object"' in rejected("01.1", tool)
+
+
+def test_weather_tool_unit_without_enum_is_rejected():
+    tool = weather_tool()
+    del tool["function"]["parameters"]["properties"]["unit"]["enum"]
+    message = rejected("01.1", tool)
+    assert "kelvin" in message or '"enum"' in message
+    assert 'list exactly those in "enum"' in message
+
+
+def test_weather_tool_with_unit_required_is_rejected():
+    tool = weather_tool()
+    tool["function"]["parameters"]["required"] = ["city", "unit"]
+    assert "unit has a default" in rejected("01.1", tool)
+
+
+def test_weather_tool_without_required_city_is_rejected():
+    tool = weather_tool()
+    tool["function"]["parameters"]["required"] = []
+    assert "city has no default" in rejected("01.1", tool)
+
+
+def test_weather_tool_with_parameters_next_to_function_is_rejected():
+    tool = weather_tool()
+    tool["parameters"] = tool["function"].pop("parameters")
+    assert '"parameters" belongs inside "function"' in rejected("01.1", tool)
+
+
+def test_weather_tool_in_the_flat_responses_shape_is_rejected():
+    function = weather_tool()["function"]
+    assert 'nests "name"' in rejected("01.1", {"type": "function", **function})
+
+
+def test_weather_tool_with_python_type_names_is_rejected():
+    tool = weather_tool()
+    tool["function"]["parameters"]["properties"]["city"]["type"] = "str"
+    assert "JSON Schema has its own type names" in rejected("01.1", tool)
+
+
+def test_weather_tool_left_open_to_invented_parameters_is_rejected():
+    tool = weather_tool()
+    del tool["function"]["parameters"]["additionalProperties"]
+    assert '"additionalProperties": false' in rejected("01.1", tool)
+
+
+def test_weather_tool_with_a_wrong_name_is_rejected():
+    tool = weather_tool()
+    tool["function"]["name"] = "weather"
+    assert "exactly 'get_weather'" in rejected("01.1", tool)
+
+
+def test_weather_tool_without_description_is_rejected():
+    tool = weather_tool()
+    tool["function"]["description"] = ""
+    assert "the model reads it" in rejected("01.1", tool)
+
+
+def test_weather_tool_with_a_wrong_default_is_rejected():
+    tool = weather_tool()
+    tool["function"]["parameters"]["properties"]["unit"]["default"] = "f"
+    assert "The function's default is 'c'" in rejected("01.1", tool)
+
+
+# --- 01.2 NOTES_TOOL ---------------------------------------------------------------------------
+
+
+def test_notes_tool_solution_passes():
+    assert evaluate("01.2", notes_tool()).startswith("Exercise 01.2 passed")
+
+
+def test_notes_tool_with_only_array_type_for_tags_passes():
+    tool = notes_tool()
+    tool["function"]["parameters"]["properties"]["tags"] = {
+        "type": "array",
+        "items": {"type": "string"},
+    }
+    assert evaluate("01.2", tool).startswith("Exercise 01.2 passed")
+
+
+def test_notes_tool_with_limit_required_is_rejected():
+    tool = notes_tool()
+    tool["function"]["parameters"]["required"] = ["keyword", "limit"]
+    assert "Only keyword is required" in rejected("01.2", tool)
+
+
+def test_notes_tool_tags_without_items_is_rejected():
+    tool = notes_tool()
+    del tool["function"]["parameters"]["properties"]["tags"]["items"]
+    assert '"items": {"type": "string"}' in rejected("01.2", tool)
+
+
+def test_notes_tool_limit_as_number_is_rejected():
+    tool = notes_tool()
+    tool["function"]["parameters"]["properties"]["limit"]["type"] = "number"
+    assert 'use "integer"' in rejected("01.2", tool)
+
+
+def test_notes_tool_tags_as_string_is_rejected():
+    tool = notes_tool()
+    tool["function"]["parameters"]["properties"]["tags"] = {"type": "string"}
+    assert '"type": "array"' in rejected("01.2", tool)
+
+
+def test_notes_tool_with_properties_directly_in_function_is_rejected():
+    tool = notes_tool()
+    parameters = tool["function"].pop("parameters")
+    tool["function"]["properties"] = parameters["properties"]
+    tool["function"]["required"] = parameters["required"]
+    assert 'Wrap "properties" and "required"' in rejected("01.2", tool)
+
+
+def test_notes_tool_missing_a_parameter_is_rejected():
+    tool = notes_tool()
+    del tool["function"]["parameters"]["properties"]["tags"]
+    assert "List every parameter" in rejected("01.2", tool)
+
+
+# --- 01.3 tool_message -------------------------------------------------------------------------
+
+
+def test_tool_message_solution_passes():
+    assert evaluate("01.3", solution()["tool_message"]).startswith("Exercise 01.3 passed")
+
+
+def test_tool_message_stub_is_not_done_yet():
+    def tool_message(tool_call, result):
+        raise NotImplementedError("Exercise 01.3: return the role tool message")
+
+    with pytest.raises(NotDoneYet):
+        evaluate("01.3", tool_message)
+
+
+def _call_id(tool_call: Any) -> str:
+    return tool_call["id"] if isinstance(tool_call, dict) else tool_call.id
+
+
+def _content(result: Any) -> str:
+    return result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
+
+
+def test_tool_message_without_tool_call_id_is_rejected():
+    def tool_message(tool_call, result):
+        return {"role": "tool", "content": _content(result)}
+
+    assert 'Add "tool_call_id"' in rejected("01.3", tool_message)
+
+
+def test_tool_message_with_the_function_name_as_id_is_rejected():
+    def tool_message(tool_call, result):
+        name = tool_call["function"]["name"] if isinstance(tool_call, dict) else None
+        name = name or tool_call.function.name
+        return {"role": "tool", "tool_call_id": name, "content": _content(result)}
+
+    assert "Copy the id of this tool call" in rejected("01.3", tool_message)
+
+
+def test_tool_message_with_ascii_escapes_is_rejected():
+    def tool_message(tool_call, result):
+        content = result if isinstance(result, str) else json.dumps(result)
+        return {"role": "tool", "tool_call_id": _call_id(tool_call), "content": content}
+
+    assert "ensure_ascii=False" in rejected("01.3", tool_message)
+
+
+def test_tool_message_with_str_instead_of_json_is_rejected():
+    def tool_message(tool_call, result):
+        return {"role": "tool", "tool_call_id": _call_id(tool_call), "content": str(result)}
+
+    assert "not str()" in rejected("01.3", tool_message)
+
+
+def test_tool_message_encoding_strings_again_is_rejected():
+    def tool_message(tool_call, result):
+        content = json.dumps(result, ensure_ascii=False)
+        return {"role": "tool", "tool_call_id": _call_id(tool_call), "content": content}
+
+    assert "pass it through unchanged" in rejected("01.3", tool_message)
+
+
+def test_tool_message_with_raw_result_as_content_is_rejected():
+    def tool_message(tool_call, result):
+        return {"role": "tool", "tool_call_id": _call_id(tool_call), "content": result}
+
+    assert '"content" must be a string' in rejected("01.3", tool_message)
+
+
+def test_tool_message_for_sdk_objects_only_is_rejected_on_a_dict():
+    def tool_message(tool_call, result):
+        return {"role": "tool", "tool_call_id": tool_call.id, "content": _content(result)}
+
+    assert 'tool_call["id"]' in rejected("01.3", tool_message)
+
+
+def test_tool_message_with_an_extra_name_key_is_rejected():
+    def tool_message(tool_call, result):
+        message = solution()["tool_message"](tool_call, result)
+        return {**message, "name": "get_weather"}
+
+    assert "exactly the keys role, tool_call_id and content" in rejected("01.3", tool_message)
+
+
+# --- 01.5 to_anthropic and to_responses ----------------------------------------------------------
+
+
+def test_format_solutions_pass():
+    message = evaluate("01.5", solution()["to_anthropic"], solution()["to_responses"])
+    assert message.startswith("Exercise 01.5 passed")
+
+
+def test_to_anthropic_keeping_parameters_is_rejected():
+    def to_anthropic(tool):
+        function = tool["function"]
+        return {key: function[key] for key in ("name", "description", "parameters")}
+
+    assert '"input_schema", not "parameters"' in rejected(
+        "01.5", to_anthropic, solution()["to_responses"]
+    )
+
+
+def test_to_anthropic_with_a_type_key_is_rejected():
+    def to_anthropic(tool):
+        return {"type": "function", **solution()["to_anthropic"](tool)}
+
+    assert 'no "type": "function"' in rejected("01.5", to_anthropic, solution()["to_responses"])
+
+
+def test_to_responses_still_nested_is_rejected():
+    def to_responses(tool):
+        return {"type": "function", "function": tool["function"]}
+
+    assert "Responses tools are flat" in rejected("01.5", solution()["to_anthropic"], to_responses)
+
+
+def test_to_responses_without_type_is_rejected():
+    def to_responses(tool):
+        function = tool["function"]
+        return {key: function[key] for key in ("name", "description", "parameters")}
+
+    message = rejected("01.5", solution()["to_anthropic"], to_responses)
+    assert 'keeps "type": "function"' in message
+
+
+def test_to_responses_with_input_schema_is_rejected():
+    def to_responses(tool):
+        return {"type": "function", **solution()["to_anthropic"](tool)}
+
+    message = rejected("01.5", solution()["to_anthropic"], to_responses)
+    assert 'keeps the name "parameters"' in message
+
+
+def test_to_anthropic_that_changes_its_input_is_rejected():
+    def to_anthropic(tool):
+        function = tool.pop("function")
+        function["input_schema"] = function.pop("parameters")
+        return function
+
+    assert "do not change the tool you were given" in rejected(
+        "01.5", to_anthropic, solution()["to_responses"]
+    )
