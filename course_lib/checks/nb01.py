@@ -352,6 +352,7 @@ def _expected_responses(tool: dict) -> dict:
         "name": function["name"],
         "description": function["description"],
         "parameters": function["parameters"],
+        "strict": False,
     }
 
 
@@ -370,6 +371,11 @@ RESPONSES_HINTS = [
         'Responses keeps the name "parameters" (input_schema is Anthropic\'s).',
     ),
     (lambda g: "description" not in g, 'Keep the "description": the model still needs it.'),
+    (
+        lambda g: g.get("strict") is not False,
+        'The Responses API requires "strict" (a missing one counts as true); these tools are '
+        'not strict: "strict": false.',
+    ),
 ]
 
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import copy
 import json
+from datetime import datetime, timedelta, timezone
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import nbformat
 import pytest
@@ -18,7 +19,22 @@ import pytest
 from course_lib.checks import CheckFailed, NotDoneYet, evaluate
 
 SOLUTION = Path(__file__).resolve().parents[2] / "solutions" / "01_handwritten_schemas.ipynb"
-EXERCISE_CELLS = ("w01-ex1", "w01-ex2", "w01-ex3", "w01-ex4", "w01-ex5")
+# The cells whose definitions the tests use: the functions the exercises describe, the example
+# tool, and every exercise cell.
+LOADED_CELLS = (
+    "w01-get-time",
+    "w01-time-tool",
+    "w01-get-weather",
+    "w01-search-notes",
+    "w01-ex1",
+    "w01-ex2",
+    "w01-ex3",
+    "w01-ex4",
+    "w01-ex5",
+)
+
+
+_TIME_NAMES = {"datetime": datetime, "timedelta": timedelta, "timezone": timezone}
 
 
 @cache
@@ -26,8 +42,8 @@ def solution() -> dict[str, Any]:
     """The names the solution notebook's exercise cells define (run with only ``json`` imported)."""
     notebook = nbformat.read(SOLUTION, as_version=4)
     sources = {cell.id: cell.source for cell in notebook.cells}
-    namespace: dict[str, Any] = {"json": json}
-    for cell_id in EXERCISE_CELLS:
+    namespace: dict[str, Any] = {"json": json, "Literal": Literal, **_TIME_NAMES}
+    for cell_id in LOADED_CELLS:
         exec(compile(sources[cell_id], f"{SOLUTION.name}:{cell_id}", "exec"), namespace)
     return namespace
 
@@ -323,3 +339,84 @@ def test_to_anthropic_that_changes_its_input_is_rejected():
     assert "do not change the tool you were given" in rejected(
         "01.5", to_anthropic, solution()["to_responses"]
     )
+
+
+def test_to_responses_without_strict_is_rejected():
+    def to_responses(tool):
+        return {
+            key: value for key, value in solution()["to_responses"](tool).items() if key != "strict"
+        }
+
+    assert 'requires "strict"' in rejected("01.5", solution()["to_anthropic"], to_responses)
+
+
+# --- the solutions agree with course_lib.reference ---------------------------------------------
+
+AGREEMENT_ARGUMENTS = {
+    "WEATHER_TOOL": [
+        {"city": "北京"},
+        {"city": "上海", "unit": "f"},
+        {"city": "Paris", "unit": "kelvin"},
+        {"unit": "c"},
+        {"city": 3},
+        {"city": "北京", "country": "CN"},
+    ],
+    "NOTES_TOOL": [
+        {"keyword": "北京"},
+        {"keyword": "上海", "limit": 2, "tags": ["travel"]},
+        {"keyword": "上海", "tags": None},
+        {"keyword": "上海", "limit": 2.5},
+        {"keyword": "上海", "tags": [1]},
+        {"limit": 3},
+        {"keyword": "上海", "folder": "inbox"},
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("target", "function_cell", "function_name"),
+    [
+        ("WEATHER_TOOL", "w01-get-weather", "get_weather"),
+        ("NOTES_TOOL", "w01-search-notes", "search_notes"),
+    ],
+)
+def test_handwritten_tools_accept_what_the_reference_tool_accepts(
+    target, function_cell, function_name
+):
+    from jsonschema import Draft202012Validator
+
+    from course_lib.reference import function_to_tool
+
+    reference = function_to_tool(solution()[function_name])
+    handwritten = solution()[target]
+    assert handwritten["function"]["name"] == reference["function"]["name"]
+    assert (
+        handwritten["function"]["parameters"]["required"]
+        == (reference["function"]["parameters"]["required"])
+    )
+    ours = Draft202012Validator(handwritten["function"]["parameters"])
+    theirs = Draft202012Validator(reference["function"]["parameters"])
+    for arguments in AGREEMENT_ARGUMENTS[target]:
+        assert ours.is_valid(arguments) == theirs.is_valid(arguments), arguments
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "function_name"), [("01.1", "get_weather"), ("01.2", "search_notes")]
+)
+def test_the_reference_tools_pass_the_schema_checks(exercise_id, function_name):
+    from course_lib.reference import function_to_tool
+
+    tool = function_to_tool(solution()[function_name])
+    assert evaluate(exercise_id, tool).startswith(f"Exercise {exercise_id} passed")
+
+
+@pytest.mark.parametrize("fmt", ["anthropic", "responses"])
+def test_format_solutions_agree_with_convert_tool(fmt):
+    from course_lib.checks.core import hidden_rng
+    from course_lib.checks.nb01 import FORMAT_EXAMPLE, _random_tool
+    from course_lib.reference import convert_tool
+
+    rng = hidden_rng("agreement")
+    convert = solution()[f"to_{fmt}"]
+    for tool in [FORMAT_EXAMPLE, solution()["TIME_TOOL"], *(_random_tool(rng) for _ in range(20))]:
+        assert convert(copy.deepcopy(tool)) == convert_tool(tool, fmt)
