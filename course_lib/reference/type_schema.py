@@ -229,10 +229,13 @@ class SchemaBuilder:
     def _ref(self, cls: Any, build: typing.Callable[[Any], dict]) -> dict:
         name = self._names.get(cls)
         if name is None:
-            name = self._free_name(_class_name(cls))
-            self._names[cls] = name
+            base = _class_name(cls)
+            name = self._names[cls] = self._free_name(base)
             self.defs[name] = {}  # placeholder so recursive references find the name
-            self.defs[name] = build(cls)
+            built = self.defs[name] = build(cls)
+            if name != base and _rename_refs(built, {name: base}) == self.defs[base]:
+                del self.defs[name]  # the same definition is already there (shared defs dict)
+                name = self._names[cls] = base
         return {"$ref": f"#/$defs/{name}"}
 
     def _free_name(self, name: str) -> str:
