@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 from nbformat import NotebookNode
 
-from course_lib.authoring.steps import STEPS
+from course_lib.authoring.steps import STEPS, AuthoringError
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 SOLUTIONS = REPO_ROOT / "solutions"
@@ -27,6 +27,11 @@ def build_notebook(solution: NotebookNode, name: str) -> NotebookNode:
     nb = copy.deepcopy(solution)
     for step in STEPS:
         nb = step(nb, name)
+    try:
+        nbformat.validate(nb)
+    except nbformat.ValidationError as exc:
+        problem = f"the student version is not a valid notebook: {exc.message}"
+        raise AuthoringError(name, problem) from None
     return nb
 
 
