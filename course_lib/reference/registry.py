@@ -1,0 +1,582 @@
+"""A registry of tools: register once, describe many times, dispatch by name without raising.
+
+Registration does all the expensive work once: it reflects the function (`inspect_function`),
+builds its OpenAI tool, and compiles a pydantic validator for its arguments. Every later request
+(`schemas()`, `call()`) reuses that work, so a registry of hundreds of tools stays cheap.
+
+`call(name, arguments)` is what an agent loop runs for each tool call the model makes. It never
+raises and always returns a string, because whatever goes wrong must go back to the model as a
+tool result it can read and act on, not crash the loop:
+
+    {"error": "unknown tool 'get_wether'; did you mean 'get_weather'? ...", ...}
+    {"error": "invalid arguments for tool 'get_weather': 1 problem ...", "problems": [...]}
+    {"error": "tool 'get_weather' failed: ValueError: no such city: Atlantis", ...}
+
+What `call` catches: every `Exception` a tool raises, and `SystemExit` (a tool must not end the
+host process). What it lets through on purpose: `KeyboardInterrupt` (Ctrl-C and Jupyter's stop
+button must still stop an agent) and `asyncio.CancelledError` / `GeneratorExit` (cancellation is
+the caller's decision, not a tool failure).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import difflib
+import inspect
+import json
+import re
+import traceback
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pydantic
+import typing_extensions as te
+
+from . import parameters
+from .formats import convert_tool, openai_tool
+from .results import DEFAULT_MAX_CHARS, cut_text, to_text
+from .validation import describe_value, validate_arguments
+
+__all__ = ["MAX_NAME_LENGTH", "RegisteredTool", "ToolRegistry", "check_tool_name"]
+
+MAX_NAME_LENGTH = 64
+_NAME_CHARS = re.compile(r"[A-Za-z0-9_-]")
+_SHOWN = 60  # characters of a hostile name or message quoted back
+_CAUGHT = (Exception, SystemExit)
+
+
+def check_tool_name(name: Any) -> None:
+    """Raise `ValueError` unless every provider accepts `name`, saying which rule it breaks.
+
+    OpenAI and Anthropic accept `^[a-zA-Z0-9_-]{1,64}$`; Gemini also wants the first character
+    to be a letter or an underscore. A name all three accept works everywhere.
+    """
+    if not isinstance(name, str):
+        raise ValueError(f"a tool name must be a string, got {type(name).__name__}")
+    if not name:
+        raise ValueError("a tool name cannot be empty; pass name='...'")
+    bad = sorted({ch for ch in name if not _NAME_CHARS.fullmatch(ch)})
+    if bad:
+        raise ValueError(
+            f"tool name {_short(name)!r} contains {', '.join(map(repr, bad))}: providers accept "
+            "only ASCII letters, digits, '_' and '-'; pass name='...' to register it under "
+            "another name"
+        )
+    if len(name) > MAX_NAME_LENGTH:
+        raise ValueError(
+            f"tool name {_short(name)!r} is {len(name)} characters long: OpenAI, Anthropic and "
+            f"Gemini accept at most {MAX_NAME_LENGTH}; pass a shorter name='...'"
+        )
+    if not (name[0].isalpha() or name[0] == "_"):
+        raise ValueError(
+            f"tool name {name!r} starts with {name[0]!r}: Gemini requires a letter or '_' first; "
+            "pass name='...' to register it under another name"
+        )
+
+
+@dataclasses.dataclass(eq=False)
+class RegisteredTool:
+    """One registered tool: the function and everything computed for it at registration."""
+
+    name: str
+    function: Callable[..., Any]
+    description: str
+    parameters: dict[str, Any]
+    spec: parameters.FunctionSpec
+    tags: frozenset[str] = frozenset()
+    owner: str | None = None
+    version: str | None = None
+    is_async: bool = False
+    _validator: pydantic.TypeAdapter[Any] = dataclasses.field(default=None, repr=False)  # type: ignore[assignment]
+    _needs_schema_check: bool = dataclasses.field(default=False, repr=False)
+    _formats: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict, repr=False)
+
+    def schema(self, format: str = "openai") -> dict[str, Any]:
+        """This tool in a provider's format, converted once and then served from the cache.
+
+        The dict is shared with the registry: copy it before changing it.
+        """
+        cached = self._formats.get(format)
+        if cached is None:
+            cached = self._formats[format] = convert_tool(self._formats["openai"], format)
+        return cached
+
+
+class ToolRegistry:
+    """Tools by name: a decorator to register them, their schemas, and `call` to run them.
+
+    `max_result_chars` limits the text of each result (see `to_text`); `include_traceback`
+    adds the traceback to a tool's error result (useful while developing, noise for a model).
+    """
+
+    def __init__(
+        self, *, max_result_chars: int = DEFAULT_MAX_CHARS, include_traceback: bool = False
+    ) -> None:
+        self._tools: dict[str, RegisteredTool] = {}
+        self.max_result_chars = max_result_chars
+        self.include_traceback = include_traceback
+
+    # -- registration ----------------------------------------------------------------------
+
+    def tool(
+        self,
+        func: Callable[..., Any] | str | None = None,
+        /,
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        tags: Iterable[str] | str = (),
+        owner: str | None = None,
+        version: str | None = None,
+        replace: bool = False,
+    ) -> Any:
+        """Register a function as a tool; returns the function unchanged.
+
+        Three forms: `@registry.tool`, `@registry.tool("description")` and
+        `@registry.tool(name=..., description=..., tags=..., owner=..., version=...)`;
+        `registry.tool("description")(func)` works too.
+        """
+        if isinstance(func, str):
+            if description is not None:
+                raise TypeError("description given twice: as the first argument and description=")
+            func, description = None, func
+
+        def register(function: Callable[..., Any]) -> Callable[..., Any]:
+            self.register(
+                function,
+                name=name,
+                description=description,
+                tags=tags,
+                owner=owner,
+                version=version,
+                replace=replace,
+            )
+            return function
+
+        if func is None:
+            return register
+        if not callable(func):
+            raise TypeError(
+                f"registry.tool expects a function or a description string, got "
+                f"{type(func).__name__}"
+            )
+        return register(func)
+
+    def register(
+        self,
+        function: Callable[..., Any],
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        tags: Iterable[str] | str = (),
+        owner: str | None = None,
+        version: str | None = None,
+        replace: bool = False,
+    ) -> RegisteredTool:
+        """Register `function` (the decorator's plain-call form) and return its record."""
+        spec = parameters.inspect_function(function)  # raises TypeError naming the parameter
+        name = spec.name if name is None else name
+        check_tool_name(name)
+        existing = self._tools.get(name)
+        if existing is not None and not replace:
+            raise ValueError(
+                f"a tool named {name!r} is already registered (function "
+                f"{_qualified(existing.function)}); give this one another name with name='...', "
+                "or pass replace=True to replace the existing tool on purpose"
+            )
+        description = spec.description if description is None else description
+        record = RegisteredTool(
+            name=name,
+            function=function,
+            description=description,
+            parameters=spec.parameters,
+            spec=spec,
+            tags=_tag_set(tags),
+            owner=owner,
+            version=version,
+            is_async=spec.is_async,
+            _validator=_arguments_validator(spec, name),
+            _needs_schema_check=_needs_schema_check(spec.parameters),
+        )
+        record._formats["openai"] = openai_tool(name, description, spec.parameters)
+        self._tools[name] = record
+        return record
+
+    # -- looking things up -------------------------------------------------------------------
+
+    def schemas(
+        self, format: str = "openai", tags: Iterable[str] | str | None = None
+    ) -> list[dict[str, Any]]:
+        """Every tool in `format`, in registration order; with `tags`, those having any of them.
+
+        The dicts come from the cache filled at registration: treat them as read-only.
+        """
+        wanted = None if tags is None else _tag_set(tags)
+        return [
+            tool.schema(format)
+            for tool in self._tools.values()
+            if wanted is None or tool.tags & wanted
+        ]
+
+    def names(self) -> list[str]:
+        """The registered tool names, in registration order."""
+        return list(self._tools)
+
+    def get(self, name: str) -> RegisteredTool | None:
+        """The record for `name`, or None."""
+        return self._tools.get(name) if isinstance(name, str) else None
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name in self._tools
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def __iter__(self):  # noqa: ANN204
+        return iter(self._tools.values())
+
+    # -- dispatch ----------------------------------------------------------------------------
+
+    def call(self, name: str, arguments: dict[str, Any] | str | None = None) -> str:
+        """Run tool `name` with `arguments` (a dict or JSON text) and return its result as text.
+
+        Never raises for anything the model or the tool did: problems come back as a JSON
+        object `{"error": ...}`. Async tools are run to completion, also from inside a running
+        event loop (Jupyter), on a helper thread.
+        """
+        try:
+            tool, args, kwargs = self._prepare(name, arguments)
+        except _CallError as problem:
+            return problem.text
+        try:
+            result = tool.function(*args, **kwargs)
+            if inspect.isawaitable(result):
+                result = _run_to_completion(result)
+        except _CAUGHT as exc:
+            return self._failure(tool, exc)
+        return self._text(tool, result)
+
+    async def acall(self, name: str, arguments: dict[str, Any] | str | None = None) -> str:
+        """`call` for async code: async tools are awaited, plain ones run on a worker thread."""
+        try:
+            tool, args, kwargs = self._prepare(name, arguments)
+        except _CallError as problem:
+            return problem.text
+        try:
+            if tool.is_async:
+                result = await tool.function(*args, **kwargs)
+            else:
+                result = await asyncio.to_thread(tool.function, *args, **kwargs)
+            if inspect.isawaitable(result):
+                result = await result
+        except _CAUGHT as exc:
+            return self._failure(tool, exc)
+        return self._text(tool, result)
+
+    def _prepare(self, name: Any, arguments: Any) -> tuple[RegisteredTool, list[Any], dict]:
+        """Find the tool and turn `arguments` into validated, converted Python values."""
+        try:
+            tool = self._tools.get(name) if isinstance(name, str) else None
+            if tool is None:
+                raise _CallError(self._unknown_tool(name))
+            kwargs = _validated(tool, arguments)
+            args = _positional_only(tool, kwargs)
+            return tool, args, kwargs
+        except _CallError:
+            raise
+        except Exception as exc:  # a hostile input that broke our own code: still an answer
+            raise _CallError(
+                {
+                    "error": f"could not read the call: {_describe_exception(exc)}",
+                    "tool": _short(name),
+                }
+            ) from None
+
+    def _unknown_tool(self, name: Any) -> dict[str, Any]:
+        available = list(self._tools)
+        if not isinstance(name, str):
+            return {
+                "error": f"the tool name must be a string, got {describe_value(name)}; "
+                f"available tools: {', '.join(available) or 'none'}",
+                "available": available,
+            }
+        closest = difflib.get_close_matches(name, available, n=1, cutoff=0.6)
+        if not closest:  # case slips (Get_Weather) score low with difflib; catch them here
+            closest = [t for t in available if t.lower() == name.lower()][:1]
+        hint = f"did you mean {closest[0]!r}? " if closest else ""
+        payload: dict[str, Any] = {
+            "error": f"unknown tool {_short(name)!r}; {hint}available tools: "
+            f"{', '.join(available) or 'none'}",
+            "tool": _short(name),
+            "available": available,
+        }
+        if closest:
+            payload["suggestion"] = closest[0]
+        return payload
+
+    def _failure(self, tool: RegisteredTool, exc: BaseException) -> str:
+        payload: dict[str, Any] = {
+            "error": f"tool {tool.name!r} failed: {_describe_exception(exc)}",
+            "tool": tool.name,
+            "exception": type(exc).__name__,
+        }
+        if self.include_traceback:
+            text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+            payload["traceback"] = cut_text(text, max_chars=4_000)
+        return _dumps(payload)
+
+    def _text(self, tool: RegisteredTool, result: Any) -> str:
+        try:
+            return to_text(result, max_chars=self.max_result_chars)
+        except Exception as exc:
+            return _dumps(
+                {
+                    "error": f"tool {tool.name!r} returned a value that cannot be sent to the "
+                    f"model: {_describe_exception(exc)}",
+                    "tool": tool.name,
+                }
+            )
+
+
+# -- arguments ---------------------------------------------------------------------------------
+
+
+class _CallError(Exception):
+    """A problem to hand back to the model instead of a result."""
+
+    def __init__(self, payload: dict[str, Any]) -> None:
+        super().__init__(payload.get("error"))
+        self.text = _dumps(payload)
+
+
+def _arguments_validator(spec: parameters.FunctionSpec, name: str) -> pydantic.TypeAdapter[Any]:
+    """A pydantic validator for the whole arguments object, built once per tool.
+
+    A TypedDict (not a model) so parameter names like `json` or `copy` cannot clash with model
+    attributes; optional parameters are `NotRequired`, so the function's own defaults apply.
+    """
+    fields = {
+        pname: te.Required[hint] if pname in spec.required else te.NotRequired[hint]
+        for pname, hint in spec.hints.items()
+    }
+    arguments = te.TypedDict(f"{name}_arguments", fields)  # type: ignore[operator]
+    arguments.__pydantic_config__ = pydantic.ConfigDict(extra="forbid")  # type: ignore[attr-defined]
+    try:
+        return pydantic.TypeAdapter(arguments)
+    except Exception as exc:  # pydantic cannot validate a type the schema accepted
+        raise TypeError(
+            f"{spec.name}(): cannot build a validator for its parameters: {exc}"
+        ) from None
+
+
+# Schema keywords whose meaning pydantic's strict JSON validation enforces exactly. A schema made
+# of these alone needs no second check; anything else (nested objects whose classes ignore extra
+# keys, Decimal's digit pattern, uniqueItems for sets, ...) is also checked with jsonschema so that
+# `call` accepts exactly what the emitted schema allows.
+_EXACT_KEYWORDS = frozenset(
+    {"type", "enum", "const", "items", "prefixItems", "anyOf", "default", "description", "format"}
+    | {"examples", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
+    | {"minLength", "maxLength", "minItems", "maxItems", "additionalProperties"}
+)
+
+
+def _needs_schema_check(schema: dict[str, Any]) -> bool:
+    top = {k: v for k, v in schema.items() if k not in ("properties", "required")}
+    if top.get("additionalProperties") is not False or set(top) - {"type", "additionalProperties"}:
+        return True
+    return any(not _exact(prop) for prop in schema.get("properties", {}).values())
+
+
+def _exact(node: Any) -> bool:
+    if isinstance(node, bool):
+        return True
+    if not isinstance(node, dict) or set(node) - _EXACT_KEYWORDS:
+        return False
+    extra = node.get("additionalProperties", True)
+    children = [
+        *node.get("anyOf", ()),
+        *node.get("prefixItems", ()),
+        extra,
+        node.get("items", True),
+    ]
+    return all(_exact(child) for child in children)
+
+
+def _validated(tool: RegisteredTool, arguments: Any) -> dict[str, Any]:
+    """The converted keyword arguments, or a `_CallError` saying exactly what to fix."""
+    text = _arguments_text(tool, arguments)
+    if tool._needs_schema_check:
+        parsed = _parse(tool, text)
+        if not isinstance(parsed, dict):
+            raise _CallError(_not_an_object(tool, parsed))
+        problems = validate_arguments(tool.parameters, parsed)
+        if problems:
+            raise _CallError(_invalid(tool, problems))
+    try:
+        return tool._validator.validate_json(text, strict=True)
+    except pydantic.ValidationError as exc:
+        raise _CallError(_explain_rejection(tool, text, exc)) from None
+
+
+def _arguments_text(tool: RegisteredTool, arguments: Any) -> str | bytes:
+    """Arguments as JSON text: pydantic then validates them with JSON's own semantics."""
+    if isinstance(arguments, str):
+        if not arguments or (len(arguments) < 16 and arguments.strip() in ("", "null")):
+            return "{}"  # "no arguments", however the model spelled it
+        return arguments
+    if arguments is None:
+        return "{}"
+    if isinstance(arguments, (bytes, bytearray)):
+        return bytes(arguments) or b"{}"
+    if isinstance(arguments, dict):
+        try:
+            return json.dumps(arguments, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise _CallError(
+                {
+                    "error": f"the arguments for tool {tool.name!r} are not JSON data: {exc}; "
+                    "pass JSON values (str, int, float, bool, None, lists, dicts) or JSON text",
+                    "tool": tool.name,
+                }
+            ) from None
+    raise _CallError(_not_an_object(tool, arguments))
+
+
+def _parse(tool: RegisteredTool, text: str | bytes) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise _CallError(_malformed(tool, text, exc)) from None
+
+
+def _explain_rejection(
+    tool: RegisteredTool, text: str | bytes, exc: pydantic.ValidationError
+) -> dict[str, Any]:
+    errors = exc.errors(include_url=False)
+    if any(error["type"] == "json_invalid" for error in errors):
+        try:
+            json.loads(text)
+        except ValueError as parse_error:
+            return _malformed(tool, text, parse_error)
+        return _malformed(tool, text, ValueError(errors[0]["msg"]))  # pydantic is stricter
+    if len(errors) == 1 and errors[0]["loc"] == ():
+        return _not_an_object(tool, json.loads(text))
+    parsed = json.loads(text)
+    problems = validate_arguments(tool.parameters, parsed)
+    seen = {line.split(":", 1)[0].split(".")[0].split("[")[0] for line in problems}
+    for error in errors:  # what only pydantic knows: date formats, custom validators, ...
+        if error["loc"] and str(error["loc"][0]) not in seen:
+            problems.append(_pydantic_line(error))
+    return _invalid(tool, sorted(problems) or [_pydantic_line(error) for error in errors])
+
+
+def _pydantic_line(error: dict[str, Any]) -> str:
+    path = [step for step in error["loc"] if isinstance(step, int) or not _is_union_tag(step)]
+    where = "arguments"
+    if path:
+        where = str(path[0]) + "".join(
+            f"[{step}]" if isinstance(step, int) else f".{step}" for step in path[1:]
+        )
+    message = error["msg"].replace("Input should be", "expected").replace("Value error, ", "")
+    return f"{where}: {message}, got {describe_value(error.get('input'))}"
+
+
+def _is_union_tag(step: Any) -> bool:
+    """pydantic puts the union member's type into error paths (`tags.list[str].1`); drop it."""
+    return isinstance(step, str) and (step == "none" or any(ch in step for ch in "[]()"))
+
+
+def _positional_only(tool: RegisteredTool, kwargs: dict[str, Any]) -> list[Any]:
+    """Positional-only parameters cannot be passed by name: move them (and defaults before them)."""
+    names = tool.spec.positional_only
+    if not names:
+        return []
+    last = max((i for i, n in enumerate(names) if n in kwargs), default=-1)
+    return [kwargs.pop(n) if n in kwargs else tool.spec.defaults[n] for n in names[: last + 1]]
+
+
+def _malformed(tool: RegisteredTool, text: str | bytes, exc: ValueError) -> dict[str, Any]:
+    payload: dict[str, Any] = {
+        "error": f"the arguments for tool {tool.name!r} are not valid JSON ({exc}); send one "
+        'JSON object of named parameters, e.g. {"name": value}',
+        "tool": tool.name,
+    }
+    position = getattr(exc, "pos", None)
+    if isinstance(position, int) and isinstance(text, str):
+        payload["near"] = text[max(0, position - 20) : position + 20]
+    return payload
+
+
+def _not_an_object(tool: RegisteredTool, value: Any) -> dict[str, Any]:
+    shown = describe_value(value) if _is_json(value) else type(value).__name__
+    return {
+        "error": f"the arguments for tool {tool.name!r} must be a JSON object of named "
+        f"parameters, got {shown}",
+        "tool": tool.name,
+    }
+
+
+def _invalid(tool: RegisteredTool, problems: list[str]) -> dict[str, Any]:
+    count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+    return {
+        "error": f"invalid arguments for tool {tool.name!r} ({count}); fix them and call "
+        "the tool again",
+        "tool": tool.name,
+        "problems": problems,
+    }
+
+
+# -- small helpers -----------------------------------------------------------------------------
+
+
+def _run_to_completion(awaitable: Any) -> Any:
+    """Run a coroutine to its end from sync code, even inside a running loop (Jupyter)."""
+
+    async def wait() -> Any:
+        return await awaitable
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(wait())
+    # This thread's loop is busy running us; give the coroutine a loop of its own.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, wait()).result()
+
+
+def _tag_set(tags: Iterable[str] | str) -> frozenset[str]:
+    items = [tags] if isinstance(tags, str) else list(tags)
+    for tag in items:
+        if not isinstance(tag, str) or not tag:
+            raise ValueError(f"tags must be non-empty strings, got {tag!r}")
+    return frozenset(items)
+
+
+def _describe_exception(exc: BaseException) -> str:
+    try:
+        message = str(exc)
+    except Exception:  # an exception whose __str__ itself fails
+        message = "<message could not be printed>"
+    message = cut_text(message, max_chars=2_000)
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
+
+
+def _qualified(function: Callable[..., Any]) -> str:
+    module = getattr(function, "__module__", None) or "?"
+    return f"{module}.{getattr(function, '__qualname__', repr(function))}"
+
+
+def _short(value: Any) -> Any:
+    if isinstance(value, str) and len(value) > _SHOWN:
+        return value[: _SHOWN - 3] + "..."
+    return value if isinstance(value, str) else describe_value(value) if _is_json(value) else None
+
+
+def _is_json(value: Any) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool, list, dict))
+
+
+def _dumps(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, ensure_ascii=False, default=str)
