@@ -9,6 +9,9 @@ notebook's module is imported here.
 from course_lib.checks import (  # noqa: F401
     nb00,
     nb01,
+    nb02,
+    nb03,
+    nb04,
 )
 from course_lib.checks.core import EXERCISES, CheckFailed, Exercise, NotDoneYet, check, evaluate
 
