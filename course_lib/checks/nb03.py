@@ -1,0 +1,1 @@
+"""Checks for notebook 03_pitfalls (being written)."""
