@@ -1,0 +1,218 @@
+"""The checks framework: registry, "not done yet", failure messages, JSON comparison, hints."""
+
+from __future__ import annotations
+
+import pytest
+
+from course_lib.checks import EXERCISES, CheckFailed, NotDoneYet, check, evaluate
+from course_lib.checks.core import (
+    as_json,
+    call_learner,
+    exercise,
+    expect_json_equal,
+    fail,
+    first_difference,
+    hidden_rng,
+    json_equal,
+    pick_hint,
+    show,
+)
+
+
+@pytest.fixture
+def sample_exercise():
+    """Exercise 99.1 checks ``double(x)`` on a few cases; removed again after the test."""
+
+    @exercise("99.1", notebook="99_sample", title="double", points=2, targets=("double",))
+    def check_double(double):
+        for x in (1, 2, 5):
+            case = f"double({x})"
+            got = call_learner(double, x, case=case)
+            expect_json_equal(
+                case, 2 * x, got, hints=[(lambda g, x=x: g == x * x, "That squares.")]
+            )
+        return "3 cases"
+
+    yield "99.1"
+    del EXERCISES["99.1"]
+
+
+def test_a_check_failure_is_an_assertion_error_so_pytest_and_nbval_count_it():
+    assert issubclass(CheckFailed, AssertionError)
+    assert issubclass(NotDoneYet, CheckFailed)
+
+
+def test_success_prints_one_short_line_the_same_on_every_run(sample_exercise, capsys):
+    check("99.1", lambda x: 2 * x)
+    check("99.1", lambda x: 2 * x)
+    line = "Exercise 99.1 passed: double (3 cases).\n"
+    assert capsys.readouterr().out == line * 2
+    assert evaluate("99.1", lambda x: x + x) == line.strip()
+
+
+def test_an_unknown_exercise_id_lists_the_known_ones(sample_exercise):
+    with pytest.raises(KeyError, match=r"no exercise '99\.9'.*Known exercises: .*99\.1"):
+        check("99.9", lambda x: x)
+
+
+def test_a_wrong_number_of_targets_says_what_the_check_cell_should_be(sample_exercise):
+    with pytest.raises(TypeError, match=r"takes 1 target\(s\) \(double\) but got 2"):
+        check("99.1", 1, 2)
+
+
+def test_a_placeholder_target_is_not_done_yet_in_one_friendly_paragraph(sample_exercise):
+    with pytest.raises(NotDoneYet) as caught:
+        check("99.1", ...)
+    message = str(caught.value)
+    assert message.startswith("Exercise 99.1 (double) is not done yet. `double` is still `...`.")
+    assert "\n" not in message
+    assert caught.value.__cause__ is None and caught.value.__suppress_context__
+
+
+def test_a_stub_raising_not_implemented_is_not_done_yet_and_quotes_the_stub(sample_exercise):
+    def double(x):
+        raise NotImplementedError("Exercise 99.1: return twice x")
+
+    with pytest.raises(NotDoneYet, match=r'The stub says "Exercise 99\.1: return twice x"\.'):
+        check("99.1", double)
+
+
+def test_not_implemented_raised_deep_inside_learner_code_is_also_not_done_yet():
+    class Registry:
+        def names(self):
+            return self._helper()
+
+        def _helper(self):
+            raise NotImplementedError
+
+    @exercise("99.2", notebook="99_sample", title="registry", points=1, targets=("Registry",))
+    def check_registry(registry_class):
+        registry_class().names()  # called directly, not through call_learner
+
+    try:
+        with pytest.raises(NotDoneYet, match="still raises NotImplementedError"):
+            check("99.2", Registry)
+    finally:
+        del EXERCISES["99.2"]
+
+
+def test_a_wrong_answer_names_case_expected_got_and_the_fitting_hint(sample_exercise):
+    with pytest.raises(CheckFailed) as caught:
+        check("99.1", lambda x: x * x)
+    assert not isinstance(caught.value, NotDoneYet)
+    assert str(caught.value) == (
+        "Exercise 99.1 (double) is not right yet.\n"
+        "Case: double(1)\n"
+        "Expected: 2\n"
+        "Got:      1\n"
+        "Hint: That squares."
+    )
+
+
+def test_without_a_matching_hint_the_generic_hint_is_given(sample_exercise):
+    with pytest.raises(CheckFailed, match="Hint: Compare what you returned with the expected"):
+        check("99.1", lambda x: 2 * x + 1)
+
+
+def test_a_learner_exception_becomes_a_failure_naming_the_case_and_the_exception(sample_exercise):
+    with pytest.raises(CheckFailed) as caught:
+        check("99.1", lambda x: {}[x])
+    assert "Case: double(1)\nYour code raised KeyError: 1" in str(caught.value)
+    assert caught.value.__suppress_context__
+
+
+def test_a_target_that_is_not_callable_is_reported_as_such():
+    with pytest.raises(CheckFailed, match="Expected a function .* got int: 3"):
+        call_learner(3, case="double(1)")
+
+
+def test_fail_shows_pretty_unicode_json_and_truncates_long_values():
+    with pytest.raises(CheckFailed) as caught:
+        fail("tool()", {"city": "北京"}, ["x" * 1000], "Look at the city.")
+    text = str(caught.value)
+    assert 'Expected: {\n            "city": "北京"\n          }' in text
+    assert "… (" in text and "more characters)" in text
+    assert text.endswith("Hint: Look at the city.")
+    assert len(show("y" * 5000)) < 700
+
+
+def test_the_json_round_trip_ignores_a_rigged_eq():
+    class AlwaysEqual(dict):
+        def __eq__(self, other):
+            return True
+
+        __hash__ = None
+
+    rigged = AlwaysEqual(type="str")
+    assert rigged == {"type": "string"}  # what a naive check would trust
+    with pytest.raises(CheckFailed, match="Where:    at \\$.type: the texts differ"):
+        expect_json_equal("schema", {"type": "string"}, rigged)
+
+
+def test_an_object_that_json_cannot_hold_is_refused_saying_what_it_was():
+    class Fake:
+        def __eq__(self, other):
+            return True
+
+    with pytest.raises(CheckFailed, match="The tool cannot be turned into JSON"):
+        as_json(Fake(), "The tool")
+    with pytest.raises(CheckFailed, match="cannot be turned into JSON"):
+        as_json({"x": float("nan")}, "The result")
+    with pytest.raises(CheckFailed, match="cannot be turned into JSON"):
+        expect_json_equal("tags()", ["a"], {"a"})
+    assert as_json(("a", "北京"), "a tuple") == ["a", "北京"]
+
+
+@pytest.mark.parametrize(
+    "expected, got, equal",
+    [
+        (1, True, False),
+        (False, 0, False),
+        (1, 1.0, True),
+        ({"a": 1, "b": 2}, {"b": 2, "a": 1}, True),
+        ([1, 2], [2, 1], False),
+        (None, "null", False),
+        ({"a": [1, {"b": None}]}, {"a": [1, {"b": None}]}, True),
+    ],
+)
+def test_json_equality_has_json_semantics(expected, got, equal):
+    assert json_equal(expected, got) is equal
+
+
+@pytest.mark.parametrize(
+    "expected, got, where",
+    [
+        ({"p": {"city": {"type": "string"}}}, {"p": {"city": {"type": "str"}}}, "at $.p.city.type"),
+        ({"required": ["a", "b"]}, {"required": ["a"]}, "at $.required: expected 2 items, got 1"),
+        ({"a": 1}, {"a": 1, "b": 2}, 'unexpected key "b"'),
+        ({"a": 1, "b": 2}, {"a": 1}, 'missing key "b"'),
+        ({"a": 1}, {"a": True}, "at $.a: expected a number 1, got a boolean true"),
+        ("Hello, Ada!", "Hello Ada!", 'from character 5 on: expected ", Ada!", got " Ada!"'),
+    ],
+)
+def test_first_difference_says_where_two_values_differ(expected, got, where):
+    assert where in first_difference(expected, got)
+
+
+def test_pick_hint_takes_the_first_true_predicate_skips_raising_ones_and_falls_back():
+    hints = [
+        (lambda got: got["missing"], "never reached: raises KeyError"),
+        (lambda got: got["type"] == "str", "Use JSON type names: string, not str."),
+        (lambda got: True, "too late"),
+    ]
+    assert pick_hint({"type": "str"}, hints) == "Use JSON type names: string, not str."
+    assert pick_hint({"type": "str"}, [], "generic") == "generic"
+
+
+def test_registering_an_id_twice_or_without_points_is_refused(sample_exercise):
+    with pytest.raises(ValueError, match="registered twice"):
+        exercise("99.1", notebook="99_sample", title="again", points=1, targets=("f",))(print)
+    with pytest.raises(ValueError, match="at least one point"):
+        exercise("99.3", notebook="99_sample", title="free", points=0, targets=("f",))(print)
+    assert "99.3" not in EXERCISES
+
+
+def test_hidden_cases_are_the_same_on_every_run_and_differ_between_exercises():
+    first = [hidden_rng("01.1").random() for _ in range(3)]
+    assert first == [hidden_rng("01.1").random() for _ in range(3)]
+    assert first != [hidden_rng("01.2").random() for _ in range(3)]
