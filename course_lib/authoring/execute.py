@@ -12,6 +12,7 @@ import ipykernel.kernelspec
 from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
+from nbformat import NotebookNode
 
 from course_lib.authoring.build import read, render, write_text
 
@@ -30,18 +31,30 @@ class CurrentPythonSpecs(KernelSpecManager):
         return super().get_kernel_spec(kernel_name)
 
 
+def run_notebook(
+    nb: NotebookNode, folder: Path, *, allow_errors: bool = False, timeout: int = 120
+) -> NotebookNode:
+    """Run every cell of ``nb`` (in place) in a fresh kernel of this Python started in ``folder``.
+
+    With ``allow_errors`` a failing cell stores its error output and the run goes on, which is
+    how a student notebook is inspected (its check cells fail by design).
+    """
+    client = NotebookClient(
+        nb,
+        timeout=timeout,
+        km=KernelManager(kernel_name=CURRENT_PYTHON, kernel_spec_manager=CurrentPythonSpecs()),
+        resources={"metadata": {"path": str(folder)}},
+        record_timing=False,
+        allow_errors=allow_errors,
+    )
+    client.execute()
+    return nb
+
+
 def execute_notebook(path: Path, *, timeout: int = 120) -> None:
     """Run every cell of ``path`` and write it back with its new outputs.
 
     A cell that raises stops the run (tag a cell ``raises-exception`` when the error is the point).
     """
-    nb = read(path)
-    client = NotebookClient(
-        nb,
-        timeout=timeout,
-        km=KernelManager(kernel_name=CURRENT_PYTHON, kernel_spec_manager=CurrentPythonSpecs()),
-        resources={"metadata": {"path": str(path.resolve().parent)}},
-        record_timing=False,
-    )
-    client.execute()
+    nb = run_notebook(read(path), path.resolve().parent, timeout=timeout)
     write_text(path, render(nb))

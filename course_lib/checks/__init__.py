@@ -13,6 +13,24 @@ from course_lib.checks import (  # noqa: F401
     nb03,
     nb04,
 )
-from course_lib.checks.core import EXERCISES, CheckFailed, Exercise, NotDoneYet, check, evaluate
+from course_lib.checks.core import (
+    EXERCISES,
+    CheckFailed,
+    Exercise,
+    NotDoneYet,
+    UnknownExercise,
+    check,
+    evaluate,
+    outcome,
+)
 
-__all__ = ["EXERCISES", "CheckFailed", "Exercise", "NotDoneYet", "check", "evaluate"]
+__all__ = [
+    "EXERCISES",
+    "CheckFailed",
+    "Exercise",
+    "NotDoneYet",
+    "UnknownExercise",
+    "check",
+    "evaluate",
+    "outcome",
+]

@@ -54,6 +54,7 @@ __all__ = [
     "CheckFailed",
     "Exercise",
     "NotDoneYet",
+    "UnknownExercise",
     "as_json",
     "call_learner",
     "check",
@@ -64,6 +65,7 @@ __all__ = [
     "first_difference",
     "hidden_rng",
     "json_equal",
+    "outcome",
     "pick_hint",
     "show",
 ]
@@ -78,6 +80,10 @@ class CheckFailed(AssertionError):
 
 class NotDoneYet(CheckFailed):
     """The exercise still holds its placeholder or stub: nothing to check yet."""
+
+
+class UnknownExercise(LookupError):
+    """``check()`` was called with an exercise id that no checks module registered."""
 
 
 @dataclass(frozen=True)
@@ -120,43 +126,55 @@ def exercise(
 
 def check(exercise_id: str, *targets: Any) -> None:
     """Check the learner's ``targets`` for exercise ``exercise_id``; print one line on success."""
-    __tracebackhide__ = True  # pytest and IPython hide this frame from the traceback
-    print(evaluate(exercise_id, *targets))
+    __tracebackhide__ = True  # pytest hides this frame; IPython shows just this one line of ours
+    result = outcome(exercise_id, *targets)
+    if isinstance(result, Exception):
+        raise result from None
+    print(result)
 
 
 def evaluate(exercise_id: str, *targets: Any) -> str:
     """Like ``check`` but return the success line instead of printing it (for the grader)."""
     __tracebackhide__ = True
-    spec = _lookup(exercise_id)
-    if len(targets) != len(spec.targets):
-        names = ", ".join(spec.targets)
-        raise TypeError(
-            f"check({exercise_id!r}, ...) takes {len(spec.targets)} target(s) ({names}) but got "
-            f"{len(targets)}. Restore the check cell to `check({exercise_id!r}, {names})`."
-        ) from None
-    for name, target in zip(spec.targets, targets, strict=True):
-        if target is ...:
-            raise NotDoneYet(_not_done_message(spec, f"`{name}` is still `...`.")) from None
-    try:
-        summary = spec.run(*targets)
-    except NotDoneYet as exc:
-        raise NotDoneYet(_not_done_message(spec, str(exc))) from None
-    except NotImplementedError as exc:
-        raise NotDoneYet(_not_done_message(spec, _stub_text(exc))) from None
-    except CheckFailed as exc:
-        raise CheckFailed(f"Exercise {spec.id} ({spec.title}) is not right yet.\n{exc}") from None
-    line = f"Exercise {spec.id} passed: {spec.title}"
-    return f"{line} ({summary})." if summary else f"{line}."
+    result = outcome(exercise_id, *targets)
+    if isinstance(result, Exception):
+        raise result from None
+    return result
 
 
-def _lookup(exercise_id: str) -> Exercise:
+def outcome(exercise_id: str, *targets: Any) -> str | Exception:
+    """The success line, or the exception to raise: ``CheckFailed``, ``NotDoneYet``, or an
+    ``UnknownExercise`` / ``TypeError`` when the check cell itself was changed.
+
+    Returning the exception (rather than raising it here) lets ``check`` raise it from its own
+    frame, so the learner sees a traceback of two short frames instead of a wall.
+    """
     if exercise_id not in EXERCISES:
         known = ", ".join(sorted(EXERCISES)) or "none registered"
-        raise KeyError(  # noqa: B904 (nothing to chain from)
+        return UnknownExercise(
             f"There is no exercise {exercise_id!r}. Known exercises: {known}. "
             "Check the id in the check cell (it should match the exercise cell above it)."
         )
-    return EXERCISES[exercise_id]
+    spec = EXERCISES[exercise_id]
+    if len(targets) != len(spec.targets):
+        names = ", ".join(spec.targets)
+        return TypeError(
+            f"check({exercise_id!r}, ...) takes {len(spec.targets)} target(s) ({names}) but got "
+            f"{len(targets)}. Restore the check cell to `check({exercise_id!r}, {names})`."
+        )
+    for name, target in zip(spec.targets, targets, strict=True):
+        if target is ...:
+            return NotDoneYet(_not_done_message(spec, f"`{name}` is still `...`."))
+    try:
+        summary = spec.run(*targets)
+    except NotDoneYet as exc:
+        return NotDoneYet(_not_done_message(spec, str(exc)))
+    except NotImplementedError as exc:
+        return NotDoneYet(_not_done_message(spec, _stub_text(exc)))
+    except CheckFailed as exc:
+        return CheckFailed(f"Exercise {spec.id} ({spec.title}) is not right yet.\n{exc}")
+    line = f"Exercise {spec.id} passed: {spec.title}"
+    return f"{line} ({summary})." if summary else f"{line}."
 
 
 def _stub_text(exc: NotImplementedError) -> str:

@@ -6,6 +6,7 @@ import pytest
 
 from course_lib.checks import EXERCISES, CheckFailed, NotDoneYet, check, evaluate
 from course_lib.checks.core import (
+    UnknownExercise,
     as_json,
     call_learner,
     exercise,
@@ -51,7 +52,7 @@ def test_success_prints_one_short_line_the_same_on_every_run(sample_exercise, ca
 
 
 def test_an_unknown_exercise_id_lists_the_known_ones(sample_exercise):
-    with pytest.raises(KeyError, match=r"no exercise '99\.9'.*Known exercises: .*99\.1"):
+    with pytest.raises(UnknownExercise, match=r"no exercise '99\.9'.*Known exercises: .*99\.1"):
         check("99.9", lambda x: x)
 
 
