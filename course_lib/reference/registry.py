@@ -505,7 +505,7 @@ def _malformed(tool: RegisteredTool, text: str | bytes, exc: ValueError) -> dict
     }
     position = getattr(exc, "pos", None)
     if isinstance(position, int) and isinstance(text, str):
-        payload["near"] = text[max(0, position - 20) : position + 20]
+        payload["near"] = text[max(0, position - 30) : position + 30]
     return payload
 
 
