@@ -1,0 +1,129 @@
+"""Every notebook in solutions/ and its student version in notebooks/, verified end to end.
+
+Parametrized over whatever solutions/ holds, so a new lesson is covered as soon as it exists:
+
+- the solution notebook passes ``pytest --nbval --nbval-current-env`` in strict mode (stored
+  outputs match a fresh run, up to tests/nbval_sanitize.cfg);
+- the student notebook runs to the end, and its only errors are "not done yet" in check cells;
+- notebooks/ is what the build makes of solutions/, and each check cell there is canonical and
+  locked;
+- exercise cells and the checks registry (``course_lib.checks.EXERCISES``) agree.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from course_lib.authoring import stale_notebooks
+from course_lib.authoring.execute import run_notebook
+from course_lib.authoring.steps import CHECK_SOURCE, course_meta, is_check, is_exercise
+from course_lib.checks import EXERCISES
+
+ROOT = Path(__file__).resolve().parents[1]
+SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
+SANITIZE = ROOT / "tests" / "nbval_sanitize.cfg"
+each_notebook = pytest.mark.parametrize("solution", SOLUTIONS, ids=[p.stem for p in SOLUTIONS])
+
+
+def student_path(solution: Path) -> Path:
+    return ROOT / "notebooks" / solution.name
+
+
+def read(path: Path) -> nbformat.NotebookNode:
+    return nbformat.read(path, as_version=4)
+
+
+def test_there_are_solution_notebooks_to_verify():
+    assert SOLUTIONS, "solutions/ holds no notebooks"
+
+
+@each_notebook
+def test_the_solution_notebook_passes_nbval_in_strict_mode(solution):
+    command = [
+        sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env",
+        "--nbval-sanitize-with", str(SANITIZE), "--nbval-cell-timeout", "60",
+        "-p", "no:cacheprovider", "-q", "-o", "addopts=", str(solution.relative_to(ROOT)),
+    ]  # fmt: skip
+    run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, f"nbval failed on {solution.name}:\n{run.stdout[-6000:]}"
+
+
+@each_notebook
+def test_the_student_notebook_runs_and_only_its_check_cells_say_not_done_yet(solution):
+    path = student_path(solution)
+    nb = run_notebook(read(path), path.parent, allow_errors=True)
+    problems = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        errors = [out for out in cell.outputs if out.output_type == "error"]
+        where = f"cell {index} (id {cell.id!r})"
+        if is_check(cell):
+            if [error.ename for error in errors] != ["NotDoneYet"]:
+                problems.append(f"{where}: expected NotDoneYet, got {[e.ename for e in errors]}")
+            elif "is not done yet" not in errors[0].evalue:
+                problems.append(f"{where}: unexpected message {errors[0].evalue!r}")
+        elif errors:
+            problems.append(f"{where}: {errors[0].ename}: {errors[0].evalue}")
+    assert problems == []
+
+
+@each_notebook
+def test_the_student_notebook_is_what_the_build_makes_of_the_solution(solution):
+    mine = [line for line in stale_notebooks() if f"notebooks/{solution.name} " in line]
+    assert mine == []
+
+
+def test_notebooks_holds_no_student_notebook_without_a_solution():
+    assert [line for line in stale_notebooks() if "has no source" in line] == []
+
+
+@each_notebook
+def test_every_check_cell_in_the_student_notebook_is_canonical_and_locked(solution):
+    nb = read(student_path(solution))
+    checks = [cell for cell in nb.cells if is_check(cell)]
+    assert checks, f"{solution.name} has no check cells"
+    for cell in checks:
+        match = CHECK_SOURCE.fullmatch(cell.source)
+        assert match and match["id"] == course_meta(cell)["check"], cell.source
+        assert "check" in cell.metadata["tags"]
+        assert cell.metadata["editable"] is False and cell.metadata["deletable"] is False
+
+
+def notebook_exercises(nb: nbformat.NotebookNode) -> dict[str, tuple[int, tuple[str, ...]]]:
+    """Exercise id -> (points, targets of its check cell), as the notebook states them."""
+    found = {}
+    for index, cell in enumerate(nb.cells):
+        if is_exercise(cell):
+            meta = course_meta(cell)
+            check = CHECK_SOURCE.fullmatch(nb.cells[index + 1].source)
+            targets = tuple(name.strip() for name in check["targets"].split(",") if name.strip())
+            found[meta["exercise"]] = (meta["points"], targets)
+    return found
+
+
+@each_notebook
+def test_exercise_cells_and_the_checks_registry_agree(solution):
+    in_notebook = notebook_exercises(read(solution))
+    registered = {
+        spec.id: (spec.points, spec.targets)
+        for spec in EXERCISES.values()
+        if spec.notebook == solution.stem
+    }
+    assert in_notebook == registered
+
+
+def test_build_check_command_passes():
+    run = subprocess.run(
+        [sys.executable, "-m", "course_lib", "build", "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
