@@ -45,6 +45,7 @@ MAX_NAME_LENGTH = 64
 _NAME_CHARS = re.compile(r"[A-Za-z0-9_-]")
 _SHOWN = 60  # characters of a hostile name or message quoted back
 _CAUGHT = (Exception, SystemExit)
+_PLAIN_RESULTS = (str, dict, list, tuple, int, float, type(None))
 
 
 def check_tool_name(name: Any) -> None:
@@ -91,6 +92,7 @@ class RegisteredTool:
     is_async: bool = False
     _validator: pydantic.TypeAdapter[Any] = dataclasses.field(default=None, repr=False)  # type: ignore[assignment]
     _needs_schema_check: bool = dataclasses.field(default=False, repr=False)
+    _positional_only: tuple[str, ...] = dataclasses.field(default=(), repr=False)
     _formats: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict, repr=False)
 
     def schema(self, format: str = "openai") -> dict[str, Any]:
@@ -199,6 +201,7 @@ class ToolRegistry:
             is_async=spec.is_async,
             _validator=_arguments_validator(spec, name),
             _needs_schema_check=_needs_schema_check(spec.parameters),
+            _positional_only=spec.positional_only,
         )
         record._formats["openai"] = openai_tool(name, description, spec.parameters)
         self._tools[name] = record
@@ -252,7 +255,7 @@ class ToolRegistry:
             return problem.text
         try:
             result = tool.function(*args, **kwargs)
-            if inspect.isawaitable(result):
+            if tool.is_async or _maybe_awaitable(result):
                 result = _run_to_completion(result)
         except _CAUGHT as exc:
             return self._failure(tool, exc)
@@ -269,7 +272,7 @@ class ToolRegistry:
                 result = await tool.function(*args, **kwargs)
             else:
                 result = await asyncio.to_thread(tool.function, *args, **kwargs)
-            if inspect.isawaitable(result):
+            if _maybe_awaitable(result):
                 result = await result
         except _CAUGHT as exc:
             return self._failure(tool, exc)
@@ -282,7 +285,7 @@ class ToolRegistry:
             if tool is None:
                 raise _CallError(self._unknown_tool(name))
             kwargs = _validated(tool, arguments)
-            args = _positional_only(tool, kwargs)
+            args = _positional_only(tool, kwargs) if tool._positional_only else []
             return tool, args, kwargs
         except _CallError:
             raise
@@ -490,9 +493,7 @@ def _is_union_tag(step: Any) -> bool:
 
 def _positional_only(tool: RegisteredTool, kwargs: dict[str, Any]) -> list[Any]:
     """Positional-only parameters cannot be passed by name: move them (and defaults before them)."""
-    names = tool.spec.positional_only
-    if not names:
-        return []
+    names = tool._positional_only
     last = max((i for i, n in enumerate(names) if n in kwargs), default=-1)
     return [kwargs.pop(n) if n in kwargs else tool.spec.defaults[n] for n in names[: last + 1]]
 
@@ -544,6 +545,11 @@ def _run_to_completion(awaitable: Any) -> Any:
     # This thread's loop is busy running us; give the coroutine a loop of its own.
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(asyncio.run, wait()).result()
+
+
+def _maybe_awaitable(result: Any) -> bool:
+    """`inspect.isawaitable`, skipped for the plain values almost every tool returns."""
+    return not isinstance(result, _PLAIN_RESULTS) and inspect.isawaitable(result)
 
 
 def _tag_set(tags: Iterable[str] | str) -> frozenset[str]:
