@@ -27,7 +27,7 @@ import inspect
 import json
 import re
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -237,7 +237,7 @@ class ToolRegistry:
     def __len__(self) -> int:
         return len(self._tools)
 
-    def __iter__(self):  # noqa: ANN204
+    def __iter__(self) -> Iterator[RegisteredTool]:
         return iter(self._tools.values())
 
     # -- dispatch ----------------------------------------------------------------------------
@@ -246,8 +246,12 @@ class ToolRegistry:
         """Run tool `name` with `arguments` (a dict or JSON text) and return its result as text.
 
         Never raises for anything the model or the tool did: problems come back as a JSON
-        object `{"error": ...}`. Async tools are run to completion, also from inside a running
-        event loop (Jupyter), on a helper thread.
+        object `{"error": ...}`. None, "" and the JSON text `null` all mean "no arguments"
+        (models send each of them for tools without parameters).
+
+        Async tools are run to completion, also from inside a running event loop (Jupyter):
+        there on a helper thread with a loop of its own, so a tool that needs objects bound to
+        the caller's loop should be run with `await registry.acall(...)` instead.
         """
         try:
             tool, args, kwargs = self._prepare(name, arguments)
@@ -574,10 +578,11 @@ def _qualified(function: Callable[..., Any]) -> str:
     return f"{module}.{getattr(function, '__qualname__', repr(function))}"
 
 
-def _short(value: Any) -> Any:
-    if isinstance(value, str) and len(value) > _SHOWN:
-        return value[: _SHOWN - 3] + "..."
-    return value if isinstance(value, str) else describe_value(value) if _is_json(value) else None
+def _short(value: Any) -> str:
+    """A name safe to quote back: long strings shortened, anything else described."""
+    if isinstance(value, str):
+        return value if len(value) <= _SHOWN else value[: _SHOWN - 3] + "..."
+    return describe_value(value) if _is_json(value) else type(value).__name__
 
 
 def _is_json(value: Any) -> bool:

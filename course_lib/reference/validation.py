@@ -12,6 +12,9 @@ Types follow JSON, as the model sees them: `true` is a boolean and never an inte
 a boolean, an integer is a valid number. One choice goes beyond the JSON Schema text: `1.0` is not
 an integer here, because Python's `json` reads it as a float and the tool would receive a float
 (pydantic in strict mode, which `ToolRegistry.call` uses, agrees).
+
+`format` (date, date-time, uuid, ...) is not checked here: JSON Schema treats it as an annotation
+unless asked otherwise, and `ToolRegistry.call` checks it anyway when pydantic parses the value.
 """
 
 from __future__ import annotations

@@ -245,6 +245,10 @@ def test_an_unknown_tool_lists_the_tools_and_suggests_the_closest_name(registry)
     assert payload["suggestion"] == "get_weather"
 
 
+def test_an_unknown_tool_differing_only_in_case_is_suggested(registry):
+    assert error_of(registry.call("GET_WEATHER", {}))["suggestion"] == "get_weather"
+
+
 def test_an_unknown_tool_with_no_close_name_makes_no_suggestion(registry):
     payload = error_of(registry.call("translate", {}))
     assert "did you mean" not in payload["error"] and "suggestion" not in payload
