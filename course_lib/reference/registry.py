@@ -427,7 +427,7 @@ def _validated(tool: RegisteredTool, arguments: Any) -> dict[str, Any]:
         raise _CallError(_explain_rejection(tool, text, exc)) from None
 
 
-def _arguments_text(tool: RegisteredTool, arguments: Any) -> str | bytes:
+def _arguments_text(tool: RegisteredTool, arguments: Any) -> str:
     """Arguments as JSON text: pydantic then validates them with JSON's own semantics."""
     if isinstance(arguments, str):
         if not arguments or (len(arguments) < 16 and arguments.strip() in ("", "null")):
@@ -436,7 +436,16 @@ def _arguments_text(tool: RegisteredTool, arguments: Any) -> str | bytes:
     if arguments is None:
         return "{}"
     if isinstance(arguments, (bytes, bytearray)):
-        return bytes(arguments) or b"{}"
+        try:
+            return _arguments_text(tool, bytes(arguments).decode("utf-8"))
+        except UnicodeDecodeError as exc:
+            raise _CallError(
+                {
+                    "error": f"the arguments for tool {tool.name!r} are not UTF-8 text ({exc}); "
+                    "send one JSON object of named parameters",
+                    "tool": tool.name,
+                }
+            ) from None
     if isinstance(arguments, dict):
         try:
             return json.dumps(arguments, ensure_ascii=False, allow_nan=False)
@@ -451,7 +460,7 @@ def _arguments_text(tool: RegisteredTool, arguments: Any) -> str | bytes:
     raise _CallError(_not_an_object(tool, arguments))
 
 
-def _parse(tool: RegisteredTool, text: str | bytes) -> Any:
+def _parse(tool: RegisteredTool, text: str) -> Any:
     try:
         return json.loads(text)
     except ValueError as exc:
@@ -459,7 +468,7 @@ def _parse(tool: RegisteredTool, text: str | bytes) -> Any:
 
 
 def _explain_rejection(
-    tool: RegisteredTool, text: str | bytes, exc: pydantic.ValidationError
+    tool: RegisteredTool, text: str, exc: pydantic.ValidationError
 ) -> dict[str, Any]:
     errors = exc.errors(include_url=False)
     if any(error["type"] == "json_invalid" for error in errors):
@@ -502,14 +511,14 @@ def _positional_only(tool: RegisteredTool, kwargs: dict[str, Any]) -> list[Any]:
     return [kwargs.pop(n) if n in kwargs else tool.spec.defaults[n] for n in names[: last + 1]]
 
 
-def _malformed(tool: RegisteredTool, text: str | bytes, exc: ValueError) -> dict[str, Any]:
+def _malformed(tool: RegisteredTool, text: str, exc: ValueError) -> dict[str, Any]:
     payload: dict[str, Any] = {
         "error": f"the arguments for tool {tool.name!r} are not valid JSON ({exc}); send one "
         'JSON object of named parameters, e.g. {"name": value}',
         "tool": tool.name,
     }
     position = getattr(exc, "pos", None)
-    if isinstance(position, int) and isinstance(text, str):
+    if isinstance(position, int):
         payload["near"] = text[max(0, position - 30) : position + 30]
     return payload
 

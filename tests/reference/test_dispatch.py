@@ -276,6 +276,17 @@ def test_arguments_that_are_not_an_object_are_refused(registry):
         assert payload["error"].endswith(f"must be a JSON object of named parameters, {got}")
 
 
+def test_a_dict_holding_values_json_cannot_carry_is_refused_saying_so(registry):
+    payload = error_of(registry.call("get_weather", {"city": {1, 2}}))
+    assert payload["error"].startswith("the arguments for tool 'get_weather' are not JSON data:")
+    assert "set is not JSON serializable" in payload["error"]
+
+
+def test_bytes_that_are_not_utf8_are_refused_saying_so(registry):
+    payload = error_of(registry.call("get_weather", b"\xff\xfe"))
+    assert payload["error"].startswith("the arguments for tool 'get_weather' are not UTF-8 text")
+
+
 def test_invalid_arguments_report_every_problem_at_once_each_naming_the_parameter(registry):
     payload = error_of(registry.call("get_weather", {"unit": "k", "days": "2", "colour": 1}))
     assert payload["error"] == (
