@@ -1,0 +1,161 @@
+"""Run one sanitized notebook as ``pytest --nbval-lax`` items, in its own scratch folder.
+
+One pytest process per submission: a crash, a leak or a hung kernel stays with that submission.
+The notebook runs from ``SCRATCH/notebook/`` (its working directory, where its writes are
+confined); the plan and the log sit in ``SCRATCH/grader/``. Results come back through a pipe
+the kernel does not inherit, not through a file the notebook could overwrite.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import nbformat
+
+from course_lib.grading.canonical import Lesson
+from course_lib.grading.sanitize import Sanitized
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    cell_timeout: float = 30.0
+    memory_mb: int = 2048
+    output_cap: int = 1_000_000  # characters of output kept per cell
+    guard: bool = True
+    confine: bool = True
+    scratch_root: str | None = None  # where scratch folders go (default: the system temp dir)
+
+
+@dataclass
+class RunResult:
+    records: dict[int, dict[str, Any]]
+    notes: list[str] = field(default_factory=list)
+    failure: str | None = None  # the grader itself could not run this notebook
+
+
+def plan_for(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> dict[str, Any]:
+    """What the plugin needs to know about each cell, and the run's limits."""
+    sources = {
+        role.exercise: cell.source
+        for role, cell in _code_cells(sanitized)
+        if role.kind == "exercise"
+    }
+    targets = {spec.id: list(spec.targets) for spec in lesson.exercises}
+    cells = [
+        {
+            "index": role.index,
+            "kind": role.kind,
+            "exercise": role.exercise,
+            "targets": targets.get(role.exercise, []),
+            "exercise_source": sources.get(role.exercise, ""),
+        }
+        for role in sanitized.roles
+    ]
+    return {
+        "cells": cells,
+        "cell_timeout": options.cell_timeout,
+        "memory_mb": options.memory_mb,
+        "output_cap": options.output_cap,
+        "guard": options.guard,
+        "confine": options.confine,
+        "allowed_reference": allowed_reference(lesson),
+    }
+
+
+def _code_cells(sanitized: Sanitized):
+    code = [cell for cell in sanitized.notebook.cells if cell.cell_type == "code"]
+    return zip(sanitized.roles, code, strict=False)
+
+
+def allowed_reference(lesson: Lesson) -> list[str]:
+    """The ``course_lib.reference`` names the lesson itself imports outside exercise cells: the
+    pieces a learner may build on. ``*`` when it imports the whole package."""
+    import ast
+
+    allowed: set[str] = set()
+    for cell in lesson.notebook.cells:
+        meta = cell.get("metadata", {}).get("course", {})
+        if cell.cell_type != "code" or "exercise" in meta:
+            continue
+        try:
+            tree = ast.parse(cell.source)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "course_lib.reference"
+            ):
+                allowed.update(alias.asname or alias.name for alias in node.names)
+                allowed.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.Import) and any(
+                alias.name.startswith("course_lib.reference") for alias in node.names
+            ):
+                allowed.add("*")
+    return sorted(allowed)
+
+
+def run_sanitized(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> RunResult:
+    """Run the notebook; always returns, with ``failure`` set if pytest itself broke."""
+    scratch = Path(tempfile.mkdtemp(prefix="course-grade-", dir=options.scratch_root))
+    try:
+        return _run_in(scratch, sanitized, lesson, options)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _run_in(scratch: Path, sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> RunResult:
+    notebook_dir, grader_dir = scratch / "notebook", scratch / "grader"
+    notebook_dir.mkdir()
+    grader_dir.mkdir()
+    notebook = notebook_dir / f"{lesson.slug}.ipynb"
+    nbformat.write(sanitized.notebook, notebook)
+    plan = grader_dir / "plan.json"
+    plan.write_text(json.dumps(plan_for(sanitized, lesson, options)), encoding="utf-8")
+    (grader_dir / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    read_end, write_end = os.pipe()
+    command = [
+        sys.executable, "-m", "pytest", "-q", "-p", "nbval.plugin",
+        "-p", "course_lib.grading.plugin", "-p", "no:cacheprovider",
+        "-c", str(grader_dir / "pytest.ini"), "--rootdir", str(grader_dir),
+        "--nbval-lax", "--nbval-current-env", f"--nbval-cell-timeout={options.cell_timeout}",
+        f"--grading-plan={plan}", f"--grading-results-fd={write_end}", str(notebook),
+    ]  # fmt: skip
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONHASHSEED": "0"}
+    log_path = grader_dir / "pytest.log"
+    budget = len(sanitized.roles) * (options.cell_timeout + 15) + 120
+    chunks: list[bytes] = []
+    with open(log_path, "wb") as log:
+        process = subprocess.Popen(
+            command, cwd=grader_dir, env=env, stdout=log, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, pass_fds=(write_end,), start_new_session=True,
+        )  # fmt: skip
+        os.close(write_end)
+        reader = threading.Thread(target=_read_all, args=(read_end, chunks), daemon=True)
+        reader.start()
+        try:
+            process.wait(timeout=budget)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        reader.join(timeout=10)
+    data = b"".join(chunks)
+    if not data:
+        tail = log_path.read_text(encoding="utf-8", errors="replace")[-1500:]
+        return RunResult({}, failure=f"the grader could not run this notebook:\n{tail}")
+    payload = json.loads(data.decode("utf-8"))
+    return RunResult({r["index"]: r for r in payload["records"]}, payload["notes"])
+
+
+def _read_all(fd: int, chunks: list[bytes]) -> None:
+    with os.fdopen(fd, "rb") as handle:
+        chunks.append(handle.read())

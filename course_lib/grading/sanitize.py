@@ -1,0 +1,255 @@
+"""Never trust a submission: make the copy that will run, from what the learner handed in.
+
+A short pipeline of named steps, each doing one job:
+
+1. ``parse`` refuses what is not a version-4 notebook of the lesson (``InvalidSubmission``);
+2. ``strip_outputs`` drops stored outputs and nbval markers (nothing stored is ever believed);
+3. ``restore_checks`` rebuilds every check cell from the canonical notebook by exercise id:
+   edited ones are overwritten, deleted ones re-inserted after their exercise cell, moved ones
+   put back, impostors removed;
+4. ``roles`` names what each code cell is (exercise, check or the learner's own cell), which is
+   how nbval's positional ``Cell N`` ids are mapped back to exercise ids later.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import nbformat
+from nbformat import NotebookNode
+from nbformat.v4.rwbase import rejoin_lines
+from nbformat.validator import ValidationError, normalize
+
+from course_lib.grading.canonical import ExerciseSpec, Lesson, course_meta
+
+# Tags that would change how nbval runs a cell (skip it, accept its errors).
+NBVAL_TAGS = {
+    "nbval-skip",
+    "nbval-ignore-output",
+    "nbval-check-output",
+    "nbval-raises-exception",
+    "raises-exception",
+    "pytest-validate-ignore-output",
+}
+
+
+class InvalidSubmission(ValueError):
+    """The file cannot be graded as this lesson; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class CellRole:
+    """What one code cell of the sanitized notebook is; ``index`` is nbval's ``Cell N``."""
+
+    index: int
+    kind: str  # "exercise", "check" or "cell" (anything else the notebook holds)
+    exercise: str = ""
+    cell_id: str = ""
+
+
+@dataclass
+class Sanitized:
+    notebook: NotebookNode
+    roles: list[CellRole]
+    repairs: list[str] = field(default_factory=list)
+
+
+def sanitize(raw: bytes, lesson: Lesson) -> Sanitized:
+    """The notebook to run for a submission of ``lesson``, or ``InvalidSubmission``."""
+    nb = parse(raw, lesson)
+    strip_outputs(nb)
+    repairs = restore_checks(nb, lesson)
+    return Sanitized(nb, roles(nb), repairs)
+
+
+def parse(raw: bytes, lesson: Lesson) -> NotebookNode:
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InvalidSubmission(
+            f"not a notebook: the file is not valid JSON ({exc.__class__.__name__}: "
+            f"{str(exc)[:120]}). Submit the .ipynb file saved by JupyterLab."
+        ) from None
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+        raise InvalidSubmission(
+            "not a notebook: the JSON has no list of cells. Submit the .ipynb file saved by "
+            "JupyterLab."
+        )
+    version = data.get("nbformat")
+    if version != 4:
+        raise InvalidSubmission(
+            f"wrong notebook format: nbformat {version!r}, the course uses nbformat 4. Open the "
+            "course's own notebook in JupyterLab 3 or later, redo the exercises there and save."
+        )
+    try:
+        _, data = normalize(data, strip_invalid_metadata=True)
+        nb = rejoin_lines(nbformat.from_dict(data))  # "source" may be stored as a list of lines
+        _repair_cell_ids(nb)
+        nbformat.validate(nb)
+    except (ValidationError, KeyError, TypeError, AttributeError) as exc:
+        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InvalidSubmission(
+            f"corrupted notebook: {first_line[:200]}. Re-download the course notebook and "
+            "copy your answers into it."
+        ) from None
+    claimed = course_meta(nb).get("notebook")
+    if claimed is not None and claimed != lesson.slug:
+        raise InvalidSubmission(
+            f"wrong lesson: this file is {claimed!r} but was submitted as {lesson.slug!r}. "
+            f"Submit it as {claimed}.ipynb, and submit your {lesson.slug} notebook under its name."
+        )
+    if claimed is None and not _looks_like(nb, lesson):
+        raise InvalidSubmission(
+            f"wrong lesson: this notebook has none of the cells of {lesson.slug!r}. Submit the "
+            f"course's {lesson.slug}.ipynb with your answers in it."
+        )
+    return nb
+
+
+def _repair_cell_ids(nb: NotebookNode) -> None:
+    """Give missing or duplicated cell ids a deterministic new one (copy-paste duplicates ids)."""
+    if nb.get("nbformat_minor", 0) < 5:
+        return
+    seen: set[str] = set()
+    for position, cell in enumerate(nb.cells):
+        cell_id = cell.get("id")
+        if not isinstance(cell_id, str) or not cell_id or cell_id in seen:
+            cell["id"] = f"{cell_id or 'cell'}-{position}"[:64]
+        seen.add(cell["id"])
+
+
+def _looks_like(nb: NotebookNode, lesson: Lesson) -> bool:
+    """Without the lesson metadata, recognise the lesson by its exercise cells (by id or tag)."""
+    ids = {spec.exercise_cell_id for spec in lesson.exercises}
+    exercise_ids = {spec.id for spec in lesson.exercises}
+    return any(
+        cell.get("id") in ids or course_meta(cell).get("exercise") in exercise_ids
+        for cell in nb.cells
+    )
+
+
+def strip_outputs(nb: NotebookNode) -> None:
+    """Stored outputs prove nothing: drop them, and the tags that change how nbval runs a cell."""
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        cell.outputs = []
+        cell.execution_count = None
+        tags = cell.get("metadata", {}).get("tags")
+        if isinstance(tags, list):
+            cell.metadata["tags"] = [tag for tag in tags if tag not in NBVAL_TAGS]
+
+
+def restore_checks(nb: NotebookNode, lesson: Lesson) -> list[str]:
+    """Put every canonical check cell back; return one line per repair, for the feedback."""
+    repairs: list[str] = []
+    cells = list(nb.cells)
+    check_ids = {spec.check_cell.get("id") for spec in lesson.exercises}
+    exercise_at = {spec.id: _find_exercise(cells, spec) for spec in lesson.exercises}
+    exercise_positions = sorted(pos for pos in exercise_at.values() if pos is not None)
+
+    def is_check(cell: NotebookNode) -> bool:
+        return cell.cell_type == "code" and (
+            "check" in course_meta(cell) or cell.get("id") in check_ids
+        )
+
+    found: dict[str, int] = {}
+    for pos, cell in enumerate(cells):
+        if not is_check(cell):
+            continue
+        claimed = course_meta(cell).get("check") or _check_for_id(cell.get("id"), lesson)
+        if claimed in found or claimed not in {spec.id for spec in lesson.exercises}:
+            repairs.append(f"an extra check cell (for {claimed!r}) was removed")
+            continue
+        found[claimed] = pos
+
+    anchors: dict[int, list[ExerciseSpec]] = {}  # position of the cell a check goes after
+    for spec in lesson.exercises:
+        pos = found.get(spec.id)
+        exercise_pos = exercise_at[spec.id]
+        anchor = _anchor(cells, is_check, spec, pos, exercise_pos, exercise_positions, lesson)
+        if pos is None:
+            repairs.append(f"check cell {spec.id} was deleted: re-inserted")
+        elif anchor is not None and _anchor_of_found(cells, is_check, pos) != anchor:
+            repairs.append(f"check cell {spec.id} was moved: put back after its exercise")
+        elif cells[pos].source != spec.check_cell.source or course_meta(cells[pos]) != course_meta(
+            spec.check_cell
+        ):
+            repairs.append(f"check cell {spec.id} was edited: restored")
+        if exercise_pos is None:
+            repairs.append(f"exercise cell {spec.id} was not found: its check runs where it was")
+        anchors.setdefault(-1 if anchor is None else anchor, []).append(spec)
+
+    rebuilt = [spec.fresh_check_cell() for spec in anchors.get(-2, [])]
+    for pos, cell in enumerate(cells):
+        if not is_check(cell):
+            rebuilt.append(cell)
+        rebuilt.extend(spec.fresh_check_cell() for spec in anchors.get(pos, []))
+    rebuilt.extend(spec.fresh_check_cell() for spec in anchors.get(-1, []))
+    nb.cells = rebuilt
+    return repairs
+
+
+def _find_exercise(cells: list[NotebookNode], spec: ExerciseSpec) -> int | None:
+    """The exercise cell: by its metadata, else by its stable cell id."""
+    for pos, cell in enumerate(cells):
+        if cell.cell_type == "code" and course_meta(cell).get("exercise") == spec.id:
+            return pos
+    for pos, cell in enumerate(cells):
+        if cell.cell_type == "code" and cell.get("id") == spec.exercise_cell_id:
+            return pos
+    return None
+
+
+def _check_for_id(cell_id: str | None, lesson: Lesson) -> str | None:
+    for spec in lesson.exercises:
+        if spec.check_cell.get("id") == cell_id:
+            return spec.id
+    return None
+
+
+def _anchor_of_found(cells: list[NotebookNode], is_check, pos: int) -> int | None:
+    """The nearest cell before ``pos`` that stays (check cells are all taken out)."""
+    for before in range(pos - 1, -1, -1):
+        if not is_check(cells[before]):
+            return before
+    return None
+
+
+def _anchor(cells, is_check, spec, pos, exercise_pos, exercise_positions, lesson) -> int | None:
+    """Where the check cell goes: where the learner left it if that is between its exercise and
+    the next exercise, else right after its exercise cell; without an exercise cell, after the
+    nearest canonical cell that precedes it. ``None`` means at the end; ``-2`` at the start."""
+    if exercise_pos is not None:
+        next_exercise = min((p for p in exercise_positions if p > exercise_pos), default=len(cells))
+        if pos is not None and exercise_pos < pos < next_exercise:
+            return _anchor_of_found(cells, is_check, pos)
+        return exercise_pos
+    canonical = lesson.notebook.cells
+    ids = [cell.get("id") for cell in canonical]
+    start = ids.index(spec.check_cell.get("id")) if spec.check_cell.get("id") in ids else 0
+    position_of = {cell.get("id"): p for p, cell in enumerate(cells) if not is_check(cell)}
+    for earlier in range(start - 1, -1, -1):
+        if ids[earlier] in position_of:
+            return position_of[ids[earlier]]
+    return -2 if start == 0 else None
+
+
+def roles(nb: NotebookNode) -> list[CellRole]:
+    """Name every code cell; positions count code cells only, like nbval's ``Cell N``."""
+    result = []
+    seen_exercises: set[str] = set()
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        meta = course_meta(cell)
+        index = len(result)
+        if "check" in meta:
+            result.append(CellRole(index, "check", meta["check"], cell.get("id", "")))
+        elif "exercise" in meta and meta["exercise"] not in seen_exercises:
+            seen_exercises.add(meta["exercise"])
+            result.append(CellRole(index, "exercise", meta["exercise"], cell.get("id", "")))
+        else:
+            result.append(CellRole(index, "cell", "", cell.get("id", "")))
+    return result
