@@ -31,7 +31,9 @@ each_notebook = pytest.mark.parametrize("solution", SOLUTIONS, ids=[p.stem for p
 
 
 def student_path(solution: Path) -> Path:
-    return ROOT / "notebooks" / solution.name
+    path = ROOT / "notebooks" / solution.name
+    assert path.exists(), f"notebooks/{solution.name} is missing: run `python -m course_lib build`"
+    return path
 
 
 def read(path: Path) -> nbformat.NotebookNode:
@@ -70,7 +72,7 @@ def test_the_student_notebook_runs_and_only_its_check_cells_say_not_done_yet(sol
                 problems.append(f"{where}: unexpected message {errors[0].evalue!r}")
         elif errors:
             problems.append(f"{where}: {errors[0].ename}: {errors[0].evalue}")
-    assert problems == []
+    assert not problems, f"{path.name}:\n" + "\n".join(problems)
 
 
 @each_notebook
@@ -115,7 +117,13 @@ def test_exercise_cells_and_the_checks_registry_agree(solution):
         for spec in EXERCISES.values()
         if spec.notebook == solution.stem
     }
-    assert in_notebook == registered
+    problems = [
+        f"exercise {exercise_id}: the notebook says {in_notebook.get(exercise_id)} "
+        f"(points, targets), the checks registry {registered.get(exercise_id)}"
+        for exercise_id in sorted(in_notebook.keys() | registered.keys())
+        if in_notebook.get(exercise_id) != registered.get(exercise_id)
+    ]
+    assert not problems, "\n".join(problems)
 
 
 def test_build_check_command_passes():

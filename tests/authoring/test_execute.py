@@ -1,0 +1,47 @@
+"""``course execute`` re-runs a notebook in place, with this Python, and writes stable bytes."""
+
+from __future__ import annotations
+
+import sys
+
+import nbformat
+import pytest
+from conftest import code, solution_notebook
+from nbclient.exceptions import CellExecutionError
+
+from course_lib.authoring.cli import run_execute
+from course_lib.authoring.execute import execute_notebook
+
+
+def test_execute_stores_fresh_outputs_from_this_python_and_is_byte_stable(tmp_path):
+    path = tmp_path / "99_sample.ipynb"
+    nb = solution_notebook(
+        code("t-which", "import os, sys\nprint(sys.executable)\nprint(os.getcwd())")
+    )
+    nb.cells[1].outputs = []  # the example's stored output must come back from the run
+    nbformat.write(nb, path)
+    execute_notebook(path)
+    first = path.read_bytes()
+    executed = nbformat.read(path, as_version=4)
+    assert executed.cells[1].outputs[0].text == "北京\n"
+    assert executed.cells[2].outputs[0].text == f"{sys.executable}\n{tmp_path}\n"
+    assert "execution" not in executed.cells[1].metadata
+    execute_notebook(path)
+    assert path.read_bytes() == first
+
+
+def test_execute_stops_at_a_failing_cell_and_leaves_the_file_alone(tmp_path):
+    path = tmp_path / "99_sample.ipynb"
+    nbformat.write(solution_notebook(code("t-boom", "1 / 0")), path)
+    before = path.read_bytes()
+    with pytest.raises(CellExecutionError, match="ZeroDivisionError"):
+        execute_notebook(path)
+    assert path.read_bytes() == before
+
+
+def test_the_execute_command_refuses_a_missing_path(tmp_path, capsys):
+    class Args:
+        paths = [tmp_path / "nope.ipynb"]
+
+    assert run_execute(Args()) == 2
+    assert "no such notebook" in capsys.readouterr().err
