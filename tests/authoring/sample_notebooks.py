@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import nbformat
-import pytest
 from nbformat import v4
 
 EXERCISE_SOURCE = '''def add(a: int, b: int) -> int:
@@ -46,13 +45,3 @@ def solution_notebook(*cells, name: str = "99_sample") -> nbformat.NotebookNode:
         "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
     }
     return nb
-
-
-@pytest.fixture
-def course_dirs(tmp_path):
-    """``solutions/`` holding one valid notebook, and an empty ``notebooks/``."""
-    solutions, notebooks = tmp_path / "solutions", tmp_path / "notebooks"
-    solutions.mkdir()
-    notebooks.mkdir()
-    nbformat.write(solution_notebook(), solutions / "99_sample.ipynb")
-    return solutions, notebooks

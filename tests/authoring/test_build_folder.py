@@ -6,7 +6,7 @@ import argparse
 import json
 
 import nbformat
-from conftest import solution_notebook
+from sample_notebooks import solution_notebook
 
 from course_lib.authoring import AuthoringError, build_all, build_notebook, stale_notebooks
 from course_lib.authoring.cli import register

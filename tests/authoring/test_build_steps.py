@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import CHECK_SOURCE, check_cell, code, exercise_cell, solution_notebook
+from sample_notebooks import CHECK_SOURCE, check_cell, code, exercise_cell, solution_notebook
 
 from course_lib.authoring import AuthoringError, build_notebook
 from course_lib.authoring.steps import (

@@ -6,8 +6,8 @@ import sys
 
 import nbformat
 import pytest
-from conftest import code, solution_notebook
 from nbclient.exceptions import CellExecutionError
+from sample_notebooks import code, solution_notebook
 
 from course_lib.authoring.cli import run_execute
 from course_lib.authoring.execute import execute_notebook
