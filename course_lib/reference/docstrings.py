@@ -6,17 +6,20 @@ and each parameter description is unwrapped onto one line.
 
 Google, NumPy and reST styles are parsed with ``docstring_parser``. Asking it to guess the style
 parses the text once per style, so we pick the style from its markers first (one parse instead of
-four) and cache by docstring text: the same docstring always gives the same answer.
+four), reuse one parser object per style (``docstring_parser.parse`` builds a new one, with
+freshly compiled regular expressions, on every call) and cache by docstring text.
 """
 
 from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 import docstring_parser as dp
+from docstring_parser import google, numpydoc, rest
 
 __all__ = ["DocstringInfo", "parse_docstring"]
 
@@ -42,7 +45,7 @@ def parse_docstring(doc: str | None) -> DocstringInfo:
 @lru_cache(maxsize=2048)
 def _parse(doc: str) -> DocstringInfo:
     text = inspect.cleandoc(doc)
-    parsed = dp.parse(text, style=_style_of(text))
+    parsed = _style_of(text)(text)
     parts = [parsed.short_description, parsed.long_description]
     description = "\n\n".join(part.strip() for part in parts if part and part.strip())
     params = {
@@ -53,12 +56,16 @@ def _parse(doc: str) -> DocstringInfo:
     return DocstringInfo(description=description, params=params)
 
 
-def _style_of(text: str) -> dp.DocstringStyle:
+_GOOGLE = google.GoogleParser()
+_NUMPYDOC = numpydoc.NumpydocParser()
+
+
+def _style_of(text: str) -> Callable[[str], dp.Docstring]:
     if _REST.search(text):
-        return dp.DocstringStyle.REST
+        return rest.parse
     if _NUMPY.search(text):
-        return dp.DocstringStyle.NUMPYDOC
-    return dp.DocstringStyle.GOOGLE
+        return _NUMPYDOC.parse
+    return _GOOGLE.parse
 
 
 def _unwrap(text: str) -> str:
