@@ -1,0 +1,161 @@
+"""``course check NOTEBOOK...`` and ``course grade ...``: the self-check and the class grader.
+
+``grade`` takes two forms with one parser (argparse cannot tell a folder from a subcommand):
+
+    course grade SUBMISSIONS --out DIR [--jobs N] [--cell-timeout S] [--notebook NN_slug]
+                 [--shard i/n]
+    course grade merge SHARD_DIR... --out DIR
+
+A submissions folder that is really called ``merge`` can be given as ``./merge``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from course_lib.grading.canonical import course_meta, default_canonical_dir, load_lessons
+from course_lib.grading.discover import Submission, discover
+from course_lib.grading.grader import GradeOptions, grade_all
+from course_lib.grading.report import summary_table, to_payload, write_outputs
+from course_lib.grading.results import SubmissionResult
+from course_lib.grading.shard import merge, parse_shard, select
+
+GRADE_USAGE = """course grade SUBMISSIONS --out DIR [--jobs N] [--cell-timeout S]
+                    [--notebook NN_slug] [--shard i/n]
+       course grade merge SHARD_DIR... --out DIR"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    check = subparsers.add_parser(
+        "check",
+        help="grade your own notebooks with the grader's machinery and print a scorecard",
+        description="Grade your own notebooks exactly as the class grader would.",
+    )
+    check.add_argument("notebooks", nargs="+", type=Path, metavar="NOTEBOOK")
+    _add_run_options(check)
+    check.set_defaults(handler=run_check)
+
+    grade = subparsers.add_parser(
+        "grade",
+        usage=GRADE_USAGE,
+        help="grade a class: SUBMISSIONS/<student>/<NN_slug>.ipynb (or merge shard outputs)",
+        description="Grade every SUBMISSIONS/<student>/<NN_slug>.ipynb; write grades.csv, "
+        "grades.json and feedback/<student>.md to --out. With `merge`, combine the --out "
+        "folders of shards into one.",
+    )
+    grade.add_argument("paths", nargs="+", metavar="SUBMISSIONS | merge SHARD_DIR...")
+    grade.add_argument("--out", type=Path, required=True, help="folder for the gradebook files")
+    grade.add_argument("--jobs", type=int, default=1, help="submissions graded in parallel")
+    grade.add_argument("--notebook", default=None, metavar="NN_slug", help="grade one lesson only")
+    grade.add_argument("--shard", default=None, metavar="i/n", help="grade share i of n (1-based)")
+    _add_run_options(grade)
+    grade.set_defaults(handler=run_grade)
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--cell-timeout", type=float, default=30.0, metavar="S", help="seconds per cell (30)"
+    )
+    parser.add_argument(
+        "--memory-mb", type=int, default=2048, metavar="MB", help="kernel memory limit (2048)"
+    )
+    parser.add_argument(
+        "--canonical",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the course's student notebooks (default: notebooks/ of this checkout)",
+    )
+
+
+def _options(args: argparse.Namespace) -> GradeOptions:
+    return GradeOptions(
+        cell_timeout=args.cell_timeout,
+        memory_mb=args.memory_mb,
+        jobs=max(1, getattr(args, "jobs", 1)),
+    )
+
+
+def _progress(started: float):
+    def report(result: SubmissionResult) -> None:
+        elapsed = time.monotonic() - started
+        print(
+            f"[{elapsed:6.1f}s] {result.student}/{result.notebook}: "
+            f"{result.points}/{result.max_points}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    return report
+
+
+def run_grade(args: argparse.Namespace) -> int:
+    if args.paths[0] == "merge":
+        if len(args.paths) < 2:
+            print("course grade merge: give the --out folders of the shards", file=sys.stderr)
+            return 2
+        try:
+            payload = merge([Path(p) for p in args.paths[1:]], args.out)
+        except (OSError, ValueError) as exc:
+            print(f"course grade merge: {exc}", file=sys.stderr)
+            return 2
+        print(summary_table(payload))
+        return 0
+    if len(args.paths) != 1:
+        print(
+            "course grade: give one SUBMISSIONS folder (or `merge SHARD_DIR...`)", file=sys.stderr
+        )
+        return 2
+    try:
+        shard = parse_shard(args.shard) if args.shard else (1, 1)
+        lessons = load_lessons(args.canonical or default_canonical_dir())
+        submissions = discover(Path(args.paths[0]), notebook=args.notebook)
+    except (OSError, ValueError) as exc:
+        print(f"course grade: {exc}", file=sys.stderr)
+        return 2
+    submissions = select(submissions, *shard)
+    results = grade_all(submissions, lessons, _options(args), _progress(time.monotonic()))
+    payload = to_payload(results, shard=f"{shard[0]}/{shard[1]}")
+    write_outputs(args.out, payload)
+    print(summary_table(payload))
+    print(f"\nwrote {args.out / 'grades.csv'}, grades.json and feedback/ ({len(results)} files)")
+    return 0
+
+
+def run_check(args: argparse.Namespace) -> int:
+    try:
+        lessons = load_lessons(args.canonical or default_canonical_dir())
+    except (OSError, ValueError) as exc:
+        print(f"course check: {exc}", file=sys.stderr)
+        return 2
+    submissions = [Submission("you", _lesson_of(path), path) for path in args.notebooks]
+    results = grade_all(submissions, lessons, _options(args))
+    for result in results:
+        print(scorecard(result))
+    perfect = all(row.status == "passed" for result in results for row in result.exercises)
+    return 0 if perfect else 1
+
+
+def _lesson_of(path: Path) -> str:
+    """The lesson a notebook says it is (its metadata), else its file name."""
+    try:
+        import nbformat
+
+        return course_meta(nbformat.read(path, as_version=4)).get("notebook") or path.stem
+    except Exception:  # noqa: BLE001 (the grader reports unreadable files itself)
+        return path.stem
+
+
+def scorecard(result: SubmissionResult) -> str:
+    lines = [f"{result.notebook}: {result.points} / {result.max_points} points"]
+    marks = {"passed": "ok  ", "not_attempted": "todo"}
+    for row in result.exercises:
+        first = row.message.splitlines()[0] if row.message else ""
+        lines.append(f"  {marks.get(row.status, 'FAIL')} {row.exercise or '-':6} {row.status}")
+        if row.status != "passed":
+            lines.append(f"       {first[:160]}")
+    lines += [f"  note: {note}" for note in result.notes]
+    return "\n".join(lines)
