@@ -42,7 +42,19 @@ def render(nb: NotebookNode) -> str:
 
 
 def read(path: Path) -> NotebookNode:
-    return nbformat.read(path, as_version=nbformat.NO_CONVERT)
+    """The notebook at ``path``; duplicate cell ids are an error, not silently renamed.
+
+    (nbformat "repairs" a duplicate id with a random one, which would make builds differ.)
+    """
+    text = path.read_text(encoding="utf-8")
+    seen: set[str] = set()
+    for index, cell in enumerate(json.loads(text).get("cells", [])):
+        cell_id = cell.get("id")
+        if cell_id in seen:
+            raise AuthoringError(path.stem, f"cell {index}: the id {cell_id!r} is used twice")
+        if cell_id:
+            seen.add(cell_id)
+    return nbformat.reads(text, as_version=nbformat.NO_CONVERT)
 
 
 def write_text(path: Path, text: str) -> None:

@@ -125,3 +125,17 @@ def test_an_invalid_notebook_is_an_authoring_error(course_dirs):
         assert str(exc).startswith("99_sample.ipynb: the student version is not a valid notebook")
     else:
         raise AssertionError("an invalid notebook was built")
+
+
+def test_a_duplicate_cell_id_on_disk_is_an_error_not_silently_renamed(course_dirs):
+    solutions, notebooks = course_dirs
+    path = solutions / "99_sample.ipynb"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["cells"][3]["id"] = data["cells"][2]["id"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    try:
+        build_all(solutions, notebooks)
+    except AuthoringError as exc:
+        assert str(exc) == "99_sample.ipynb: cell 3: the id 't-ex1' is used twice"
+    else:
+        raise AssertionError("a duplicate id was accepted")
