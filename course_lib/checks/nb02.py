@@ -192,15 +192,15 @@ def parameters_hints(expected: dict, func: Callable[..., Any]) -> list[Hint]:
             'Always include "required" (a list of names; [] when every parameter has a default).',
         ),
         (
-            lambda g: set(g["required"]) & with_default,
-            "A parameter with a default is optional: list in required only the parameters "
-            "without a default.",
-        ),
-        (
             lambda g: (set(required) - set(g["required"])) & nullable,
             "Nullable is not optional: an `X | None` parameter without a default is still "
             "required (the model must send it, possibly as null). Required depends on the "
             "default only.",
+        ),
+        (
+            lambda g: set(g["required"]) & with_default,
+            "A parameter with a default is optional: list in required only the parameters "
+            "without a default.",
         ),
         (
             lambda g: set(required) - set(g["required"]),
@@ -566,9 +566,11 @@ def random_docstring(rng: random.Random, names: list[str]) -> tuple[str, str, di
             lines += [f"{' ' * (2 * step)}{part}" for part in parts[1:]]
             descriptions[pname] = " ".join(parts)
     if rng.random() < 0.5:
-        lines += ["", rng.choice(["Returns:", "Raises:"]), f"    {_text(rng, 4)}"]
+        lines += ["", "Returns:", f"    {_text(rng, 4)}"]
         if rng.random() < 0.5:
             lines.append("    error: " + _text(rng, 2))
+    if rng.random() < 0.3:
+        lines += ["", "Raises:", f"    ValueError: {_text(rng, 3)}"]
     indent = " " * rng.choice([4, 8])
     body = "\n".join(f"{indent}{line}" if line else "" for line in lines[1:])
     first = lines[0] if rng.random() < 0.7 else f"\n{indent}{lines[0]}"

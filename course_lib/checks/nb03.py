@@ -290,30 +290,28 @@ def make(name: str, params: list, n_positional: int, *, future: bool) -> tuple[C
     return func, f"{text}, in a module that starts with `from __future__ import annotations`"
 
 
-def find_hotels(city: str, max_price: int | None, stars: int = 3, 早餐: bool = False) -> list:
-    return []
+def _spec(name: str, annotation: str, default: str | None = None) -> tuple[str, str, Any]:
+    return (name, annotation, EMPTY if default is None else _Source(default))
 
 
-def set_units(unit: Unit = Unit.CELSIUS, *, priority: Priority = Priority.HIGH) -> str:
-    return unit.value
-
-
-def plan_route(
-    stops: list[tuple[float, float]],
-    avoid: set[str] | None = None,
-    *,
-    城市: City = City.BEIJING,
-    options: dict[str, bool | int] | None = None,
-) -> str:
-    return ""
-
-
+# (function name, parameter specs, number of positional parameters): each is checked as written
+# in an ordinary module and again under `from __future__ import annotations`.
 VISIBLE_FUNCTIONS = (
-    (find_hotels, "find_hotels(city: str, max_price: int | None, stars: int = 3, "
-                  "早餐: bool = False)"),
-    (set_units, "set_units(unit: Unit = Unit.CELSIUS, *, priority: Priority = Priority.HIGH)"),
-    (plan_route, "plan_route(stops: list[tuple[float, float]], avoid: set[str] | None = None, *, "
-                 "城市: City = City.BEIJING, options: dict[str, bool | int] | None = None)"),
+    (
+        "find_hotels",
+        [_spec("city", "str"), _spec("max_price", "int | None"), _spec("stars", "int", "3"),
+         _spec("早餐", "bool", "False")],
+        4,
+    ),
+    ("set_units", [_spec("unit", "Unit", "Unit.CELSIUS"),
+                   _spec("priority", "Priority", "Priority.HIGH")], 1),
+    (
+        "plan_route",
+        [_spec("stops", "list[tuple[float, float]]"), _spec("avoid", "set[str] | None", "None"),
+         _spec("城市", "City", "City.BEIJING"),
+         _spec("options", "dict[str, bool | int] | None", "None")],
+        2,
+    ),
 )  # fmt: skip
 
 # (parameter text to insert, where: "start" or "varargs" or "end", the name the error must use)
@@ -351,6 +349,10 @@ def _bad_function(rng: random.Random, index: int, bad: tuple[str, str, str], fut
     return namespace[name], f"def {name}({', '.join(parts)})"
 
 
+ENUM_DEFAULT_HINT = (
+    "A default that is an Enum member is not JSON: show the model its value (Unit.CELSIUS -> "
+    '"c"), which is also what the model sends back.'
+)
 UNEXPECTED_ERROR_HINT = (
     "Only *args, **kwargs, unannotated parameters and types json_type cannot map may raise; this "
     "function has none of them. Run the case yourself in a new cell to see the traceback."
@@ -367,27 +369,27 @@ def _expect_schema(parameters_schema, func, text: str, hint_override: str | None
         raise
     except Exception as exc:
         fail(case, expected, f"{type(exc).__name__}: {exc}", hint_override or UNEXPECTED_ERROR_HINT)
+    properties = got.get("properties") if isinstance(got, dict) else None
+    for prop in properties.values() if isinstance(properties, dict) else ():
+        if isinstance(prop, dict) and isinstance(prop.get("default"), enum.Enum):
+            fail(case, expected, repr(got), ENUM_DEFAULT_HINT)
     plain = as_json(got, f"The result of {case}")
-    expect_json_equal(
-        case, expected, plain, hint_override or parameters_hint(expected, plain, func)
-    )
+    hint = hint_override or parameters_hint(expected, plain, func)
+    expect_json_equal(case, expected, plain, hint)
 
 
 @exercise("03.2", notebook=NOTEBOOK, title="parameters_schema, second version", points=2,
           targets=("parameters_schema",))  # fmt: skip
 def check_parameters_schema(parameters_schema) -> str:
-    for func, text in VISIBLE_FUNCTIONS:
-        _expect_schema(parameters_schema, func, text)
     rng = hidden_rng("03.2")
-    count = 0
-    for index in range(24):
-        name, params, n_positional = random_function(rng, index)
+    hidden = [random_function(rng, index) for index in range(24)]
+    for name, params, n_positional in (*VISIBLE_FUNCTIONS, *hidden):
         plain_func, text = make(name, params, n_positional, future=False)
         _expect_schema(parameters_schema, plain_func, text)
         future_func, future_text = make(name, params, n_positional, future=True)
         # The same signature passed in an ordinary module, so a failure here is the strings.
         _expect_schema(parameters_schema, future_func, future_text, FUTURE_HINT)
-        count += 2
+    count = 2 * len(hidden)
     for index, bad in enumerate(BAD_PARAMETERS * 2):
         future = index >= len(BAD_PARAMETERS)
         func, text = _bad_function(rng, index, bad, future)
@@ -398,7 +400,7 @@ def check_parameters_schema(parameters_schema) -> str:
             LOUD_HINT,
         )
         count += 1
-    return f"{len(VISIBLE_FUNCTIONS)} visible and {count} hidden functions"
+    return f"{2 * len(VISIBLE_FUNCTIONS)} visible and {count} hidden functions"
 
 
 __all__ = ["NAMES", "expected_type_schema", "random_annotation"]
