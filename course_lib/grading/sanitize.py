@@ -14,6 +14,7 @@ A short pipeline of named steps, each doing one job:
 from __future__ import annotations
 
 import json
+import warnings
 from dataclasses import dataclass, field
 
 import nbformat
@@ -71,9 +72,9 @@ def parse(raw: bytes, lesson: Lesson) -> NotebookNode:
             f"not a notebook: the file is not valid JSON ({exc.__class__.__name__}: "
             f"{str(exc)[:120]}). Submit the .ipynb file saved by JupyterLab."
         ) from None
-    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+    if not isinstance(data, dict) or "nbformat" not in data:
         raise InvalidSubmission(
-            "not a notebook: the JSON has no list of cells. Submit the .ipynb file saved by "
+            "not a notebook: the JSON has no nbformat version. Submit the .ipynb file saved by "
             "JupyterLab."
         )
     version = data.get("nbformat")
@@ -83,7 +84,9 @@ def parse(raw: bytes, lesson: Lesson) -> NotebookNode:
             "course's own notebook in JupyterLab 3 or later, redo the exercises there and save."
         )
     try:
-        _, data = normalize(data, strip_invalid_metadata=True)
+        with warnings.catch_warnings():  # missing cell ids are repaired below
+            warnings.simplefilter("ignore")
+            _, data = normalize(data, strip_invalid_metadata=True)
         nb = rejoin_lines(nbformat.from_dict(data))  # "source" may be stored as a list of lines
         _repair_cell_ids(nb)
         nbformat.validate(nb)
@@ -147,6 +150,13 @@ def restore_checks(nb: NotebookNode, lesson: Lesson) -> list[str]:
     cells = list(nb.cells)
     check_ids = {spec.check_cell.get("id") for spec in lesson.exercises}
     exercise_at = {spec.id: _find_exercise(cells, spec) for spec in lesson.exercises}
+    canonical_meta = {
+        cell.get("id"): course_meta(cell) for cell in lesson.notebook.cells if course_meta(cell)
+    }
+    for spec in lesson.exercises:  # points and ids come from the course, not the submission
+        if exercise_at[spec.id] is not None:
+            meta = cells[exercise_at[spec.id]].setdefault("metadata", {})
+            meta["course"] = dict(canonical_meta.get(spec.exercise_cell_id, {}))
     exercise_positions = sorted(pos for pos in exercise_at.values() if pos is not None)
 
     def is_check(cell: NotebookNode) -> bool:
