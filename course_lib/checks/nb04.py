@@ -167,14 +167,19 @@ def _registered(tool_method: Callable[..., Any], func: Callable[..., Any], case:
         got = call_learner(tool_method, func, case=case)
     else:
         args = (kwargs.pop("description"),) if form == "string" else ()
-        decorator = call_learner(tool_method, *args, case=case, **kwargs)
+        hint = (
+            'With a string (@registry.tool("...")) the string is the description and tool() '
+            "returns a decorator: a function that takes the function to register."
+            if form == "string"
+            else "With only keywords (@registry.tool(name=...)), tool() returns a decorator."
+        )
+        try:
+            decorator = tool_method(*args, **kwargs)
+        except NotImplementedError:
+            raise
+        except Exception as exc:
+            fail(case, "a decorator (a callable)", f"raised {type(exc).__name__}: {exc}", hint)
         if not callable(decorator):
-            hint = (
-                'With a string (@registry.tool("...")) the string is the description and tool() '
-                "returns a decorator: a function that takes the function to register."
-                if form == "string"
-                else "With only keywords (@registry.tool(name=...)), tool() returns a decorator."
-            )
             fail(case, "a decorator (a callable)", repr(decorator), hint)
         got = call_learner(decorator, func, case=case)
     if got is not func:
@@ -728,23 +733,30 @@ def _learner_call(registry: Any, name: str, arguments: Any, case: str, kind: str
         fail(case, "a string", f"raised {type(exc).__name__}: {exc}", CALL_RAISED_HINTS[kind])
 
 
-def _error_of(got: Any, case: str, expected: str, hint_extra: str = "") -> str:
-    """The error message in ``got``, failing unless it is a JSON object with an "error" string."""
+def _error_of(got: Any, case: str, expected: str, hint: str) -> str:
+    """The error message in ``got``, failing unless it is a JSON object with an "error" string.
+
+    ``hint`` is for a result that is no error at all (the tool ran when it should not have).
+    """
     if not isinstance(got, str):
         fail(case, expected, as_json(got, case), "call always returns a str (use error_text).")
     try:
         value = json.loads(got)
     except json.JSONDecodeError:
         value = None
-    if not isinstance(value, dict) or not isinstance(value.get("error"), str) or not value["error"]:
-        hint = (
+    if isinstance(value, dict) and isinstance(value.get("error"), str) and value["error"]:
+        return value["error"]
+    if isinstance(value, dict) and "error" in value:
+        fail(case, expected, got, 'The object needs an "error" key holding a non-empty message.')
+    if got.lower().startswith(("error", "exception")):
+        fail(
+            case,
+            expected,
+            got,
             'Errors are JSON objects {"error": "..."}, not plain text: a plain "Error: ..." string '
-            "looks like any other result. Use error_text(message)."
-            if not isinstance(value, dict)
-            else 'The object needs an "error" key holding a non-empty message.'
+            "looks like any other result. Use error_text(message).",
         )
-        fail(case, expected, got, hint + hint_extra)
-    return value["error"]
+    fail(case, expected, got, hint)
 
 
 def _expect_mentions(message: str, words: list[str], case: str, expected: str, hint: str) -> None:
@@ -914,7 +926,7 @@ def check_dispatch(DispatchRegistry: Any) -> str:
         case = f"registry.call({name!r}, {arguments!r})"
         expected = '{"error": "..."} mentioning ' + ", ".join(words)
         got = _learner_call(registry, name, arguments, case, kind)
-        message = _error_of(got, case, expected)
+        message = _error_of(got, case, expected, hint)
         if "\\u" in got:
             fail(
                 case,

@@ -700,6 +700,16 @@ def _call_as_case(call_as: Callable, role: str, name: str, arguments: Any) -> No
         value = None
     if not isinstance(value, dict) or not isinstance(value.get("error"), str):
         fail(case, '{"error": "..."}', got, FORBIDDEN_HINT)
+    hidden = [n for n in registry.names() if n not in usable and n != name]
+    leaked = [n for n in hidden if n in got]
+    if leaked:
+        fail(
+            case,
+            f"no mention of tools this role may not use ({', '.join(hidden)})",
+            value["error"],
+            "Do not reveal tools the role may not use: list only the usable ones "
+            "(registry.call's unknown-tool error lists every tool, so do not pass it through).",
+        )
     message = value["error"]
     for word in [role, name, *usable]:
         if word not in message:
@@ -710,16 +720,6 @@ def _call_as_case(call_as: Callable, role: str, name: str, arguments: Any) -> No
                 FORBIDDEN_HINT,
                 detail=f"{word!r} is not mentioned",
             )
-    hidden = [n for n in registry.names() if n not in usable and n != name]
-    leaked = [n for n in hidden if n in got]
-    if leaked:
-        fail(
-            case,
-            f"no mention of tools this role may not use ({', '.join(hidden)})",
-            message,
-            "Do not reveal tools the role may not use: list only the usable ones "
-            "(registry.call's unknown-tool error lists every tool, so do not pass it through).",
-        )
 
 
 CALLS_AS: list[tuple[str, str, Any]] = [
@@ -897,7 +897,13 @@ def check_traced_registry(TracedRegistry: Any) -> str:
         "to_jsonl() before any call",
         "",
         empty,
-        "With no records, to_jsonl() returns the empty string.",
+        hints=[
+            (
+                lambda g: g.strip().startswith("["),
+                'JSON lines: json.dumps(record) + "\\n" for each record, not one JSON array.',
+            ),
+            (lambda g: True, "With no records, to_jsonl() returns the empty string."),
+        ],
     )
     calls: list[tuple[str, Any]] = [
         ("greet", {"name": "张三"}),
