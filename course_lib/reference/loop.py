@@ -79,14 +79,20 @@ def run_tool_calls(
 ) -> list[dict]:
     """Run one turn's calls concurrently; return their tool messages in call order.
 
-    ``registry.call`` never raises, so one failing tool cannot disturb the others; a call that is
-    not a function call (a custom tool call) is answered with an error the model can read.
+    ``ToolRegistry.call`` never raises, but another dispatcher might: an exception is caught per
+    call and answered as ``{"error": "<ExceptionName>: <message>"}``, so one failing tool cannot
+    disturb the others. A call that is not a function call (a custom tool call) is answered with
+    an error the model can read.
     """
 
     def run(call: dict) -> str:
         if call.get("type", "function") != "function" or "function" not in call:
             return json.dumps({"error": "Only function tools are available here."})
-        return registry.call(call["function"]["name"], call["function"].get("arguments") or "{}")
+        arguments = call["function"].get("arguments") or "{}"
+        try:
+            return registry.call(call["function"]["name"], arguments)
+        except Exception as exc:  # a dispatcher that raises must not take the batch down
+            return json.dumps({"error": f"{type(exc).__name__}: {exc}"}, ensure_ascii=False)
 
     if not tool_calls:
         return []
