@@ -327,7 +327,9 @@ def build_function(
         parts.append(f"{pname}: {annotation}" + ("" if default is EMPTY else f" = {default!r}"))
     source = f"def {name}({', '.join(parts)}):\n    return None\n"
     namespace: dict[str, Any] = dict(ns or {})
-    exec(prefix + source, namespace)  # noqa: S102 (our own generated source)
+    # dont_inherit: this module's own `from __future__ import annotations` must not leak in.
+    code = compile(prefix + source, f"<generated {name}>", "exec", dont_inherit=True)
+    exec(code, namespace)  # noqa: S102 (our own generated source)
     return namespace[name], f"def {name}({', '.join(parts)})"
 
 

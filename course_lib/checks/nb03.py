@@ -345,7 +345,10 @@ def _bad_function(rng: random.Random, index: int, bad: tuple[str, str, str], fut
     name = f"bad_tool_{index}"
     source = f"def {name}({', '.join(parts)}):\n    return None\n"
     namespace = dict(NAMESPACE)
-    exec((FUTURE if future else "") + source, namespace)  # noqa: S102
+    code = compile(
+        (FUTURE if future else "") + source, f"<generated {name}>", "exec", dont_inherit=True
+    )
+    exec(code, namespace)  # noqa: S102 (our own generated source)
     return namespace[name], f"def {name}({', '.join(parts)})"
 
 
