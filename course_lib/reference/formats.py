@@ -126,7 +126,9 @@ def gemini_schema(schema: dict[str, Any]) -> dict[str, Any]:
 
     - ``$ref`` is replaced by the definition (no ``$defs`` in that dialect); recursive types
       cannot be written without references and raise ``ValueError``.
-    - ``X | None`` becomes ``X`` with ``nullable: true`` (Gemini has no ``null`` type).
+    - ``X | None``, written ``{"type": ["x", "null"]}`` or as ``anyOf`` with ``{"type": "null"}``,
+      becomes ``X`` with ``nullable: true`` (Gemini has no ``null`` type); a list of several
+      types becomes ``anyOf``, one branch per type (Gemini has no type lists either).
     - ``enum`` values become strings (the only kind Gemini accepts), ``const`` becomes ``enum``.
     - Tuples become arrays of the union of their item types with a fixed length.
     - Integer ``exclusiveMinimum``/``exclusiveMaximum`` become ``minimum``/``maximum`` (n+1/n-1).

@@ -103,12 +103,10 @@ def inspect_function(func: Callable[..., Any]) -> FunctionSpec:
             _add_default(prop, param.default, pname, name, builder.defs)
         properties[pname] = prop
 
-    schema: dict[str, Any] = {
-        "type": "object",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": False,
-    }
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:  # an empty list says nothing that its absence does not
+        schema["required"] = required
+    schema["additionalProperties"] = False
     return FunctionSpec(
         name=name,
         description=doc.description,

@@ -5,8 +5,10 @@ subset of JSON Schema. ``to_strict`` rewrites a schema into that subset:
 
 - every object lists every property in ``required`` and has ``additionalProperties: false``
   (also inside ``$defs``, array items and ``anyOf`` branches);
-- a property that used to be optional becomes nullable instead (``anyOf`` with ``null``): the
-  model sends ``null`` where it would have left the argument out;
+- a property that used to be optional becomes nullable instead: the model sends ``null`` where
+  it would have left the argument out. A scalar gets ``"null"`` added to its type (and ``None`` to
+  its ``enum``), anything else becomes ``anyOf`` with ``{"type": "null"}``;
+- ``required`` is always present, also when it is empty: strict mode asks for it on every object;
 - ``default`` and ``title`` are removed (strict mode rejects them);
 - ``$ref`` never has sibling keywords: such a reference is replaced by the definition it names;
 - constraints strict mode does not support but that do not change the *shape* of the data
@@ -21,6 +23,8 @@ The input is never mutated.
 from __future__ import annotations
 
 from typing import Any
+
+from .type_schema import allows_null, or_null
 
 __all__ = ["to_strict"]
 
@@ -48,7 +52,6 @@ _UNSUPPORTED = {
     "dependentSchemas": "dependentSchemas",
     "oneOf": "`oneOf` (use anyOf)",
 }
-_NULL = {"type": "null"}
 
 
 def to_strict(schema: dict[str, Any]) -> dict[str, Any]:
@@ -121,16 +124,7 @@ class _Strictifier:
 
     def _nullable(self, schema: dict) -> dict:
         """``schema`` or null; the description stays on the outside where the model reads it."""
-        if _accepts_null(schema, self.defs):
-            return schema
-        inner = {k: v for k, v in schema.items() if k != "description"}
-        if set(inner) == {"anyOf"}:
-            wrapped: dict[str, Any] = {"anyOf": [*inner["anyOf"], _NULL]}
-        else:
-            wrapped = {"anyOf": [inner, dict(_NULL)]}
-        if "description" in schema:
-            wrapped["description"] = schema["description"]
-        return wrapped
+        return schema if allows_null(schema, self.defs) else or_null(schema)
 
     def _unravel(self, node: dict, path: str) -> dict:
         """Replace ``{"$ref": ..., "description": ...}`` by the definition plus the siblings."""
@@ -162,15 +156,6 @@ _ADVICE = "use plainer types for this parameter, or call function_to_tool(..., s
 def _is_object(node: dict) -> bool:
     json_type = node.get("type")
     return json_type == "object" or (json_type is None and "properties" in node)
-
-
-def _accepts_null(schema: dict, defs: dict) -> bool:
-    json_type = schema.get("type")
-    if json_type == "null" or (isinstance(json_type, list) and "null" in json_type):
-        return True
-    if not schema:
-        return True
-    return any(_accepts_null(branch, defs) for branch in schema.get("anyOf", ()))
 
 
 def _brief(schema: Any) -> str:

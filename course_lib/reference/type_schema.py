@@ -3,8 +3,12 @@
 The model only ever sees JSON, so every annotation must say what JSON it accepts. The rules:
 
 - ``bool`` is checked before ``int`` (``bool`` is a subclass of ``int``; ``True`` is no integer).
-- ``None`` is ``{"type": "null"}`` and ``X | None`` is ``anyOf``: never OpenAPI's ``nullable``.
-- ``Union[A, B]`` keeps every member; nothing collapses to its first type.
+- ``None`` is ``{"type": "null"}``; never OpenAPI's ``nullable``.
+- ``Union[A, B]`` keeps every member; nothing collapses to its first type. A union of plain types
+  is a type list (``str | None`` is ``{"type": ["string", "null"]}``), and so is one scalar schema
+  or null (``Literal["a", "b"] | None`` adds ``null`` to the type and ``None`` to the ``enum``);
+  any other union is an ``anyOf`` of its members. Both are plain JSON Schema, the type list is
+  just shorter: tool schemas are paid for in tokens on every request.
 - Containers always say what they contain (``items``, ``prefixItems``, ``additionalProperties``).
 - Classes (dataclasses, TypedDicts, pydantic models) live in ``$defs`` and are referenced with
   ``$ref``, which is what makes recursive types possible; a class used only once is inlined again
@@ -32,7 +36,7 @@ import typing_extensions as te
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-__all__ = ["type_schema", "SchemaBuilder", "json_default", "allows_null"]
+__all__ = ["type_schema", "SchemaBuilder", "json_default", "allows_null", "union_schema", "or_null"]
 
 DECIMAL_PATTERN = r"^-?\d+(\.\d+)?$"
 
@@ -182,7 +186,7 @@ class SchemaBuilder:
                 return {}
             if branch not in branches:
                 branches.append(branch)
-        return branches[0] if len(branches) == 1 else {"anyOf": branches}
+        return union_schema(branches)
 
     def _tuple(self, args: tuple) -> dict:
         if len(args) == 2 and args[1] is Ellipsis:
@@ -338,6 +342,60 @@ def _enum_of(values: list, what: str) -> dict:
     return {"type": json_types, "enum": values}
 
 
+# Keywords that only constrain values of one JSON type: null passes them whatever they say, so
+# "this schema or null" can be written as the same schema with "null" added to its type.
+_SCALAR_KEYWORDS = frozenset(
+    {"type", "enum", "format", "pattern", "minLength", "maxLength", "multipleOf"}
+    | {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
+)
+_NULL_TYPE = {"type": "null"}
+
+
+def union_schema(branches: list[dict]) -> dict:
+    """The schema accepting what any of ``branches`` accepts, in its shortest plain form.
+
+    Plain types merge into a type list (``{"type": ["integer", "string"]}``) and one scalar schema
+    merges with null (``{"type": ["string", "null"], "enum": ["a", "b", None]}``); anything else
+    stays ``{"anyOf": branches}``, which says exactly the same in more bytes.
+    """
+    if len(branches) == 1:
+        return branches[0]
+    if all(set(b) == {"type"} and isinstance(b["type"], str) for b in branches):
+        return {"type": list(dict.fromkeys(b["type"] for b in branches))}
+    others = [b for b in branches if b != _NULL_TYPE]
+    if len(others) == 1 and len(others) < len(branches):
+        merged = or_null(others[0])
+        if "anyOf" not in merged:
+            return merged
+    return {"anyOf": branches}
+
+
+def or_null(schema: dict) -> dict:
+    """``schema`` or JSON null: a type list when ``schema`` is one scalar, else ``anyOf``.
+
+    ``schema`` must not accept null already (``allows_null``); a ``description`` stays on the
+    outside, where the model reads it.
+    """
+    json_type = schema.get("type")
+    types = [json_type] if isinstance(json_type, str) else json_type
+    if (
+        isinstance(types, list)
+        and "null" not in types
+        and all(isinstance(t, str) and t not in ("object", "array") for t in types)
+        and set(schema) - {"description"} <= _SCALAR_KEYWORDS
+    ):
+        out = {**schema, "type": [*types, "null"]}
+        if "enum" in schema:
+            out["enum"] = [*schema["enum"], None]
+        return out
+    inner = {k: v for k, v in schema.items() if k != "description"}
+    branches = [*inner["anyOf"], _NULL_TYPE] if set(inner) == {"anyOf"} else [inner, _NULL_TYPE]
+    out = {"anyOf": [dict(b) for b in branches]}
+    if "description" in schema:
+        out["description"] = schema["description"]
+    return out
+
+
 def json_default(value: Any) -> tuple[bool, Any]:
     """``(True, json_value)`` when a default can be shown to the model as JSON, else ``(False, _)``.
 
@@ -361,13 +419,17 @@ def json_default(value: Any) -> tuple[bool, Any]:
 
 def allows_null(schema: dict, defs: dict[str, dict] | None = None) -> bool:
     """Whether JSON ``null`` can satisfy ``schema`` (used to catch ``x: int = None``)."""
-    if not schema or schema.get("type") == "null":
+    if not schema:
         return True
+    if "enum" in schema and None not in schema["enum"]:
+        return False
     json_type = schema.get("type")
-    if isinstance(json_type, list):
-        return "null" in json_type
+    if json_type == "null" or (isinstance(json_type, list) and "null" in json_type):
+        return True
+    if json_type is not None:
+        return False
     if "enum" in schema:
-        return None in schema["enum"]
+        return True
     if "anyOf" in schema:
         return any(allows_null(branch, defs) for branch in schema["anyOf"])
     ref = schema.get("$ref")
@@ -390,7 +452,11 @@ def model_schema(model: Any) -> dict:
 
 
 def strip_titles(schema: Any) -> Any:
-    """Drop every ``title`` keyword, but keep properties that happen to be called ``title``."""
+    """Drop every ``title`` keyword, but keep properties that happen to be called ``title``.
+
+    Unions are rewritten in our shorter form as well (``union_schema``), so a pydantic model's
+    ``Optional[str]`` field reads like any other ``str | None``.
+    """
     if isinstance(schema, list):
         return [strip_titles(item) for item in schema]
     if not isinstance(schema, dict):
@@ -403,6 +469,12 @@ def strip_titles(schema: Any) -> Any:
             out[key] = {name: strip_titles(sub) for name, sub in value.items()}
         elif key in ("default", "enum", "const", "examples"):
             out[key] = value
+        elif key == "anyOf" and isinstance(value, list):
+            merged = union_schema(strip_titles(value))
+            if "anyOf" in merged or set(merged) & set(schema):
+                out[key] = strip_titles(value)
+            else:
+                out.update(merged)
         else:
             out[key] = strip_titles(value)
     return out
@@ -565,7 +637,10 @@ def _object(cls: type, properties: dict, required: list[str], *, own_doc: bool) 
     doc = (cls.__doc__ or "").strip() if own_doc else ""
     if doc:
         schema["description"] = doc
-    schema.update(properties=properties, required=required, additionalProperties=False)
+    schema["properties"] = properties
+    if required:
+        schema["required"] = required
+    schema["additionalProperties"] = False
     return schema
 
 

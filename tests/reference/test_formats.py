@@ -118,6 +118,16 @@ def test_gemini_nullable_instead_of_null_type():
     assert '"null"' not in str(params)
 
 
+def test_gemini_optional_literal_keeps_its_enum_without_null():
+    def f(unit: Optional[Literal["c", "f"]] = None, tags: Optional[list[str]] = None) -> None: ...
+
+    params = gemini_schema(parameters_schema(f))
+    unit = params["properties"]["unit"]
+    assert (unit["type"], unit["enum"], unit["nullable"]) == ("string", ["c", "f"], True)
+    tags = params["properties"]["tags"]  # anyOf [array, null] in our schema
+    assert (tags["type"], tags["items"], tags["nullable"]) == ("array", {"type": "string"}, True)
+
+
 class Address(BaseModel):
     city: str
 

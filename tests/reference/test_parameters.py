@@ -1,12 +1,14 @@
 """parameters_schema / inspect_function: reflection pitfalls, each proven by a failing case."""
 
+import dataclasses
 import datetime as dt
 import enum
 import functools
 import importlib.util
+import json
 import sys
 import textwrap
-from typing import Annotated, Literal, Optional, Union
+from typing import Annotated, Literal, Optional, TypedDict, Union
 
 import jsonschema
 import pytest
@@ -53,16 +55,14 @@ def test_nullable_without_default_is_still_required():
 
     schema = parameters_schema(f)
     assert schema["required"] == ["note"]
-    assert schema["properties"]["note"] == {"anyOf": [{"type": "string"}, {"type": "null"}]}
+    assert schema["properties"]["note"] == {"type": ["string", "null"]}
     assert schema["properties"]["limit"]["default"] is None
 
 
 def test_union_does_not_collapse_to_its_first_member():
     def f(value: Union[int, str]) -> None: ...
 
-    assert parameters_schema(f)["properties"]["value"] == {
-        "anyOf": [{"type": "integer"}, {"type": "string"}]
-    }
+    assert parameters_schema(f)["properties"]["value"] == {"type": ["integer", "string"]}
 
 
 def test_bool_parameter_is_boolean():
@@ -245,7 +245,7 @@ def test_partial_hides_the_parameters_it_fixes():
     assert inspect_function(bound).name == "query"
 
 
-def test_function_without_parameters_has_an_empty_object():
+def test_function_without_parameters_has_an_empty_object_without_required():
     def now() -> str:
         """The time."""
         return ""
@@ -253,9 +253,25 @@ def test_function_without_parameters_has_an_empty_object():
     assert parameters_schema(now) == {
         "type": "object",
         "properties": {},
-        "required": [],
         "additionalProperties": False,
     }
+
+
+def test_no_empty_required_list_anywhere():
+    class Filters(TypedDict, total=False):
+        city: str
+
+    @dataclasses.dataclass
+    class Page:
+        size: int = 10
+
+    def f(filters: Filters, page: Page, note: str = "") -> None: ...
+
+    schema = parameters_schema(f)
+    assert schema["required"] == ["filters", "page"]
+    assert '"required": []' not in json.dumps(schema)
+    assert "required" not in schema["properties"]["filters"]
+    assert "required" not in schema["properties"]["page"]
 
 
 def test_inspect_function_returns_everything_a_registry_needs():

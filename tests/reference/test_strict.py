@@ -70,7 +70,8 @@ def test_every_property_required_and_optional_ones_nullable():
     strict = to_strict(parameters_schema(plan_trip))
     assert strict["required"] == ["stops", "budget", "mode", "first", "tags"]
     assert strict["properties"]["mode"] == {
-        "anyOf": [{"type": "string", "enum": ["train", "plane"]}, {"type": "null"}]
+        "type": ["string", "null"],
+        "enum": ["train", "plane", None],
     }
     # already nullable stays as it was (no double null)
     assert json.dumps(strict["properties"]["first"]).count('"null"') == 1
@@ -79,8 +80,13 @@ def test_every_property_required_and_optional_ones_nullable():
 def test_description_stays_on_the_outside_of_the_nullable_wrapper():
     strict = to_strict(parameters_schema(plan_trip))
     budget = strict["properties"]["budget"]
-    assert budget["description"] == "Total budget"
-    assert budget["anyOf"][0] == {"type": "number", "exclusiveMinimum": 0}
+    assert budget == {
+        "type": ["number", "null"],
+        "exclusiveMinimum": 0,
+        "description": "Total budget",
+    }
+    first = strict["properties"]["first"]  # an object or null stays anyOf, description outside
+    assert set(first) == {"anyOf"} or first["anyOf"][-1] == {"type": "null"}
 
 
 def test_nested_objects_defs_and_items_are_closed_and_fully_required():
@@ -88,7 +94,7 @@ def test_nested_objects_defs_and_items_are_closed_and_fully_required():
     assert_openai_strict(strict)
     stop = strict["properties"]["stops"]["items"]
     assert stop["required"] == ["city", "nights"]
-    assert stop["properties"]["nights"] == {"anyOf": [{"type": "integer"}, {"type": "null"}]}
+    assert stop["properties"]["nights"] == {"type": ["integer", "null"]}
     leg = strict["$defs"]["Leg"]
     assert leg["additionalProperties"] is False and leg["required"] == ["origin", "notes", "next"]
 

@@ -135,8 +135,42 @@ def test_dict_with_non_str_keys_is_refused_naming_the_key_type():
 
 
 @pytest.mark.parametrize("annotation", [Optional[int], int | None, Union[int, None]])
-def test_optional_spellings_all_become_anyof_with_null(annotation):
-    assert type_schema(annotation) == {"anyOf": [{"type": "integer"}, {"type": "null"}]}
+def test_optional_spellings_all_become_a_type_list_with_null(annotation):
+    assert type_schema(annotation) == {"type": ["integer", "null"]}
+
+
+def test_optional_literal_adds_null_to_type_and_enum():
+    schema = type_schema(Optional[Literal["a", "b"]])
+    assert schema == {"type": ["string", "null"], "enum": ["a", "b", None]}
+    assert type_schema(Literal["a", "b", None]) == schema
+
+
+def test_optional_scalar_keeps_its_constraints_beside_the_type_list():
+    schema = type_schema(Optional[Annotated[int, Field(ge=0)]])
+    assert schema == {"type": ["integer", "null"], "minimum": 0}
+    assert type_schema(Optional[dt.date]) == {"type": ["string", "null"], "format": "date"}
+
+
+def test_optional_containers_and_classes_stay_anyof_with_null():
+    assert type_schema(Optional[list[str]]) == {
+        "anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]
+    }
+    branches = type_schema(Optional[Point])["anyOf"]
+    assert branches[-1] == {"type": "null"} and len(branches) == 2
+
+
+def test_a_described_member_stays_a_branch_of_its_own():
+    schema = type_schema(Union[Annotated[int, "a count"], str])
+    assert schema == {"anyOf": [{"type": "integer", "description": "a count"}, {"type": "string"}]}
+
+
+def test_pydantic_model_unions_use_the_same_short_form():
+    class Contact(BaseModel):
+        name: str
+        email: Optional[str] = None
+
+    schema = type_schema(Contact)
+    assert schema["properties"]["email"] == {"type": ["string", "null"], "default": None}
 
 
 def test_null_is_never_encoded_as_openapi_nullable():
@@ -144,8 +178,12 @@ def test_null_is_never_encoded_as_openapi_nullable():
 
 
 def test_union_keeps_every_member():
-    assert type_schema(Union[int, str]) == {"anyOf": [{"type": "integer"}, {"type": "string"}]}
-    assert type_schema(int | str | None)["anyOf"][2] == {"type": "null"}
+    assert type_schema(Union[int, str]) == {"type": ["integer", "string"]}
+    assert type_schema(int | str | None) == {"type": ["integer", "string", "null"]}
+    mixed = type_schema(Union[int, list[int]])
+    assert mixed == {
+        "anyOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}}]
+    }
 
 
 def test_union_with_any_is_any():
