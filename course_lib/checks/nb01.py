@@ -13,6 +13,7 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
+import httpx2
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
@@ -446,3 +447,424 @@ def check_formats(to_anthropic: Callable[..., Any], to_responses: Callable[..., 
                     "Build a new dict; do not change the tool you were given (pop and del do).",
                 )
     return f"{2 * len(tools)} conversions"
+
+
+# --- 01.4: one complete round trip against the local model -------------------------------------
+#
+# The learner's function talks to a client whose transport keeps every request and reply, so the
+# check sees exactly what was sent: the user message, the assistant message appended once, one
+# tool message per call with its own id, the model name and the tools passed through.
+
+CHECK_MODEL = "toy-check-model"  # not MODEL: the learner must pass ``model`` through
+
+
+class _RecordingTransport(httpx2.BaseTransport):
+    """Forwards to the local model and keeps (request body, status, reply body) of each call."""
+
+    def __init__(self, inner: httpx2.BaseTransport) -> None:
+        self.inner = inner
+        self.exchanges: list[tuple[dict, int, dict]] = []
+
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        response = self.inner.handle_request(request)
+        content = response.read()
+        try:
+            reply = json.loads(content)
+        except ValueError:  # a stream: nothing this check needs from it
+            reply = {}
+        self.exchanges.append((json.loads(request.read() or b"{}"), response.status_code, reply))
+        return httpx2.Response(
+            response.status_code, headers=response.headers, content=content, request=request
+        )
+
+
+def _recording_client(policy: Any, seed: int) -> tuple[Any, list[tuple[dict, int, dict]]]:
+    """An ``openai.OpenAI`` on the local model (as ``make_client`` builds it) that records."""
+    import openai
+
+    from course_lib.local_model.client import LOCAL_API_KEY, LOCAL_BASE_URL
+    from course_lib.local_model.endpoint import LocalEndpoint
+    from course_lib.local_model.transport import LocalTransport
+
+    endpoint = LocalEndpoint(policy, seed=seed, model_name=CHECK_MODEL)
+    transport = _RecordingTransport(LocalTransport(endpoint))
+    client = openai.OpenAI(
+        api_key=LOCAL_API_KEY,
+        base_url=LOCAL_BASE_URL,
+        http_client=httpx2.Client(transport=transport),
+        max_retries=0,
+    )
+    return client, transport.exchanges
+
+
+_SKIES = {"北京": "晴", "上海": "多云", "Paris": "cloudy", "London": "rain", "東京": "小雨"}
+
+
+def _check_get_weather(city: str, unit: str = "c") -> dict:
+    celsius = 10 + sum(map(ord, city)) % 25
+    temperature = celsius if unit == "c" else round(celsius * 9 / 5 + 32)
+    return {"city": city, "temperature": temperature, "unit": unit, "sky": _SKIES.get(city, "晴")}
+
+
+def _check_search_notes(keyword: str, limit: int = 5, tags: list[str] | None = None) -> list:
+    notes = [{"title": f"{keyword} 笔记 {n}", "tags": tags or ["旅行"]} for n in range(1, 4)]
+    return notes[:limit]
+
+
+CHECK_TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": "Current weather (temperature and sky) in a city.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "city": {"type": "string", "description": "The city, e.g. 北京"},
+                    "unit": {"type": "string", "enum": ["c", "f"], "default": "c"},
+                },
+                "required": ["city"],
+                "additionalProperties": False,
+            },
+        },
+    },
+    {
+        "type": "function",
+        "function": {
+            "name": "search_notes",
+            "description": "Search my notes for a keyword.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "keyword": {"type": "string"},
+                    "limit": {"type": "integer", "default": 5},
+                    "tags": {"type": "array", "items": {"type": "string"}},
+                },
+                "required": ["keyword"],
+                "additionalProperties": False,
+            },
+        },
+    },
+]
+
+
+def _round_trip_cases(rng: Random) -> list[tuple[str, Any]]:
+    """(question, policy or None for the default toy model)."""
+    from course_lib.local_model import HeuristicPolicy, ScriptedPolicy, call
+
+    two_tools = [
+        call("get_weather", city="北京"),
+        call("search_notes", keyword="上海", tags=["旅行"]),
+    ]
+    cases: list[tuple[str, Any]] = [
+        ("What's the weather in 北京?", None),
+        ("北京的天气和我关于上海的笔记", ScriptedPolicy([two_tools], then=HeuristicPolicy())),
+        ("What's the weather in Paris and London?", None),
+        ("Hello!", None),
+    ]
+    places = ["北京", "上海", "Paris", "London", "Tokyo", "Berlin"]
+    for _ in range(3):
+        first, second = rng.sample(places, 2)
+        template = rng.choice(
+            [
+                "Weather in {a} and {b}, please.",
+                "{a}和{b}的天气怎么样?",
+                "What's the weather in {a}?",
+            ]
+        )
+        cases.append((template.format(a=first, b=second), None))
+    cities = rng.sample(places, 3)
+    scripted = [call("get_weather", city=city, unit=rng.choice("cf")) for city in cities]
+    cases.append(("Compare three cities", ScriptedPolicy([scripted], then=HeuristicPolicy())))
+    return cases
+
+
+@exercise("01.4", notebook=NOTEBOOK, title="ask_with_tools", points=3, targets=("ask_with_tools",))
+def check_ask_with_tools(ask_with_tools: Callable[..., Any]) -> str:
+    from course_lib.local_model import HeuristicPolicy
+
+    rng = hidden_rng("01.4")
+    cases = _round_trip_cases(rng)
+    for index, (question, policy) in enumerate(cases):
+        client, exchanges = _recording_client(policy or HeuristicPolicy(), seed=100 + index)
+        functions = {"get_weather": _check_get_weather, "search_notes": _check_search_notes}
+        tools = json.loads(json.dumps(CHECK_TOOLS))
+        case = f"ask_with_tools(client, {question!r}, tools, functions, model={CHECK_MODEL!r})"
+        try:
+            answer = ask_with_tools(client, question, tools, functions, model=CHECK_MODEL)
+        except NotImplementedError:
+            raise
+        except Exception as exc:  # the learner's bug: say what the requests show, if anything
+            _diagnose_round_trip(case, question, exchanges, finished=False)
+            fail(case, "the final answer", f"{type(exc).__name__}: {exc}", _exception_hint(exc))
+        _diagnose_round_trip(case, question, exchanges)
+        expected = exchanges[-1][2]["choices"][0]["message"]["content"]
+        if not isinstance(answer, str):
+            hint = (
+                "Return the text: reply.choices[0].message.content of the last reply."
+                if answer is None or not isinstance(answer, (int, float, bool, list, dict))
+                else "Return the text of the last reply, a str."
+            )
+            fail(case, expected, repr(answer)[:200], hint)
+        expect_json_equal(
+            case, expected, answer, "Return the content of the last reply, unchanged."
+        )
+    return f"{len(cases)} conversations"
+
+
+def _exception_hint(exc: Exception) -> str:
+    text = str(exc)
+    if isinstance(exc, TypeError) and "mapping" in text:
+        return "The arguments arrive as a JSON string: json.loads them before calling with **."
+    if isinstance(exc, KeyError):
+        return "functions maps each tool name to its function: functions[call.function.name]."
+    return "Run this case yourself in a new cell to see the full traceback."
+
+
+def _roles(messages: Any) -> list:
+    return [m.get("role") if isinstance(m, dict) else m for m in messages]
+
+
+def _diagnose_round_trip(
+    case: str, question: str, exchanges: list, *, finished: bool = True
+) -> None:
+    """Fail with a fitting hint on the first thing the recorded requests show to be wrong.
+
+    ``finished`` is False when the learner's code raised: then too few requests is no surprise.
+    """
+    if not exchanges:
+        fail(case, "a request to the model", "no request", "Call client.chat.completions.create.")
+    for body, _status, _reply in exchanges:
+        if body.get("model") != CHECK_MODEL:
+            fail(case, CHECK_MODEL, body.get("model"), "Pass model=model to every request.")
+        if first_difference(CHECK_TOOLS, body.get("tools")) is not None:
+            fail(
+                case,
+                "the tools you were given",
+                body.get("tools"),
+                "Pass tools=tools to every request (the model must see the tools both times).",
+            )
+    first, status, reply = exchanges[0]
+    user = [{"role": "user", "content": question}]
+    if first_difference(user, first.get("messages")) is not None:
+        fail(
+            case,
+            user,
+            first.get("messages"),
+            "Start the conversation with one user message holding the question.",
+            detail="the first request's messages",
+        )
+    if status != 200:
+        fail(case, "a successful first request", reply, "Fix the first request.")
+    calls = reply["choices"][0]["message"].get("tool_calls") or []
+    wanted_requests = 2 if calls else 1
+    if len(exchanges) > wanted_requests or (finished and len(exchanges) < wanted_requests):
+        hint = (
+            "The reply has no tool calls: return its content right away."
+            if not calls
+            else "After answering the calls, send the conversation once more and return that "
+            "reply's content."
+            if len(exchanges) < 2
+            else "One round trip: at most two requests."
+        )
+        fail(case, f"{wanted_requests} request(s)", f"{len(exchanges)} request(s)", hint)
+    if calls and len(exchanges) > 1:
+        _diagnose_second_request(case, exchanges[1][0].get("messages") or [], user, calls)
+
+
+def _diagnose_second_request(case: str, messages: list, user: list, calls: list) -> None:
+    ids = [c["id"] for c in calls]
+    expected_roles = ["user", "assistant", *(["tool"] * len(calls))]
+    got_roles = _roles(messages)
+    assistants = [m for m in messages if isinstance(m, dict) and m.get("role") == "assistant"]
+    detail = "the roles of the second request's messages"
+    if not assistants:
+        hint = "Append the assistant message (the reply with tool_calls) before the tool messages."
+        fail(case, expected_roles, got_roles, hint, detail=detail)
+    if len(assistants) > 1:
+        hint = "Append the assistant message once, before the loop, not once per tool call."
+        fail(case, expected_roles, got_roles, hint, detail=detail)
+    sent_ids = [c.get("id") for c in assistants[0].get("tool_calls") or []]
+    if sent_ids != ids:
+        fail(
+            case,
+            ids,
+            sent_ids,
+            "Append the reply's message unchanged: its tool_calls are what you answer.",
+            detail="the tool_calls ids of the assistant message you sent back",
+        )
+    tool_messages = [m for m in messages if isinstance(m, dict) and m.get("role") == "tool"]
+    if len(tool_messages) < len(calls):
+        hint = "Answer every tool call, not only the first: one tool message per call."
+        fail(case, expected_roles, got_roles, hint, detail=detail)
+    if got_roles != expected_roles or first_difference(user, messages[:1]) is not None:
+        fail(
+            case,
+            expected_roles,
+            got_roles,
+            "Send the user message, the assistant message, then one tool message per call.",
+            detail=detail,
+        )
+    answered = [m.get("tool_call_id") for m in tool_messages]
+    if answered != ids:
+        hint = (
+            'Each tool message needs "tool_call_id": the id of the call it answers.'
+            if None in answered
+            else "Each tool message carries its own call's id (tool_call.id), in call order."
+        )
+        fail(case, ids, answered, hint, detail="the tool_call_id of each tool message")
+    functions = {"get_weather": _check_get_weather, "search_notes": _check_search_notes}
+    for tool_call, message in zip(calls, tool_messages, strict=True):
+        function = tool_call["function"]
+        result = functions[function["name"]](**json.loads(function["arguments"]))
+        problem = _tool_message_problem(message, tool_call["id"], result)
+        if problem:
+            where = f"the tool message answering {function['name']}({function['arguments']})"
+            fail(
+                case,
+                _expected_tool_message(tool_call["id"], result),
+                message,
+                problem,
+                detail=where,
+            )
+
+
+# --- 01.6: the description is a prompt -----------------------------------------------------------
+#
+# The learner's description goes into ORDER_TOOL next to the decoy SEARCH_WEB_TOOL; the default
+# toy model must then call track_order (with the order number) for every order question and still
+# call search_web for every web question. The notebook shows the same tools and visible questions;
+# a test keeps the two copies equal.
+
+VAGUE_DESCRIPTION = "Gets info."
+MAX_DESCRIPTION_CHARS = 300
+SEARCH_WEB_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "search_web",
+        "description": "Search the web for anything: news, facts, prices, shipping times, "
+        "opening hours.",
+        "parameters": {
+            "type": "object",
+            "properties": {"query": {"type": "string", "description": "What to search for"}},
+            "required": ["query"],
+            "additionalProperties": False,
+        },
+    },
+}
+ORDER_QUESTIONS = [
+    "Where is my order 51234?",
+    "Track my parcel 88812, please.",
+    "What is the delivery status of order 40017?",
+    "When will package 77001 arrive?",
+    "我的订单 51234 到哪里了?",
+    "快递 88812 的物流状态是什么?",
+]
+WEB_QUESTIONS = [
+    "Search the web for news about 上海",
+    "What are the opening hours of the 北京 zoo?",
+    "Find facts about the Great Wall",
+]
+_HIDDEN_ORDER_TEMPLATES = [
+    "Where is order {n} now?",
+    "Please track package {n} for me.",
+    "Delivery status of my parcel {n}?",
+    "When does my order {n} arrive?",
+    "订单 {n} 到哪里了?",
+    "包裹 {n} 的物流状态",
+]
+_HIDDEN_WEB_QUESTIONS = [
+    "Search the web for facts about 上海",
+    "Find news about the 北京 marathon",
+    "What are the opening hours of the Louvre?",
+]
+
+
+def order_tool(description: str) -> dict:
+    """The Chat Completions tool for ``track_order(order_number: int)`` with ``description``."""
+    return {
+        "type": "function",
+        "function": {
+            "name": "track_order",
+            "description": description,
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "order_number": {
+                        "type": "integer",
+                        "description": "The order number, e.g. 51234",
+                    }
+                },
+                "required": ["order_number"],
+                "additionalProperties": False,
+            },
+        },
+    }
+
+
+def _routing_cases(rng: Random) -> list[tuple[str, str, dict | None]]:
+    """(question, expected tool, expected arguments or None when any arguments will do)."""
+    cases: list[tuple[str, str, dict | None]] = []
+    for question in ORDER_QUESTIONS:
+        number = int("".join(ch for ch in question if ch.isdigit()))
+        cases.append((question, "track_order", {"order_number": number}))
+    cases += [(question, "search_web", None) for question in WEB_QUESTIONS]
+    for template in _HIDDEN_ORDER_TEMPLATES:
+        number = rng.randint(10000, 99999)
+        cases.append((template.format(n=number), "track_order", {"order_number": number}))
+    cases += [(question, "search_web", None) for question in _HIDDEN_WEB_QUESTIONS]
+    return cases
+
+
+@exercise(
+    "01.6",
+    notebook=NOTEBOOK,
+    title="BETTER_DESCRIPTION",
+    points=2,
+    targets=("BETTER_DESCRIPTION",),
+)
+def check_better_description(description: Any) -> str:
+    from course_lib.local_model import explain_choice, make_client
+
+    case = "BETTER_DESCRIPTION"
+    if not isinstance(description, str) or not description.strip():
+        fail(case, "a non-empty str", show(description, limit=120), "Assign a string.")
+    if description.strip() == VAGUE_DESCRIPTION:
+        fail(case, "a better description", description, "Rewrite the vague description.")
+    if len(description) > MAX_DESCRIPTION_CHARS:
+        fail(
+            case,
+            f"at most {MAX_DESCRIPTION_CHARS} characters",
+            f"{len(description)} characters",
+            "Keep it short: say what the tool does and when to use it, in a sentence or two.",
+        )
+    tools = [order_tool(description), SEARCH_WEB_TOOL]
+    client = make_client()
+    cases = _routing_cases(hidden_rng("01.6"))
+    for question, wanted, arguments in cases:
+        reply = client.chat.completions.create(
+            model="toy-check-model", messages=[{"role": "user", "content": question}], tools=tools
+        )
+        message = reply.choices[0].message
+        calls = [
+            (c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []
+        ]
+        if calls and calls[0][0] == wanted and (arguments is None or calls[0][1] == arguments):
+            continue
+        expected = f"a call to {wanted}" + (f" with {json.dumps(arguments)}" if arguments else "")
+        got = f"a call to {calls[0][0]}" if calls else f"no call, the text {message.content!r}"
+        scores = explain_choice(question, tools).scores
+        where = "explain_choice scores: " + ", ".join(f"{n} {s:.2f}" for n, s in scores.items())
+        if wanted == "track_order":
+            hint = (
+                "Describe what track_order is for in the words people use in such questions "
+                "(order, package, parcel, delivery status, where, arrive; 订单, 快递, 物流). "
+                "Try explain_choice(question, [order_tool(BETTER_DESCRIPTION), SEARCH_WEB_TOOL])."
+            )
+        else:
+            hint = (
+                "Your description now claims web questions too: describe only what track_order "
+                "does, so search_web keeps the questions it is for."
+            )
+        fail(f"the question {question!r}", expected, got, hint, detail=where)
+    return f"{len(cases)} questions routed"

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import copy
 import json
-from datetime import datetime, timedelta, timezone
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import nbformat
 import pytest
@@ -19,9 +18,10 @@ import pytest
 from course_lib.checks import CheckFailed, NotDoneYet, evaluate
 
 SOLUTION = Path(__file__).resolve().parents[2] / "solutions" / "01_handwritten_schemas.ipynb"
-# The cells whose definitions the tests use: the functions the exercises describe, the example
-# tool, and every exercise cell.
+# The cells whose definitions the tests use: the imports, the functions the exercises describe,
+# the example tools, and every exercise cell (their printed output is captured by pytest).
 LOADED_CELLS = (
+    "w01-imports",
     "w01-get-time",
     "w01-time-tool",
     "w01-get-weather",
@@ -31,18 +31,18 @@ LOADED_CELLS = (
     "w01-ex3",
     "w01-ex4",
     "w01-ex5",
+    "w01-desc-tools",
+    "w01-desc-orders",
+    "w01-ex6",
 )
-
-
-_TIME_NAMES = {"datetime": datetime, "timedelta": timedelta, "timezone": timezone}
 
 
 @cache
 def solution() -> dict[str, Any]:
-    """The names the solution notebook's exercise cells define (run with only ``json`` imported)."""
+    """The names the solution notebook defines in ``LOADED_CELLS``, run in order."""
     notebook = nbformat.read(SOLUTION, as_version=4)
     sources = {cell.id: cell.source for cell in notebook.cells}
-    namespace: dict[str, Any] = {"json": json, "Literal": Literal, **_TIME_NAMES}
+    namespace: dict[str, Any] = {}
     for cell_id in LOADED_CELLS:
         exec(compile(sources[cell_id], f"{SOLUTION.name}:{cell_id}", "exec"), namespace)
     return namespace
@@ -420,3 +420,151 @@ def test_format_solutions_agree_with_convert_tool(fmt):
     convert = solution()[f"to_{fmt}"]
     for tool in [FORMAT_EXAMPLE, solution()["TIME_TOOL"], *(_random_tool(rng) for _ in range(20))]:
         assert convert(copy.deepcopy(tool)) == convert_tool(tool, fmt)
+
+
+# --- 01.4 ask_with_tools -------------------------------------------------------------------------
+
+
+def _round_trip(
+    *, append_assistant="once", answer="all", ids="own", decode=True, model=True, returns="text"
+):
+    """An ask_with_tools with one chosen mistake (the defaults give a correct one)."""
+    tool_message = solution()["tool_message"]
+
+    def ask_with_tools(client, question, tools, functions, **kwargs):
+        used_model = kwargs["model"] if model else "local-toy"
+        messages = [{"role": "user", "content": question}]
+        reply = client.chat.completions.create(model=used_model, messages=messages, tools=tools)
+        message = reply.choices[0].message
+        if not message.tool_calls:
+            return message.content
+        if append_assistant == "once":
+            messages.append(message.model_dump(exclude_none=True))
+        calls = message.tool_calls if answer == "all" else message.tool_calls[:1]
+        for tool_call in calls:
+            if append_assistant == "per call":
+                messages.append(message.model_dump(exclude_none=True))
+            raw = tool_call.function.arguments
+            result = functions[tool_call.function.name](**(json.loads(raw) if decode else raw))
+            reply_message = tool_message(tool_call, result)
+            if ids == "first":
+                reply_message["tool_call_id"] = message.tool_calls[0].id
+            elif ids == "none":
+                del reply_message["tool_call_id"]
+            messages.append(reply_message)
+        final = client.chat.completions.create(model=used_model, messages=messages, tools=tools)
+        return final.choices[0].message.content if returns == "text" else final.choices[0].message
+
+    return ask_with_tools
+
+
+def test_round_trip_solution_passes():
+    assert evaluate("01.4", solution()["ask_with_tools"]).startswith("Exercise 01.4 passed")
+
+
+def test_round_trip_helper_without_mistakes_passes():
+    assert evaluate("01.4", _round_trip()).startswith("Exercise 01.4 passed")
+
+
+def test_round_trip_that_appends_the_pydantic_message_passes():
+    tool_message = solution()["tool_message"]
+
+    def ask_with_tools(client, question, tools, functions, *, model):
+        messages = [{"role": "user", "content": question}]
+        message = client.chat.completions.create(model=model, messages=messages, tools=tools)
+        message = message.choices[0].message
+        if not message.tool_calls:
+            return message.content
+        messages.append(message)
+        for tool_call in message.tool_calls:
+            result = functions[tool_call.function.name](**json.loads(tool_call.function.arguments))
+            messages.append(tool_message(tool_call, result))
+        final = client.chat.completions.create(model=model, messages=messages, tools=tools)
+        return final.choices[0].message.content
+
+    assert evaluate("01.4", ask_with_tools).startswith("Exercise 01.4 passed")
+
+
+def test_round_trip_forgetting_the_assistant_message_is_rejected():
+    message = rejected("01.4", _round_trip(append_assistant="never"))
+    assert "Append the assistant message (the reply with tool_calls)" in message
+
+
+def test_round_trip_appending_the_assistant_message_per_call_is_rejected():
+    message = rejected("01.4", _round_trip(append_assistant="per call"))
+    assert "Append the assistant message once" in message
+
+
+def test_round_trip_answering_only_the_first_call_is_rejected():
+    assert "Answer every tool call" in rejected("01.4", _round_trip(answer="first"))
+
+
+def test_round_trip_reusing_the_first_id_is_rejected():
+    assert "its own call's id" in rejected("01.4", _round_trip(ids="first"))
+
+
+def test_round_trip_forgetting_the_ids_is_rejected():
+    assert 'needs "tool_call_id"' in rejected("01.4", _round_trip(ids="none"))
+
+
+def test_round_trip_without_json_loads_is_rejected():
+    assert "json.loads them" in rejected("01.4", _round_trip(decode=False))
+
+
+def test_round_trip_ignoring_the_model_argument_is_rejected():
+    assert "Pass model=model" in rejected("01.4", _round_trip(model=False))
+
+
+def test_round_trip_returning_the_message_object_is_rejected():
+    assert "Return the text" in rejected("01.4", _round_trip(returns="message"))
+
+
+def test_round_trip_that_never_sends_the_results_is_rejected():
+    def ask_with_tools(client, question, tools, functions, *, model):
+        messages = [{"role": "user", "content": question}]
+        reply = client.chat.completions.create(model=model, messages=messages, tools=tools)
+        return reply.choices[0].message.content or ""
+
+    assert "send the conversation once more" in rejected("01.4", ask_with_tools)
+
+
+# --- 01.6 BETTER_DESCRIPTION --------------------------------------------------------------------
+
+
+def test_better_description_solution_passes():
+    message = evaluate("01.6", solution()["BETTER_DESCRIPTION"])
+    assert message.startswith("Exercise 01.6 passed")
+
+
+def test_the_vague_description_is_rejected():
+    assert "Rewrite the vague description" in rejected("01.6", "Gets info.")
+
+
+def test_a_slightly_better_but_still_vague_description_is_rejected():
+    assert "in the words people use" in rejected("01.6", "Tracks orders.")
+
+
+def test_a_description_in_chinese_only_is_rejected():
+    assert "in the words people use" in rejected("01.6", "追踪订单和快递的物流状态")
+
+
+def test_a_description_that_claims_web_questions_is_rejected():
+    greedy = solution()["BETTER_DESCRIPTION"] + " Also searches the web for news and facts."
+    assert "claims web questions too" in rejected("01.6", greedy)
+
+
+def test_an_overlong_description_is_rejected():
+    assert "Keep it short" in rejected("01.6", "Track orders, parcels and packages. " * 12)
+
+
+def test_a_description_that_is_not_a_string_is_rejected():
+    assert "Assign a string" in rejected("01.6", ["track", "order"])
+
+
+def test_the_notebook_shows_the_questions_and_tools_the_check_uses():
+    from course_lib.checks import nb01
+
+    assert solution()["ORDER_QUESTIONS"] == nb01.ORDER_QUESTIONS
+    assert solution()["WEB_QUESTIONS"] == nb01.WEB_QUESTIONS
+    assert solution()["order_tool"]("x") == nb01.order_tool("x")
+    assert solution()["SEARCH_WEB_TOOL"] == nb01.SEARCH_WEB_TOOL
