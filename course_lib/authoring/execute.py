@@ -51,10 +51,34 @@ def run_notebook(
     return nb
 
 
+def merge_streams(nb: NotebookNode) -> NotebookNode:
+    """Join consecutive ``stream`` outputs of the same name (stdout, stderr) in every cell.
+
+    How printed text is split into messages depends on timing, so without this the stored
+    outputs would differ from run to run even though the text is the same.
+    """
+    for cell in nb.cells:
+        merged: list = []
+        for output in cell.get("outputs", []):
+            previous = merged[-1] if merged else None
+            if (
+                output.get("output_type") == "stream"
+                and previous is not None
+                and previous.get("output_type") == "stream"
+                and previous.get("name") == output.get("name")
+            ):
+                previous["text"] += output["text"]
+            else:
+                merged.append(output)
+        if "outputs" in cell:
+            cell["outputs"] = merged
+    return nb
+
+
 def execute_notebook(path: Path, *, timeout: int = 120) -> None:
     """Run every cell of ``path`` and write it back with its new outputs.
 
     A cell that raises stops the run (tag a cell ``raises-exception`` when the error is the point).
     """
     nb = run_notebook(read(path), path.resolve().parent, timeout=timeout)
-    write_text(path, render(nb))
+    write_text(path, render(merge_streams(nb)))

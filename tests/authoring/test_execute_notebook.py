@@ -45,3 +45,23 @@ def test_the_execute_command_refuses_a_missing_path(tmp_path, capsys):
 
     assert run_execute(Args()) == 2
     assert "no such notebook" in capsys.readouterr().err
+
+
+def test_merge_streams_joins_split_prints_of_one_stream_but_keeps_stderr_apart():
+    from nbformat.v4 import new_code_cell, new_notebook, new_output
+
+    from course_lib.authoring.execute import merge_streams
+
+    cell = new_code_cell("print(1); print(2)")
+    cell.outputs = [
+        new_output("stream", name="stdout", text="1\n"),
+        new_output("stream", name="stdout", text="2\n"),
+        new_output("stream", name="stderr", text="warn\n"),
+        new_output("stream", name="stdout", text="3\n"),
+    ]
+    nb = merge_streams(new_notebook(cells=[cell]))
+    assert [(o["name"], o["text"]) for o in nb.cells[0].outputs] == [
+        ("stdout", "1\n2\n"),
+        ("stderr", "warn\n"),
+        ("stdout", "3\n"),
+    ]
