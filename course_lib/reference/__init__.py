@@ -1,6 +1,6 @@
 """The reference implementation of what the course builds, one idea per module.
 
-- ``type_schema``: one annotation to JSON Schema.
+- ``type_map``: one annotation to JSON Schema (``type_schema``).
 - ``docstrings``: descriptions from Google, NumPy and reST docstrings.
 - ``parameters``: a function's parameters as one schema, reflected once (``inspect_function``).
 - ``strict``: OpenAI strict mode as a transformation (``to_strict``).
@@ -15,7 +15,7 @@ from .parameters import FunctionSpec, inspect_function, parameters_schema
 from .registry import RegisteredTool, ToolRegistry
 from .results import to_text
 from .strict import to_strict
-from .type_schema import type_schema
+from .type_map import type_schema
 from .validation import validate_arguments
 
 __all__ = [

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .docstrings import parse_docstring
-from .type_schema import SchemaBuilder, allows_null, json_default
+from .type_map import SchemaBuilder, allows_null, json_default
 
 __all__ = ["FunctionSpec", "inspect_function", "parameters_schema"]
 

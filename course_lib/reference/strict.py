@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .type_schema import allows_null, or_null
+from .type_map import allows_null, or_null
 
 __all__ = ["to_strict"]
 

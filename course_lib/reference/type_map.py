@@ -38,7 +38,7 @@ from pydantic.fields import FieldInfo
 
 __all__ = ["type_schema", "SchemaBuilder", "json_default", "allows_null", "union_schema", "or_null"]
 
-DECIMAL_PATTERN = r"^-?\d+(\.\d+)?$"
+DECIMAL_PATTERN = r"^-?[0-9]+(\.[0-9]+)?$"  # [0-9], not \d: \d also matches non-ASCII digits
 
 _SCALARS: dict[Any, dict] = {
     str: {"type": "string"},

@@ -92,6 +92,22 @@ def test_decimal_is_a_string_of_digits_so_no_precision_is_lost():
     assert not valid(schema, "12,50") and not valid(schema, 12.5)
 
 
+def test_decimal_digits_are_ascii_only():
+    # Python's Decimal reads "١٢" (Arabic-Indic digits) as 12, but a JSON Schema validator in
+    # another language would not agree with a pattern using \d; the schema says [0-9].
+    schema = type_schema(Decimal)
+    assert not valid(schema, "١٢") and not valid(schema, "１２.５")
+    assert valid(schema, "0.5")
+
+
+def test_the_module_and_the_function_have_different_names():
+    import importlib
+
+    module = importlib.import_module("course_lib.reference.type_map")
+    assert module.type_schema is type_schema
+    assert callable(type_schema) and not isinstance(type_schema, type(module))
+
+
 def test_list_and_sequence_have_items():
     assert type_schema(list[int]) == {"type": "array", "items": {"type": "integer"}}
     assert type_schema(cabc.Sequence[str]) == {"type": "array", "items": {"type": "string"}}
