@@ -1,0 +1,183 @@
+"""How the toy model decides which tool a request needs, and a way to see why.
+
+Each tool gets a score between 0 and 1 against the request:
+
+* The request is cut into meaningful *units* (``text.units``): words, known phrases, leftover
+  Chinese runs. Each unit is looked up in the tool's **description** (weight 1.0), its **name**
+  (weight 0.6) and its **parameters** (names, descriptions, enum values; weight 0.5). A place name
+  only ever counts as a parameter match (0.5): "Beijing" says what to pass, not which tool to use.
+* ``score = matched / (matched + 0.5 * unmatched + 1)``, where *matched* sums the weights of the
+  units the tool explains and *unmatched* counts the others. A tool that explains nothing scores 0;
+  one that explains the key words of a short request scores 0.5 to 0.8.
+
+A tool is called when it is the best one for some clause of the request and its score is at least
+:data:`THRESHOLD`. Two tools that tie for a clause make the request ambiguous (the model asks).
+So a vague description ("Does stuff.") really does make the model miss a tool, and a clear one
+makes it hit: the description is a prompt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from course_lib.local_model import text as txt
+
+THRESHOLD = 0.4
+TIE_MARGIN = 0.05
+WEIGHTS = {"description": 1.0, "name": 0.6, "parameters": 0.5}
+ARGUMENT_CONCEPTS = {"place", "person"}
+
+
+def as_function(tool: dict[str, Any]) -> dict[str, Any]:
+    """Accept a Chat Completions tool ({"type": "function", "function": {...}}) or its function."""
+    return tool["function"] if isinstance(tool.get("function"), dict) else tool
+
+
+@dataclass(frozen=True)
+class ToolScore:
+    """One tool's score for a request, and which request words it explained (and where)."""
+
+    name: str
+    score: float
+    matched: tuple[str, ...]
+
+
+def _profile(function: dict[str, Any]) -> dict[str, set[str]]:
+    parameters = (function.get("parameters") or {}).get("properties") or {}
+    parameter_text = " ".join(
+        f"{name} {schema.get('description', '')} {' '.join(map(str, schema.get('enum', [])))}"
+        for name, schema in parameters.items()
+        if isinstance(schema, dict)
+    )
+    return {
+        "description": txt.concepts(function.get("description") or ""),
+        "name": txt.concepts(function.get("name", "")),
+        "parameters": txt.concepts(parameter_text),
+    }
+
+
+def score_tool(request: str, tool: dict[str, Any]) -> ToolScore:
+    """Score one tool against one request (see the module docstring for the formula)."""
+    function = as_function(tool)
+    profile = _profile(function)
+    matched_weight = 0.0
+    unmatched = 0
+    matched: list[str] = []
+    seen: set[frozenset[str]] = set()
+    for unit in txt.units(request):
+        if unit.alternatives in seen:
+            continue
+        seen.add(unit.alternatives)
+        best, where = 0.0, ""
+        for field_name, weight in WEIGHTS.items():
+            if unit.alternatives & profile[field_name] and weight > best:
+                best, where = weight, field_name
+        if best and unit.alternatives & ARGUMENT_CONCEPTS:
+            best = min(best, WEIGHTS["parameters"])
+        if best:
+            matched_weight += best
+            matched.append(f"{unit.text}→{where}")
+        else:
+            unmatched += 1
+    score = matched_weight / (matched_weight + 0.5 * unmatched + 1.0)
+    return ToolScore(function.get("name", "?"), round(score, 3), tuple(matched))
+
+
+@dataclass(frozen=True)
+class ClauseChoice:
+    """The decision for one clause: the chosen tool (or None), and rivals when it is a tie."""
+
+    clause: str
+    scores: tuple[ToolScore, ...]
+    chosen: str | None
+    tied_with: tuple[str, ...] = ()
+
+
+def choose_for_clause(clause: str, tools: list[dict], threshold: float) -> ClauseChoice:
+    scores = tuple(sorted((score_tool(clause, t) for t in tools), key=lambda s: -s.score))
+    if not scores or scores[0].score < threshold:
+        return ClauseChoice(clause, scores, None)
+    best = scores[0]
+    rivals = tuple(
+        s.name for s in scores[1:] if s.score >= threshold and best.score - s.score < TIE_MARGIN
+    )
+    return ClauseChoice(clause, scores, best.name, rivals)
+
+
+@dataclass(frozen=True)
+class ChoiceExplanation:
+    """Why the toy model picks what it picks: per-tool scores, the threshold, the choice.
+
+    ``scores`` maps each tool name to its best score over the request's clauses (highest first);
+    ``chosen`` lists the tools the model would call (empty when none reaches the threshold, or
+    when the request is ambiguous: then ``ambiguous`` names the tied tools). ``str()`` and
+    ``repr()`` give a plain-text table.
+    """
+
+    request: str
+    threshold: float
+    scores: dict[str, float]
+    matched: dict[str, tuple[str, ...]]
+    chosen: list[str]
+    ambiguous: list[str] = field(default_factory=list)
+
+    def table(self) -> str:
+        width = max([len("tool"), *(len(name) for name in self.scores)])
+        lines = [
+            f"request: {self.request}",
+            f"{'tool':<{width}}  score  chosen  matched words",
+        ]
+        for name, score in self.scores.items():
+            mark = "yes" if name in self.chosen else ("tie" if name in self.ambiguous else "")
+            words = ", ".join(self.matched[name]) or "-"
+            lines.append(f"{name:<{width}}  {score:5.2f}  {mark:<6}  {words}")
+        verdict = (
+            f"calls: {', '.join(self.chosen)}"
+            if self.chosen
+            else f"ambiguous between {', '.join(self.ambiguous)}: asks which one"
+            if self.ambiguous
+            else "no tool reaches the threshold: answers without a tool"
+        )
+        lines.append(f"threshold: {self.threshold:.2f}; {verdict}")
+        return "\n".join(lines)
+
+    __str__ = table
+
+    def __repr__(self) -> str:
+        return self.table()
+
+
+def explain_choice(
+    request: str, tools: list[dict[str, Any]], *, threshold: float = THRESHOLD
+) -> ChoiceExplanation:
+    """Score every tool against ``request`` and say which ones the model would call, and why.
+
+    ``tools`` are Chat Completions tools (or their ``function`` dicts). Example::
+
+        >>> print(explain_choice("What's the weather in Beijing?", [WEATHER_TOOL, NOTES_TOOL]))
+    """
+    choices = [choose_for_clause(c, tools, threshold) for c in txt.split_clauses(request) or [""]]
+    best: dict[str, ToolScore] = {}
+    for choice in choices:
+        for score in choice.scores:
+            if score.name not in best or score.score > best[score.name].score:
+                best[score.name] = score
+    ordered = sorted(best.values(), key=lambda s: -s.score)
+    chosen: list[str] = []
+    ambiguous: list[str] = []
+    for choice in choices:
+        if choice.chosen and choice.tied_with:
+            ambiguous.extend(n for n in (choice.chosen, *choice.tied_with) if n not in ambiguous)
+        elif choice.chosen and choice.chosen not in chosen:
+            chosen.append(choice.chosen)
+    if ambiguous:
+        chosen = []
+    return ChoiceExplanation(
+        request=request,
+        threshold=threshold,
+        scores={s.name: s.score for s in ordered},
+        matched={s.name: s.matched for s in ordered},
+        chosen=chosen,
+        ambiguous=ambiguous,
+    )

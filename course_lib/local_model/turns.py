@@ -1,0 +1,87 @@
+"""What a policy sees and what it says: the request it answers and the assistant turn it returns.
+
+The local model separates *deciding* (a policy) from *speaking the wire protocol* (the endpoint).
+A policy receives a validated :class:`ChatRequest` and returns a :class:`Turn`: some text, some
+tool calls, or both. Everything about ids, JSON, streaming and usage happens elsewhere, so a
+policy is a small, readable piece of logic.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Union
+
+ToolChoice = Union[str, dict]  # "auto" | "none" | "required" | {"name": ...}
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One call the assistant asks for. ``arguments`` is the exact JSON *string* sent on the wire.
+
+    Build one with :meth:`of` from Python values; use the constructor directly only when the
+    string itself matters (for example malformed JSON injected as a fault).
+    """
+
+    name: str
+    arguments: str
+
+    @classmethod
+    def of(cls, name: str, arguments: dict[str, Any] | None = None) -> ToolCall:
+        return cls(name, json.dumps(arguments or {}, ensure_ascii=False))
+
+    def parsed(self) -> dict[str, Any] | None:
+        """The arguments as a dict, or None when they are not a JSON object."""
+        try:
+            value = json.loads(self.arguments)
+        except ValueError:
+            return None
+        return value if isinstance(value, dict) else None
+
+    def key(self) -> tuple[str, str]:
+        """Identity for "the same call": name plus canonical JSON of the arguments."""
+        value = self.parsed()
+        if value is None:
+            return (self.name, self.arguments)
+        return (self.name, json.dumps(value, sort_keys=True, ensure_ascii=False))
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One assistant reply: ``content`` (text or None) and ``tool_calls`` (possibly empty)."""
+
+    content: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.content is None and not self.tool_calls:
+            raise ValueError("a Turn needs text, tool calls, or both; got neither")
+
+    @property
+    def finish_reason(self) -> str:
+        return "tool_calls" if self.tool_calls else "stop"
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """The parts of a validated Chat Completions request a policy may look at.
+
+    ``tools`` holds the ``function`` objects (``name``, ``description``, ``parameters``) of the
+    request's tools; ``tool_choice`` is ``"auto"``, ``"none"``, ``"required"`` or
+    ``{"name": <tool>}``.
+    """
+
+    model: str
+    messages: list[dict[str, Any]]
+    tools: list[dict[str, Any]] = field(default_factory=list)
+    tool_choice: ToolChoice = "auto"
+    parallel_tool_calls: bool = True
+
+    def tool(self, name: str) -> dict[str, Any] | None:
+        return next((tool for tool in self.tools if tool.get("name") == name), None)
+
+
+class Policy(Protocol):
+    """Anything that can answer a request with a turn: HeuristicPolicy, ScriptedPolicy, yours."""
+
+    def respond(self, request: ChatRequest) -> Turn: ...
