@@ -369,6 +369,8 @@ def _reference_name(obj: Any) -> str | None:
     if isinstance(obj, types.ModuleType):
         name = obj.__name__
         return name if name.startswith(REFERENCE_PREFIX) else None
+    if not isinstance(obj, (type, types.FunctionType, types.MethodType)):
+        return None  # instances (a registry the lesson made) are data, not borrowed code
     module = getattr(obj, "__module__", None)
     if isinstance(module, str) and module.startswith(REFERENCE_PREFIX):
         return getattr(obj, "__qualname__", None) or getattr(obj, "__name__", "?")

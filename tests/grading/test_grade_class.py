@@ -179,3 +179,12 @@ def test_corrupted_file_is_invalid_and_the_batch_goes_on(graded):
     assert set(statuses(graded, "corrupted").values()) == {"invalid"}
     assert "not a notebook" in rows(graded, "corrupted")["90.1"].message
     assert len(graded) == len(SUBMISSIONS) + 1
+
+
+def test_without_the_guard_these_routes_would_have_earned_points(tmp_path, canonical_dir):
+    """The control experiment: the same tampering, graded with the guard switched off."""
+    for student in ("patches_json", "hides_errors"):
+        write(tmp_path / student / f"{SLUG}.ipynb", SUBMISSIONS[student])
+    unguarded = GradeOptions(cell_timeout=5, memory_mb=1500, jobs=2, guard=False)
+    results = grade_all(discover(tmp_path), load_lessons(canonical_dir), unguarded)
+    assert [result.exercises[0].status for result in results] == ["passed", "passed"]

@@ -1,0 +1,102 @@
+"""The command line: ``course grade`` (both forms), shards that merge into exactly one run's
+files, re-grading that changes no byte, and ``course check``'s scorecard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from grading_lesson import SLUG, SOLUTIONS, submission, write
+
+from course_lib.cli import build_parser, main
+
+FILES = ("grades.csv", "grades.json", "feedback/ada.md", "feedback/bo.md", "feedback/cy.md")
+
+
+@pytest.fixture(scope="module")
+def submissions(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("submissions")
+    write(root / "ada" / f"{SLUG}.ipynb", submission(SOLUTIONS))
+    write(root / "bo" / f"{SLUG}.ipynb", submission({"90.1": SOLUTIONS["90.1"]}))
+    write(root / "cy" / f"{SLUG}.ipynb", b"not json at all")
+    write(root / "cy" / "99_unknown.ipynb", submission())
+    return root
+
+
+def grade(submissions: Path, out: Path, canonical_dir: Path, *extra: str) -> int:
+    return main(
+        ["grade", str(submissions), "--out", str(out), "--canonical", str(canonical_dir)]
+        + ["--cell-timeout", "5", "--memory-mb", "1500", *extra]
+    )
+
+
+@pytest.fixture(scope="module")
+def single_run(submissions: Path, canonical_dir: Path, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("single")
+    assert grade(submissions, out, canonical_dir, "--jobs", "2") == 0
+    return out
+
+
+def test_grade_and_grade_merge_parse_as_two_forms_of_one_command():
+    parser = build_parser()
+    graded = parser.parse_args(["grade", "subs", "--out", "o", "--jobs", "3", "--shard", "2/4"])
+    merged = parser.parse_args(["grade", "merge", "s1", "s2", "--out", "o"])
+    assert (graded.paths, graded.jobs, graded.shard) == (["subs"], 3, "2/4")
+    assert merged.paths == ["merge", "s1", "s2"]
+    assert graded.handler is merged.handler
+
+
+def test_gradebook_has_the_promised_columns_and_rows(single_run: Path):
+    lines = (single_run / "grades.csv").read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "student,notebook,exercise,points,max_points,status,message"
+    assert lines[1:4] == [
+        "ada,90_test,90.1,2,2,passed,passed",
+        "ada,90_test,90.2,3,3,passed,passed",
+        "ada,90_test,90.3,1,1,passed,passed",
+    ]
+    assert any(line.startswith("cy,99_unknown,,0,0,invalid,") for line in lines)
+    feedback = (single_run / "feedback" / "bo.md").read_text(encoding="utf-8")
+    assert "Total: 2 / 6" in feedback and "not done yet" in feedback
+
+
+def test_regrading_gives_byte_identical_files(submissions, canonical_dir, single_run, tmp_path):
+    assert grade(submissions, tmp_path, canonical_dir) == 0
+    for name in FILES:
+        assert (tmp_path / name).read_bytes() == (single_run / name).read_bytes(), name
+
+
+@pytest.fixture(scope="module")
+def shards(submissions, canonical_dir, tmp_path_factory) -> list[Path]:
+    root = tmp_path_factory.mktemp("shards")
+    outs = [root / "shard1", root / "shard2"]
+    assert grade(submissions, outs[0], canonical_dir, "--shard", "1/2") == 0
+    assert grade(submissions, outs[1], canonical_dir, "--shard", "2/2") == 0
+    return outs
+
+
+def test_a_shard_holds_whole_students(shards):
+    assert (shards[0] / "feedback" / "ada.md").exists()
+    assert not (shards[0] / "feedback" / "bo.md").exists()
+    assert (shards[1] / "feedback" / "bo.md").exists()
+
+
+def test_shards_merged_equal_a_single_run(shards, single_run, tmp_path):
+    merged = tmp_path / "merged"
+    assert main(["grade", "merge", str(shards[1]), str(shards[0]), "--out", str(merged)]) == 0
+    for name in FILES:
+        assert (merged / name).read_bytes() == (single_run / name).read_bytes(), name
+
+
+def test_merge_refuses_an_incomplete_set_of_shards(shards, tmp_path, capsys):
+    code = main(["grade", "merge", str(shards[0]), "--out", str(tmp_path / "m")])
+    assert code == 2
+    assert "missing 2/2" in capsys.readouterr().err
+
+
+def test_self_check_prints_a_scorecard(tmp_path, canonical_dir, capsys):
+    notebook = write(tmp_path / f"{SLUG}.ipynb", submission({"90.2": SOLUTIONS["90.2"]}))
+    code = main(["check", str(notebook), "--canonical", str(canonical_dir), "--cell-timeout", "5"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "90_test: 3 / 6 points" in out
+    assert "ok   90.2" in out and "todo 90.1" in out
