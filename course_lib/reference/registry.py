@@ -37,6 +37,7 @@ import typing_extensions as te
 from . import parameters
 from .formats import convert_tool, openai_tool
 from .results import DEFAULT_MAX_CHARS, cut_text, to_text
+from .type_map import allows_null
 from .validation import describe_value, validate_arguments
 
 __all__ = ["MAX_NAME_LENGTH", "RegisteredTool", "ToolRegistry", "check_tool_name"]
@@ -93,16 +94,34 @@ class RegisteredTool:
     _validator: pydantic.TypeAdapter[Any] = dataclasses.field(default=None, repr=False)  # type: ignore[assignment]
     _needs_schema_check: bool = dataclasses.field(default=False, repr=False)
     _positional_only: tuple[str, ...] = dataclasses.field(default=(), repr=False)
+    _null_means_default: frozenset[str] = dataclasses.field(default=frozenset(), repr=False)
     _formats: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict, repr=False)
 
-    def schema(self, format: str = "openai") -> dict[str, Any]:
+    def schema(self, format: str = "openai", strict: bool = False) -> dict[str, Any]:
         """This tool in a provider's format, converted once and then served from the cache.
 
-        The dict is shared with the registry: copy it before changing it.
+        `strict=True` gives the OpenAI strict-mode version (see `to_strict`) and raises
+        `ValueError` naming the tool when its parameters cannot be made strict. The dict is
+        shared with the registry: copy it before changing it.
         """
-        cached = self._formats.get(format)
+        key = f"{format}:strict" if strict else format
+        cached = self._formats.get(key)
         if cached is None:
-            cached = self._formats[format] = convert_tool(self._formats["openai"], format)
+            base = self._strict_openai() if strict else self._formats["openai"]
+            cached = base if format == "openai" else convert_tool(base, format)
+            self._formats[key] = cached
+        return cached
+
+    def _strict_openai(self) -> dict[str, Any]:
+        cached = self._formats.get("openai:strict")
+        if cached is None:
+            try:
+                cached = openai_tool(self.name, self.description, self.parameters, strict=True)
+            except ValueError as exc:
+                raise ValueError(
+                    f"tool {self.name!r} cannot be offered in strict mode: {exc}"
+                ) from None
+            self._formats["openai:strict"] = cached
         return cached
 
 
@@ -202,6 +221,7 @@ class ToolRegistry:
             _validator=_arguments_validator(spec, name),
             _needs_schema_check=_needs_schema_check(spec.parameters),
             _positional_only=spec.positional_only,
+            _null_means_default=_null_means_default(spec),
         )
         record._formats["openai"] = openai_tool(name, description, spec.parameters)
         self._tools[name] = record
@@ -210,15 +230,22 @@ class ToolRegistry:
     # -- looking things up -------------------------------------------------------------------
 
     def schemas(
-        self, format: str = "openai", tags: Iterable[str] | str | None = None
+        self,
+        format: str = "openai",
+        tags: Iterable[str] | str | None = None,
+        strict: bool = False,
     ) -> list[dict[str, Any]]:
         """Every tool in `format`, in registration order; with `tags`, those having any of them.
 
-        The dicts come from the cache filled at registration: treat them as read-only.
+        `strict=True` offers the tools in OpenAI's strict mode: every parameter required, the
+        optional ones nullable (`call` reads their null as "use the default"). A tool whose
+        parameters cannot be strict (open maps, tuples, `Any`) raises `ValueError` naming it.
+        Each tool is converted once per format and served from a cache afterwards: treat the
+        dicts as read-only.
         """
         wanted = None if tags is None else _tag_set(tags)
         return [
-            tool.schema(format)
+            tool.schema(format, strict=strict)
             for tool in self._tools.values()
             if wanted is None or tool.tags & wanted
         ]
@@ -247,7 +274,10 @@ class ToolRegistry:
 
         Never raises for anything the model or the tool did: problems come back as a JSON
         object `{"error": ...}`. None, "" and the JSON text `null` all mean "no arguments"
-        (models send each of them for tools without parameters).
+        (models send each of them for tools without parameters). A `null` for a parameter that
+        has a default but whose annotation does not allow None means "use the default": that is
+        how a model says "not given" to a tool offered in strict mode (`schemas(strict=True)`).
+        A `null` for a required parameter that does not allow None stays an error.
 
         Async tools are run to completion, also from inside a running event loop (Jupyter):
         there on a helper thread with a loop of its own, so a tool that needs objects bound to
@@ -411,11 +441,39 @@ def _exact(node: Any) -> bool:
     return all(_exact(child) for child in children)
 
 
+def _null_means_default(spec: parameters.FunctionSpec) -> frozenset[str]:
+    """Parameters with a default whose annotation does not accept None (`limit: int = 10`).
+
+    In strict mode such a parameter is offered as nullable, and the model's `null` means "not
+    given"; for every other parameter a `null` is an ordinary value (or an ordinary mistake).
+    """
+    properties = spec.parameters.get("properties", {})
+    defs = spec.parameters.get("$defs")
+    return frozenset(
+        name
+        for name in spec.defaults
+        if name in properties and not allows_null(properties[name], defs)
+    )
+
+
 def _validated(tool: RegisteredTool, arguments: Any) -> dict[str, Any]:
     """The converted keyword arguments, or a `_CallError` saying exactly what to fix."""
     text = _arguments_text(tool, arguments)
-    if tool._needs_schema_check:
+    parsed: Any = None
+    if tool._null_means_default and "null" in text:
         parsed = _parse(tool, text)
+        if isinstance(parsed, dict):
+            given = {
+                k: v
+                for k, v in parsed.items()
+                if v is not None or k not in tool._null_means_default
+            }
+            if len(given) < len(parsed):  # some nulls stood for "use the default": drop them
+                parsed = given
+                text = json.dumps(given, ensure_ascii=False)
+    if tool._needs_schema_check:
+        if parsed is None:
+            parsed = _parse(tool, text)
         if not isinstance(parsed, dict):
             raise _CallError(_not_an_object(tool, parsed))
         problems = validate_arguments(tool.parameters, parsed)

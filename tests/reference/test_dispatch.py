@@ -7,6 +7,7 @@ import dataclasses
 import datetime
 import decimal
 import enum
+import inspect
 import json
 import pathlib
 import threading
@@ -620,15 +621,91 @@ def arguments_for(draw, tool: str) -> dict:
     return arguments
 
 
+def _default_nulls_dropped(tool: str, schema: dict, arguments: dict) -> dict:
+    """The arguments without the nulls `call` reads as "use the default" (see below)."""
+    signature = inspect.signature(REGISTRY.get(tool).function)
+    defaulted = {n for n, p in signature.parameters.items() if p.default is not p.empty}
+
+    def null_refused(name: str) -> bool:
+        alone = {"properties": {name: schema["properties"][name]}, "$defs": schema.get("$defs", {})}
+        return bool(validate_arguments(alone, {name: None}))
+
+    return {
+        k: v for k, v in arguments.items() if not (v is None and k in defaulted and null_refused(k))
+    }
+
+
 @pytest.mark.parametrize("tool", ["simple", "nested"])
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_call_accepts_exactly_the_arguments_the_emitted_schema_accepts(tool, data):
     arguments = data.draw(arguments_for(tool))
     schema = REGISTRY.schemas()[REGISTRY.names().index(tool)]["function"]["parameters"]
-    problems = validate_arguments(schema, arguments)
+    problems = validate_arguments(schema, _default_nulls_dropped(tool, schema, arguments))
     result = REGISTRY.call(tool, json.dumps(arguments))
     if problems:
         assert result != "ok", f"call accepted {arguments} although the schema says {problems}"
     else:
         assert result == "ok", f"the schema accepts {arguments} but call said {result}"
+
+
+# -- null as "not given" (strict mode) -----------------------------------------------------------
+
+
+def _forecast_registry() -> ToolRegistry:
+    registry = ToolRegistry()
+
+    @registry.tool
+    def forecast(city: str, days: int = 3, note: str | None = "none given", /) -> str:
+        """Forecast."""
+        return json.dumps([city, days, note], ensure_ascii=False)
+
+    return registry
+
+
+def test_null_for_a_defaulted_non_nullable_parameter_means_use_the_default():
+    registry = _forecast_registry()
+    assert json.loads(registry.call("forecast", {"city": "北京", "days": None})) == [
+        "北京",
+        3,
+        "none given",
+    ]
+    assert json.loads(registry.call("forecast", '{"city": "北京", "days": null}'))[1] == 3
+
+
+def test_null_for_a_nullable_parameter_is_passed_on_as_none():
+    registry = _forecast_registry()
+    assert json.loads(registry.call("forecast", {"city": "x", "note": None}))[2] is None
+
+
+def test_null_for_a_required_non_nullable_parameter_is_still_an_error():
+    registry = _forecast_registry()
+    reply = json.loads(registry.call("forecast", {"city": None, "days": None}))
+    assert reply["problems"] == ["city: expected string, got null"]
+
+
+def test_a_strict_model_sending_null_for_every_optional_parameter_gets_the_defaults():
+    registry = ToolRegistry()
+
+    @registry.tool
+    def search(keyword: str, limit: int = 5, unit: Unit = Unit.C, tags: list[str] = ()) -> str:
+        """Search."""
+        return f"{keyword} {limit} {unit.value} {list(tags)}"
+
+    (tool,) = registry.schemas(strict=True)
+    required = tool["function"]["parameters"]["required"]
+    arguments = {name: None for name in required} | {"keyword": "k"}
+    assert registry.call("search", arguments) == "k 5 c []"
+    assert asyncio.run(registry.acall("search", json.dumps(arguments))) == "k 5 c []"
+
+
+def test_null_for_a_defaulted_parameter_in_a_tool_that_needs_a_schema_check():
+    registry = ToolRegistry()
+
+    @registry.tool
+    def pay(amount: decimal.Decimal, tip: decimal.Decimal = decimal.Decimal("0")) -> str:
+        """Pay."""
+        return str(amount + tip)
+
+    assert registry.call("pay", {"amount": "1.50", "tip": None}) == "1.50"
+    assert "amount" in registry.call("pay", {"amount": None})

@@ -299,3 +299,51 @@ def test_schemas_in_each_format_are_served_from_the_cache_as_the_same_objects():
         first, second = registry.schemas(format=format)[0], registry.schemas(format=format)[0]
         assert first is second
     assert registry.get("get_weather").parameters is registry.schemas()[0]["function"]["parameters"]
+
+
+# -- strict schemas ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("format", ["openai", "responses", "anthropic", "gemini"])
+def test_strict_schemas_match_function_to_tool_strict_in_every_format(format):
+    registry = ToolRegistry()
+    registry.tool(get_weather)
+    expected = function_to_tool(get_weather, format=format, strict=True)
+    assert registry.schemas(format=format, strict=True) == [expected]
+
+
+def test_strict_schemas_require_everything_and_make_optional_parameters_nullable():
+    registry = ToolRegistry()
+    registry.tool(search_notes)
+    (tool,) = registry.schemas(strict=True)
+    function = tool["function"]
+    assert function["strict"] is True
+    assert function["parameters"]["required"] == ["keyword", "limit"]
+    assert function["parameters"]["properties"]["limit"] == {"type": ["integer", "null"]}
+    assert registry.schemas()[0]["function"]["parameters"]["required"] == ["keyword"]
+
+
+def test_strict_schemas_are_computed_once_and_kept_apart_from_the_plain_ones():
+    registry = ToolRegistry()
+    registry.tool(get_weather)
+    for format in ("openai", "responses", "anthropic", "gemini"):
+        first = registry.schemas(format=format, strict=True)[0]
+        assert registry.schemas(format=format, strict=True)[0] is first
+        assert registry.schemas(format=format)[0] is not first
+    assert "strict" not in registry.schemas()[0]["function"]
+
+
+def test_a_tool_that_cannot_be_strict_raises_at_schemas_naming_the_tool():
+    registry = ToolRegistry()
+    registry.tool(get_weather)
+
+    def score(weights: dict[str, int]) -> int:
+        return sum(weights.values())
+
+    registry.tool(score)
+    with pytest.raises(
+        ValueError, match=r"tool 'score' cannot be offered in strict mode.*open map"
+    ):
+        registry.schemas(strict=True)
+    assert len(registry.schemas()) == 2  # the plain schemas are unaffected
+    assert len(registry.schemas(tags="none", strict=True)) == 0  # filtered out: not converted
