@@ -17,9 +17,7 @@ from typing import Any
 
 from course_lib.local_model import text as txt
 
-QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|「([^」]+)」|『([^』]+)』|(?<![A-Za-z])'([^']+)'")
-NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
-EXPRESSION = re.compile(r"[-+(]*\d[\d\s.+\-*/×÷^%()]*[+\-*/×÷^%][\d\s.+\-*/×÷^%()]*\d\)*")
+NUMBER = re.compile(r"(?<![A-Za-z0-9_.])-?\d+(?:\.\d+)?(?![A-Za-z0-9_.])")
 CHINESE_DIGITS = {
     "一": 1,
     "二": 2,
@@ -206,7 +204,7 @@ def _string_values(name, schema, request, currencies, tool_concepts, *, listing)
         value = next(currencies, None)
         return [value] if value else []
     if kind == "expression":
-        match = EXPRESSION.search(request)
+        match = txt.EXPRESSION.search(request)
         return [match.group(0).strip()] if match else []
     if kind == "tag":
         return _tags(request)
@@ -263,7 +261,7 @@ def _numbers(request: str, properties: dict, *, take_all: bool = False) -> list[
     wants_expression = any(
         parameter_kind(n, s) == "expression" for n, s in properties.items() if _type(s) == "string"
     )
-    text = EXPRESSION.sub(" ", request) if wants_expression else request
+    text = txt.EXPRESSION.sub(" ", request) if wants_expression else request
     found: list[tuple[int, float | int]] = []
     for match in NUMBER.finditer(text):
         value = float(match.group(0))
@@ -287,7 +285,7 @@ def _currencies(request: str) -> list[str]:
 
 
 def _quoted(request: str) -> list[str]:
-    return [next(g for g in match.groups() if g) for match in QUOTED.finditer(request)]
+    return [next(g for g in match.groups() if g) for match in txt.QUOTED.finditer(request)]
 
 
 def _tags(request: str) -> list[str]:
@@ -310,7 +308,7 @@ def _topic(request: str, tool_concepts: set[str]) -> str | None:
     leftover = [
         unit.text
         for unit in txt.units(TAG_TRIGGER.split(request)[0])
-        if not unit.alternatives & (tool_concepts | {"place", "person", "count"})
+        if not unit.alternatives & (tool_concepts | {"place", "contact", "count"})
         and not unit.text.isdigit()
         and unit.text not in CHINESE_DIGITS
     ]

@@ -4,8 +4,9 @@ Each tool gets a score between 0 and 1 against the request:
 
 * The request is cut into meaningful *units* (``text.units``): words, known phrases, leftover
   Chinese runs. Each unit is looked up in the tool's **description** (weight 1.0), its **name**
-  (weight 0.6) and its **parameters** (names, descriptions, enum values; weight 0.5). A place name
-  only ever counts as a parameter match (0.5): "Beijing" says what to pass, not which tool to use.
+  (weight 0.6) and its **parameters** (names, descriptions, enum values; weight 0.5). A place or
+  person only ever counts as a parameter match (0.5): "Beijing" says what to pass, not which tool
+  to use. Quoted text is ignored (it is an argument too).
 * ``score = matched / (matched + 0.5 * unmatched + 1)``, where *matched* sums the weights of the
   units the tool explains and *unmatched* counts the others. A tool that explains nothing scores 0;
   one that explains the key words of a short request scores 0.5 to 0.8.
@@ -26,7 +27,7 @@ from course_lib.local_model import text as txt
 THRESHOLD = 0.4
 TIE_MARGIN = 0.05
 WEIGHTS = {"description": 1.0, "name": 0.6, "parameters": 0.5}
-ARGUMENT_CONCEPTS = {"place", "person"}
+ARGUMENT_CONCEPTS = {"place", "contact"}
 
 
 def as_function(tool: dict[str, Any]) -> dict[str, Any]:

@@ -16,6 +16,9 @@ from dataclasses import dataclass
 CJK = "\u3400-\u9fff\uf900-\ufaff"
 CJK_RUN = re.compile(f"[{CJK}]+")
 WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*|\d+(?:\.\d+)?")
+QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|「([^」]+)」|『([^』]+)』|(?<![A-Za-z])'([^']+)'")
+# An arithmetic expression: digits joined by at least one operator ("12 * (3 + 4)", "2+3").
+EXPRESSION = re.compile(r"[-+(]*\d[\d\s.+\-*/×÷^%()]*[+\-*/×÷^%][\d\s.+\-*/×÷^%()]*\d\)*")
 
 # Concept -> words and phrases that mean it (English stems are matched after stemming).
 SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -58,6 +61,8 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
     "unit": tuple("unit celsius fahrenheit 单位 摄氏 华氏".split()),
     "wiki": tuple("wikipedia wiki encyclopedia 百科".split()),
     "user": tuple("user account profile 用户 账户".split()),
+    "web": tuple("web internet online website page 网上 上网 网页 互联网 网站".split()),
+    "subject": tuple("subject title headline 主题 标题".split()),
     "order": tuple("order purchase package parcel delivery shipping 订单 快递 包裹 物流".split()),
 }
 
@@ -234,6 +239,8 @@ def _build_concepts() -> dict[str, str]:
             table[word if CJK_RUN.match(word) else stem(word)] = concept
     for place in PLACES:
         table[place if CJK_RUN.match(place) else place.lower()] = "place"
+    for person in PEOPLE:
+        table[person if CJK_RUN.match(person) else person.lower()] = "contact"
     return table
 
 
@@ -272,9 +279,16 @@ def mostly_chinese(text: str) -> bool:
 
 
 def units(text: str) -> list[Unit]:
-    """The meaningful pieces of a text, stop words removed, each mapped to its concept(s)."""
+    """The meaningful pieces of a text, stop words removed, each mapped to its concept(s).
+
+    Quoted text is left out (it is an argument, not what the request is about), and an arithmetic
+    expression counts as the concept "calc".
+    """
     found: list[Unit] = []
-    lowered = text
+    lowered = QUOTED.sub(" ", text)
+    for match in EXPRESSION.finditer(lowered):
+        found.append(Unit(match.group(0).strip(), frozenset({"calc"})))
+    lowered = EXPRESSION.sub(" ", lowered)
     for place in _MULTIWORD_PLACES:  # "New York" is one place, not "new" + "york"
         if place.lower() in lowered.lower():
             found.append(Unit(place, frozenset({"place"})))
@@ -314,8 +328,7 @@ def _chinese_units(run: str) -> list[Unit]:
             found.append(_leftover_unit(leftover))
             leftover = ""
         if match not in STOP_PHRASES:
-            concept = CONCEPTS.get(match, "person" if match in PEOPLE else match)
-            found.append(Unit(match, frozenset({concept})))
+            found.append(Unit(match, frozenset({CONCEPTS.get(match, match)})))
         position += len(match)
     if leftover:
         found.append(_leftover_unit(leftover))
