@@ -12,6 +12,7 @@ from course_lib.checks import (  # noqa: F401
     nb02,
     nb03,
     nb04,
+    nb05,
     nb06,
 )
 from course_lib.checks.core import (

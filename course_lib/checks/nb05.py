@@ -1,0 +1,926 @@
+"""Checks for notebook 05_agent_loop: the loop, the once-per-turn fix, concurrent calls, streams.
+
+The oracle is ``course_lib.reference``: every case runs the learner's code and the reference on
+fresh local-model clients with the same seed, so both see the same ids and the same replies, and
+the results are compared as JSON. The client records each request it sends, so when the local
+model rejects a conversation (HTTP 400, as the real API would) the check can say which rule the
+conversation broke.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from random import Random
+from typing import Any
+
+import httpx2
+
+from course_lib.checks.core import (
+    CheckFailed,
+    as_json,
+    exercise,
+    expect_json_equal,
+    fail,
+    first_difference,
+    hidden_rng,
+    show,
+)
+from course_lib.reference import ToolRegistry
+from course_lib.reference import loop as reference
+
+NOTEBOOK = "05_agent_loop"
+CHECK_MODEL = "toy-check-model-05"  # not MODEL: the learner must pass ``model`` through
+CITIES = ["北京", "上海", "深圳", "Paris", "London", "東京"]
+SKIES = {"北京": "晴", "上海": "多云", "深圳": "小雨", "Paris": "cloudy", "London": "rain"}
+
+# --- the local model, recorded ----------------------------------------------------------------
+
+
+class _RecordingTransport(httpx2.BaseTransport):
+    """Forwards to the local model and keeps the body of every request sent."""
+
+    def __init__(self, inner: httpx2.BaseTransport) -> None:
+        self.inner = inner
+        self.requests: list[dict] = []
+
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        self.requests.append(json.loads(request.read() or b"{}"))
+        return self.inner.handle_request(request)
+
+
+def _client(policy: Any) -> tuple[Any, list[dict]]:
+    """An ``openai.OpenAI`` on the local model (as ``make_client`` builds it) that records."""
+    import openai
+
+    from course_lib.local_model.client import LOCAL_API_KEY, LOCAL_BASE_URL
+    from course_lib.local_model.endpoint import LocalEndpoint
+    from course_lib.local_model.transport import LocalTransport
+
+    transport = _RecordingTransport(LocalTransport(LocalEndpoint(policy, model_name=CHECK_MODEL)))
+    client = openai.OpenAI(
+        api_key=LOCAL_API_KEY,
+        base_url=LOCAL_BASE_URL,
+        http_client=httpx2.Client(transport=transport),
+        max_retries=0,
+    )
+    return client, transport.requests
+
+
+class _Endless:
+    """A model that asks for one more new call every turn, and gives up after 12 turns."""
+
+    def respond(self, request: Any) -> Any:
+        from course_lib.local_model import Turn
+        from course_lib.local_model.turns import ToolCall
+
+        turn = sum(1 for m in request.messages if m.get("role") == "assistant")
+        if turn >= 12:
+            return Turn("I give up.")
+        return Turn(
+            None, (ToolCall.of("get_time", {"city": CITIES[turn % len(CITIES)] + str(turn)}),)
+        )
+
+
+def _registry() -> ToolRegistry:
+    registry = ToolRegistry()
+
+    @registry.tool
+    def get_weather(city: str, unit: str = "c") -> dict:
+        """Current weather (temperature and sky) in a city, such as 北京 or Paris."""
+        if city not in SKIES:
+            raise KeyError(f"no weather station in {city}")
+        celsius = 10 + sum(map(ord, city)) % 25
+        temperature = celsius if unit == "c" else round(celsius * 9 / 5 + 32)
+        return {"city": city, "temperature": temperature, "unit": unit, "sky": SKIES[city]}
+
+    @registry.tool
+    def get_time(city: str) -> str:
+        """The local time in a city."""
+        return f"{city} 12:{sum(map(ord, city)) % 60:02d}"
+
+    return registry
+
+
+# --- reading what the learner's loop did --------------------------------------------------------
+
+
+def _broken_rule(requests: list[dict]) -> str:
+    """The hint for a conversation the model refused, from the last request sent."""
+    messages = requests[-1].get("messages", []) if requests else []
+    seen_calls: dict[str, int] = {}
+    for index, message in enumerate(messages):
+        if not isinstance(message, dict):
+            continue
+        ids = [c.get("id") for c in message.get("tool_calls") or [] if isinstance(c, dict)]
+        if message.get("role") == "assistant" and any(i in seen_calls for i in ids):
+            return (
+                "The same assistant message was appended more than once (once per tool call). "
+                "Append the assistant message once per turn, before the loop over its calls; "
+                "then append one tool message per call."
+            )
+        seen_calls.update(dict.fromkeys(ids, index))
+    answered = {m.get("tool_call_id") for m in messages if isinstance(m, dict)}
+    if any(i not in answered for i in seen_calls):
+        return (
+            "A tool call was never answered: every call of a turn (the second of two parallel "
+            "calls too) needs its own tool message with its tool_call_id, right after the "
+            "assistant message."
+        )
+    return (
+        "The model refused the conversation: after an assistant message with tool_calls come "
+        "only tool messages, one per call, each with the tool_call_id of the call it answers."
+    )
+
+
+def _run_learner(fn: Callable[..., Any], args: tuple, kwargs: dict, *, case: str, requests: list):
+    """Call the learner's loop; a 400 from the model becomes a failure that names the rule."""
+    __tracebackhide__ = True
+    import openai
+
+    try:
+        return fn(*args, **kwargs)
+    except (NotImplementedError, CheckFailed):
+        raise
+    except openai.BadRequestError as error:
+        fail(
+            case,
+            "a conversation the model accepts",
+            f"BadRequestError: {error.message}",
+            _broken_rule(requests),
+        )
+    except Exception as error:  # the learner's bug, reported as data
+        raise CheckFailed(
+            f"Case: {case}\nYour code raised {type(error).__name__}: {error}\n"
+            "Hint: run this case yourself in a new cell to see the full traceback."
+        ) from None
+
+
+def _plain_messages(messages: Any, case: str) -> list[dict]:
+    """Messages as plain JSON with SDK noise removed: None-valued keys other than content."""
+    if not isinstance(messages, list) or not all(isinstance(m, dict) for m in messages):
+        kinds = sorted({type(m).__name__ for m in messages}) if isinstance(messages, list) else []
+        fail(
+            f"{case}: the type of messages",
+            "a list of dicts",
+            f"{type(messages).__name__} of {', '.join(kinds)}" if kinds else repr(messages)[:80],
+            "Keep every message as a plain dict: turn the SDK's message into "
+            '{"role": "assistant", "content": ..., "tool_calls": [...]} before appending it.',
+        )
+    plain = []
+    for message in as_json(messages, f"The messages of {case}"):
+        message = {k: v for k, v in message.items() if v is not None or k == "content"}
+        if message.get("role") == "assistant":
+            message.setdefault("content", None)
+            calls = message.pop("tool_calls", None) or []
+            if calls:
+                message["tool_calls"] = [_plain_call(c) for c in calls]
+        plain.append(message)
+    return plain
+
+
+def _plain_call(call: Any) -> Any:
+    if not isinstance(call, dict) or not isinstance(call.get("function"), dict):
+        return call
+    function = call["function"]
+    return {
+        "id": call.get("id"),
+        "type": call.get("type"),
+        "function": {"name": function.get("name"), "arguments": function.get("arguments")},
+    }
+
+
+def _steps(steps: Any, case: str) -> list[dict]:
+    fields = ("turn", "tool_call_id", "name", "arguments", "result")
+    if not isinstance(steps, list):
+        fail(f"{case}: steps", "a list of Step", type(steps).__name__, "steps is a list.")
+    plain = []
+    for step in steps:
+        if isinstance(step, dict):
+            plain.append({f: step.get(f) for f in fields})
+        elif all(hasattr(step, f) for f in fields):
+            plain.append({f: getattr(step, f) for f in fields})
+        else:
+            fail(
+                f"{case}: one of the steps",
+                "Step(turn, tool_call_id, name, arguments, result)",
+                repr(step)[:120],
+                "Record each call as Step(turn, tool_call_id, name, arguments, result).",
+            )
+    for step in plain:
+        step["arguments"] = _parsed(step["arguments"])
+    return as_json(plain, f"The steps of {case}")
+
+
+def _parsed(arguments: Any) -> Any:
+    if isinstance(arguments, str):
+        try:
+            return json.loads(arguments)
+        except ValueError:
+            return arguments
+    return arguments
+
+
+REPEATED = "<a JSON error object saying the call was repeated>"
+
+
+def _is_error_object(content: Any) -> bool:
+    parsed = _parsed(content)
+    return isinstance(parsed, dict) and "error" in parsed
+
+
+def _mask_repeats(expected: dict, got: dict, repeated_ids: set[str], case: str) -> None:
+    """The wording of the repeated-call error is the learner's: check it is an error, then mask."""
+    for view in (expected, got):
+        for message in view["messages"]:
+            if message.get("role") == "tool" and message.get("tool_call_id") in repeated_ids:
+                if view is got and not _is_error_object(message.get("content")):
+                    fail(
+                        f"{case}: the tool message answering the repeated call",
+                        REPEATED,
+                        message.get("content"),
+                        'Answer a repeated call with a JSON object such as {"error": "..."} '
+                        "(json.dumps) saying it was already called, instead of running it.",
+                    )
+                message["content"] = REPEATED
+        for step in view["steps"]:
+            if step.get("tool_call_id") in repeated_ids:
+                step["result"] = REPEATED
+
+
+def _view(result: Any, case: str) -> dict:
+    missing = [f for f in ("answer", "messages", "steps", "stopped") if not hasattr(result, f)]
+    if missing:
+        fail(
+            f"{case}: the result",
+            "AgentResult(answer, messages, steps, stopped)",
+            repr(result)[:200],
+            f"Return AgentResult(answer=..., messages=..., steps=..., stopped=...); "
+            f"missing: {', '.join(missing)}.",
+        )
+    return {
+        "stopped": as_json(result.stopped, f"stopped of {case}"),
+        "answer": as_json(result.answer, f"answer of {case}"),
+        "messages": _plain_messages(result.messages, case),
+        "steps": _steps(result.steps, case),
+    }
+
+
+def _turns(messages: list[dict]) -> int:
+    return sum(1 for m in messages if m.get("role") == "assistant")
+
+
+def _stopped_hint(expected: dict, got: dict, max_iterations: int) -> str:
+    want, have = expected["stopped"], got["stopped"]
+    if want == "max_iterations" and _turns(got["messages"]) > max_iterations:
+        return (
+            f"No max_iterations guard: the loop asked the model {_turns(got['messages'])} times "
+            f"with max_iterations={max_iterations}. Loop at most max_iterations times, then "
+            'return stopped="max_iterations" with answer None.'
+        )
+    if want == "max_iterations" and have == "repeated_call":
+        return (
+            "Only a call an earlier turn already ran with the same name and the same arguments "
+            "is a repeat; these arguments differ."
+        )
+    if _turns(got["messages"]) < _turns(expected["messages"]):
+        return (
+            f"The loop stopped a turn early: max_iterations={max_iterations} allows that many "
+            "calls to create (for turn in range(1, max_iterations + 1)), and an answer on the "
+            'last allowed turn is still stopped="answer".'
+        )
+    if want == "repeated_call":
+        return (
+            "Remember (name, parsed arguments) of every call you ran; when a later turn asks for "
+            "one of them again, answer it with an error instead of running it and stop with "
+            'stopped="repeated_call".'
+        )
+    if want == "answer" and have == "repeated_call":
+        return (
+            "Compare parsed arguments and the name: a call is a repeat only when both match a "
+            "call from an earlier turn."
+        )
+    return 'stopped is "answer", "max_iterations" or "repeated_call", as the contract says.'
+
+
+def _messages_hint(expected: list[dict], got: list[dict]) -> str:
+    tool_ids = [m.get("tool_call_id") for m in got if m.get("role") == "tool"]
+    want_ids = [m.get("tool_call_id") for m in expected if m.get("role") == "tool"]
+    if sorted(map(str, tool_ids)) == sorted(map(str, want_ids)) and tool_ids != want_ids:
+        return "Answer the calls in the order the assistant message lists them."
+    if len(tool_ids) < len(want_ids):
+        return (
+            "Some call has no tool message: every call needs one, even a repeated call (answered "
+            "with an error) so that the conversation stays valid to send again."
+        )
+    if any(m.get("role") == "assistant" and "tool_calls" in m for m in got) and not any(
+        isinstance(c, dict) and "function" in c
+        for m in got
+        if m.get("role") == "assistant"
+        for c in m.get("tool_calls", [])
+    ):
+        return (
+            'Each tool call is {"id": ..., "type": "function", "function": {"name", "arguments"}}.'
+        )
+    if got and got[0] != expected[0]:
+        return 'The conversation starts with {"role": "user", "content": question}.'
+    if any(m.get("role") == "tool" and not isinstance(m.get("content"), str) for m in got):
+        return "A tool message's content is the string registry.call returned."
+    return (
+        "Compare with the contract: one assistant message per turn (content and tool_calls), "
+        "then one tool message per call; the final assistant message ends the list."
+    )
+
+
+def _compare(case: str, expected: dict, got: dict, max_iterations: int) -> None:
+    __tracebackhide__ = True
+    if got["stopped"] != expected["stopped"]:
+        fail(
+            f"{case}: stopped",
+            expected["stopped"],
+            got["stopped"],
+            _stopped_hint(expected, got, max_iterations),
+        )
+    difference = first_difference(expected["messages"], got["messages"])
+    if difference:
+        fail(
+            f"{case}: messages",
+            expected["messages"],
+            got["messages"],
+            _messages_hint(expected["messages"], got["messages"]),
+            detail=difference,
+        )
+    if got["answer"] != expected["answer"]:
+        hint = (
+            'answer is the final assistant message\'s content when stopped is "answer", '
+            "and None otherwise."
+        )
+        fail(f"{case}: answer", expected["answer"], got["answer"], hint)
+    difference = first_difference(expected["steps"], got["steps"])
+    if difference:
+        hint = (
+            "One Step per tool call, repeated ones included, in call order: turn (1 for the "
+            "first model turn), tool_call_id, name, arguments (the JSON string the model sent) "
+            "and result (the content of its tool message)."
+        )
+        if len(got["steps"]) < len(expected["steps"]):
+            hint = "Record a Step for every call, including a repeated one. " + hint
+        fail(f"{case}: steps", expected["steps"], got["steps"], hint, detail=difference)
+
+
+# --- 05.1: run_agent ------------------------------------------------------------------------------
+
+
+def _scripted(turns: list, then: Any = None) -> Any:
+    from course_lib.local_model import ScriptedPolicy
+
+    return ScriptedPolicy(turns, then=then)
+
+
+def _loop_cases(rng: Random) -> list[tuple[str, str, Callable[[], Any], int]]:
+    """(case description, question, policy factory, max_iterations)."""
+    from course_lib.local_model import HeuristicPolicy, call
+    from course_lib.local_model.turns import ToolCall
+
+    weather = call("get_weather", city="北京")
+    two = [call("get_time", city="北京"), weather]
+    cases = [
+        ("two parallel calls, then an answer", "北京和上海的天气怎么样？", HeuristicPolicy, 6),
+        ("a greeting, answered without tools", "hello", HeuristicPolicy, 6),
+        (
+            "three calls in one turn",
+            "What is the weather in 北京, 上海 and Paris?",
+            HeuristicPolicy,
+            6,
+        ),
+        (
+            "a call repeated in the next turn next to a new call",
+            "北京",
+            lambda: _scripted([weather, two, "done"]),
+            6,
+        ),
+        ("a model that never stops calling", "go", _Endless, 3),
+        (
+            "an answer on the last allowed turn",
+            "time",
+            lambda: _scripted([call("get_time", city="北京"), call("get_time", city="上海"), "好"]),
+            3,
+        ),
+        (
+            "two calls, then max_iterations",
+            "time",
+            lambda: _scripted([call("get_time", city="北京"), call("get_time", city="上海"), "好"]),
+            2,
+        ),
+        (
+            "a tool that fails, then an answer",
+            "火星的天气",
+            lambda: _scripted([call("get_weather", city="火星"), "No station on Mars."]),
+            6,
+        ),
+        (
+            "a repeat with reordered keys and other spacing",
+            "上海",
+            lambda: _scripted(
+                [
+                    ToolCall("get_weather", '{"city": "上海", "unit": "f"}'),
+                    ToolCall("get_weather", '{"unit":"f","city":"上海"}'),
+                    "x",
+                ]
+            ),
+            6,
+        ),
+        (
+            "the same tool with other arguments is not a repeat",
+            "上海",
+            lambda: _scripted(
+                [call("get_weather", city="上海"), call("get_weather", city="上海", unit="f"), "x"]
+            ),
+            6,
+        ),
+    ]
+    for number in range(8):
+        script, made = [], []
+        for _ in range(rng.randint(1, 4)):
+            turn = []
+            for _ in range(rng.randint(1, 3)):
+                if made and rng.random() < 0.2:
+                    turn.append(rng.choice(made))
+                else:
+                    name = rng.choice(["get_weather", "get_time"])
+                    turn.append(call(name, city=rng.choice(CITIES)))
+            unique = list(dict.fromkeys(turn))  # one turn never asks the same call twice
+            script.append(unique)
+            made.extend(unique)
+        script.append(rng.choice(["好的。", "Done.", "北京晴，上海多云。"]))
+        cases.append(
+            (
+                f"hidden case {number + 1}",
+                rng.choice(["天气", "weather and time", "北京 上海"]),
+                lambda script=script: _scripted(script),
+                rng.randint(1, 5),
+            )
+        )
+    return cases
+
+
+@exercise("05.1", notebook=NOTEBOOK, title="run_agent", points=4, targets=("run_agent",))
+def check_run_agent(run_agent: Any) -> str:
+    cases = _loop_cases(hidden_rng("05.1"))
+    for label, question, policy, max_iterations in cases:
+        case = f"run_agent(client, registry, {question!r}, model=..., max_iterations={max_iterations}) [{label}]"  # noqa: E501
+        reference_client, _ = _client(policy())
+        expected_result = reference.run_agent(
+            reference_client,
+            _registry(),
+            question,
+            model=CHECK_MODEL,
+            max_iterations=max_iterations,
+        )
+        client, requests = _client(policy())
+        got_result = _run_learner(
+            run_agent,
+            (client, _registry(), question),
+            {"model": CHECK_MODEL, "max_iterations": max_iterations},
+            case=case,
+            requests=requests,
+        )
+        if requests and any(r.get("model") != CHECK_MODEL for r in requests):
+            fail(case, CHECK_MODEL, requests[0].get("model"), "Pass model=model to create().")
+        expected = _view(expected_result, case)
+        got = _view(got_result, case)
+        repeated = {
+            step.tool_call_id
+            for step in expected_result.steps
+            if step.result.startswith('{"error": "Repeated call')
+        }
+        _mask_repeats(expected, got, repeated, case)
+        _compare(case, expected, got, max_iterations)
+    return f"{len(cases)} conversations"
+
+
+# --- 05.2: fixed_loop -----------------------------------------------------------------------------
+
+
+@exercise("05.2", notebook=NOTEBOOK, title="fixed_loop", points=2, targets=("fixed_loop",))
+def check_fixed_loop(fixed_loop: Any) -> str:
+    from course_lib.local_model import HeuristicPolicy, call
+
+    rng = hidden_rng("05.2")
+    cases: list[tuple[str, Callable[[], Any]]] = [
+        ("北京和上海的天气怎么样？", HeuristicPolicy),
+        ("What is the weather in 北京, 上海 and Paris?", HeuristicPolicy),
+        ("What time is it in London?", HeuristicPolicy),
+        ("hello", HeuristicPolicy),
+    ]
+    for _ in range(4):
+        cities = rng.sample(CITIES, 4)
+        script = [
+            [call("get_weather", city=cities[0]), call("get_time", city=cities[1])],
+            [call("get_time", city=c) for c in cities[2:]],
+            rng.choice(["好的。", "Done."]),
+        ]
+        cases.append(("、".join(cities), lambda script=script: _scripted(script)))
+    for question, policy in cases:
+        case = f"fixed_loop(client, registry, {question!r}, model=...)"
+        reference_client, _ = _client(policy())
+        expected = reference.run_agent(reference_client, _registry(), question, model=CHECK_MODEL)
+        client, requests = _client(policy())
+        got = _run_learner(
+            fixed_loop,
+            (client, _registry(), question),
+            {"model": CHECK_MODEL},
+            case=case,
+            requests=requests,
+        )
+        want = _plain_messages(expected.messages, case)
+        have = _plain_messages(got, case)
+        difference = first_difference(want, have)
+        if difference:
+            fail(case, want, have, _messages_hint(want, have), detail=difference)
+    return f"{len(cases)} conversations"
+
+
+# --- 05.3: run_tool_calls -------------------------------------------------------------------------
+
+WAIT = 1.0  # seconds a call waits for the others before deciding they do not run concurrently
+
+
+class _Meeting:
+    """A dispatcher whose calls only finish when all of them are running at the same time.
+
+    Every call waits at a barrier for the whole batch; then call *i* waits until call *i + 1* has
+    finished, so the last call finishes first. A sequential loop breaks the barrier (noted in
+    ``sequential``) and is let through without further waiting. Names in ``failing`` raise.
+    """
+
+    def __init__(self, count: int, failing: set[str]) -> None:
+        self.barrier = threading.Barrier(max(count, 1), timeout=WAIT)
+        self.finished = [threading.Event() for _ in range(count)]
+        self.failing = failing
+        self.sequential = False
+        self.arguments: list[Any] = []
+
+    def schemas(self, format: str = "openai") -> list[dict]:
+        return []
+
+    def call(self, name: str, arguments: Any) -> str:
+        self.arguments.append(arguments)
+        parsed = json.loads(arguments) if isinstance(arguments, str) else dict(arguments)
+        position = parsed["position"]
+        try:
+            try:
+                self.barrier.wait()
+            except threading.BrokenBarrierError:
+                self.sequential = True
+            if not self.sequential and position + 1 < len(self.finished):
+                self.finished[position + 1].wait(WAIT)
+            if name in self.failing:
+                raise RuntimeError(f"{name} is down for {parsed['city']}")
+            return f"{name} → {parsed['city']}"
+        finally:
+            self.finished[position].set()
+
+
+def _batch(rng: Random, count: int, failing_count: int) -> tuple[list[dict], set[str]]:
+    names = ["get_weather", "get_time", "search_notes", "get_news"]
+    calls = []
+    for position in range(count):
+        arguments = {"city": rng.choice(CITIES), "position": position}
+        function = {
+            "name": names[position % 4],
+            "arguments": json.dumps(arguments, ensure_ascii=False),
+        }
+        call_id = "call_" + "".join(rng.choice("ABCDEFGHJKabcdefghjk0123456789") for _ in range(12))
+        calls.append({"id": call_id, "type": "function", "function": function})
+    failing = {c["function"]["name"] for c in rng.sample(calls, min(failing_count, count))}
+    return calls, failing
+
+
+def _expected_messages(calls: list[dict], failing: set[str]) -> list[dict]:
+    messages = []
+    for call in calls:
+        name, arguments = call["function"]["name"], json.loads(call["function"]["arguments"])
+        if name in failing:
+            content = json.dumps(
+                {"error": f"RuntimeError: {name} is down for {arguments['city']}"},
+                ensure_ascii=False,
+            )
+        else:
+            content = f"{name} → {arguments['city']}"
+        messages.append({"role": "tool", "tool_call_id": call["id"], "content": content})
+    return messages
+
+
+def _tool_calls_hint(expected: list[dict], got: Any, calls: list[dict]) -> str:
+    if not isinstance(got, list):
+        return "Return a list: one tool message dict per call."
+    if len(got) != len(expected):
+        return "Return exactly one tool message per call, no more, no fewer."
+    if not all(isinstance(m, dict) for m in got):
+        return 'Each item is a dict {"role": "tool", "tool_call_id": ..., "content": ...}.'
+    ids = [m.get("tool_call_id") for m in got]
+    want = [m["tool_call_id"] for m in expected]
+    if sorted(map(str, ids)) == sorted(want) and ids != want:
+        return (
+            "The messages come in the order the calls finished, not the order they were asked: "
+            "collect futures in call order (pool.map, or a list of futures read in order), not "
+            "with as_completed."
+        )
+    if any("tool_call_id" not in m for m in got):
+        return 'The key is "tool_call_id" (the id of the call the message answers).'
+    if any(m.get("role") != "tool" for m in got):
+        return 'Each message has "role": "tool".'
+    for message, wanted in zip(got, expected, strict=True):
+        if message.get("content") != wanted["content"] and _is_error_object(wanted["content"]):
+            return (
+                "When registry.call raises, that call's content is "
+                'json.dumps({"error": f"{type(exc).__name__}: {exc}"}) and the other calls keep '
+                "their results: catch the exception inside the function each thread runs."
+            )
+    return 'Each tool message is {"role": "tool", "tool_call_id": call["id"], "content": result}.'
+
+
+@exercise("05.3", notebook=NOTEBOOK, title="run_tool_calls", points=3, targets=("run_tool_calls",))
+def check_run_tool_calls(run_tool_calls: Any) -> str:
+    rng = hidden_rng("05.3")
+    batches = [_batch(rng, 3, 0), _batch(rng, 3, 1), _batch(rng, 1, 0), ([], set())]
+    batches += [_batch(rng, rng.randint(1, 4), rng.choice([0, 0, 1, 2])) for _ in range(6)]
+    for calls, failing in batches:
+        shown = [f"{c['function']['name']}({c['function']['arguments']})" for c in calls]
+        case = f"run_tool_calls(registry, [{', '.join(shown)}])" + (
+            f" where {', '.join(sorted(failing))} raise(s)" if failing else ""
+        )
+        registry = _Meeting(len(calls), failing)
+        try:
+            got = run_tool_calls(registry, [json.loads(json.dumps(c)) for c in calls])
+        except (NotImplementedError, CheckFailed):
+            raise
+        except RuntimeError as error:
+            if "is down for" not in str(error):
+                raise CheckFailed(f"Case: {case}\nYour code raised RuntimeError: {error}") from None
+            fail(
+                case,
+                _expected_messages(calls, failing),
+                f"RuntimeError: {error}",
+                "One failing tool took the whole batch down. Catch the exception inside the "
+                "function each thread runs and answer that call with "
+                'json.dumps({"error": f"{type(exc).__name__}: {exc}"}).',
+            )
+        except ValueError as error:
+            hint = (
+                "With no calls there is nothing to run: return [] before creating a pool "
+                "(ThreadPoolExecutor(max_workers=0) raises)."
+                if not calls
+                else "Run this case yourself in a new cell to see the full traceback."
+            )
+            fail(case, [], f"ValueError: {error}", hint)
+        except Exception as error:
+            raise CheckFailed(
+                f"Case: {case}\nYour code raised {type(error).__name__}: {error}\n"
+                "Hint: run this case yourself in a new cell to see the full traceback."
+            ) from None
+        expected = _expected_messages(calls, failing)
+        if registry.sequential:
+            fail(
+                case,
+                "all calls running at the same time",
+                "the calls ran one after another",
+                "Start every call before waiting for any: submit them all to a "
+                "ThreadPoolExecutor(max_workers=len(tool_calls)) and then collect the results.",
+            )
+        sent = [c["function"]["arguments"] for c in calls]
+        if sorted(map(show, registry.arguments)) != sorted(map(show, sent)):
+            fail(
+                case,
+                sent,
+                registry.arguments,
+                "Pass each call's arguments string to registry.call unchanged.",
+            )
+        expect_json_equal(
+            case, expected, got, _tool_calls_hint(expected, as_json(got, case), calls)
+        )
+    return f"{len(batches)} batches"
+
+
+# --- 05.4: collect_stream -------------------------------------------------------------------------
+
+
+def _chunk(delta: dict | None, finish_reason: str | None = None, *, usage: dict | None = None):
+    from openai.types.chat import ChatCompletionChunk
+
+    choices = (
+        [] if delta is None else [{"index": 0, "delta": delta, "finish_reason": finish_reason}]
+    )
+    data = {"id": "chatcmpl-05", "object": "chat.completion.chunk", "created": 0, "model": "m"}
+    return ChatCompletionChunk.model_validate({**data, "choices": choices, "usage": usage})
+
+
+def _pieces(text: str, rng: Random, most: int = 4) -> list[str]:
+    cuts = sorted(rng.sample(range(1, len(text)), min(len(text) - 1, rng.randint(0, most - 1))))
+    return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+
+
+def _stream(rng: Random, text: str | None, calls: list[dict], *, usage: bool) -> list:
+    """Chunks as a provider streams them: role, text pieces, call fragments interleaved by index."""
+    chunks = [_chunk({"role": "assistant", "content": ""})]
+    chunks += [_chunk({"content": piece}) for piece in (_pieces(text, rng) if text else [])]
+    queues = []
+    for index, call in enumerate(calls):
+        pieces = _pieces(call["arguments"], rng)
+        first_arguments = pieces.pop(0) if rng.random() < 0.3 else ""
+        first = {
+            "index": index,
+            "id": call["id"],
+            "type": "function",
+            "function": {"name": call["name"], "arguments": first_arguments},
+        }
+        queue = [first] + [{"index": index, "function": {"arguments": p}} for p in pieces]
+        queues.append(queue)
+    while any(queues):
+        queue = rng.choice([q for q in queues if q])
+        chunks.append(_chunk({"tool_calls": [queue.pop(0)]}))
+    chunks.append(_chunk({}, "tool_calls" if calls else "stop"))
+    if usage:
+        chunks.append(
+            _chunk(None, usage={"prompt_tokens": 9, "completion_tokens": 5, "total_tokens": 14})
+        )
+    return chunks
+
+
+def _call(rng: Random, number: int) -> dict:
+    city = rng.choice(CITIES)
+    name, arguments = rng.choice(
+        [
+            ("get_weather", {"city": city, "unit": rng.choice(["c", "f"])}),
+            ("get_time", {"city": city}),
+            ("search_notes", {"keyword": f"{city} 旅行", "limit": rng.randint(1, 9)}),
+        ]
+    )
+    return {
+        "id": f"call_{number}{rng.randint(1000, 9999)}",
+        "name": name,
+        "arguments": json.dumps(arguments, ensure_ascii=False),
+    }
+
+
+def _local_stream_case() -> tuple[str, list, dict]:
+    """A real stream from the local model, and the non-streamed reply to the same request."""
+    from course_lib.local_model import HeuristicPolicy
+
+    request = {
+        "model": CHECK_MODEL,
+        "messages": [{"role": "user", "content": "What is the weather in 北京, 上海 and Paris?"}],
+        "tools": _registry().schemas(),
+    }
+    message = _client(HeuristicPolicy())[0].chat.completions.create(**request).choices[0].message
+    chunks = list(_client(HeuristicPolicy())[0].chat.completions.create(**request, stream=True))
+    calls = [
+        {"id": c.id, "name": c.function.name, "arguments": c.function.arguments}
+        for c in message.tool_calls or []
+    ]
+    return (
+        "a stream from the local model (three parallel calls)",
+        chunks,
+        {
+            "content": message.content,
+            "tool_calls": calls,
+        },
+    )
+
+
+def _stream_cases(rng: Random) -> list[tuple[str, list, dict]]:
+    cases = []
+    two = [
+        {"id": "call_a", "name": "get_weather", "arguments": '{"city": "北京"}'},
+        {"id": "call_b", "name": "get_time", "arguments": '{"city": "上海"}'},
+    ]
+    fixed = Random(5)
+    cases.append(
+        (
+            "text only",
+            _stream(fixed, "北京今天晴，最高 31 度。", [], usage=False),
+            {"content": "北京今天晴，最高 31 度。", "tool_calls": []},
+        )
+    )
+    chunks = _stream(fixed, None, two, usage=False)
+    interleaved = [chunks[0], *_interleave_two(chunks[1:-1]), chunks[-1]]
+    cases.append(
+        ("two calls whose fragments interleave", interleaved, {"content": None, "tool_calls": two})
+    )
+    cases.append(_local_stream_case())
+    later_first = [chunks[0], *_later_index_first(chunks[1:-1]), chunks[-1]]
+    cases.append(
+        ("index 1 starts before index 0", later_first, {"content": None, "tool_calls": two})
+    )
+    cases.append(
+        (
+            "text, one call and a final usage chunk without choices",
+            _stream(fixed, "Let me check.", two[:1], usage=True),
+            {"content": "Let me check.", "tool_calls": two[:1]},
+        )
+    )
+    for number in range(10):
+        calls = [_call(rng, n) for n in range(rng.randint(0, 4))]
+        text = rng.choice([None, None, "好的，我查一下。", "Checking the weather for you."])
+        if not calls and text is None:
+            text = "北京晴。"
+        chunks = _stream(rng, text, calls, usage=rng.random() < 0.5)
+        cases.append(
+            (f"hidden stream {number + 1}", chunks, {"content": text, "tool_calls": calls})
+        )
+    return cases
+
+
+def _interleave_two(fragments: list) -> list:
+    """Start both calls, then alternate their argument fragments, index 1 first."""
+    by_index: dict[int, list] = {0: [], 1: []}
+    for chunk in fragments:
+        by_index[chunk.choices[0].delta.tool_calls[0].index].append(chunk)
+    order = [by_index[0].pop(0), by_index[1].pop(0)]
+    while by_index[0] or by_index[1]:
+        for index in (1, 0):
+            if by_index[index]:
+                order.append(by_index[index].pop(0))
+    return order
+
+
+def _later_index_first(fragments: list) -> list:
+    by_index: dict[int, list] = {0: [], 1: []}
+    for chunk in fragments:
+        by_index[chunk.choices[0].delta.tool_calls[0].index].append(chunk)
+    return by_index[1] + by_index[0]
+
+
+def _stream_hint(expected: dict, got: Any) -> str:
+    if not isinstance(got, dict) or "tool_calls" not in got or "content" not in got:
+        return (
+            'Return a dict {"content": text or None, "tool_calls": [{"id", "name", "arguments"}]}.'
+        )
+    if expected["content"] is None and got["content"] == "":
+        return 'content is None when no text arrived (as in a non-streamed reply), not "".'
+    if expected["content"] != got["content"]:
+        return "content is every delta.content piece joined in arrival order (skip None)."
+    calls = got["tool_calls"]
+    if not isinstance(calls, list):
+        return "tool_calls is a list ordered by index, not a dict."
+    want = expected["tool_calls"]
+    if len(calls) != len(want):
+        return (
+            "One entry per index: a new call starts when a fragment brings an index you have "
+            "not seen; later fragments of the same index continue it."
+        )
+    if any(not isinstance(c, dict) for c in calls):
+        return 'Each tool call is a dict {"id": ..., "name": ..., "arguments": ...}.'
+    if any(not c.get("id") or not c.get("name") for c in calls):
+        return (
+            "The id and name arrive only in a call's first fragment; later fragments carry "
+            "id=None and name=None. Keep the first values (do not overwrite them with None)."
+        )
+    got_ids = [c.get("id") for c in calls]
+    want_ids = [c["id"] for c in want]
+    if got_ids != want_ids and sorted(got_ids) == sorted(want_ids):
+        return "Order the tool calls by their index, not by when their first fragment arrived."
+    pieces = sorted("".join(c.get("arguments") or "" for c in calls))
+    if pieces == sorted("".join(c["arguments"] for c in want)):
+        return (
+            "The argument fragments were joined in arrival order: fragments of different calls "
+            "interleave, so add each fragment to the call with the same index."
+        )
+    return "Each call's arguments are all its fragments' arguments joined, in arrival order."
+
+
+@exercise("05.4", notebook=NOTEBOOK, title="collect_stream", points=3, targets=("collect_stream",))
+def check_collect_stream(collect_stream: Any) -> str:
+    cases = _stream_cases(hidden_rng("05.4"))
+    for label, chunks, expected in cases:
+        case = f"collect_stream(<{len(chunks)} chunks: {label}>)"
+        try:
+            got = collect_stream(iter(chunks))
+        except (NotImplementedError, CheckFailed):
+            raise
+        except Exception as error:
+            fail(case, expected, f"{type(error).__name__}: {error}", _crash_hint(error, chunks))
+        if isinstance(got, dict):  # other keys (finish_reason, usage) are the learner's choice
+            got = {k: got[k] for k in ("content", "tool_calls") if k in got}
+        plain = as_json(got, f"The result of {case}")
+        expect_json_equal(case, expected, plain, _stream_hint(expected, plain))
+    return f"{len(cases)} streams"
+
+
+def _crash_hint(error: Exception, chunks: list) -> str:
+    if isinstance(error, IndexError) and any(not c.choices for c in chunks):
+        return (
+            "The last chunk of a stream with usage has an empty choices list: skip chunks "
+            "without choices."
+        )
+    if isinstance(error, TypeError) and "NoneType" in str(error):
+        return (
+            "Fields a fragment does not carry are None (delta.content, a later fragment's id, "
+            "name and even function): check for None before joining."
+        )
+    return "Run this case yourself in a new cell to see the full traceback."
+
+
+__all__ = ["check_collect_stream", "check_fixed_loop", "check_run_agent", "check_run_tool_calls"]
