@@ -50,7 +50,7 @@ def as_turn(step: ScriptTurn) -> Turn:
         return Turn(step)
     if isinstance(step, ToolCall):
         return Turn(None, (step,))
-    calls = tuple(step)
+    calls = tuple(step) if isinstance(step, (list, tuple)) else ()
     if not calls or not all(isinstance(c, ToolCall) for c in calls):
         raise TypeError(
             "a script turn is a string, a ToolCall, a non-empty list of ToolCalls, or a Turn; "

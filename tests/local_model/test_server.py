@@ -1,0 +1,128 @@
+"""The local model over real HTTP: endpoints, concurrency, the real-provider road, Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx2
+import openai
+import pytest
+from local_model_fixtures import WEATHER, answer_calls, user
+
+import course_lib.local_model.client as client_module
+from course_lib.local_model import make_client
+from course_lib.local_model.server import serve
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_models_lists_the_model_name(http_server):
+    remote = openai.OpenAI(api_key="unused", base_url=http_server.base_url)
+    assert [m.id for m in remote.models.list()] == [client_module.model_name()]
+
+
+def test_fifty_concurrent_clients_all_get_correct_answers(http_server):
+    def one(index: int) -> str:
+        remote = openai.OpenAI(api_key="unused", base_url=http_server.base_url, max_retries=0)
+        city = ["Beijing", "Shanghai", "Tokyo", "Paris", "London"][index % 5]
+        reply = remote.chat.completions.create(
+            model="m", messages=user(f"Weather in {city}?"), tools=[WEATHER]
+        )
+        return reply.choices[0].message.tool_calls[0].function.arguments
+
+    with ThreadPoolExecutor(max_workers=50) as pool:
+        results = list(pool.map(one, range(50)))
+    expected = [
+        f'{{"city": "{["Beijing", "Shanghai", "Tokyo", "Paris", "London"][i % 5]}"}}'
+        for i in range(50)
+    ]
+    assert results == expected
+
+
+def notebook_code(client, model: str) -> str:
+    """What a notebook cell does: ask, run the tool, answer, ask again."""
+    messages = user("What's the weather in Beijing?")
+    first = client.chat.completions.create(model=model, messages=messages, tools=[WEATHER])
+    answer_calls(messages, first.choices[0].message, lambda n, a: {"sky": "sunny", **a})
+    final = client.chat.completions.create(model=model, messages=messages, tools=[WEATHER])
+    return final.choices[0].message.content
+
+
+def test_notebook_code_runs_unchanged_against_a_real_endpoint_configuration(monkeypatch):
+    with serve() as server:
+        monkeypatch.setenv("COURSE_BACKEND", "openai")
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("COURSE_MODEL", "gpt-test")
+        client = make_client()
+        assert str(client.base_url).rstrip("/") == server.base_url
+        remote_answer = notebook_code(client, client_module.model_name())
+    monkeypatch.delenv("COURSE_BACKEND")
+    assert remote_answer == notebook_code(make_client(), client_module.model_name())
+    assert 'get_weather(city="Beijing")' in remote_answer
+
+
+def test_the_real_backend_without_a_key_says_how_to_fix_it(monkeypatch):
+    monkeypatch.setenv("COURSE_BACKEND", "openai")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(RuntimeError, match="set OPENAI_API_KEY"):
+        make_client()
+
+
+def test_an_unknown_backend_is_refused_with_the_choices(monkeypatch):
+    monkeypatch.setenv("COURSE_BACKEND", "anthropic")
+    with pytest.raises(ValueError, match="'local'.*'openai'"):
+        make_client()
+
+
+def test_the_model_name_comes_from_course_model(monkeypatch):
+    monkeypatch.delenv("COURSE_BACKEND", raising=False)
+    monkeypatch.delenv("COURSE_MODEL", raising=False)
+    assert client_module.model_name() == "local-toy"
+    monkeypatch.setenv("COURSE_MODEL", "my-model")
+    assert client_module.model_name() == "my-model"
+
+
+def test_a_policy_always_gives_a_local_client_even_with_the_real_backend(monkeypatch):
+    from course_lib.local_model import ScriptedPolicy
+
+    monkeypatch.setenv("COURSE_BACKEND", "openai")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    client = make_client(ScriptedPolicy(["scripted"]))
+    reply = client.chat.completions.create(model="m", messages=user("hi"))
+    assert reply.choices[0].message.content == "scripted"
+
+
+def test_serve_model_binds_loopback_answers_and_stops_cleanly_on_ctrl_c():
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "course_lib", "serve-model", "--port", "0"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        banner = process.stdout.readline()
+        assert "http://127.0.0.1:" in banner, banner + process.stderr.read()
+        base_url = banner.split()[4]
+        assert httpx2.get(base_url + "/models").status_code == 200
+        process.send_signal(signal.SIGINT)
+        deadline = time.monotonic() + 10
+        while process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert process.returncode == 0
+        assert "Stopped." in process.stdout.read()
+        assert "Traceback" not in process.stderr.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.stdout.close()
+        process.stderr.close()
