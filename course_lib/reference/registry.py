@@ -9,7 +9,7 @@ raises and always returns a string, because whatever goes wrong must go back to 
 tool result it can read and act on, not crash the loop:
 
     {"error": "unknown tool 'get_wether'; did you mean 'get_weather'? ...", ...}
-    {"error": "invalid arguments for tool 'get_weather': 1 problem ...", "problems": [...]}
+    {"error": "invalid arguments for tool 'get_weather': days: expected integer, got ...", ...}
     {"error": "tool 'get_weather' failed: ValueError: no such city: Atlantis", ...}
 
 What `call` catches: every `Exception` a tool raises, and `SystemExit` (a tool must not end the
@@ -591,10 +591,11 @@ def _not_an_object(tool: RegisteredTool, value: Any) -> dict[str, Any]:
 
 
 def _invalid(tool: RegisteredTool, problems: list[str]) -> dict[str, Any]:
-    count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+    # The problems go into the error text itself: a model reads "error" first, and many read
+    # nothing else, so the text must say what to fix, not only that something is wrong.
     return {
-        "error": f"invalid arguments for tool {tool.name!r} ({count}); fix them and call "
-        "the tool again",
+        "error": f"invalid arguments for tool {tool.name!r}: {'; '.join(problems)}. "
+        "Fix them and call the tool again.",
         "tool": tool.name,
         "problems": problems,
     }
