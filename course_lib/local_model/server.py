@@ -1,7 +1,8 @@
 """The local model over HTTP, for any OpenAI-compatible client, ``curl`` or another language.
 
 Built on the standard library's ``ThreadingHTTPServer`` (one thread per connection, HTTP/1.1
-keep-alive, Nagle's algorithm off: small replies would otherwise wait ~40 ms for an ACK). It serves
+keep-alive, Nagle's algorithm off: small replies would otherwise wait ~40 ms for an ACK; a listen
+backlog of 128: the default of 5 drops connections when 50 clients arrive at once). It serves
 the same :class:`LocalEndpoint` as the in-process transport, so both behave identically; streamed
 replies go out as chunked server-sent events, one event per chunk.
 """
@@ -9,6 +10,7 @@ replies go out as chunked server-sent events, one event per chunk.
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -60,11 +62,18 @@ class LocalModelServer(ThreadingHTTPServer):
 
     daemon_threads = True
     disable_nagle_algorithm = True  # read by StreamRequestHandler for each connection
+    request_queue_size = 128  # the default listen backlog (5) resets bursts of new connections
 
     def __init__(self, address: tuple[str, int], endpoint: LocalEndpoint, *, verbose=False):
         super().__init__(address, _Handler)
         self.endpoint = endpoint
         self.verbose = verbose
+
+    def handle_error(self, request, client_address) -> None:
+        """A client that hangs up (reset, broken pipe) is normal; anything else is reported."""
+        if isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            return
+        super().handle_error(request, client_address)
 
     @property
     def base_url(self) -> str:
@@ -102,7 +111,9 @@ def serve(
         client = openai.OpenAI(api_key="unused", base_url=server.base_url)
     """
     server = make_server(host, port, policy=policy, seed=seed)
-    thread = threading.Thread(target=server.serve_forever, name="local-model-server", daemon=True)
+    thread = threading.Thread(
+        target=server.serve_forever, args=(0.05,), name="local-model-server", daemon=True
+    )
     thread.start()
     try:
         yield server
