@@ -235,7 +235,8 @@ def _mask_repeats(expected: dict, got: dict, repeated_ids: set[str], case: str) 
     for view in (expected, got):
         for message in view["messages"]:
             if message.get("role") == "tool" and message.get("tool_call_id") in repeated_ids:
-                if view is got and not _is_error_object(message.get("content")):
+                stopped_alike = got["stopped"] == expected["stopped"]  # else stopped fails first
+                if view is got and stopped_alike and not _is_error_object(message.get("content")):
                     fail(
                         f"{case}: the tool message answering the repeated call",
                         REPEATED,
@@ -323,6 +324,8 @@ def _messages_hint(expected: list[dict], got: list[dict]) -> str:
         return (
             'Each tool call is {"id": ..., "type": "function", "function": {"name", "arguments"}}.'
         )
+    if got == expected[:-1]:
+        return "The final assistant message (the answer) belongs in the list too: append it."
     if got and got[0] != expected[0]:
         return 'The conversation starts with {"role": "user", "content": question}.'
     if any(m.get("role") == "tool" and not isinstance(m.get("content"), str) for m in got):
@@ -330,6 +333,27 @@ def _messages_hint(expected: list[dict], got: list[dict]) -> str:
     return (
         "Compare with the contract: one assistant message per turn (content and tool_calls), "
         "then one tool message per call; the final assistant message ends the list."
+    )
+
+
+def _compare_messages(case: str, expected: list[dict], got: list[dict]) -> None:
+    """Fail on the first message that differs, showing that message rather than the whole list."""
+    __tracebackhide__ = True
+    difference = first_difference(expected, got)
+    if difference is None:
+        return
+    hint = _messages_hint(expected, got)
+    position = next(
+        (i for i, (e, g) in enumerate(zip(expected, got, strict=False)) if e != g), None
+    )
+    if position is None:  # one list is the other plus more messages
+        position = min(len(expected), len(got))
+    fail(
+        f"{case}, message {position}",
+        expected[position] if position < len(expected) else "(no message)",
+        got[position] if position < len(got) else "(no message)",
+        hint,
+        detail=f"messages[{position}] of {len(got)} (expected {len(expected)} messages)",
     )
 
 
@@ -342,15 +366,17 @@ def _compare(case: str, expected: dict, got: dict, max_iterations: int) -> None:
             got["stopped"],
             _stopped_hint(expected, got, max_iterations),
         )
-    difference = first_difference(expected["messages"], got["messages"])
-    if difference:
+    made, allowed = _turns(got["messages"]), _turns(expected["messages"])
+    if expected["stopped"] == got["stopped"] == "max_iterations" and made != allowed:
+        early = "The loop stopped a turn early. " if made < allowed else ""
         fail(
-            f"{case}: messages",
-            expected["messages"],
-            got["messages"],
-            _messages_hint(expected["messages"], got["messages"]),
-            detail=difference,
+            f"{case}: the number of turns (assistant messages)",
+            allowed,
+            made,
+            f"{early}max_iterations={max_iterations} allows exactly that many calls to create "
+            "(for turn in range(1, max_iterations + 1)).",
         )
+    _compare_messages(f"{case}: messages", expected["messages"], got["messages"])
     if got["answer"] != expected["answer"]:
         hint = (
             'answer is the final assistant message\'s content when stopped is "answer", '
@@ -536,9 +562,7 @@ def check_fixed_loop(fixed_loop: Any) -> str:
         )
         want = _plain_messages(expected.messages, case)
         have = _plain_messages(got, case)
-        difference = first_difference(want, have)
-        if difference:
-            fail(case, want, have, _messages_hint(want, have), detail=difference)
+        _compare_messages(case, want, have)
     return f"{len(cases)} conversations"
 
 
