@@ -1,0 +1,345 @@
+"""The widgets in a real browser: JupyterLab on loopback, driven by Debian's Chromium.
+
+For each notebook in ``NOTEBOOKS``: open it in JupyterLab (``?reset``), run all cells from the
+Run menu, check that no cell failed, then find every course widget on the page and make it react
+as a learner would: type into a SchemaExplorer, press Call on a ToolForm, look at a
+ConversationView's colours, change a ToolChoiceTrace's request. Screenshots go to
+``test-artifacts/widgets/``.
+
+One JupyterLab server and one browser serve the whole module. The notebooks are copied to a
+temporary folder first, so JupyterLab never writes to the repository. Chromium is Debian's
+(``apt-get install chromium``); without it these tests skip, saying so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+# Every notebook that shows a course widget; add lessons here as they use widgets.
+NOTEBOOKS = [
+    "tests/widgets/notebooks/widgets_demo.ipynb",
+]
+CHROMIUM = Path(os.environ.get("COURSE_CHROMIUM", "/usr/bin/chromium"))
+ARTIFACTS = ROOT / "test-artifacts" / "widgets"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
+# JupyterLab settings for a quiet, deterministic session: no news or update checks (no network,
+# no popup over the notebook), no autosave, every cell attached to the page (no windowing).
+LAB_SETTINGS = {
+    "@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/docmanager-extension/plugin": {"autosave": False},
+    "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
+}
+TIMEOUT_MS = 45_000
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason=f"browser tests need Debian's Chromium at {CHROMIUM} (apt-get install -y chromium); "
+    "set COURSE_CHROMIUM to use another path",
+)
+
+
+@dataclass(frozen=True)
+class Lab:
+    url: str
+    token: str
+    log: Path
+
+    def notebook_url(self, relative: str) -> str:
+        return f"{self.url}/lab/tree/{relative}?reset&token={self.token}"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def write_settings(folder: Path) -> None:
+    for plugin, values in LAB_SETTINGS.items():
+        path = folder / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values), encoding="utf-8")
+
+
+def wait_until_up(url: str, token: str, process: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"JupyterLab exited with {process.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            request = urllib.request.Request(
+                f"{url}/api/status", headers={"Authorization": f"token {token}"}
+            )
+            with urllib.request.urlopen(request, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.3)
+    pytest.fail(f"JupyterLab did not answer within 90 s:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
+    """A JupyterLab server of this environment on a free loopback port, with its own config."""
+    base = tmp_path_factory.mktemp("lab")
+    root = base / "root"
+    for relative in NOTEBOOKS:
+        target = root / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / relative, target)
+    write_settings(base / "settings")
+    token = os.urandom(16).hex()
+    port = free_port()
+    env = {
+        **os.environ,
+        "JUPYTER_CONFIG_DIR": str(base / "config"),
+        "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
+        "IPYTHONDIR": str(base / "ipython"),
+        "JUPYTER_PLATFORM_DIRS": "1",
+    }
+    command = [
+        sys.executable, "-m", "jupyterlab",
+        "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+        "--ServerApp.open_browser=False", f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}", f"--LabApp.user_settings_dir={base / 'settings'}",
+        f"--LabApp.workspaces_dir={base / 'workspaces'}", "--LabApp.news_url=",
+    ]  # fmt: skip
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")
+    log = base / "lab.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(command, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(url, token, process, log)
+        yield Lab(url, token, log)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def shoot(target, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    target.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+# -- running a notebook -----------------------------------------------------------------------
+
+ALL_CELLS_RAN = """() => {
+  const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')];
+  return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
+}"""
+NO_OUTPUTS = """() => document.querySelectorAll('.jp-Notebook .jp-OutputArea-child').length === 0"""
+RUNNING = """() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
+  .some(p => /\\[[*\\d]+\\]/.test(p.textContent))"""
+
+
+def menu(page, top: str, item: str, *, until: str) -> None:
+    """Click a JupyterLab menu item, as a learner would, until the JavaScript ``until`` holds.
+
+    Right after a notebook opens, a command can still be disabled (the notebook is not yet the
+    current widget) and the click does nothing, so it is retried a few times.
+    """
+    for _attempt in range(4):
+        page.locator(".lm-MenuBar-itemLabel").get_by_text(top, exact=True).click()
+        page.locator(".lm-Menu-itemLabel").get_by_text(item, exact=True).click()
+        accept_kernel_dialog(page)
+        try:
+            page.wait_for_function(until, timeout=5_000)
+            return
+        except Exception:  # playwright's TimeoutError: try the menu again
+            page.keyboard.press("Escape")
+    raise AssertionError(f"{top} > {item} had no effect after 4 tries")
+
+
+def accept_kernel_dialog(page) -> None:
+    """A slow kernel start can make JupyterLab ask which kernel to use: take the preferred one."""
+    dialog = page.locator(".jp-Dialog")
+    if dialog.count() and "Select Kernel" in dialog.inner_text():
+        dialog.locator(".jp-Dialog-button.jp-mod-accept").click()
+
+
+def run_all_cells(page, lab: Lab, notebook: str) -> None:
+    """Open ``notebook``, clear its stored outputs (none passes for a fresh one), run all."""
+    page.goto(lab.notebook_url(notebook))
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=TIMEOUT_MS)
+    idle = ".jp-Notebook-ExecutionIndicator[data-status='idle']"
+    page.wait_for_selector(idle, timeout=TIMEOUT_MS)
+    accept_kernel_dialog(page)
+    page.locator(".jp-Notebook .jp-Cell").first.click()  # make the notebook the current widget
+    menu(page, "Edit", "Clear Outputs of All Cells", until=NO_OUTPUTS)
+    menu(page, "Run", "Run All Cells", until=RUNNING)
+    page.wait_for_function(ALL_CELLS_RAN, timeout=TIMEOUT_MS)
+    page.wait_for_selector(idle, timeout=TIMEOUT_MS)
+
+
+def cell_errors(page) -> list[str]:
+    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']")
+    return [errors.nth(i).inner_text()[:500] for i in range(errors.count())]
+
+
+# -- what each widget must do -----------------------------------------------------------------
+
+PROBE_SOURCE = '''def probe_forecast(city: str, probe_days: int = 3) -> str:
+    """Forecast for a city."""
+    return city
+'''
+
+
+def check_schema_explorer(widget, name: str) -> None:
+    from playwright.sync_api import expect
+
+    output = widget.locator(".course-schema-output")
+    expect(output).to_contain_text('"type"')
+    widget.locator(".course-source textarea").fill(PROBE_SOURCE)
+    expect(output).to_contain_text('"probe_days"')  # in a whole tool and in a parameters schema
+    widget.locator("select").select_option(label="Anthropic Messages")
+    expect(output).to_contain_text("Reference (Anthropic Messages)")
+    shoot(widget, f"{name}-typed")
+    widget.locator(".course-source textarea").fill(
+        "def broken(*values: int) -> int:\n    return 0\n"
+    )
+    expect(output.locator(".course-error")).to_contain_text("*values")
+
+
+def check_tool_form(widget, name: str) -> None:
+    from playwright.sync_api import expect
+
+    result = widget.locator(".course-result")
+    expect(result).to_contain_text("Press Call")
+    strings = widget.locator("input[placeholder='string']")
+    filled = False
+    for i in range(strings.count()):
+        if strings.nth(i).input_value() == "":
+            strings.nth(i).fill("北京")
+            filled = True
+    widget.locator(".course-call-button").click()
+    expect(result).not_to_contain_text("Press Call")
+    expect(result.locator(".course-sent, .course-error").first).to_be_visible()
+    if filled:
+        expect(result.locator(".course-sent")).to_contain_text("北京")
+    shoot(widget, f"{name}-called")
+
+
+PAIR_COLOURS = """root => {
+  const colours = {};
+  for (const box of root.querySelectorAll('[data-call-id]')) {
+    const id = box.dataset.callId;
+    (colours[id] = colours[id] || []).push(getComputedStyle(box).borderLeftColor);
+  }
+  return colours;
+}"""
+
+
+def check_conversation(widget, name: str) -> None:
+    colours: dict[str, list[str]] = widget.evaluate(PAIR_COLOURS)
+    pairs = {call_id: seen for call_id, seen in colours.items() if len(seen) == 2}
+    assert pairs, f"{name}: no tool call with its answer on the page: {colours}"
+    for call_id, seen in pairs.items():
+        assert seen[0] == seen[1], f"{name}: call {call_id} and its answer differ: {seen}"
+    firsts = [seen[0] for seen in pairs.values()]
+    assert len(set(firsts)) == len(firsts), f"{name}: two calls share a colour: {pairs}"
+    shoot(widget, f"{name}-pairs")
+
+
+def scores_of(widget) -> dict[str, str]:
+    rows = widget.locator(".course-score-row")
+    return {
+        rows.nth(i).get_attribute("data-tool"): rows.nth(i).get_attribute("data-score")
+        for i in range(rows.count())
+    }
+
+
+def check_choice_trace(widget, name: str) -> None:
+    before = scores_of(widget)
+    assert before, f"{name}: no score rows"
+    weakest = min(before, key=lambda tool: float(before[tool]))
+    widget.locator(".course-request input").fill(weakest.replace("_", " ") + " please")
+    deadline = time.monotonic() + 10
+    while scores_of(widget) == before and time.monotonic() < deadline:
+        time.sleep(0.1)
+    after = scores_of(widget)
+    assert after != before, f"{name}: scores did not change after a new request: {before}"
+    assert float(after[weakest]) > float(before[weakest])
+    shoot(widget, f"{name}-rescored")
+
+
+CHECKS = {
+    "course-schema-explorer": check_schema_explorer,
+    "course-tool-form": check_tool_form,
+    "course-conversation": check_conversation,
+    "course-choice-trace": check_choice_trace,
+}
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[Path(n).stem for n in NOTEBOOKS])
+def test_every_widget_in_the_notebook_renders_and_reacts(lab, browser, notebook):
+    stem = Path(notebook).stem
+    for stale in ARTIFACTS.glob(f"{stem}-*.png"):
+        stale.unlink()
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    try:
+        run_all_cells(page, lab, notebook)
+        assert not cell_errors(page), f"{notebook}: cells failed: {cell_errors(page)}"
+        page.wait_for_selector(".course-widget", timeout=TIMEOUT_MS)
+        shoot(page, f"{stem}-ran")
+        checked = 0
+        for css_class, check in CHECKS.items():
+            widgets = page.locator(f".{css_class}")
+            for i in range(widgets.count()):
+                widget = widgets.nth(i)
+                widget.scroll_into_view_if_needed()
+                check(widget, f"{stem}-{css_class.removeprefix('course-')}-{i}")
+                checked += 1
+        assert checked == page.locator(".course-widget").count()
+    except Exception:
+        shoot(page, f"{stem}-failure")
+        raise
+    finally:
+        page.close()
+
+
+def test_the_demo_notebook_shows_every_kind_of_widget():
+    """The demo must keep covering each widget, or a check above silently stops running."""
+    text = (ROOT / NOTEBOOKS[0]).read_text(encoding="utf-8")
+    for name in ("SchemaExplorer(", "ToolForm(", "ConversationView(", "ToolChoiceTrace("):
+        assert name in text, f"{NOTEBOOKS[0]} no longer uses {name[:-1]}"
