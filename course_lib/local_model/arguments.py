@@ -17,7 +17,7 @@ from typing import Any
 
 from course_lib.local_model import text as txt
 
-NUMBER = re.compile(r"(?<![A-Za-z0-9_.])-?\d+(?:\.\d+)?(?![A-Za-z0-9_.])")
+NUMBER = re.compile(r"(?<![A-Za-z0-9_.])-?\d+(?:\.\d+)?(?![A-Za-z0-9_]|\.\d)")
 CHINESE_DIGITS = {
     "一": 1,
     "二": 2,

@@ -116,8 +116,27 @@ def correct(exchange: Exchange, request: ChatRequest, user_text: str) -> ToolCal
             fixed[name] = schema["enum"][options.index(match[0])] if match else fixed[name]
         elif expected or "type" in schema:
             target = expected.group(1) if expected else schema["type"]
-            fixed[name] = convert(fixed[name], target)
+            converted = convert(fixed[name], target)
+            if not has_type(converted, target):  # no honest conversion: read the request again
+                converted = fill_arguments(tool, user_text).calls[0].get(name, converted)
+            fixed[name] = converted
     return ToolCall.of(call.name, fixed) if fixed != arguments else None
+
+
+def has_type(value: Any, target: Any) -> bool:
+    """Whether ``value`` is of the JSON type ``target`` (a list of types means any of them)."""
+    if isinstance(target, list):
+        return any(has_type(value, one) for one in target)
+    checks = {
+        "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+        "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+        "string": lambda v: isinstance(v, str),
+        "boolean": lambda v: isinstance(v, bool),
+        "array": lambda v: isinstance(v, list),
+        "object": lambda v: isinstance(v, dict),
+        "null": lambda v: v is None,
+    }
+    return checks.get(target, lambda v: True)(value)
 
 
 def convert(value: Any, target: str) -> Any:
@@ -132,6 +151,8 @@ def convert(value: Any, target: str) -> Any:
     except (TypeError, ValueError):
         return value
     if target == "string" and not isinstance(value, str):
+        if isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
+            return " ".join(str(v) for v in value)  # ["Zhang", "San"] was one name in parts
         if isinstance(value, (dict, list)):
             return json.dumps(value, ensure_ascii=False)
         return str(value)

@@ -94,9 +94,11 @@ def final_answer(request: str, lines: list[tuple[ToolCall, str, str | None]]) ->
         if error is None:
             out.append(f"- {label(call)}{'：' if chinese else ': '}{quote(result)}")
         elif chinese:
-            out.append(f"- {label(call)} 调用失败：{quote(error)}。我没能自动修正这个调用。")
+            reason = quote(error).rstrip(".。")
+            out.append(f"- {label(call)} 调用失败：{reason}。我没能自动修正这个调用。")
         else:
             out.append(
-                f"- {label(call)} failed: {quote(error)}. I could not correct this call myself."
+                f"- {label(call)} failed: {quote(error).rstrip('.')}. "
+                "I could not correct this call myself."
             )
     return "\n".join(out)

@@ -162,6 +162,29 @@ def test_after_a_missing_argument_error_it_finds_the_argument_in_the_request():
     assert names_and_args(retry)[0][1]["keyword"] == "python"
 
 
+def test_a_boolean_sent_for_an_integer_is_replaced_by_the_number_in_the_request():
+    def notes(name, arguments):
+        if isinstance(arguments.get("limit"), bool):
+            return {"error": "limit: expected integer, got boolean true"}
+        return [f"note about {arguments['keyword']}"]
+
+    bad = call("search_notes", keyword="python", limit=True)
+    first, retry, final = run_script([bad], notes)
+    assert names_and_args(retry) == [("search_notes", {"keyword": "python", "limit": 3})]
+    assert "failed" not in final.content
+
+
+def test_a_list_of_name_parts_sent_for_a_string_is_joined_into_one_name():
+    def colleague(name, arguments):
+        if not isinstance(arguments["keyword"], str):
+            return {"error": "keyword: expected string, got array"}
+        return [f"note about {arguments['keyword']}"]
+
+    bad = call("search_notes", keyword=["Zhang", "San"], limit=3)
+    first, retry, final = run_script([bad], colleague)
+    assert names_and_args(retry) == [("search_notes", {"keyword": "Zhang San", "limit": 3})]
+
+
 def test_an_error_it_cannot_fix_is_explained_not_retried():
     def broken(name, arguments):
         return {"error": "the notes database is offline"}
