@@ -78,6 +78,32 @@ def tool_for(func: Callable[..., Any], format: str) -> dict[str, Any]:
     return function_to_tool(func, format=format)
 
 
+def same_spelling(node: Any) -> Any:
+    """``node`` with ``anyOf`` of bare types written as a type list, at every depth.
+
+    ``{"anyOf": [{"type": "integer"}, {"type": "null"}]}`` and ``{"type": ["integer", "null"]}``
+    accept exactly the same values; the comparison should not call that a difference.
+    """
+    if isinstance(node, list):
+        return [same_spelling(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: same_spelling(value) for key, value in node.items()}
+    branches = out.get("anyOf")
+    if (
+        isinstance(branches, list)
+        and branches
+        and "type" not in out
+        and all(isinstance(b, dict) and set(b) == {"type"} for b in branches)
+    ):
+        del out["anyOf"]
+        types = [
+            t for b in branches for t in (b["type"] if isinstance(b["type"], list) else [b["type"]])
+        ]
+        out["type"] = types[0] if len(types) == 1 else types
+    return out
+
+
 class SchemaExplorer(PlainTextWidget, widgets.VBox):
     """A function definition in a text area and its tool definition, updated as you type.
 
@@ -187,7 +213,9 @@ class SchemaExplorer(PlainTextWidget, widgets.VBox):
         if self.tool is None:
             return
         self.reference_compared = self._reference_like(func, self.learner_output)
-        self.differences = differences(self.reference_compared, self.learner_output)
+        self.differences = differences(
+            same_spelling(self.reference_compared), same_spelling(self.learner_output)
+        )
 
     def _reference_like(self, func: Callable[..., Any], output: Any) -> Any:
         """The reference output of the same kind as the learner's: parameters or a tool."""

@@ -22,6 +22,19 @@ def _about(schema: dict[str, Any]) -> str:
     return f": {description}" if description else ""
 
 
+def find_function(registry: Any, name: str) -> dict[str, Any]:
+    """The ``function`` part of ``name``'s Chat Completions tool, from ``registry.schemas()``.
+
+    Only ``schemas()`` and ``call()`` are used, so a registry written in the lesson works too.
+    """
+    functions = [tool["function"] for tool in registry.schemas(format="openai")]
+    for function in functions:
+        if function["name"] == name:
+            return function
+    known = ", ".join(f["name"] for f in functions) or "none"
+    raise ValueError(f"no tool named {name!r} in this registry; its tools: {known}")
+
+
 def is_error_result(result: str) -> bool:
     """Whether ``registry.call`` answered with an error object ``{"error": ...}``."""
     try:
@@ -34,19 +47,18 @@ def is_error_result(result: str) -> bool:
 class ToolForm(PlainTextWidget, widgets.VBox):
     """Controls for each parameter of ``registry``'s tool ``name``, a Call button and the result.
 
+    ``registry`` is anything with ``schemas(format="openai")`` and ``call(name, arguments)``.
+
     ``fill(city="北京")`` sets controls from Python; ``arguments()`` reads them back; ``call()``
     (or the button) runs ``registry.call(name, arguments)`` and shows what it returned.
     """
 
     def __init__(self, registry: Any, name: str) -> None:
-        record = registry.get(name)
-        if record is None:
-            known = ", ".join(registry.names()) or "none"
-            raise ValueError(f"no tool named {name!r} in this registry; its tools: {known}")
+        function = find_function(registry, name)
         self.registry = registry
         self.name = name
-        self.description: str = record.description or ""
-        schema = record.parameters
+        self.description: str = function.get("description") or ""
+        schema = function.get("parameters") or {"type": "object", "properties": {}}
         required = set(schema.get("required", []))
         self.fields: dict[str, Field] = {
             prop: Field.build(prop, prop_schema, prop in required)

@@ -155,3 +155,17 @@ def test_the_text_form_is_deterministic_and_readable():
     assert SchemaExplorer().text() == SchemaExplorer(DEFAULT_SOURCE).text()
     assert repr(SchemaExplorer()) == SchemaExplorer().text()
     assert '"city"' in SchemaExplorer().text()
+
+
+def test_any_of_bare_types_and_a_type_list_are_not_a_difference():
+    def any_of_spelling(func):
+        schema = parameters_schema(func)
+        schema["properties"]["limit"] = {"anyOf": [{"type": "integer"}, {"type": "null"}]}
+        return schema
+
+    source = "def f(limit: int | None) -> None:\n    pass\n"
+    assert (
+        parameters_schema(function_from_source(source))["properties"]["limit"]
+        != (any_of_spelling(function_from_source(source))["properties"]["limit"])
+    )
+    assert SchemaExplorer(source, compare=any_of_spelling).differences == []

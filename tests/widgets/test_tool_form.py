@@ -185,3 +185,24 @@ def test_the_text_form_lists_the_parameters_and_the_state():
         "result: (press Call)"
     )
     assert repr(form) == form.text()
+
+
+class LessonRegistry:
+    """A registry as a learner writes it in notebook 04: a dict of tools, schemas() and call()."""
+
+    def __init__(self) -> None:
+        self.tools = {"shout": lambda text: text.upper()}
+
+    def schemas(self, format: str = "openai") -> list[dict]:
+        parameters = {"type": "object", "properties": {"text": {"type": "string"}}}
+        return [{"type": "function", "function": {"name": "shout", "parameters": parameters}}]
+
+    def call(self, name: str, arguments: dict) -> str:
+        return self.tools[name](**arguments)
+
+
+def test_any_registry_with_schemas_and_call_works():
+    form = ToolForm(LessonRegistry(), "shout")
+    form.fill(text="hello 北京")
+    form.call_button.click()
+    assert form.result == "HELLO 北京"

@@ -35,3 +35,9 @@ def test_the_demo_stores_each_widgets_text_and_no_widget_state():
     ]
     for head in ("SchemaExplorer (", "ToolForm: ", "(stopped: answer", "ToolChoiceTrace\n"):
         assert any(text.startswith(head) for text in texts), f"no stored output starts {head!r}"
+
+
+def test_the_demo_shows_every_kind_of_widget_so_each_browser_check_runs():
+    text = DEMO.read_text(encoding="utf-8")
+    for name in ("SchemaExplorer(", "ToolForm(", "ConversationView(", "ToolChoiceTrace("):
+        assert name in text, f"{DEMO.name} no longer uses {name[:-1]}"
