@@ -9,15 +9,14 @@ from __future__ import annotations
 import copy
 import json
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-import nbformat
 import pytest
+from solution_cells import load_cells, rejected
 
-from course_lib.checks import CheckFailed, NotDoneYet, evaluate
+from course_lib.checks import NotDoneYet, evaluate
 
-SOLUTION = Path(__file__).resolve().parents[2] / "solutions" / "01_handwritten_schemas.ipynb"
+NOTEBOOK = "01_handwritten_schemas"
 # The cells whose definitions the tests use: the imports, the functions the exercises describe,
 # the example tools, and every exercise cell (their printed output is captured by pytest).
 LOADED_CELLS = (
@@ -40,12 +39,7 @@ LOADED_CELLS = (
 @cache
 def solution() -> dict[str, Any]:
     """The names the solution notebook defines in ``LOADED_CELLS``, run in order."""
-    notebook = nbformat.read(SOLUTION, as_version=4)
-    sources = {cell.id: cell.source for cell in notebook.cells}
-    namespace: dict[str, Any] = {}
-    for cell_id in LOADED_CELLS:
-        exec(compile(sources[cell_id], f"{SOLUTION.name}:{cell_id}", "exec"), namespace)
-    return namespace
+    return load_cells(NOTEBOOK, LOADED_CELLS)
 
 
 def weather_tool() -> dict:
@@ -54,14 +48,6 @@ def weather_tool() -> dict:
 
 def notes_tool() -> dict:
     return copy.deepcopy(solution()["NOTES_TOOL"])
-
-
-def rejected(exercise_id: str, *targets: Any) -> str:
-    """The message of the ``CheckFailed`` the check raises (the test fails if it passes)."""
-    with pytest.raises(CheckFailed) as info:
-        evaluate(exercise_id, *targets)
-    assert not isinstance(info.value, NotDoneYet), str(info.value)
-    return str(info.value)
 
 
 # --- 01.1 WEATHER_TOOL -------------------------------------------------------------------------

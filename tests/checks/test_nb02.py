@@ -8,24 +8,21 @@ learner would write it. The last tests show that the solutions agree with ``cour
 
 from __future__ import annotations
 
-import contextlib
 import inspect
-import io
 import random
 import re
 import typing
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-import nbformat
 import pytest
+from solution_cells import load_cells, rejected
 
-from course_lib.checks import CheckFailed, NotDoneYet, evaluate, nb02
+from course_lib.checks import NotDoneYet, evaluate, nb02
 from course_lib.reference import parameters_schema as reference_parameters_schema
 from course_lib.reference.docstrings import parse_docstring
 
-SOLUTION = Path(__file__).resolve().parents[2] / "solutions" / "02_reflection.ipynb"
+NOTEBOOK = "02_reflection"
 # The setup cell (imports), the cell that defines the ENTRY regex, and every exercise cell.
 LOADED_CELLS = ("w02-setup", "w02-regex", "w02-ex1", "w02-ex2", "w02-ex3", "w02-ex4", "w02-ex5")
 
@@ -33,21 +30,7 @@ LOADED_CELLS = ("w02-setup", "w02-regex", "w02-ex1", "w02-ex2", "w02-ex3", "w02-
 @cache
 def solution() -> dict[str, Any]:
     """The names the solution notebook's cells define (their printed output is discarded)."""
-    notebook = nbformat.read(SOLUTION, as_version=4)
-    sources = {cell.id: cell.source for cell in notebook.cells}
-    namespace: dict[str, Any] = {}
-    with contextlib.redirect_stdout(io.StringIO()):
-        for cell_id in LOADED_CELLS:
-            exec(compile(sources[cell_id], f"{SOLUTION.name}:{cell_id}", "exec"), namespace)
-    return namespace
-
-
-def rejected(exercise_id: str, *targets: Any) -> str:
-    """The message of the ``CheckFailed`` the check raises (the test fails if it passes)."""
-    with pytest.raises(CheckFailed) as info:
-        evaluate(exercise_id, *targets)
-    assert not isinstance(info.value, NotDoneYet), str(info.value)
-    return str(info.value)
+    return load_cells(NOTEBOOK, LOADED_CELLS)
 
 
 @pytest.mark.parametrize(

@@ -8,50 +8,34 @@ so the hint can only come from that one mistake.
 
 from __future__ import annotations
 
-import contextlib
 import enum
 import inspect
-import io
 import json
 import random
 import types
 import typing
 from functools import cache
-from pathlib import Path
 from typing import Any, Literal
 
-import nbformat
 import pytest
+from solution_cells import load_cells, rejected
 
-from course_lib.checks import CheckFailed, NotDoneYet, evaluate, nb02, nb03
+from course_lib.checks import NotDoneYet, evaluate, nb02, nb03
 from course_lib.reference import parameters_schema as reference_parameters_schema
 from course_lib.reference import type_schema
 
-SOLUTION = Path(__file__).resolve().parents[2] / "solutions" / "03_pitfalls.ipynb"
+NOTEBOOK = "03_pitfalls"
 LOADED_CELLS = ("w03-setup", "w03-ex1", "w03-ex2")
 
 
-def load_cells() -> dict[str, Any]:
+def fresh_solution() -> dict[str, Any]:
     """A fresh namespace with the names the solution notebook's cells define."""
-    notebook = nbformat.read(SOLUTION, as_version=4)
-    sources = {cell.id: cell.source for cell in notebook.cells}
-    namespace: dict[str, Any] = {}
-    with contextlib.redirect_stdout(io.StringIO()):
-        for cell_id in LOADED_CELLS:
-            exec(compile(sources[cell_id], f"{SOLUTION.name}:{cell_id}", "exec"), namespace)
-    return namespace
+    return load_cells(NOTEBOOK, LOADED_CELLS)
 
 
 @cache
 def solution() -> dict[str, Any]:
-    return load_cells()
-
-
-def rejected(exercise_id: str, *targets: Any) -> str:
-    with pytest.raises(CheckFailed) as info:
-        evaluate(exercise_id, *targets)
-    assert not isinstance(info.value, NotDoneYet), str(info.value)
-    return str(info.value)
+    return fresh_solution()
 
 
 def correct_json_type(annotation):
@@ -81,7 +65,7 @@ def with_override(override):
     """The solution's json_type with one pitfall put back: ``override(annotation, recurse)``
     answers first, and the solution handles what it leaves (``None``). The solution recurses
     through its global name, so nested annotations meet the pitfall too."""
-    namespace = load_cells()
+    namespace = fresh_solution()
     correct = namespace["json_type"]
 
     def json_type(annotation):

@@ -6,52 +6,27 @@ executed, and each wrong solution is that same code with one realistic mistake e
 
 from __future__ import annotations
 
-import dataclasses
-import datetime
-import decimal
-import difflib
-import inspect
 import json
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import nbformat
-import pydantic
 import pytest
+from solution_cells import SOLUTIONS, Edit, load_cells, rejected
 
-from course_lib.checks import CheckFailed, NotDoneYet, evaluate, nb04
+from course_lib.checks import NotDoneYet, evaluate, nb04
 from course_lib.reference import ToolRegistry as ReferenceRegistry
-from course_lib.reference import parameters_schema
 from course_lib.reference import to_text as reference_to_text
 from course_lib.reference import validate_arguments as reference_validate
 
-SOLUTION = Path(__file__).resolve().parents[2] / "solutions" / "04_registry.ipynb"
-CELLS = ("w04-ex1-code", "w04-ex2-code", "w04-ex3-code", "w04-ex4-code")
+NOTEBOOK = "04_registry"
+# The setup cell (imports), then the exercise cells.
+CELLS = ("w04-setup", "w04-ex1-code", "w04-ex2-code", "w04-ex3-code", "w04-ex4-code")
 
 
-def load(edits: dict[str, tuple[str, str]] | None = None) -> dict[str, Any]:
-    """The names the exercise cells define, with the setup cell's imports; ``edits`` maps a cell
-    id to (old, new) text: the mistake to edit into that cell (it must be there)."""
-    sources = {cell.id: cell.source for cell in nbformat.read(SOLUTION, as_version=4).cells}
-    namespace: dict[str, Any] = {
-        "dataclasses": dataclasses,
-        "datetime": datetime,
-        "decimal": decimal,
-        "difflib": difflib,
-        "inspect": inspect,
-        "json": json,
-        "pydantic": pydantic,
-        "parameters_schema": parameters_schema,
-    }
-    for cell_id in CELLS:
-        source = sources[cell_id]
-        for old, new in [(edits or {}).get(cell_id, ("", ""))]:
-            if old:
-                assert old in source, f"{cell_id} does not contain {old!r}"
-                source = source.replace(old, new)
-        exec(compile(source, f"{SOLUTION.name}:{cell_id}", "exec"), namespace)
-    return namespace
+def load(*edits: Edit) -> dict[str, Any]:
+    """The names the cells define, with each (cell id, old, new) mistake edited in."""
+    return load_cells(NOTEBOOK, CELLS, edits=edits)
 
 
 @cache
@@ -59,15 +34,8 @@ def solution() -> dict[str, Any]:
     return load()
 
 
-def rejected(exercise_id: str, *targets: Any) -> str:
-    with pytest.raises(CheckFailed) as info:
-        evaluate(exercise_id, *targets)
-    assert not isinstance(info.value, NotDoneYet), str(info.value)
-    return str(info.value)
-
-
 def wrong(cell: str, old: str, new: str, name: str) -> Any:
-    return load({cell: (old, new)})[name]
+    return load((cell, old, new))[name]
 
 
 # --- the solutions pass, the stubs are "not done yet" -----------------------------------------
@@ -98,7 +66,7 @@ def test_stubbed_registry_is_not_done_yet():
 
 
 def test_points_match_the_exercise_cells():
-    nb = nbformat.read(SOLUTION, as_version=4)
+    nb = nbformat.read(SOLUTIONS / f"{NOTEBOOK}.ipynb", as_version=4)
     for cell in nb.cells:
         exercise = cell.metadata.get("course", {}).get("exercise")
         if exercise:

@@ -13,20 +13,19 @@ import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-import nbformat
 import pytest
+from solution_cells import load_cells, rejected
 
-from course_lib.checks import CheckFailed, NotDoneYet, evaluate, nb05
+from course_lib.checks import NotDoneYet, evaluate, nb05
 from course_lib.checks.core import hidden_rng
 from course_lib.local_model import HeuristicPolicy, ScriptedPolicy, call
 from course_lib.reference import loop as reference
 from course_lib.reference.loop import AgentResult, Step
 from course_lib.reference.streaming import collect_stream as reference_collect_stream
 
-SOLUTION = Path(__file__).resolve().parents[2] / "solutions" / "05_agent_loop.ipynb"
+NOTEBOOK = "05_agent_loop"
 LOADED_CELLS = (
     "w05-imports",
     "w05-helpers",
@@ -41,20 +40,7 @@ LOADED_CELLS = (
 @cache
 def solution() -> dict[str, Any]:
     """The names the solution notebook defines: its imports, helpers and exercise cells."""
-    notebook = nbformat.read(SOLUTION, as_version=4)
-    sources = {cell.id: cell.source for cell in notebook.cells}
-    namespace: dict[str, Any] = {}
-    for cell_id in LOADED_CELLS:
-        exec(compile(sources[cell_id], f"{SOLUTION.name}:{cell_id}", "exec"), namespace)
-    return namespace
-
-
-def rejected(exercise_id: str, *targets: Any) -> str:
-    """The message of the ``CheckFailed`` the check raises (the test fails if it passes)."""
-    with pytest.raises(CheckFailed) as info:
-        evaluate(exercise_id, *targets)
-    assert not isinstance(info.value, NotDoneYet), str(info.value)
-    return str(info.value)
+    return load_cells(NOTEBOOK, LOADED_CELLS)
 
 
 def assistant_message(message: Any) -> dict:

@@ -7,60 +7,34 @@ executed, and each wrong solution is that same code with one realistic mistake e
 
 from __future__ import annotations
 
-import ast
 import copy
 import json
-import math
-import operator
-import time
 from functools import cache
-from pathlib import Path
 from typing import Any
 
-import nbformat
 import pytest
+from solution_cells import Edit, cell_sources, load_cells, rejected, run_source
 
-from course_lib.checks import CheckFailed, NotDoneYet, evaluate, nb06
+from course_lib.checks import NotDoneYet, evaluate, nb06
 from course_lib.reference import ToolRegistry, parameters_schema
 from course_lib.reference import to_strict as reference_to_strict
 
-SOLUTION = Path(__file__).resolve().parents[2] / "solutions" / "06_hardening.ipynb"
-SETUP_CODE = """
-def error_text(message, **details):
-    return json.dumps({"error": message, **details}, ensure_ascii=False)
-"""
+NOTEBOOK = "06_hardening"
 CELLS = ("w06-ex1-code", "w06-ex2-code", "w06-ex3-code", "w06-ex4-code")
 EX1, EX2, EX3, EX4 = CELLS
 
 
-def load(
-    edits: dict[str, tuple[str, str]] | None = None,
-    also: dict[str, tuple[str, str]] | None = None,
-) -> dict[str, Any]:
-    """The names the exercise cells define; ``edits`` maps a cell id to (old, new) text."""
-    sources = {cell.id: cell.source for cell in nbformat.read(SOLUTION, as_version=4).cells}
-    namespace: dict[str, Any] = {
-        "ast": ast,
-        "json": json,
-        "math": math,
-        "operator": operator,
-        "time": time,
-    }
-    exec(SETUP_CODE, namespace)
+def load(*edits: Edit) -> dict[str, Any]:
+    """The names the exercise cells define, after what they use from earlier cells (the setup
+    cell's imports and ``error_text``, ``ROLES``, ``error_message``, ``parsed_arguments``);
+    ``edits`` are (cell id, old, new) mistakes to edit in."""
+    namespace = load_cells(NOTEBOOK, ["w06-setup"])
+    sources = cell_sources(NOTEBOOK)
     roles = sources["w06-roles"].split("\n\nnotes = ToolRegistry()")[0]
-    exec(compile(roles, "w06-roles", "exec"), namespace)  # ROLES only
+    run_source(roles, "w06-roles", namespace)  # ROLES only
     helpers = sources["w06-trace-demo"].split("\n\n@notes.tool")[0]
-    exec(compile(helpers, "w06-trace-demo", "exec"), namespace)  # error_message, parsed_arguments
-    for cell_id in CELLS:
-        source = sources[cell_id]
-        for pair in ((edits or {}).get(cell_id), (also or {}).get(cell_id)):
-            if pair is None:
-                continue
-            old, new = pair
-            assert old in source, f"{cell_id} does not contain {old!r}"
-            source = source.replace(old, new)
-        exec(compile(source, f"{SOLUTION.name}:{cell_id}", "exec"), namespace)
-    return namespace
+    run_source(helpers, "w06-trace-demo", namespace)  # error_message, parsed_arguments
+    return load_cells(NOTEBOOK, CELLS, namespace=namespace, edits=edits)
 
 
 @cache
@@ -71,15 +45,8 @@ def solution() -> dict[str, Any]:
 def wrong(cell: str, old: str, new: str, *names: str, also: tuple[str, str] | None = None):
     """The targets ``names`` from the solution with ``old`` replaced by ``new`` in ``cell``
     (and the pair ``also`` replaced too)."""
-    namespace = load({cell: (old, new)}, also={cell: also} if also else None)
+    namespace = load((cell, old, new), *([(cell, *also)] if also else []))
     return [namespace[name] for name in names]
-
-
-def rejected(exercise_id: str, *targets: Any) -> str:
-    with pytest.raises(CheckFailed) as info:
-        evaluate(exercise_id, *targets)
-    assert not isinstance(info.value, NotDoneYet), str(info.value)
-    return str(info.value)
 
 
 TARGETS = {
