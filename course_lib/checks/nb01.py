@@ -13,7 +13,6 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
-import httpx2
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
 
@@ -28,6 +27,7 @@ from course_lib.checks.core import (
     hidden_rng,
     show,
 )
+from course_lib.checks.recording import recording_client
 
 NOTEBOOK = "01_handwritten_schemas"
 CITIES = ["北京", "上海", "Paris", "London", "São Paulo", "Zürich", "東京", "New York"]
@@ -458,45 +458,6 @@ def check_formats(to_anthropic: Callable[..., Any], to_responses: Callable[..., 
 CHECK_MODEL = "toy-check-model"  # not MODEL: the learner must pass ``model`` through
 
 
-class _RecordingTransport(httpx2.BaseTransport):
-    """Forwards to the local model and keeps (request body, status, reply body) of each call."""
-
-    def __init__(self, inner: httpx2.BaseTransport) -> None:
-        self.inner = inner
-        self.exchanges: list[tuple[dict, int, dict]] = []
-
-    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
-        response = self.inner.handle_request(request)
-        content = response.read()
-        try:
-            reply = json.loads(content)
-        except ValueError:  # a stream: nothing this check needs from it
-            reply = {}
-        self.exchanges.append((json.loads(request.read() or b"{}"), response.status_code, reply))
-        return httpx2.Response(
-            response.status_code, headers=response.headers, content=content, request=request
-        )
-
-
-def _recording_client(policy: Any, seed: int) -> tuple[Any, list[tuple[dict, int, dict]]]:
-    """An ``openai.OpenAI`` on the local model (as ``make_client`` builds it) that records."""
-    import openai
-
-    from course_lib.local_model.client import LOCAL_API_KEY, LOCAL_BASE_URL
-    from course_lib.local_model.endpoint import LocalEndpoint
-    from course_lib.local_model.transport import LocalTransport
-
-    endpoint = LocalEndpoint(policy, seed=seed, model_name=CHECK_MODEL)
-    transport = _RecordingTransport(LocalTransport(endpoint))
-    client = openai.OpenAI(
-        api_key=LOCAL_API_KEY,
-        base_url=LOCAL_BASE_URL,
-        http_client=httpx2.Client(transport=transport),
-        max_retries=0,
-    )
-    return client, transport.exchanges
-
-
 _SKIES = {"北京": "晴", "上海": "多云", "Paris": "cloudy", "London": "rain", "東京": "小雨"}
 
 
@@ -586,7 +547,9 @@ def check_ask_with_tools(ask_with_tools: Callable[..., Any]) -> str:
     rng = hidden_rng("01.4")
     cases = _round_trip_cases(rng)
     for index, (question, policy) in enumerate(cases):
-        client, exchanges = _recording_client(policy or HeuristicPolicy(), seed=100 + index)
+        client, exchanges = recording_client(
+            policy or HeuristicPolicy(), model_name=CHECK_MODEL, seed=100 + index
+        )
         functions = {"get_weather": _check_get_weather, "search_notes": _check_search_notes}
         tools = json.loads(json.dumps(CHECK_TOOLS))
         case = f"ask_with_tools(client, {question!r}, tools, functions, model={CHECK_MODEL!r})"
@@ -598,7 +561,7 @@ def check_ask_with_tools(ask_with_tools: Callable[..., Any]) -> str:
             _diagnose_round_trip(case, question, exchanges, finished=False)
             fail(case, "the final answer", f"{type(exc).__name__}: {exc}", _exception_hint(exc))
         _diagnose_round_trip(case, question, exchanges)
-        expected = exchanges[-1][2]["choices"][0]["message"]["content"]
+        expected = exchanges[-1].reply["choices"][0]["message"]["content"]
         if not isinstance(answer, str):
             hint = (
                 "Return the text: reply.choices[0].message.content of the last reply."
@@ -669,7 +632,7 @@ def _diagnose_round_trip(
         )
         fail(case, f"{wanted_requests} request(s)", f"{len(exchanges)} request(s)", hint)
     if calls and len(exchanges) > 1:
-        _diagnose_second_request(case, exchanges[1][0].get("messages") or [], user, calls)
+        _diagnose_second_request(case, exchanges[1].request.get("messages") or [], user, calls)
 
 
 def _diagnose_second_request(case: str, messages: list, user: list, calls: list) -> None:

@@ -15,8 +15,6 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
-import httpx2
-
 from course_lib.checks.core import (
     CheckFailed,
     as_json,
@@ -27,6 +25,7 @@ from course_lib.checks.core import (
     hidden_rng,
     show,
 )
+from course_lib.checks.recording import Exchange, recording_client
 from course_lib.reference import ToolRegistry
 from course_lib.reference import loop as reference
 
@@ -38,34 +37,8 @@ SKIES = {"北京": "晴", "上海": "多云", "深圳": "小雨", "Paris": "clou
 # --- the local model, recorded ----------------------------------------------------------------
 
 
-class _RecordingTransport(httpx2.BaseTransport):
-    """Forwards to the local model and keeps the body of every request sent."""
-
-    def __init__(self, inner: httpx2.BaseTransport) -> None:
-        self.inner = inner
-        self.requests: list[dict] = []
-
-    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
-        self.requests.append(json.loads(request.read() or b"{}"))
-        return self.inner.handle_request(request)
-
-
-def _client(policy: Any) -> tuple[Any, list[dict]]:
-    """An ``openai.OpenAI`` on the local model (as ``make_client`` builds it) that records."""
-    import openai
-
-    from course_lib.local_model.client import LOCAL_API_KEY, LOCAL_BASE_URL
-    from course_lib.local_model.endpoint import LocalEndpoint
-    from course_lib.local_model.transport import LocalTransport
-
-    transport = _RecordingTransport(LocalTransport(LocalEndpoint(policy, model_name=CHECK_MODEL)))
-    client = openai.OpenAI(
-        api_key=LOCAL_API_KEY,
-        base_url=LOCAL_BASE_URL,
-        http_client=httpx2.Client(transport=transport),
-        max_retries=0,
-    )
-    return client, transport.requests
+def _client(policy: Any) -> tuple[Any, list[Exchange]]:
+    return recording_client(policy, model_name=CHECK_MODEL)
 
 
 class _Endless:
@@ -106,9 +79,9 @@ def _registry() -> ToolRegistry:
 # --- reading what the learner's loop did --------------------------------------------------------
 
 
-def _broken_rule(requests: list[dict]) -> str:
+def _broken_rule(exchanges: list[Exchange]) -> str:
     """The hint for a conversation the model refused, from the last request sent."""
-    messages = requests[-1].get("messages", []) if requests else []
+    messages = exchanges[-1].request.get("messages", []) if exchanges else []
     seen_calls: dict[str, int] = {}
     for index, message in enumerate(messages):
         if not isinstance(message, dict):
@@ -134,7 +107,9 @@ def _broken_rule(requests: list[dict]) -> str:
     )
 
 
-def _run_learner(fn: Callable[..., Any], args: tuple, kwargs: dict, *, case: str, requests: list):
+def _run_learner(
+    fn: Callable[..., Any], args: tuple, kwargs: dict, *, case: str, exchanges: list[Exchange]
+):
     """Call the learner's loop; a 400 from the model becomes a failure that names the rule."""
     __tracebackhide__ = True
     import openai
@@ -148,7 +123,7 @@ def _run_learner(fn: Callable[..., Any], args: tuple, kwargs: dict, *, case: str
             case,
             "a conversation the model accepts",
             f"BadRequestError: {error.message}",
-            _broken_rule(requests),
+            _broken_rule(exchanges),
         )
     except Exception as error:  # the learner's bug, reported as data
         raise CheckFailed(
@@ -504,16 +479,21 @@ def check_run_agent(run_agent: Any) -> str:
             model=CHECK_MODEL,
             max_iterations=max_iterations,
         )
-        client, requests = _client(policy())
+        client, exchanges = _client(policy())
         got_result = _run_learner(
             run_agent,
             (client, _registry(), question),
             {"model": CHECK_MODEL, "max_iterations": max_iterations},
             case=case,
-            requests=requests,
+            exchanges=exchanges,
         )
-        if requests and any(r.get("model") != CHECK_MODEL for r in requests):
-            fail(case, CHECK_MODEL, requests[0].get("model"), "Pass model=model to create().")
+        if any(sent.request.get("model") != CHECK_MODEL for sent in exchanges):
+            fail(
+                case,
+                CHECK_MODEL,
+                exchanges[0].request.get("model"),
+                "Pass model=model to create().",
+            )
         expected = _view(expected_result, case)
         got = _view(got_result, case)
         repeated = {
@@ -552,13 +532,13 @@ def check_fixed_loop(fixed_loop: Any) -> str:
         case = f"fixed_loop(client, registry, {question!r}, model=...)"
         reference_client, _ = _client(policy())
         expected = reference.run_agent(reference_client, _registry(), question, model=CHECK_MODEL)
-        client, requests = _client(policy())
+        client, exchanges = _client(policy())
         got = _run_learner(
             fixed_loop,
             (client, _registry(), question),
             {"model": CHECK_MODEL},
             case=case,
-            requests=requests,
+            exchanges=exchanges,
         )
         want = _plain_messages(expected.messages, case)
         have = _plain_messages(got, case)
