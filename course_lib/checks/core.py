@@ -65,6 +65,8 @@ __all__ = [
     "first_difference",
     "hidden_rng",
     "json_equal",
+    "learner_raised",
+    "matching_hint",
     "outcome",
     "pick_hint",
     "show",
@@ -242,10 +244,16 @@ def call_learner(fn: Any, *args: Any, case: str, **kwargs: Any) -> Any:
     except CheckFailed:
         raise
     except Exception as exc:  # the learner's bug, reported as data
-        raise CheckFailed(
-            f"Case: {case}\nYour code raised {type(exc).__name__}: {exc}\n"
-            "Hint: run this case yourself in a new cell to see the full traceback."
-        ) from None
+        raise learner_raised(case, exc) from None
+
+
+def learner_raised(case: str, exc: BaseException) -> CheckFailed:
+    """The failure for learner code that raised ``exc`` in ``case``: its type and message, and
+    how to see the whole traceback (a check shows only its own short message)."""
+    return CheckFailed(
+        f"Case: {case}\nYour code raised {type(exc).__name__}: {exc}\n"
+        "Hint: run this case yourself in a new cell to see the full traceback."
+    )
 
 
 def as_json(value: Any, what: str) -> Any:
@@ -339,14 +347,21 @@ Hint = tuple[Callable[[Any], bool], str]
 
 
 def pick_hint(got: Any, hints: Iterable[Hint], default: str = GENERIC_HINT) -> str:
-    """The first hint whose predicate holds for ``got``; a predicate that raises does not hold."""
+    """The first hint whose predicate holds for ``got``, else ``default``."""
+    found = matching_hint(got, hints)
+    return default if found is None else found
+
+
+def matching_hint(got: Any, hints: Iterable[Hint]) -> str | None:
+    """The first hint whose predicate holds for ``got``; a predicate that raises does not hold.
+    ``None`` when none holds (for callers that look further, e.g. into nested values)."""
     for predicate, hint in hints:
         try:
             if predicate(got):
                 return hint
         except Exception:  # a predicate written for another shape of answer
             continue
-    return default
+    return None
 
 
 def expect_json_equal(

@@ -28,6 +28,7 @@ from course_lib.checks.core import (
     expect_json_equal,
     fail,
     hidden_rng,
+    matching_hint,
     show,
 )
 
@@ -140,12 +141,9 @@ def schema_hint(expected: Any, got: Any) -> str | None:
     ``None`` when no known mistake fits."""
     if expected == got or not isinstance(got, dict) or not isinstance(expected, dict):
         return None
-    for predicate, hint in _schema_rules(expected, got):
-        try:
-            if predicate(got):
-                return hint
-        except Exception:  # a predicate written for another shape of answer
-            continue
+    hint = matching_hint(got, _schema_rules(expected, got))
+    if hint is not None:
+        return hint
     for key, value in expected.items():
         other = got.get(key)
         if isinstance(value, dict):
@@ -243,12 +241,9 @@ def parameters_hints(expected: dict, func: Callable[..., Any]) -> list[Hint]:
 
 def parameters_hint(expected: dict, got: Any, func: Callable[..., Any]) -> str:
     """The hint for a wrong parameters schema: structure first, then the first wrong property."""
-    for predicate, hint in parameters_hints(expected, func):
-        try:
-            if predicate(got):
-                return hint
-        except Exception:
-            continue
+    hint = matching_hint(got, parameters_hints(expected, func))
+    if hint is not None:
+        return hint
     for name, prop in expected["properties"].items():
         found = schema_hint(prop, got["properties"].get(name))
         if found:

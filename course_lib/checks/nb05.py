@@ -23,6 +23,7 @@ from course_lib.checks.core import (
     fail,
     first_difference,
     hidden_rng,
+    learner_raised,
     show,
 )
 from course_lib.checks.recording import Exchange, recording_client
@@ -126,10 +127,7 @@ def _run_learner(
             _broken_rule(exchanges),
         )
     except Exception as error:  # the learner's bug, reported as data
-        raise CheckFailed(
-            f"Case: {case}\nYour code raised {type(error).__name__}: {error}\n"
-            "Hint: run this case yourself in a new cell to see the full traceback."
-        ) from None
+        raise learner_raised(case, error) from None
 
 
 def _plain_messages(messages: Any, case: str) -> list[dict]:
@@ -681,10 +679,7 @@ def check_run_tool_calls(run_tool_calls: Any) -> str:
             )
             fail(case, [], f"ValueError: {error}", hint)
         except Exception as error:
-            raise CheckFailed(
-                f"Case: {case}\nYour code raised {type(error).__name__}: {error}\n"
-                "Hint: run this case yourself in a new cell to see the full traceback."
-            ) from None
+            raise learner_raised(case, error) from None
         expected = _expected_messages(calls, failing)
         if registry.sequential:
             fail(
