@@ -65,6 +65,7 @@ __all__ = [
     "first_difference",
     "hidden_rng",
     "json_equal",
+    "json_type",
     "learner_raised",
     "matching_hint",
     "outcome",
@@ -321,11 +322,21 @@ def _at(path: str) -> str:
 
 
 def _json_kind(value: Any) -> str:
+    """The kind ``first_difference`` compares: integers and floats are both numbers (1 == 1.0)."""
+    kind = json_type(value)
+    return "number" if kind == "integer" else kind
+
+
+def json_type(value: Any) -> str:
+    """The JSON Schema type of a plain value: "integer" for an int (a bool is "boolean"),
+    "number" for a float; the Python type's name for what JSON cannot hold."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "boolean"
-    if isinstance(value, (int, float)):
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
         return "number"
     if isinstance(value, str):
         return "string"

@@ -26,6 +26,7 @@ from course_lib.checks.core import (
     fail,
     first_difference,
     hidden_rng,
+    json_type,
     pick_hint,
 )
 from course_lib.reference import parameters_schema
@@ -562,18 +563,8 @@ _VALUES: dict[str, list[Any]] = {
 _ALL_VALUES = [*[v for vs in _VALUES.values() for v in vs], None, ["a"], {"k": 1}]
 
 
-def _json_kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    return {str: "string", type(None): "null", list: "array", dict: "object"}[type(value)]
-
-
 def _fits(kind: str, value: Any) -> bool:
-    found = _json_kind(value)
+    found = json_type(value)
     return found == kind or (kind == "number" and found == "integer")
 
 
