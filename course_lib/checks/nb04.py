@@ -773,25 +773,13 @@ def _expect_result(got: Any, result: Any, case: str) -> None:
             ],
         )
         return
-    if not isinstance(got, str):
-        fail(
-            case,
-            json.dumps(result, ensure_ascii=False),
-            as_json(got, case),
-            "call always returns a str: json.dumps(result, ensure_ascii=False).",
-        )
-    try:
-        value = json.loads(got)
-    except json.JSONDecodeError:
-        fail(
-            case,
-            json.dumps(result, ensure_ascii=False),
-            got,
-            "Turn a non-string result into JSON with json.dumps, not str().",
-        )
-    difference = first_difference(as_json(result, "the expected result"), value)
-    if difference is not None:
-        hint = pick_hint(
+    _expect_json_text(
+        case,
+        result,
+        got,
+        not_text="call always returns a str: json.dumps(result, ensure_ascii=False).",
+        not_json="Turn a non-string result into JSON with json.dumps, not str().",
+        wrong=lambda _text, value: pick_hint(
             value,
             [
                 (
@@ -799,15 +787,39 @@ def _expect_result(got: Any, result: Any, case: str) -> None:
                     "A valid call must run the tool; check your validation with these arguments.",
                 )
             ],
-        )
-        fail(case, json.dumps(result, ensure_ascii=False), got, hint, detail=difference)
+        ),
+        escaped="Use json.dumps(result, ensure_ascii=False) so 北京 stays readable.",
+    )
+
+
+def _expect_json_text(
+    case: str,
+    expected: Any,
+    got: Any,
+    *,
+    not_text: str,
+    not_json: str,
+    wrong: Callable[[str, Any], str],
+    escaped: str,
+) -> None:
+    """Fail unless ``got`` is readable JSON text (``ensure_ascii=False``) of ``expected``: what
+    both ``call`` (04.3) and ``to_text`` (04.4) return for a value that is not a str.
+
+    The hints say what is wrong: ``got`` is not a str, not JSON, JSON of another value
+    (``wrong(got, parsed)`` picks the hint), or JSON with ``\\u`` escapes.
+    """
+    shown = json.dumps(expected, ensure_ascii=False)
+    if not isinstance(got, str):
+        fail(case, shown, as_json(got, case), not_text)
+    try:
+        value = json.loads(got)
+    except json.JSONDecodeError:
+        fail(case, shown, got, not_json)
+    difference = first_difference(as_json(expected, "the expected value"), value)
+    if difference is not None:
+        fail(case, shown, got, wrong(got, value), detail=difference)
     if "\\u" in got:
-        fail(
-            case,
-            json.dumps(result, ensure_ascii=False),
-            got,
-            "Use json.dumps(result, ensure_ascii=False) so 北京 stays readable.",
-        )
+        fail(case, shown, got, escaped)
 
 
 @exercise(
@@ -1099,37 +1111,19 @@ def check_to_text(to_text: Callable[..., Any]) -> str:
                 ],
             )
             continue
-        if not isinstance(got, str):
-            fail(
-                case,
-                json.dumps(expected, ensure_ascii=False),
-                as_json(got, case),
-                "to_text always returns a str.",
-            )
-        try:
-            value_got = json.loads(got)
-        except json.JSONDecodeError:
-            fail(
-                case,
-                json.dumps(expected, ensure_ascii=False),
+        _expect_json_text(
+            case,
+            expected,
+            got,
+            not_text="to_text always returns a str.",
+            not_json=pick_hint(
                 got,
-                pick_hint(
-                    got,
-                    TEXT_HINTS,
-                    "Everything but a str becomes JSON text: json.dumps(..., default=jsonable).",
-                ),
-            )
-        difference = first_difference(expected, value_got)
-        if difference is not None:
-            fail(
-                case,
-                json.dumps(expected, ensure_ascii=False),
-                got,
-                pick_hint(got, TEXT_HINTS, _value_hint(value)),
-                detail=difference,
-            )
-        if "\\u" in got:
-            fail(case, json.dumps(expected, ensure_ascii=False), got, TEXT_HINTS[1][1])
+                TEXT_HINTS,
+                "Everything but a str becomes JSON text: json.dumps(..., default=jsonable).",
+            ),
+            wrong=lambda text, _value, v=value: pick_hint(text, TEXT_HINTS, _value_hint(v)),
+            escaped=TEXT_HINTS[1][1],
+        )
     cuts = _cut_cases()
     for name, text, limit in cuts:
         case = f"to_text({name})" if limit == 20_000 else f"to_text({name}, max_chars={limit})"
