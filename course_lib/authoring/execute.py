@@ -46,8 +46,24 @@ def run_notebook(
         resources={"metadata": {"path": str(folder)}},
         record_timing=False,
         allow_errors=allow_errors,
+        store_widget_state=False,
     )
     client.execute()
+    return nb
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def drop_widget_views(nb: NotebookNode) -> NotebookNode:
+    """Keep a widget's plain-text form in stored outputs, not its view (a random model id).
+
+    Widget state is not stored, so the view could not be shown from the file anyway; the text
+    form is what GitHub shows and what nbval compares, and it is the same on every run.
+    """
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            output.get("data", {}).pop(WIDGET_VIEW, None)
     return nb
 
 
@@ -81,4 +97,4 @@ def execute_notebook(path: Path, *, timeout: int = 120) -> None:
     A cell that raises stops the run (tag a cell ``raises-exception`` when the error is the point).
     """
     nb = run_notebook(read(path), path.resolve().parent, timeout=timeout)
-    write_text(path, render(merge_streams(nb)))
+    write_text(path, render(drop_widget_views(merge_streams(nb))))

@@ -65,3 +65,20 @@ def test_merge_streams_joins_split_prints_of_one_stream_but_keeps_stderr_apart()
         ("stderr", "warn\n"),
         ("stdout", "3\n"),
     ]
+
+
+def test_drop_widget_views_keeps_the_text_form_and_removes_the_random_model_id():
+    from nbformat.v4 import new_code_cell, new_notebook, new_output
+
+    from course_lib.authoring.execute import WIDGET_VIEW, drop_widget_views
+
+    cell = new_code_cell("ToolForm(registry, 'search_notes')")
+    cell.outputs = [
+        new_output(
+            "execute_result",
+            data={"text/plain": "ToolForm: search_notes", WIDGET_VIEW: {"model_id": "f00d"}},
+            execution_count=1,
+        )
+    ]
+    nb = drop_widget_views(new_notebook(cells=[cell]))
+    assert dict(nb.cells[0].outputs[0]["data"]) == {"text/plain": "ToolForm: search_notes"}

@@ -32,6 +32,11 @@ ROOT = Path(__file__).resolve().parents[2]
 # Every notebook that shows a course widget; add lessons here as they use widgets.
 NOTEBOOKS = [
     "tests/widgets/notebooks/widgets_demo.ipynb",
+    "solutions/01_handwritten_schemas.ipynb",
+    "solutions/02_reflection.ipynb",
+    "solutions/03_pitfalls.ipynb",
+    "solutions/04_registry.ipynb",
+    "solutions/05_agent_loop.ipynb",
 ]
 CHROMIUM = Path(os.environ.get("COURSE_CHROMIUM", "/usr/bin/chromium"))
 ARTIFACTS = ROOT / "test-artifacts" / "widgets"
@@ -271,9 +276,14 @@ PAIR_COLOURS = """root => {
 
 
 def check_conversation(widget, name: str) -> None:
+    from playwright.sync_api import expect
+
     colours: dict[str, list[str]] = widget.evaluate(PAIR_COLOURS)
     pairs = {call_id: seen for call_id, seen in colours.items() if len(seen) == 2}
-    assert pairs, f"{name}: no tool call with its answer on the page: {colours}"
+    unanswered = [call_id for call_id, seen in colours.items() if len(seen) == 1]
+    for call_id in unanswered:  # a call with no answer must be flagged, not just left alone
+        expect(widget).to_contain_text(f"Call {call_id} was never answered")
+    assert pairs or unanswered, f"{name}: no tool call on the page: {colours}"
     for call_id, seen in pairs.items():
         assert seen[0] == seen[1], f"{name}: call {call_id} and its answer differ: {seen}"
     firsts = [seen[0] for seen in pairs.values()]
