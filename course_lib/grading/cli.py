@@ -17,11 +17,11 @@ import time
 from pathlib import Path
 
 from course_lib.grading.canonical import course_meta, default_canonical_dir, load_lessons
-from course_lib.grading.discover import Submission, discover
+from course_lib.grading.discover import Submission, discover, students
 from course_lib.grading.grader import GradeOptions, grade_all
 from course_lib.grading.report import summary_table, to_payload, write_outputs
-from course_lib.grading.results import SubmissionResult
-from course_lib.grading.shard import merge, parse_shard, select
+from course_lib.grading.results import SubmissionResult, not_submitted
+from course_lib.grading.shard import merge, parse_shard, shard_students
 
 GRADE_USAGE = """course grade SUBMISSIONS --out DIR [--jobs N] [--cell-timeout S]
                     [--notebook NN_slug] [--shard i/n]
@@ -112,12 +112,26 @@ def run_grade(args: argparse.Namespace) -> int:
     try:
         shard = parse_shard(args.shard) if args.shard else (1, 1)
         lessons = load_lessons(args.canonical or default_canonical_dir())
-        submissions = discover(Path(args.paths[0]), notebook=args.notebook)
+        root = Path(args.paths[0])
+        submissions = discover(root, notebook=args.notebook)
+        class_list = students(root)
     except (OSError, ValueError) as exc:
         print(f"course grade: {exc}", file=sys.stderr)
         return 2
-    submissions = select(submissions, *shard)
+    # The lessons this batch grades: the one asked for, else every lesson anyone handed in.
+    # A student missing one of them gets zero rows for it, so the gradebook has no holes.
+    expected = [args.notebook] if args.notebook else sorted({s.notebook for s in submissions})
+    expected = [slug for slug in expected if slug in lessons]
+    mine = shard_students(class_list, *shard)
+    submissions = [s for s in submissions if s.student in set(mine)]
     results = grade_all(submissions, lessons, _options(args), _progress(time.monotonic()))
+    handed_in = {(s.student, s.notebook) for s in submissions}
+    results += [
+        not_submitted(student, lessons[slug])
+        for student in mine
+        for slug in expected
+        if (student, slug) not in handed_in
+    ]
     payload = to_payload(results, shard=f"{shard[0]}/{shard[1]}")
     write_outputs(args.out, payload)
     print(summary_table(payload))

@@ -15,6 +15,13 @@ class Submission:
     path: Path
 
 
+def students(root: Path) -> list[str]:
+    """Every student folder under ``root`` (hidden ones skipped), sorted, with or without files."""
+    return sorted(
+        path.name for path in root.iterdir() if path.is_dir() and not path.name.startswith(".")
+    )
+
+
 def discover(root: Path, *, notebook: str | None = None) -> list[Submission]:
     """Every ``<student>/<name>.ipynb`` under ``root``, sorted by student then notebook.
 

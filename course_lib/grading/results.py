@@ -68,6 +68,16 @@ def invalid(student: str, notebook: str, lesson: Lesson | None, reason: str) -> 
     return SubmissionResult(student, notebook, rows)
 
 
+def not_submitted(student: str, lesson: Lesson) -> SubmissionResult:
+    """A lesson the student handed in no file for: every exercise at zero, saying so."""
+    reason = f"not submitted: no {lesson.slug}.ipynb in {student}/"
+    rows = [
+        ExerciseResult(student, lesson.slug, spec.id, 0, spec.points, "not_attempted", reason)
+        for spec in lesson.exercises
+    ]
+    return SubmissionResult(student, lesson.slug, rows)
+
+
 def exercise_results(
     student: str,
     lesson: Lesson,

@@ -13,7 +13,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from course_lib.grading.discover import Submission
 from course_lib.grading.report import from_payload, to_payload, write_outputs
 
 
@@ -28,10 +27,9 @@ def parse_shard(text: str) -> tuple[int, int]:
     return index, count
 
 
-def select(submissions: list[Submission], index: int, count: int) -> list[Submission]:
-    students = sorted({submission.student for submission in submissions})
-    mine = set(students[index - 1 :: count])
-    return [submission for submission in submissions if submission.student in mine]
+def shard_students(students: list[str], index: int, count: int) -> list[str]:
+    """This shard's students: every ``count``-th of the sorted list, from the ``index``-th."""
+    return sorted(students)[index - 1 :: count]
 
 
 def merge(shard_dirs: list[Path], out: Path) -> dict[str, Any]:

@@ -10,7 +10,14 @@ from grading_lesson import SLUG, SOLUTIONS, submission, write
 
 from course_lib.cli import build_parser, main
 
-FILES = ("grades.csv", "grades.json", "feedback/ada.md", "feedback/bo.md", "feedback/cy.md")
+FILES = (
+    "grades.csv",
+    "grades.json",
+    "feedback/ada.md",
+    "feedback/bo.md",
+    "feedback/cy.md",
+    "feedback/dee.md",
+)
 
 
 @pytest.fixture(scope="module")
@@ -20,6 +27,7 @@ def submissions(tmp_path_factory: pytest.TempPathFactory) -> Path:
     write(root / "bo" / f"{SLUG}.ipynb", submission({"90.1": SOLUTIONS["90.1"]}))
     write(root / "cy" / f"{SLUG}.ipynb", b"not json at all")
     write(root / "cy" / "99_unknown.ipynb", submission())
+    (root / "dee").mkdir()  # handed in nothing
     return root
 
 
@@ -57,6 +65,16 @@ def test_gradebook_has_the_promised_columns_and_rows(single_run: Path):
     assert any(line.startswith("cy,99_unknown,,0,0,invalid,") for line in lines)
     feedback = (single_run / "feedback" / "bo.md").read_text(encoding="utf-8")
     assert "Total: 2 / 6" in feedback and "not done yet" in feedback
+
+
+def test_a_student_who_handed_in_nothing_gets_zero_rows_saying_so(single_run: Path):
+    lines = (single_run / "grades.csv").read_text(encoding="utf-8").splitlines()
+    dee = [line for line in lines if line.startswith("dee,")]
+    assert dee == [
+        f"dee,90_test,{exercise},0,{points},not_attempted,not submitted: no 90_test.ipynb in dee/"
+        for exercise, points in (("90.1", 2), ("90.2", 3), ("90.3", 1))
+    ]
+    assert "Total: 0 / 6" in (single_run / "feedback" / "dee.md").read_text(encoding="utf-8")
 
 
 def test_regrading_gives_byte_identical_files(submissions, canonical_dir, single_run, tmp_path):
