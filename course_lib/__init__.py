@@ -4,7 +4,8 @@ Where things live:
 
 - ``course_lib.reference``: the reference implementation of what the course builds
   (schemas from functions, tool formats, the registry and dispatch, the agent loop).
-- ``course_lib.local_model``: an offline, deterministic, OpenAI-compatible model and ``make_client()``.
+- ``course_lib.local_model``: an offline, deterministic, OpenAI-compatible model and
+  ``make_client()``.
 - ``course_lib.checks``: the exercise checks and ``check()``.
 - ``course_lib.authoring``: builds ``notebooks/`` from ``solutions/``.
 - ``course_lib.grading``: the grader and the self-check.

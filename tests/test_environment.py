@@ -66,7 +66,9 @@ def mismatches(pyproject: dict[str, str], conda: dict[str, str], pip: dict[str, 
         if name not in merged:
             problems.append(f"{name} is in pyproject.toml but not in environment.yml")
         elif merged[name] != spec:
-            problems.append(f"{name}: pyproject.toml asks for {spec!r}, environment.yml {merged[name]!r}")
+            problems.append(
+                f"{name}: pyproject.toml asks for {spec!r}, environment.yml {merged[name]!r}"
+            )
     known = set(pyproject) | {c.replace("_", "-") for c in CONDA_NAMES.values()}
     for name in sorted((set(conda) | set(pip)) - known):
         problems.append(f"{name} is in environment.yml but not in pyproject.toml")
