@@ -32,19 +32,25 @@ class CurrentPythonSpecs(KernelSpecManager):
 
 
 def run_notebook(
-    nb: NotebookNode, folder: Path, *, allow_errors: bool = False, timeout: int = 120
+    nb: NotebookNode,
+    folder: Path,
+    *,
+    allow_errors: bool = False,
+    timeout: int = 120,
+    record_timing: bool = False,
 ) -> NotebookNode:
     """Run every cell of ``nb`` (in place) in a fresh kernel of this Python started in ``folder``.
 
     With ``allow_errors`` a failing cell stores its error output and the run goes on, which is
-    how a student notebook is inspected (its check cells fail by design).
+    how a student notebook is inspected (its check cells fail by design). ``record_timing``
+    stores each cell's timestamps in its metadata (for benchmarks; never in stored notebooks).
     """
     client = NotebookClient(
         nb,
         timeout=timeout,
         km=KernelManager(kernel_name=CURRENT_PYTHON, kernel_spec_manager=CurrentPythonSpecs()),
         resources={"metadata": {"path": str(folder)}},
-        record_timing=False,
+        record_timing=record_timing,
         allow_errors=allow_errors,
         store_widget_state=False,
     )

@@ -11,10 +11,10 @@ import json
 import string
 from collections.abc import Callable
 from random import Random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
+if TYPE_CHECKING:
+    from jsonschema.exceptions import SchemaError
 
 from course_lib.checks.core import (
     CheckFailed,
@@ -91,6 +91,8 @@ def _tool_parameters(tool: Any, what: str, name: str) -> dict:
             'The arguments form one JSON object: the parameters schema needs "type": "object".',
             detail="$.function.parameters.type",
         )
+    from jsonschema import Draft202012Validator, SchemaError  # slow to import: load on use
+
     try:
         Draft202012Validator.check_schema(parameters)
     except SchemaError as exc:
@@ -127,6 +129,8 @@ ArgumentCase = tuple[dict, bool, str]  # (arguments the model sends, should pass
 
 
 def _run_argument_cases(parameters: dict, cases: list[ArgumentCase], what: str) -> None:
+    from jsonschema import Draft202012Validator
+
     validator = Draft202012Validator(parameters)
     for arguments, should_pass, hint in cases:
         accepted = validator.is_valid(arguments)

@@ -14,8 +14,6 @@ import time
 from collections.abc import Callable
 from typing import Any, Literal
 
-import jsonschema
-
 from course_lib.checks.core import (
     Hint,
     as_json,
@@ -460,6 +458,8 @@ def _strict_case(
             out,
             "Keep descriptions, enums and $refs as they are: the model still needs them.",
         )
+    import jsonschema  # slow to import: load on use
+
     validator = jsonschema.Draft202012Validator(out)
     original = jsonschema.Draft202012Validator(before)
     if not validator.is_valid(sample):

@@ -21,10 +21,14 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
-from jsonschema.exceptions import ValidationError
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+
+# `jsonschema` is imported where it is first needed, not here: with its optional format checkers
+# installed (JupyterLab installs them) the import takes most of a second, which every notebook
+# importing course_lib.reference would otherwise pay.
 
 __all__ = ["describe_schema", "describe_value", "validate_arguments"]
 
@@ -97,6 +101,8 @@ def _validator(schema: dict[str, Any]) -> Any:
     if validator is None:
         if len(_VALIDATORS) >= 512:
             _VALIDATORS.clear()
+        import jsonschema
+
         cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
         checker = cls.TYPE_CHECKER.redefine("integer", _is_integer)
         validator = _VALIDATORS[key] = jsonschema.validators.extend(cls, type_checker=checker)(
