@@ -49,6 +49,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from course_lib.reference.validation import json_type
+
 __all__ = [
     "EXERCISES",
     "CheckFailed",
@@ -325,26 +327,6 @@ def _json_kind(value: Any) -> str:
     """The kind ``first_difference`` compares: integers and floats are both numbers (1 == 1.0)."""
     kind = json_type(value)
     return "number" if kind == "integer" else kind
-
-
-def json_type(value: Any) -> str:
-    """The JSON Schema type of a plain value: "integer" for an int (a bool is "boolean"),
-    "number" for a float; the Python type's name for what JSON cannot hold."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
 
 
 def _describe(kind: str, value: Any) -> str:

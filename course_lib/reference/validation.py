@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 # installed (JupyterLab installs them) the import takes most of a second, which every notebook
 # importing course_lib.reference would otherwise pay.
 
-__all__ = ["describe_schema", "describe_value", "validate_arguments"]
+__all__ = ["describe_schema", "describe_value", "json_type", "validate_arguments"]
 
 _MAX_SHOWN = 60  # characters of a received value quoted in a message
 
@@ -56,7 +56,7 @@ def describe_value(value: Any) -> str:
     """`value` as the model wrote it, with its JSON type: `string "5"`, `boolean true`, `null`."""
     if value is None:
         return "null"
-    kind = _json_type(value)
+    kind = json_type(value)
     if kind in ("object", "array") and len(value) == 0:
         return f"empty {kind}"
     text = json.dumps(value, ensure_ascii=False, default=repr)
@@ -159,7 +159,7 @@ def _missing(path: list[Any], parent: dict[str, Any], root: dict[str, Any]) -> t
 
 def _matching_branch(error: ValidationError) -> int | None:
     """The one anyOf/oneOf option whose JSON type fits the value, if exactly one does."""
-    kind = _json_type(error.instance)
+    kind = json_type(error.instance)
     fitting = [
         index
         for index, option in enumerate(error.validator_value)
@@ -215,7 +215,9 @@ def _where(path: list[Any]) -> str:
     return text
 
 
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
+    """The JSON Schema type of a plain value: "integer" for an int (a bool is "boolean"),
+    "number" for a float; the Python type's name for what JSON cannot hold."""
     if value is None:
         return "null"
     if isinstance(value, bool):
