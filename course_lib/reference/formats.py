@@ -20,6 +20,7 @@ from typing import Any
 
 from .parameters import inspect_function
 from .strict import to_strict
+from .type_map import copy_json
 
 __all__ = ["FORMATS", "convert_tool", "function_to_tool", "gemini_schema"]
 
@@ -67,12 +68,12 @@ def convert_tool(openai_tool: dict[str, Any], format: str) -> dict[str, Any]:
     """Convert a Chat Completions tool to ``format``; the input is left unchanged."""
     _check_format(format)
     function = _function_of(openai_tool)
+    if format == "openai":
+        return copy_json(openai_tool)
     name = function["name"]
     description = function.get("description") or ""
-    parameters = _copy(function.get("parameters") or {"type": "object", "properties": {}})
+    parameters = copy_json(function.get("parameters") or {"type": "object", "properties": {}})
     strict = bool(function.get("strict", False))
-    if format == "openai":
-        return _copy(openai_tool)
     if format == "responses":
         tool: dict[str, Any] = {"type": "function", "name": name}
         if description:
@@ -243,11 +244,3 @@ def _function_of(tool: Any) -> dict[str, Any]:
             f"got {str(tool)[:80]}"
         )
     return function
-
-
-def _copy(node: Any) -> Any:
-    if isinstance(node, dict):
-        return {k: _copy(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_copy(v) for v in node]
-    return node
