@@ -36,7 +36,7 @@ import typing_extensions as te
 
 from . import parameters
 from .formats import convert_tool, openai_tool
-from .results import DEFAULT_MAX_CHARS, cut_text, to_text
+from .results import DEFAULT_MAX_CHARS, MIN_MAX_CHARS, cut_text, to_text
 from .type_map import allows_null
 from .validation import describe_value, validate_arguments
 
@@ -130,11 +130,17 @@ class ToolRegistry:
 
     `max_result_chars` limits the text of each result (see `to_text`); `include_traceback`
     adds the traceback to a tool's error result (useful while developing, noise for a model).
+    A limit too small to hold the cut marker is refused here, not on the first long result.
     """
 
     def __init__(
         self, *, max_result_chars: int = DEFAULT_MAX_CHARS, include_traceback: bool = False
     ) -> None:
+        if max_result_chars < MIN_MAX_CHARS:
+            raise ValueError(
+                f"max_result_chars={max_result_chars} leaves no room for the marker that says a "
+                f"long result was cut; use at least {MIN_MAX_CHARS}"
+            )
         self._tools: dict[str, RegisteredTool] = {}
         self.max_result_chars = max_result_chars
         self.include_traceback = include_traceback

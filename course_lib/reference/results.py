@@ -38,9 +38,10 @@ from typing import Any
 import pydantic
 import pydantic_core
 
-__all__ = ["DEFAULT_MAX_CHARS", "cut_text", "to_jsonable", "to_text"]
+__all__ = ["DEFAULT_MAX_CHARS", "MIN_MAX_CHARS", "cut_text", "to_jsonable", "to_text"]
 
 DEFAULT_MAX_CHARS = 20_000
+MIN_MAX_CHARS = 100  # room for the cut marker and some text before it
 
 _PLAIN = (str, int, float, bool, type(None))
 
@@ -100,7 +101,7 @@ def cut_text(text: str, *, max_chars: int = DEFAULT_MAX_CHARS) -> str:
         if kept < 0:
             raise ValueError(
                 f"max_chars={max_chars} is too small to hold the cut marker "
-                f"({len(marker)} characters); use at least 100"
+                f"({len(marker)} characters); use at least {MIN_MAX_CHARS}"
             )
         if total - kept == cut:
             return text[:kept] + marker

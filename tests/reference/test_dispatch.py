@@ -358,6 +358,11 @@ def test_long_results_are_cut_to_the_registry_limit():
     assert len(text) == 200 and text.endswith("of 10000 characters ...]")
 
 
+def test_a_result_limit_too_small_for_the_cut_marker_is_refused_at_construction():
+    with pytest.raises(ValueError, match=r"max_result_chars=20 .* use at least 100"):
+        ToolRegistry(max_result_chars=20)
+
+
 # -- never raises --------------------------------------------------------------------------------
 
 
