@@ -26,6 +26,7 @@ DEFAULT_PORT = 8000
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # StreamRequestHandler reads it per connection, from here
     server: LocalModelServer
 
     def do_POST(self) -> None:  # noqa: N802 (the stdlib's naming)
@@ -61,7 +62,6 @@ class LocalModelServer(ThreadingHTTPServer):
     """A threading HTTP server answering from one :class:`LocalEndpoint`."""
 
     daemon_threads = True
-    disable_nagle_algorithm = True  # read by StreamRequestHandler for each connection
     request_queue_size = 128  # the default listen backlog (5) resets bursts of new connections
 
     def __init__(self, address: tuple[str, int], endpoint: LocalEndpoint, *, verbose=False):
@@ -79,9 +79,6 @@ class LocalModelServer(ThreadingHTTPServer):
     def base_url(self) -> str:
         host, port = self.server_address[:2]
         return f"http://{host}:{port}/v1"
-
-
-_Handler.disable_nagle_algorithm = True
 
 
 def make_server(
