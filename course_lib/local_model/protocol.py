@@ -100,7 +100,7 @@ def validate_request(body: dict[str, Any]) -> ChatRequest:
         _check_message(index, message)
     _check_tool_pairing(messages)
     tools = _check_tools(body)
-    tool_choice = _check_tool_choice(body.get("tool_choice", "auto"), tools, "tools" in body)
+    tool_choice = _check_tool_choice(body.get("tool_choice", "auto"), tools)
     parallel = body.get("parallel_tool_calls", True)
     if not isinstance(parallel, bool):
         raise _wrong_type("parallel_tool_calls", "a boolean", parallel)
@@ -421,7 +421,7 @@ def _check_strict(name: str, schema: dict, where: str, context: tuple[str, ...])
 # -- tool_choice and options ----------------------------------------------------------------------
 
 
-def _check_tool_choice(choice: Any, tools: list[dict], tools_given: bool) -> str | dict:
+def _check_tool_choice(choice: Any, tools: list[dict]) -> str | dict:
     if isinstance(choice, str):
         if choice not in ("none", "auto", "required"):
             raise ProtocolError(
