@@ -8,6 +8,7 @@ the kernel does not inherit, not through a file the notebook could overwrite.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -145,14 +146,15 @@ def _run_in(scratch: Path, sanitized: Sanitized, lesson: Lesson, options: RunOpt
         try:
             process.wait(timeout=budget)
         except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):  # the group may have just ended
+                os.killpg(process.pid, signal.SIGKILL)
             process.wait()
         reader.join(timeout=10)
-    data = b"".join(chunks)
-    if not data:
+    try:
+        payload = json.loads(b"".join(chunks).decode("utf-8"))
+    except ValueError:  # nothing arrived, or pytest was killed while writing it
         tail = log_path.read_text(encoding="utf-8", errors="replace")[-1500:]
         return RunResult({}, failure=f"the grader could not run this notebook:\n{tail}")
-    payload = json.loads(data.decode("utf-8"))
     return RunResult({r["index"]: r for r in payload["records"]}, payload["notes"])
 
 
