@@ -88,8 +88,6 @@ class _Strictifier:
         for key, value in node.items():
             if key in _REMOVED or key in _DROPPED_CONSTRAINTS:
                 continue
-            if key == "properties":
-                out[key] = {}  # filled in by _object below, keeping the key's position
             if key == "items":
                 out[key] = self.convert(value, f"{path}[]")
             elif key == "anyOf":
@@ -99,7 +97,7 @@ class _Strictifier:
             else:
                 out[key] = value
         if _is_object(node):
-            self._object(node, out, path)
+            self._object(node, out, path)  # replaces "properties" in place, keeping its position
         return out
 
     def _object(self, node: dict, out: dict, path: str) -> None:
