@@ -92,10 +92,7 @@ def inspect_function(func: Callable[..., Any]) -> FunctionSpec:
         except TypeError as exc:
             raise TypeError(f"{name}(): parameter {pname!r}: {exc}") from None
         if "description" not in prop and pname in doc.params:
-            if "$ref" in prop:
-                prop = {**prop, "description": doc.params[pname]}
-            else:
-                prop["description"] = doc.params[pname]
+            prop["description"] = doc.params[pname]  # prop is a fresh dict: ours to change
         if param.default is _EMPTY:
             required.append(pname)
         else:
