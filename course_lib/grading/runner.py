@@ -107,7 +107,10 @@ def allowed_reference(lesson: Lesson) -> list[str]:
 
 def run_sanitized(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> RunResult:
     """Run the notebook; always returns, with ``failure`` set if pytest itself broke."""
-    scratch = Path(tempfile.mkdtemp(prefix="course-grade-", dir=options.scratch_root))
+    try:
+        scratch = Path(tempfile.mkdtemp(prefix="course-grade-", dir=options.scratch_root))
+    except OSError as exc:
+        return RunResult({}, failure=f"the grader could not make a scratch folder: {exc}")
     try:
         return _run_in(scratch, sanitized, lesson, options)
     finally:

@@ -16,8 +16,9 @@ from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from course_lib.local_model.client import model_name
-from course_lib.local_model.endpoint import LocalEndpoint
+from course_lib.local_model.endpoint import LocalEndpoint, Reply
 from course_lib.local_model.policy import HeuristicPolicy
+from course_lib.local_model.protocol import ProtocolError
 from course_lib.local_model.turns import Policy
 
 DEFAULT_HOST = "127.0.0.1"
@@ -36,9 +37,17 @@ class _Handler(BaseHTTPRequestHandler):
         self._answer("GET")
 
     def _answer(self, method: str) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length) if length else b""
-        reply = self.server.endpoint.handle(method, self.path, body)
+        header = self.headers.get("Content-Length") or "0"
+        if not header.isdigit():
+            error = ProtocolError(
+                f"Invalid Content-Length header {header!r}: send the body's length in bytes."
+            )
+            self.close_connection = True  # the body's end is unknown: this connection is spent
+            reply = Reply.json(error.status, error.body())
+        else:
+            length = int(header)
+            body = self.rfile.read(length) if length else b""
+            reply = self.server.endpoint.handle(method, self.path, body)
         self.send_response(reply.status)
         self.send_header("Content-Type", reply.content_type)
         if isinstance(reply.body, bytes):

@@ -31,6 +31,7 @@ import dataclasses
 import datetime
 import enum
 import json
+import math
 import pathlib
 from collections.abc import Mapping
 from typing import Any
@@ -58,6 +59,8 @@ def to_text(result: Any, *, max_chars: int = DEFAULT_MAX_CHARS) -> str:
 
 def to_jsonable(value: Any) -> Any:
     """`value` rebuilt from JSON types only (dict, list, str, int, float, bool, None)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)  # JSON has no NaN or Infinity: "nan", "inf", "-inf" keep the meaning
     if isinstance(value, _PLAIN):
         return value
     if isinstance(value, enum.Enum):

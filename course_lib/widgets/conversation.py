@@ -99,7 +99,8 @@ def analyse(messages: list[dict[str, Any]]) -> Analysis:
                 call_id = str(call.get("id", ""))
                 function = call.get("function") or {}
                 name = function.get("name") or call.get("type", "?")
-                arguments = function.get("arguments", call.get("custom", {}).get("input", ""))
+                custom = call.get("custom") or {}
+                arguments = function.get("arguments", custom.get("input", ""))
                 calls[call_id] = CallInfo(call_id, name, arguments, index, colour(len(calls)))
         elif role == "tool":
             call_id = str(message.get("tool_call_id", ""))

@@ -188,3 +188,12 @@ def test_without_the_guard_these_routes_would_have_earned_points(tmp_path, canon
     unguarded = GradeOptions(cell_timeout=5, memory_mb=1500, jobs=2, guard=False)
     results = grade_all(discover(tmp_path), load_lessons(canonical_dir), unguarded)
     assert [result.exercises[0].status for result in results] == ["passed", "passed"]
+
+
+def test_a_scratch_folder_that_cannot_be_made_is_an_error_row_not_a_crash(tmp_path, canonical_dir):
+    root = tmp_path / "subs"
+    write(root / "ada" / f"{SLUG}.ipynb", submission(SOLUTIONS))
+    options = GradeOptions(scratch_root=str(tmp_path / "no" / "such" / "folder"))
+    [result] = grade_all(discover(root), load_lessons(canonical_dir), options)
+    assert {row.status for row in result.exercises} == {"error"}
+    assert "could not make a scratch folder" in result.exercises[0].message

@@ -126,3 +126,20 @@ def test_serve_model_binds_loopback_answers_and_stops_cleanly_on_ctrl_c():
             process.kill()
         process.stdout.close()
         process.stderr.close()
+
+
+def test_a_content_length_that_is_not_a_number_gets_a_400_that_says_so(http_server):
+    import socket
+    from urllib.parse import urlparse
+
+    address = urlparse(http_server.base_url)
+    with socket.create_connection((address.hostname, address.port), timeout=5) as sock:
+        sock.sendall(
+            b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: lots\r\n\r\n{}"
+        )
+        reply = b""
+        while b"Invalid Content-Length" not in reply and (chunk := sock.recv(65536)):
+            reply += chunk
+    reply = reply.decode()
+    assert reply.startswith("HTTP/1.1 400")
+    assert "Invalid Content-Length header 'lots'" in reply

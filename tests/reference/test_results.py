@@ -169,3 +169,13 @@ def test_the_default_limit_applies_without_asking():
 def test_a_limit_too_small_for_the_marker_is_refused_with_advice():
     with pytest.raises(ValueError, match="too small to hold the cut marker"):
         cut_text("x" * 1000, max_chars=10)
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [(float("nan"), '"nan"'), (float("inf"), '"inf"'), ([1.5, float("-inf")], '[1.5, "-inf"]')],
+)
+def test_nan_and_infinities_become_strings_because_json_has_no_spelling_for_them(value, expected):
+    text = to_text(value)
+    assert text == expected
+    json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} is not JSON"))

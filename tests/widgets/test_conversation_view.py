@@ -147,3 +147,24 @@ def test_sdk_message_objects_are_accepted():
 
 def test_an_empty_conversation_says_so():
     assert ConversationView([]).text() == "(no messages)"
+
+
+def test_a_call_with_a_null_custom_field_is_drawn_not_crashed_on():
+    messages = [
+        {"role": "user", "content": "北京?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_1",
+                    "type": "function",
+                    "custom": None,
+                    "function": {"name": "get_weather", "arguments": '{"city": "北京"}'},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "call_1", "content": "晴"},
+    ]
+    view = ConversationView(messages)
+    assert view.unanswered == [] and "get_weather" in view.text()
