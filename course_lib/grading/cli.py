@@ -163,13 +163,30 @@ def _lesson_of(path: Path) -> str:
         return path.stem
 
 
+# The lines of a check's message a scorecard repeats: what failed and what to do about it.
+SCORECARD_FIELDS = ("Case:", "Expected:", "Got:", "Hint:")
+
+
 def scorecard(result: SubmissionResult) -> str:
     lines = [f"{result.notebook}: {result.points} / {result.max_points} points"]
     marks = {"passed": "ok  ", "not_attempted": "todo"}
     for row in result.exercises:
-        first = row.message.splitlines()[0] if row.message else ""
         lines.append(f"  {marks.get(row.status, 'FAIL')} {row.exercise or '-':6} {row.status}")
         if row.status != "passed":
-            lines.append(f"       {first[:160]}")
+            lines += [f"       {line}" for line in _scorecard_message(row.message)]
     lines += [f"  note: {note}" for note in result.notes]
     return "\n".join(lines)
+
+
+def _scorecard_message(message: str) -> list[str]:
+    """The first sentence of a check's message, then its case, expected, got and hint lines."""
+    if not message:
+        return []
+    first, *rest = message.splitlines()
+    shown = [_shorten(first.split(". ")[0].rstrip(".") + ".")]
+    shown += [_shorten(line) for line in rest if line.startswith(SCORECARD_FIELDS)]
+    return shown
+
+
+def _shorten(line: str, width: int = 200) -> str:
+    return line if len(line) <= width else line[: width - 1].rsplit(" ", 1)[0] + " …"

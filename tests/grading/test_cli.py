@@ -118,3 +118,14 @@ def test_self_check_prints_a_scorecard(tmp_path, canonical_dir, capsys):
     assert code == 1
     assert "90_test: 3 / 6 points" in out
     assert "ok   90.2" in out and "todo 90.1" in out
+
+
+def test_a_failed_exercise_on_the_scorecard_shows_its_case_and_hint(
+    tmp_path, canonical_dir, capsys
+):
+    wrong = {"90.1": "def double(x):\n    return x + 2", "90.2": SOLUTIONS["90.2"]}
+    notebook = write(tmp_path / f"{SLUG}.ipynb", submission(wrong))
+    main(["check", str(notebook), "--canonical", str(canonical_dir), "--cell-timeout", "5"])
+    out = capsys.readouterr().out
+    block = out.split("FAIL 90.1")[1].split("todo 90.3")[0]
+    assert "Case:" in block and "Hint:" in block, out
