@@ -164,7 +164,7 @@ def _lesson_of(path: Path) -> str:
 
 
 # The lines of a check's message a scorecard repeats: what failed and what to do about it.
-SCORECARD_FIELDS = ("Case:", "Expected:", "Got:", "Hint:")
+SCORECARD_FIELDS = ("Case:", "Your code raised", "Expected:", "Got:", "Where:", "Hint:")
 
 
 def scorecard(result: SubmissionResult) -> str:

@@ -129,3 +129,10 @@ def test_a_failed_exercise_on_the_scorecard_shows_its_case_and_hint(
     out = capsys.readouterr().out
     block = out.split("FAIL 90.1")[1].split("todo 90.3")[0]
     assert "Case:" in block and "Hint:" in block, out
+
+
+def test_an_exception_on_the_scorecard_is_named(tmp_path, canonical_dir, capsys):
+    raising = {"90.1": "def double(x):\n    raise ValueError('no doubling today')"}
+    notebook = write(tmp_path / f"{SLUG}.ipynb", submission(raising))
+    main(["check", str(notebook), "--canonical", str(canonical_dir), "--cell-timeout", "5"])
+    assert "Your code raised ValueError: no doubling today" in capsys.readouterr().out
