@@ -184,7 +184,13 @@ def _scorecard_message(message: str) -> list[str]:
         return []
     first, *rest = message.splitlines()
     shown = [_shorten(first.split(". ")[0].rstrip(".") + ".")]
-    shown += [_shorten(line) for line in rest if line.startswith(SCORECARD_FIELDS)]
+    shown += [
+        _shorten(line)
+        for line in rest
+        # A value spread over several lines would show only its opening bracket: the Where:
+        # line, which names the first difference, says more in one line.
+        if line.startswith(SCORECARD_FIELDS) and not line.rstrip().endswith(("[", "{"))
+    ]
     return shown
 
 

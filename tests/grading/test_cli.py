@@ -136,3 +136,18 @@ def test_an_exception_on_the_scorecard_is_named(tmp_path, canonical_dir, capsys)
     notebook = write(tmp_path / f"{SLUG}.ipynb", submission(raising))
     main(["check", str(notebook), "--canonical", str(canonical_dir), "--cell-timeout", "5"])
     assert "Your code raised ValueError: no doubling today" in capsys.readouterr().out
+
+
+def test_the_scorecard_leaves_out_values_that_span_lines_and_keeps_where_they_differ():
+    from course_lib.grading.cli import _scorecard_message
+
+    message = (
+        'Exercise 04.1 (ToolRegistry) is not right yet.\nCase: names()\nExpected: [\n  "a"\n]\n'
+        'Got:      [\n  "b"\n]\nWhere:    at $[0]: expected "a", got "b"\nHint: Keep order.'
+    )
+    assert _scorecard_message(message) == [
+        "Exercise 04.1 (ToolRegistry) is not right yet.",
+        "Case: names()",
+        'Where:    at $[0]: expected "a", got "b"',
+        "Hint: Keep order.",
+    ]
