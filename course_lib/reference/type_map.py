@@ -10,6 +10,8 @@ The model only ever sees JSON, so every annotation must say what JSON it accepts
   any other union is an ``anyOf`` of its members. Both are plain JSON Schema, the type list is
   just shorter: tool schemas are paid for in tokens on every request.
 - Containers always say what they contain (``items``, ``prefixItems``, ``additionalProperties``).
+  A bare one (``list``, ``typing.List``, ``typing.Tuple``, ``typing.Dict``, ...) holds anything,
+  as in pydantic: ``{"type": "array"}`` (``items: {}`` says nothing, so it is left out).
 - Classes (dataclasses, TypedDicts, pydantic models) live in ``$defs`` and are referenced with
   ``$ref``, which is what makes recursive types possible; a class used only once is inlined again
   at the end to keep the schema small.
@@ -71,6 +73,13 @@ _SCALARS: dict[Any, dict] = {
 _ARRAYS = {list, typing.List, cabc.Sequence, cabc.MutableSequence, typing.Sequence}  # noqa: UP006
 _SETS = {set, frozenset, cabc.Set, cabc.MutableSet, typing.Set, typing.FrozenSet}  # noqa: UP006
 _MAPS = {dict, typing.Dict, cabc.Mapping, cabc.MutableMapping, typing.Mapping}  # noqa: UP006
+# typing's unsubscripted aliases: get_origin() gives list, tuple, ... and get_args() nothing, so
+# without this table typing.List would look like list[] and typing.Tuple like tuple[()].
+_BARE_ALIASES = {
+    typing.List, typing.Tuple, typing.Set, typing.FrozenSet, typing.AbstractSet,  # noqa: UP006
+    typing.MutableSet, typing.Dict, typing.Mapping, typing.MutableMapping,  # noqa: UP006
+    typing.Sequence, typing.MutableSequence,
+}  # fmt: skip
 _UNIONS = {typing.Union, types.UnionType}
 _LITERALS = {typing.Literal, te.Literal}
 _ANY = {typing.Any, te.Any, object}
@@ -123,6 +132,8 @@ class SchemaBuilder:
             return dict(_SCALARS[annotation])
         if annotation in _ANY:
             return {}
+        if annotation in _BARE_ALIASES:
+            return self._plain(typing.get_origin(annotation))
         origin = typing.get_origin(annotation)
         if origin is typing.Annotated:
             return self._annotated(annotation)
@@ -324,6 +335,11 @@ class SchemaBuilder:
 def enum_schema(cls: type[enum.Enum]) -> dict:
     """``{"type": ..., "enum": [values]}`` for an Enum class; its values must be JSON scalars."""
     values = [member.value for member in cls]
+    if not values:
+        raise TypeError(
+            f"unsupported type Enum {cls.__name__}: it has no members, so no value would be "
+            "valid; give it members or use another type"
+        )
     return _enum_of(values, f"Enum {cls.__name__}")
 
 

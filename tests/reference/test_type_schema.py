@@ -119,6 +119,33 @@ def test_bare_containers_are_still_typed():
     assert type_schema(dict) == {"type": "object"}
 
 
+@pytest.mark.parametrize(
+    ("alias", "expected"),
+    [
+        (typing.List, {"type": "array"}),  # noqa: UP006
+        (typing.Sequence, {"type": "array"}),
+        (typing.MutableSequence, {"type": "array"}),
+        (typing.Tuple, {"type": "array"}),  # noqa: UP006
+        (typing.Set, {"type": "array", "uniqueItems": True}),  # noqa: UP006
+        (typing.FrozenSet, {"type": "array", "uniqueItems": True}),  # noqa: UP006
+        (typing.AbstractSet, {"type": "array", "uniqueItems": True}),
+        (typing.Dict, {"type": "object"}),  # noqa: UP006
+        (typing.Mapping, {"type": "object"}),
+    ],
+)
+def test_bare_typing_aliases_hold_anything_like_the_bare_builtins(alias, expected):
+    """typing.List has origin list and no args; it must not crash or read as an empty tuple."""
+    assert type_schema(alias) == expected
+
+
+def test_an_empty_tuple_is_still_an_array_of_length_zero():
+    """Only the bare alias is 'a tuple of anything'; tuple[()] has the same origin and args."""
+    empty = {"type": "array", "minItems": 0, "maxItems": 0}
+    assert type_schema(tuple[()]) == empty
+    assert type_schema(typing.Tuple[()]) == empty  # noqa: UP006
+    assert valid(empty, []) and not valid(empty, [1])
+
+
 def test_fixed_tuple_uses_prefix_items_and_length():
     assert type_schema(tuple[int, str]) == {
         "type": "array",
@@ -240,6 +267,16 @@ def test_enum_with_non_json_values_is_refused():
 
     with pytest.raises(TypeError, match="Enum Odd.*not a JSON"):
         type_schema(Odd)
+
+
+def test_an_enum_without_members_is_refused_by_name():
+    """No members means no valid value: an empty "enum" list would be a tool nobody can call."""
+
+    class Nothing(enum.Enum):
+        pass
+
+    with pytest.raises(TypeError, match="Enum Nothing.*no members"):
+        type_schema(Nothing)
 
 
 class Movie(te.TypedDict):
