@@ -22,6 +22,8 @@ from course_lib.checks.core import (
     expect_json_equal,
     fail,
     hidden_rng,
+    learner_raised,
+    pick_hint,
 )
 from course_lib.reference import ToolRegistry, parameters_schema
 
@@ -41,18 +43,25 @@ def _raises(fn: Callable[..., Any], *args: Any) -> tuple[Any, BaseException | No
 
 # --- 06.1: safe_calculate ----------------------------------------------------------------------
 
-VALID = [
-    ("2 * (3 + 4)", 14.0),
-    ("1 + 2.5", 3.5),
-    ("-3 ** 2", -9.0),
-    ("7 // 2", 3.0),
-    ("7 % 3", 1.0),
-    ("2 ** -1", 0.5),
-    ("(1 + 2) * -(3 - 5)", 6.0),
-    ("10 / 4", 2.5),
-    ("+5", 5.0),
-    ("2 ** 100", 2.0**100),
-    ("1.5e3 - 0.5", 1499.5),
+PLAIN_HINT = "Plain arithmetic must work: numbers, + - * / // % **, unary minus, parentheses."
+LIMIT_HINT = (
+    "An exponent of exactly MAX_EXPONENT (100) is allowed: refuse only when abs(exponent) > "
+    "MAX_EXPONENT, not >=."
+)
+# (expression, its value, a hint when the learner raises instead)
+VALID: list[tuple[str, float, str]] = [
+    ("2 * (3 + 4)", 14.0, PLAIN_HINT),
+    ("1 + 2.5", 3.5, PLAIN_HINT),
+    ("-3 ** 2", -9.0, PLAIN_HINT),
+    ("7 // 2", 3.0, PLAIN_HINT),
+    ("7 % 3", 1.0, PLAIN_HINT),
+    ("2 ** -1", 0.5, PLAIN_HINT),
+    ("(1 + 2) * -(3 - 5)", 6.0, PLAIN_HINT),
+    ("10 / 4", 2.5, PLAIN_HINT),
+    ("+5", 5.0, PLAIN_HINT),
+    ("2 ** 100", 2.0**100, LIMIT_HINT),
+    ("10 ** -100", 1e-100, LIMIT_HINT),
+    ("1.5e3 - 0.5", 1499.5, PLAIN_HINT),
 ]
 EVAL_HINT = (
     "It returned a value, so your code ran this expression: never fall back to eval or exec. "
@@ -89,6 +98,11 @@ REFUSED: list[tuple[Any, str]] = [
         "(-8) ** 0.5",
         "A negative number to a fractional power gives a complex number: refuse a "
         "result that is not a float.",
+    ),
+    (
+        "1e200 ** 2",
+        "A float power that is too large raises OverflowError: turn it into ValueError, like "
+        "ZeroDivisionError (catch ArithmeticError, their common base).",
     ),
     ("1e308 * 10", "An overflow to inf is not a result: refuse a result that is not finite."),
     ("1e999", "A literal too large for a float becomes inf: refuse non-finite results."),
@@ -134,8 +148,8 @@ def hidden_calculations(count: int = 14) -> list[tuple[str, float | None]]:
 @exercise("06.1", notebook=NOTEBOOK, title="safe_calculate", points=3, targets=("safe_calculate",))
 def check_safe_calculate(safe_calculate: Callable[..., Any]) -> str:
     hidden = hidden_calculations()
-    valid = VALID + [(e, v) for e, v in hidden if v is not None]
-    for expression, expected in valid:
+    valid = VALID + [(e, v, PLAIN_HINT) for e, v in hidden if v is not None]
+    for expression, expected, raised_hint in valid:
         case = f"safe_calculate({expression!r})"
         got, error = _raises(safe_calculate, expression)
         if error is not None:
@@ -143,7 +157,7 @@ def check_safe_calculate(safe_calculate: Callable[..., Any]) -> str:
                 case,
                 expected,
                 f"{type(error).__name__}: {error}",
-                "Plain arithmetic must work: numbers, + - * / // % **, unary minus, parentheses.",
+                raised_hint,
             )
         if (
             isinstance(got, (int, float))
@@ -274,6 +288,59 @@ BRANCHES = {
     "required": ["target"],
     "additionalProperties": False,
 }
+ALL_OF = {
+    "type": "object",
+    "properties": {
+        "when": {
+            "allOf": [
+                {
+                    "type": "object",
+                    "properties": {
+                        "city": {"type": "string"},
+                        "days": {"type": "integer", "default": 1},
+                    },
+                    "required": ["city"],
+                }
+            ]
+        }
+    },
+    "required": ["when"],
+    "additionalProperties": False,
+}
+ONE_OF = {
+    "type": "object",
+    "properties": {
+        "contact": {
+            "oneOf": [
+                {
+                    "type": "object",
+                    "properties": {"email": {"type": "string"}, "name": {"type": "string"}},
+                    "required": ["email"],
+                },
+                {"type": "string", "description": "a phone number"},
+            ]
+        }
+    },
+    "required": ["contact"],
+    "additionalProperties": False,
+}
+PREFIX_ITEMS = {
+    "type": "object",
+    "properties": {
+        "point": {
+            "type": "array",
+            "prefixItems": [
+                {
+                    "type": "object",
+                    "properties": {"lat": {"type": "number"}, "label": {"type": "string"}},
+                    "required": ["lat"],
+                }
+            ],
+        }
+    },
+    "required": ["point"],
+    "additionalProperties": False,
+}
 
 # (name, schema, a full valid sample, paths that were optional, paths that were required)
 Path = tuple[Any, ...]
@@ -313,6 +380,31 @@ STRICT_CASES: list[tuple[str, Callable[[], dict], dict, list[Path], list[Path]]]
         {"target": {"user": "ada"}},
         [("target", "user")],
         [("target",)],
+    ),
+    (
+        "allOf with an object branch",
+        lambda: ALL_OF,
+        {"when": {"city": "北京", "days": 2}},
+        [("when", "days")],
+        [("when",), ("when", "city")],
+    ),
+]
+# Walked like anyOf in the exercise; the real strict mode (and the reference to_strict) refuses
+# oneOf and prefixItems instead, so a ValueError is accepted here too.
+MAY_REFUSE: list[tuple[str, Callable[[], dict], dict, list[Path], list[Path]]] = [
+    (
+        "oneOf with an object branch",
+        lambda: ONE_OF,
+        {"contact": {"email": "a@example.com", "name": "张三"}},
+        [("contact", "name")],
+        [("contact",), ("contact", "email")],
+    ),
+    (
+        "prefixItems with an object",
+        lambda: PREFIX_ITEMS,
+        {"point": [{"lat": 39.9, "label": "北京"}]},
+        [("point", 0, "label")],
+        [("point",), ("point", 0, "lat")],
     ),
 ]
 OPEN_MAPS: list[tuple[str, Callable[[], dict]]] = [
@@ -393,7 +485,8 @@ def _structure_problem(out: dict) -> tuple[str, str] | None:
     """(where, hint) of the first node that breaks a strict-mode rule, else None."""
     for where, node in _schema_nodes(out):
         nested = (
-            " (nested objects too: properties, items, anyOf branches, $defs)"
+            " (nested objects too: properties, items, the branches of anyOf, oneOf, allOf and "
+            "prefixItems, $defs)"
             if where != "$"
             else ""
         )
@@ -409,6 +502,11 @@ def _structure_problem(out: dict) -> tuple[str, str] | None:
             required = node.get("required")
             if not isinstance(required, list) or sorted(map(str, required)) != sorted(names):
                 return where, f'List every property in "required"{nested}.'
+            if required != names:
+                return where, (
+                    'List "required" in the order of "properties" (list(properties)), not '
+                    "sorted or in any other order."
+                )
     return None
 
 
@@ -418,6 +516,29 @@ def _descriptions(node: Any) -> list[str]:
     ]
 
 
+CLOSED_HINT = (
+    'This schema has no open map, so do not raise. An object that lists "properties" but '
+    'leaves "additionalProperties" out is a closed record here (parameter schemas often omit '
+    'it): give it "additionalProperties": false. Raise only when "properties" is missing, or '
+    '"additionalProperties" is true or a schema.'
+)
+EMPTY_HINT = (
+    'This schema has no open map, so do not raise. "properties": {} is an object with a fixed, '
+    'empty set of keys (a tool without parameters); only a missing "properties" key makes an '
+    "open map."
+)
+
+
+def _refusal_hint(schema: dict) -> str:
+    """Why a ValueError on a schema without open maps is wrong, judged from the input."""
+    objects = [node for _, node in _schema_nodes(schema) if _is_object(node)]
+    if any("additionalProperties" not in node for node in objects):
+        return CLOSED_HINT
+    if any(node.get("properties") == {} for node in objects):
+        return EMPTY_HINT
+    return "This schema has no open map: make it strict instead of raising."
+
+
 def _strict_case(
     to_strict: Callable,
     name: str,
@@ -425,10 +546,18 @@ def _strict_case(
     sample: dict,
     optional: list[Path],
     required: list[Path],
+    *,
+    may_refuse: bool = False,
 ) -> None:
     case = f"to_strict({name})"
     before = copy.deepcopy(schema)
-    out = call_learner(to_strict, schema, case=case)
+    out, error = _raises(to_strict, schema)
+    if isinstance(error, ValueError) and may_refuse:
+        return
+    if isinstance(error, ValueError):
+        fail(case, "a strict schema", f"ValueError: {error}", _refusal_hint(before))
+    if error is not None:
+        raise learner_raised(case, error)
     if schema != before:
         fail(
             case,
@@ -537,6 +666,8 @@ def check_to_strict(to_strict: Callable[..., Any]) -> str:
     cases = [(n, make(), s, o, r) for n, make, s, o, r in STRICT_CASES] + hidden_strict_cases()
     for name, schema, sample, optional, required in cases:
         _strict_case(to_strict, name, copy.deepcopy(schema), sample, optional, required)
+    for name, make, sample, optional, required in MAY_REFUSE:
+        _strict_case(to_strict, name, make(), sample, optional, required, may_refuse=True)
     for name, make in OPEN_MAPS:
         case = f"to_strict({name})"
         got, error = _raises(to_strict, make())
@@ -546,7 +677,8 @@ def check_to_strict(to_strict: Callable[..., Any]) -> str:
             )
         if not isinstance(error, ValueError):
             fail(case, "ValueError", f"{type(error).__name__}: {error}", OPEN_MAP_HINT)
-    return f"{len(cases)} schemas made strict, {len(OPEN_MAPS)} open maps refused"
+    count = len(cases) + len(MAY_REFUSE)
+    return f"{count} schemas made strict, {len(OPEN_MAPS)} open maps refused"
 
 
 # --- 06.3: select_tools and call_as ------------------------------------------------------------
@@ -610,46 +742,76 @@ def _names_of(tools: Any) -> list[str]:
 
 
 def _selection_hints(registry: ToolRegistry, tags: Any, role: Any) -> list[Hint]:
-    def names(got: Any) -> list[str]:
-        return [t if isinstance(t, str) else t["function"]["name"] for t in got]
-
+    """Hints that look at the names of the selected tools (``g`` is a list of names)."""
     every_tag = [n for n in registry.names() if tags and set(tags) <= registry.get(n).tags]
     return [
-        (lambda g: not isinstance(g, list), "Return a list of OpenAI tool schemas."),
         (
-            lambda g: any(isinstance(t, str) for t in g),
-            "Return the schemas (dicts from registry.schemas()), not the names.",
+            lambda g: tags is not None and len(tags) == 0 and len(g) > 0,
+            "tags=[] keeps no tool at all: no tool has at least one of zero tags (only "
+            "tags=None turns the tag filter off).",
         ),
         (
             lambda g: (
-                role is not None
-                and names(g) == _names_of(_expected_selection(registry, tags, None))
+                role is not None and g == _names_of(_expected_selection(registry, tags, None))
             ),
             "Apply the role too: keep a tool only if allowed(role, tags).",
         ),
         (
             lambda g: (
-                tags is not None
-                and names(g) == _names_of(_expected_selection(registry, None, role))
+                tags is not None and g == _names_of(_expected_selection(registry, None, role))
             ),
             "Apply the tags too: keep a tool having any of them.",
         ),
         (
-            lambda g: tags is not None and len(tags) > 1 and names(g) == every_tag,
+            lambda g: tags is not None and len(tags) > 1 and g == every_tag,
             "A tool needs at least one of the tags, not all of them.",
         ),
         (
-            lambda g: "debug_dump" in names(g) and role is not None,
+            lambda g: "debug_dump" in g and role is not None,
             "Deny by default: a tool "
             "without any tag the role holds (here an untagged one) is refused.",
         ),
         (
-            lambda g: (
-                sorted(names(g)) == sorted(_names_of(_expected_selection(registry, tags, role)))
-            ),
+            lambda g: sorted(g) == sorted(_names_of(_expected_selection(registry, tags, role))),
             "Keep registration order.",
         ),
     ]
+
+
+def _tool_name(tool: Any) -> str | None:
+    function = tool.get("function") if isinstance(tool, dict) else None
+    name = function.get("name") if isinstance(function, dict) else None
+    return name if isinstance(name, str) else None
+
+
+def _expect_selection(registry: ToolRegistry, tags: Any, role: Any, got: Any, case: str) -> None:
+    """Compare the tool names first (short, readable), then the schemas themselves."""
+    expected = _expected_selection(registry, tags, role)
+    plain = as_json(got, f"The result of {case}")
+    if not isinstance(plain, list):
+        fail(case, _names_of(expected), plain, "Return a list of OpenAI tool schemas.")
+    if any(isinstance(tool, str) for tool in plain):
+        fail(
+            case,
+            _names_of(expected),
+            plain,
+            "Return the schemas (dicts from registry.schemas()), not the names.",
+        )
+    names = [_tool_name(tool) for tool in plain]
+    if None not in names and names != _names_of(expected):
+        fail(
+            case,
+            _names_of(expected),
+            names,
+            pick_hint(names, _selection_hints(registry, tags, role)),
+            detail="the names of the tools returned (function.name)",
+        )
+    expect_json_equal(
+        case,
+        expected,
+        plain,
+        "Return each tool's schema exactly as registry.schemas() gives it.",
+    )
 
 
 SELECTIONS: list[tuple[Any, Any]] = [
@@ -757,12 +919,7 @@ def check_roles(select_tools: Callable[..., Any], call_as: Callable[..., Any]) -
     for tags, role in SELECTIONS + hidden:
         case = f"select_tools(registry, tags={tags!r}, role={role!r})"
         got = call_learner(select_tools, registry, case=case, tags=tags, role=role)
-        expect_json_equal(
-            case,
-            _expected_selection(registry, tags, role),
-            got,
-            hints=_selection_hints(registry, tags, role),
-        )
+        _expect_selection(registry, tags, role, got, case)
     case = "select_tools(registry, role='visitor')"
     got, error = _raises(lambda: select_tools(registry, role="visitor"))
     if not isinstance(error, ValueError):
@@ -774,6 +931,17 @@ def check_roles(select_tools: Callable[..., Any], call_as: Callable[..., Any]) -
         )
     for role, name, arguments in CALLS_AS:
         _call_as_case(call_as, role, name, arguments)
+    case = "call_as(registry, 'visitor', 'read_note', {'note_id': 1})"
+    store = _notes()
+    got, error = _raises(call_as, _roles_registry(store), "visitor", "read_note", {"note_id": 1})
+    if not isinstance(error, ValueError):
+        fail(
+            case,
+            "ValueError (unknown role)",
+            repr(got) if error is None else repr(error),
+            "The role comes from your program, not from the model: an unknown role is a "
+            "configuration mistake, so let allowed() raise its ValueError here too.",
+        )
     return f"{len(SELECTIONS) + len(hidden)} selections and {len(CALLS_AS)} role-aware calls"
 
 
@@ -806,6 +974,11 @@ def _trace_registry() -> ToolRegistry:
         """Slow on purpose."""
         time.sleep(NAP_SECONDS)
         return "rested"
+
+    @registry.tool
+    def echo(text: str) -> str:
+        """Return the text unchanged (it may only look like an error object)."""
+        return text
 
     return registry
 
@@ -858,7 +1031,20 @@ def _expect_record(record: Any, name: str, arguments: Any, result: str, case: st
     duration = plain["duration_ms"]
     if not isinstance(duration, (int, float)) or isinstance(duration, bool) or duration < 0:
         fail(case, expected, plain, "duration_ms is a non-negative number (a float).")
+    # A result that a test of the text (startswith('{"error"'), '"error" in result') misjudges.
+    looks_wrong = (error is None) == result.startswith('{"error"')
     hints: list[Hint] = [
+        (
+            lambda g: looks_wrong and g["ok"] is not (error is None),
+            "Decide ok by parsing the result, ok = error_message(result) is None, not by testing "
+            "its text: this result "
+            + (
+                "is an error object, spaced differently"
+                if error
+                else "only looks like an error object"
+            )
+            + ".",
+        ),
         (
             lambda g: g["ok"] is True and error is not None,
             'An error result ({"error": ...}) is '
@@ -913,6 +1099,8 @@ def check_traced_registry(TracedRegistry: Any) -> str:
         ("broken", {}),
         ("nope", "[1]"),
         ("nap", {}),
+        ("echo", {"text": '{"error" is the word 张三 searched for}'}),
+        ("echo", {"text": '{ "error": "disk full" }'}),
     ]
     rng = hidden_rng("06.4")
     for _ in range(5):
@@ -956,12 +1144,21 @@ def check_traced_registry(TracedRegistry: Any) -> str:
             text[:300],
             "Write each line with json.dumps(record, ensure_ascii=False).",
         )
-    if not text.endswith("\n") or text.startswith("["):
+    if text.startswith("["):
         fail(
             case,
             "one JSON object per line, each ending in a newline",
             text[:300],
             'JSON lines: json.dumps(record) + "\\n" for each record, not one JSON array.',
+        )
+    if not text.endswith("\n"):
+        fail(
+            case,
+            "one JSON object per line, each ending in a newline (the last one too)",
+            f"...{text[-160:]}",
+            'The last line has no newline: add "\\n" after every record, the last one too '
+            '("\\n".join(lines) puts one only between lines).',
+            detail="the end of the text",
         )
     lines = text[:-1].split("\n")
     expect_json_equal(

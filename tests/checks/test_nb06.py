@@ -120,6 +120,24 @@ def test_calculator_leaking_zero_division_is_rejected():
     assert "ZeroDivisionError" in message and "must be a ValueError" in message
 
 
+def test_calculator_leaking_overflow_is_rejected():
+    (fn,) = wrong(
+        EX1,
+        "except (ArithmeticError, RecursionError) as exc:",
+        "except (ZeroDivisionError, RecursionError) as exc:",
+        "safe_calculate",
+    )
+    message = rejected("06.1", fn)
+    assert "1e200 ** 2" in message and "OverflowError" in message
+    assert "must be a ValueError" in message
+
+
+def test_calculator_refusing_the_largest_allowed_exponent_is_rejected():
+    (fn,) = wrong(EX1, "abs(right) > MAX_EXPONENT", "abs(right) >= MAX_EXPONENT", "safe_calculate")
+    message = rejected("06.1", fn)
+    assert "2 ** 100" in message and "exactly MAX_EXPONENT (100) is allowed" in message
+
+
 def test_calculator_accepting_booleans_is_rejected():
     (fn,) = wrong(
         EX1,
@@ -184,6 +202,74 @@ def test_to_strict_only_at_the_top_level_is_rejected():
     assert "nested objects too" in rejected("06.2", fn)
 
 
+def test_to_strict_sorting_required_is_rejected():
+    (fn,) = wrong(
+        EX2,
+        'node["required"] = list(node["properties"])',
+        'node["required"] = sorted(node["properties"])',
+        "to_strict",
+    )
+    assert 'List "required" in the order of "properties"' in rejected("06.2", fn)
+
+
+def test_to_strict_skipping_all_of_is_rejected():
+    (fn,) = wrong(
+        EX2,
+        'for key in ("anyOf", "oneOf", "allOf", "prefixItems"):',
+        'for key in ("anyOf", "oneOf", "prefixItems"):',
+        "to_strict",
+    )
+    message = rejected("06.2", fn)
+    assert "allOf with an object branch" in message and "allOf[0]" in message
+    assert "nested objects too" in message
+
+
+@pytest.mark.parametrize("skipped", ["oneOf", "prefixItems"])
+def test_to_strict_skipping_one_of_or_prefix_items_is_rejected(skipped):
+    kept = ", ".join(f'"{k}"' for k in ("anyOf", "allOf", "oneOf", "prefixItems") if k != skipped)
+    (fn,) = wrong(
+        EX2,
+        'for key in ("anyOf", "oneOf", "allOf", "prefixItems"):',
+        f"for key in ({kept}):",
+        "to_strict",
+    )
+    message = rejected("06.2", fn)
+    assert f"{skipped}[0]" in message and '"additionalProperties": false' in message
+
+
+def test_to_strict_treating_absent_additional_properties_as_open_is_rejected():
+    (fn,) = wrong(
+        EX2,
+        'extra = node.get("additionalProperties", False)',
+        'extra = node.get("additionalProperties", True)',
+        "to_strict",
+    )
+    message = rejected("06.2", fn)
+    assert "Your code raised" not in message
+    assert "closed record" in message and "do not raise" in message
+
+
+def test_to_strict_refusing_empty_properties_is_rejected():
+    (fn,) = wrong(
+        EX2, 'if "properties" not in node or', 'if not node.get("properties") or', "to_strict"
+    )
+    message = rejected("06.2", fn)
+    assert "to_strict(no parameters at all)" in message
+    assert '"properties": {} is an object with a fixed, empty set of keys' in message
+
+
+def test_to_strict_may_refuse_one_of_and_prefix_items():
+    ours = solution()["to_strict"]
+
+    def refusing(schema):
+        text = json.dumps(schema)
+        if '"oneOf"' in text or '"prefixItems"' in text:
+            raise ValueError("strict mode cannot express oneOf or prefixItems")
+        return ours(schema)
+
+    assert evaluate("06.2", refusing).startswith("Exercise 06.2 passed")
+
+
 def test_to_strict_that_mutates_its_input_is_rejected():
     (fn,) = wrong(
         EX2,
@@ -236,6 +322,20 @@ def test_selection_requiring_every_tag_is_rejected():
     assert "at least one of the tags" in rejected("06.3", *targets)
 
 
+def test_selection_keeping_everything_for_empty_tags_is_rejected():
+    targets = wrong(
+        EX3,
+        "if tags is not None and not set(tags) & tool_tags:",
+        "if tags and not set(tags) & tool_tags:",
+        "select_tools",
+        "call_as",
+    )
+    message = rejected("06.3", *targets)
+    assert "tags=[] keeps no tool at all" in message
+    # Expected and Got are short lists of names, not schema dumps.
+    assert '"read_note"' in message and '"parameters"' not in message
+
+
 def test_selection_of_names_is_rejected():
     targets = wrong(
         EX3, "selected.append(schema)", "selected.append(name)", "select_tools", "call_as"
@@ -253,6 +353,19 @@ def test_call_as_raising_permission_error_is_rejected():
     )
     message = rejected("06.3", *targets)
     assert "PermissionError" in message and "must not raise" in message
+
+
+def test_call_as_answering_an_unknown_role_as_data_is_rejected():
+    targets = wrong(
+        EX3,
+        "    tool = registry.get(name)\n",
+        "    if role not in ROLES:\n        return error_text(f'unknown role {role!r}')\n"
+        "    tool = registry.get(name)\n",
+        "select_tools",
+        "call_as",
+    )
+    message = rejected("06.3", *targets)
+    assert "'visitor'" in message and "configuration mistake" in message
 
 
 def test_call_as_leaking_the_tool_list_is_rejected():
@@ -279,6 +392,29 @@ def test_selection_agrees_with_the_reference_tag_filter():
 def test_trace_marking_errors_ok_is_rejected():
     (cls,) = wrong(EX4, '"ok": error is None,', '"ok": True,', "TracedRegistry")
     assert "not ok: ok is False" in rejected("06.4", cls)
+
+
+def test_trace_deciding_ok_from_the_text_is_rejected():
+    (cls,) = wrong(
+        EX4,
+        '"ok": error is None,',
+        """"ok": not result.startswith('{"error"'),""",
+        "TracedRegistry",
+    )
+    message = rejected("06.4", cls)
+    assert "echo" in message and "not by testing its text" in message
+
+
+def test_trace_without_a_final_newline_is_rejected():
+    (cls,) = wrong(
+        EX4,
+        'return "".join(json.dumps(record, ensure_ascii=False) + "\\n" for record in self.records)',
+        'return "\\n".join(json.dumps(record, ensure_ascii=False) for record in self.records)',
+        "TracedRegistry",
+    )
+    message = rejected("06.4", cls)
+    assert "The last line has no newline" in message and "not one JSON array" not in message
+    assert message.count("\n") and '}"' in message  # the Got line shows the end of the text
 
 
 def test_trace_with_ascii_escapes_is_rejected():
