@@ -310,9 +310,11 @@ def first_difference(expected: Any, got: Any, path: str = "$") -> str | None:
     if kind_e == "string" and expected != got:
         at = next((i for i, (a, b) in enumerate(zip(expected, got, strict=False)) if a != b), None)
         at = min(len(expected), len(got)) if at is None else at
+        want, found = expected[at : at + 20], got[at : at + 20]
         return (
             f"{_at(path)}the texts differ from character {at} on: expected "
-            f"{show(expected[at : at + 20])}, got {show(got[at : at + 20])}"
+            f"{show(want) if want else 'the text to end here'}, "
+            f"got {show(found) if found else 'the end of the text'}"
         )
     if expected != got or (kind_e == "number" and math.isnan(expected)):
         return f"{_at(path)}expected {show(expected, limit=80)}, got {show(got, limit=80)}"

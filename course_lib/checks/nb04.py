@@ -247,6 +247,14 @@ def _expect_entry(registry: Any, name: str, func: Callable, tags: list[str], cas
         fail(
             case, f"function {func.__name__}", repr(entry["function"]), "Store the function itself."
         )
+    if not isinstance(entry["tags"], list) or not all(isinstance(t, str) for t in entry["tags"]):
+        fail(
+            f"{case}: its tags",
+            tags,
+            f"a {type(entry['tags']).__name__}: {entry['tags']!r}",
+            "Store tags as a new list of str, in the order given ([] when there are none): "
+            "list(tags), since the default tags=() is a tuple.",
+        )
     expect_json_equal(
         f"{case}: its tags",
         tags,
@@ -325,7 +333,13 @@ def check_tool_registry(ToolRegistry: Any) -> str:
     case = '@registry.tool(name="search_notes", replace=True) on search_web'
     call_learner(registry.tool(name="search_notes", replace=True), search_web, case=case)
     _expect_entry(registry, "search_notes", search_web, [], case)
-    _expect_names(registry, [name for name, _, _ in expected_entries], f"names() after {case}")
+    _expect_names(
+        registry,
+        [name for name, _, _ in expected_entries],
+        f"names() after {case}",
+        order_hint="With replace=True the new entry takes the old one's place in the order: "
+        "assign self._tools[name] = entry; do not delete the old entry and add the new one.",
+    )
     _expect_unknown_format_refused(registry)
 
     hidden = call_learner(ToolRegistry, case="ToolRegistry() for the hidden cases")
@@ -344,7 +358,13 @@ def check_tool_registry(ToolRegistry: Any) -> str:
     return f"3 forms, 3 formats, duplicates refused, {len(entries)} hidden registrations"
 
 
-def _expect_names(registry: Any, expected: list[str], case: str) -> None:
+def _expect_names(
+    registry: Any,
+    expected: list[str],
+    case: str,
+    *,
+    order_hint: str = "Keep registration order; do not sort.",
+) -> None:
     got = call_learner(registry.names, case=case)
     expect_json_equal(
         case,
@@ -352,7 +372,7 @@ def _expect_names(registry: Any, expected: list[str], case: str) -> None:
         got,
         hints=[
             (lambda g: not isinstance(g, list), "names() returns a list of str."),
-            (lambda g: sorted(g) == sorted(expected), "Keep registration order; do not sort."),
+            (lambda g: sorted(g) == sorted(expected), order_hint),
         ],
     )
 
@@ -381,7 +401,17 @@ def _expect_unknown_format_refused(registry: Any) -> None:
         got = registry.schemas(format="xml")
     except NotImplementedError:
         raise
-    except ValueError:
+    except ValueError as exc:
+        missing = [name for name in FORMAT_HINTS if name not in str(exc)]
+        if missing:
+            fail(
+                case,
+                "a ValueError naming the formats openai, responses, anthropic",
+                f"ValueError: {exc}",
+                "Name the three supported formats in the message, so the caller sees what to "
+                "use instead.",
+                detail=f"the message does not mention {missing[0]!r}",
+            )
         return
     except Exception as exc:
         fail(
@@ -552,6 +582,13 @@ VALIDATION_CASES: list[tuple[dict, Any, list[Problem], str]] = [
         [("traveller.nick", ("unexpected",))],
         'A nested object with "additionalProperties": false refuses extra keys too.',
     ),
+    (
+        TRIP,
+        {"traveller": "Bob", "stops": [{"city": "上海", "nights": 2}]},
+        [("traveller", ("object",))],
+        "A value of the wrong type gets that one message and nothing more: do not look inside "
+        "it (no missing keys of a string that should have been an object).",
+    ),
 ]
 
 _VALUES: dict[str, list[Any]] = {
@@ -681,11 +718,18 @@ def read_sensor(room: str) -> dict:
     raise ConnectionError(f"sensor in {room} is offline")
 
 
+def next_holiday(country: str) -> datetime.date:
+    """The next public holiday in a country (a date: json.dumps cannot encode it)."""
+    return datetime.date(2024, 10, 1)
+
+
 DISPATCH_TOOLS = {
     "get_weather": get_weather,
     "add": add,
     "greet": greet,
     "read_sensor": read_sensor,
+    "now": now,
+    "next_holiday": next_holiday,
 }
 
 
@@ -711,6 +755,10 @@ CALL_RAISED_HINTS = {
     "error object.",
     "raises": "call must never raise: run the tool inside try/except Exception and report the "
     "exception as an error object.",
+    "unencodable": "call must never raise: json.dumps raises TypeError for a result it cannot "
+    "encode (here a date); catch it and answer with an error object naming the exception.",
+    "empty": 'call must never raise: an empty string means "no arguments"; treat "" like {} '
+    "(json.loads('') raises).",
     "ok": "A valid call should simply run the tool and return its result as text.",
 }
 
@@ -722,6 +770,24 @@ def _learner_call(registry: Any, name: str, arguments: Any, case: str, kind: str
         raise
     except Exception as exc:
         fail(case, "a string", f"raised {type(exc).__name__}: {exc}", CALL_RAISED_HINTS[kind])
+
+
+def _learner_validator(cls: Any) -> Callable[..., Any] | None:
+    """The ``validate_arguments`` the learner's ``call`` uses: a global of the notebook."""
+    call = getattr(cls, "call", None)
+    found = getattr(call, "__globals__", {}).get("validate_arguments")
+    return found if callable(found) else None
+
+
+def _accepts(validator: Callable[..., Any] | None, name: str, arguments: Any) -> bool:
+    """True when ``validator`` runs and reports no problem for ``arguments`` of tool ``name``."""
+    if validator is None:
+        return False
+    try:
+        parsed = json.loads(arguments) if isinstance(arguments, str) else arguments
+        return validator(parameters_schema(DISPATCH_TOOLS[name]), parsed) == []
+    except Exception:
+        return False
 
 
 def _error_of(got: Any, case: str, expected: str, hint: str) -> str:
@@ -756,7 +822,12 @@ def _expect_mentions(message: str, words: list[str], case: str, expected: str, h
         fail(case, expected, message, hint, detail=f"the message does not mention {missing[0]!r}")
 
 
-def _expect_result(got: Any, result: Any, case: str) -> None:
+def _expect_result(
+    got: Any,
+    result: Any,
+    case: str,
+    error_hint: str = "A valid call must run the tool, not report an error.",
+) -> None:
     if isinstance(result, str):
         expect_json_equal(
             case,
@@ -769,7 +840,7 @@ def _expect_result(got: Any, result: Any, case: str) -> None:
                     "A str result passes "
                     "through unchanged: do not json.dumps a string (that adds quotes).",
                 ),
-                (lambda g: "error" in g, "A valid call must run the tool, not report an error."),
+                (lambda g: "error" in g, error_hint),
             ],
         )
         return
@@ -841,6 +912,15 @@ def check_dispatch(DispatchRegistry: Any) -> str:
     for name, arguments, result in ok_cases:
         case = f"registry.call({name!r}, {arguments!r})"
         _expect_result(_learner_call(registry, name, arguments, case, "ok"), result, case)
+    case = "registry.call('now', '') (a tool without parameters, arguments an empty string)"
+    _expect_result(
+        _learner_call(registry, "now", "", case, "empty"),
+        now(),
+        case,
+        'An empty string means "no arguments" (models send it for tools without parameters): '
+        'treat "" like {}.',
+    )
+    ok_cases.append(("now", "", now()))
 
     # (name, arguments, kind, words the error must mention, hint when it does not)
     error_cases: list[tuple[str, Any, str, list[str], str]] = [
@@ -895,6 +975,14 @@ def check_dispatch(DispatchRegistry: Any) -> str:
             "Validate before calling: report values outside the enum.",
         ),
         (
+            "next_holiday",
+            {"country": "中国"},
+            "unencodable",
+            ["TypeError", "date"],
+            "A result json.dumps cannot encode (here a date) is an error: catch the TypeError of "
+            'json.dumps and report it like an exception: f"{type(exc).__name__}: {exc}".',
+        ),
+        (
             "read_sensor",
             {"room": "厨房"},
             "raises",
@@ -925,10 +1013,17 @@ def check_dispatch(DispatchRegistry: Any) -> str:
         bogus = rng.choice(["weather", "get_weather_now", "addition", "问候"])
         error_cases.append((bogus, "{}", "unknown", names, "List every available tool name."))
 
+    validator = _learner_validator(DispatchRegistry)
     for name, arguments, kind, words, hint in error_cases:
         case = f"registry.call({name!r}, {arguments!r})"
         expected = '{"error": "..."} mentioning ' + ", ".join(words)
         got = _learner_call(registry, name, arguments, case, kind)
+        if kind == "invalid" and _accepts(validator, name, arguments):
+            hint = (
+                f"Your validate_arguments finds no problem in these arguments for {name!r}, so "
+                "the tool ran: fix 04.2 first, or use the reference validator for now (see above "
+                "04.3)."
+            )
         message = _error_of(got, case, expected, hint)
         if "\\u" in got:
             fail(
@@ -1032,7 +1127,7 @@ TEXT_HINTS: list[Hint] = [
 def _cut_cases() -> list[tuple[str, str, int]]:
     rng = hidden_rng("04.4")
     texts = [
-        ("a 50,000 character string", "北京天气晴. " * 6250, 20_000),
+        ("a 50,000 character string", ("北京天气晴. " * 7143)[:50_000], 20_000),
         ("a string exactly max_chars long", "上海" * 150, 300),
         ("a string one character too long", "x" * 301, 300),
     ]
@@ -1054,10 +1149,11 @@ def _check_cut(got: Any, text: str, limit: int, case: str) -> None:
         if got != text:
             fail(
                 case,
-                text[:80] + "...",
-                got[:200],
-                "A text that fits (len(text) <= max_chars) "
-                "passes through unchanged: compare with <=, not <.",
+                f"the text unchanged, all {len(text)} characters",
+                f"{len(got)} characters",
+                "A text that fits (len(text) <= max_chars) passes through unchanged"
+                + (": compare with <=, not <." if len(text) == limit else "."),
+                detail=first_difference(text, got),
             )
         return
     kept = next((i for i, (a, b) in enumerate(zip(text, got, strict=False)) if a != b), len(got))

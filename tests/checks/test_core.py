@@ -189,6 +189,8 @@ def test_json_equality_has_json_semantics(expected, got, equal):
         ({"a": 1, "b": 2}, {"a": 1}, 'missing key "b"'),
         ({"a": 1}, {"a": True}, "at $.a: expected a number 1, got a boolean true"),
         ("Hello, Ada!", "Hello Ada!", 'from character 5 on: expected ", Ada!", got " Ada!"'),
+        ("Hi", "Hi!\n", 'from character 2 on: expected the text to end here, got "!\\n"'),
+        ("Hi!", "Hi", 'from character 2 on: expected "!", got the end of the text'),
     ],
 )
 def test_first_difference_says_where_two_values_differ(expected, got, where):

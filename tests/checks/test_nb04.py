@@ -123,6 +123,33 @@ def test_sorted_names_are_rejected():
     assert "registration order" in rejected("04.1", cls).lower()
 
 
+def test_tags_kept_as_the_default_tuple_are_rejected():
+    cls = wrong("w04-ex1-code", '"tags": list(tags),', '"tags": tags,', "ToolRegistry")
+    assert "the default tags=() is a tuple" in rejected("04.1", cls)
+
+
+def test_unknown_format_error_without_the_formats_is_rejected():
+    cls = wrong(
+        "w04-ex1-code",
+        "unknown format {format!r}; use one of {', '.join(self.FORMATS)}",
+        "unknown format {format!r}",
+        "ToolRegistry",
+    )
+    assert "Name the three supported formats" in rejected("04.1", cls)
+
+
+def test_replace_that_moves_the_tool_to_the_end_is_rejected():
+    cls = wrong(
+        "w04-ex1-code",
+        '            doc = inspect.getdoc(function) or ""\n',
+        "            self._tools.pop(tool_name, None)\n"
+        '            doc = inspect.getdoc(function) or ""\n',
+        "ToolRegistry",
+    )
+    message = rejected("04.1", cls)
+    assert "takes the old one's place" in message and "do not sort" not in message
+
+
 def test_registry_agrees_with_the_reference():
     ours, theirs = solution()["ToolRegistry"](), ReferenceRegistry()
     for registry in (ours, theirs):
@@ -189,6 +216,19 @@ def test_validator_not_checking_array_items_is_rejected():
     assert "tags[1]" in rejected("04.2", fn)
 
 
+def test_validator_looking_inside_a_value_of_the_wrong_type_is_rejected():
+    fn = wrong(
+        EX2,
+        'return [f"{where} should be {_expected(schema)}, got {got} ({_json_name(value)})"]',
+        'return [f"{where} should be {_expected(schema)}, got {got} ({_json_name(value)})"] + [\n'
+        '                f"missing required argument {path}.{key}"\n'
+        '                for key in schema.get("required", [])\n'
+        "            ]",
+        "validate_arguments",
+    )
+    assert "do not look inside it" in rejected("04.2", fn)
+
+
 def test_validator_agrees_with_the_reference():
     assert evaluate("04.2", reference_validate).startswith("Exercise 04.2 passed")
     ours = solution()["validate_arguments"]
@@ -199,6 +239,7 @@ def test_validator_agrees_with_the_reference():
 # --- 04.3 DispatchRegistry.call ------------------------------------------------------------------
 
 EX3 = "w04-ex3-code"
+EX3_CLS = "DispatchRegistry"
 
 
 def test_call_that_raises_on_an_unknown_tool_is_rejected():
@@ -232,11 +273,44 @@ def test_unknown_tool_error_without_the_tool_list_is_rejected():
 def test_call_returning_a_dict_is_rejected():
     cls = wrong(
         EX3,
-        "return result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)",
+        "return json.dumps(result, ensure_ascii=False)",
         "return result",
         "DispatchRegistry",
     )
     assert "always returns a str" in rejected("04.3", cls)
+
+
+def test_call_raising_on_a_result_json_cannot_encode_is_rejected():
+    cls = wrong(EX3, "except (TypeError, ValueError) as exc:", "except KeyError as exc:", EX3_CLS)
+    message = rejected("04.3", cls)
+    assert "TypeError" in message and "here a date" in message
+
+
+def test_call_reporting_a_result_json_cannot_encode_as_text_is_rejected():
+    cls = wrong(
+        EX3,
+        "json.dumps(result, ensure_ascii=False)",
+        "json.dumps(result, ensure_ascii=False, default=str)",
+        EX3_CLS,
+    )
+    assert "catch the TypeError of json.dumps" in rejected("04.3", cls)
+
+
+def test_call_refusing_empty_arguments_is_rejected():
+    cls = wrong(EX3, 'if arguments == "":', "if False:", EX3_CLS)
+    assert 'treat "" like {}' in rejected("04.3", cls)
+
+
+def test_call_blames_a_validator_that_misses_the_problem():
+    namespace = load(
+        (
+            EX2,
+            '"integer": lambda value: isinstance(value, int) and not isinstance(value, bool)',
+            '"integer": lambda value: isinstance(value, int)',
+        )
+    )
+    message = rejected("04.3", namespace[EX3_CLS])
+    assert "Your validate_arguments finds no problem" in message and "fix 04.2" in message
 
 
 def test_call_agrees_with_the_reference():
