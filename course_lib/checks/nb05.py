@@ -57,8 +57,20 @@ class _Endless:
         )
 
 
-def _registry() -> ToolRegistry:
-    registry = ToolRegistry()
+class _RecordingRegistry(ToolRegistry):
+    """The check's registry: it also keeps the arguments each ``call`` received, as received."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[Any] = []
+
+    def call(self, name: str, arguments: Any) -> str:
+        self.sent.append(arguments)
+        return super().call(name, arguments)
+
+
+def _registry() -> _RecordingRegistry:
+    registry = _RecordingRegistry()
 
     @registry.tool
     def get_weather(city: str, unit: str = "c") -> dict:
@@ -126,6 +138,15 @@ def _run_learner(
             f"BadRequestError: {error.message}",
             _broken_rule(exchanges),
         )
+    except json.JSONDecodeError as error:
+        fail(
+            case,
+            "no exception",
+            f"JSONDecodeError: {error}",
+            "The model can send arguments that are not valid JSON. Do not let json.loads crash "
+            "the loop: pass the string to registry.call as it is (it answers with an error), "
+            "and for the repeat check compare such a string as it is.",
+        )
     except Exception as error:  # the learner's bug, reported as data
         raise learner_raised(case, error) from None
 
@@ -181,8 +202,6 @@ def _steps(steps: Any, case: str) -> list[dict]:
                 repr(step)[:120],
                 "Record each call as Step(turn, tool_call_id, name, arguments, result).",
             )
-    for step in plain:
-        step["arguments"] = _parsed(step["arguments"])
     return as_json(plain, f"The steps of {case}")
 
 
@@ -195,7 +214,7 @@ def _parsed(arguments: Any) -> Any:
     return arguments
 
 
-REPEATED = "<a JSON error object saying the call was repeated>"
+REPEATED = "<your repeated-call error>"
 
 
 def _is_error_object(content: Any) -> bool:
@@ -212,7 +231,7 @@ def _mask_repeats(expected: dict, got: dict, repeated_ids: set[str], case: str) 
                 if view is got and stopped_alike and not _is_error_object(message.get("content")):
                     fail(
                         f"{case}: the tool message answering the repeated call",
-                        REPEATED,
+                        'a JSON object {"error": "..."}',
                         message.get("content"),
                         'Answer a repeated call with a JSON object such as {"error": "..."} '
                         "(json.dumps) saying it was already called, instead of running it.",
@@ -245,6 +264,12 @@ def _turns(messages: list[dict]) -> int:
     return sum(1 for m in messages if m.get("role") == "assistant")
 
 
+def _same_turn_twice(view: dict) -> bool:
+    """Whether one turn of this conversation asks for the same call twice."""
+    keys = [(s["turn"], s["name"], json.dumps(_parsed(s["arguments"]))) for s in view["steps"]]
+    return len(set(keys)) < len(keys)
+
+
 def _stopped_hint(expected: dict, got: dict, max_iterations: int) -> str:
     want, have = expected["stopped"], got["stopped"]
     if want == "max_iterations" and _turns(got["messages"]) > max_iterations:
@@ -253,12 +278,18 @@ def _stopped_hint(expected: dict, got: dict, max_iterations: int) -> str:
             f"with max_iterations={max_iterations}. Loop at most max_iterations times, then "
             'return stopped="max_iterations" with answer None.'
         )
+    if want != "repeated_call" and have == "repeated_call" and _same_turn_twice(expected):
+        return (
+            "Two identical calls in the same turn are not a repeat: only a call that an earlier "
+            "turn already ran is. Run both, and add the turn's calls to the ones you remember "
+            "after the turn, not while you go through it."
+        )
     if want == "max_iterations" and have == "repeated_call":
         return (
             "Only a call an earlier turn already ran with the same name and the same arguments "
             "is a repeat; these arguments differ."
         )
-    if _turns(got["messages"]) < _turns(expected["messages"]):
+    if have == "max_iterations" and _turns(got["messages"]) < _turns(expected["messages"]):
         return (
             f"The loop stopped a turn early: max_iterations={max_iterations} allows that many "
             "calls to create (for turn in range(1, max_iterations + 1)), and an answer on the "
@@ -266,9 +297,9 @@ def _stopped_hint(expected: dict, got: dict, max_iterations: int) -> str:
         )
     if want == "repeated_call":
         return (
-            "Remember (name, parsed arguments) of every call you ran; when a later turn asks for "
-            "one of them again, answer it with an error instead of running it and stop with "
-            'stopped="repeated_call".'
+            "Remember (name, parsed arguments) of every call you ran (for arguments that are not "
+            "valid JSON, the string itself); when a later turn asks for one of them again, "
+            'answer it with an error instead of running it and stop with stopped="repeated_call".'
         )
     if want == "answer" and have == "repeated_call":
         return (
@@ -278,16 +309,58 @@ def _stopped_hint(expected: dict, got: dict, max_iterations: int) -> str:
     return 'stopped is "answer", "max_iterations" or "repeated_call", as the contract says.'
 
 
-def _messages_hint(expected: list[dict], got: list[dict]) -> str:
+def _missing_answer_hint(
+    expected: list[dict], missing: str, repeated: set[str], stopped: str | None
+) -> str:
+    """Why the call ``missing`` went unanswered: a stop at a repeat, at the limit, or a repeat."""
+    turns = [m for m in expected if m.get("role") == "assistant" and m.get("tool_calls")]
+    turn = next(t for t in turns if missing in [c.get("id") for c in t["tool_calls"]])
+    ids = [c.get("id") for c in turn["tool_calls"]]
+    if missing in repeated:
+        return (
+            "The repeated call has no tool message: every call needs one, a repeated call too "
+            "(answered with an error), so that the conversation stays valid to send again."
+        )
+    if any(i in repeated for i in ids[: ids.index(missing)]):
+        return (
+            "The loop stopped at the repeated call, so the calls listed after it in the same "
+            "turn were never run or answered. Do not break out of the loop over the calls: "
+            "answer the repeat with an error, run the other calls, and return "
+            'stopped="repeated_call" after the whole turn.'
+        )
+    if stopped == "max_iterations" and turn is turns[-1]:
+        return (
+            "The calls of the last allowed turn were not run: the loop returned as soon as the "
+            "model asked for them. Run and answer every call of that turn too, then return "
+            'stopped="max_iterations", so the conversation stays valid to send again.'
+        )
+    return (
+        "Some call has no tool message: every call of a turn needs one, in the order the "
+        "assistant message lists them."
+    )
+
+
+def _messages_hint(
+    expected: list[dict],
+    got: list[dict],
+    *,
+    repeated: set[str] = frozenset(),
+    stopped: str | None = None,
+    limit: str | None = None,
+) -> str:
     tool_ids = [m.get("tool_call_id") for m in got if m.get("role") == "tool"]
     want_ids = [m.get("tool_call_id") for m in expected if m.get("role") == "tool"]
+    if limit and _turns(got) > _turns(expected):
+        return (
+            f"The loop asked the model {_turns(got)} times, more than {limit} allows: "
+            f"{limit} turns at most (for _ in range({limit})), the last one's calls answered "
+            "too; then return the list."
+        )
     if sorted(map(str, tool_ids)) == sorted(map(str, want_ids)) and tool_ids != want_ids:
         return "Answer the calls in the order the assistant message lists them."
-    if len(tool_ids) < len(want_ids):
-        return (
-            "Some call has no tool message: every call needs one, even a repeated call (answered "
-            "with an error) so that the conversation stays valid to send again."
-        )
+    missing = [i for i in want_ids if i not in tool_ids]
+    if len(tool_ids) < len(want_ids) and missing:
+        return _missing_answer_hint(expected, missing[0], repeated, stopped)
     if any(m.get("role") == "assistant" and "tool_calls" in m for m in got) and not any(
         isinstance(c, dict) and "function" in c
         for m in got
@@ -309,13 +382,17 @@ def _messages_hint(expected: list[dict], got: list[dict]) -> str:
     )
 
 
-def _compare_messages(case: str, expected: list[dict], got: list[dict]) -> None:
-    """Fail on the first message that differs, showing that message rather than the whole list."""
+def _compare_messages(case: str, expected: list[dict], got: list[dict], **context: Any) -> None:
+    """Fail on the first message that differs, showing that message rather than the whole list.
+
+    ``context`` (the ids of repeated calls, the expected ``stopped``, the name of the turn limit
+    when going past it is the likely mistake) lets the hint say what went wrong.
+    """
     __tracebackhide__ = True
     difference = first_difference(expected, got)
     if difference is None:
         return
-    hint = _messages_hint(expected, got)
+    hint = _messages_hint(expected, got, **context)
     position = next(
         (i for i, (e, g) in enumerate(zip(expected, got, strict=False)) if e != g), None
     )
@@ -330,7 +407,18 @@ def _compare_messages(case: str, expected: list[dict], got: list[dict]) -> None:
     )
 
 
-def _compare(case: str, expected: dict, got: dict, max_iterations: int) -> None:
+def _compare(
+    case: str,
+    expected: dict,
+    got: dict,
+    max_iterations: int,
+    *,
+    repeated: set[str],
+    sent: tuple[list[Any], list[Any]],
+) -> None:
+    """Compare in the order a learner fixes things: stop reason, turns, messages, answer, the
+    arguments the registry received, steps. ``sent`` is what the registry's ``call`` received
+    (expected, got)."""
     __tracebackhide__ = True
     if got["stopped"] != expected["stopped"]:
         fail(
@@ -349,23 +437,70 @@ def _compare(case: str, expected: dict, got: dict, max_iterations: int) -> None:
             f"{early}max_iterations={max_iterations} allows exactly that many calls to create "
             "(for turn in range(1, max_iterations + 1)).",
         )
-    _compare_messages(f"{case}: messages", expected["messages"], got["messages"])
+    _compare_messages(
+        f"{case}: messages",
+        expected["messages"],
+        got["messages"],
+        repeated=repeated,
+        stopped=expected["stopped"],
+    )
     if got["answer"] != expected["answer"]:
         hint = (
             'answer is the final assistant message\'s content when stopped is "answer", '
             "and None otherwise."
         )
         fail(f"{case}: answer", expected["answer"], got["answer"], hint)
-    difference = first_difference(expected["steps"], got["steps"])
-    if difference:
-        hint = (
-            "One Step per tool call, repeated ones included, in call order: turn (1 for the "
-            "first model turn), tool_call_id, name, arguments (the JSON string the model sent) "
-            "and result (the content of its tool message)."
+    want_sent, got_sent = sent
+    if sorted(map(show, got_sent)) != sorted(map(show, want_sent)):
+        fail(
+            f"{case}: the arguments registry.call received",
+            want_sent,
+            got_sent,
+            "Pass each call's arguments string to registry.call exactly as the model sent it "
+            "(the tool call's function.arguments): not parsed, not re-serialised; and never "
+            "run a repeated call.",
         )
-        if len(got["steps"]) < len(expected["steps"]):
-            hint = "Record a Step for every call, including a repeated one. " + hint
-        fail(f"{case}: steps", expected["steps"], got["steps"], hint, detail=difference)
+    _compare_steps(case, expected["steps"], got["steps"])
+
+
+def _compare_steps(case: str, expected: list[dict], got: list[dict]) -> None:
+    """Fail on the first step that differs, showing that step rather than the whole list."""
+    __tracebackhide__ = True
+    if first_difference(expected, got) is None:
+        return
+    position = next(
+        (
+            i
+            for i, (e, g) in enumerate(zip(expected, got, strict=False))
+            if first_difference(e, g) is not None
+        ),
+        min(len(expected), len(got)),
+    )
+    want = expected[position] if position < len(expected) else "(no step)"
+    have = got[position] if position < len(got) else "(no step)"
+    hint = (
+        "One Step per tool call, repeated ones included, in call order: turn (1 for the "
+        "first model turn), tool_call_id, name, arguments (the JSON string the model sent) "
+        "and result (the content of its tool message)."
+    )
+    if len(got) < len(expected):
+        hint = "Record a Step for every call, including a repeated one. " + hint
+    elif isinstance(want, dict) and isinstance(have, dict):
+        if not isinstance(have["arguments"], str):
+            hint = (
+                "Step.arguments is the arguments string as the model sent it "
+                "(tool_call.function.arguments), not the parsed dict."
+            )
+        elif have["arguments"] != want["arguments"]:
+            hint = "Step.arguments is the arguments string exactly as the model sent it."
+    counts = f"{len(got)} steps (expected {len(expected)})"
+    both = position < min(len(expected), len(got))
+    difference = first_difference(want, have, f"steps[{position}]") if both else None
+    if difference and len(got) == len(expected):
+        detail = difference
+    else:
+        detail = f"{difference}; {counts}" if difference else counts
+    fail(f"{case}: steps[{position}]", want, have, hint, detail=detail)
 
 
 # --- 05.1: run_agent ------------------------------------------------------------------------------
@@ -431,6 +566,42 @@ def _loop_cases(rng: Random) -> list[tuple[str, str, Callable[[], Any], int]]:
             6,
         ),
         (
+            "a repeated call listed before a new call in its turn",
+            "北京",
+            lambda: _scripted([weather, [weather, call("get_time", city="上海")], "done"]),
+            6,
+        ),
+        (
+            "the same call twice in one turn is not a repeat",
+            "北京",
+            lambda: _scripted([[weather, weather], "done"]),
+            6,
+        ),
+        (
+            "the last allowed turn asks for two calls",
+            "time",
+            lambda: _scripted(
+                [
+                    call("get_time", city="北京"),
+                    [call("get_weather", city="上海"), call("get_time", city="Paris")],
+                    "好",
+                ]
+            ),
+            2,
+        ),
+        (
+            "arguments that are not valid JSON, sent again in the next turn",
+            "北京",
+            lambda: _scripted(
+                [
+                    ToolCall("get_weather", '{"city": "北京"'),
+                    [ToolCall("get_weather", '{"city": "北京"'), call("get_time", city="Paris")],
+                    "x",
+                ]
+            ),
+            6,
+        ),
+        (
             "the same tool with other arguments is not a repeat",
             "上海",
             lambda: _scripted(
@@ -470,9 +641,10 @@ def check_run_agent(run_agent: Any) -> str:
     for label, question, policy, max_iterations in cases:
         case = f"run_agent(client, registry, {question!r}, model=..., max_iterations={max_iterations}) [{label}]"  # noqa: E501
         reference_client, _ = _client(policy())
+        reference_registry, learner_registry = _registry(), _registry()
         expected_result = reference.run_agent(
             reference_client,
-            _registry(),
+            reference_registry,
             question,
             model=CHECK_MODEL,
             max_iterations=max_iterations,
@@ -480,7 +652,7 @@ def check_run_agent(run_agent: Any) -> str:
         client, exchanges = _client(policy())
         got_result = _run_learner(
             run_agent,
-            (client, _registry(), question),
+            (client, learner_registry, question),
             {"model": CHECK_MODEL, "max_iterations": max_iterations},
             case=case,
             exchanges=exchanges,
@@ -494,13 +666,21 @@ def check_run_agent(run_agent: Any) -> str:
             )
         expected = _view(expected_result, case)
         got = _view(got_result, case)
+        as_sent = {  # the reference keeps canonical arguments; the contract asks for the string
+            c["id"]: c["function"]["arguments"]
+            for m in expected["messages"]
+            for c in m.get("tool_calls", [])
+        }
+        for step in expected["steps"]:
+            step["arguments"] = as_sent[step["tool_call_id"]]
         repeated = {
             step.tool_call_id
             for step in expected_result.steps
             if step.result.startswith('{"error": "Repeated call')
         }
         _mask_repeats(expected, got, repeated, case)
-        _compare(case, expected, got, max_iterations)
+        sent = (reference_registry.sent, learner_registry.sent)
+        _compare(case, expected, got, max_iterations, repeated=repeated, sent=sent)
     return f"{len(cases)} conversations"
 
 
@@ -512,11 +692,12 @@ def check_fixed_loop(fixed_loop: Any) -> str:
     from course_lib.local_model import HeuristicPolicy, call
 
     rng = hidden_rng("05.2")
-    cases: list[tuple[str, Callable[[], Any]]] = [
-        ("北京和上海的天气怎么样？", HeuristicPolicy),
-        ("What is the weather in 北京, 上海 and Paris?", HeuristicPolicy),
-        ("What time is it in London?", HeuristicPolicy),
-        ("hello", HeuristicPolicy),
+    cases: list[tuple[str, Callable[[], Any], int | None]] = [
+        ("北京和上海的天气怎么样？", HeuristicPolicy, None),
+        ("What is the weather in 北京, 上海 and Paris?", HeuristicPolicy, None),
+        ("What time is it in London?", HeuristicPolicy, None),
+        ("hello", HeuristicPolicy, None),
+        ("a model that never stops calling", _Endless, 3),
     ]
     for _ in range(4):
         cities = rng.sample(CITIES, 4)
@@ -525,22 +706,30 @@ def check_fixed_loop(fixed_loop: Any) -> str:
             [call("get_time", city=c) for c in cities[2:]],
             rng.choice(["好的。", "Done."]),
         ]
-        cases.append(("、".join(cities), lambda script=script: _scripted(script)))
-    for question, policy in cases:
-        case = f"fixed_loop(client, registry, {question!r}, model=...)"
+        cases.append(("、".join(cities), lambda script=script: _scripted(script), None))
+    for question, policy, max_turns in cases:
+        limit = {} if max_turns is None else {"max_turns": max_turns}
+        shown = "".join(f", {k}={v}" for k, v in limit.items())
+        case = f"fixed_loop(client, registry, {question!r}, model=...{shown})"
         reference_client, _ = _client(policy())
-        expected = reference.run_agent(reference_client, _registry(), question, model=CHECK_MODEL)
+        expected = reference.run_agent(
+            reference_client,
+            _registry(),
+            question,
+            model=CHECK_MODEL,
+            max_iterations=max_turns or 6,
+        )
         client, exchanges = _client(policy())
         got = _run_learner(
             fixed_loop,
             (client, _registry(), question),
-            {"model": CHECK_MODEL},
+            {"model": CHECK_MODEL, **limit},
             case=case,
             exchanges=exchanges,
         )
         want = _plain_messages(expected.messages, case)
         have = _plain_messages(got, case)
-        _compare_messages(case, want, have)
+        _compare_messages(case, want, have, stopped=expected.stopped, limit="max_turns")
     return f"{len(cases)} conversations"
 
 
@@ -563,6 +752,9 @@ class _Meeting:
         self.failing = failing
         self.sequential = False
         self.arguments: list[Any] = []
+        self.lock = threading.Lock()
+        self.running = 0
+        self.peak = 0  # the most calls running at the same time
 
     def schemas(self, format: str = "openai") -> list[dict]:
         return []
@@ -571,6 +763,9 @@ class _Meeting:
         self.arguments.append(arguments)
         parsed = json.loads(arguments) if isinstance(arguments, str) else dict(arguments)
         position = parsed["position"]
+        with self.lock:
+            self.running += 1
+            self.peak = max(self.peak, self.running)
         try:
             try:
                 self.barrier.wait()
@@ -582,6 +777,8 @@ class _Meeting:
                 raise RuntimeError(f"{name} is down for {parsed['city']}")
             return f"{name} → {parsed['city']}"
         finally:
+            with self.lock:
+                self.running -= 1
             self.finished[position].set()
 
 
@@ -635,11 +832,18 @@ def _tool_calls_hint(expected: list[dict], got: Any, calls: list[dict]) -> str:
     if any(m.get("role") != "tool" for m in got):
         return 'Each message has "role": "tool".'
     for message, wanted in zip(got, expected, strict=True):
-        if message.get("content") != wanted["content"] and _is_error_object(wanted["content"]):
+        content = message.get("content")
+        if content != wanted["content"] and _parsed(content) == _parsed(wanted["content"]):
+            return (
+                "The error object is right, but written with \\u escapes: pass "
+                "ensure_ascii=False to json.dumps, so that text such as 北京 stays readable."
+            )
+        if content != wanted["content"] and _is_error_object(wanted["content"]):
             return (
                 "When registry.call raises, that call's content is "
-                'json.dumps({"error": f"{type(exc).__name__}: {exc}"}) and the other calls keep '
-                "their results: catch the exception inside the function each thread runs."
+                'json.dumps({"error": f"{type(exc).__name__}: {exc}"}, ensure_ascii=False) and '
+                "the other calls keep their results: catch the exception inside the function "
+                "each thread runs."
             )
     return 'Each tool message is {"role": "tool", "tool_call_id": call["id"], "content": result}.'
 
@@ -668,7 +872,7 @@ def check_run_tool_calls(run_tool_calls: Any) -> str:
                 f"RuntimeError: {error}",
                 "One failing tool took the whole batch down. Catch the exception inside the "
                 "function each thread runs and answer that call with "
-                'json.dumps({"error": f"{type(exc).__name__}: {exc}"}).',
+                'json.dumps({"error": f"{type(exc).__name__}: {exc}"}, ensure_ascii=False).',
             )
         except ValueError as error:
             hint = (
@@ -684,10 +888,13 @@ def check_run_tool_calls(run_tool_calls: Any) -> str:
         if registry.sequential:
             fail(
                 case,
-                "all calls running at the same time",
-                "the calls ran one after another",
+                f"all {len(calls)} calls running at the same time",
+                "the calls ran one after another"
+                if registry.peak < 2
+                else f"at most {registry.peak} of the {len(calls)} calls running at once",
                 "Start every call before waiting for any: submit them all to a "
-                "ThreadPoolExecutor(max_workers=len(tool_calls)) and then collect the results.",
+                "ThreadPoolExecutor(max_workers=len(tool_calls)) (one thread per call) and then "
+                "collect the results.",
             )
         sent = [c["function"]["arguments"] for c in calls]
         if sorted(map(show, registry.arguments)) != sorted(map(show, sent)):

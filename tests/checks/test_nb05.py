@@ -85,8 +85,22 @@ def make_loop(
     answer_repeats: bool = True,
     keep_sdk_objects: bool = False,
     pass_model: bool = True,
+    break_on_repeat: bool = False,
+    repeats_within_a_turn: bool = False,
+    skip_last_turn_calls: bool = False,
+    unguarded_json: bool = False,
+    reserialised_arguments: bool = False,
+    parsed_step_arguments: bool = False,
 ) -> Callable[..., AgentResult]:
     """A run_agent with one realistic mistake switched on (all off: a correct loop)."""
+
+    def canonical(arguments: str) -> str:
+        if unguarded_json:
+            return json.dumps(json.loads(arguments), sort_keys=True)
+        try:
+            return json.dumps(json.loads(arguments), sort_keys=True)
+        except json.JSONDecodeError:
+            return arguments
 
     def run_agent(client, registry, question, *, model, max_iterations=6):
         messages: list = [{"role": "user", "content": question}]
@@ -108,15 +122,12 @@ def make_loop(
                 return AgentResult(message.content, messages, steps, "answer")
             if not append_per_call:
                 messages.append(entry)
+            if skip_last_turn_calls and turn == turns:
+                break
             repeated, keys = False, []
             for position, tool_call in enumerate(message.tool_calls):
                 name, arguments = tool_call.function.name, tool_call.function.arguments
-                parsed = (
-                    arguments
-                    if raw_argument_repeats
-                    else json.dumps(json.loads(arguments), sort_keys=True)
-                )
-                key = (name, parsed)
+                key = (name, arguments if raw_argument_repeats else canonical(arguments))
                 if append_per_call:
                     messages.append(entry)
                 if detect_repeats and key in done:
@@ -125,13 +136,21 @@ def make_loop(
                         continue
                     result = json.dumps({"error": "repeated"})
                 else:
-                    result = registry.call(name, arguments)
+                    sent = (
+                        json.dumps(json.loads(arguments)) if reserialised_arguments else arguments
+                    )
+                    result = registry.call(name, sent)
                 if not (drop_second_tool_message and position == 1):
                     messages.append(
                         {"role": "tool", "tool_call_id": tool_call.id, "content": result}
                     )
-                steps.append(Step(turn, tool_call.id, name, arguments, result))
+                recorded = json.loads(arguments) if parsed_step_arguments else arguments
+                steps.append(Step(turn, tool_call.id, name, recorded, result))
                 keys.append(key)
+                if repeats_within_a_turn:
+                    done.add(key)
+                if repeated and break_on_repeat:
+                    break
             if repeated:
                 return AgentResult(None, messages, steps, "repeated_call")
             done.update(keys)
@@ -180,7 +199,43 @@ def test_run_agent_comparing_raw_argument_strings_misses_a_reordered_repeat():
 
 def test_run_agent_leaving_the_repeated_call_unanswered_is_rejected():
     message = rejected("05.1", make_loop(answer_repeats=False))
-    assert "even a repeated call" in message
+    assert "The repeated call has no tool message" in message
+
+
+def test_run_agent_stopping_at_the_repeated_call_leaves_the_next_call_unanswered():
+    message = rejected("05.1", make_loop(break_on_repeat=True))
+    assert "a repeated call listed before a new call" in message
+    assert "stopped at the repeated call" in message and "after the whole turn" in message
+
+
+def test_run_agent_treating_the_same_call_twice_in_one_turn_as_a_repeat_is_rejected():
+    message = rejected("05.1", make_loop(repeats_within_a_turn=True))
+    assert "the same call twice in one turn" in message
+    assert "Two identical calls in the same turn are not a repeat" in message
+
+
+def test_run_agent_returning_before_running_the_last_turns_calls_is_rejected():
+    message = rejected("05.1", make_loop(skip_last_turn_calls=True))
+    assert "The calls of the last allowed turn were not run" in message
+    assert "even a repeated call" not in message
+
+
+def test_run_agent_crashing_on_arguments_that_are_not_json_is_rejected():
+    message = rejected("05.1", make_loop(unguarded_json=True))
+    assert "JSONDecodeError" in message and "not valid JSON" in message
+    assert "compare such a string as it is" in message
+
+
+def test_run_agent_reserialising_the_arguments_for_registry_call_is_rejected():
+    message = rejected("05.1", make_loop(reserialised_arguments=True))
+    assert "the arguments registry.call received" in message
+    assert "exactly as the model sent it" in message
+
+
+def test_run_agent_recording_parsed_arguments_in_steps_is_rejected():
+    message = rejected("05.1", make_loop(parsed_step_arguments=True))
+    assert "steps[0]" in message and "not the parsed dict" in message
+    assert "more characters" not in message  # one step is shown, not the whole list
 
 
 def test_run_agent_keeping_sdk_message_objects_is_rejected():
@@ -208,10 +263,11 @@ def make_fixed_loop(
     reverse_tool_messages: bool = False,
     only_first_call: bool = False,
     forget_final_answer: bool = False,
+    one_turn_too_many: bool = False,
 ) -> Callable[..., list[dict]]:
     def fixed_loop(client, registry, question, *, model, max_turns=6):
         messages = [{"role": "user", "content": question}]
-        for _ in range(max_turns):
+        for _ in range(max_turns + 1 if one_turn_too_many else max_turns):
             reply = client.chat.completions.create(
                 model=model, messages=messages, tools=registry.schemas()
             )
@@ -263,6 +319,12 @@ def test_fixed_loop_appending_tool_messages_before_the_assistant_message_is_reje
 def test_fixed_loop_answering_calls_in_reverse_order_is_rejected():
     message = rejected("05.2", make_fixed_loop(reverse_tool_messages=True))
     assert "in the order the assistant message lists them" in message
+
+
+def test_fixed_loop_running_one_turn_more_than_max_turns_is_rejected():
+    message = rejected("05.2", make_fixed_loop(one_turn_too_many=True))
+    assert "max_turns=3" in message
+    assert "asked the model 4 times, more than max_turns allows" in message
 
 
 def test_fixed_loop_forgetting_the_final_answer_is_rejected():
@@ -329,6 +391,22 @@ def error_as_plain_text(registry, tool_calls):
         ]
 
 
+def error_without_ensure_ascii(registry, tool_calls):
+    def escaped(c: dict) -> str:
+        try:
+            return run(registry, c)
+        except Exception as exc:
+            return json.dumps({"error": f"{type(exc).__name__}: {exc}"})
+
+    if not tool_calls:
+        return []
+    with ThreadPoolExecutor(max_workers=len(tool_calls)) as pool:
+        return [
+            tool_message(c, r)
+            for c, r in zip(tool_calls, pool.map(escaped, tool_calls), strict=True)
+        ]
+
+
 def two_workers(registry, tool_calls):
     if not tool_calls:
         return []
@@ -347,12 +425,16 @@ def id_instead_of_tool_call_id(registry, tool_calls):
 @pytest.mark.parametrize(
     ("wrong", "hint"),
     [
-        (sequential, "Start every call before waiting for any"),
-        (two_workers, "Start every call before waiting for any"),
+        (sequential, "the calls ran one after another"),
+        (two_workers, "at most 2 of the 3 calls running at once"),
         (completion_order, "in the order the calls finished"),
         (one_exception_kills_the_batch, "One failing tool took the whole batch down"),
         (pool_even_for_no_calls, "return [] before creating a pool"),
-        (error_as_plain_text, 'json.dumps({"error": f"{type(exc).__name__}: {exc}"})'),
+        (
+            error_as_plain_text,
+            'json.dumps({"error": f"{type(exc).__name__}: {exc}"}, ensure_ascii=False)',
+        ),
+        (error_without_ensure_ascii, "pass ensure_ascii=False to json.dumps"),
         (id_instead_of_tool_call_id, 'The key is "tool_call_id"'),
     ],
     ids=lambda value: getattr(value, "__name__", "hint"),
@@ -476,7 +558,7 @@ def without_repeat_wording(result: AgentResult) -> dict:
         for m in result.messages
     ]
     steps = [
-        [s.turn, s.tool_call_id, s.name, json.loads(s.arguments), content(s.result)]
+        [s.turn, s.tool_call_id, s.name, nb05._parsed(s.arguments), content(s.result)]
         for s in result.steps
     ]
     return {
