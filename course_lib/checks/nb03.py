@@ -9,6 +9,9 @@ unions, lists, tuples, sets, dicts, nested), and functions with random signature
 from __future__ import annotations
 
 import enum
+import inspect
+import json
+import math
 import random
 import types
 import typing
@@ -16,11 +19,13 @@ from collections.abc import Callable
 from typing import Any, Literal, Optional, Union
 
 from course_lib.checks.core import (
+    CheckFailed,
     as_json,
     call_learner,
     exercise,
     expect_json_equal,
     fail,
+    first_difference,
     hidden_rng,
 )
 from course_lib.checks.nb02 import (
@@ -66,6 +71,10 @@ class City(str, enum.Enum):
 
 class Ticket:
     """A class of our own: JSON cannot describe it."""
+
+
+class Nothing(enum.Enum):
+    """An Enum without members: no value would be valid, so it has no JSON type."""
 
 
 # The names generated annotations and function sources may use.
@@ -136,7 +145,7 @@ def _enum_of(values: list) -> dict:
 _LEAVES = (
     "str", "int", "float", "bool", "Unit", "Priority", "City",
     "Literal['北京', '上海', 'Paris']", "Literal[1, 2, 3]", "Literal['c', 'f']", "Literal[True]",
-    "list", "dict", "tuple", "set",
+    "list", "dict", "tuple", "set", "typing.Tuple", "typing.Set",
 )  # fmt: skip
 _HASHABLE = ("str", "int", "bool", "City", "Literal['c', 'f']", "Priority")
 
@@ -160,15 +169,20 @@ def random_annotation(rng: random.Random, depth: int = 0) -> str:
         return f"tuple[{', '.join([inner, *extra])}]"
     if form == 5:
         return f"{rng.choice(['set', 'frozenset'])}[{rng.choice(_HASHABLE)}]"
-    if form in (6, 7):
-        return f"{inner} | None"
-    if form == 8:
-        return f"Optional[{inner}]"
+    first = evaluate(inner)
+    if form in (6, 7, 8):
+        if _nullable(first):  # `X | None | None` would be written, and read, as `X | None`
+            return inner
+        return f"Optional[{inner}]" if form == 8 else f"{inner} | None"
     other = random_annotation(rng, depth + 1)
-    first, second = evaluate(inner), evaluate(other)
-    if _schemas_collide(first, second):
-        return f"Optional[{inner}]"
+    second = evaluate(other)
+    if _nullable(first) or _nullable(second) or _schemas_collide(first, second):
+        return inner if _nullable(first) else f"Optional[{inner}]"
     return f"Union[{inner}, {other}]" if form == 9 else f"{inner} | {other}"
+
+
+def _nullable(annotation: Any) -> bool:
+    return annotation in (None, type(None)) or type(None) in typing.get_args(annotation)
 
 
 def _schemas_collide(first: Any, second: Any) -> bool:
@@ -193,8 +207,13 @@ VISIBLE_TYPES = (
     "Literal['北京', '上海']", "Literal[1, 2, 3]", "Unit", "Priority", "City", "list[str]",
     "typing.List[int]", "tuple[float, float]", "tuple[int, ...]", "set[str]", "frozenset[int]",
     "dict[str, int]", "list[dict[str, int | None]]", "Optional[Literal['c', 'f']]", "list",
-    "set", "dict", "tuple",
+    "set", "dict", "tuple", "typing.List", "typing.Dict",
 )  # fmt: skip
+ANY_HINT = (
+    "typing.Any and object tell the model nothing about what to send: in 03.1 they are outside "
+    "the table, so raise TypeError. (The reference library maps them to {} on purpose; the "
+    "notebook explains why the two differ.)"
+)
 UNSUPPORTED = (
     ("'int'", "int", "A string annotation must not become a schema: raise TypeError and say to "
      "resolve annotations with typing.get_type_hints() first (a fallback to \"string\" is how "
@@ -205,10 +224,212 @@ UNSUPPORTED = (
     ("Ticket", "Ticket", None),
     ("Literal[1, 'one']", "Literal", "Literal values of mixed types have no single JSON type: "
      "raise TypeError."),
+    ("Literal[1, 2.5]", "Literal", "Literal values of mixed types have no single JSON type: 1 "
+     "is an int and 2.5 a float, so raise TypeError (do not widen them to number)."),
+    ("Literal[None]", "Literal", "Literal values must be str, int, float or bool: raise "
+     "TypeError for Literal[None] (whoever means null writes None)."),
+    ("Nothing", "Nothing", "An Enum without members has no values, so no JSON type: raise "
+     "TypeError naming it (an empty enum would be a parameter nobody can send)."),
+    ("typing.Any", "Any", ANY_HINT),
+    ("object", "object", ANY_HINT),
     ("list[Ticket]", "Ticket", "Containers are checked all the way down: the items of "
      "list[Ticket] cannot be mapped, so raise TypeError."),
 )  # fmt: skip
 _NO_MAP = "Anything outside the table must raise TypeError naming it, never a guessed schema."
+FRESH_HINT = (
+    "Return new dicts on every call, nested ones included: whoever uses the result adds "
+    '"default" or "description" to it, and a dict (or list) kept in a table or a constant then '
+    "changes for every later caller. Build it inside json_type, or copy it."
+)
+RAISED_HINT = (
+    "This annotation is in the table of 03.1, so it must not raise. Run the case yourself in a "
+    "new cell to see the traceback."
+)
+UNION_TYPE_HINT = (
+    "`A | B` (and `X | None`) is a types.UnionType, not a typing.Union: typing.get_origin() "
+    "returns types.UnionType for it. Accept both origins; typing.get_args() reads both."
+)
+TYPING_UNION_HINT = (
+    "Optional[X] and Union[A, B] have the origin typing.Union (and `A | B` has types.UnionType): "
+    "accept both; typing.get_args() gives the members."
+)
+BARE_ALIAS_HINT = (
+    "typing.List, typing.Dict, ... without [...] are the bare containers: typing.get_origin() "
+    "gives list, dict, ... and typing.get_args() gives (), so treat them like bare list, dict."
+)
+
+
+def expect_type_schema(json_type, annotation: Any, case: str) -> None:
+    """Fail unless ``json_type(annotation)`` is 03.1's schema.
+
+    A failure is reported on the smallest part of the annotation that fails on its own (a member,
+    the items, ...): a recursive json_type gets that part wrong wherever it appears, and a short
+    case shows a short Expected and Got.
+    """
+    __tracebackhide__ = True
+    if _agrees(json_type, annotation):
+        return
+    part = next((p for p in _parts(annotation) if not _agrees(json_type, p)), None)
+    if part is not None:
+        case = f"json_type({_source(part)}), a part of {case}"
+        annotation = part
+    expected = expected_type_schema(annotation)
+    try:
+        got = json_type(annotation)
+    except NotImplementedError:
+        raise
+    except Exception as exc:
+        fail(case, expected, f"{type(exc).__name__}: {exc}", _raised_hint(annotation))
+    plain = learner_json(got, case, expected)
+    expect_json_equal(case, expected, plain, schema_hint(expected, plain))
+
+
+def _agrees(json_type, annotation: Any) -> bool:
+    """Whether json_type gives 03.1's schema for ``annotation`` (a stub's error passes through)."""
+    try:
+        got = json_type(annotation)
+    except NotImplementedError:
+        raise
+    except Exception:
+        return False
+    try:
+        plain = json.loads(json.dumps(got, ensure_ascii=False, allow_nan=False))
+    except (TypeError, ValueError, RecursionError):
+        return False
+    return first_difference(expected_type_schema(annotation), plain) is None
+
+
+def _parts(annotation: Any) -> list[Any]:
+    """The annotations inside ``annotation`` (members, items, values), innermost first."""
+    origin = typing.get_origin(annotation)
+    if origin is None or origin is Literal:
+        return []
+    parts: list[Any] = []
+    for arg in typing.get_args(annotation):
+        if arg is not Ellipsis:
+            parts.extend([*_parts(arg), arg])
+    return parts
+
+
+def _source(annotation: Any) -> str:
+    """How the annotation is written in a notebook: `int | None`, `Unit`, `list[str]`."""
+    if annotation is type(None):
+        return "None"
+    if isinstance(annotation, type) and typing.get_origin(annotation) is None:
+        return annotation.__name__
+    return repr(annotation).replace("typing.", "").replace(f"{__name__}.", "")
+
+
+def _raised_hint(annotation: Any) -> str:
+    origin = typing.get_origin(annotation)
+    if origin is types.UnionType:
+        return UNION_TYPE_HINT
+    if origin is typing.Union:
+        return TYPING_UNION_HINT
+    if origin is not None and not typing.get_args(annotation) and origin is not Literal:
+        return BARE_ALIAS_HINT
+    return RAISED_HINT
+
+
+def _expect_fresh(json_type, annotation: Any, source: str) -> None:
+    """Change every dict and list of a first result; a second call must not see the change.
+
+    The change is undone afterwards, so a shared constant of the learner's is left as it was and
+    the next run of the check reports the same case again.
+    """
+    __tracebackhide__ = True
+    case = f"json_type({source})"
+    first = call_learner(json_type, annotation, case=case)
+    changed = _containers(first)
+    marker = "changed by the caller"
+    for container in changed:
+        if isinstance(container, dict):
+            container["default"] = marker
+        else:
+            container.append(marker)
+    try:
+        second = call_learner(json_type, annotation, case=f"{case}, called again")
+        expected = expected_type_schema(annotation)
+        seen = as_json(second, f"The result of {case}")
+    finally:
+        for container in changed:
+            if isinstance(container, dict):
+                container.pop("default", None)
+            elif container and container[-1] == marker:
+                container.pop()
+    if first_difference(expected, seen) is not None:
+        fail(
+            f"{case} called twice; the caller changed the first result", expected, seen, FRESH_HINT
+        )
+
+
+def _containers(value: Any) -> list[Any]:
+    """Every dict and list in ``value``, found before any of them is changed."""
+    found, stack = [], [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            found.append(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            found.append(item)
+            stack.extend(item)
+    return found
+
+
+# --- values JSON cannot hold, located ------------------------------------------------------------
+
+EMPTY_DEFAULT_HINT = (
+    'inspect.Parameter.empty is how inspect says "no default": a parameter whose default is '
+    'Parameter.empty has none, so it gets no "default" key and belongs in required.'
+)
+NOT_JSON_HINT = (
+    "A schema holds only dicts with string keys, lists, strings, numbers, booleans and None: "
+    "convert this value (an Enum member to its .value) or leave it out."
+)
+
+
+def learner_json(got: Any, case: str, expected: Any) -> Any:
+    """``got`` after a JSON round trip; if JSON cannot hold it, say where the first bad value is."""
+    __tracebackhide__ = True
+    try:
+        return as_json(got, f"The result of {case}")
+    except CheckFailed:
+        found = _not_json(got, "$", 0)
+        if found is None:
+            raise
+    path, bad = found
+    hint = EMPTY_DEFAULT_HINT if bad is inspect.Parameter.empty else NOT_JSON_HINT
+    shown = "a structure nested too deeply (a cycle?)" if bad is _TOO_DEEP else repr(bad)
+    fail(case, expected, got, hint, detail=f"at {path}: {shown} is not a JSON value")
+
+
+_TOO_DEEP = object()
+
+
+def _not_json(value: Any, path: str, depth: int) -> tuple[str, Any] | None:
+    """(path, value) of the first value in ``value`` that JSON cannot hold, else None."""
+    if depth > 60:
+        return path, _TOO_DEEP
+    if value is None or isinstance(value, (bool, int, str)):
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else (path, value)
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if not isinstance(key, str):
+                return f"{path} (a key)", key
+            found = _not_json(item, f"{path}.{key}", depth + 1)
+            if found:
+                return found
+        return None
+    if isinstance(value, (list, tuple)):
+        for index, item in enumerate(value):
+            found = _not_json(item, f"{path}[{index}]", depth + 1)
+            if found:
+                return found
+        return None
+    return path, value
 
 
 @exercise("03.1", notebook=NOTEBOOK, title="json_type, second version", points=3,
@@ -217,29 +438,13 @@ def check_json_type(json_type) -> str:
     rng = hidden_rng("03.1")
     hidden = [random_annotation(rng) for _ in range(80)]
     for source in (*VISIBLE_TYPES, *hidden):
-        annotation = evaluate(source)
-        case = f"json_type({source})"
-        expected = expected_type_schema(annotation)
-        got = call_learner(json_type, annotation, case=case)
-        plain = as_json(got, f"The result of {case}")
-        expect_json_equal(case, expected, plain, schema_hint(expected, plain))
+        expect_type_schema(json_type, evaluate(source), f"json_type({source})")
     for source, label, hint in UNSUPPORTED:
-        annotation = eval(source, {"Ticket": Ticket, **NAMESPACE})  # noqa: S307
+        annotation = eval(source, {"Ticket": Ticket, "Nothing": Nothing, **NAMESPACE})  # noqa: S307
         case = f"json_type({source})"
         expect_type_error(lambda a=annotation: json_type(a), case, [label], hint or _NO_MAP)
-    # A fresh dict every call, also for nested results.
-    first = call_learner(json_type, list[int], case="json_type(list[int])")
-    if isinstance(first, dict) and isinstance(first.get("items"), dict):
-        first["items"]["default"] = 0
-    second = call_learner(json_type, list[int], case="json_type(list[int]), called again")
-    if as_json(second, "json_type(list[int])") != expected_type_schema(list[int]):
-        fail(
-            "json_type(list[int]) called twice; the caller changed the first result",
-            expected_type_schema(list[int]),
-            second,
-            "Return new dicts on every call, nested ones included: do not hand out dicts "
-            "stored in a table.",
-        )
+    for source in VISIBLE_TYPES:
+        _expect_fresh(json_type, evaluate(source), source)
     return f"{len(VISIBLE_TYPES)} visible and {len(hidden)} hidden annotations, " + (
         f"{len(UNSUPPORTED)} refused"
     )
@@ -314,21 +519,29 @@ VISIBLE_FUNCTIONS = (
     ),
 )  # fmt: skip
 
-# (parameter text to insert, where: "start" or "varargs" or "end", the name the error must use)
+GUESS_HINT = (
+    "This parameter has a default but no annotation: do not guess its type from the default "
+    "(3 could stand for int, float or int | None). Raise TypeError naming the function and the "
+    "parameter."
+)
+# (parameter text to insert, where: "start" or "varargs" or "end", the name the error must use,
+# the hint when nothing is raised)
 BAD_PARAMETERS = (
-    ("*prices: float", "varargs", "prices"),
-    ("*城市们: str", "varargs", "城市们"),
-    ("*args", "varargs", "args"),
-    ("**options: str", "end", "options"),
-    ("**kwargs", "end", "kwargs"),
-    ("name", "start", "name"),
-    ("地点", "start", "地点"),
+    ("*prices: float", "varargs", "prices", LOUD_HINT),
+    ("*城市们: str", "varargs", "城市们", LOUD_HINT),
+    ("*args", "varargs", "args", LOUD_HINT),
+    ("**options: str", "end", "options", LOUD_HINT),
+    ("**kwargs", "end", "kwargs", LOUD_HINT),
+    ("name", "start", "name", LOUD_HINT),
+    ("地点", "start", "地点", LOUD_HINT),
+    ("limit=3", "end", "limit", GUESS_HINT),
+    ("城市='北京'", "end", "城市", GUESS_HINT),
 )
 
 
-def _bad_function(rng: random.Random, index: int, bad: tuple[str, str, str], future: bool):
+def _bad_function(rng: random.Random, index: int, bad: tuple[str, ...], future: bool):
     """A random valid signature with one parameter a schema cannot represent."""
-    text, where, _ = bad
+    text, where = bad[0], bad[1]
     specs, n_positional = random_params(
         rng, lambda r: r.choice(["str", "int", "bool"]), lambda r, a: EMPTY, max_count=3
     )
@@ -376,9 +589,36 @@ def _expect_schema(parameters_schema, func, text: str, hint_override: str | None
     for prop in properties.values() if isinstance(properties, dict) else ():
         if isinstance(prop, dict) and isinstance(prop.get("default"), enum.Enum):
             fail(case, expected, repr(got), ENUM_DEFAULT_HINT)
-    plain = as_json(got, f"The result of {case}")
+    plain = learner_json(got, case, expected)
+    if first_difference(expected, plain) is None:
+        return
     hint = hint_override or parameters_hint(expected, plain, func)
+    narrowed = _narrow(expected, plain)
+    if narrowed is not None:
+        where, part_expected, part_got = narrowed
+        detail = first_difference(part_expected, part_got, f"$.{where}")
+        fail(f"{case}, its {where}", part_expected, part_got, hint, detail=detail)
     expect_json_equal(case, expected, plain, hint)
+
+
+def _narrow(expected: dict, got: Any) -> tuple[str, Any, Any] | None:
+    """(where, expected part, got part) when one key, or one property, holds every difference.
+
+    Showing only that part keeps Expected and Got short enough to read whole.
+    """
+    if not isinstance(got, dict) or list(got) != list(expected):
+        return None
+    differing = [k for k in expected if first_difference(expected[k], got[k]) is not None]
+    if len(differing) != 1:
+        return None
+    key = differing[0]
+    if key == "properties" and isinstance(got[key], dict):
+        props, got_props = expected[key], got[key]
+        if list(got_props) == list(props):
+            names = [n for n in props if first_difference(props[n], got_props[n]) is not None]
+            if len(names) == 1:
+                return f"properties.{names[0]}", props[names[0]], got_props[names[0]]
+    return key, expected[key], got[key]
 
 
 @exercise("03.2", notebook=NOTEBOOK, title="parameters_schema, second version", points=2,
@@ -400,7 +640,7 @@ def check_parameters_schema(parameters_schema) -> str:
             lambda f=func: parameters_schema(f),
             f"parameters_schema({text})",
             [func.__name__, bad[2]],
-            LOUD_HINT,
+            bad[3],
         )
         count += 1
     return f"{2 * len(VISIBLE_FUNCTIONS)} visible and {count} hidden functions"

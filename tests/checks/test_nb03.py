@@ -8,6 +8,7 @@ so the hint can only come from that one mistake.
 
 from __future__ import annotations
 
+import ast
 import enum
 import inspect
 import json
@@ -20,7 +21,7 @@ from typing import Any, Literal
 import pytest
 from solution_cells import load_cells, rejected
 
-from course_lib.checks import NotDoneYet, evaluate, nb02, nb03
+from course_lib.checks import CheckFailed, NotDoneYet, evaluate, nb02, nb03
 from course_lib.reference import parameters_schema as reference_parameters_schema
 from course_lib.reference import type_schema
 
@@ -161,9 +162,54 @@ def strings_become_strings(annotation, recurse):
 
 
 def any_dict_keys(annotation, recurse):
-    if typing.get_origin(annotation) is dict:
+    if typing.get_origin(annotation) is dict and typing.get_args(annotation):
         return {"type": "object", "additionalProperties": recurse(typing.get_args(annotation)[1])}
     return None
+
+
+def union_type_refused(annotation, recurse):
+    """Handles typing.Union only and refuses `int | None` loudly (the learner's report)."""
+    if isinstance(annotation, types.UnionType):
+        raise TypeError(f"no JSON Schema for annotation {annotation}")
+    return None
+
+
+def bare_alias_refused(annotation, recurse):
+    if annotation in (typing.List, typing.Dict):  # noqa: UP006
+        raise TypeError(f"no JSON Schema for annotation {annotation}")
+    return None
+
+
+def any_accepts_anything(annotation, recurse):
+    return {} if annotation in (typing.Any, object) else None
+
+
+def literal_none_is_null(annotation, recurse):
+    if typing.get_origin(annotation) is Literal and typing.get_args(annotation) == (None,):
+        return {"type": "null"}
+    return None
+
+
+def literal_numbers_widened(annotation, recurse):
+    """Literal[1, 2.5] widened to number instead of refused."""
+    values = typing.get_args(annotation) if typing.get_origin(annotation) is Literal else ()
+    if {type(v) for v in values} == {int, float}:
+        return {"type": "number", "enum": list(values)}
+    return None
+
+
+def empty_enum_accepted(annotation, recurse):
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum) and not len(annotation):
+        return {"type": "string", "enum": []}
+    return None
+
+
+NULL = {"type": "null"}
+
+
+def shared_null_constant(annotation, recurse):
+    """One module-level dict handed out for every None (the check leaves it as it was)."""
+    return NULL if annotation in (None, type(None)) else None
 
 
 def shared_nested_dicts():
@@ -194,10 +240,71 @@ def shared_nested_dicts():
         (with_override(strings_become_strings), "typing.get_type_hints() first"),
         (with_override(any_dict_keys), "JSON object keys are always strings"),
         (shared_nested_dicts(), "Return new dicts on every call"),
+        (with_override(shared_null_constant), "Return new dicts on every call"),
+        (with_override(union_type_refused), "is a types.UnionType, not a typing.Union"),
+        (with_override(bare_alias_refused), "typing.List, typing.Dict, ... without [...]"),
+        (with_override(any_accepts_anything), "typing.Any and object tell the model nothing"),
+        (with_override(literal_none_is_null), "raise TypeError for Literal[None]"),
+        (with_override(literal_numbers_widened), "do not widen them to number"),
+        (with_override(empty_enum_accepted), "An Enum without members has no values"),
     ],
 )
 def test_json_type_rejects(wrong, hint):
     assert hint in rejected("03.1", wrong)
+
+
+def test_a_shared_null_constant_is_named_in_the_case_on_every_run():
+    wrong = with_override(shared_null_constant)
+    for _ in range(2):
+        message = rejected("03.1", wrong)
+        assert "Case: json_type(None) called twice; the caller changed the first result" in message
+    assert NULL == {"type": "null"}
+
+
+def test_a_wrong_part_is_reported_as_that_part_not_the_whole_annotation():
+    """A recursive json_type gets a part wrong wherever it is: the case names the part."""
+
+    def bool_literal_without_enum(annotation, recurse):
+        if typing.get_origin(annotation) is Literal and typing.get_args(annotation) == (True,):
+            return {"type": "boolean"}
+        return None
+
+    wrong = with_override(bool_literal_without_enum)
+    annotation = list[dict[str, Literal[True] | None]]
+    with pytest.raises(CheckFailed) as info:
+        nb03.expect_type_schema(wrong, annotation, "json_type(list[dict[str, ...]])")
+    message = str(info.value)
+    assert message.startswith(
+        "Case: json_type(Literal[True]), a part of json_type(list[dict[str, ...]])"
+    )
+    assert "Literal and Enum become" in message
+
+
+def test_a_union_type_error_names_the_union_case_and_its_origin():
+    message = rejected("03.1", with_override(union_type_refused))
+    assert "Case: json_type(int | None)\n" in message
+    assert 'Got:      "TypeError: no JSON Schema for annotation int | None"' in message
+
+
+def _none_count(node: ast.expr) -> int:
+    """How many `None` members a union written at ``node`` has once Python flattens it."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _none_count(node.left) + _none_count(node.right)
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        if node.value.id == "Optional":
+            return _none_count(node.slice) + 1
+        if node.value.id == "Union" and isinstance(node.slice, ast.Tuple):
+            return sum(_none_count(member) for member in node.slice.elts)
+    return int(isinstance(node, ast.Constant) and node.value is None)
+
+
+def test_generated_annotations_never_add_none_twice_to_one_union():
+    """`list[int] | None | None` reads oddly and Python flattens it anyway."""
+    rng = random.Random("generated unions")
+    for _ in range(2000):
+        source = nb03.random_annotation(rng)
+        for node in ast.walk(ast.parse(source, mode="eval")):
+            assert _none_count(node) <= 1, source
 
 
 # --- 03.2 parameters_schema --------------------------------------------------------------------
@@ -211,7 +318,9 @@ def make_parameters_schema(
     required_rule=None,
     skip_variadic=False,
     guess_unannotated=False,
+    guess_from_default=False,
     raw_enum_defaults=False,
+    empty_as_default=False,
     message=None,
 ):
     """The solution's logic, written out, with one pitfall switched on."""
@@ -231,9 +340,15 @@ def make_parameters_schema(
             if name not in hints:
                 if guess_unannotated:
                     hints[name] = str
+                elif guess_from_default and parameter.default is not EMPTY:
+                    hints[name] = type(parameter.default)
+                elif guess_from_default:
+                    raise TypeError(f"{func.__name__}(): parameter {name} has no annotation")
                 else:
                     hints[name]  # noqa: B018 (the KeyError is the mistake)
             schema = correct_json_type(hints[name])
+            if empty_as_default:
+                schema["default"] = parameter.default
             if parameter.default is EMPTY:
                 required.append(name)
             else:
@@ -283,11 +398,34 @@ def without_additional_properties(func):
             "does not mention",
         ),
         (make_parameters_schema(raw_enum_defaults=True), "is an Enum member is not JSON"),
+        (make_parameters_schema(guess_from_default=True), "do not guess its type from the default"),
+        (make_parameters_schema(empty_as_default=True), "inspect.Parameter.empty is how inspect"),
         (without_additional_properties, '"additionalProperties": false'),
     ],
 )
 def test_parameters_schema_rejects(wrong, hint):
     assert hint in rejected("03.2", wrong)
+
+
+def test_a_value_json_cannot_hold_is_located_by_its_path():
+    message = rejected("03.2", make_parameters_schema(empty_as_default=True))
+    assert "Where:    at $.properties.city.default: <class 'inspect._empty'> is not a JSON" in (
+        message
+    )
+
+
+def test_a_wrong_property_is_shown_alone_not_the_whole_schema():
+    """Expected and Got hold only the property that differs, so neither is cut short."""
+
+    def null_branch_dropped(func):
+        schema = solution()["parameters_schema"](func)
+        schema["properties"]["max_price"] = {"type": "integer"}
+        return schema
+
+    message = rejected("03.2", null_branch_dropped)
+    assert "= False)), its properties.max_price\nExpected: {\n" in message
+    assert "more characters" not in message and '"city"' not in message
+    assert "Where:    at $.properties.max_price: missing key" in message
 
 
 # --- agreement with course_lib.reference -------------------------------------------------------
