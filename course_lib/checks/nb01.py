@@ -25,6 +25,8 @@ from course_lib.checks.core import (
     fail,
     first_difference,
     hidden_rng,
+    learner_raised,
+    pick_hint,
     show,
 )
 from course_lib.checks.recording import recording_client
@@ -145,14 +147,35 @@ def _run_argument_cases(parameters: dict, cases: list[ArgumentCase], what: str) 
 
 
 def _expect_default(properties: dict, name: str, value: Any) -> None:
+    """A "default" is optional; if given, it equals the function's and fits its own schema."""
     prop = properties.get(name)
-    if isinstance(prop, dict) and "default" in prop and prop["default"] != value:
+    if not isinstance(prop, dict) or "default" not in prop:
+        return
+    if prop["default"] != value:
         fail(
             f'the "default" of {name}',
             value,
             prop["default"],
             f"The function's default is {value!r}; the schema must say the same (or leave "
             '"default" out).',
+        )
+    from jsonschema import Draft202012Validator
+
+    if not Draft202012Validator(prop).is_valid(value):
+        hint = (
+            f'A default must fit its own schema, and null does not fit "type": '
+            f'{json.dumps(prop.get("type"))}. Allow null too ("type": '
+            f'[{json.dumps(prop.get("type"))}, "null"]) or leave "default" out.'
+            if value is None and isinstance(prop.get("type"), str)
+            else "A default must fit its own schema: fix the schema of "
+            f'{name} or leave "default" out.'
+        )
+        fail(
+            f'the "default" of {name} against the schema of {name}',
+            "a default your schema accepts",
+            prop,
+            hint,
+            detail=f"$.function.parameters.properties.{name}",
         )
 
 
@@ -265,7 +288,9 @@ def _tool_message_problem(got: Any, call_id: str, result: Any) -> str | None:
     if got.get("role") != "tool":
         return 'The reply to a tool call has "role": "tool".'
     if "tool_call_id" not in got:
-        return 'Add "tool_call_id": the id of the call you answer pairs reply and call.'
+        if "id" in got:
+            return 'The key is "tool_call_id", not "id": rename it (and keep no "id" key).'
+        return 'Add "tool_call_id" (the id of the call you answer): it pairs reply and call.'
     if got["tool_call_id"] != call_id:
         return 'Copy the id of this tool call into "tool_call_id" (tool_call.id).'
     content = got.get("content")
@@ -317,20 +342,24 @@ def _tool_message_cases(rng: Random) -> list[tuple[str, Any, Any, str]]:
 @exercise("01.3", notebook=NOTEBOOK, title="tool_message", points=2, targets=("tool_message",))
 def check_tool_message(tool_message: Callable[..., Any]) -> str:
     cases = _tool_message_cases(hidden_rng("01.3"))
+    if not callable(tool_message):  # call_learner says so, with what it is instead
+        call_learner(tool_message, case="tool_message(tool_call, result)")
     for call_id, call, result, form in cases:
         case = f"tool_message(<{form} with id {call_id!r}>, {show(result, limit=120)})"
         expected = _expected_tool_message(call_id, result)
         try:
-            got = call_learner(tool_message, call, result, case=case)
-        except CheckFailed:
-            if form == "a dict":
-                fail(
-                    case,
-                    expected,
-                    "an exception",
-                    'tool_call may also be a dict: read its id as tool_call["id"] then.',
-                )
+            got = tool_message(call, result)
+        except (NotImplementedError, CheckFailed):
             raise
+        except Exception as exc:  # the learner's bug, reported as data
+            if form != "a dict":
+                raise learner_raised(case, exc) from None
+            fail(
+                case,
+                expected,
+                f"your code raised {type(exc).__name__}: {exc}",
+                'tool_call may also be a dict: read its id as tool_call["id"] then.',
+            )
         plain = as_json(got, f"The result of {case}")
         problem = _tool_message_problem(plain, call_id, result)
         if problem:
@@ -441,16 +470,40 @@ def check_formats(to_anthropic: Callable[..., Any], to_responses: Callable[..., 
             given = json.loads(json.dumps(tool))
             name = getattr(convert, "__name__", "convert")
             case = f"{name}(<the {tool['function']['name']} tool>)"
-            got = call_learner(convert, given, case=case)
-            expect_json_equal(case, expected_of(tool), got, hints=hints)
-            if first_difference(tool, as_json(given, "the tool you were given")) is not None:
-                fail(
-                    f"the input of {case} after the call",
-                    tool,
-                    given,
-                    "Build a new dict; do not change the tool you were given (pop and del do).",
-                )
+            got = as_json(call_learner(convert, given, case=case), f"The result of {case}")
+            _expect_same_tool(case, expected_of(tool), got, tool, pick_hint(got, hints))
+            _expect_same_tool(
+                f"the input of {case} after the call",
+                tool,
+                as_json(given, "the tool you were given"),
+                tool,
+                "Build a new dict; do not change the tool you were given (pop and del do).",
+            )
     return f"{2 * len(tools)} conversions"
+
+
+SCHEMA_PLACEHOLDER = "<the tool's parameters schema, unchanged>"
+
+
+def _expect_same_tool(case: str, expected: Any, got: Any, tool: dict, hint: str) -> None:
+    """Fail unless ``got`` equals ``expected``, showing the (long) parameters schema, wherever
+    either holds it unchanged, as one placeholder line: the difference is elsewhere."""
+    difference = first_difference(expected, got)
+    if difference is None:
+        return
+    schema = tool["function"]["parameters"]
+    detail = None if difference.startswith("expected ") else difference
+    fail(case, _abbreviated(expected, schema), _abbreviated(got, schema), hint, detail=detail)
+
+
+def _abbreviated(value: Any, schema: dict) -> Any:
+    if isinstance(value, dict) and first_difference(schema, value) is None:
+        return SCHEMA_PLACEHOLDER
+    if isinstance(value, dict):
+        return {key: _abbreviated(item, schema) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_abbreviated(item, schema) for item in value]
+    return value
 
 
 # --- 01.4: one complete round trip against the local model -------------------------------------
@@ -559,11 +612,19 @@ def check_ask_with_tools(ask_with_tools: Callable[..., Any]) -> str:
         case = f"ask_with_tools(client, {question!r}, tools, functions, model={CHECK_MODEL!r})"
         try:
             answer = ask_with_tools(client, question, tools, functions, model=CHECK_MODEL)
-        except NotImplementedError:
+        except NotImplementedError as exc:
+            if str(exc).startswith("Exercise ") and not str(exc).startswith("Exercise 01.4"):
+                fail(
+                    case,
+                    "the final answer",
+                    f"NotImplementedError: {exc}",
+                    "Your ask_with_tools is running, but it calls the stub of another exercise "
+                    "(tool_message is exercise 01.3): finish that one and run its cell first.",
+                )
             raise
         except Exception as exc:  # the learner's bug: say what the requests show, if anything
             _diagnose_round_trip(case, question, exchanges, finished=False)
-            fail(case, "the final answer", f"{type(exc).__name__}: {exc}", _exception_hint(exc))
+            fail(case, "the final answer", _exception_text(exc), _exception_hint(exc))
         _diagnose_round_trip(case, question, exchanges)
         expected = exchanges[-1].reply["choices"][0]["message"]["content"]
         if not isinstance(answer, str):
@@ -577,6 +638,18 @@ def check_ask_with_tools(ask_with_tools: Callable[..., Any]) -> str:
             case, expected, answer, "Return the content of the last reply, unchanged."
         )
     return f"{len(cases)} conversations"
+
+
+def _exception_text(exc: Exception) -> str:
+    """``Type: message``, naming the check's functions as the learner's code reaches them."""
+    text = f"{type(exc).__name__}: {exc}"
+    for function in (_check_get_weather, _check_search_notes):
+        name = function.__name__.removeprefix("_check_")
+        text = text.replace(
+            f"{function.__module__}.{function.__qualname__}", f"functions[{name!r}]"
+        )
+        text = text.replace(function.__qualname__, f"functions[{name!r}]")
+    return text
 
 
 def _exception_hint(exc: Exception) -> str:
@@ -601,15 +674,23 @@ def _diagnose_round_trip(
     """
     if not exchanges:
         fail(case, "a request to the model", "no request", "Call client.chat.completions.create.")
-    for body, _status, _reply in exchanges:
+    for number, (body, _status, _reply) in enumerate(exchanges, start=1):
+        where = f"request {number} of {len(exchanges)} your function sent"
         if body.get("model") != CHECK_MODEL:
-            fail(case, CHECK_MODEL, body.get("model"), "Pass model=model to every request.")
+            fail(
+                case,
+                CHECK_MODEL,
+                body.get("model"),
+                "Pass model=model to every request.",
+                detail=where,
+            )
         if first_difference(CHECK_TOOLS, body.get("tools")) is not None:
             fail(
                 case,
                 "the tools you were given",
-                body.get("tools"),
+                body["tools"] if "tools" in body else "no tools (tools= not passed)",
                 "Pass tools=tools to every request (the model must see the tools both times).",
+                detail=where,
             )
     first, status, reply = exchanges[0]
     user = [{"role": "user", "content": question}]

@@ -11,8 +11,15 @@ Each tool gets a score between 0 and 1 against the request:
   units the tool explains and *unmatched* counts the others. A tool that explains nothing scores 0;
   one that explains the key words of a short request scores 0.5 to 0.8.
 
+Each matched unit is labelled with where it matched, so that the label can be checked against
+the tool's text: ``rain→description`` (the word itself), ``快递→description (shipping)`` (a
+synonym: the tool's word in brackets), ``北京→argument (city)`` (a place or person: a value to
+pass to a tool that mentions places or people, here through the word "city"; such a unit, like
+the words "city" or "where" themselves, never weighs more than a parameter match).
+
 A tool is called when it is the best one for some clause of the request and its score is at least
-:data:`THRESHOLD`. Two tools that tie for a clause make the request ambiguous (the model asks).
+:data:`THRESHOLD`. Two tools that both reach it within :data:`TIE_MARGIN` of each other tie for a
+clause and make the request ambiguous (the model asks).
 So a vague description ("Does stuff.") really does make the model miss a tool, and a clear one
 makes it hit: the description is a prompt.
 """
@@ -44,18 +51,54 @@ class ToolScore:
     matched: tuple[str, ...]
 
 
-def _profile(function: dict[str, Any]) -> dict[str, set[str]]:
+Profile = dict[str, dict[str, list[str]]]  # field -> concept -> the tool's words meaning it
+
+
+def _profile(function: dict[str, Any]) -> Profile:
     parameters = (function.get("parameters") or {}).get("properties") or {}
     parameter_text = " ".join(
         f"{name} {schema.get('description', '')} {' '.join(map(str, schema.get('enum', [])))}"
         for name, schema in parameters.items()
         if isinstance(schema, dict)
     )
-    return {
-        "description": txt.concepts(function.get("description") or ""),
-        "name": txt.concepts(function.get("name", "")),
-        "parameters": txt.concepts(parameter_text),
+    texts = {
+        "description": function.get("description") or "",
+        "name": function.get("name", ""),
+        "parameters": parameter_text,
     }
+    return {field_name: _words_by_concept(text) for field_name, text in texts.items()}
+
+
+def _words_by_concept(text: str) -> dict[str, list[str]]:
+    """Each concept of ``text`` with the words that carry it (a bigram stands for itself)."""
+    found: dict[str, list[str]] = {}
+    for unit in txt.units(text):
+        for concept in unit.alternatives:
+            word = unit.text if len(unit.alternatives) == 1 else concept
+            found.setdefault(concept, []).append(word)
+    return found
+
+
+def _same_word(a: str, b: str) -> bool:
+    return a.lower() == b.lower() or txt.stem(a) == txt.stem(b)
+
+
+def _is_a_name(unit: txt.Unit) -> bool:
+    """A place or person (北京, Alice): a value to pass, unlike the words "city" or "where"."""
+    words = [w for concept in ARGUMENT_CONCEPTS for w in txt.SYNONYMS[concept]]
+    return bool(unit.alternatives & ARGUMENT_CONCEPTS) and not any(
+        _same_word(unit.text, word) for word in words
+    )
+
+
+def _label(unit: txt.Unit, field_name: str, words: dict[str, list[str]]) -> str:
+    """``word→field``, naming the tool's word in brackets when it is not the request's word."""
+    tool_words = [w for concept in sorted(unit.alternatives & set(words)) for w in words[concept]]
+    if _is_a_name(unit):
+        return f"{unit.text}→argument ({tool_words[0]})"
+    if any(_same_word(unit.text, word) for word in tool_words):
+        return f"{unit.text}→{field_name}"
+    return f"{unit.text}→{field_name} ({tool_words[0]})"
 
 
 def score_tool(request: str, tool: dict[str, Any]) -> ToolScore:
@@ -72,13 +115,13 @@ def score_tool(request: str, tool: dict[str, Any]) -> ToolScore:
         seen.add(unit.alternatives)
         best, where = 0.0, ""
         for field_name, weight in WEIGHTS.items():
-            if unit.alternatives & profile[field_name] and weight > best:
+            if unit.alternatives & profile[field_name].keys() and weight > best:
                 best, where = weight, field_name
         if best and unit.alternatives & ARGUMENT_CONCEPTS:
             best = min(best, WEIGHTS["parameters"])
         if best:
             matched_weight += best
-            matched.append(f"{unit.text}→{where}")
+            matched.append(_label(unit, where, profile[where]))
         else:
             unmatched += 1
     score = matched_weight / (matched_weight + 0.5 * unmatched + 1.0)
@@ -136,7 +179,8 @@ class ChoiceExplanation:
         verdict = (
             f"calls: {', '.join(self.chosen)}"
             if self.chosen
-            else f"ambiguous between {', '.join(self.ambiguous)}: asks which one"
+            else f"ambiguous between {', '.join(self.ambiguous)} (both reach the threshold, "
+            f"within {TIE_MARGIN:.2f}): asks which one"
             if self.ambiguous
             else "no tool reaches the threshold: answers without a tool"
         )

@@ -145,6 +145,14 @@ def test_notes_tool_with_only_array_type_for_tags_passes():
     assert evaluate("01.2", tool).startswith("Exercise 01.2 passed")
 
 
+def test_notes_tool_with_a_null_default_that_its_own_type_refuses_is_rejected():
+    tool = notes_tool()
+    tool["function"]["parameters"]["properties"]["tags"]["type"] = "array"
+    message = rejected("01.2", tool)
+    assert "A default must fit its own schema" in message
+    assert '"type": ["array", "null"]' in message
+
+
 def test_notes_tool_with_limit_required_is_rejected():
     tool = notes_tool()
     tool["function"]["parameters"]["required"] = ["keyword", "limit"]
@@ -213,6 +221,13 @@ def test_tool_message_without_tool_call_id_is_rejected():
     assert 'Add "tool_call_id"' in rejected("01.3", tool_message)
 
 
+def test_tool_message_with_id_instead_of_tool_call_id_is_rejected():
+    def tool_message(tool_call, result):
+        return {"role": "tool", "id": _call_id(tool_call), "content": _content(result)}
+
+    assert 'The key is "tool_call_id", not "id": rename it' in rejected("01.3", tool_message)
+
+
 def test_tool_message_with_the_function_name_as_id_is_rejected():
     def tool_message(tool_call, result):
         name = tool_call["function"]["name"] if isinstance(tool_call, dict) else None
@@ -256,7 +271,9 @@ def test_tool_message_for_sdk_objects_only_is_rejected_on_a_dict():
     def tool_message(tool_call, result):
         return {"role": "tool", "tool_call_id": tool_call.id, "content": _content(result)}
 
-    assert 'tool_call["id"]' in rejected("01.3", tool_message)
+    message = rejected("01.3", tool_message)
+    assert 'tool_call["id"]' in message
+    assert "raised AttributeError: 'dict' object has no attribute 'id'" in message
 
 
 def test_tool_message_with_an_extra_name_key_is_rejected():
@@ -283,6 +300,16 @@ def test_to_anthropic_keeping_parameters_is_rejected():
     assert '"input_schema", not "parameters"' in rejected(
         "01.5", to_anthropic, solution()["to_responses"]
     )
+
+
+def test_a_format_failure_shows_the_unchanged_schema_as_one_line():
+    def to_anthropic(tool):
+        return {"type": "function", **solution()["to_anthropic"](tool)}
+
+    message = rejected("01.5", to_anthropic, solution()["to_responses"])
+    assert "<the tool's parameters schema, unchanged>" in message
+    assert '"additionalProperties"' not in message
+    assert len(message.splitlines()) < 20
 
 
 def test_to_anthropic_with_a_type_key_is_rejected():
@@ -494,7 +521,41 @@ def test_round_trip_forgetting_the_ids_is_rejected():
 
 
 def test_round_trip_without_json_loads_is_rejected():
-    assert "json.loads them" in rejected("01.4", _round_trip(decode=False))
+    message = rejected("01.4", _round_trip(decode=False))
+    assert "json.loads them" in message
+    assert "functions['get_weather']() argument after ** must be a mapping" in message
+    assert "course_lib" not in message and "_check_" not in message
+
+
+def test_round_trip_calling_the_unfinished_01_3_stub_points_at_01_3():
+    def tool_message(tool_call, result):
+        raise NotImplementedError("Exercise 01.3: return the role tool message")
+
+    ask_with_tools = load_cells(
+        NOTEBOOK, ["w01-ex4"], namespace={"json": json, "tool_message": tool_message}
+    )["ask_with_tools"]
+    message = rejected("01.4", ask_with_tools)
+    assert "tool_message is exercise 01.3" in message
+
+
+def test_round_trip_without_tools_on_the_second_request_says_which_request():
+    def ask_with_tools(client, question, tools, functions, *, model):
+        messages = [{"role": "user", "content": question}]
+        message = client.chat.completions.create(model=model, messages=messages, tools=tools)
+        message = message.choices[0].message
+        if not message.tool_calls:
+            return message.content
+        messages.append(message.model_dump(exclude_none=True))
+        for tool_call in message.tool_calls:
+            result = functions[tool_call.function.name](**json.loads(tool_call.function.arguments))
+            messages.append(solution()["tool_message"](tool_call, result))
+        final = client.chat.completions.create(model=model, messages=messages)
+        return final.choices[0].message.content
+
+    message = rejected("01.4", ask_with_tools)
+    assert "Pass tools=tools to every request" in message
+    assert "Where:    request 2 of 2 your function sent" in message
+    assert "no tools (tools= not passed)" in message
 
 
 def test_round_trip_ignoring_the_model_argument_is_rejected():

@@ -159,3 +159,48 @@ def test_explain_choice_agrees_with_what_the_model_calls():
         if isinstance(expected, list):
             names = list(dict.fromkeys(name for name, _ in expected))
             assert explain_choice(request_text, TOOLS).chosen == names, request_text
+
+
+def _field_text(tool: dict, field_name: str) -> str:
+    function = tool["function"]
+    if field_name != "parameters":
+        return function[field_name]
+    return json.dumps(function["parameters"]["properties"], ensure_ascii=False)
+
+
+def _occurs(word: str, text: str) -> bool:
+    """``word`` is in ``text``, as it is or (English) with the same crude stem."""
+    from course_lib.local_model.text import WORD, stem
+
+    return word.lower() in text.lower() or stem(word) in {stem(w) for w in WORD.findall(text)}
+
+
+def test_every_matched_word_names_a_word_the_tool_really_has():
+    """A label is "word→field" when the word is in that field, "word→field (tool word)" for a
+    synonym, and "place→argument (tool word)" for a place or person; the named word is there."""
+    checked = 0
+    for request_text, _expected in TABLE:
+        explanation = explain_choice(request_text, TOOLS)
+        for tool in TOOLS:
+            for label in explanation.matched[tool["function"]["name"]]:
+                word, _, where = label.partition("→")
+                field_name, _, bracket = where.partition(" (")
+                tool_word = bracket.rstrip(")") or word
+                fields = ["description", "name", "parameters"]
+                texts = [_field_text(tool, f) for f in fields if field_name in (f, "argument")]
+                assert any(_occurs(tool_word, text) for text in texts), (request_text, label)
+                checked += 1
+    assert checked > 40
+
+
+def test_a_synonym_and_a_place_are_labelled_with_the_tool_word_they_matched():
+    shipping = json.loads(json.dumps(WEB))
+    shipping["function"]["description"] = "Search the web for shipping times."
+    explanation = explain_choice("快递 88812 到哪里了? Will it rain in 北京?", [shipping, WEATHER])
+    assert "快递→description (shipping)" in explanation.matched["search_web"]
+    assert "北京→argument (city)" in explanation.matched["get_weather"]
+    assert "rain→description (weather)" in explanation.matched["get_weather"]
+
+
+def test_a_tie_says_how_close_the_scores_must_be():
+    assert "within 0.05" in str(explain_choice("Search for python", [NOTES, WEB]))
