@@ -31,7 +31,10 @@ class Dispatcher(Protocol):
 
 @dataclass(frozen=True)
 class Step:
-    """One tool call the loop ran: which turn asked for it, what was asked, what came back."""
+    """One tool call the loop ran: which turn asked for it, what was asked, what came back.
+
+    ``arguments`` is the JSON text exactly as the model sent it.
+    """
 
     turn: int
     tool_call_id: str
@@ -188,8 +191,10 @@ def run_agent(
         keys = [_call_key(call) for call in calls]
         fresh = [call for call, key in zip(calls, keys, strict=True) if key not in seen]
         results = {m["tool_call_id"]: m["content"] for m in run_tool_calls(registry, fresh)}
-        for call, (name, arguments) in zip(calls, keys, strict=True):
+        for call in calls:
             # A repeated call is still answered, so the conversation stays valid to send again.
+            function = call.get("function", {})
+            name, arguments = function.get("name", ""), function.get("arguments") or ""
             content = results[call["id"]] if call["id"] in results else _repeated_call_error(name)
             messages.append(tool_message(call["id"], content))
             steps.append(Step(turn, call["id"], name, arguments, content))

@@ -340,3 +340,17 @@ def test_a_protocol_error_from_the_model_reaches_the_caller_as_bad_request():
     named = {"type": "function", "function": {"name": "no_such_tool"}}
     with pytest.raises(openai.BadRequestError, match="no_such_tool"):
         run_agent(make_client(), weather_registry(), "x", model=MODEL, tool_choice=named)
+
+
+def test_a_step_keeps_the_arguments_exactly_as_the_model_sent_them():
+    sent = '{"unit": "c",   "city": "北京"}'
+    client = make_client(ScriptedPolicy([[ToolCall("get_weather", sent)], "done"]))
+    registry = ToolRegistry()
+
+    @registry.tool
+    def get_weather(city: str, unit: str = "c") -> str:
+        """Weather in a city."""
+        return "晴"
+
+    result = run_agent(client, registry, "北京?", model=MODEL)
+    assert result.steps[0].arguments == sent
