@@ -16,20 +16,22 @@ import json
 import random
 import re
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from course_lib.checks.core import (
     CheckFailed,
     Hint,
+    NotDoneYet,
     as_json,
     call_learner,
     exercise,
     expect_json_equal,
     fail,
     hidden_rng,
+    learner_raised,
     matching_hint,
-    show,
+    outcome,
 )
 
 NOTEBOOK = "02_reflection"
@@ -87,6 +89,124 @@ STRING_FALLBACK_HINT = (
     "cannot map, and resolve string annotations with typing.get_type_hints()."
 )
 ORDER_HINT = "Keep the members in the order typing.get_args() gives them."
+STRING_ANNOTATION_HINT = (
+    "Your code met an annotation that is still a string (such as 'str'), not a type: the "
+    "functions of this check come from a module that starts with `from __future__ import "
+    "annotations`, where every annotation is stored as text. Read the types with "
+    "typing.get_type_hints(func), not from __annotations__ or parameter.annotation."
+)
+
+
+# --- showing cases and calling learner code ----------------------------------------------------
+
+
+class Plain:
+    """A value shown as its bare text in Expected/Got (``show`` would quote a string as JSON)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def py(value: Any, limit: int = 300) -> str:
+    """An input as Python spells it (``None``, ``True``, ``'text'``), for a case label."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit} more characters)"
+
+
+ExceptionHint = tuple[Callable[[BaseException], bool], str]
+
+
+def call_with_hints(
+    fn: Any, *args: Any, case: str, hints: Iterable[ExceptionHint] = (), **kwargs: Any
+) -> Any:
+    """``call_learner``, except that an exception one of ``hints`` recognises gets that hint
+    instead of the generic "run this case yourself"."""
+    __tracebackhide__ = True
+    if not callable(fn):
+        return call_learner(fn, *args, case=case, **kwargs)
+    try:
+        return fn(*args, **kwargs)
+    except (NotImplementedError, CheckFailed):
+        raise
+    except Exception as exc:
+        hint = matching_hint(exc, hints)
+        if hint is None:
+            raise learner_raised(case, exc) from None
+        raise CheckFailed(
+            f"Case: {case}\nYour code raised {type(exc).__name__}: {exc}\nHint: {hint}"
+        ) from None
+
+
+def string_annotation_hints(func: Callable[..., Any]) -> list[ExceptionHint]:
+    """The hint for code that read ``func``'s annotations as stored, where they are strings."""
+    texts = [
+        p.annotation
+        for p in inspect.signature(func).parameters.values()
+        if isinstance(p.annotation, str)
+    ]
+
+    def mentions_one(exc: BaseException) -> bool:
+        message = str(exc)
+        return isinstance(exc, TypeError | KeyError | ValueError | AttributeError) and any(
+            re.search(rf"\b{re.escape(text)}\b", message) for text in texts
+        )
+
+    return [(mentions_one, STRING_ANNOTATION_HINT)] if texts else []
+
+
+# Functions of earlier exercises that a later one may call, with their exercise ids.
+EARLIER = (
+    ("json_type", "02.1"),
+    ("parameters_schema", "02.2"),
+    ("parse_google_docstring", "02.3"),
+    ("function_to_tool", "02.4"),
+)
+
+
+def _global_names(code: Any) -> set[str]:
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if hasattr(const, "co_names"):
+            names |= _global_names(const)
+    return names
+
+
+def earlier_failure(fn: Any, exercise_id: str) -> str | None:
+    """The note for a failure of ``fn`` (exercise ``exercise_id``) when ``fn`` calls the learner's
+    function of an earlier exercise whose check does not pass: fix that one first."""
+    code, namespace = getattr(fn, "__code__", None), getattr(fn, "__globals__", None)
+    if code is None or not isinstance(namespace, dict):
+        return None
+    called = _global_names(code)
+    for name, earlier in EARLIER:
+        target = namespace.get(name)
+        if earlier < exercise_id and name in called and callable(target):
+            if isinstance(outcome(earlier, target), Exception):
+                return (
+                    f"{fn.__name__} calls your {name}, which does not pass its own check "
+                    f"(exercise {earlier}) yet: fix {earlier} first, then run this check again."
+                )
+    return None
+
+
+def run_after_earlier(exercise_id: str, fn: Any, run: Callable[[], str]) -> str:
+    """``run()``; if it fails and an earlier exercise ``fn`` uses fails too, the hint says so."""
+    __tracebackhide__ = True
+    try:
+        return run()
+    except NotDoneYet:
+        raise
+    except CheckFailed as exc:
+        note = earlier_failure(fn, exercise_id)
+        if note is None:
+            raise
+        message = str(exc)
+        head, found, hint = message.rpartition("\nHint: ")
+        message = f"{head}\nHint: {note} {hint}" if found else f"{message}\nHint: {note}"
+        raise CheckFailed(message) from None
 
 
 def _is_null(schema: Any) -> bool:
@@ -403,27 +523,28 @@ def expect_type_error(
         if absent:
             fail(
                 case,
-                f"TypeError naming {' and '.join(names)}",
-                f"TypeError: {exc}",
+                Plain(f"a TypeError naming {' and '.join(names)}"),
+                Plain(f"TypeError: {exc}"),
                 f"Say in the message what could not be handled: it does not mention {absent[0]}.",
             )
         return
     except Exception as exc:
         fail(
             case,
-            "TypeError",
-            f"{type(exc).__name__}: {exc}",
+            Plain("a TypeError"),
+            Plain(f"{type(exc).__name__}: {exc}"),
             f"Raise TypeError (not {type(exc).__name__}) with a message that names "
             f"{' and '.join(names)}: check for this case before it breaks something else.",
         )
-    fail(case, "TypeError", got, no_raise_hint)
+    fail(case, Plain("a TypeError"), got, no_raise_hint)
 
 
 @exercise("02.1", notebook=NOTEBOOK, title="json_type", points=1, targets=("json_type",))
 def check_json_type(json_type) -> str:
     cases = [str, int, float, bool, list, dict, None, type(None)]
     for annotation in cases:
-        case = f"json_type({getattr(annotation, '__name__', annotation)})"
+        label = "type(None)" if annotation is type(None) else getattr(annotation, "__name__", None)
+        case = f"json_type({label})"
         got = call_learner(json_type, annotation, case=case)
         expect_json_equal(
             case, expected_json_type(annotation), got, hints=_json_type_hints(annotation)
@@ -482,7 +603,9 @@ def check_parameters_cases(parameters_schema, cases, type_schema) -> None:
     for func, text in cases:
         case = f"parameters_schema({text})"
         expected = expected_parameters_schema(func, type_schema)
-        got = call_learner(parameters_schema, func, case=case)
+        got = call_with_hints(
+            parameters_schema, func, case=case, hints=string_annotation_hints(func)
+        )
         plain = as_json(got, f"The result of {case}")
         expect_json_equal(case, expected, plain, parameters_hint(expected, plain, func))
         if list(plain["properties"]) != list(expected["properties"]):
@@ -539,9 +662,19 @@ VISIBLE_DOCS = (
         {"城市": "城市名称，例如 北京、上海。", "天数": "预报天数：1 到 7。"},
     ),
     ("Say hello.", "Say hello.", {}),
+    (
+        "Add two numbers.\n    Args:\n        a: The first number.\n        b: The second one.",
+        "Add two numbers.",
+        {"a": "The first number.", "b": "The second one."},
+    ),
     (None, "", {}),
     ("   ", "", {}),
 )
+
+
+SECTION_HEADERS = (
+    "Args:", "Arguments:", "Returns:", "Raises:", "Yields:", "Examples:", "Example:", "Note:",
+)  # fmt: skip
 
 
 def random_docstring(rng: random.Random, names: list[str]) -> tuple[str, str, dict[str, str]]:
@@ -552,7 +685,8 @@ def random_docstring(rng: random.Random, names: list[str]) -> tuple[str, str, di
         lines += ["", _text(rng, 5), _text(rng, 3)]
     descriptions: dict[str, str] = {}
     if names:
-        lines += ["", rng.choice(["Args:", "Arguments:"])]
+        gap = [""] if rng.random() < 0.7 else []  # a header also ends the summary
+        lines += [*gap, rng.choice(["Args:", "Arguments:"])]
         step = rng.choice([2, 4])
         for pname in names:
             kind = rng.choice(["", " (str)", " (int, optional)", "(list[str])"])
@@ -585,6 +719,11 @@ def _docstring_hints(expected_summary: str, expected: dict[str, str]) -> list[Hi
         ),
         (lambda g: not isinstance(described(g), dict), "The second item is a dict."),
         (
+            lambda g: g[0] != expected_summary and any(h in g[0] for h in SECTION_HEADERS),
+            "The summary stops at the first blank line or the first section header (such as "
+            "Args:), whichever comes first.",
+        ),
+        (
             lambda g: any("(" in name or ")" in name for name in described(g)),
             "Drop the `(type)` part: in `days (int): text` the name is `days`.",
         ),
@@ -601,6 +740,19 @@ def _docstring_hints(expected_summary: str, expected: dict[str, str]) -> list[Hi
             "Every `name: text` line of the Args section is one parameter.",
         ),
         (
+            lambda g: any(":" in expected[n] and ":" not in described(g)[n] for n in expected),
+            "Split an entry at its first colon only: in `days (int): Format: 1 to 7.` the "
+            "description is `Format: 1 to 7.`, colons and all.",
+        ),
+        (
+            lambda g: any(
+                described(g)[n] != expected[n] and described(g)[n].startswith(expected[n])
+                for n in expected
+            ),
+            "The Args section ends at the first line that is not indented (such as Returns:): "
+            "the lines after it do not continue the last description.",
+        ),
+        (
             lambda g: any(
                 expected[n] != described(g)[n] and expected[n].startswith(described(g)[n])
                 for n in expected
@@ -612,8 +764,18 @@ def _docstring_hints(expected_summary: str, expected: dict[str, str]) -> list[Hi
             lambda g: (
                 any(v != " ".join(v.split()) for v in described(g).values())
                 or g[0] != " ".join(g[0].split())
+                or any(
+                    "".join(described(g)[n].split()) == "".join(expected[n].split())
+                    for n in expected
+                    if described(g)[n] != expected[n]
+                )
+                or (
+                    g[0] != expected_summary
+                    and g[0].replace(" ", "") == expected_summary.replace(" ", "")
+                )
             ),
-            "Strip each line and join lines with one space (no newlines, no double spaces).",
+            "Strip each line and join lines with exactly one space (no newlines, no double "
+            "spaces, and not glued together).",
         ),
         (
             lambda g: g[0] != expected_summary and len(g[0]) > len(expected_summary),
@@ -640,10 +802,17 @@ def check_parse_google_docstring(parse_google_docstring) -> str:
         names = rng.sample(NAMES, rng.randint(0, 4))
         hidden.append(random_docstring(rng, names))
     for doc, summary, descriptions in (*VISIBLE_DOCS, *hidden):
-        case = f"parse_google_docstring({show(doc)})"
+        case = f"parse_google_docstring({py(doc)})"
         got = call_learner(parse_google_docstring, doc, case=case)
-        expected = [summary, descriptions]
+        expected = (summary, descriptions)
         expect_json_equal(case, expected, got, hints=_docstring_hints(summary, descriptions))
+        if not isinstance(got, tuple):
+            fail(
+                case,
+                Plain("a tuple (summary, descriptions)"),
+                Plain(f"a {type(got).__name__}"),
+                "Return a tuple, as the signature says: `return summary, descriptions`.",
+            )
     return f"{len(VISIBLE_DOCS)} visible and {len(hidden)} hidden docstrings"
 
 
@@ -681,7 +850,7 @@ def _tool_cases(rng: random.Random) -> list[tuple[Any, ...]]:
         doc, summary, descriptions = random_docstring(rng, documented)
         func.__doc__ = doc
         override = rng.choice([None, None, "Use this tool for 天气 questions."])
-        cases.append((func, f"{text} with docstring {show(doc)}", override, summary, descriptions))
+        cases.append((func, f"{text} with docstring {py(doc)}", override, summary, descriptions))
     return cases
 
 
@@ -747,44 +916,86 @@ def _tool_hints(expected: dict, func) -> list[Hint]:
     ]
 
 
-def _expect_value_error(function_to_tool, func) -> None:
+def _expect_value_error(function_to_tool, func, description: str | None, case: str, hint: str):
+    """``function_to_tool(func, description=description)`` must raise ValueError naming func."""
     __tracebackhide__ = True
-    case = "function_to_tool(f) for `def f(x: int)` with no docstring and no description"
+    name = func.__name__
     try:
-        got = function_to_tool(func)
+        got = function_to_tool(func, description=description)
     except NotImplementedError:
         raise
     except ValueError as exc:
-        if func.__name__ not in str(exc):
-            fail(case, "ValueError naming f", f"ValueError: {exc}", "Name the function.")
+        if name not in str(exc):
+            fail(case, Plain(f"a ValueError naming {name}"), Plain(f"ValueError: {exc}"),
+                 "Name the function in the message.")  # fmt: skip
         return
     except Exception as exc:
-        got = f"{type(exc).__name__}: {exc}"
-    fail(
-        case,
-        "ValueError",
-        got,
-        "With neither a docstring nor a description argument, raise ValueError naming the "
-        "function: a tool without a description is one the model will not choose.",
-    )
+        got = Plain(f"{type(exc).__name__}: {exc}")
+    fail(case, Plain(f"a ValueError naming {name}"), got, hint)
+
+
+NO_DESCRIPTION_HINT = (
+    "With neither a docstring nor a description argument, raise ValueError naming the function: "
+    "a tool without a description is one the model will not choose."
+)
+EMPTY_DESCRIPTION_HINT = (
+    'description="" is given (it is not None), and it is empty: raise ValueError naming the '
+    "function. Only description=None falls back to the docstring's summary."
+)
+
+
+def _ignored_description_hints(description: str | None) -> list[ExceptionHint]:
+    return [
+        (
+            lambda exc: isinstance(exc, ValueError) and bool(description),
+            f"A description argument was given ({description!r}): use it. Raise ValueError only "
+            "when the description you end up with is empty.",
+        )
+    ]
 
 
 @exercise(
     "02.4", notebook=NOTEBOOK, title="function_to_tool", points=2, targets=("function_to_tool",)
 )
 def check_function_to_tool(function_to_tool) -> str:
+    return run_after_earlier("02.4", function_to_tool, lambda: _check_tools(function_to_tool))
+
+
+def _check_tools(function_to_tool) -> str:
+    __tracebackhide__ = True
     cases = _tool_cases(hidden_rng("02.4"))
     for func, text, description, summary, descriptions in cases:
         case = f"function_to_tool({text}, description={description!r})"
         expected = expected_tool(func, description, summary, descriptions)
-        got = call_learner(function_to_tool, func, case=case, description=description)
+        hints = string_annotation_hints(func) + _ignored_description_hints(description)
+        got = call_with_hints(
+            function_to_tool, func, case=case, hints=hints, description=description
+        )
         expect_json_equal(case, expected, got, hints=_tool_hints(expected, func))
 
     def f(x: int):
         return x
 
-    _expect_value_error(function_to_tool, f)
-    return f"{len(cases) + 1} cases"
+    def g(city: str) -> str:
+        """Get the weather for a city."""
+        return city
+
+    _expect_value_error(
+        function_to_tool,
+        f,
+        None,
+        "function_to_tool(f) for `def f(x: int)` with no docstring and no description",
+        NO_DESCRIPTION_HINT,
+    )
+    _expect_value_error(
+        function_to_tool,
+        g,
+        "",
+        "function_to_tool(g, description='') for `def g(city: str)` whose docstring is "
+        "'Get the weather for a city.'",
+        EMPTY_DESCRIPTION_HINT,
+    )
+    return f"{len(cases) + 2} cases"
 
 
 # --- 02.5 find_drift ---------------------------------------------------------------------------
@@ -793,7 +1004,7 @@ LINE = re.compile(r"^(missing|extra|required|type): (\S+)(?:\s|$)")
 JSON_TYPE_NAMES = ("string", "integer", "number", "boolean", "array", "object")
 
 
-def search_notes(keyword: str, limit: int = 5, tags: list = None) -> list:
+def search_notes(keyword: str, limit: int = 5, archived: bool = False) -> list:
     return []
 
 
@@ -827,14 +1038,18 @@ def _drift_cases(rng: random.Random) -> list[tuple[Callable[..., Any], str, dict
     params["properties"]["天数"]["type"] = "string"
     params["required"] = ["城市", "天数"]
     del params["properties"]["详细"]
+    untyped = _tool_of(get_weather)
+    untyped["function"]["parameters"]["properties"]["days"] = {"description": "How many days."}
     cases = [
         (
             search_notes,
-            "search_notes(keyword: str, limit: int = 5, tags: list = None), NOTES_TOOL",
+            "search_notes(keyword: str, limit: int = 5, archived: bool = False), NOTES_TOOL",
             NOTES_TOOL,
-            ["extra: query", "missing: keyword", "missing: tags", "required: limit", "type: limit"],
+            ["extra: query", "missing: archived", "missing: keyword", "required: limit",
+             "type: limit"],
         ),
         (get_weather, "get_weather and its own derived tool", _tool_of(get_weather), []),
+        (get_weather, "get_weather and its tool where days has no type", untyped, ["type: days"]),
         (查询天气, "查询天气 and a drifted tool", chinese,
          ["missing: 详细", "required: 天数", "type: 天数"]),
     ]  # fmt: skip
@@ -859,9 +1074,12 @@ def _drift_cases(rng: random.Random) -> list[tuple[Callable[..., Any], str, dict
                     required.append(name)
                 expected.append(f"required: {name}")
             if rng.random() < 0.25:
-                props[name]["type"] = rng.choice(
-                    [t for t in JSON_TYPE_NAMES if t != props[name]["type"]]
-                )
+                if rng.random() < 0.3:
+                    del props[name]["type"]  # no "type" counts as a different one
+                else:
+                    props[name]["type"] = rng.choice(
+                        [t for t in JSON_TYPE_NAMES if t != props[name]["type"]]
+                    )
                 expected.append(f"type: {name}")
         for name in rng.sample(["query", "lang", "语言", "page"], rng.randint(0, 2)):
             if name not in props:
@@ -869,12 +1087,23 @@ def _drift_cases(rng: random.Random) -> list[tuple[Callable[..., Any], str, dict
                 expected.append(f"extra: {name}")
         if not required and rng.random() < 0.5:
             del schema["required"]
-        compact = json.dumps(schema, ensure_ascii=False)
-        cases.append((func, f"{text} and the tool parameters {compact}", tool, expected))
+        cases.append((func, f"{text} and the tool parameters {py(schema)}", tool, expected))
     return cases
 
 
-def _drift_hints(expected: list[str]) -> list[Hint]:
+UNTYPED_HINT = (
+    'A tool property without "type" counts as a different type: give it a `type` line (read '
+    'the tool\'s type with .get("type"), which gives None when it is absent).'
+)
+
+
+def _untyped(func, tool: dict) -> set[str]:
+    """The function's parameters whose property in the tool has no "type"."""
+    props = tool["function"]["parameters"].get("properties", {})
+    return {n for n in inspect.signature(func).parameters if n in props and "type" not in props[n]}
+
+
+def _drift_hints(expected: list[str], untyped: set[str]) -> list[Hint]:
     def names_of(lines, kind):
         return {line.split(": ", 1)[1] for line in lines if line.startswith(kind + ":")}
 
@@ -901,6 +1130,7 @@ def _drift_hints(expected: list[str]) -> list[Hint]:
             "Compare required on both sides: required in the function means no default; a tool "
             'without "required" requires nothing.',
         ),
+        (lambda g: untyped - names_of(g, "type"), UNTYPED_HINT),
         (
             lambda g: names_of(g, "type") != names_of(expected, "type"),
             'Compare the "type" of each parameter both sides have.',
@@ -926,7 +1156,7 @@ def _drift_keys(lines: Any, case: str, expected: list[str], tool: dict, func) ->
                 expected,
                 lines,
                 "Start every line with its kind, a colon, a space and the parameter name, e.g. "
-                "`missing: tags (in the function, not in the tool)`.",
+                "`missing: archived (in the function, not in the tool)`.",
                 detail=f"this line does not: {line!r}",
             )
         kind, name = match.groups()
@@ -936,7 +1166,8 @@ def _drift_keys(lines: Any, case: str, expected: list[str], tool: dict, func) ->
             if mine not in line or theirs.get("type", mine) not in line:
                 fail(
                     case,
-                    f"type: {name} is {mine} in the function but {theirs.get('type')} in the tool",
+                    f"type: {name} is {mine} in the function but "
+                    f"{theirs.get('type', 'untyped')} in the tool",
                     line,
                     "A type line names both JSON types, the function's and the tool's.",
                 )
@@ -944,14 +1175,36 @@ def _drift_keys(lines: Any, case: str, expected: list[str], tool: dict, func) ->
     return sorted(keys)
 
 
+KEY_ERROR_TYPE_HINT = (
+    'A tool property may have no "type" key: read it with .get("type") and count a missing '
+    "type as a different type."
+)
+
+
 @exercise("02.5", notebook=NOTEBOOK, title="find_drift", points=2, targets=("find_drift",))
 def check_find_drift(find_drift) -> str:
+    return run_after_earlier("02.5", find_drift, lambda: _check_drift(find_drift))
+
+
+def _check_drift(find_drift) -> str:
+    __tracebackhide__ = True
     cases = _drift_cases(hidden_rng("02.5"))
     for func, text, tool, expected in cases:
         case = f"find_drift({text})"
-        got = call_learner(find_drift, func, json.loads(json.dumps(tool)), case=case)
+        hints = [
+            *string_annotation_hints(func),
+            (
+                lambda exc: isinstance(exc, KeyError) and exc.args[:1] == ("type",),
+                KEY_ERROR_TYPE_HINT,
+            ),
+        ]
+        got = call_with_hints(
+            find_drift, func, json.loads(json.dumps(tool)), case=case, hints=hints
+        )
         keys = _drift_keys(as_json(got, f"The result of {case}"), case, expected, tool, func)
-        expect_json_equal(case, sorted(expected), keys, hints=_drift_hints(sorted(expected)))
+        expect_json_equal(
+            case, sorted(expected), keys, hints=_drift_hints(sorted(expected), _untyped(func, tool))
+        )
     return f"{len(cases)} cases"
 
 

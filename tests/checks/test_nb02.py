@@ -252,7 +252,7 @@ def docstring_with_newlines(doc):
         (docstring_first_line_only, "continues the previous description"),
         (docstring_summary_until_args, "The summary stops at the first blank line"),
         (docstring_never_leaves_args, "The Args section ends at the first line that is not"),
-        (docstring_with_newlines, "join lines with one space"),
+        (docstring_with_newlines, "join lines with exactly one space"),
         (lambda doc: solution()["parse_google_docstring"](doc)[1], "Return a tuple of two"),
     ],
 )
@@ -401,3 +401,147 @@ def test_docstring_parsing_agrees_with_the_reference():
         reference = parse_docstring(doc)
         assert descriptions == reference.params, doc
         assert " ".join(reference.description.split()).startswith(summary), doc
+
+
+# --- fixes after a learner test: mistakes the checks used to miss or misdiagnose ----------------
+
+
+def edited(name: str, *edits: tuple[str, str, str]) -> Any:
+    """The solution's ``name`` from the notebook's cells with ``edits`` (cell, old, new) applied."""
+    return load_cells(NOTEBOOK, LOADED_CELLS, edits=edits)[name]
+
+
+def test_a_missing_type_error_is_expected_in_python_words_not_as_a_json_string():
+    message = rejected("02.1", json_type_string_fallback)
+    assert "Expected: a TypeError" in message
+    assert 'Expected: "TypeError"' not in message
+
+
+def test_annotations_read_as_stored_are_named_as_the_mistake():
+    """The check's own functions live in a module with `from __future__ import annotations`, so
+    `__annotations__` holds strings there: the hint must say so, not 'run this case yourself'."""
+    wrong = edited(
+        "parameters_schema", ("w02-ex2", "typing.get_type_hints(func)", "func.__annotations__")
+    )
+    message = rejected("02.2", wrong)
+    assert "typing.get_type_hints(func), not from __annotations__" in message
+    assert "run this case yourself" not in message
+
+
+SUMMARY_UNTIL_BLANK = (
+    "w02-ex3",
+    "if not line.strip() or line.strip() in headers:",
+    "if not line.strip():",
+)
+
+
+@pytest.mark.parametrize(
+    ("edits", "hint"),
+    [
+        ([SUMMARY_UNTIL_BLANK], "or the first section header (such as Args:)"),
+        (
+            [("w02-ex3", 'f"{descriptions[current]} {text}"', 'f"{descriptions[current]}{text}"')],
+            "not glued together",
+        ),
+        (
+            [
+                (
+                    "w02-ex3",
+                    'in_args = text in ("Args:", "Arguments:")\n            current = None',
+                    'in_args = in_args or text in ("Args:", "Arguments:")',
+                )
+            ],
+            "the lines after it do not continue the last description",
+        ),
+    ],
+)
+def test_parse_google_docstring_rejects_edited_solution(edits, hint):
+    assert hint in rejected("02.3", edited("parse_google_docstring", *edits))
+
+
+def docstring_split_at_every_colon(doc):
+    """`name, text = line.split(":")[:2]`: a description's own colon cuts it short."""
+    summary, descriptions = solution()["parse_google_docstring"](doc)
+    return summary, {name: text.split(":")[0].strip() for name, text in descriptions.items()}
+
+
+def test_splitting_an_entry_at_every_colon_is_named():
+    assert "Split an entry at its first colon only" in rejected(
+        "02.3", docstring_split_at_every_colon
+    )
+
+
+def test_a_list_instead_of_the_tuple_is_rejected():
+    message = rejected("02.3", lambda doc: list(solution()["parse_google_docstring"](doc)))
+    assert "Return a tuple, as the signature says" in message
+
+
+def test_docstring_cases_show_inputs_in_python_spelling():
+    def wrong_for_none(doc):
+        return ("", {"doc": "none"}) if doc is None else solution()["parse_google_docstring"](doc)
+
+    message = rejected("02.3", wrong_for_none)
+    assert "Case: parse_google_docstring(None)" in message
+    assert "Case: parse_google_docstring('Get the weather" in rejected("02.3", lambda doc: ("", {}))
+
+
+@pytest.mark.parametrize(
+    ("edits", "hint"),
+    [
+        (
+            [
+                (
+                    "w02-ex4",
+                    "if description is None:\n        description = summary",
+                    "description = summary",
+                )
+            ],  # fmt: skip
+            "A description argument was given ('把两个数相加。Add two numbers.'): use it",
+        ),
+        (
+            [("w02-ex4", "if description is None:", "if not description:")],
+            'description="" is given (it is not None), and it is empty: raise ValueError',
+        ),
+    ],
+)
+def test_function_to_tool_rejects_edited_solution(edits, hint):
+    assert hint in rejected("02.4", edited("function_to_tool", *edits))
+
+
+def test_a_later_exercise_failing_inside_a_broken_earlier_one_says_which_to_fix_first():
+    edits = [("w02-ex2", "typing.get_type_hints(func)", "func.__annotations__")]
+    namespace = load_cells(NOTEBOOK, LOADED_CELLS, edits=edits)
+    for exercise_id, name in (("02.4", "function_to_tool"), ("02.5", "find_drift")):
+        message = rejected(exercise_id, namespace[name])
+        assert "calls your parameters_schema, which does not pass its own check" in message
+        assert "fix 02.2 first" in message
+
+
+def test_a_later_exercise_failing_on_its_own_does_not_blame_the_earlier_ones():
+    wrong = edited(
+        "function_to_tool", ("w02-ex4", "if description is None:", "if not description:")
+    )
+    assert "first" not in rejected("02.4", wrong).split("Hint:")[-1]
+
+
+@pytest.mark.parametrize(
+    ("edits", "hint"),
+    [
+        (
+            [
+                (
+                    "w02-ex5",
+                    "if my_type != their_type:",
+                    "if their_type is not None and my_type != their_type:",
+                )
+            ],  # fmt: skip
+            'A tool property without "type" counts as a different type',
+        ),
+        (
+            [("w02-ex5", 'their_properties[name].get("type")', 'their_properties[name]["type"]')],
+            'read it with .get("type")',
+        ),
+    ],
+)
+def test_find_drift_rejects_edited_solution(edits, hint):
+    assert hint in rejected("02.5", edited("find_drift", *edits))
