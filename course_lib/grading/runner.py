@@ -117,6 +117,16 @@ def run_sanitized(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> 
         shutil.rmtree(scratch, ignore_errors=True)
 
 
+# How the grader starts pytest for one submission. nbformat imports jsonschema, which imports the
+# IRI format checker rfc3987_syntax when it is installed (JupyterLab's dependencies install it);
+# building its grammar takes about 0.7 s, paid again for every submission. Neither nbformat nor
+# the grader checks IRIs, so this process goes without it. The learner's kernel is not affected.
+PYTEST_MAIN = (
+    "import sys; sys.modules.setdefault('rfc3987_syntax', None); "
+    "import pytest; raise SystemExit(pytest.main())"
+)
+
+
 def _run_in(scratch: Path, sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> RunResult:
     notebook_dir, grader_dir = scratch / "notebook", scratch / "grader"
     notebook_dir.mkdir()
@@ -128,7 +138,7 @@ def _run_in(scratch: Path, sanitized: Sanitized, lesson: Lesson, options: RunOpt
     (grader_dir / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
     read_end, write_end = os.pipe()
     command = [
-        sys.executable, "-m", "pytest", "-q", "-p", "nbval.plugin",
+        sys.executable, "-c", PYTEST_MAIN, "-q", "-p", "nbval.plugin",
         "-p", "course_lib.grading.plugin", "-p", "no:cacheprovider",
         "-c", str(grader_dir / "pytest.ini"), "--rootdir", str(grader_dir),
         "--nbval-lax", "--nbval-current-env", f"--nbval-cell-timeout={options.cell_timeout}",
