@@ -1,14 +1,9 @@
 #!/usr/bin/env bash
-# Set up (a .venv in the repository, if missing) and run the whole test suite.
+# Set up (a .venv in the repository, on first use) and run the whole test suite.
 # This is the test command the README gives; .ci/run runs exactly this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PYTHON=${PYTHON:-python3}
-if [ ! -x .venv/bin/python ]; then
-  "$PYTHON" -m venv .venv
-fi
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e ".[dev]"
+bash scripts/setup-venv.sh dev
 set +e
 .venv/bin/python -m pytest "$@"
 status=$?
