@@ -83,7 +83,10 @@ _BARE_ALIASES = {
 _UNIONS = {typing.Union, types.UnionType}
 _LITERALS = {typing.Literal, te.Literal}
 _ANY = {typing.Any, te.Any, object}
-_TD_WRAPPERS = {te.Required, te.NotRequired, typing.Required, typing.NotRequired}
+# typing has Required/NotRequired from Python 3.11 on; typing_extensions has them everywhere.
+_REQUIRED = {te.Required, getattr(typing, "Required", te.Required)}
+_NOT_REQUIRED = {te.NotRequired, getattr(typing, "NotRequired", te.NotRequired)}
+_TD_WRAPPERS = _REQUIRED | _NOT_REQUIRED
 if hasattr(te, "ReadOnly"):
     _TD_WRAPPERS.add(te.ReadOnly)
 
@@ -297,9 +300,7 @@ class SchemaBuilder:
             # Under `from __future__ import annotations` __required_keys__ cannot see
             # NotRequired/Required (they are strings then); the resolved hint still can.
             wrapper = typing.get_origin(hint)
-            if wrapper in (te.Required, typing.Required) or (
-                key in required_keys and wrapper not in (te.NotRequired, typing.NotRequired)
-            ):
+            if wrapper in _REQUIRED or (key in required_keys and wrapper not in _NOT_REQUIRED):
                 required.append(key)
             properties[key] = self.schema(hint)
         return _object(cls, properties, required, own_doc=True)

@@ -32,7 +32,7 @@ class Level(enum.IntEnum):
     HIGH = 2
 
 
-class Mode(enum.StrEnum):
+class Mode(str, enum.Enum):  # what enum.StrEnum (Python 3.11+) is made of
     FAST = "fast"
     SAFE = "safe"
 
