@@ -38,7 +38,7 @@ from . import parameters
 from .formats import convert_tool, openai_tool
 from .results import DEFAULT_MAX_CHARS, MIN_MAX_CHARS, cut_text, to_text
 from .type_map import allows_null
-from .validation import describe_value, validate_arguments
+from .validation import compile_validator, describe_value, validate_arguments
 
 __all__ = ["MAX_NAME_LENGTH", "RegisteredTool", "ToolRegistry", "check_tool_name"]
 
@@ -96,6 +96,13 @@ class RegisteredTool:
     _positional_only: tuple[str, ...] = dataclasses.field(default=(), repr=False)
     _null_means_default: frozenset[str] = dataclasses.field(default=frozenset(), repr=False)
     _formats: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict, repr=False)
+    _schema_validator: Any = dataclasses.field(default=None, repr=False)
+
+    def argument_problems(self, arguments: Any) -> list[str]:
+        """`validate_arguments` against this tool's schema, with a validator compiled once."""
+        if self._schema_validator is None:  # on first need: jsonschema is slow to import
+            self._schema_validator = compile_validator(self.parameters)
+        return validate_arguments(self.parameters, arguments, validator=self._schema_validator)
 
     def schema(self, format: str = "openai", strict: bool = False) -> dict[str, Any]:
         """This tool in a provider's format, converted once and then served from the cache.
@@ -482,7 +489,7 @@ def _validated(tool: RegisteredTool, arguments: Any) -> dict[str, Any]:
             parsed = _parse(tool, text)
         if not isinstance(parsed, dict):
             raise _CallError(_not_an_object(tool, parsed))
-        problems = validate_arguments(tool.parameters, parsed)
+        problems = tool.argument_problems(parsed)
         if problems:
             raise _CallError(_invalid(tool, problems))
     try:
@@ -544,7 +551,7 @@ def _explain_rejection(
     if len(errors) == 1 and errors[0]["loc"] == ():
         return _not_an_object(tool, json.loads(text))
     parsed = json.loads(text)
-    problems = validate_arguments(tool.parameters, parsed)
+    problems = tool.argument_problems(parsed)
     seen = {line.split(":", 1)[0].split(".")[0].split("[")[0] for line in problems}
     for error in errors:  # what only pydantic knows: date formats, custom validators, ...
         if error["loc"] and str(error["loc"][0]) not in seen:

@@ -35,17 +35,20 @@ __all__ = ["describe_schema", "describe_value", "json_type", "validate_arguments
 _MAX_SHOWN = 60  # characters of a received value quoted in a message
 
 
-def validate_arguments(schema: dict[str, Any], arguments: Any) -> list[str]:
+def validate_arguments(
+    schema: dict[str, Any], arguments: Any, *, validator: Any = None
+) -> list[str]:
     """Every problem with `arguments` against the parameters `schema`, one readable line each.
 
     An empty list means the arguments are valid. The lines are sorted by parameter so the same
-    mistake always reads the same way.
+    mistake always reads the same way. `validator` is `compile_validator(schema)` when the caller
+    keeps one (a registry compiles each tool's once); otherwise one is looked up by the schema.
     """
     if not isinstance(arguments, dict):
         return [
             f"arguments: expected an object of named parameters, got {describe_value(arguments)}"
         ]
-    validator = _validator(schema)
+    validator = validator or _validator(schema)
     lines: list[tuple[str, str]] = []
     for error in validator.iter_errors(arguments):
         lines.extend(_explain(error, schema))
@@ -94,6 +97,16 @@ def describe_schema(schema: Any, root: dict[str, Any] | None = None) -> str:
 _VALIDATORS: dict[str, Any] = {}  # schema JSON text -> compiled validator
 
 
+def compile_validator(schema: dict[str, Any]) -> Any:
+    """A jsonschema validator for `schema` with JSON's integers (`true` is not one)."""
+    import jsonschema
+
+    cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    checker = cls.TYPE_CHECKER.redefine("integer", _is_integer)
+    # A private copy of the schema: the caller may change theirs later.
+    return jsonschema.validators.extend(cls, type_checker=checker)(copy.deepcopy(schema))
+
+
 def _validator(schema: dict[str, Any]) -> Any:
     """One compiled validator per distinct schema; building one costs far more than using it."""
     key = json.dumps(schema, sort_keys=True, default=repr)
@@ -101,13 +114,7 @@ def _validator(schema: dict[str, Any]) -> Any:
     if validator is None:
         if len(_VALIDATORS) >= 512:
             _VALIDATORS.clear()
-        import jsonschema
-
-        cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-        checker = cls.TYPE_CHECKER.redefine("integer", _is_integer)
-        validator = _VALIDATORS[key] = jsonschema.validators.extend(cls, type_checker=checker)(
-            copy.deepcopy(schema)  # a private copy: the caller may change theirs later
-        )
+        validator = _VALIDATORS[key] = compile_validator(schema)
     return validator
 
 

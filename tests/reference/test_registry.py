@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 
 import pydantic
@@ -290,6 +291,41 @@ def test_the_argument_validator_is_built_once_at_registration(monkeypatch):
     for _ in range(3):
         registry.call("get_weather", '{"city": "x"}')
     assert len(built) == 1
+
+
+@dataclasses.dataclass
+class Contact:
+    name: str
+
+
+def add_contact(contact: Contact) -> str:
+    """Add a contact."""
+    return contact.name
+
+
+def test_a_tools_json_schema_validator_is_compiled_once_not_per_call(monkeypatch):
+    from course_lib.reference import registry as registry_module
+    from course_lib.reference import validation
+
+    compiled = []
+    original = registry_module.compile_validator
+
+    def counting(schema):
+        compiled.append(schema)
+        return original(schema)
+
+    def keyed_lookup(schema):
+        raise AssertionError("call() looked its validator up by the schema's JSON text")
+
+    monkeypatch.setattr(registry_module, "compile_validator", counting)
+    monkeypatch.setattr(validation, "_validator", keyed_lookup)
+    registry = ToolRegistry()
+    registry.tool(add_contact)
+    assert registry.get("add_contact")._needs_schema_check  # the jsonschema pass does run here
+    for name in ("张三", "Li Si", "Ada"):
+        assert registry.call("add_contact", {"contact": {"name": name}}) == name
+    assert "extra" in registry.call("add_contact", {"contact": {"name": "x", "extra": 1}})
+    assert len(compiled) == 1
 
 
 def test_schemas_in_each_format_are_served_from_the_cache_as_the_same_objects():
