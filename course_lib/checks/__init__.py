@@ -1,13 +1,14 @@
 """Exercise checks: ``check(exercise_id, *targets)`` is what every check cell calls.
 
-The machinery lives in ``core.py``; each notebook's checks live in their own module
-``nbNN.py``. Importing a module registers its exercises in ``EXERCISES``, which is why every
-notebook's module is imported here.
+The machinery lives in ``core.py`` (the registry and ``check``), ``learner.py`` (how a check
+reaches the learner's code), ``compare.py`` and ``failures.py``. Each lesson's checks live in
+``lessonNN/``, one module per exercise; the older ``nbNN.py`` modules are being moved there.
+Importing a module registers its exercises in ``EXERCISES``, which is why each is imported here.
 """
 
 # One line per notebook (add yours in order). Importing a module registers its exercises.
 from course_lib.checks import (  # noqa: F401
-    nb00,
+    lesson00,
     nb01,
     nb02,
     nb03,

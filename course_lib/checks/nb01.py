@@ -20,7 +20,6 @@ from course_lib.checks.core import (
     CheckFailed,
     as_json,
     call_learner,
-    exercise,
     expect_json_equal,
     fail,
     first_difference,
@@ -28,6 +27,9 @@ from course_lib.checks.core import (
     learner_raised,
     pick_hint,
     show,
+)
+from course_lib.checks.core import (
+    legacy_exercise as exercise,
 )
 from course_lib.checks.recording import recording_client
 

@@ -25,13 +25,15 @@ from course_lib.checks.core import (
     NotDoneYet,
     as_json,
     call_learner,
-    exercise,
     expect_json_equal,
     fail,
     hidden_rng,
     learner_raised,
     matching_hint,
     outcome,
+)
+from course_lib.checks.core import (
+    legacy_exercise as exercise,
 )
 
 NOTEBOOK = "02_reflection"

@@ -22,11 +22,13 @@ from course_lib.checks.core import (
     CheckFailed,
     as_json,
     call_learner,
-    exercise,
     expect_json_equal,
     fail,
     first_difference,
     hidden_rng,
+)
+from course_lib.checks.core import (
+    legacy_exercise as exercise,
 )
 from course_lib.checks.nb02 import (
     EMPTY,

@@ -21,13 +21,15 @@ from course_lib.checks.core import (
     Hint,
     as_json,
     call_learner,
-    exercise,
     expect_json_equal,
     fail,
     first_difference,
     hidden_rng,
     json_type,
     pick_hint,
+)
+from course_lib.checks.core import (
+    legacy_exercise as exercise,
 )
 from course_lib.reference import parameters_schema
 

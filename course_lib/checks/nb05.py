@@ -18,13 +18,15 @@ from typing import Any
 from course_lib.checks.core import (
     CheckFailed,
     as_json,
-    exercise,
     expect_json_equal,
     fail,
     first_difference,
     hidden_rng,
     learner_raised,
     show,
+)
+from course_lib.checks.core import (
+    legacy_exercise as exercise,
 )
 from course_lib.checks.recording import Exchange, recording_client
 from course_lib.reference import ToolRegistry

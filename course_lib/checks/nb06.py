@@ -18,12 +18,14 @@ from course_lib.checks.core import (
     Hint,
     as_json,
     call_learner,
-    exercise,
     expect_json_equal,
     fail,
     hidden_rng,
     learner_raised,
     pick_hint,
+)
+from course_lib.checks.core import (
+    legacy_exercise as exercise,
 )
 from course_lib.reference import ToolRegistry, parameters_schema
 

@@ -15,6 +15,7 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from course_lib.grading.canonical import course_meta, default_canonical_dir, load_lessons
 from course_lib.grading.discover import Submission, discover, students
@@ -69,6 +70,14 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="the course's student notebooks (default: notebooks/ of this checkout)",
     )
+    parser.add_argument(
+        "--checks",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="a Python file registering the checks of lessons of your own (repeatable)",
+    )
 
 
 def _options(args: argparse.Namespace) -> GradeOptions:
@@ -76,6 +85,7 @@ def _options(args: argparse.Namespace) -> GradeOptions:
         cell_timeout=args.cell_timeout,
         memory_mb=args.memory_mb,
         jobs=max(1, getattr(args, "jobs", 1)),
+        check_modules=tuple(str(path) for path in args.checks),
     )
 
 
@@ -173,9 +183,37 @@ def scorecard(result: SubmissionResult) -> str:
     for row in result.exercises:
         lines.append(f"  {marks.get(row.status, 'FAIL')} {row.exercise or '-':6} {row.status}")
         if row.status != "passed":
-            lines += [f"       {line}" for line in _scorecard_message(row.message)]
+            lines += [f"       {line}" for line in _scorecard_lines(row)]
     lines += [f"  note: {note}" for note in result.notes]
     return "\n".join(lines)
+
+
+def _scorecard_lines(row: Any) -> list[str]:
+    """A failed check's parts, one line each, from its fields (older checks: from its text)."""
+    if not row.failure:
+        return _scorecard_message(row.message)
+    from course_lib.checks import messages
+
+    first = row.message.splitlines()[0] if row.message else ""
+    lines = [_shorten(first)] if first else []
+    fields = row.failure
+    for key, line in SCORECARD_LINES:
+        value = fields.get(key)
+        # A value spread over several lines would show only its opening bracket: the Where:
+        # line, which names the first difference, says more in one line.
+        if value and "\n" not in value:
+            lines.append(_shorten(messages.say(line, **{key: value})))
+    return lines
+
+
+SCORECARD_LINES = (
+    ("case", "line_case"),
+    ("raised", "line_raised"),
+    ("expected", "line_expected"),
+    ("got", "line_got"),
+    ("where", "line_where"),
+    ("hint", "line_hint"),
+)
 
 
 def _scorecard_message(message: str) -> list[str]:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from course_lib.grading.canonical import Lesson
+from course_lib.grading.borrowing import borrowing, lesson_allowed
+from course_lib.grading.canonical import Lesson, course_meta
 from course_lib.grading.discover import Submission
 from course_lib.grading.results import (
     ExerciseResult,
@@ -16,7 +17,7 @@ from course_lib.grading.results import (
     notebook_notes,
 )
 from course_lib.grading.runner import RunOptions, run_sanitized
-from course_lib.grading.sanitize import InvalidSubmission, sanitize
+from course_lib.grading.sanitize import InvalidSubmission, Sanitized, sanitize
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 
@@ -62,8 +63,50 @@ def grade_submission(
         memory_mb=options.memory_mb,
         guarded=options.guard,
     )
+    rows = zero_borrowed(rows, sanitized, lesson)
     notes = sanitized.repairs + run.notes + notebook_notes(sanitized.roles, run.records)
     return SubmissionResult(student, slug, rows, notes)
+
+
+BORROWED = (
+    "no points: the exercise cell uses {origin}, the course's own answer, instead of your code. "
+    "Write the solution yourself (the lesson's prose and the check's hints show the way)."
+)
+
+
+def zero_borrowed(
+    rows: list[ExerciseResult], sanitized: Sanitized, lesson: Lesson
+) -> list[ExerciseResult]:
+    """Each exercise whose cell borrows from course_lib.reference or .checks gets zero."""
+    code = [cell for cell in sanitized.notebook.cells if cell.cell_type == "code"]
+    sources = {
+        role.exercise: cell.source
+        for role, cell in zip(sanitized.roles, code, strict=False)
+        if role.kind == "exercise"
+    }
+    others = [
+        cell.source
+        for role, cell in zip(sanitized.roles, code, strict=False)
+        if role.kind != "check"
+    ]
+    allowed = lesson_allowed(
+        cell.source
+        for cell in lesson.notebook.cells
+        if cell.cell_type == "code" and "exercise" not in course_meta(cell)
+    )
+    out = []
+    for row in rows:
+        origin = borrowing(sources.get(row.exercise, ""), others, allowed)
+        if origin is not None and row.status not in ("not_attempted", "invalid"):
+            row = replace(
+                row,
+                points=0,
+                status="tampered",
+                message=BORROWED.format(origin=origin),
+                failure=None,
+            )
+        out.append(row)
+    return out
 
 
 def grade_all(

@@ -8,13 +8,18 @@ grader needs and nbval lacks:
 - a dead kernel (or one that ran out of memory) is replaced before the next cell, and the
   cells that had run are replayed quietly, so later exercises are still graded;
 - a timeout costs its own cell only (nbval would mark every later cell as expected to fail);
-- every check cell runs between the guard's ``before_check`` and ``after_check``;
+- a check cell of a trusted exercise does not run in the kernel at all: its check runs here, in
+  the grader's process, and reaches the learner's code only through the driver the plugin installs
+  in the kernel (``kernel_channel.py``); the verdict is decided here;
+- a check cell of an older (legacy) exercise runs in the kernel between the guard's
+  ``before_check`` and ``after_check``;
 - one record per cell is written as JSON to the file descriptor the runner passed, a channel
   the kernel does not inherit.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from typing import Any
@@ -24,8 +29,10 @@ import pytest
 from nbval.plugin import IPyNbCell, NbCellError
 
 from course_lib.grading.kernel import GuardedKernel, KernelDied
+from course_lib.grading.kernel_channel import CheckTimeout, KernelChannel
 
 GUARD = "__import__('course_lib.grading.tamper', fromlist=['_'])"
+DRIVER = "__import__('course_lib.driver', fromlist=['_']).install()"
 MAX_MESSAGE = 4000
 
 
@@ -40,9 +47,24 @@ def pytest_configure(config: pytest.Config) -> None:
     if plan_path:
         with open(plan_path, encoding="utf-8") as handle:
             plan = json.load(handle)
+        load_check_modules(plan.get("check_modules", []))
         grading = GradingSession(plan, config.getoption("grading_results_fd"))
         config.pluginmanager.register(grading, "course-grading-session")
         nbval.plugin.RunningKernel = grading.new_kernel
+
+
+def load_check_modules(paths: list[str]) -> None:
+    """Import the checks the grader runs: the course's, then any extra files the plan names."""
+    import importlib.util
+
+    import course_lib.checks  # noqa: F401 (registers the course's exercises)
+
+    for number, path in enumerate(paths):
+        spec = importlib.util.spec_from_file_location(f"course_extra_checks_{number}", path)
+        if spec is None or spec.loader is None:
+            raise pytest.UsageError(f"cannot load the check module {path}")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
 
 
 class GradingSession:
@@ -54,6 +76,7 @@ class GradingSession:
         self.records: dict[int, dict[str, Any]] = {}
         self.history: list[str] = []  # sources of cells to replay after a restart
         self.guards: dict[int, dict[str, Any]] = {}
+        self.verdicts: dict[int, dict[str, Any]] = {}
         self.notes: list[str] = []
 
     # --- kernels ---------------------------------------------------------------------------
@@ -66,9 +89,39 @@ class GradingSession:
             confine=bool(self.plan.get("confine", True)),
             startup_timeout=startup_timeout,
         )
+        kernel.evaluate(DRIVER)
         if self.plan.get("guard", True):
             kernel.evaluate(f"{GUARD}.install()")
         return kernel
+
+    # --- trusted checks: run here, not in the kernel ----------------------------------------
+
+    def _trusted(self, item: pytest.Item) -> Any:
+        role = self.roles.get(getattr(item, "cell_num", -1), {})
+        if role.get("kind") != "check":
+            return None
+        from course_lib.checks import EXERCISES
+
+        spec = EXERCISES.get(role.get("exercise"))
+        return spec if spec is not None and not spec.legacy else None
+
+    def _run_check(self, item: IPyNbCell, spec: Any) -> None:
+        """The check cell's test: the check itself, run in this process against the kernel."""
+        from course_lib.checks.core import run_check
+
+        channel = KernelChannel(item.parent.kernel, timeout=self.timeout)
+        result = run_check(spec, channel)
+        if isinstance(result, str):
+            self.verdicts[item.cell_num] = {"status": "passed", "message": "passed"}
+            return
+        failure = result.failure.fields()
+        status = "not_attempted" if type(result).__name__ == "NotDoneYet" else "failed"
+        self.verdicts[item.cell_num] = {
+            "status": status,
+            "message": str(result),
+            "failure": failure,
+        }
+        raise result
 
     def _restart(self, parent: Any, index: int) -> None:
         if parent.kernel is not None:
@@ -89,6 +142,12 @@ class GradingSession:
 
     # --- hooks -----------------------------------------------------------------------------
 
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        for item in items:
+            spec = self._trusted(item) if isinstance(item, IPyNbCell) else None
+            if spec is not None:
+                item.runtest = functools.partial(self._run_check, item, spec)
+
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
         if not isinstance(item, IPyNbCell):
@@ -101,7 +160,11 @@ class GradingSession:
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_call(self, item: pytest.Item):
         role = self.roles.get(getattr(item, "cell_num", -1), {})
-        guarded = role.get("kind") == "check" and self.plan.get("guard", True)
+        guarded = (
+            role.get("kind") == "check"
+            and self.plan.get("guard", True)
+            and self._trusted(item) is None
+        )
         if guarded:
             self.guards[item.cell_num] = guard = {}
             try:
@@ -135,6 +198,8 @@ class GradingSession:
             return
         record = self._record(item, call, report)
         record["guard"] = self.guards.get(item.cell_num)
+        if item.cell_num in self.verdicts:
+            record["verdict"] = self.verdicts[item.cell_num]
         self.records[item.cell_num] = record
         if record.get("ename") == "MemoryError" and item.parent.kernel is not None:
             item.parent.kernel.kill()  # its memory is still held by the traceback: start afresh
@@ -156,7 +221,9 @@ class GradingSession:
             isinstance(exc, RuntimeError) and "Kernel dead" in str(exc)
         ):
             record.update(kind="kernel_died", message=str(exc))
-        elif isinstance(exc, NbCellError) and "Timeout" in str(exc):
+        elif isinstance(exc, CheckTimeout) or (
+            isinstance(exc, NbCellError) and "Timeout" in str(exc)
+        ):
             record.update(kind="timeout", message=str(exc))
         else:
             error = next(

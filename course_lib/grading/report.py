@@ -74,7 +74,7 @@ def write_outputs(out: Path, payload: dict[str, Any]) -> None:
     """``grades.csv``, ``grades.json`` and ``feedback/<student>.md`` under ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n", extrasaction="ignore")
     writer.writeheader()
     writer.writerows(payload["grades"])
     (out / "grades.csv").write_text(buffer.getvalue(), encoding="utf-8")

@@ -35,9 +35,15 @@ class ExerciseResult:
     max_points: int
     status: str
     message: str
+    # A failed check's parts (case, expected, got, raised, where, hint), for the scorecard and
+    # the feedback; the message is the same text, rendered.
+    failure: dict[str, str] | None = None
 
     def as_row(self) -> dict[str, Any]:
-        return asdict(self)
+        row = asdict(self)
+        if row["failure"] is None:
+            del row["failure"]
+        return row
 
 
 @dataclass
@@ -95,8 +101,12 @@ def exercise_results(
         checked = records.get(where.get(("check", spec.id), -1))
         status, message = _judge(exercise, checked, guarded, cell_timeout, memory_mb)
         points = spec.points if status == "passed" else 0
+        verdict = (checked or {}).get("verdict") or {}
+        failure = verdict.get("failure") if status == verdict.get("status") else None
         results.append(
-            ExerciseResult(student, lesson.slug, spec.id, points, spec.points, status, message)
+            ExerciseResult(
+                student, lesson.slug, spec.id, points, spec.points, status, message, failure
+            )
         )
     return results
 
@@ -113,6 +123,11 @@ def _judge(
     for record, which in ((exercise, "exercise cell"), (checked, "check")):
         if record is not None and record["kind"] in ("timeout", "kernel_died"):
             return record["kind"], _fault_message(record, which, cell_timeout, memory_mb)
+    verdict = checked.get("verdict")
+    if verdict is not None:  # a trusted check: decided in the grader, nothing to second-guess
+        if verdict["status"] != "passed" and exercise is not None and exercise["kind"] == "error":
+            return "error", "the exercise cell raised " + _error_text(exercise)
+        return verdict["status"], verdict["message"]
     guard = checked.get("guard") or {}
     undone = (guard.get("before") or {}).get("restored", [])
     note = (

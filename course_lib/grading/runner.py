@@ -35,6 +35,9 @@ class RunOptions:
     guard: bool = True
     confine: bool = True
     scratch_root: str | None = None  # where scratch folders go (default: the system temp dir)
+    # Python files that register more exercises (an instructor's own lessons, the tests' lesson),
+    # loaded into the grader's process beside course_lib.checks.
+    check_modules: tuple[str, ...] = ()
 
 
 @dataclass
@@ -70,6 +73,7 @@ def plan_for(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> dict[
         "guard": options.guard,
         "confine": options.confine,
         "allowed_reference": allowed_reference(lesson),
+        "check_modules": [str(Path(path).resolve()) for path in options.check_modules],
     }
 
 

@@ -1,16 +1,17 @@
-"""The checks framework: registry, "not done yet", failure messages, JSON comparison, hints."""
+"""The checks framework: registry, "not done yet", failures as fields, JSON comparison, hints.
+
+Checks here are written in the trusted form (a function of a ``Learner``) and run over the
+in-process channel, exactly as a learner's ``check()`` runs them; ``test_kernel_channel.py``
+runs the same checks against a real kernel.
+"""
 
 from __future__ import annotations
 
 import pytest
 
 from course_lib.checks import EXERCISES, CheckFailed, NotDoneYet, check, evaluate
-from course_lib.checks.core import (
-    UnknownExercise,
-    as_json,
-    call_learner,
-    exercise,
-    expect_json_equal,
+from course_lib.checks.compare import (
+    expect_equal,
     fail,
     first_difference,
     hidden_rng,
@@ -18,22 +19,25 @@ from course_lib.checks.core import (
     pick_hint,
     show,
 )
+from course_lib.checks.core import UnknownExercise, exercise
+from course_lib.checks.failures import Failure
+from course_lib.checks.learner import Learner
+
+
+def _check_double(learner: Learner) -> str:
+    for x in (1, 2, 5):
+        case = f"double({x})"
+        got = learner.call("double", x, case=case)
+        expect_equal(case, 2 * x, got.value, hints=[(lambda g, x=x: g == x * x, "That squares.")])
+    return "3 cases"
 
 
 @pytest.fixture
 def sample_exercise():
     """Exercise 99.1 checks ``double(x)`` on a few cases; removed again after the test."""
-
-    @exercise("99.1", notebook="99_sample", title="double", points=2, targets=("double",))
-    def check_double(double):
-        for x in (1, 2, 5):
-            case = f"double({x})"
-            got = call_learner(double, x, case=case)
-            expect_json_equal(
-                case, 2 * x, got, hints=[(lambda g, x=x: g == x * x, "That squares.")]
-            )
-        return "3 cases"
-
+    exercise("99.1", notebook="99_sample", title="double", points=2, targets=("double",))(
+        _check_double
+    )
     yield "99.1"
     del EXERCISES["99.1"]
 
@@ -87,8 +91,12 @@ def test_not_implemented_raised_deep_inside_learner_code_is_also_not_done_yet():
             raise NotImplementedError
 
     @exercise("99.2", notebook="99_sample", title="registry", points=1, targets=("Registry",))
-    def check_registry(registry_class):
-        registry_class().names()  # called directly, not through call_learner
+    def check_registry(learner: Learner) -> None:
+        learner.run(
+            "names = Registry().names()",
+            result="names",
+            bind={"Registry": learner.target("Registry")},
+        )
 
     try:
         with pytest.raises(NotDoneYet, match="still raises NotImplementedError"):
@@ -110,6 +118,27 @@ def test_a_wrong_answer_names_case_expected_got_and_the_fitting_hint(sample_exer
     )
 
 
+def test_a_failure_carries_its_parts_as_fields_for_the_scorecard_and_the_grader(sample_exercise):
+    with pytest.raises(CheckFailed) as caught:
+        check("99.1", lambda x: x * x)
+    assert caught.value.failure.fields() == {
+        "case": "double(1)",
+        "expected": "2",
+        "got": "1",
+        "hint": "That squares.",
+        "exercise": "99.1",
+        "title": "double",
+    }
+
+
+def test_ipython_shows_the_message_alone_without_frames(sample_exercise):
+    with pytest.raises(CheckFailed) as caught:
+        check("99.1", lambda x: x * x)
+    lines = caught.value._render_traceback_()
+    assert lines[1:] == str(caught.value).splitlines()
+    assert not any("File " in line or "course_lib" in line for line in lines)
+
+
 def test_without_a_matching_hint_the_generic_hint_is_given(sample_exercise):
     with pytest.raises(CheckFailed, match="Hint: Compare what you returned with the expected"):
         check("99.1", lambda x: 2 * x + 1)
@@ -122,9 +151,9 @@ def test_a_learner_exception_becomes_a_failure_naming_the_case_and_the_exception
     assert caught.value.__suppress_context__
 
 
-def test_a_target_that_is_not_callable_is_reported_as_such():
-    with pytest.raises(CheckFailed, match="Expected a function .* got int: 3"):
-        call_learner(3, case="double(1)")
+def test_a_target_that_is_not_callable_is_reported_as_such(sample_exercise):
+    with pytest.raises(CheckFailed, match="Expected a function .* found a int: 3"):
+        check("99.1", 3)
 
 
 def test_fail_shows_pretty_unicode_json_and_truncates_long_values():
@@ -137,31 +166,23 @@ def test_fail_shows_pretty_unicode_json_and_truncates_long_values():
     assert len(show("y" * 5000)) < 700
 
 
-def test_the_json_round_trip_ignores_a_rigged_eq():
+def test_a_rigged_eq_never_reaches_the_check_because_only_json_comes_back():
     class AlwaysEqual(dict):
         def __eq__(self, other):
             return True
 
         __hash__ = None
 
-    rigged = AlwaysEqual(type="str")
-    assert rigged == {"type": "string"}  # what a naive check would trust
-    with pytest.raises(CheckFailed, match="Where:    at \\$.type: the texts differ"):
-        expect_json_equal("schema", {"type": "string"}, rigged)
+    @exercise("99.4", notebook="99_sample", title="schema", points=1, targets=("schema",))
+    def check_schema(learner: Learner) -> None:
+        got = learner.call("schema", case="schema()")
+        expect_equal("schema()", {"type": "string"}, got.value)
 
-
-def test_an_object_that_json_cannot_hold_is_refused_saying_what_it_was():
-    class Fake:
-        def __eq__(self, other):
-            return True
-
-    with pytest.raises(CheckFailed, match="The tool cannot be turned into JSON"):
-        as_json(Fake(), "The tool")
-    with pytest.raises(CheckFailed, match="cannot be turned into JSON"):
-        as_json({"x": float("nan")}, "The result")
-    with pytest.raises(CheckFailed, match="cannot be turned into JSON"):
-        expect_json_equal("tags()", ["a"], {"a"})
-    assert as_json(("a", "北京"), "a tuple") == ["a", "北京"]
+    try:
+        with pytest.raises(CheckFailed, match="Where:    at \\$.type: the texts differ"):
+            check("99.4", lambda: AlwaysEqual(type="str"))
+    finally:
+        del EXERCISES["99.4"]
 
 
 @pytest.mark.parametrize(
@@ -219,3 +240,10 @@ def test_hidden_cases_are_the_same_on_every_run_and_differ_between_exercises():
     first = [hidden_rng("01.1").random() for _ in range(3)]
     assert first == [hidden_rng("01.1").random() for _ in range(3)]
     assert first != [hidden_rng("01.2").random() for _ in range(3)]
+
+
+def test_a_failure_renders_every_part_it_has_and_only_those():
+    failure = Failure(case="f(1)", raised="KeyError: 1", where="at $.x", hint="Look.")
+    assert str(CheckFailed(failure)) == (
+        "Case: f(1)\nYour code raised KeyError: 1\nWhere:    at $.x\nHint: Look."
+    )

@@ -1,9 +1,9 @@
 """A small lesson, ``90_test``, written by the tests: real nbformat files, real checks.
 
-Its first cell registers three exercises through the checks framework's own ``exercise``
-decorator (in the kernel that runs the notebook), so the grader meets exactly what it meets in
-the course: exercise cells, check cells, metadata, points. Each test submission is the
-canonical notebook with some cells' sources replaced.
+Its three exercises are checked by ``lesson90_checks.py``, which the grader loads beside the
+course's checks, so the grader meets exactly what it meets in the course: exercise cells, check
+cells, metadata, points. Each test submission is the canonical notebook with some cells' sources
+replaced.
 """
 
 from __future__ import annotations
@@ -17,29 +17,10 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 SLUG = "90_test"
 POINTS = {"90.1": 2, "90.2": 3, "90.3": 1}
 
-SETUP = """from course_lib.checks.core import call_learner, exercise, expect_json_equal
-
-@exercise("90.1", notebook="90_test", title="double", points=2, targets=("double",))
-def _check_double(double):
-    for x in (1, 2, 5, -3):
-        case = f"double({x})"
-        expect_json_equal(case, 2 * x, call_learner(double, x, case=case), "Multiply by two.")
-
-@exercise("90.2", notebook="90_test", title="shout", points=3, targets=("shout",))
-def _check_shout(shout):
-    for word in ("hi", "北京", "Zoë"):
-        case = f"shout({word!r})"
-        got = call_learner(shout, word, case=case)
-        expect_json_equal(case, word.upper() + "!", got, "Upper-case it and add one '!'.")
-
-@exercise("90.3", notebook="90_test", title="type_name", points=1, targets=("type_name",))
-def _check_type_name(type_name):
-    names = {str: "string", int: "integer", float: "number", bool: "boolean"}
-    for annotation, name in names.items():
-        case = f"type_name({annotation.__name__})"
-        got = call_learner(type_name, annotation, case=case)
-        expect_json_equal(case, {"type": name}, got, "Map the Python type to its JSON name.")
-"""
+# The checks live in lesson90_checks.py and run in the grader; this cell is the lesson's own
+# code, which every submission runs first.
+CHECK_MODULE = str(Path(__file__).with_name("lesson90_checks.py"))
+SETUP = "LESSON = 'a test lesson'\n"
 
 STUBS = {
     "90.1": 'def double(x):\n    raise NotImplementedError("Exercise 90.1: return 2 * x")',

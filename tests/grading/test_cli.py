@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from grading_lesson import SLUG, SOLUTIONS, submission, write
+from grading_lesson import CHECK_MODULE, SLUG, SOLUTIONS, submission, write
 
 from course_lib.cli import build_parser, main
 
@@ -34,7 +34,14 @@ def submissions(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def grade(submissions: Path, out: Path, canonical_dir: Path, *extra: str) -> int:
     return main(
         ["grade", str(submissions), "--out", str(out), "--canonical", str(canonical_dir)]
-        + ["--cell-timeout", "5", "--memory-mb", "1500", *extra]
+        + ["--cell-timeout", "5", "--memory-mb", "1500", "--checks", CHECK_MODULE, *extra]
+    )
+
+
+def self_check(notebook: Path, canonical_dir: Path) -> int:
+    return main(
+        ["check", str(notebook), "--canonical", str(canonical_dir), "--cell-timeout", "5"]
+        + ["--checks", CHECK_MODULE]
     )
 
 
@@ -113,7 +120,7 @@ def test_merge_refuses_an_incomplete_set_of_shards(shards, tmp_path, capsys):
 
 def test_self_check_prints_a_scorecard(tmp_path, canonical_dir, capsys):
     notebook = write(tmp_path / f"{SLUG}.ipynb", submission({"90.2": SOLUTIONS["90.2"]}))
-    code = main(["check", str(notebook), "--canonical", str(canonical_dir), "--cell-timeout", "5"])
+    code = self_check(notebook, canonical_dir)
     out = capsys.readouterr().out
     assert code == 1
     assert "90_test: 3 / 6 points" in out
@@ -125,7 +132,7 @@ def test_a_failed_exercise_on_the_scorecard_shows_its_case_and_hint(
 ):
     wrong = {"90.1": "def double(x):\n    return x + 2", "90.2": SOLUTIONS["90.2"]}
     notebook = write(tmp_path / f"{SLUG}.ipynb", submission(wrong))
-    main(["check", str(notebook), "--canonical", str(canonical_dir), "--cell-timeout", "5"])
+    self_check(notebook, canonical_dir)
     out = capsys.readouterr().out
     block = out.split("FAIL 90.1")[1].split("todo 90.3")[0]
     assert "Case:" in block and "Hint:" in block, out
@@ -134,18 +141,24 @@ def test_a_failed_exercise_on_the_scorecard_shows_its_case_and_hint(
 def test_an_exception_on_the_scorecard_is_named(tmp_path, canonical_dir, capsys):
     raising = {"90.1": "def double(x):\n    raise ValueError('no doubling today')"}
     notebook = write(tmp_path / f"{SLUG}.ipynb", submission(raising))
-    main(["check", str(notebook), "--canonical", str(canonical_dir), "--cell-timeout", "5"])
+    self_check(notebook, canonical_dir)
     assert "Your code raised ValueError: no doubling today" in capsys.readouterr().out
 
 
 def test_the_scorecard_leaves_out_values_that_span_lines_and_keeps_where_they_differ():
-    from course_lib.grading.cli import _scorecard_message
+    from course_lib.grading.cli import _scorecard_lines
+    from course_lib.grading.results import ExerciseResult
 
-    message = (
-        'Exercise 04.1 (ToolRegistry) is not right yet.\nCase: names()\nExpected: [\n  "a"\n]\n'
-        'Got:      [\n  "b"\n]\nWhere:    at $[0]: expected "a", got "b"\nHint: Keep order.'
-    )
-    assert _scorecard_message(message) == [
+    failure = {
+        "case": "names()",
+        "expected": '[\n  "a"\n]',
+        "got": '[\n  "b"\n]',
+        "where": 'at $[0]: expected "a", got "b"',
+        "hint": "Keep order.",
+    }
+    message = "Exercise 04.1 (ToolRegistry) is not right yet.\n(the rest of the message)"
+    row = ExerciseResult("ada", "04_registry", "04.1", 0, 3, "failed", message, failure)
+    assert _scorecard_lines(row) == [
         "Exercise 04.1 (ToolRegistry) is not right yet.",
         "Case: names()",
         'Where:    at $[0]: expected "a", got "b"',

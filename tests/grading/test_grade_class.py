@@ -1,7 +1,8 @@
 """Grade one small class end to end (real kernels, real nbval) and look at every row.
 
 Each student is one situation: untouched, solved, one fault, or one tampering route. Every
-faulty or tampered submission also solves 90.2, which must keep its 3 points.
+faulty or tampered submission also solves 90.2, which must keep its 3 points. (The red-team
+suite, ``attacks/``, tries many more routes.)
 """
 
 from __future__ import annotations
@@ -9,13 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from grading_lesson import SLUG, SOLUTIONS, submission, write
+from grading_lesson import CHECK_MODULE, SLUG, SOLUTIONS, submission, write
 
 from course_lib.grading import GradeOptions, grade_all
 from course_lib.grading.canonical import load_lessons
 from course_lib.grading.discover import discover
 
-OPTIONS = GradeOptions(cell_timeout=5, memory_mb=1500, jobs=2)
+OPTIONS = GradeOptions(cell_timeout=5, memory_mb=1500, jobs=2, check_modules=(CHECK_MODULE,))
 SOLVED_90_2 = {"90.2": SOLUTIONS["90.2"]}
 WRONG_DOUBLE = "def double(x):\n    return x + 2"
 
@@ -142,33 +143,32 @@ def test_dead_kernel_is_restarted_and_noted(graded):
 
 
 @pytest.mark.parametrize(
-    ("student", "words"),
+    "student",
     [
-        ("rebinds_check", "`check` was rebound"),
-        ("patches_check", "course_lib.checks.check was replaced"),
-        ("patches_json", "json.loads was replaced"),
-        ("replaces_assertionerror", "builtins.AssertionError was replaced"),
-        ("hides_errors", "custom exception handler"),
+        "rebinds_check",
+        "patches_check",
+        "patches_json",
+        "replaces_assertionerror",
+        "hides_errors",
+        "rigged_eq",
     ],
 )
-def test_neutralised_tampering_is_graded_as_if_absent_and_flagged(graded, student, words):
+def test_tampering_in_the_kernel_cannot_reach_the_check_which_runs_in_the_grader(graded, student):
     row = rows(graded, student)["90.1"]
-    assert row.status == "failed"  # the wrong answer is found by the real check
+    assert (row.status, row.points) == ("failed", 0)  # the wrong answer is found by the check
     assert "Multiply by two." in row.message
-    assert words in row.message
     assert rows(graded, student)["90.2"].status == "passed"
 
 
 @pytest.mark.parametrize(
     ("student", "exercise", "words"),
     [
-        ("patches_during_check", "90.1", "while the check ran"),
-        ("rigged_eq", "90.1", "__eq__"),
+        ("patches_during_check", "90.1", "course_lib.checks"),
         ("borrows_reference", "90.3", "course_lib.reference"),
         ("wraps_reference", "90.3", "course_lib.reference"),
     ],
 )
-def test_cheating_earns_zero_for_that_exercise_and_says_why(graded, student, exercise, words):
+def test_borrowing_earns_zero_for_that_exercise_and_says_why(graded, student, exercise, words):
     row = rows(graded, student)[exercise]
     assert (row.status, row.points) == ("tampered", 0)
     assert words in row.message
@@ -181,19 +181,12 @@ def test_corrupted_file_is_invalid_and_the_batch_goes_on(graded):
     assert len(graded) == len(SUBMISSIONS) + 1
 
 
-def test_without_the_guard_these_routes_would_have_earned_points(tmp_path, canonical_dir):
-    """The control experiment: the same tampering, graded with the guard switched off."""
-    for student in ("patches_json", "hides_errors"):
-        write(tmp_path / student / f"{SLUG}.ipynb", SUBMISSIONS[student])
-    unguarded = GradeOptions(cell_timeout=5, memory_mb=1500, jobs=2, guard=False)
-    results = grade_all(discover(tmp_path), load_lessons(canonical_dir), unguarded)
-    assert [result.exercises[0].status for result in results] == ["passed", "passed"]
-
-
 def test_a_scratch_folder_that_cannot_be_made_is_an_error_row_not_a_crash(tmp_path, canonical_dir):
     root = tmp_path / "subs"
     write(root / "ada" / f"{SLUG}.ipynb", submission(SOLUTIONS))
-    options = GradeOptions(scratch_root=str(tmp_path / "no" / "such" / "folder"))
+    options = GradeOptions(
+        scratch_root=str(tmp_path / "no" / "such" / "folder"), check_modules=(CHECK_MODULE,)
+    )
     [result] = grade_all(discover(root), load_lessons(canonical_dir), options)
     assert {row.status for row in result.exercises} == {"error"}
     assert "could not make a scratch folder" in result.exercises[0].message

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from course_lib.checks import EXERCISES, CheckFailed, NotDoneYet, check
-from course_lib.checks.nb00 import expected_greeting, hidden_names
+from course_lib.checks.lesson00.greeting import expected_greeting, hidden_names
 
 
 def solution(name: str) -> str:

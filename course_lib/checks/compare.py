@@ -1,0 +1,161 @@
+"""Comparing a learner's answer (plain JSON) with the expected one, and choosing the hint.
+
+Values arrive here as JSON (the driver sends nothing else), so equality is JSON equality:
+``True`` is not ``1``, ``1`` equals ``1.0``, key order does not matter, list order does.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from course_lib.checks import messages
+from course_lib.checks.failures import CheckFailed, Failure
+from course_lib.reference.validation import json_type  # noqa: F401 (re-exported)
+
+MAX_SHOWN_CHARS = 600
+
+Hint = tuple[Callable[[Any], bool], str]
+
+
+def show(value: Any, *, limit: int = MAX_SHOWN_CHARS) -> str:
+    """Pretty JSON (or ``repr`` for what JSON cannot hold), cut to ``limit`` characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, indent=2, allow_nan=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    if len(text) > limit:
+        text = f"{text[:limit]}… ({len(text) - limit} more characters)"
+    return text
+
+
+class Plain:
+    """A value shown as its bare text in Expected/Got (``show`` would quote a string)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def shown(value: Any) -> str:
+    return value.text if isinstance(value, Plain) else show(value)
+
+
+def json_equal(expected: Any, got: Any) -> bool:
+    return first_difference(expected, got) is None
+
+
+def first_difference(expected: Any, got: Any, path: str = "$") -> str | None:
+    """Where two JSON values first differ, e.g. ``at $.properties.city.type: expected "string",
+    got "str"``; ``None`` when they are equal."""
+    kind_e, kind_g = _json_kind(expected), _json_kind(got)
+    if kind_e != kind_g:
+        return f"{_at(path)}expected {_describe(kind_e, expected)}, got {_describe(kind_g, got)}"
+    if kind_e == "object":
+        missing = [key for key in expected if key not in got]
+        extra = [key for key in got if key not in expected]
+        if missing:
+            return f"{_at(path)}missing key {show(missing[0])}"
+        if extra:
+            return f"{_at(path)}unexpected key {show(extra[0])}"
+        for key in expected:
+            found = first_difference(expected[key], got[key], f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if kind_e == "array":
+        for index, (item_e, item_g) in enumerate(zip(expected, got, strict=False)):
+            found = first_difference(item_e, item_g, f"{path}[{index}]")
+            if found:
+                return found
+        if len(expected) != len(got):
+            return f"{_at(path)}expected {len(expected)} items, got {len(got)}"
+        return None
+    if kind_e == "string" and expected != got:
+        at = next((i for i, (a, b) in enumerate(zip(expected, got, strict=False)) if a != b), None)
+        at = min(len(expected), len(got)) if at is None else at
+        want, found = expected[at : at + 20], got[at : at + 20]
+        return (
+            f"{_at(path)}the texts differ from character {at} on: expected "
+            f"{show(want) if want else 'the text to end here'}, "
+            f"got {show(found) if found else 'the end of the text'}"
+        )
+    if expected != got or (kind_e == "number" and math.isnan(expected)):
+        return f"{_at(path)}expected {show(expected, limit=80)}, got {show(got, limit=80)}"
+    return None
+
+
+def _at(path: str) -> str:
+    return "" if path == "$" else f"at {path}: "
+
+
+def _json_kind(value: Any) -> str:
+    kind = json_type(value)
+    return "number" if kind == "integer" else kind
+
+
+def _describe(kind: str, value: Any) -> str:
+    if kind == "null":
+        return "null"
+    article = "an" if kind[0] in "aeiou" else "a"
+    return f"{article} {kind} {show(value, limit=80)}"
+
+
+def matching_hint(got: Any, hints: Iterable[Hint]) -> str | None:
+    """The first hint whose predicate holds for ``got``; a predicate that raises does not hold."""
+    for predicate, hint in hints:
+        try:
+            if predicate(got):
+                return hint
+        except Exception:  # noqa: BLE001 (a predicate written for another shape of answer)
+            continue
+    return None
+
+
+def pick_hint(got: Any, hints: Iterable[Hint], default: str | None = None) -> str:
+    found = matching_hint(got, hints)
+    return found if found is not None else default or messages.say("generic")
+
+
+def fail(
+    case: str,
+    expected: Any,
+    got: Any,
+    hint: str | None = None,
+    *,
+    where: str | None = None,
+) -> None:
+    """Raise ``CheckFailed`` for ``case`` with what was expected, what came back, and a hint."""
+    __tracebackhide__ = True
+    raise CheckFailed(
+        Failure(
+            case=case,
+            expected=shown(expected),
+            got=shown(got),
+            where=where,
+            hint=hint or messages.say("generic"),
+        )
+    )
+
+
+def expect_equal(
+    case: str, expected: Any, got: Any, *, hint: str | None = None, hints: Iterable[Hint] = ()
+) -> None:
+    """Fail unless ``got`` equals ``expected`` as JSON. The hint is ``hint`` if given, else the
+    first of ``hints`` whose predicate holds for ``got``, else the generic one."""
+    __tracebackhide__ = True
+    difference = first_difference(expected, got)
+    if difference is not None:
+        # A mismatch of the whole value needs no "where": Expected and Got already show it.
+        where = None if difference.startswith("expected ") else difference
+        fail(case, expected, got, hint or pick_hint(got, hints), where=where)
+
+
+def hidden_rng(exercise_id: str) -> random.Random:
+    """A random generator seeded by the exercise id: hidden cases are the same on every run."""
+    return random.Random(f"hidden cases for {exercise_id}")

@@ -1,0 +1,82 @@
+"""Exercise 00.1, ``greeting(name) -> str``: a warm-up that shows how checks behave.
+
+Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
+"""
+
+from __future__ import annotations
+
+from course_lib.checks.compare import Hint, expect_equal, hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner
+
+RULES = (
+    Rule("returns", "greeting returns its text; printing it is not returning it."),
+    Rule("exact", "The text is exactly `Hello, <name>!`: a comma, one space, an exclamation mark."),
+    Rule("name", "The name appears exactly as given, every character, capitals and all."),
+)
+
+HINTS = {
+    "returns": "It returned None: `return` the text instead of printing it.",
+    "not_str": "greeting must return a string (str).",
+    "f_string": "The braces did not fill in: put an `f` before the quote to make an f-string.",
+    "capitals": "Keep the name exactly as given: do not change its capitalisation.",
+    "name": (
+        "The text must contain the name it was given ({name}), every character of it: use the "
+        "parameter, do not hard-code a name."
+    ),
+    "spaces": "Remove the extra spaces or newlines at the start or end.",
+    "punctuation": (
+        "Check the punctuation: a comma after Hello and one exclamation mark at the end."
+    ),
+}
+
+VISIBLE_NAMES = ("Ada", "张伟", "Zoë")
+# Pieces for hidden names: Latin, accented, Chinese, and names with spaces or hyphens.
+_SYLLABLES = ("an", "li", "mo", "ré", "ka", "jo", "张", "伟", "李", "娜", "王", "芳")
+
+
+def expected_greeting(name: str) -> str:
+    """The oracle: exactly ``Hello, <name>!``, the name unchanged."""
+    return f"Hello, {name}!"
+
+
+def hidden_names(count: int = 12) -> list[str]:
+    rng = hidden_rng("00.1")
+    names = []
+    for _ in range(count):
+        parts = ["".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(1, 3)))]
+        if rng.random() < 0.3:
+            parts.append(rng.choice((" ", "-")) + rng.choice(_SYLLABLES).capitalize())
+        names.append("".join(parts))
+    return names
+
+
+def _words(text: str) -> str:
+    return "".join(char for char in text if char.isalnum())
+
+
+def hints(name: str) -> list[Hint]:
+    """Likely mistakes for ``greeting(name)``, most specific first; each predicate sees the
+    returned value as JSON."""
+    expected = expected_greeting(name)
+    return [
+        (lambda got: got is None, HINTS["returns"]),
+        (lambda got: not isinstance(got, str), HINTS["not_str"]),
+        (lambda got: "{name}" in got or "Hello, name" in got, HINTS["f_string"]),
+        (lambda got: name not in got and got.lower() == expected.lower(), HINTS["capitals"]),
+        (lambda got: name not in got, HINTS["name"].format(name=repr(name))),
+        (lambda got: got.strip() != got, HINTS["spaces"]),
+        (lambda got: _words(got) == _words(expected), HINTS["punctuation"]),
+    ]
+
+
+@exercise(
+    "00.1", notebook="00_welcome", title="greeting", points=1, targets=("greeting",), rules=RULES
+)
+def check_greeting(learner: Learner) -> str:
+    names = [*VISIBLE_NAMES, *hidden_names()]
+    for name in names:
+        case = f"greeting({name!r})"
+        got = learner.call("greeting", name, case=case)
+        expect_equal(case, expected_greeting(name), got.value, hints=hints(name))
+    return f"{len(VISIBLE_NAMES)} visible and {len(names) - len(VISIBLE_NAMES)} hidden cases"

@@ -1,0 +1,72 @@
+"""Every sentence the check machinery itself says to a learner, in one place.
+
+Each message is a whole sentence (or a few) with named placeholders, looked up by key: a
+translation replaces this table and nothing else. Check modules keep their own hints the same
+way, in a ``HINTS`` table at the top of the module.
+"""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, str] = {
+    # the lines of a failure
+    "header_failed": "Exercise {id} ({title}) is not right yet.",
+    "header_not_done": "Exercise {id} ({title}) is not done yet.",
+    "line_case": "Case: {case}",
+    "line_expected": "Expected: {expected}",
+    "line_got": "Got:      {got}",
+    "line_raised": "Your code raised {raised}",
+    "line_where": "Where:    {where}",
+    "line_hint": "Hint: {hint}",
+    "not_done_tail": (
+        "Write your solution in the exercise cell above, run that cell, then run this check "
+        "again. Nothing is wrong: this is where every exercise starts."
+    ),
+    "passed": "Exercise {id} passed: {title}.",
+    "passed_summary": "Exercise {id} passed: {title} ({summary}).",
+    # why it is not done yet
+    "stub": 'The stub says "{text}".',
+    "stub_empty": "A function still raises NotImplementedError.",
+    "placeholder": "`{name}` is still `...`.",
+    "target_missing": (
+        "There is no `{name}` in the notebook yet: define it in the exercise cell of "
+        "exercise {id} and run that cell."
+    ),
+    # generic hints
+    "generic": "Compare what you returned with the expected value, piece by piece.",
+    "run_it_yourself": "Run this case yourself in a new cell to see the full traceback.",
+    "not_callable": (
+        "Expected a function (or class) to call, but found a {kind}: {value}. Define it with "
+        "`def` (or `class`) in the exercise cell and run that cell."
+    ),
+    "not_json": (
+        "The result cannot be turned into JSON ({problem}). Use only dicts with string keys, "
+        "lists, strings, numbers, booleans and None."
+    ),
+    # the machinery itself
+    "unknown_exercise": (
+        "There is no exercise {id}. Known exercises: {known}. Check the id in the check cell "
+        "(it should match the exercise cell above it)."
+    ),
+    "wrong_target_count": (
+        "check({id!r}, ...) takes {count} target(s) ({names}) but got {given}. Restore the "
+        "check cell to `check({id!r}, {names})`."
+    ),
+    "unreadable_reply": (
+        "The check could not read what the notebook answered. Restart the kernel, run the "
+        "cells above again, then run this check."
+    ),
+    "driver_error": (
+        "The check could not run a case in the notebook ({error}). Restart the kernel, run the "
+        "cells above again, then run this check."
+    ),
+}
+
+
+def say(key: str, **fields: object) -> str:
+    """The message ``key`` with its placeholders filled."""
+    return MESSAGES[key].format(**fields)
+
+
+def stub_text(text: str) -> str:
+    text = text.strip()
+    return say("stub", text=text) if text else say("stub_empty")

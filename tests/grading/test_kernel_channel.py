@@ -1,0 +1,124 @@
+"""The same check over two channels: in process (the learner's ``check()``) and through a real
+kernel (the grader). The messages must be identical, the model must answer from the grader's
+side, and nothing the kernel sends back may crash the grader."""
+
+from __future__ import annotations
+
+import pytest
+
+from course_lib.checks import EXERCISES
+from course_lib.checks.channel import InProcessChannel
+from course_lib.checks.compare import expect_equal
+from course_lib.checks.core import exercise, run_check
+from course_lib.checks.learner import Learner
+from course_lib.grading.kernel import GuardedKernel
+from course_lib.grading.kernel_channel import CheckTimeout, KernelChannel
+from course_lib.grading.plugin import DRIVER
+from course_lib.local_model.scripted import ScriptedPolicy
+
+ASK = """
+def ask(client, question, *, model):
+    reply = client.chat.completions.create(
+        model=model, messages=[{"role": "user", "content": question}]
+    )
+    return reply.choices[0].message.content
+"""
+TARGETS = "def double(x):\n    return x * x\n\ndef shout(word):\n    return word.upper() + '!'\n"
+
+
+def _check_double(learner: Learner) -> None:
+    for x in (1, 2, 5):
+        case = f"double({x})"
+        expect_equal(case, 2 * x, learner.call("double", x, case=case).value, hint="Times two.")
+
+
+def _check_ask(learner: Learner) -> str:
+    session = learner.model(ScriptedPolicy(["北京晴。"]), model_name="check-model")
+    got = learner.call(
+        "ask", learner.client(session), "北京天气？", model="check-model", case="ask(...)"
+    )
+    expect_equal("ask(...)", "北京晴。", got.value)
+    [exchange] = session.exchanges
+    expect_equal("the request", "北京天气？", exchange.request["messages"][0]["content"])
+    return f"{len(session.exchanges)} request"
+
+
+@pytest.fixture(scope="module")
+def exercises():
+    specs = {}
+    for exercise_id, title, targets, run in (
+        ("98.1", "double", ("double",), _check_double),
+        ("98.2", "ask", ("ask",), _check_ask),
+    ):
+        exercise(exercise_id, notebook="98_x", title=title, points=1, targets=targets)(run)
+        specs[exercise_id] = EXERCISES[exercise_id]
+    yield specs
+    for exercise_id in specs:
+        del EXERCISES[exercise_id]
+
+
+@pytest.fixture(scope="module")
+def kernel(tmp_path_factory):
+    kernel = GuardedKernel(
+        str(tmp_path_factory.mktemp("kernel")), memory_mb=2048, output_cap=100_000, confine=False
+    )
+    kernel.evaluate(DRIVER)
+    assert kernel.run_quietly(TARGETS + ASK, 30) == "ok"
+    yield kernel
+    kernel.stop()
+
+
+def in_process(spec, **targets):
+    return run_check(spec, InProcessChannel(targets))
+
+
+def test_a_failure_reads_the_same_from_the_kernel_as_in_process(exercises, kernel):
+    namespace: dict = {}
+    exec(TARGETS, namespace)
+    here = in_process(exercises["98.1"], double=namespace["double"])
+    there = run_check(exercises["98.1"], KernelChannel(kernel, timeout=30))
+    assert str(there) == str(here)
+    assert there.failure == here.failure
+    assert "Case: double(1)" in str(there)
+
+
+def test_the_model_answers_on_the_grader_side_and_records_what_the_kernel_sent(exercises, kernel):
+    namespace: dict = {}
+    exec(ASK, namespace)
+    here = in_process(exercises["98.2"], ask=namespace["ask"])
+    there = run_check(exercises["98.2"], KernelChannel(kernel, timeout=30))
+    assert here == there == "Exercise 98.2 passed: ask (1 request)."
+
+
+def test_a_forged_driver_reply_is_a_failed_case_not_a_crash(exercises, kernel):
+    assert kernel.run_quietly("real_driver = __course_driver__", 10) == "ok"
+    try:
+        for forged in (
+            "class F:\n    def handle_json(self, text):\n        return 12\n",
+            "class F:\n    def handle_json(self, text):\n        return '[' * 100000\n",
+            "class F:\n    def handle_json(self, text):\n        raise RuntimeError('x')\n",
+        ):
+            assert kernel.run_quietly(forged + "__course_driver__ = F()", 10) == "ok"
+            result = run_check(exercises["98.1"], KernelChannel(kernel, timeout=30))
+            assert "The check could not" in str(result)
+    finally:
+        kernel.run_quietly("__course_driver__ = real_driver", 10)
+
+
+def test_learner_input_during_a_check_fails_that_case_instead_of_hanging(exercises, kernel):
+    assert kernel.run_quietly("def double(x):\n    return 2 * int(input() or x)", 10) == "ok"
+    try:
+        result = run_check(exercises["98.1"], KernelChannel(kernel, timeout=30))
+        assert "Your code raised EOFError" in str(result)
+    finally:
+        kernel.run_quietly(TARGETS, 10)
+
+
+def test_an_endless_target_is_interrupted_at_the_deadline(exercises, kernel):
+    assert kernel.run_quietly("def double(x):\n    while True:\n        pass", 10) == "ok"
+    try:
+        with pytest.raises(CheckTimeout):
+            run_check(exercises["98.1"], KernelChannel(kernel, timeout=3))
+        assert kernel.is_alive()
+    finally:
+        kernel.run_quietly(TARGETS, 10)
