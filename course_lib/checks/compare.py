@@ -21,6 +21,25 @@ MAX_SHOWN_CHARS = 600
 Hint = tuple[Callable[[Any], bool], str]
 
 
+class HintText(str):
+    """A hint's text that remembers which entry of a module's ``HINTS`` table it came from.
+
+    The key travels with the failure (``Failure.hint_key``): tests assert that a wrong answer
+    breaking rule R gets R's hint, and the class report counts hints by key, not by wording."""
+
+    key: str | None = None
+
+    @classmethod
+    def of(cls, table: dict[str, str], key: str, **fields: Any) -> HintText:
+        text = cls(table[key].format(**fields))
+        text.key = key
+        return text
+
+
+def hint_key(text: str | None) -> str | None:
+    return getattr(text, "key", None)
+
+
 def show(value: Any, *, limit: int = MAX_SHOWN_CHARS) -> str:
     """Pretty JSON (or ``repr`` for what JSON cannot hold), cut to ``limit`` characters."""
     try:
@@ -119,7 +138,7 @@ def matching_hint(got: Any, hints: Iterable[Hint]) -> str | None:
 
 def pick_hint(got: Any, hints: Iterable[Hint], default: str | None = None) -> str:
     found = matching_hint(got, hints)
-    return found if found is not None else default or messages.say("generic")
+    return found if found is not None else default or HintText.of(messages.MESSAGES, "generic")
 
 
 def fail(
@@ -132,13 +151,15 @@ def fail(
 ) -> None:
     """Raise ``CheckFailed`` for ``case`` with what was expected, what came back, and a hint."""
     __tracebackhide__ = True
+    chosen = hint or HintText.of(messages.MESSAGES, "generic")
     raise CheckFailed(
         Failure(
             case=case,
             expected=shown(expected),
             got=shown(got),
             where=where,
-            hint=hint or messages.say("generic"),
+            hint=str(chosen),
+            hint_key=hint_key(chosen),
         )
     )
 

@@ -54,10 +54,16 @@ class UnknownExercise(LookupError):
 
 @dataclass(frozen=True)
 class Rule:
-    """One rule of an exercise's contract, as the notebook states it."""
+    """One rule of an exercise's contract, as the notebook's contract list states it.
+
+    ``case`` is the label of the first case that fails when an answer breaks this rule (and only
+    this rule), and ``hint`` the key of the hint that failure carries; the check's tests prove
+    both with a wrong answer per rule (``tests/checks/rules.py``)."""
 
     id: str
     text: str
+    case: str = ""
+    hint: str = ""
 
 
 @dataclass(frozen=True)
@@ -72,6 +78,12 @@ class Exercise:
     run: Callable[..., str | None]
     rules: tuple[Rule, ...] = ()
     legacy: bool = False
+
+    def rule(self, rule_id: str) -> Rule:
+        for rule in self.rules:
+            if rule.id == rule_id:
+                return rule
+        raise KeyError(f"exercise {self.id} has no rule {rule_id!r}")
 
 
 EXERCISES: dict[str, Exercise] = {}

@@ -23,6 +23,7 @@ class Failure:
     raised: str | None = None
     where: str | None = None
     hint: str | None = None
+    hint_key: str | None = None  # which entry of the check's HINTS table (see compare.HintText)
     detail: str | None = None  # for "not done yet": what is still missing
     exercise: str | None = None
     title: str | None = None

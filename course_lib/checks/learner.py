@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from course_lib.checks import messages
+from course_lib.checks.compare import HintText, hint_key
 from course_lib.checks.failures import CheckFailed, Failure, NotDoneYet
 
 
@@ -291,6 +292,7 @@ def raise_learner_error(case: str, reply: Reply, hints: Iterable[ExceptionHint] 
                 break
         except Exception:  # noqa: BLE001 (a predicate written for another shape of answer)
             continue
+    chosen = hint or HintText.of(messages.MESSAGES, "run_it_yourself")
     raise CheckFailed(
-        Failure(case=case, raised=reply.raised_text, hint=hint or messages.say("run_it_yourself"))
+        Failure(case=case, raised=reply.raised_text, hint=str(chosen), hint_key=hint_key(chosen))
     )

@@ -5,14 +5,29 @@ Rules, the case that breaks each, and the hint that names it: see ``RULES`` and 
 
 from __future__ import annotations
 
-from course_lib.checks.compare import Hint, expect_equal, hidden_rng
+from course_lib.checks.compare import Hint, HintText, expect_equal, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 
 RULES = (
-    Rule("returns", "greeting returns its text; printing it is not returning it."),
-    Rule("exact", "The text is exactly `Hello, <name>!`: a comma, one space, an exclamation mark."),
-    Rule("name", "The name appears exactly as given, every character, capitals and all."),
+    Rule(
+        "returns",
+        "greeting returns its text; printing it is not returning it.",
+        case="greeting('Ada')",
+        hint="returns",
+    ),
+    Rule(
+        "exact",
+        "The text is exactly `Hello, <name>!`: a comma, one space, an exclamation mark.",
+        case="greeting('Ada')",
+        hint="punctuation",
+    ),
+    Rule(
+        "name",
+        "The name appears exactly as given, every character, capitals and all.",
+        case="greeting('jo娜')",
+        hint="capitals",
+    ),
 )
 
 HINTS = {
@@ -55,18 +70,22 @@ def _words(text: str) -> str:
     return "".join(char for char in text if char.isalnum())
 
 
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
 def hints(name: str) -> list[Hint]:
     """Likely mistakes for ``greeting(name)``, most specific first; each predicate sees the
     returned value as JSON."""
     expected = expected_greeting(name)
     return [
-        (lambda got: got is None, HINTS["returns"]),
-        (lambda got: not isinstance(got, str), HINTS["not_str"]),
-        (lambda got: "{name}" in got or "Hello, name" in got, HINTS["f_string"]),
-        (lambda got: name not in got and got.lower() == expected.lower(), HINTS["capitals"]),
-        (lambda got: name not in got, HINTS["name"].format(name=repr(name))),
-        (lambda got: got.strip() != got, HINTS["spaces"]),
-        (lambda got: _words(got) == _words(expected), HINTS["punctuation"]),
+        (lambda got: got is None, hint("returns")),
+        (lambda got: not isinstance(got, str), hint("not_str")),
+        (lambda got: "{name}" in got or "Hello, name" in got, hint("f_string")),
+        (lambda got: name not in got and got.lower() == expected.lower(), hint("capitals")),
+        (lambda got: name not in got, hint("name", name=repr(name))),
+        (lambda got: got.strip() != got, hint("spaces")),
+        (lambda got: _words(got) == _words(expected), hint("punctuation")),
     ]
 
 

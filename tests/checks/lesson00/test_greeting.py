@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from rules import assert_breaks_rule
 
 from course_lib.checks import EXERCISES, CheckFailed, NotDoneYet, check
 from course_lib.checks.lesson00.greeting import expected_greeting, hidden_names
@@ -35,6 +36,21 @@ def test_hidden_cases_are_fixed_and_include_chinese_and_multi_part_names():
 
 def printed_greeting(name):
     print(f"Hello, {name}!")
+
+
+# One wrong answer per rule of the contract, each breaking that rule alone.
+WRONG_BY_RULE = {
+    "00.1": {
+        "returns": printed_greeting,
+        "exact": lambda name: f"Hello {name}!",
+        "name": lambda name: f"Hello, {name.title()}!",
+    }
+}
+
+
+@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["00.1"]))
+def test_a_wrong_answer_breaking_one_rule_gets_that_rules_hint(rule):
+    assert_breaks_rule("00.1", rule, WRONG_BY_RULE["00.1"][rule])
 
 
 @pytest.mark.parametrize(
