@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 CJK = "\u3400-\u9fff\uf900-\ufaff"
+MAX_READ = 4000  # characters of any one text the model reads: a huge prompt costs bounded time
 CJK_RUN = re.compile(f"[{CJK}]+")
 WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*|\d+(?:\.\d+)?")
 QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|「([^」]+)」|『([^』]+)』|(?<![A-Za-z])'([^']+)'")
@@ -282,10 +283,10 @@ def units(text: str) -> list[Unit]:
     """The meaningful pieces of a text, stop words removed, each mapped to its concept(s).
 
     Quoted text is left out (it is an argument, not what the request is about), and an arithmetic
-    expression counts as the concept "calc".
+    expression counts as the concept "calc". Only the first :data:`MAX_READ` characters count.
     """
     found: list[Unit] = []
-    lowered = QUOTED.sub(" ", text)
+    lowered = QUOTED.sub(" ", text[:MAX_READ])
     for match in EXPRESSION.finditer(lowered):
         found.append(Unit(match.group(0).strip(), frozenset({"calc"})))
     lowered = EXPRESSION.sub(" ", lowered)
