@@ -6,8 +6,9 @@ value that is mentioned, a number for ``integer``/``number``, a quoted string, a
 a city-like parameter, a known person for a name-like one, a list for an ``array``.
 Parameters that draw on the same pool share it by role ("from X to Y", ``roles.py``).
 
-What it does with a parameter it cannot fill depends on the schema: a nullable required one
-(what strict mode turns an optional one into) gets ``null``; any other required one is
+What it does with a parameter it cannot fill depends on the schema: a required one with a
+``default`` gets the default, a nullable required one gets ``null`` (strict mode turns an
+optional parameter into one of those two); any other required one is
 reported *missing* (the policy then asks instead of guessing, unless the call is forced: then
 :func:`complete_required` puts in a type-correct placeholder). When a request names several
 things for one single-valued parameter ("Beijing, Shanghai and Shenzhen"), the result holds one
@@ -25,6 +26,7 @@ from course_lib.local_model.finders import parameter_kind
 from course_lib.local_model.roles import fill_by_role
 from course_lib.local_model.schema_values import (
     admits_null,
+    declared_default,
     first_non_null,
     fits,
     json_type,
@@ -143,7 +145,10 @@ def fill_arguments(tool: dict[str, Any], request: str) -> Filled:
     for name, schema in properties.items():
         values = _parameter_values(reader, name, schema, parameters, shared, by_role)
         if not values:
-            if name in required and admits_null(schema, parameters):
+            has_default, default = declared_default(schema, parameters)
+            if name in required and has_default:  # what strict mode makes of an optional one
+                single[name] = default
+            elif name in required and admits_null(schema, parameters):
                 single[name] = None
             elif name in required:
                 missing.append(name)

@@ -38,6 +38,8 @@ ENGLISH_NUMBERS = {
     "ten": 10,
     "twenty": 20,
 }
+# Parameter names that always mean a person's name ("name" alone: what a record of a person has).
+PERSON_NAMES = ("name", "full_name", "fullname", "person_name", "first_name", "customer_name")
 ENUM_SYNONYMS: dict[str, tuple[str, ...]] = {
     "c": ("celsius", "centigrade", "摄氏", "°c"),
     "f": ("fahrenheit", "华氏", "°f"),
@@ -114,6 +116,8 @@ def description(schema: Any) -> str:
 
 def parameter_kind(name: str, schema: dict[str, Any]) -> str:
     """Classify a parameter ("place", "person", "query", ...) from its name and description."""
+    if name.lower() in PERSON_NAMES:
+        return "person"
     words = f"{name.replace('_', ' ')} {description(schema)}".lower()
     name_words = name.lower().replace("_", " ")
     for kind, markers in KIND_WORDS.items():  # the name decides first, then the description
@@ -129,7 +133,10 @@ def mentions(candidates, request: str) -> list[tuple[int, str]]:
     """(position, name) of every known name in the request; the longest match wins a span."""
     hits: list[tuple[int, str]] = []
     taken: list[range] = []
+    lowered = request.lower()
     for candidate in sorted(candidates, key=len, reverse=True):
+        if candidate.lower() not in lowered:
+            continue
         pattern = re.escape(candidate)
         if not txt.is_chinese(candidate):
             pattern = rf"(?<![A-Za-z]){pattern}(?![A-Za-z])"
@@ -168,6 +175,8 @@ def enum_mentions(options: list, request: str) -> list[tuple[int, Any]]:
             if spelling and not (len(spelling) < 2 and spelling.isalpha()):
                 spellings.append((spelling, option))  # a bare "c" or "f" means nothing
     for spelling, option in sorted(spellings, key=lambda pair: -len(pair[0])):
+        if spelling not in lowered:
+            continue  # the cheap test first: a long enum costs one substring search per member
         pattern = re.escape(spelling)
         if spelling.isascii() and spelling[-1].isalnum():
             pattern = rf"(?<![a-z0-9]){pattern}(?![a-z0-9])"

@@ -111,8 +111,24 @@ def first_non_null(schema: Any, root: dict) -> dict:
     return {"type": "null"}
 
 
+def declared_default(schema: Any, root: dict) -> tuple[bool, Any]:
+    """``(True, value)`` when the schema declares a ``default`` that is a valid value of it."""
+    resolved = resolve(schema, root)
+    if "default" not in resolved:
+        return False, None
+    value = resolved["default"]
+    return any(fits(value, option) for option in options(resolved, root)), value
+
+
 def placeholder(schema: Any, root: dict, language: str = "en", depth: int = 0) -> Any:
-    """A deterministic value that validates against ``schema``: what to send when nothing fits."""
+    """A deterministic value that validates against ``schema``: what to send when nothing fits.
+
+    The schema's own ``default`` comes first (a model reads it as "use this unless told"), then
+    ``null`` where allowed, then a value built from the type and its bounds.
+    """
+    has_default, value = declared_default(schema, root)
+    if has_default:
+        return value
     if admits_null(schema, root):
         return None
     option = first_non_null(schema, root)

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 CJK = "\u3400-\u9fff\uf900-\ufaff"
-MAX_READ = 4000  # characters of any one text the model reads: a huge prompt costs bounded time
+MAX_READ = 2000  # characters of any one text the model reads: a huge prompt costs bounded time
 CJK_RUN = re.compile(f"[{CJK}]+")
 WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*|\d+(?:\.\d+)?")
 QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|「([^」]+)」|『([^』]+)』|(?<![A-Za-z])'([^']+)'")
