@@ -99,7 +99,9 @@ class LocalEndpoint:
         Anthropic's shape if it does."""
         path = path.split("?", 1)[0].rstrip("/")
         lowered = {k.lower(): v for k, v in (headers or {}).items()}
-        anthropic = path.endswith("/messages") or "anthropic-version" in lowered
+        anthropic = path.endswith("/messages") or (
+            "/models" in path and "anthropic-version" in lowered
+        )
         try:
             return self._route(method, path, body, lowered, headers is not None)
         except ProtocolError as error:

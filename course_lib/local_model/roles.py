@@ -8,7 +8,8 @@ both get ``km``. A small LLM reads the roles instead, and so does the toy model:
   ``target_language``), else from the last role word of its description ("Currency code to
   convert from" is a source);
 * a mention's **role** comes from the word right before it: "from X", "从X" mark a source;
-  "to Y", "into Y", "in Y", "as Y", "→ Y", "到Y", "成Y" mark a target;
+  "to Y", "into Y", "in Y", "as Y", "→ Y", "到Y", "成Y" mark a target; else a thing right after a
+  number is the source ("how many feet is 5 meters");
 * sources take the mention marked as a source, targets the one marked as a target; whatever is
   left goes by order of mention (sources first), so "12 km miles" still reads left to right.
 """
@@ -48,12 +49,19 @@ def _role(word: str) -> str:
 
 
 def mention_role(request: str, position: int) -> str:
-    """Whether the words right before a mention mark it as a source or a target."""
-    before = re.sub(r"[\d.,\s]+$", "", request[max(0, position - LOOK_BACK) : position])
+    """Whether the words right before a mention mark it as a source or a target.
+
+    "from X" and "to Y" decide; otherwise a thing right after a number is what the number is
+    measured in, so it is the source ("5 meters", "100 美元").
+    """
+    raw = request[max(0, position - LOOK_BACK) : position]
+    before = re.sub(r"[\d.,\s]+$", "", raw)
     if SOURCE_MARK.search(before):
         return SOURCE
     if TARGET_MARK.search(before):
         return TARGET
+    if re.search(r"\d\s*$", raw):
+        return SOURCE
     return NEUTRAL
 
 

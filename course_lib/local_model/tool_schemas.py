@@ -170,6 +170,9 @@ def _keyword_problem(schema: Any, context: tuple) -> tuple[str, str, Any] | None
         return None  # ``true``/``false`` are schemas too
     if not isinstance(schema, dict):
         return ("schema", "an object", schema)
+    for keyword in SUBSCHEMA_SINGLE:
+        if keyword in schema and not isinstance(schema[keyword], (dict, bool)):
+            return (keyword, "a schema (an object or a boolean)", schema[keyword])
     kind = schema.get("type")
     if kind is not None and not (
         kind in TYPES or (isinstance(kind, list) and kind and all(k in TYPES for k in kind))
