@@ -224,7 +224,8 @@ VIOLATIONS = [
                 {"role": "user", "content": "and?"},
             ]
         ),
-        "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_1",
+        "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: "
+        "toolu_1",
     ),
     (
         "two user messages in a row",

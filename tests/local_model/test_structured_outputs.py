@@ -213,7 +213,8 @@ INVALID = [
             {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
             name="Open",
         ),
-        "Invalid schema for response_format 'Open': In context=(), 'additionalProperties' is required",
+        "Invalid schema for response_format 'Open': In context=(), 'additionalProperties' is "
+        "required",
         "response_format",
     ),
     (
