@@ -9,8 +9,9 @@ must come back with the two expected tool calls. Then ``--clients`` threads, eac
 client and taking the three APIs in turn, hit the HTTP server at once; every reply is checked
 and errors are counted.
 
-Each road is compared with a *trivial handler* on the same road in the same run: a transport or
-server that returns the same reply, frozen, without reading the request. The ratio is what the
+Each road is compared with a *trivial handler* on the same road in the same run, requests
+alternating between the two: a transport or server that returns the same reply, frozen, without
+reading the request. The ratio is what the
 local model itself costs on top of the SDK and the transport. Targets: in-process median
 <= 2 ms, HTTP median <= 4 ms, for every API; 0 errors under concurrency.
 """
@@ -214,14 +215,16 @@ def one_round_trip(clients: dict, api: str, stream: bool) -> int:
     )
 
 
-def timings(clients: dict, api: str, stream: bool, n: int) -> list[float]:
+def timings(local: dict, trivial: dict, api: str, stream: bool, n: int) -> tuple[list, list]:
+    """``n`` timed requests on each side, alternating, so both see the same load."""
     for _ in range(20):  # warm up
-        assert one_round_trip(clients, api, stream) == 2
-    out = []
+        assert one_round_trip(local, api, stream) == one_round_trip(trivial, api, stream) == 2
+    out: tuple[list[float], list[float]] = ([], [])
     for _ in range(n):
-        start = time.perf_counter()
-        assert one_round_trip(clients, api, stream) == 2
-        out.append((time.perf_counter() - start) * 1000)
+        for side, clients in enumerate((local, trivial)):
+            start = time.perf_counter()
+            assert one_round_trip(clients, api, stream) == 2
+            out[side].append((time.perf_counter() - start) * 1000)
     return out
 
 
@@ -285,8 +288,10 @@ def main() -> int:
             for api in APIS:
                 for stream in (False, True):
                     name = f"{road} {api} {'stream' if stream else 'plain'}"
-                    local_ms = summary(timings(local, api, stream, args.requests))
-                    trivial_ms = summary(timings(trivial, api, stream, args.requests))
+                    local_samples, trivial_samples = timings(
+                        local, trivial, api, stream, args.requests
+                    )
+                    local_ms, trivial_ms = summary(local_samples), summary(trivial_samples)
                     results[name] = local_ms[0]
                     print(
                         f"{name:<30}{local_ms[0]:>13.2f}{local_ms[1]:>8.2f}"
