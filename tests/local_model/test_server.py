@@ -76,8 +76,8 @@ def test_the_real_backend_without_a_key_says_how_to_fix_it(monkeypatch):
 
 
 def test_an_unknown_backend_is_refused_with_the_choices(monkeypatch):
-    monkeypatch.setenv("COURSE_BACKEND", "anthropic")
-    with pytest.raises(ValueError, match="'local'.*'openai'"):
+    monkeypatch.setenv("COURSE_BACKEND", "gemini")
+    with pytest.raises(ValueError, match="'local'.*'openai'.*'anthropic'"):
         make_client()
 
 

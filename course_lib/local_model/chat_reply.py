@@ -1,64 +1,25 @@
 """Turning a :class:`Turn` into Chat Completions JSON: one completion, or a stream of chunks.
 
-Determinism: ids and ``created`` come from an :class:`IdSource` seeded per client (or per
-server), so the same conversation run twice prints the same ids, and notebooks stay stable.
-
-Usage counts are **approximate** (there is no tokenizer here) but deterministic:
-one token per 4 ASCII characters (rounded up) plus one per non-ASCII character, plus 4 tokens of
-overhead per message; tool definitions count as their JSON text. Real providers count differently;
-only the shape and the arithmetic (``total = prompt + completion``) match.
+Ids, timestamps and token counts come from ``wire.py`` (deterministic under a seed); usage adds
+4 tokens of overhead per message, and tool definitions count as their JSON text.
 """
 
 from __future__ import annotations
 
-import json
-import random
-import re
-import string
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 from course_lib.local_model.turns import ToolCall, Turn
+from course_lib.local_model.wire import argument_pieces, count_tokens, json_tokens, text_pieces
 
-EPOCH = 1_767_225_600  # 2026-01-01T00:00:00Z: ``created`` counts up from here, one per reply
 FINGERPRINT = "fp_local_toy"
-ALPHABET = string.ascii_letters + string.digits
-PIECE = re.compile(r"\s*[\u3400-\u9fff\uf900-\ufaff]{1,2}|\s*[^\s\u3400-\u9fff\uf900-\ufaff]+|\s+")
-ARGUMENT_PIECE = 8  # characters of arguments per streamed fragment
-
-
-class IdSource:
-    """Deterministic ``chatcmpl-...``/``call_...`` ids and timestamps under a seed; thread-safe."""
-
-    def __init__(self, seed: int = 0) -> None:
-        self._random = random.Random(seed)
-        self._replies = 0
-        self._lock = threading.Lock()
-
-    def reply(self, calls: int) -> tuple[str, int, list[str]]:
-        """Reserve ids for one reply: (completion id, created, one id per tool call)."""
-        with self._lock:
-            self._replies += 1
-            completion_id = "chatcmpl-" + self._token(29)
-            call_ids = ["call_" + self._token(24) for _ in range(calls)]
-            return completion_id, EPOCH + self._replies, call_ids
-
-    def _token(self, length: int) -> str:
-        return "".join(self._random.choice(ALPHABET) for _ in range(length))
-
-
-def count_tokens(text: str) -> int:
-    """Approximate tokens: ceil(ASCII chars / 4) + one per other character."""
-    ascii_chars = sum(1 for ch in text if ord(ch) < 128)
-    return -(-ascii_chars // 4) + (len(text) - ascii_chars)
 
 
 def usage(messages: list[dict], tools: list[dict], turn: Turn) -> dict[str, Any]:
     """Deterministic approximate token counts for a request and its reply (see module docstring)."""
-    prompt = 3 + sum(4 + count_tokens(json.dumps(m, ensure_ascii=False)) for m in messages)
+    prompt = 3 + sum(4 + json_tokens(m) for m in messages)
     if tools:
-        prompt += count_tokens(json.dumps(tools, ensure_ascii=False))
+        prompt += json_tokens(tools)
     completion = count_tokens(turn.content or "") + sum(
         3 + count_tokens(call.name) + count_tokens(call.arguments) for call in turn.tool_calls
     )
@@ -123,13 +84,6 @@ def completion(
     }
 
 
-def text_pieces(text: str) -> list[str]:
-    """Split text into small streaming pieces: a word (with its leading space) or two CJK chars."""
-    pieces = PIECE.findall(text)
-    assert "".join(pieces) == text, "text pieces must join back to the text"
-    return pieces
-
-
 def chunks(
     turn: Turn,
     *,
@@ -190,10 +144,9 @@ def _call_fragments(index: int, call: ToolCall, call_id: str) -> list[dict[str, 
         "type": "function",
         "function": {"name": call.name, "arguments": ""},
     }
-    args = call.arguments
     tail = [
-        {"index": index, "function": {"arguments": args[start : start + ARGUMENT_PIECE]}}
-        for start in range(0, len(args), ARGUMENT_PIECE)
+        {"index": index, "function": {"arguments": piece}}
+        for piece in argument_pieces(call.arguments)
     ]
     return [head, *tail]
 
@@ -205,10 +158,3 @@ def _round_robin(lists: list[list[dict]]) -> Iterator[dict]:
             if position < len(items):
                 yield items[position]
         position += 1
-
-
-def sse(events: Iterator[dict[str, Any]]) -> Iterator[bytes]:
-    """Server-sent events framing: ``data: <json>`` blank line, ending with ``data: [DONE]``."""
-    for event in events:
-        yield b"data: " + json.dumps(event, ensure_ascii=False).encode() + b"\n\n"
-    yield b"data: [DONE]\n\n"
