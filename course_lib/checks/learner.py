@@ -111,8 +111,12 @@ class ModelSession:
     def answer(self, message: dict[str, Any]) -> dict[str, Any]:
         """One HTTP request from the learner's client, answered and recorded."""
         body = str(message.get("body", ""))
+        headers = message.get("headers")
         reply = self.endpoint.handle(
-            str(message.get("method", "")), str(message.get("path", "")), body.encode("utf-8")
+            str(message.get("method", "")),
+            str(message.get("path", "")),
+            body.encode("utf-8"),
+            {str(k): str(v) for k, v in headers.items()} if isinstance(headers, dict) else {},
         )
         content = reply.body if isinstance(reply.body, bytes) else b"".join(reply.body)
         text = content.decode("utf-8")
