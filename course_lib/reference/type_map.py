@@ -37,6 +37,10 @@ import annotated_types as at
 import typing_extensions as te
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
+from pydantic.json_schema import GenerateJsonSchema
+
+from .docstrings import parse_docstring
+from .fields import MISSING, field_shape
 
 __all__ = [
     "type_schema",
@@ -131,12 +135,13 @@ class SchemaBuilder:
             )
         if annotation is None:
             return {"type": "null"}
-        if annotation in _SCALARS:
-            return dict(_SCALARS[annotation])
-        if annotation in _ANY:
-            return {}
-        if annotation in _BARE_ALIASES:
-            return self._plain(typing.get_origin(annotation))
+        if _hashable(annotation):  # Annotated[x, [1, 2]] is not, and is in no table either
+            if annotation in _SCALARS:
+                return dict(_SCALARS[annotation])
+            if annotation in _ANY:
+                return {}
+            if annotation in _BARE_ALIASES:
+                return self._plain(typing.get_origin(annotation))
         origin = typing.get_origin(annotation)
         if origin is typing.Annotated:
             return self._annotated(annotation)
@@ -278,17 +283,22 @@ class SchemaBuilder:
         for field in dataclasses.fields(cls):
             if not field.init:
                 continue
-            prop = self.schema(hints[field.name])
-            if field.default is not dataclasses.MISSING:
-                ok, value = json_default(field.default)
+            default = MISSING if field.default is dataclasses.MISSING else field.default
+            factory = (
+                None if field.default_factory is dataclasses.MISSING else field.default_factory
+            )
+            shape = self._field(cls, field.name, hints[field.name], default, factory)
+            prop = self.schema(shape.annotation)
+            if shape.required:
+                required.append(shape.key)
+            elif shape.default_factory is None:
+                ok, value = json_default(shape.default)
                 if ok:
                     prop["default"] = value
-            elif field.default_factory is dataclasses.MISSING:
-                required.append(field.name)
             description = field.metadata.get("description") if field.metadata else None
             if description and "description" not in prop:
                 prop["description"] = description
-            properties[field.name] = prop
+            properties[shape.key] = prop
         return _object(cls, properties, required, own_doc=not _is_generated_doc(cls))
 
     def _typeddict(self, cls: type) -> dict:
@@ -300,10 +310,26 @@ class SchemaBuilder:
             # Under `from __future__ import annotations` __required_keys__ cannot see
             # NotRequired/Required (they are strings then); the resolved hint still can.
             wrapper = typing.get_origin(hint)
-            if wrapper in _REQUIRED or (key in required_keys and wrapper not in _NOT_REQUIRED):
-                required.append(key)
-            properties[key] = self.schema(hint)
+            inner = typing.get_args(hint)[0] if wrapper in _TD_WRAPPERS else hint
+            shape = self._field(cls, key, inner)  # Annotated[T, Field(default=...)] is optional
+            if shape.required and (
+                wrapper in _REQUIRED or (key in required_keys and wrapper not in _NOT_REQUIRED)
+            ):
+                required.append(shape.key)
+            prop = self.schema(shape.annotation)
+            if not shape.required and shape.default_factory is None:
+                ok, value = json_default(shape.default)
+                if ok:
+                    prop["default"] = value
+            properties[shape.key] = prop
         return _object(cls, properties, required, own_doc=True)
+
+    @staticmethod
+    def _field(cls: type, name: str, hint: Any, default: Any = MISSING, factory: Any = None):
+        try:
+            return field_shape(name, hint, default, factory)
+        except TypeError as exc:
+            raise TypeError(f"field {name!r} of {cls.__qualname__}: {exc}") from None
 
     def _model(self, model: Any) -> dict:
         """pydantic knows its models best: take its schema and merge its ``$defs`` into ours."""
@@ -468,12 +494,50 @@ _MODEL_CACHE: dict[Any, dict] = {}
 
 
 def model_schema(model: Any) -> dict:
-    """pydantic's validation schema for a model, minus the ``title`` noise (cached per class)."""
+    """pydantic's validation schema for a model, minus the ``title`` noise (cached per class).
+
+    Class docstrings are parsed like function docstrings (``_DocstringsParsed``): pydantic would
+    put the raw text, ``Args:`` section and all, into the description.
+    """
     cached = _MODEL_CACHE.get(model)
     if cached is None:
-        raw = model.model_json_schema(mode="validation", ref_template="#/$defs/{model}")
+        raw = model.model_json_schema(
+            mode="validation", ref_template="#/$defs/{model}", schema_generator=_DocstringsParsed
+        )
         cached = _MODEL_CACHE[model] = strip_titles(raw)
     return copy_json(cached)
+
+
+class _DocstringsParsed(GenerateJsonSchema):
+    """pydantic's schema generator, with each class docstring split into its summary and the
+    descriptions of the fields it documents (for models, dataclasses and TypedDicts alike)."""
+
+    def model_schema(self, schema: Any) -> Any:
+        return _parsed_class_doc(super().model_schema(schema), schema.get("cls"))
+
+    def dataclass_schema(self, schema: Any) -> Any:
+        return _parsed_class_doc(super().dataclass_schema(schema), schema.get("cls"))
+
+    def typed_dict_schema(self, schema: Any) -> Any:
+        return _parsed_class_doc(super().typed_dict_schema(schema), schema.get("cls"))
+
+
+def _parsed_class_doc(json_schema: Any, cls: Any) -> Any:
+    own = cls.__dict__.get("__doc__") if isinstance(cls, type) else None
+    if not own or not isinstance(json_schema, dict) or "description" not in json_schema:
+        return json_schema
+    doc = parse_docstring(own)
+    if doc.description:
+        json_schema["description"] = doc.description
+    else:
+        del json_schema["description"]
+    properties = json_schema.get("properties")
+    if isinstance(properties, dict):
+        for name, text in doc.params.items():
+            prop = properties.get(name)
+            if isinstance(prop, dict) and "description" not in prop:
+                prop["description"] = text
+    return json_schema
 
 
 def strip_titles(schema: Any) -> Any:
@@ -626,6 +690,7 @@ def _apply_metadata(item: Any, schema: dict, extra: dict) -> None:
             extra["examples"] = list(item.examples)
         for sub in item.metadata:
             _apply_metadata(sub, schema, extra)
+        _apply_schema_extra(item.json_schema_extra, extra)
     elif type(item) in _CONSTRAINTS:
         attr, keyword = _CONSTRAINTS[type(item)]
         extra[keyword] = getattr(item, attr)
@@ -646,6 +711,18 @@ def _apply_metadata(item: Any, schema: dict, extra: dict) -> None:
             extra["pattern"] = pattern.pattern
 
 
+def _apply_schema_extra(addition: Any, extra: dict) -> None:
+    """``Field(json_schema_extra={...})``: keywords added as given, as pydantic does."""
+    if addition is None:
+        return
+    if not isinstance(addition, dict):
+        raise TypeError(
+            "Field(json_schema_extra=...) must be a dict of JSON Schema keywords here; a "
+            "function that edits the schema cannot be applied to a tool's parameter"
+        )
+    extra.update(strip_titles(copy_json(addition)))
+
+
 def _length_kind(schema: dict) -> str:
     json_type = schema.get("type")
     if json_type == "array":
@@ -660,9 +737,12 @@ def _length_kind(schema: dict) -> str:
 
 def _object(cls: type, properties: dict, required: list[str], *, own_doc: bool) -> dict:
     schema: dict = {"type": "object"}
-    doc = (cls.__doc__ or "").strip() if own_doc else ""
-    if doc:
-        schema["description"] = doc
+    doc = parse_docstring(cls.__doc__ if own_doc else None)
+    if doc.description:
+        schema["description"] = doc.description
+    for name, text in doc.params.items():  # an Args: or Attributes: section names the fields
+        if name in properties and "description" not in properties[name]:
+            properties[name]["description"] = text
     schema["properties"] = properties
     if required:
         schema["required"] = required
@@ -688,6 +768,14 @@ def _class_name(cls: Any) -> str:
 def _is_generated_doc(cls: type) -> bool:
     doc = cls.__doc__ or ""
     return doc.startswith(f"{cls.__name__}(")
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _show(tp: Any) -> str:
