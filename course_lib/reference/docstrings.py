@@ -6,10 +6,12 @@ and each parameter description is unwrapped onto one line.
 
 Google, NumPy and reST styles are parsed with ``docstring_parser``. A docstring may be nothing
 but an ``Args:`` (or ``Raises:``) section: the description is then empty. Class docstrings are
-parsed the same way, so an ``Args:`` or ``Attributes:`` section describes a class's fields. Asking it to guess the style
-parses the text once per style, so we pick the style from its markers first (one parse instead of
-four), reuse one parser object per style (``docstring_parser.parse`` builds a new one, with
-freshly compiled regular expressions, on every call) and cache by docstring text.
+parsed the same way, so an ``Args:`` or ``Attributes:`` section describes a class's fields.
+
+Asking docstring_parser to guess the style parses the text once per style, so we pick the style
+from its markers first (one parse instead of four), reuse one parser object per style
+(``docstring_parser.parse`` builds a new one, with freshly compiled regular expressions, on every
+call) and cache by docstring text.
 """
 
 from __future__ import annotations
