@@ -40,6 +40,22 @@ ANNOTATIONS = frozenset({"description"})  # annotations that are kept; the outer
 _LOWER = {"minimum", "exclusiveMinimum", "minItems", "minLength", "minProperties"}
 _UPPER = {"maximum", "exclusiveMaximum", "maxItems", "maxLength", "maxProperties"}
 _JSON_SCALARS = (str, int, float, bool, type(None))
+# Keywords whose value maps names to schemas: a key "$id" there is a name, not a keyword.
+_NAME_MAPS = frozenset(
+    {"properties", "$defs", "definitions", "patternProperties", "dependentSchemas"}
+)
+
+
+def _names_below(key: str, names: Any) -> Any:
+    """Whether the value under ``key`` maps names (True), maps name maps ("maps"), or neither."""
+    if names == "maps":
+        return True  # OpenAPI's components.schemas, components.parameters, ...
+    if names:
+        return False  # a name: what it names is a schema again
+    if key == "components":
+        return "maps"
+    return key in _NAME_MAPS
+
 
 MESSAGES = {
     "not_json": "{path}: {what} is not JSON data (a {kind}); a schema holds only dicts, lists, "
@@ -91,21 +107,21 @@ def measure(schema: dict[str, Any]) -> int:
     Iterative, so that a schema nested thousands of levels deep is refused, not a crash.
     """
     count = 0
-    stack: list[tuple[Any, str, int]] = [(schema, "parameters", 1)]
+    stack: list[tuple[Any, str, int, Any]] = [(schema, "parameters", 1, False)]
     while stack:
-        node, path, depth = stack.pop()
+        node, path, depth, names = stack.pop()
         count += 1
         if depth > MAX_JSON_DEPTH:
             raise ValueError(MESSAGES["too_deep"].format(path=short(path), limit=MAX_JSON_DEPTH))
         if isinstance(node, dict):
-            if "$id" in node and node is not schema:
+            if "$id" in node and node is not schema and not names:
                 raise ValueError(MESSAGES["nested_id"].format(path=path))
             for key, value in node.items():
                 if not isinstance(key, str):
                     raise ValueError(MESSAGES["key_type"].format(path=path, key=key))
-                stack.append((value, f"{path}.{key}", depth + 1))
+                stack.append((value, f"{path}.{key}", depth + 1, _names_below(key, names)))
         elif isinstance(node, list):
-            stack.extend((value, f"{path}[{i}]", depth + 1) for i, value in enumerate(node))
+            stack.extend((value, f"{path}[{i}]", depth + 1, False) for i, value in enumerate(node))
         elif isinstance(node, float) and not math.isfinite(node):
             raise ValueError(MESSAGES["not_finite"].format(path=path, value=node))
         elif not isinstance(node, _JSON_SCALARS):
@@ -245,7 +261,7 @@ def _combine(key: str, left: Any, right: Any, path: str, document: Document, dep
     if key == "type":
         return _types(left, right, path)
     if key == "required" and isinstance(left, list) and isinstance(right, list):
-        return list(dict.fromkeys([*right, *left]))
+        return list(dict.fromkeys([*left, *right]))
     if key == "enum" and isinstance(left, list) and isinstance(right, list):
         both = [v for v in right if any(json_equal(v, w) for w in left)]
         if not both:
@@ -258,10 +274,10 @@ def _combine(key: str, left: Any, right: Any, path: str, document: Document, dep
     if key == "additionalProperties" and (left is False or right is False):
         return False
     if key == "properties" and isinstance(left, dict) and isinstance(right, dict):
-        merged = dict(right)
-        for name, schema in left.items():
+        merged = dict(left)  # the outer schema's own properties first, as written
+        for name, schema in right.items():
             if name in merged:
-                merged[name] = _both(schema, merged[name], f"{path}.{name}", document, depth)
+                merged[name] = _both(merged[name], schema, f"{path}.{name}", document, depth)
             else:
                 merged[name] = schema
         return merged

@@ -175,10 +175,10 @@ class _Strictifier:
         if "anyOf" in node:
             return self._any_of(node, path, depth)
         types = _types_of(node, path)
-        if not types:
+        if not types and "enum" not in node and "const" not in node:
             raise ValueError(MESSAGES["any"].format(path=path, advice=ADVICE))
         out: dict[str, Any] = {}
-        if "type" not in node:
+        if "type" not in node and types:
             out["type"] = types[0] if len(types) == 1 else types
         for key, value in node.items():
             if key not in KNOWN:
@@ -354,7 +354,9 @@ def _types_of(node: dict, path: str) -> list[str]:
         return ["array"]
     values = node.get("enum", [node["const"]] if "const" in node else None)
     if isinstance(values, list) and values:
-        return list(dict.fromkeys(_json_type(v) for v in values))
+        types = list(dict.fromkeys(_json_type(v) for v in values))
+        if "object" not in types and "array" not in types:
+            return types  # an enum of scalars: say their types, as strict mode likes
     return []
 
 

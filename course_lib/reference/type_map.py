@@ -36,6 +36,7 @@ from typing import Any
 import annotated_types as at
 import typing_extensions as te
 from pydantic import BaseModel
+from pydantic.errors import PydanticUserError
 from pydantic.fields import FieldInfo
 from pydantic.json_schema import GenerateJsonSchema
 
@@ -203,7 +204,12 @@ class SchemaBuilder:
             raise TypeError(f"unsupported type {_show(tp)}: generic classes are not supported")
         if isinstance(origin, type) and issubclass(origin, BaseModel):
             return self._model(tp)
-        raise TypeError(f"unsupported type {_show(tp)}")
+        raise TypeError(
+            f"unsupported type {_show(tp)}: JSON tools accept str, int, float, bool, None, Any, "
+            "lists, tuples, sets and dicts of those, Literal, Enum, TypedDict, dataclasses and "
+            "pydantic models (a model sends a JSON array for an Iterable or a generator: write "
+            "list[...])"
+        )
 
     def _union(self, args: tuple) -> dict:
         branches: list[dict] = []
@@ -336,7 +342,15 @@ class SchemaBuilder:
         name = self._names.get(model)
         if name is not None:
             return {"$ref": f"#/$defs/{name}"}
-        schema = model_schema(model)
+        try:
+            schema = model_schema(model)
+        except PydanticUserError as exc:  # e.g. a field of a class pydantic cannot describe
+            first = str(exc).split("\n", 1)[0]
+            raise TypeError(
+                f"pydantic cannot describe model {_show(model)} as JSON: {first}; give its "
+                "fields JSON types (arbitrary_types_allowed lets pydantic validate a class, "
+                "but not describe it to a model)"
+            ) from None
         local = schema.pop("$defs", {})
         if set(schema) == {"$ref"}:  # recursive models come back as a reference into $defs
             own = schema["$ref"][8:]
