@@ -612,7 +612,7 @@ def reference_ladder(depth: int, sibling: str) -> dict:
     return {
         "$defs": defs,
         "type": "object",
-        "properties": {"root": {"$ref": f"#/$defs/L0", sibling: "t"}},
+        "properties": {"root": {"$ref": "#/$defs/L0", sibling: "t"}},
     }
 
 
