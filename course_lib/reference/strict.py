@@ -97,6 +97,8 @@ MESSAGES = {
     "recursive": "{path}: the recursive reference {pointer} carries constraints beside it "
     "({keys}); strict mode allows nothing beside a $ref, and copying the definition in would "
     "never end; move the constraints into the definition",
+    "no_value": "{path}: none of the values {values} has the type {types}, so no value is valid "
+    "here; fix the enum or the type",
     "too_deep": "{path}: the schema nests more than {limit} schemas deep (references "
     "followed); strict mode allows 10 levels of objects",
 }
@@ -177,6 +179,8 @@ class _Strictifier:
         types = _types_of(node, path)
         if not types and "enum" not in node and "const" not in node:
             raise ValueError(MESSAGES["any"].format(path=path, advice=ADVICE))
+        if types and ("enum" in node or "const" in node):
+            node = _values_of_types(node, types, path)
         out: dict[str, Any] = {}
         if "type" not in node and types:
             out["type"] = types[0] if len(types) == 1 else types
@@ -358,6 +362,24 @@ def _types_of(node: dict, path: str) -> list[str]:
         if "object" not in types and "array" not in types:
             return types  # an enum of scalars: say their types, as strict mode likes
     return []
+
+
+def _values_of_types(node: dict, types: list[str], path: str) -> dict:
+    """``enum`` and ``const`` keep only values of the allowed types: the others cannot occur."""
+    allowed = set(types) | ({"integer"} if "number" in types else set())
+    node = dict(node)
+    if "const" in node and _json_type(node["const"]) not in allowed:
+        raise ValueError(
+            MESSAGES["no_value"].format(path=path, values=[node["const"]], types=types)
+        )
+    if isinstance(node.get("enum"), list):
+        kept = [value for value in node["enum"] if _json_type(value) in allowed]
+        if not kept:
+            raise ValueError(
+                MESSAGES["no_value"].format(path=path, values=node["enum"], types=types)
+            )
+        node["enum"] = kept
+    return node
 
 
 def _json_type(value: Any) -> str:

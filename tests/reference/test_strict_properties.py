@@ -38,6 +38,7 @@ import typing_extensions as te
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from openai.lib._pydantic import _ensure_strict_json_schema
+from strict_oracles import Validator, check_strict_rules, lenient
 
 from course_lib.reference import ToolRegistry
 
@@ -48,12 +49,6 @@ PROFILE = settings(
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-STRICT_KEYWORDS = {
-    "type", "properties", "required", "additionalProperties", "items", "anyOf", "enum", "const",
-    "$ref", "$defs", "description", "pattern", "format", "minimum", "maximum",
-    "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems",
-}  # fmt: skip
-MAX_PROPERTIES, MAX_NESTING = 5_000, 10  # OpenAI's structured-outputs guide
 
 
 class Color(enum.Enum):
@@ -251,74 +246,6 @@ def object_instance(draw: Any, fields: list[Field], complete: bool) -> dict:
 # -- the oracles --------------------------------------------------------------------------------
 
 
-def _is_integer(_checker: Any, value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-_Validator = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
-)
-
-
-def lenient(schema: dict) -> dict:
-    """``schema`` with null allowed for every optional property that does not allow it yet."""
-    checker = _Validator(schema)
-    out = copy.deepcopy(schema)
-    stack = [out]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list):
-            stack.extend(node)
-            continue
-        if not isinstance(node, dict):
-            continue
-        properties = node.get("properties")
-        if isinstance(properties, dict):
-            required = set(node.get("required", ()))
-            for name, prop in properties.items():
-                if name not in required and not checker.evolve(schema=prop).is_valid(None):
-                    properties[name] = {"anyOf": [prop, {"type": "null"}]}
-        for key, value in node.items():
-            if key in ("properties", "$defs") and isinstance(value, dict):
-                stack.extend(value.values())
-            elif key not in ("enum", "const", "default"):
-                stack.append(value)
-    return out
-
-
-def check_strict_rules(schema: dict) -> None:
-    """OpenAI's documented strict-mode rules, on every node of ``schema``."""
-    assert schema.get("type") == "object" and "anyOf" not in schema, "the root must be an object"
-    count = 0
-    stack: list[tuple[Any, str, int]] = [(schema, "parameters", 0)]
-    stack += [(d, f"$defs.{n}", 1) for n, d in schema.get("$defs", {}).items()]
-    while stack:
-        node, path, level = stack.pop()
-        assert isinstance(node, dict), path
-        unknown = set(node) - STRICT_KEYWORDS
-        assert not unknown, f"{path}: keywords outside the strict subset: {unknown}"
-        if "$ref" in node:
-            assert len(node) == 1, f"{path}: $ref with siblings"
-            continue
-        assert {"type", "anyOf", "enum", "const"} & set(node), f"{path}: no type"
-        types = node.get("type")
-        types = [types] if isinstance(types, str) else types or []
-        if "object" in types or "properties" in node:
-            assert node.get("additionalProperties") is False, f"{path}: not closed"
-            assert node.get("required") == list(node.get("properties", {})), f"{path}: required"
-            level += 1
-            assert level <= MAX_NESTING + 1, f"{path}: nested too deep"
-            for name, sub in node.get("properties", {}).items():
-                count += 1
-                stack.append((sub, f"{path}.{name}", level))
-        if "array" in types:
-            assert isinstance(node.get("items"), dict), f"{path}: an array without items"
-            stack.append((node["items"], f"{path}[]", level))
-        stack += [(sub, f"{path}|{i}", level) for i, sub in enumerate(node.get("anyOf", []))]
-    assert count <= MAX_PROPERTIES
-
-
 def accepted(registry: ToolRegistry, name: str, arguments: dict) -> bool:
     result = registry.call(name, json.dumps(arguments, ensure_ascii=False))
     if result == "ok":
@@ -356,7 +283,7 @@ def test_every_strict_tool_obeys_the_documented_rules(generated):
 def test_call_accepts_exactly_the_emitted_schema_with_null_meaning_the_default(data):
     registry, name, fields = data.draw(tools(), label="tool")
     (plain,) = registry.schemas()
-    oracle = _Validator(lenient(plain["function"]["parameters"]))
+    oracle = Validator(lenient(plain["function"]["parameters"]))
     for _ in range(4):
         arguments = data.draw(object_instance(fields, complete=False), label="arguments")
         expected = oracle.is_valid(arguments)
@@ -368,7 +295,7 @@ def test_call_accepts_exactly_the_emitted_schema_with_null_meaning_the_default(d
 def test_call_accepts_exactly_the_complete_arguments_the_strict_schema_accepts(data):
     registry, name, fields = data.draw(tools(), label="tool")
     (tool,) = registry.schemas(strict=True)
-    strict = _Validator(tool["function"]["parameters"])
+    strict = Validator(tool["function"]["parameters"])
     for _ in range(4):
         arguments = data.draw(object_instance(fields, complete=True), label="arguments")
         expected = strict.is_valid(arguments)
