@@ -219,8 +219,9 @@ def test_nested_object_or_null_keeps_its_type_list_and_is_closed():
     }
 
 
-# test_object_with_true_additional_properties, test_typeless_object_with_additional_properties_
-# errors, test_object_with_empty_dict_additional_properties,
+# test_object_with_true_additional_properties,
+# test_typeless_object_with_additional_properties_errors,
+# test_object_with_empty_dict_additional_properties,
 # test_object_with_schema_additional_properties
 @pytest.mark.parametrize(
     "schema",
@@ -650,8 +651,8 @@ def test_reference_beside_other_properties_merges_them():
     assert set(node["required"]) == {"a", "b"}
 
 
-# test_ref_with_incompatible_type_sibling_is_rejected, test_ref_with_single_all_of_sibling_is_
-# rejected
+# test_ref_with_incompatible_type_sibling_is_rejected,
+# test_ref_with_single_all_of_sibling_is_rejected
 @pytest.mark.parametrize(
     ("node", "defs"),
     [
