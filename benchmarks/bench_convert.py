@@ -36,7 +36,7 @@ from corpus import CORPUS, EXPECTED, WITHOUT_DESCRIPTION  # noqa: E402
 
 from course_lib.reference import function_to_tool  # noqa: E402
 from course_lib.reference.docstrings import _parse  # noqa: E402
-from course_lib.reference.type_map import _MODEL_CACHE  # noqa: E402
+from course_lib.reference.model_schemas import _MODEL_CACHE  # noqa: E402
 
 Converter = Callable[[Callable[..., Any]], dict]
 

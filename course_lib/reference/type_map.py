@@ -18,6 +18,12 @@ The model only ever sees JSON, so every annotation must say what JSON it accepts
 - ``Decimal`` is a string of digits (``"12.50"``): a JSON number would be read as a binary float and
   lose exactly the precision ``Decimal`` exists for. pydantic accepts such strings in strict mode.
 - What JSON cannot carry (bytes, callables, type variables, ...) raises ``TypeError`` naming it.
+- Class fields and ``Field()`` defaults are read by ``fields.field_shape``, the same function
+  that reads a function's parameters, so schema and dispatch agree on what is required.
+
+The pieces live beside this module: ``unions`` (type lists, ``or_null``), ``annotated_metadata``
+(``Annotated`` extras), ``model_schemas`` (pydantic's own schemas, without titles) and
+``schema_defs`` (``$defs``: inlining and copying).
 """
 
 from __future__ import annotations
@@ -33,15 +39,16 @@ import uuid
 from decimal import Decimal
 from typing import Any
 
-import annotated_types as at
 import typing_extensions as te
 from pydantic import BaseModel
 from pydantic.errors import PydanticUserError
-from pydantic.fields import FieldInfo
-from pydantic.json_schema import GenerateJsonSchema
 
+from .annotated_metadata import apply_metadata
 from .docstrings import parse_docstring
 from .fields import MISSING, field_shape
+from .model_schemas import model_schema
+from .schema_defs import attach_defs, copy_json, rename_refs
+from .unions import allows_null, or_null, union_schema
 
 __all__ = [
     "type_schema",
@@ -253,7 +260,7 @@ class SchemaBuilder:
         schema = self.schema(base)
         extra: dict = {}
         for item in metadata:
-            _apply_metadata(item, schema, extra)
+            apply_metadata(item, schema, extra)
         if not extra:
             return schema
         if "$ref" in schema and any(k != "description" for k in extra):
@@ -270,7 +277,7 @@ class SchemaBuilder:
             name = self._names[cls] = self._free_name(base)
             self.defs[name] = {}  # placeholder so recursive references find the name
             built = self.defs[name] = build(cls)
-            if name != base and _rename_refs(built, {name: base}) == self.defs[base]:
+            if name != base and rename_refs(built, {name: base}) == self.defs[base]:
                 del self.defs[name]  # the same definition is already there (shared defs dict)
                 name = self._names[cls] = base
         return {"$ref": f"#/$defs/{name}"}
@@ -363,7 +370,7 @@ class SchemaBuilder:
             n: self._free_name(n) for n in local if n in self.defs and self.defs[n] != local[n]
         }
         if renames:
-            local = {renames.get(k, k): _rename_refs(v, renames) for k, v in local.items()}
+            local = {renames.get(k, k): rename_refs(v, renames) for k, v in local.items()}
         for def_name, definition in local.items():
             self.defs.setdefault(def_name, definition)
         name = self._names[model] = renames.get(own, own)
@@ -407,60 +414,6 @@ def _enum_of(values: list, what: str) -> dict:
     return {"type": json_types, "enum": values}
 
 
-# Keywords that only constrain values of one JSON type: null passes them whatever they say, so
-# "this schema or null" can be written as the same schema with "null" added to its type.
-_SCALAR_KEYWORDS = frozenset(
-    {"type", "enum", "format", "pattern", "minLength", "maxLength", "multipleOf"}
-    | {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
-)
-_NULL_TYPE = {"type": "null"}
-
-
-def union_schema(branches: list[dict]) -> dict:
-    """The schema accepting what any of ``branches`` accepts, in its shortest plain form.
-
-    Plain types merge into a type list (``{"type": ["integer", "string"]}``) and one scalar schema
-    merges with null (``{"type": ["string", "null"], "enum": ["a", "b", None]}``); anything else
-    stays ``{"anyOf": branches}``, which says exactly the same in more bytes.
-    """
-    if len(branches) == 1:
-        return branches[0]
-    if all(set(b) == {"type"} and isinstance(b["type"], str) for b in branches):
-        return {"type": list(dict.fromkeys(b["type"] for b in branches))}
-    others = [b for b in branches if b != _NULL_TYPE]
-    if len(others) == 1 and len(others) < len(branches):
-        merged = or_null(others[0])
-        if "anyOf" not in merged:
-            return merged
-    return {"anyOf": branches}
-
-
-def or_null(schema: dict) -> dict:
-    """``schema`` or JSON null: a type list when ``schema`` is one scalar, else ``anyOf``.
-
-    ``schema`` must not accept null already (``allows_null``); a ``description`` stays on the
-    outside, where the model reads it.
-    """
-    json_type = schema.get("type")
-    types = [json_type] if isinstance(json_type, str) else json_type
-    if (
-        isinstance(types, list)
-        and "null" not in types
-        and all(isinstance(t, str) and t not in ("object", "array") for t in types)
-        and set(schema) - {"description"} <= _SCALAR_KEYWORDS
-    ):
-        out = {**schema, "type": [*types, "null"]}
-        if "enum" in schema:
-            out["enum"] = [*schema["enum"], None]
-        return out
-    inner = {k: v for k, v in schema.items() if k != "description"}
-    branches = [*inner["anyOf"], _NULL_TYPE] if set(inner) == {"anyOf"} else [inner, _NULL_TYPE]
-    out = {"anyOf": [dict(b) for b in branches]}
-    if "description" in schema:
-        out["description"] = schema["description"]
-    return out
-
-
 def json_default(value: Any) -> tuple[bool, Any]:
     """``(True, json_value)`` when a default can be shown to the model as JSON, else ``(False, _)``.
 
@@ -480,270 +433,6 @@ def json_default(value: Any) -> tuple[bool, Any]:
         pairs = {k: json_default(v) for k, v in value.items()}
         return all(ok for ok, _ in pairs.values()), {k: v for k, (_, v) in pairs.items()}
     return False, None
-
-
-def allows_null(schema: dict, defs: dict[str, dict] | None = None) -> bool:
-    """Whether JSON ``null`` can satisfy ``schema`` (used to catch ``x: int = None``)."""
-    if not schema:
-        return True
-    if "enum" in schema and None not in schema["enum"]:
-        return False
-    json_type = schema.get("type")
-    if json_type == "null" or (isinstance(json_type, list) and "null" in json_type):
-        return True
-    if json_type is not None:
-        return False
-    if "enum" in schema:
-        return True
-    if "anyOf" in schema:
-        return any(allows_null(branch, defs) for branch in schema["anyOf"])
-    ref = schema.get("$ref")
-    if ref and defs is not None:
-        target = defs.get(ref.rsplit("/", 1)[-1])
-        return target is not None and target is not schema and allows_null(target, None)
-    return False
-
-
-_MODEL_CACHE: dict[Any, dict] = {}
-
-
-def model_schema(model: Any) -> dict:
-    """pydantic's validation schema for a model, minus the ``title`` noise (cached per class).
-
-    Class docstrings are parsed like function docstrings (``_DocstringsParsed``): pydantic would
-    put the raw text, ``Args:`` section and all, into the description.
-    """
-    cached = _MODEL_CACHE.get(model)
-    if cached is None:
-        raw = model.model_json_schema(
-            mode="validation", ref_template="#/$defs/{model}", schema_generator=_DocstringsParsed
-        )
-        cached = _MODEL_CACHE[model] = strip_titles(raw)
-    return copy_json(cached)
-
-
-class _DocstringsParsed(GenerateJsonSchema):
-    """pydantic's schema generator, with each class docstring split into its summary and the
-    descriptions of the fields it documents (for models, dataclasses and TypedDicts alike)."""
-
-    def model_schema(self, schema: Any) -> Any:
-        return _parsed_class_doc(super().model_schema(schema), schema.get("cls"))
-
-    def dataclass_schema(self, schema: Any) -> Any:
-        return _parsed_class_doc(super().dataclass_schema(schema), schema.get("cls"))
-
-    def typed_dict_schema(self, schema: Any) -> Any:
-        return _parsed_class_doc(super().typed_dict_schema(schema), schema.get("cls"))
-
-
-def _parsed_class_doc(json_schema: Any, cls: Any) -> Any:
-    own = cls.__dict__.get("__doc__") if isinstance(cls, type) else None
-    if not own or not isinstance(json_schema, dict) or "description" not in json_schema:
-        return json_schema
-    doc = parse_docstring(own)
-    if doc.description:
-        json_schema["description"] = doc.description
-    else:
-        del json_schema["description"]
-    properties = json_schema.get("properties")
-    if isinstance(properties, dict):
-        for name, text in doc.params.items():
-            prop = properties.get(name)
-            if isinstance(prop, dict) and "description" not in prop:
-                prop["description"] = text
-    return json_schema
-
-
-def strip_titles(schema: Any) -> Any:
-    """Drop every ``title`` keyword, but keep properties that happen to be called ``title``.
-
-    Unions are rewritten in our shorter form as well (``union_schema``), so a pydantic model's
-    ``Optional[str]`` field reads like any other ``str | None``.
-    """
-    if isinstance(schema, list):
-        return [strip_titles(item) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {}
-    for key, value in schema.items():
-        if key == "title" and isinstance(value, str):
-            continue
-        if key in ("properties", "$defs", "patternProperties"):
-            out[key] = {name: strip_titles(sub) for name, sub in value.items()}
-        elif key in ("default", "enum", "const", "examples"):
-            out[key] = value
-        elif key == "anyOf" and isinstance(value, list):
-            merged = union_schema(strip_titles(value))
-            if "anyOf" in merged or set(merged) & set(schema):
-                out[key] = strip_titles(value)
-            else:
-                out.update(merged)
-        else:
-            out[key] = strip_titles(value)
-    return out
-
-
-def attach_defs(schema: dict, defs: dict[str, dict]) -> dict:
-    """Inline definitions referenced once and not recursively; put the rest under ``$defs``."""
-    if not defs:
-        return schema
-    defs = dict(defs)
-    counts: dict[str, int] = dict.fromkeys(defs, 0)
-    _count_refs(schema, counts)
-    for definition in defs.values():
-        _count_refs(definition, counts)
-    recursive = {name for name in defs if _reaches(name, name, defs, set())}
-    inline = {name for name, n in counts.items() if n <= 1 and name not in recursive}
-    # Resolve inlined definitions inside the ones that stay, and inside each other.
-    resolved: dict[str, dict] = {}
-
-    def body(name: str) -> dict:
-        if name not in resolved:
-            resolved[name] = _inline(defs[name], inline, body)
-        return resolved[name]
-
-    out = _inline(schema, inline, body)
-    kept = {name: body(name) for name in defs if name not in inline and counts[name] > 0}
-    if kept:
-        out = {**out, "$defs": kept}
-    return out
-
-
-def _inline(node: Any, inline: set[str], body: typing.Callable[[str], dict]) -> Any:
-    if isinstance(node, list):
-        return [_inline(item, inline, body) for item in node]
-    if not isinstance(node, dict):
-        return node
-    ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/$defs/") and ref[8:] in inline:
-        siblings = {k: _inline(v, inline, body) for k, v in node.items() if k != "$ref"}
-        return {**body(ref[8:]), **siblings}
-    out = {}
-    for key, value in node.items():
-        if key in ("default", "enum", "const", "examples"):
-            out[key] = value
-        else:
-            out[key] = _inline(value, inline, body)
-    return out
-
-
-def _count_refs(node: Any, counts: dict[str, int]) -> None:
-    if isinstance(node, list):
-        for item in node:
-            _count_refs(item, counts)
-    elif isinstance(node, dict):
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/") and ref[8:] in counts:
-            counts[ref[8:]] += 1
-        for key, value in node.items():
-            if key not in ("default", "enum", "const", "examples"):
-                _count_refs(value, counts)
-
-
-def _reaches(start: str, target: str, defs: dict[str, dict], seen: set[str]) -> bool:
-    found: dict[str, int] = dict.fromkeys(defs, 0)
-    _count_refs(defs[start], found)
-    for name, n in found.items():
-        if not n:
-            continue
-        if name == target:
-            return True
-        if name not in seen:
-            seen.add(name)
-            if _reaches(name, target, defs, seen):
-                return True
-    return False
-
-
-def _rename_refs(node: Any, renames: dict[str, str]) -> Any:
-    if isinstance(node, list):
-        return [_rename_refs(item, renames) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out = {}
-    for key, value in node.items():
-        if key == "$ref" and isinstance(value, str) and value[8:] in renames:
-            out[key] = "#/$defs/" + renames[value[8:]]
-        elif key in ("default", "enum", "const", "examples"):
-            out[key] = value
-        else:
-            out[key] = _rename_refs(value, renames)
-    return out
-
-
-def copy_json(node: Any) -> Any:
-    """A deep copy of JSON data (dicts, lists, scalars), much cheaper than ``copy.deepcopy``."""
-    if isinstance(node, dict):
-        return {k: copy_json(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [copy_json(v) for v in node]
-    return node
-
-
-# -- metadata of Annotated ----------------------------------------------------------------------
-
-_CONSTRAINTS = {
-    at.Gt: ("gt", "exclusiveMinimum"),
-    at.Ge: ("ge", "minimum"),
-    at.Lt: ("lt", "exclusiveMaximum"),
-    at.Le: ("le", "maximum"),
-    at.MultipleOf: ("multiple_of", "multipleOf"),
-}
-
-
-def _apply_metadata(item: Any, schema: dict, extra: dict) -> None:
-    """Turn one ``Annotated`` extra into schema keywords (unknown extras are left to validation)."""
-    if isinstance(item, str):
-        extra["description"] = item
-    elif isinstance(item, te.Doc):
-        extra["description"] = item.documentation
-    elif isinstance(item, FieldInfo):
-        if item.description:
-            extra["description"] = item.description
-        if item.examples:
-            extra["examples"] = list(item.examples)
-        for sub in item.metadata:
-            _apply_metadata(sub, schema, extra)
-        _apply_schema_extra(item.json_schema_extra, extra)
-    elif type(item) in _CONSTRAINTS:
-        attr, keyword = _CONSTRAINTS[type(item)]
-        extra[keyword] = getattr(item, attr)
-    elif isinstance(item, (at.MinLen, at.MaxLen)):
-        kind = _length_kind(schema)
-        if isinstance(item, at.MinLen):
-            extra[f"min{kind}"] = item.min_length
-        else:
-            extra[f"max{kind}"] = item.max_length
-    elif isinstance(item, at.GroupedMetadata):  # Interval, Len, StringConstraints, ...
-        for sub in item:
-            _apply_metadata(sub, schema, extra)
-    else:
-        pattern = getattr(item, "pattern", None)  # pydantic's Field(pattern=...) metadata
-        if isinstance(pattern, str):
-            extra["pattern"] = pattern
-        elif hasattr(pattern, "pattern"):
-            extra["pattern"] = pattern.pattern
-
-
-def _apply_schema_extra(addition: Any, extra: dict) -> None:
-    """``Field(json_schema_extra={...})``: keywords added as given, as pydantic does."""
-    if addition is None:
-        return
-    if not isinstance(addition, dict):
-        raise TypeError(
-            "Field(json_schema_extra=...) must be a dict of JSON Schema keywords here; a "
-            "function that edits the schema cannot be applied to a tool's parameter"
-        )
-    extra.update(strip_titles(copy_json(addition)))
-
-
-def _length_kind(schema: dict) -> str:
-    json_type = schema.get("type")
-    if json_type == "array":
-        return "Items"
-    if json_type == "object":
-        return "Properties"
-    return "Length"
 
 
 # -- small helpers ------------------------------------------------------------------------------
