@@ -85,7 +85,10 @@ def inspect_function(func: Callable[..., Any]) -> FunctionSpec:
     name = getattr(target, "__name__", None) or type(target).__name__
     signature = _signature(func, name, fixed)
     hints = _resolve_hints(target, name)
-    doc = parse_docstring(inspect.getdoc(target))
+    # The raw text: parse_docstring cleans and caches it (inspect.getdoc would clean it again on
+    # every call); getdoc only for what a class inherits.
+    raw_doc = getattr(target, "__doc__", None)
+    doc = parse_docstring(raw_doc if isinstance(raw_doc, str) else inspect.getdoc(target))
 
     builder = SchemaBuilder()
     properties: dict[str, dict] = {}
