@@ -136,7 +136,7 @@ def _annotated_field_infos(annotation: Any) -> list[FieldInfo]:
 
 def _field_default(info: FieldInfo) -> tuple[Any, Callable[[], Any] | None]:
     if info.default_factory is not None:
-        if info.default_factory_takes_validated_data:
+        if getattr(info, "default_factory_takes_validated_data", False):  # pydantic >= 2.10
             raise TypeError(MESSAGES["factory_with_data"])
         return MISSING, info.default_factory  # type: ignore[return-value]
     if info.default is PydanticUndefined or info.default is Ellipsis:
