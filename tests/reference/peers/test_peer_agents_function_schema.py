@@ -151,7 +151,11 @@ class MyClass:
 
 
 # test_class_based_functions (the cases without a run context)
-@pytest.mark.parametrize("method", [MyClass().foo, MyClass.bar, MyClass.baz], ids=["bound", "classmethod", "staticmethod"])
+@pytest.mark.parametrize(
+    "method",
+    [MyClass().foo, MyClass.bar, MyClass.baz],
+    ids=["bound", "classmethod", "staticmethod"],
+)
 def test_bound_methods_classmethods_and_staticmethods_are_tools(method):
     registry = registered(method)
     assert registry.call(method.__name__, {"a": 1, "b": 2}) == "3"
