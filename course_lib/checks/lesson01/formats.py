@@ -80,11 +80,21 @@ HINTS = {
         "additionalProperties, descriptions): the model needs all of it."
     ),
     "mutated": "Build a new dict; do not change the tool you were given (pop and del do).",
+    "read_function": (
+        'The tool you are given is in the Chat Completions form: "name", "description" and '
+        '"parameters" sit inside tool["function"].'
+    ),
 }
 
 
 def hint(key: str, **fields: object) -> HintText:
     return HintText.of(HINTS, key, **fields)
+
+
+FIELDS = ("'name'", "'description'", "'parameters'")
+EXCEPTION_HINTS = [
+    (lambda r: r.raised_a("KeyError") and r.message in FIELDS, hint("read_function")),
+]
 
 
 def expected_anthropic(tool: dict) -> dict:
@@ -205,7 +215,7 @@ def check_converter(learner: Learner, name: str, tool: dict) -> None:
         else (expected_responses, responses_hints)
     )
     case = f"{name}(<the {tool['function']['name']} tool>)"
-    reply = learner.call(name, tool, case=case)
+    reply = learner.call(name, tool, case=case, hints=EXCEPTION_HINTS)
     if "unjson" in reply.data:
         not_json = shared("not_json", name=f"The result of {name}")
         shown = Plain(reply.data.get("repr", "")[:200])

@@ -128,6 +128,10 @@ HINTS = {
     "functions_key": (
         "functions maps each tool name to its function: functions[call.function.name]."
     ),
+    "function_fields": (
+        "A tool call keeps its name and arguments under .function: tool_call.function.name "
+        "and tool_call.function.arguments."
+    ),
     "none_calls": (
         "A reply without tool calls has tool_calls None: check for it and return the content "
         "right away."
@@ -148,6 +152,13 @@ EXCEPTION_HINTS = [
     (lambda r: r.raised_a("TypeError") and "mapping" in r.message, hint("decode")),
     (lambda r: r.raised_a("TypeError") and "NoneType" in r.message, hint("none_calls")),
     (lambda r: r.raised_a("KeyError"), hint("functions_key")),
+    (
+        lambda r: (
+            r.raised_a("AttributeError")
+            and ("attribute 'name'" in r.message or "attribute 'arguments'" in r.message)
+        ),
+        hint("function_fields"),
+    ),
 ]
 
 

@@ -133,8 +133,18 @@ def test_a_schema_missing_its_required_list_is_told_to_pass_it_unchanged():
     assert 'Where:    at $.input_schema: missing key "required"' in message
 
 
-def test_a_converter_that_raises_names_the_exception():
+def test_a_converter_that_raises_something_else_names_the_exception():
     def broken(tool):
-        return {"name": tool["name"]}
+        return {"name": tool["function"]["name"].upper(), "schema": tool["function"]["x"]}
 
-    assert "raised KeyError: 'name'" in rejected("01.5", broken, to_responses)
+    message = rejected("01.5", broken, to_responses)
+    assert "raised KeyError: 'x'" in message and "in a new cell" in message
+
+
+def test_reading_the_name_at_the_top_level_is_told_it_sits_inside_function():
+    def flat_reader(tool):
+        return {"name": tool["name"], "description": tool["description"]}
+
+    message = rejected("01.5", flat_reader, to_responses)
+    assert "raised KeyError: 'name'" in message
+    assert 'sit inside tool["function"]' in message

@@ -224,3 +224,21 @@ def test_what_is_judged_is_what_the_model_received_not_what_the_function_reports
         return reply.choices[0].message.content or "Here is what the tools returned:"
 
     assert "2 request(s)" in rejected("01.4", ask_with_tools)
+
+
+def test_reading_the_name_from_the_call_itself_is_told_it_sits_under_function():
+    def ask_with_tools(client, question, tools, functions, *, model):
+        messages = [{"role": "user", "content": question}]
+        message = client.chat.completions.create(model=model, messages=messages, tools=tools)
+        message = message.choices[0].message
+        if not message.tool_calls:
+            return message.content
+        messages.append(message)
+        for tool_call in message.tool_calls:
+            result = functions[tool_call.name](**json.loads(tool_call.arguments))
+            messages.append(solution("tool_message")(tool_call, result))
+        final = client.chat.completions.create(model=model, messages=messages, tools=tools)
+        return final.choices[0].message.content
+
+    message = rejected("01.4", ask_with_tools)
+    assert "tool_call.function.name" in message.split("Hint:")[1]
