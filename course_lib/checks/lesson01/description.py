@@ -190,7 +190,11 @@ def check_better_description(learner: Learner) -> str:
         if calls and calls[0][0] == wanted and (arguments is None or calls[0][1] == arguments):
             continue
         expected = f"a call to {wanted}" + (f" with {json.dumps(arguments)}" if arguments else "")
-        got = f"a call to {calls[0][0]}" if calls else f"no call, the text {text!r}"
+        got = (
+            f"a call to {calls[0][0]} with {json.dumps(calls[0][1], ensure_ascii=False)}"
+            if calls
+            else f"no call, the text {text!r}"
+        )
         scores = explain_choice(question, tools).scores
         where = "explain_choice scores: " + ", ".join(f"{n} {s:.2f}" for n, s in scores.items())
         key = "order_words" if wanted == "track_order" else "claims_web"

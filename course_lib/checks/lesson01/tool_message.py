@@ -81,6 +81,10 @@ HINTS = {
     "no_id": 'Add "tool_call_id" (the id of the call you answer): it pairs reply and call.',
     "copy_id": 'Copy the id of this tool call into "tool_call_id" (tool_call.id).',
     "content_string": '"content" must be a string: encode non-string results with json.dumps.',
+    "content_parts": (
+        "A list of text parts is a form the API accepts too, and it says the same; this "
+        'exercise asks for the plain form: "content" is the text itself, one string.'
+    ),
     "string_unchanged": (
         "A string result is already text: pass it through unchanged (no json.dumps)."
     ),
@@ -120,6 +124,8 @@ def message_problem(got: Any, call_id: str, result: Any) -> HintText | None:
     if got["tool_call_id"] != call_id:
         return hint("copy_id")
     content = got.get("content")
+    if _is_text_parts(content):
+        return hint("content_parts")
     if not isinstance(content, str):
         return hint("content_string")
     if isinstance(result, str):
@@ -138,6 +144,15 @@ def message_problem(got: Any, call_id: str, result: Any) -> HintText | None:
     if extra:
         return hint("extra_keys", extra=", ".join(extra))
     return None
+
+
+def _is_text_parts(content: Any) -> bool:
+    """Whether ``content`` is a list of ``{"type": "text", "text": ...}`` parts."""
+    return (
+        isinstance(content, list)
+        and bool(content)
+        and all(isinstance(part, dict) and part.get("type") == "text" for part in content)
+    )
 
 
 def sdk_tool_call(learner: Learner, call_id: str, name: str, arguments: dict) -> dict:
@@ -186,7 +201,10 @@ def cases(rng: Random) -> list[tuple[str, str, Any, dict]]:
 def exception_hints(form: str) -> list[tuple[Callable[[Reply], bool], str]]:
     return [
         (lambda r: form == DICT and r.raised_a("AttributeError"), hint("dict_call")),
-        (lambda r: form == SDK and r.raised_a("TypeError"), hint("sdk_call")),
+        (
+            lambda r: form == SDK and (r.raised_a("TypeError") or r.raised_a("AttributeError")),
+            hint("sdk_call"),
+        ),
     ]
 
 

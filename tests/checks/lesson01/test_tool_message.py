@@ -169,3 +169,23 @@ def test_the_sdk_tool_call_is_the_real_openai_object():
 
     evaluate("01.3", tool_message)
     assert seen[:3] == ["ChatCompletionMessageFunctionToolCall"] * 2 + ["dict"]
+
+
+def test_content_as_text_parts_is_told_it_is_equivalent_and_what_is_asked_instead():
+    def tool_message(tool_call, result):
+        return {
+            "role": "tool",
+            "tool_call_id": call_id(tool_call),
+            "content": [{"type": "text", "text": content(result)}],
+        }
+
+    hint = rejected("01.3", tool_message).split("Hint: ", 1)[1]
+    assert "a form the API accepts too" in hint and "one string" in hint
+
+
+def test_dict_methods_on_the_sdk_object_are_told_the_object_form():
+    def tool_message(tool_call, result):
+        return {"role": "tool", "tool_call_id": tool_call.get("id"), "content": content(result)}
+
+    message = rejected("01.3", tool_message)
+    assert "raised AttributeError" in message and "tool_call.id then" in message
