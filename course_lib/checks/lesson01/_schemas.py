@@ -74,8 +74,37 @@ HINTS = {
 }
 
 
+# Every other phrase these checks show: case labels, what was expected or found, where.
+TEXTS = {
+    "case_shape": "the shape of {what}",
+    "case_names": "the parameter names in {what}",
+    "case_default": 'the "default" of {name}',
+    "case_default_fits": 'the "default" of {name} against the schema of {name}',
+    "case_arguments": "the model sends the arguments {arguments}",
+    "at_path": "at {path}",
+    "a_sentence": "a sentence saying what the tool does",
+    "a_valid_schema": "a valid JSON Schema",
+    "a_fitting_default": "a default your schema accepts",
+    "should_accept": "accepted by your schema",
+    "should_reject": "rejected by your schema",
+    "accepted": "accepted",
+    "rejected": "rejected",
+    "validating": "validating against the parameters of {what}",
+    "summary": "{count} argument objects validated",
+}
+
+
 def hint(key: str, **fields: object) -> HintText:
     return HintText.of(HINTS, key, **fields)
+
+
+def text(key: str, **fields: object) -> str:
+    return TEXTS[key].format(**fields)
+
+
+def plain(key: str, **fields: object) -> Plain:
+    """A phrase shown as it is in Expected or Got (not as a quoted JSON string)."""
+    return Plain(text(key, **fields))
 
 
 @dataclass(frozen=True)
@@ -89,13 +118,18 @@ class ArgumentCase:
 
     @property
     def label(self) -> str:
-        return f"the model sends the arguments {json.dumps(self.arguments, ensure_ascii=False)}"
+        return arguments_label(self.arguments)
+
+
+def arguments_label(arguments: dict) -> str:
+    """The case label of an argument object, as one line of JSON."""
+    return text("case_arguments", arguments=json.dumps(arguments, ensure_ascii=False))
 
 
 def tool_parameters(tool: Any, what: str, name: str) -> dict:
     """The ``parameters`` schema of a Chat Completions tool, after checking the envelope."""
     __tracebackhide__ = True
-    case = f"the shape of {what}"
+    case = text("case_shape", what=what)
     if not isinstance(tool, dict):
         fail(case, SHAPE, tool, hint("not_dict", what=what))
     function = tool.get("function")
@@ -111,28 +145,28 @@ def tool_parameters(tool: Any, what: str, name: str) -> dict:
             name,
             function.get("name"),
             hint("name", name=json.dumps(name)),
-            where="at $.function.name",
+            where=text("at_path", path="$.function.name"),
         )
     description = function.get("description")
     if not isinstance(description, str) or not description.strip():
         fail(
             case,
-            Plain("a sentence saying what the tool does"),
+            plain("a_sentence"),
             description,
             hint("description"),
-            where="at $.function.description",
+            where=text("at_path", path="$.function.description"),
         )
     parameters = function.get("parameters")
     if not isinstance(parameters, dict):
         key = "wrap_parameters" if "properties" in function else "no_parameters"
-        fail(case, SHAPE, tool, hint(key), where="at $.function.parameters")
+        fail(case, SHAPE, tool, hint(key), where=text("at_path", path="$.function.parameters"))
     if parameters.get("type") != "object":
         fail(
             case,
             "object",
             parameters.get("type"),
             hint("object"),
-            where="at $.function.parameters.type",
+            where=text("at_path", path="$.function.parameters.type"),
         )
     _expect_valid_schema(case, parameters)
     return parameters
@@ -144,10 +178,11 @@ def _expect_valid_schema(case: str, parameters: dict) -> None:
     try:
         Draft202012Validator.check_schema(parameters)
     except SchemaError as exc:
-        where = "at $.function.parameters." + ".".join(str(part) for part in exc.path)
+        path = ".".join(["$.function.parameters", *(str(part) for part in exc.path)])
+        where = text("at_path", path=path)
         type_names = "type" in exc.path or exc.validator in ("anyOf", "enum")
         chosen = hint("type_names") if type_names else hint("invalid_schema", message=exc.message)
-        fail(case, Plain("a valid JSON Schema"), parameters, chosen, where=where)
+        fail(case, plain("a_valid_schema"), parameters, chosen, where=where)
 
 
 def expect_properties(parameters: dict, names: list[str], what: str) -> dict:
@@ -156,11 +191,11 @@ def expect_properties(parameters: dict, names: list[str], what: str) -> dict:
     got_names = sorted(properties) if isinstance(properties, dict) else properties
     if got_names != sorted(names):
         fail(
-            f"the parameter names in {what}",
+            text("case_names", what=what),
             sorted(names),
             got_names,
             hint("properties"),
-            where="at $.function.parameters.properties",
+            where=text("at_path", path="$.function.parameters.properties"),
         )
     return properties
 
@@ -173,7 +208,7 @@ def expect_default(properties: dict, name: str, value: Any) -> None:
         return
     if not json_equal(value, prop["default"]):
         fail(
-            f'the "default" of {name}',
+            text("case_default", name=name),
             value,
             prop["default"],
             hint("default_value", value=json.dumps(value)),
@@ -188,11 +223,11 @@ def expect_default(properties: dict, name: str, value: Any) -> None:
             else hint("default_fits", name=name)
         )
         fail(
-            f'the "default" of {name} against the schema of {name}',
-            Plain("a default your schema accepts"),
+            text("case_default_fits", name=name),
+            plain("a_fitting_default"),
             prop,
             chosen,
-            where=f"at $.function.parameters.properties.{name}",
+            where=text("at_path", path=f"$.function.parameters.properties.{name}"),
         )
 
 
@@ -220,15 +255,11 @@ def run_argument_cases(
         error = best_match(validator.iter_errors(case.arguments))
         if (error is None) == case.good:
             continue
-        where = f"validating against the parameters of {what}"
+        where = text("validating", what=what)
         if case.good:
             chosen = _rejection_hint(error, function, required, property_hints)
-            fail(
-                case.label, Plain("accepted by your schema"), Plain("rejected"), chosen, where=where
-            )
-        fail(
-            case.label, Plain("rejected by your schema"), Plain("accepted"), case.hint, where=where
-        )
+            fail(case.label, plain("should_accept"), plain("rejected"), chosen, where=where)
+        fail(case.label, plain("should_reject"), plain("accepted"), case.hint, where=where)
     return count
 
 

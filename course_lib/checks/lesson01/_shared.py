@@ -26,7 +26,12 @@ HINTS = {
         "{name} must be plain JSON data, as the API receives it: dicts with string keys, lists, "
         "strings, numbers, booleans and None."
     ),
+    "result_not_json": (
+        "What {name} returns must be plain JSON data, as the API receives it: dicts with string "
+        "keys, lists, strings, numbers, booleans and None."
+    ),
 }
+TEXTS = {"plain_json": "plain JSON data"}
 
 
 def hint(key: str, **fields: object) -> HintText:
@@ -47,5 +52,5 @@ def value_of(learner: Learner, name: str) -> Any:
         return reply.value
     shown = Plain(reply.data.get("repr", "")[:200])
     key = "python_type" if "a type (" in problem else "not_json"
-    fail(name, Plain("plain JSON data"), shown, hint(key, name=name), where=problem)
+    fail(name, Plain(TEXTS["plain_json"]), shown, hint(key, name=name), where=problem)
     return None  # not reached: fail() raises

@@ -21,6 +21,29 @@ VAGUE_DESCRIPTION = "Gets info."
 MAX_DESCRIPTION_CHARS = 300
 CHECK_MODEL = "toy-check-model"
 
+# Every other phrase this check shows: case labels, what was expected or found, where.
+TEXTS = {
+    "case_question": "the question {question}",
+    "a_string": "a non-empty str",
+    "a_better_one": "a better description",
+    "at_most": "at most {limit} characters",
+    "characters": "{count} characters",
+    "call": "a call to {name}",
+    "call_with": "a call to {name} with {arguments}",
+    "no_call": "no call, the text {text}",
+    "scores": "explain_choice scores: {scores}",
+    "summary": "{count} questions routed",
+}
+
+
+def text(key: str, **fields: object) -> str:
+    return TEXTS[key].format(**fields)
+
+
+def question_label(question: str) -> str:
+    return text("case_question", question=repr(question))
+
+
 RULES = (
     Rule(
         "short_string",
@@ -31,13 +54,13 @@ RULES = (
     Rule(
         "orders",
         "Every order question, visible or hidden, goes to track_order with its order_number.",
-        case="the question 'Where is my order 51234?'",
+        case=question_label("Where is my order 51234?"),
         hint="order_words",
     ),
     Rule(
         "web",
         "Every web question, visible or hidden, still goes to search_web.",
-        case="the question 'Search the web for news about 上海'",
+        case=question_label("Search the web for news about 上海"),
         hint="claims_web",
     ),
 )
@@ -157,14 +180,14 @@ def expect_text(description: object) -> str:
     __tracebackhide__ = True
     case = "BETTER_DESCRIPTION"
     if not isinstance(description, str) or not description.strip():
-        fail(case, Plain("a non-empty str"), show(description, limit=120), hint("not_str"))
+        fail(case, Plain(text("a_string")), show(description, limit=120), hint("not_str"))
     if description.strip() == VAGUE_DESCRIPTION:
-        fail(case, Plain("a better description"), description, hint("vague"))
+        fail(case, Plain(text("a_better_one")), description, hint("vague"))
     if len(description) > MAX_DESCRIPTION_CHARS:
         fail(
             case,
-            Plain(f"at most {MAX_DESCRIPTION_CHARS} characters"),
-            Plain(f"{len(description)} characters"),
+            Plain(text("at_most", limit=MAX_DESCRIPTION_CHARS)),
+            Plain(text("characters", count=len(description))),
             hint("too_long", limit=MAX_DESCRIPTION_CHARS),
         )
     return description
@@ -186,17 +209,25 @@ def check_better_description(learner: Learner) -> str:
     client = make_client(HeuristicPolicy())  # a policy given: always the local model
     cases = routing_cases(hidden_rng("01.6"))
     for question, wanted, arguments in cases:
-        calls, text = routed(client, question, tools)
+        calls, said = routed(client, question, tools)
         if calls and calls[0][0] == wanted and (arguments is None or calls[0][1] == arguments):
             continue
-        expected = f"a call to {wanted}" + (f" with {json.dumps(arguments)}" if arguments else "")
+        expected = (
+            text("call_with", name=wanted, arguments=one_line(arguments))
+            if arguments
+            else text("call", name=wanted)
+        )
         got = (
-            f"a call to {calls[0][0]} with {json.dumps(calls[0][1], ensure_ascii=False)}"
+            text("call_with", name=calls[0][0], arguments=one_line(calls[0][1]))
             if calls
-            else f"no call, the text {text!r}"
+            else text("no_call", text=repr(said))
         )
         scores = explain_choice(question, tools).scores
-        where = "explain_choice scores: " + ", ".join(f"{n} {s:.2f}" for n, s in scores.items())
+        where = text("scores", scores=", ".join(f"{n} {s:.2f}" for n, s in scores.items()))
         key = "order_words" if wanted == "track_order" else "claims_web"
-        fail(f"the question {question!r}", Plain(expected), Plain(got), hint(key), where=where)
-    return f"{len(cases)} questions routed"
+        fail(question_label(question), Plain(expected), Plain(got), hint(key), where=where)
+    return text("summary", count=len(cases))
+
+
+def one_line(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)

@@ -18,8 +18,14 @@ from course_lib.checks.learner import Learner, raise_learner_error
 from course_lib.checks.lesson01._shared import CITIES, NOTEBOOK, random_word
 from course_lib.checks.lesson01._shared import hint as shared
 
-ANTHROPIC_CASE = "to_anthropic(<the get_weather tool>)"
-RESPONSES_CASE = "to_responses(<the get_weather tool>)"
+# Every other phrase this check shows: its case labels and its summary.
+TEXTS = {
+    "case": "{name}(<the {tool} tool>)",
+    "case_after": "the input of {name}(<the {tool} tool>) after the call",
+    "summary": "{count} conversions",
+}
+ANTHROPIC_CASE = TEXTS["case"].format(name="to_anthropic", tool="get_weather")
+RESPONSES_CASE = TEXTS["case"].format(name="to_responses", tool="get_weather")
 
 RULES = (
     Rule(
@@ -55,7 +61,7 @@ RULES = (
     Rule(
         "new_dict",
         "Both return a new dict and leave the tool they were given as it was.",
-        case=f"the input of {ANTHROPIC_CASE} after the call",
+        case=TEXTS["case_after"].format(name="to_anthropic", tool="get_weather"),
         hint="mutated",
     ),
 )
@@ -214,10 +220,11 @@ def check_converter(learner: Learner, name: str, tool: dict) -> None:
         if name == "to_anthropic"
         else (expected_responses, responses_hints)
     )
-    case = f"{name}(<the {tool['function']['name']} tool>)"
+    labels = {"name": name, "tool": tool["function"]["name"]}
+    case = TEXTS["case"].format(**labels)
     reply = learner.call(name, tool, case=case, hints=EXCEPTION_HINTS)
     if "unjson" in reply.data:
-        not_json = shared("not_json", name=f"The result of {name}")
+        not_json = shared("result_not_json", name=name)
         shown = Plain(reply.data.get("repr", "")[:200])
         fail(case, expected_of(tool), shown, not_json, where=reply.data["unjson"])
     got = reply.value
@@ -225,7 +232,7 @@ def check_converter(learner: Learner, name: str, tool: dict) -> None:
     given = learner.run(
         "convert(tool)", result="tool", bind={"convert": learner.target(name), "tool": tool}
     )
-    after = f"the input of {case} after the call"
+    after = TEXTS["case_after"].format(**labels)
     if given.raised:
         raise_learner_error(after, given)
     expect_same(after, tool, given.value, tool, hint("mutated"))
@@ -245,4 +252,4 @@ def check_formats(learner: Learner) -> str:
     for name in ("to_anthropic", "to_responses"):
         for tool in tools:
             check_converter(learner, name, json.loads(json.dumps(tool)))
-    return f"{2 * len(tools)} conversions"
+    return TEXTS["summary"].format(count=2 * len(tools))

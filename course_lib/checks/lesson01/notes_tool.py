@@ -12,15 +12,17 @@ from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson01._schemas import (
     ArgumentCase,
+    arguments_label,
     expect_default,
     expect_properties,
     run_argument_cases,
     tool_parameters,
 )
 from course_lib.checks.lesson01._schemas import hint as shared
+from course_lib.checks.lesson01._schemas import text as schema_text
 from course_lib.checks.lesson01._shared import CITIES, NOTEBOOK, random_word, value_of
 
-SHAPE_CASE = "the shape of NOTES_TOOL"
+SHAPE_CASE = schema_text("case_shape", what="NOTES_TOOL")
 
 RULES = (
     Rule(
@@ -39,49 +41,49 @@ RULES = (
     Rule(
         "properties",
         'parameters has "type": "object" and exactly three properties: keyword, limit, tags.',
-        case="the parameter names in NOTES_TOOL",
+        case=schema_text("case_names", what="NOTES_TOOL"),
         hint="properties",
     ),
     Rule(
         "keyword_string",
         "keyword is a string.",
-        case='the model sends the arguments {"keyword": 7}',
+        case=arguments_label({"keyword": 7}),
         hint="keyword_type",
     ),
     Rule(
         "limit_integer",
         "limit is an integer, not any number.",
-        case='the model sends the arguments {"keyword": "budget", "limit": 2.5}',
+        case=arguments_label({"keyword": "budget", "limit": 2.5}),
         hint="limit_integer",
     ),
     Rule(
         "tags_items",
         "tags is an array whose items are strings.",
-        case='the model sends the arguments {"keyword": "budget", "tags": [1, 2]}',
+        case=arguments_label({"keyword": "budget", "tags": [1, 2]}),
         hint="tags_array",
     ),
     Rule(
         "required",
         "Only keyword is required.",
-        case='the model sends the arguments {"keyword": "北京"}',
+        case=arguments_label({"keyword": "北京"}),
         hint="not_required",
     ),
     Rule(
         "closed",
         '"additionalProperties": false.',
-        case='the model sends the arguments {"keyword": "budget", "folder": "inbox"}',
+        case=arguments_label({"keyword": "budget", "folder": "inbox"}),
         hint="closed",
     ),
     Rule(
         "limit_default",
         'A "default" for limit is optional; if present it is 5.',
-        case='the "default" of limit',
+        case=schema_text("case_default", name="limit"),
         hint="default_value",
     ),
     Rule(
         "tags_default",
         'A "default" for tags is optional; if present it is null, and the type allows null.',
-        case='the "default" of tags against the schema of tags',
+        case=schema_text("case_default_fits", name="tags"),
         hint="default_fits_null",
     ),
 )
@@ -155,4 +157,4 @@ def check_notes_tool(learner: Learner) -> str:
             "tags": hint("tags_array"),
         },
     )
-    return f"{count} argument objects validated"
+    return schema_text("summary", count=count)

@@ -33,9 +33,31 @@ from course_lib.checks.lesson01.round_trip_cases import (
 from course_lib.checks.lesson01.tool_message import expected_message, message_problem
 from course_lib.driver import CASE_MODULE
 
+# Every other phrase this check shows: case labels, what was expected or found, where.
+TEXTS = {
+    "case": "ask_with_tools(client, {question}, tools, functions, model={model})",
+    "a_request": "a request to the model",
+    "no_request": "no request",
+    "request_number": "request {number} of {count} your function sent",
+    "no_tools": "no tools (tools= not passed)",
+    "the_tools": "the tools you were given",
+    "first_messages": "the first request's messages",
+    "first_succeeds": "a successful first request",
+    "requests": "{count} request(s)",
+    "roles": "the roles of the second request's messages",
+    "sent_ids": "the tool_calls ids of the assistant message you sent back",
+    "answered_ids": "the tool_call_id of each tool message",
+    "answering": "the tool message answering {name}({arguments})",
+    "summary": "{count} conversations",
+}
+
+
+def text(key: str, **fields: object) -> str:
+    return TEXTS[key].format(**fields)
+
 
 def case_label(question: str) -> str:
-    return f"ask_with_tools(client, {question!r}, tools, functions, model={CHECK_MODEL!r})"
+    return text("case", question=repr(question), model=repr(CHECK_MODEL))
 
 
 WEATHER_CASE = case_label("What's the weather in 北京?")
@@ -202,7 +224,7 @@ def check_ask_with_tools(learner: Learner) -> str:
             raise_learner_error(case, readable(reply), EXCEPTION_HINTS)
         diagnose(case, question, session.exchanges)
         expect_final_answer(case, session.exchanges, reply)
-    return f"{len(table)} conversations"
+    return text("summary", count=len(table))
 
 
 def expect_final_answer(case: str, exchanges: list, reply: Reply) -> None:
@@ -222,15 +244,15 @@ def diagnose(case: str, question: str, exchanges: list, *, finished: bool = True
     """
     __tracebackhide__ = True
     if not exchanges:
-        fail(case, Plain("a request to the model"), Plain("no request"), hint("no_request"))
+        fail(case, Plain(text("a_request")), Plain(text("no_request")), hint("no_request"))
     for number, exchange in enumerate(exchanges, start=1):
-        where = f"request {number} of {len(exchanges)} your function sent"
+        where = text("request_number", number=number, count=len(exchanges))
         body = exchange.request
         if body.get("model") != CHECK_MODEL:
             fail(case, CHECK_MODEL, body.get("model"), hint("model"), where=where)
         if first_difference(CHECK_TOOLS, body.get("tools")) is not None:
-            got = body["tools"] if "tools" in body else Plain("no tools (tools= not passed)")
-            fail(case, Plain("the tools you were given"), got, hint("tools"), where=where)
+            got = body["tools"] if "tools" in body else Plain(text("no_tools"))
+            fail(case, Plain(text("the_tools")), got, hint("tools"), where=where)
     first = exchanges[0]
     user = [{"role": "user", "content": question}]
     if first_difference(user, first.request.get("messages")) is not None:
@@ -239,15 +261,16 @@ def diagnose(case: str, question: str, exchanges: list, *, finished: bool = True
             user,
             first.request.get("messages"),
             hint("first_messages"),
-            where="the first request's messages",
+            where=text("first_messages"),
         )
     if first.status != 200:
-        fail(case, Plain("a successful first request"), first.reply, hint("first_failed"))
+        fail(case, Plain(text("first_succeeds")), first.reply, hint("first_failed"))
     calls = first.reply["choices"][0]["message"].get("tool_calls") or []
     wanted = 2 if calls else 1
     if len(exchanges) > wanted or (finished and len(exchanges) < wanted):
         key = "no_calls" if not calls else "send_again" if len(exchanges) < 2 else "one_round_trip"
-        fail(case, Plain(f"{wanted} request(s)"), Plain(f"{len(exchanges)} request(s)"), hint(key))
+        expected, got = text("requests", count=wanted), text("requests", count=len(exchanges))
+        fail(case, Plain(expected), Plain(got), hint(key))
     if calls and len(exchanges) > 1:
         diagnose_second_request(case, exchanges[1].request.get("messages") or [], user, calls)
 
@@ -262,14 +285,14 @@ def diagnose_second_request(case: str, messages: list, user: list, calls: list) 
     expected_roles = ["user", "assistant", *(["tool"] * len(calls))]
     got_roles = _roles(messages)
     assistants = [m for m in messages if isinstance(m, dict) and m.get("role") == "assistant"]
-    roles_where = "the roles of the second request's messages"
+    roles_where = text("roles")
     if not assistants:
         fail(case, expected_roles, got_roles, hint("assistant_missing"), where=roles_where)
     if len(assistants) > 1:
         fail(case, expected_roles, got_roles, hint("assistant_once"), where=roles_where)
     sent_ids = [c.get("id") for c in assistants[0].get("tool_calls") or []]
     if sent_ids != ids:
-        where = "the tool_calls ids of the assistant message you sent back"
+        where = text("sent_ids")
         fail(case, ids, sent_ids, hint("assistant_unchanged"), where=where)
     tool_messages = [m for m in messages if isinstance(m, dict) and m.get("role") == "tool"]
     if len(tool_messages) < len(calls):
@@ -279,11 +302,11 @@ def diagnose_second_request(case: str, messages: list, user: list, calls: list) 
     answered = [m.get("tool_call_id") for m in tool_messages]
     if answered != ids:
         key = "no_tool_call_id" if None in answered else "own_id"
-        fail(case, ids, answered, hint(key), where="the tool_call_id of each tool message")
+        fail(case, ids, answered, hint(key), where=text("answered_ids"))
     for tool_call, message in zip(calls, tool_messages, strict=True):
         function = tool_call["function"]
         result = tool_result(function["name"], json.loads(function["arguments"]))
         problem = message_problem(message, tool_call["id"], result)
         if problem is not None:
-            where = f"the tool message answering {function['name']}({function['arguments']})"
+            where = text("answering", name=function["name"], arguments=function["arguments"])
             fail(case, expected_message(tool_call["id"], result), message, problem, where=where)

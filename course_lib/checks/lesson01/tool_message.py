@@ -20,12 +20,17 @@ from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson01._shared import CITIES, NOTEBOOK, random_word
 from course_lib.checks.lesson01._shared import hint as shared
 
-SDK = "the SDK's tool call"
-DICT = "a dict"
+SDK, DICT = "sdk", "dict"  # the two forms a tool call comes in
+# The case labels, one per form of the tool call (the call itself is shown in Python spelling).
+TEXTS = {
+    SDK: "tool_message(<the SDK's tool call, id {call_id}>, {result})",
+    DICT: "tool_message(<a dict, id {call_id}>, {result})",
+    "summary": "{count} cases",
+}
 
 
 def case_label(form: str, call_id: str, result: Any) -> str:
-    return f"tool_message(<{form}, id {call_id!r}>, {result!r})"
+    return TEXTS[form].format(call_id=repr(call_id), result=repr(result))
 
 
 WEATHER_CASE = case_label(SDK, "call_v0", "晴, 31°C")
@@ -228,10 +233,10 @@ def check_tool_message(learner: Learner) -> str:
         reply = learner.call("tool_message", call, result, case=case, hints=exception_hints(form))
         expected = expected_message(call_id, result)
         if "unjson" in reply.data:
-            not_json = shared("not_json", name="The message")
+            not_json = shared("result_not_json", name="tool_message")
             shown = Plain(reply.data.get("repr", "")[:200])
             fail_case(case, expected, shown, not_json, where=reply.data["unjson"])
         found = message_problem(reply.value, call_id, result)
         if found is not None:
             fail_case(case, expected, reply.value, found)
-    return f"{len(table)} cases"
+    return TEXTS["summary"].format(count=len(table))

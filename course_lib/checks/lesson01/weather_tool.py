@@ -13,15 +13,17 @@ from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson01._schemas import (
     ArgumentCase,
+    arguments_label,
     expect_default,
     expect_properties,
     run_argument_cases,
     tool_parameters,
 )
 from course_lib.checks.lesson01._schemas import hint as shared
+from course_lib.checks.lesson01._schemas import text as schema_text
 from course_lib.checks.lesson01._shared import CITIES, NOTEBOOK, random_word, value_of
 
-SHAPE_CASE = "the shape of WEATHER_TOOL"
+SHAPE_CASE = schema_text("case_shape", what="WEATHER_TOOL")
 
 RULES = (
     Rule(
@@ -47,37 +49,37 @@ RULES = (
     Rule(
         "properties",
         "Exactly two properties: city and unit.",
-        case="the parameter names in WEATHER_TOOL",
+        case=schema_text("case_names", what="WEATHER_TOOL"),
         hint="properties",
     ),
     Rule(
         "city_string",
         "city is a string.",
-        case='the model sends the arguments {"city": 42}',
+        case=arguments_label({"city": 42}),
         hint="city_type",
     ),
     Rule(
         "unit_enum",
         'unit is a string that can only be "c" or "f".',
-        case='the model sends the arguments {"city": "上海", "unit": "kelvin"}',
+        case=arguments_label({"city": "上海", "unit": "kelvin"}),
         hint="unit_enum",
     ),
     Rule(
         "required",
         "Only city is required.",
-        case='the model sends the arguments {"city": "北京"}',
+        case=arguments_label({"city": "北京"}),
         hint="not_required",
     ),
     Rule(
         "closed",
         'No other argument is allowed ("additionalProperties": false).',
-        case='the model sends the arguments {"city": "北京", "country": "CN"}',
+        case=arguments_label({"city": "北京", "country": "CN"}),
         hint="closed",
     ),
     Rule(
         "default",
         'A "default" for unit is optional; if present it is "c".',
-        case='the "default" of unit',
+        case=schema_text("case_default", name="unit"),
         hint="default_value",
     ),
 )
@@ -140,4 +142,4 @@ def check_weather_tool(learner: Learner) -> str:
         required="city",
         property_hints={"city": hint("city_type"), "unit": hint("unit_enum")},
     )
-    return f"{count} argument objects validated"
+    return schema_text("summary", count=count)
