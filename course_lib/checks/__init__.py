@@ -9,7 +9,7 @@ Importing a module registers its exercises in ``EXERCISES``, which is why each i
 # One line per notebook (add yours in order). Importing a module registers its exercises.
 from course_lib.checks import (  # noqa: F401
     lesson00,
-    nb01,
+    lesson01,
     nb02,
     nb03,
     nb04,
