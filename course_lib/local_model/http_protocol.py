@@ -12,7 +12,7 @@ is still being answered. :class:`LocalModelProtocol` keeps uvicorn's parsing and
   keep-alive connection may be) and, once the first byte of a request arrives, a *header*
   timer (answered 408, then closed);
 - a client that stops reading our reply is dropped after ``write_timeout``;
-- a half-closed connection gets its answer before it is closed.
+- a half-closed connection gets its answers (pipelined ones too) before it is closed.
 """
 
 from __future__ import annotations
@@ -44,10 +44,13 @@ class RememberingConnection(h11.Connection):
         if self.their_state is h11.IDLE:  # h11 consumes the head even when it then refuses it
             self.last_head = self.trailing_data[0][:MAX_QUOTED_HEAD]
         try:
-            return super().next_event()
+            event = super().next_event()
         except h11.RemoteProtocolError as error:
             self.last_error = error
             raise
+        # Only our eof_received tells h11 about an EOF, and uvicorn's event loop has no case for
+        # ConnectionClosed (it would ask again forever): the connection is closing anyway.
+        return h11.NEED_DATA if isinstance(event, h11.ConnectionClosed) else event
 
 
 class LocalModelProtocol(H11Protocol):
@@ -59,6 +62,7 @@ class LocalModelProtocol(H11Protocol):
         self.conn = RememberingConnection(h11.SERVER, limits.max_header_bytes)
         self.logger = log  # uvicorn's own warnings ("Invalid HTTP request") go to our logger
         self.waiting: tuple[str, asyncio.TimerHandle] | None = None
+        self.client_done = False  # the client half-closed: no more bytes will come
         self.write_stall: asyncio.TimerHandle | None = None
 
     # --- connection events -----------------------------------------------------------------
@@ -76,22 +80,30 @@ class LocalModelProtocol(H11Protocol):
         self.watch_for_request()
 
     def on_response_complete(self) -> None:
-        super().on_response_complete()
+        super().on_response_complete()  # may start the next pipelined request
+        if self.client_done and not self.transport.is_closing():
+            if not self.answer_what_is_left():
+                self.transport.close()
+            return
         self.watch_for_request()
 
-    def eof_received(self) -> bool | None:
-        """The client has finished sending. Answer what it sent, then close."""
+    def eof_received(self) -> bool:
+        """The client has finished sending (a half-close): answer every request it sent,
+        pipelined ones included, then close. (uvicorn would close at once.)"""
+        self.client_done = True
+        if not self.answer_what_is_left():
+            self.transport.close()
+        return True  # the transport stays open for our replies; we close it ourselves
+
+    def answer_what_is_left(self) -> bool:
+        """After the client's EOF: whether a reply is still owed (so the connection stays)."""
         state = self.conn.their_state
-        pending = self.cycle is not None and not self.cycle.response_complete
         if state is h11.SEND_BODY or (state is h11.IDLE and self.conn.trailing_data[0]):
             # Half a request: h11 reports it as a protocol error, answered by send_400_response.
             self.conn.receive_data(b"")
             self.handle_events()
             return True
-        if pending:
-            self.cycle.keep_alive = False  # uvicorn closes once the reply is complete
-            return True
-        return None  # nothing in flight: the transport closes itself
+        return self.cycle is not None and not self.cycle.response_complete
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.stop_waiting()

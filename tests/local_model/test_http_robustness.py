@@ -305,6 +305,17 @@ def test_a_client_that_half_closes_after_its_request_still_gets_the_reply(server
     assert reply.status == 200 and reply.json()["choices"][0]["message"]["content"]
 
 
+def test_pipelined_requests_then_a_half_close_are_all_answered_before_the_close(server):
+    texts = ["Hello", "你好", "What's the weather in Paris?"]
+    with connect(server.base_url) as sock:
+        sock.sendall(b"".join(request("POST", CHAT, chat_body(t)) for t in texts))
+        sock.shutdown(socket.SHUT_WR)
+        reader = SharedReader(sock)
+        statuses = [read_reply(reader).status for _ in texts]
+        assert reader.read(1) == b""
+    assert statuses == [200, 200, 200]
+
+
 def test_a_half_closed_partial_request_gets_400_at_once_not_a_timeout(server):
     for partial in (
         b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n",
