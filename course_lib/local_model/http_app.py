@@ -117,7 +117,9 @@ class EndpointApp:
         prepared = await loop.run_in_executor(self.pool, self.prepare, as_method, path, body)
         await self.send_reply(send, path, prepared)
 
-    def refuse(self, scope: dict[str, Any], method: str, headers: dict[bytes, bytes]) -> Any:
+    def refuse(
+        self, scope: dict[str, Any], method: str, headers: dict[bytes, bytes]
+    ) -> tuple[int, str, list[tuple[bytes, bytes]]] | None:
         """``(status, text, extra headers)`` for a request this layer will not pass on, or None."""
         version = scope["http_version"]
         if version not in ("1.0", "1.1"):

@@ -1,4 +1,4 @@
-"""uvicorn's h11 connection, with the three things it leaves to whoever deploys it.
+"""uvicorn's h11 connection, plus what uvicorn leaves to whoever deploys it.
 
 uvicorn parses HTTP with h11 and hands complete requests to the ASGI app (``http_app.py``). Out of
 the box it (1) answers a malformed request with a plain-text 400, (2) never times out a
