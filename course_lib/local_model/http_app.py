@@ -115,7 +115,10 @@ class EndpointApp:
         loop = asyncio.get_running_loop()
         as_method = "GET" if method == "HEAD" else method
         prepared = await loop.run_in_executor(self.pool, self.prepare, as_method, path, body)
-        await self.send_reply(send, path, prepared)
+        # Both framings at once may be an attempt to smuggle a request: RFC 9112 (6.3) says to
+        # answer it (h11 reads the chunked body) and then close the connection.
+        both = b"transfer-encoding" in headers and b"content-length" in headers
+        await self.send_reply(send, path, prepared, close=both)
 
     def refuse(
         self, scope: dict[str, Any], method: str, headers: dict[bytes, bytes]
@@ -144,12 +147,16 @@ class EndpointApp:
         first, done = next_batch(stream)
         return Prepared(reply.status, reply.content_type, first, True, None if done else stream)
 
-    async def send_reply(self, send: Send, path: str, prepared: Prepared) -> None:
+    async def send_reply(self, send: Send, path: str, prepared: Prepared, *, close: bool) -> None:
         content_type = prepared.content_type.encode()
         if not prepared.stream:
-            await send_whole(send, prepared.status, prepared.first, content_type=content_type)
+            await send_whole(
+                send, prepared.status, prepared.first, content_type=content_type, close=close
+            )
             return
         headers = [(b"content-type", content_type), (b"cache-control", b"no-cache"), *CORS]
+        if close:
+            headers.append((b"connection", b"close"))
         await send({"type": "http.response.start", "status": prepared.status, "headers": headers})
         done = prepared.rest is None
         await send({"type": "http.response.body", "body": prepared.first, "more_body": not done})

@@ -41,6 +41,24 @@ def test_a_chunked_request_body_is_read_whole_and_the_connection_stays_in_step(s
     assert replies[1].json()["object"] == "list"
 
 
+def test_a_body_framed_both_chunked_and_by_length_is_read_chunked_then_the_connection_closes(
+    server,
+):
+    body = chat_body()
+    data = (
+        f"POST {CHAT} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+        f"Content-Length: 5\r\n\r\n{len(body):x}\r\n".encode()
+        + body
+        + b"\r\n0\r\n\r\n"
+    )
+    with connect(server.base_url) as sock:
+        sock.sendall(data + request("GET", "/v1/models"))  # the smuggled request is not answered
+        reader = SharedReader(sock)
+        reply = read_reply(reader)
+        assert reply.status == 200 and reply.closes
+        assert reader.read(1) == b""
+
+
 def test_pipelined_requests_are_answered_in_order_on_one_connection(server):
     texts = ["Hello", "你好", "What's the weather in Paris?"]
     data = b"".join(request("POST", CHAT, chat_body(t)) for t in texts)
