@@ -118,7 +118,7 @@ class EndpointApp:
         # Both framings at once may be an attempt to smuggle a request: RFC 9112 (6.3) says to
         # answer it (h11 reads the chunked body) and then close the connection.
         both = b"transfer-encoding" in headers and b"content-length" in headers
-        await self.send_reply(send, path, prepared, close=both)
+        await self.send_reply(receive, send, path, prepared, close=both)
 
     def refuse(
         self, scope: dict[str, Any], method: str, headers: dict[bytes, bytes]
@@ -147,7 +147,9 @@ class EndpointApp:
         first, done = next_batch(stream)
         return Prepared(reply.status, reply.content_type, first, True, None if done else stream)
 
-    async def send_reply(self, send: Send, path: str, prepared: Prepared, *, close: bool) -> None:
+    async def send_reply(
+        self, receive: Receive, send: Send, path: str, prepared: Prepared, *, close: bool
+    ) -> None:
         content_type = prepared.content_type.encode()
         if not prepared.stream:
             await send_whole(
@@ -161,14 +163,18 @@ class EndpointApp:
         done = prepared.rest is None
         await send({"type": "http.response.body", "body": prepared.first, "more_body": not done})
         loop = asyncio.get_running_loop()
-        while not done:
-            try:
-                piece, done = await loop.run_in_executor(self.pool, next_batch, prepared.rest)
-            except Exception as error:  # the head is sent: end the stream with an error event
-                log.exception("Unexpected error in the middle of a stream for %s", path)
-                text = message("internal", error=f"{type(error).__name__}: {error}")
-                piece, done = stream_error_event(path, text), True
-            await send({"type": "http.response.body", "body": piece, "more_body": not done})
+        hung_up = asyncio.ensure_future(receive())  # the body is read: this waits for a hang-up
+        try:
+            while not done and not hung_up.done():  # a client gone stops costing model time
+                try:
+                    piece, done = await loop.run_in_executor(self.pool, next_batch, prepared.rest)
+                except Exception as error:  # the head is sent: end the stream with an error event
+                    log.exception("Unexpected error in the middle of a stream for %s", path)
+                    text = message("internal", error=f"{type(error).__name__}: {error}")
+                    piece, done = stream_error_event(path, text), True
+                await send({"type": "http.response.body", "body": piece, "more_body": not done})
+        finally:
+            hung_up.cancel()
 
 
 def next_batch(stream: Iterator[bytes]) -> tuple[bytes, bool]:

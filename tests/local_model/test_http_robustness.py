@@ -437,10 +437,17 @@ class HugeStream(LocalEndpoint):
     """The local model, plus ``/v1/huge``: a 64 MB stream, to see what happens to a client
     that stops reading."""
 
+    produced = 0
+
     def handle(self, method: str, path: str, body: bytes) -> Reply:
         if path != "/v1/huge":
             return super().handle(method, path, body)
-        return Reply(200, "text/event-stream", (b"data: " + b"x" * 65530 for _ in range(1024)))
+        return Reply(200, "text/event-stream", self.pieces())
+
+    def pieces(self):
+        for _ in range(1024):
+            self.produced += 1
+            yield b"data: " + b"x" * 65530
 
 
 def test_a_client_that_stops_reading_is_dropped_after_the_write_timeout():
@@ -458,6 +465,7 @@ def test_a_client_that_stops_reading_is_dropped_after_the_write_timeout():
             except ConnectionResetError:
                 pass
         assert received < 32 * MEGABYTE  # dropped long before the 64 MB were sent
+        assert endpoint.produced < 512  # and the stream stopped being produced
         assert normal_client_works(server.base_url)
 
 
