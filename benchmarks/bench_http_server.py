@@ -30,6 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import openai
 import uvicorn
@@ -70,7 +71,7 @@ class CannedEndpoint(LocalEndpoint):
         streamed = json.dumps({**REQUEST, "stream": True}).encode()
         self.stream = list(super().handle("POST", "/v1/chat/completions", streamed).body)
 
-    def handle(self, method: str, path: str, body: bytes) -> Reply:
+    def handle(self, method: str, path: str, body: bytes, *headers: Any) -> Reply:
         if b'"stream": true' in body or b'"stream":true' in body:
             return Reply(200, "text/event-stream; charset=utf-8", iter(self.stream))
         return Reply(200, "application/json", self.plain)

@@ -13,6 +13,7 @@ import random
 import socket
 import threading
 import time
+from typing import Any
 
 import openai
 import pytest
@@ -393,18 +394,22 @@ def test_a_50_mb_body_in_flight_does_not_stop_a_normal_client_and_gets_413():
 # --- our own bugs ---------------------------------------------------------------------------------
 
 
-class ReturnsAString:
-    """A policy that breaks the Policy contract (returns text, not a Turn): a bug, server-side."""
+class RaisingEndpoint(LocalEndpoint):
+    """The local model, except that a chat request raises: a bug on our side of the wire."""
 
-    def respond(self, request):
-        return "not a Turn"
+    def handle(self, method: str, path: str, body: bytes, *headers: Any) -> Reply:
+        if path.endswith("/chat/completions"):
+            raise RuntimeError("the endpoint broke")
+        return super().handle(method, path, body, *headers)
 
 
-def test_an_exception_in_the_model_becomes_a_json_500_and_the_server_goes_on(caplog):
-    with serve(policy=ReturnsAString()) as broken:
+def test_an_exception_in_the_endpoint_becomes_a_json_500_and_the_server_goes_on(caplog):
+    endpoint = RaisingEndpoint(HeuristicPolicy())
+    with running(LocalModelServer(("127.0.0.1", 0), endpoint, limits=LIMITS)) as broken:
         remote = openai.OpenAI(api_key="unused", base_url=broken.base_url, max_retries=0)
-        with pytest.raises(openai.InternalServerError, match="bug in course_lib"):
+        with pytest.raises(openai.InternalServerError, match="the endpoint broke") as raised:
             remote.chat.completions.create(model="m", messages=user("hi"))
+        assert "bug in course_lib" in str(raised.value)
         assert remote.models.list().data  # still serving
     assert "Unexpected error answering POST /v1/chat/completions" in caplog.text
 
@@ -412,7 +417,7 @@ def test_an_exception_in_the_model_becomes_a_json_500_and_the_server_goes_on(cap
 class FailingStream(LocalEndpoint):
     """An endpoint whose stream breaks after 100 KB of events, as a bug mid-stream would."""
 
-    def handle(self, method: str, path: str, body: bytes) -> Reply:
+    def handle(self, method: str, path: str, body: bytes, *headers: Any) -> Reply:
         def events():
             for _ in range(2000):
                 yield b'data: {"pad": "' + b"x" * 50 + b'"}\n\n'
@@ -439,9 +444,9 @@ class HugeStream(LocalEndpoint):
 
     produced = 0
 
-    def handle(self, method: str, path: str, body: bytes) -> Reply:
+    def handle(self, method: str, path: str, body: bytes, *headers: Any) -> Reply:
         if path != "/v1/huge":
-            return super().handle(method, path, body)
+            return super().handle(method, path, body, *headers)
         return Reply(200, "text/event-stream", self.pieces())
 
     def pieces(self):
