@@ -307,12 +307,31 @@ def test_a_request_without_an_anthropic_version_header_is_refused():
     assert reply.json()["error"]["message"] == "anthropic-version: header is required"
 
 
-def test_the_models_endpoint_answers_in_anthropics_shape():
-    # In process only: the endpoint tells the APIs apart by the anthropic-version header, which
-    # the HTTP server hands over only once it passes headers to LocalEndpoint.handle.
-    claude = make_anthropic_client()
+def _models_answer_in_anthropics_shape(claude) -> None:
     model = claude.models.retrieve(claude.models.list().data[0].id)
     assert model.type == "model" and model.id == MODEL
     with pytest.raises(anthropic.NotFoundError) as caught:
         claude.models.retrieve("claude-not-here")
     assert caught.value.body["error"]["type"] == "not_found_error"
+
+
+def test_the_models_endpoint_answers_in_anthropics_shape():
+    # The endpoint tells the APIs apart by the anthropic-version header the SDK sends.
+    _models_answer_in_anthropics_shape(make_anthropic_client())
+
+
+def test_the_models_endpoint_answers_in_anthropics_shape_over_http_too():
+    from course_lib.local_model.server import serve
+
+    with serve() as server:
+        root = server.base_url.removesuffix("/v1")
+        _models_answer_in_anthropics_shape(anthropic.Anthropic(api_key="unused", base_url=root))
+        raw = httpx2.post(
+            f"{root}/v1/messages",
+            json={"model": MODEL, "messages": user("hi")},
+            headers={"anthropic-version": "2023-06-01"},
+        )
+        assert (raw.status_code, raw.json()["error"]["message"]) == (
+            400,
+            "max_tokens: Field required",
+        )
