@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import inspect
 import pprint
-import typing
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from course_lib.checks.compare import HintText, Plain, fail
+from course_lib.checks.compare import Hint, HintText, Plain, fail, first_difference, pick_hint
 from course_lib.checks.failures import CheckFailed, NotDoneYet
 from course_lib.checks.learner import Learner, Reply
 from course_lib.driver import Driver
@@ -68,14 +67,25 @@ class Source:
         return local(self.setup, self.expr)
 
 
-@lru_cache(maxsize=4096)
 def local(setup: str, expr: str) -> Any:
     """The object ``expr`` names after ``setup``, built in the check's process exactly as the
-    driver builds it beside the learner's code: the oracle's copy of the case's input."""
+    driver builds it beside the learner's code: the oracle's copy of the case's input. Cases
+    with the same setup share its namespace (and so its classes), as one module would."""
+    return _evaluated(setup, expr)
+
+
+@lru_cache(maxsize=4096)
+def _evaluated(setup: str, expr: str) -> Any:
+    namespace = _namespace(setup)
+    return eval(compile(expr, "<check case>", "eval", dont_inherit=True), namespace)  # noqa: S307
+
+
+@lru_cache(maxsize=1024)
+def _namespace(setup: str) -> dict[str, Any]:
     namespace = Driver.case_namespace()
     if setup:
         exec(compile(setup, "<check case>", "exec", dont_inherit=True), namespace)  # noqa: S102
-    return eval(compile(expr, "<check case>", "eval", dont_inherit=True), namespace)  # noqa: S307
+    return namespace
 
 
 def parameter_text(name: str, annotation: str | None, default: str | None = None) -> str:
@@ -96,6 +106,8 @@ class FunctionCase:
     returns: str | None = None
     doc: str | None = None
     future: bool = False
+    before: str = ""  # module source above the function (classes, imports)
+    context: str = ""  # what a case label adds about that module, e.g. "where ..."
 
     @property
     def signature(self) -> str:
@@ -105,14 +117,16 @@ class FunctionCase:
     @property
     def setup(self) -> str:
         body = f"    {self.doc!r}\n" if self.doc is not None else ""
-        return f"{FUTURE if self.future else ''}{self.signature}:\n{body}    return None\n"
+        head = f"{FUTURE if self.future else ''}{self.before}"
+        return f"{head}{self.signature}:\n{body}    return None\n"
 
     @property
     def label(self) -> str:
         """How a case names it: the signature, and the module's future import if it has one."""
+        label = self.signature
         if self.future:
-            return f"{self.signature}, in a module that starts with `{FUTURE.strip()}`"
-        return self.signature
+            label += f", in a module that starts with `{FUTURE.strip()}`"
+        return f"{label}, {self.context}" if self.context else label
 
     def source(self) -> Source:
         return Source(self.name, self.setup)
@@ -167,6 +181,43 @@ def returned_json(case: str, reply: Reply, expected: Any, hints: Sequence[Any] =
     return None
 
 
+def narrow(expected: dict, got: Any) -> tuple[str, Any, Any] | None:
+    """(where, expected part, got part) when one key, or one property, holds every difference:
+    showing only that part keeps Expected and Got short enough to read whole."""
+    if not isinstance(got, dict) or list(got) != list(expected):
+        return None
+    differing = [k for k in expected if first_difference(expected[k], got[k]) is not None]
+    if len(differing) != 1:
+        return None
+    key = differing[0]
+    if key == "properties" and isinstance(got[key], dict):
+        props, got_props = expected[key], got[key]
+        if list(got_props) == list(props):
+            names = [n for n in props if first_difference(props[n], got_props[n]) is not None]
+            if len(names) == 1:
+                return f"properties.{names[0]}", props[names[0]], got_props[names[0]]
+    return key, expected[key], got[key]
+
+
+def expect_schema(
+    case: str, expected: dict, got: Any, hints: list[Hint], default: HintText
+) -> None:
+    """Fail unless ``got`` is ``expected`` with properties in order. When one part holds every
+    difference, Expected and Got show only that part, and Where names its path."""
+    __tracebackhide__ = True
+    difference = first_difference(expected, got)
+    if difference is None and list(got["properties"]) == list(expected["properties"]):
+        return
+    chosen = pick_hint(got, hints, default)
+    part = narrow(expected, got) if difference is not None else None
+    if part is not None:
+        where, part_expected, part_got = part
+        detail = first_difference(part_expected, part_got, f"$.{where}")
+        fail(case, part_expected, part_got, chosen, where=detail)
+    where = None if difference is None or difference.startswith("expected ") else difference
+    fail(case, expected, got, chosen, where=where)
+
+
 def names_text(names: Iterable[str]) -> str:
     return " and ".join(names)
 
@@ -178,10 +229,12 @@ def expect_type_error(
     case: str,
     names: Sequence[str],
     no_raise: HintText,
+    other_exception: HintText | None = None,
     **kwargs: Any,
 ) -> None:
     """``fn(*args, **kwargs)`` must raise TypeError whose message contains every one of
-    ``names``; ``no_raise`` is the hint when it returns instead."""
+    ``names``; ``no_raise`` is the hint when it returns instead, ``other_exception`` when it
+    raises something else (by default a hint saying to raise TypeError)."""
     __tracebackhide__ = True
     wanted = Plain(f"a TypeError naming {names_text(names)}")
     reply = learner.attempt(fn, *args, **kwargs)
@@ -193,12 +246,8 @@ def expect_type_error(
             )
         return
     if reply.raised:
-        fail(
-            case,
-            wanted,
-            Plain(reply.raised_text),
-            hint("wrong_exception", kind=reply.type, names=names_text(names)),
-        )
+        other = other_exception or hint("wrong_exception", kind=reply.type, names=names_text(names))
+        fail(case, wanted, Plain(reply.raised_text), other)
     got = Plain(reply.data.get("repr", "")) if "unjson" in reply.data else reply.value
     fail(case, wanted, got, no_raise)
 
@@ -285,7 +334,3 @@ def after_earlier(
             hint=failed.failure.hint or "",
         )
         raise CheckFailed(replace(failed.failure, hint=str(note), hint_key=note.key)) from None
-
-
-def type_hints(func: Callable[..., Any]) -> dict[str, Any]:
-    return typing.get_type_hints(func)

@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from course_lib.checks.compare import Hint, HintText, Plain, expect_equal, fail
+from course_lib.checks.compare import Hint, HintText, expect_equal
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner
+from course_lib.checks.learner import Learner, raise_learner_error
 from course_lib.checks.lesson02._shared import Source, expect_type_error
 
 RULES = (
@@ -169,7 +169,7 @@ def check_json_type(learner: Learner) -> str:
     case = RULES[4].case
     reply = learner.run(FRESH_CODE, result="seen", bind={"json_type": learner.target("json_type")})
     if reply.raised:
-        fail(case, {"type": "string"}, Plain(reply.raised_text), raised_hint("str"))
+        raise_learner_error(case, reply, [(lambda r: True, raised_hint("str"))])
     expect_equal(case, {"type": "string"}, reply.value, hint=hint("fresh"))
     return f"{len(IN_TABLE) + len(OUTSIDE) + 1} cases"
 

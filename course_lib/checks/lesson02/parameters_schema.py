@@ -16,13 +16,13 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-from course_lib.checks.compare import Hint, HintText, first_difference, hidden_rng, pick_hint
-from course_lib.checks.compare import fail as fail_case
+from course_lib.checks.compare import Hint, HintText, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson02._shared import (
     EMPTY,
     FunctionCase,
+    expect_schema,
     parameter_text,
     returned_json,
     string_annotations,
@@ -327,43 +327,6 @@ def raised_hints(func: Callable[..., Any]) -> list[tuple[Callable[[Any], bool], 
         (lambda r: r.raised_a("KeyError") and "'return'" in r.message, hint("no_return")),
         (lambda r: True, hint("must_not_raise")),
     ]
-
-
-def narrow(expected: dict, got: Any) -> tuple[str, Any, Any] | None:
-    """(where, expected part, got part) when one key, or one property, holds every difference:
-    showing only that part keeps Expected and Got short enough to read whole."""
-    if not isinstance(got, dict) or list(got) != list(expected):
-        return None
-    differing = [k for k in expected if first_difference(expected[k], got[k]) is not None]
-    if len(differing) != 1:
-        return None
-    key = differing[0]
-    if key == "properties" and isinstance(got[key], dict):
-        props, got_props = expected[key], got[key]
-        if list(got_props) == list(props):
-            names = [n for n in props if first_difference(props[n], got_props[n]) is not None]
-            if len(names) == 1:
-                return f"properties.{names[0]}", props[names[0]], got_props[names[0]]
-    return key, expected[key], got[key]
-
-
-def expect_schema(
-    case: str, expected: dict, got: Any, hints: list[Hint], default: HintText
-) -> None:
-    """Fail unless ``got`` is ``expected`` with properties in order. When one part holds every
-    difference, Expected and Got show only that part, and Where names its path."""
-    __tracebackhide__ = True
-    difference = first_difference(expected, got)
-    if difference is None and list(got["properties"]) == list(expected["properties"]):
-        return
-    chosen = pick_hint(got, hints, default)
-    part = narrow(expected, got) if difference is not None else None
-    if part is not None:
-        where, part_expected, part_got = part
-        detail = first_difference(part_expected, part_got, f"$.{where}")
-        fail_case(case, part_expected, part_got, chosen, where=detail)
-    where = None if difference is None or difference.startswith("expected ") else difference
-    fail_case(case, expected, got, chosen, where=where)
 
 
 def check_function(

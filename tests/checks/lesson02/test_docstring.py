@@ -157,8 +157,9 @@ def test_descriptions_agree_with_the_reference_which_uses_docstring_parser():
     difference: the reference's function description adds the body paragraphs."""
     rng = random.Random("agreement 02.3")
     cases = [doc for doc, _, _ in VISIBLE]
-    cases += [random_docstring(rng, ["city", "天数", "limit"][: rng.randint(0, 3)])[0]
-              for _ in range(100)]  # fmt: skip
+    cases += [
+        random_docstring(rng, ["city", "天数", "limit"][: rng.randint(0, 3)])[0] for _ in range(100)
+    ]
     for doc in cases:
         assert parse(doc)[1] == parse_docstring(doc).params, doc
 

@@ -45,8 +45,10 @@ def also_required_for_missing(func, tool):
 
 def swapped_words(func, tool):
     swap = {"missing": "extra", "extra": "missing"}
-    return [swap.get(line.split(":")[0], line.split(":")[0]) + ":" + line.split(":", 1)[1]
-            for line in correct(func, tool)]  # fmt: skip
+    return [
+        swap.get(line.split(":")[0], line.split(":")[0]) + ":" + line.split(":", 1)[1]
+        for line in correct(func, tool)
+    ]
 
 
 def free_wording(func, tool):
@@ -62,8 +64,9 @@ def ignores_types(func, tool):
 
 
 def type_without_types(func, tool):
-    return [line.split(" is ")[0] if line.startswith("type") else line
-            for line in correct(func, tool)]  # fmt: skip
+    return [
+        line.split(" is ")[0] if line.startswith("type") else line for line in correct(func, tool)
+    ]
 
 
 CELL = "w02-ex5"

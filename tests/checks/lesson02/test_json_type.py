@@ -36,9 +36,15 @@ def test_the_stub_is_not_done_yet():
 
 
 def basic_table() -> dict:
-    return {str: {"type": "string"}, int: {"type": "integer"}, float: {"type": "number"},
-            bool: {"type": "boolean"}, list: {"type": "array"}, dict: {"type": "object"},
-            type(None): {"type": "null"}}  # fmt: skip
+    return {
+        str: {"type": "string"},
+        int: {"type": "integer"},
+        float: {"type": "number"},
+        bool: {"type": "boolean"},
+        list: {"type": "array"},
+        dict: {"type": "object"},
+        type(None): {"type": "null"},
+    }
 
 
 def json_type_name_only(annotation):
@@ -56,9 +62,15 @@ def json_type_python_names(annotation):
 def json_type_issubclass_walk(annotation):
     if annotation is None:
         return {"type": "null"}
-    for python_type, name in [(int, "integer"), (float, "number"), (str, "string"),
-                              (bool, "boolean"), (list, "array"), (dict, "object"),
-                              (type(None), "null")]:  # fmt: skip
+    for python_type, name in [
+        (int, "integer"),
+        (float, "number"),
+        (str, "string"),
+        (bool, "boolean"),
+        (list, "array"),
+        (dict, "object"),
+        (type(None), "null"),
+    ]:
         if isinstance(annotation, type) and issubclass(annotation, python_type):
             return {"type": name}
     raise TypeError(f"cannot map {annotation!r}")

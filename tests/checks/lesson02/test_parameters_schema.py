@@ -31,9 +31,18 @@ def test_the_stub_is_not_done_yet():
         evaluate("02.2", parameters_schema)
 
 
-def make(*, required_rule=None, defaults=True, closed=True, names_from_hints=False,
-         object_type=True, properties_rule=None, skip_keyword_only=False, empty_required=True,
-         always_default=False):  # fmt: skip
+def make(
+    *,
+    required_rule=None,
+    defaults=True,
+    closed=True,
+    names_from_hints=False,
+    object_type=True,
+    properties_rule=None,
+    skip_keyword_only=False,
+    empty_required=True,
+    always_default=False,
+):
     """A learner's parameters_schema with one mistake switched on."""
     json_type = solution()["json_type"]
 
