@@ -143,6 +143,10 @@ HINTS = {
     "summary_blank": (
         "The summary stops at the first blank line (or a section header such as Args:)."
     ),
+    "must_not_raise": (
+        "Every docstring of the check is Google style, or None or blank: parse_google_docstring "
+        "returns (summary, descriptions) for each, never raises. Which line did it stop at?"
+    ),
     "summary_lines": (
         "The summary is every line before the first blank line (or header), each stripped, "
         "joined with one space."
@@ -259,9 +263,11 @@ def hints(doc: str | None, summary: str, expected: dict[str, str]) -> list[Hint]
 def check_docstring(learner: Learner, doc: str | None, summary: str, expected: dict) -> None:
     __tracebackhide__ = True
     case = case_of(doc)
-    reply = learner.call(
-        "parse_google_docstring", doc, case=case, hints=[(lambda r: doc is None, hint("none"))]
-    )
+    raised = [
+        (lambda r: doc is None or not doc.strip(), hint("none")),
+        (lambda r: True, hint("must_not_raise")),
+    ]
+    reply = learner.call("parse_google_docstring", doc, case=case, hints=raised)
     want = [summary, expected]
     got = returned_json(case, reply, python_text(want, "tuple"))
     difference = first_difference(want, got)

@@ -24,6 +24,7 @@ CLASSES = {
     "Ticket": 'class Ticket:\n    "A class of our own: JSON cannot describe it."\n',
     "Nothing": 'class Nothing(Enum):\n    "An Enum without members: no value would be valid."\n',
     "Mixed": 'class Mixed(Enum):\n    ONE = 1\n    TWO = "two"\n',
+    "Booking": "@dataclass\nclass Booking:\n    hotel: str\n    nights: int = 1\n",
 }
 SETUP = "\n\n".join(CLASSES.values())
 

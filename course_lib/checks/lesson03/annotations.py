@@ -41,7 +41,7 @@ else:
 """
 )
 
-HOTEL = "\n\nclass Hotel:\n    'A hotel.'\n\n\n"
+HOTEL = "@dataclass\nclass Hotel:\n    name: str\n    stars: int = 3\n\n\n"
 TYPE_CHECKING_IMPORT = (
     "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from hotels import Hotel\n\n\n"
 )
@@ -54,7 +54,7 @@ BOOK = FunctionCase(
     ("hotel: 'Hotel'", "nights: int = 1"),
     returns="'Hotel'",
     before=HOTEL,
-    context="where Hotel is a class of that module",
+    context="where Hotel is a dataclass of that module",
 )
 GREET = FunctionCase("greet", ("name", "polite: bool = True"), returns="str")
 VISIBLE = (

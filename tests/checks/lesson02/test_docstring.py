@@ -128,6 +128,16 @@ def test_none_is_named_in_python_spelling_and_told_what_to_return():
     assert "yourself" not in message
 
 
+def test_a_parser_that_raises_is_told_it_must_not_not_to_run_it_yourself():
+    def no_arguments_header(doc):
+        if doc and "Arguments:" in doc:
+            raise ValueError("unknown section Arguments:")
+        return parse(doc)
+
+    message = rejected("02.3", no_arguments_header)
+    assert "never raises" in message and "yourself" not in message
+
+
 def test_glued_continuation_lines_are_named():
     wrong = edited(
         "parse_google_docstring",

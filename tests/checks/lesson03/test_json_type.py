@@ -8,6 +8,7 @@ through its global name, so nested annotations meet the pitfall too.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import enum
 import json
 import random
@@ -31,7 +32,7 @@ SCALARS = {str: "string", int: "integer", float: "number", bool: "boolean", type
 def test_the_solution_passes_every_case():
     assert evaluate("03.4", solution()["json_type"]) == (
         "Exercise 03.4 passed: json_type, second version (27 visible and 80 hidden annotations, "
-        "10 refused)."
+        "11 refused)."
     )
 
 
@@ -181,6 +182,13 @@ def test_a_wrong_part_is_reported_as_that_part_not_the_whole_annotation():
     message = rejected("03.4", with_override(true_without_enum))
     assert "Case: json_type(Literal[True]), a part of json_type(" in message
     assert "is a Literal or an Enum: return enum_schema(annotation)" in message
+
+
+def test_a_dataclass_described_as_an_object_is_told_that_03_4_refuses_it():
+    wrong = with_override(lambda a: {"type": "object"} if dataclasses.is_dataclass(a) else None)
+    message = rejected("03.4", wrong)
+    assert "Case: json_type(Booking)\nExpected: a TypeError naming Booking" in message
+    assert "Booking is a dataclass, a class of your own" in message
 
 
 def test_a_union_type_that_falls_back_to_a_string_is_named():
