@@ -10,8 +10,8 @@ Importing a module registers its exercises in ``EXERCISES``, which is why each i
 from course_lib.checks import (  # noqa: F401
     lesson00,
     lesson01,
-    nb02,
-    nb03,
+    lesson02,
+    lesson03,
     nb04,
     nb05,
     nb06,
