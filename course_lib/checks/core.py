@@ -177,9 +177,23 @@ def run_check(spec: Exercise, channel: Any) -> str | CheckFailed:
             if learner.describe(name).get("is_ellipsis"):
                 raise NotDoneYet(Failure(detail=messages.say("placeholder", name=name)))
         summary = spec.run(learner)
+        if isinstance(summary, list):  # scenario outcomes: partial credit
+            from course_lib.checks.scenarios import PartlyRight
+
+            if not all(outcome.passed for outcome in summary):
+                raise PartlyRight(summary)
+            line = Passed(passed_line(spec, messages.say("scenarios_passed", count=len(summary))))
+            line.scenarios = tuple(summary)
+            return line
     except CheckFailed as failed:
         return failed.for_exercise(spec.id, spec.title)
     return passed_line(spec, summary)
+
+
+class Passed(str):
+    """A success line that also carries the scenario outcomes of a scenario check."""
+
+    scenarios: tuple = ()
 
 
 def passed_line(spec: Exercise, summary: str | None) -> str:

@@ -111,17 +111,21 @@ class GradingSession:
 
         channel = KernelChannel(item.parent.kernel, timeout=self.timeout)
         result = run_check(spec, channel)
+        verdict: dict[str, Any]
         if isinstance(result, str):
-            self.verdicts[item.cell_num] = {"status": "passed", "message": "passed"}
-            return
-        failure = result.failure.fields()
-        status = "not_attempted" if type(result).__name__ == "NotDoneYet" else "failed"
-        self.verdicts[item.cell_num] = {
-            "status": status,
-            "message": str(result),
-            "failure": failure,
-        }
-        raise result
+            verdict = {"status": "passed", "message": "passed"}
+        else:
+            status = "not_attempted" if type(result).__name__ == "NotDoneYet" else "failed"
+            verdict = {"status": status, "message": str(result), "failure": result.failure.fields()}
+        outcomes = getattr(result, "scenarios", None) or getattr(result, "outcomes", None)
+        if outcomes:  # a scenario check: partial credit, and every scenario's outcome
+            from course_lib.checks.scenarios import earned
+
+            verdict["points"] = earned(list(outcomes))
+            verdict["scenarios"] = [outcome.record() for outcome in outcomes]
+        self.verdicts[item.cell_num] = verdict
+        if not isinstance(result, str):
+            raise result
 
     def _restart(self, parent: Any, index: int) -> None:
         if parent.kernel is not None:

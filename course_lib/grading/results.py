@@ -38,11 +38,14 @@ class ExerciseResult:
     # A failed check's parts (case, expected, got, raised, where, hint), for the scorecard and
     # the feedback; the message is the same text, rendered.
     failure: dict[str, str] | None = None
+    # A scenario check's scenarios (id, title, points, passed, failure), for the class report.
+    scenarios: list[dict[str, Any]] | None = None
 
     def as_row(self) -> dict[str, Any]:
         row = asdict(self)
-        if row["failure"] is None:
-            del row["failure"]
+        for optional in ("failure", "scenarios"):
+            if row[optional] is None:
+                del row[optional]
         return row
 
 
@@ -102,10 +105,22 @@ def exercise_results(
         status, message = _judge(exercise, checked, guarded, cell_timeout, memory_mb)
         points = spec.points if status == "passed" else 0
         verdict = (checked or {}).get("verdict") or {}
-        failure = verdict.get("failure") if status == verdict.get("status") else None
+        decided = status == verdict.get("status")
+        failure = verdict.get("failure") if decided else None
+        scenarios = verdict.get("scenarios") if decided else None
+        if decided and "points" in verdict:  # partial credit, never more than the exercise's
+            points = max(0, min(int(verdict["points"]), spec.points))
         results.append(
             ExerciseResult(
-                student, lesson.slug, spec.id, points, spec.points, status, message, failure
+                student,
+                lesson.slug,
+                spec.id,
+                points,
+                spec.points,
+                status,
+                message,
+                failure,
+                scenarios,
             )
         )
     return results
