@@ -23,6 +23,7 @@ import signal
 import statistics
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -43,32 +44,55 @@ def answers(base: str, token: str) -> bool:
         return False
 
 
-def first_start(installer: str, folder: Path) -> float:
-    """Seconds from ``start.sh`` in a fresh clone to JupyterLab answering."""
+# The launcher's own lines that end each phase of a first start.
+PHASES = {
+    "venv": "Installing the course's packages",  # venv made (and, for uv, uv fetched)
+    "install": "Installed with",
+}
+
+
+def read_lines(stream, lines: list[tuple[float, str]]) -> None:
+    for line in stream:
+        lines.append((time.monotonic(), line))
+
+
+def first_start(installer: str, folder: Path) -> dict[str, float]:
+    """Seconds from ``start.sh`` in a fresh clone to JupyterLab answering, and per phase."""
     course, home = folder / "course", folder / "home"
     subprocess.run(["git", "clone", "--quiet", str(ROOT), str(course)], check=True)
     home.mkdir()
     variables = {"HOME": str(home), "PATH": MINIMAL_PATH, "COURSE_INSTALLER": installer}
     command = ["env", "-i", *(f"{k}={v}" for k, v in variables.items())]
-    log = folder / "start.log"
+    lines: list[tuple[float, str]] = []
     started = time.monotonic()
-    with log.open("w") as out:
-        server = subprocess.Popen(
-            [*command, "bash", "scripts/start.sh", "--no-browser"],
-            cwd=course, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
+    server = subprocess.Popen(
+        [*command, "bash", "scripts/start.sh", "--no-browser"], cwd=course, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    threading.Thread(target=read_lines, args=(server.stdout, lines), daemon=True).start()
     try:
         while True:
             if server.poll() is not None:
-                raise SystemExit(f"the start failed:\n{log.read_text()}")
-            found = URL.search(log.read_text(errors="replace"))
+                raise SystemExit("the start failed:\n" + "".join(line for _, line in lines))
+            found = URL.search("".join(line for _, line in lines))
             if found and answers(*found.groups()):
-                return time.monotonic() - started
+                total = time.monotonic() - started
+                break
             time.sleep(0.2)
     finally:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=60)
+    marks = {
+        name: next(when for when, line in lines if text in line) - started
+        for name, text in PHASES.items()
+    }
+    return {
+        "total": total,
+        "venv": marks["venv"],
+        "install": marks["install"] - marks["venv"],
+        "lab": total - marks["install"],
+    }
 
 
 def main() -> None:
@@ -76,17 +100,31 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     rounds = parser.parse_args().rounds
     print(f"{platform.platform()}, {os.cpu_count()} CPUs, {rounds} round(s) per installer")
-    seconds: dict[str, list[float]] = {"uv": [], "pip": []}
+    print(f"load average before: {os.getloadavg()[0]:.1f}")
+    runs: dict[str, list[dict[str, float]]] = {"uv": [], "pip": []}
     for round_number in range(rounds):
         for installer in ("uv", "pip") if round_number % 2 == 0 else ("pip", "uv"):
             folder = Path(tempfile.mkdtemp(prefix="course-first-start-"))
             try:
-                seconds[installer].append(first_start(installer, folder))
+                runs[installer].append(first_start(installer, folder))
             finally:
                 shutil.rmtree(folder, ignore_errors=True)
-            print(f"round {round_number + 1}, {installer}: {seconds[installer][-1]:.1f} s")
-    uv, pip = statistics.median(seconds["uv"]), statistics.median(seconds["pip"])
-    print(f"\nfirst start, median: uv {uv:.1f} s, pip {pip:.1f} s (pip / uv = {pip / uv:.1f}x)")
+            print(f"round {round_number + 1}, {installer}: " + phases(runs[installer][-1]))
+    print(f"load average after: {os.getloadavg()[0]:.1f}")
+    median = {
+        installer: {key: statistics.median(run[key] for run in done) for key in done[0]}
+        for installer, done in runs.items()
+    }
+    for installer in ("uv", "pip"):
+        print(f"median, {installer}: " + phases(median[installer]))
+    print(f"pip / uv: {median['pip']['total'] / median['uv']['total']:.1f}x")
+
+
+def phases(run: dict[str, float]) -> str:
+    return (
+        f"{run['total']:.1f} s (venv {run['venv']:.1f} s, install {run['install']:.1f} s, "
+        f"JupyterLab up {run['lab']:.1f} s)"
+    )
 
 
 if __name__ == "__main__":

@@ -198,20 +198,19 @@ def test_the_wrappers_run_under_a_strict_posix_shell(first_start, learner, shell
         pytest.skip(f"{shell[0]} is not installed")
     setup = learner.run([*shell, "scripts/setup-venv.sh"])
     assert setup.returncode == 0 and "environment is ready" in setup.stdout, setup.stdout
-    start = learner.run([*shell, "scripts/start.sh", "--version"])
-    assert start.returncode == 0 and "00_welcome.ipynb" in start.stdout, start.stdout
+    if shell == ["dash"]:  # start.sh passes its arguments on: JupyterLab prints its version
+        start = learner.run([*shell, "scripts/start.sh", "--version"])
+        assert start.returncode == 0 and "00_welcome.ipynb" in start.stdout, start.stdout
 
 
 # -- conda -------------------------------------------------------------------------------------
 
 
-def fake_conda_prefix(folder: Path, learner, *, base: bool = False) -> Path:
+def fake_conda_prefix(folder: Path, learner) -> Path:
     """A real Python environment that looks active to conda's variables (conda-meta/ inside)."""
     made = learner.run(["/usr/bin/python3", "-m", "venv", str(folder)])
     assert made.returncode == 0, made.stdout
     (folder / "conda-meta").mkdir()
-    if base:
-        (folder / "condabin").mkdir()
     return folder
 
 
@@ -241,7 +240,9 @@ def test_an_active_conda_environment_is_used_instead_of_venv(first_start, learne
 
 
 def test_condas_base_environment_is_not_installed_into(first_start, learner):
-    prefix = fake_conda_prefix(learner.home / "conda-base", learner, base=True)
+    prefix = learner.home.parent / "conda-base"  # conda's own folders; its Python is not used
+    for folder in ("conda-meta", "condabin"):
+        (prefix / folder).mkdir(parents=True, exist_ok=True)
     setup = ["python3", "scripts/course.py", "setup"]
     result = learner.run(setup, CONDA_PREFIX=str(prefix), CONDA_DEFAULT_ENV="base")
     assert result.returncode == 0, result.stdout

@@ -244,3 +244,23 @@ def test_every_message_the_launcher_says_exists_and_gets_exactly_its_placeholder
 def test_the_message_check_notices_a_misspelt_placeholder():
     assert placeholders(messages.READY) == {"prefix", "version"}
     assert placeholders(messages.READY) != {"prefx", "version"}
+
+
+# -- python -m course_lib, from wherever the learner is --------------------------------------------
+
+
+def test_a_notebook_path_is_also_found_from_the_course_folder(monkeypatch):
+    from course_lib import cli
+
+    monkeypatch.chdir(ROOT / "notebooks")  # where a notebook cell runs
+    given = Path("notebooks/00_welcome.ipynb")
+    assert cli.from_course_root(given) == cli.COURSE_ROOT / given
+    assert cli.from_course_root(Path("00_welcome.ipynb")) == Path("00_welcome.ipynb")  # exists
+    missing = Path("notebooks/99_missing.ipynb")
+    assert cli.from_course_root(missing) == missing  # the grader reports it as missing
+
+
+def test_the_course_installed_in_this_environment_does_not_hand_over():
+    from course_lib import cli
+
+    assert cli.installed_here()
