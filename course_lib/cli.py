@@ -33,7 +33,7 @@ COMMAND_MODULES = (
 # The checkout this package is in (for an installed, non-editable copy: not a course folder).
 COURSE_ROOT = Path(__file__).resolve().parent.parent
 LAUNCHER = COURSE_ROOT / "scripts" / "course.py"
-# Set by the launcher for everything it runs, so handing over can never loop.
+# Set by the launcher for the ``python -m course_lib ...`` it runs, so handing over cannot loop.
 LAUNCHED_VARIABLE = "COURSE_LAUNCHED"
 
 

@@ -29,8 +29,9 @@ from course_launcher.install import SetupFailed
 
 ROOT = Path(__file__).resolve().parents[2]
 LIBRARY_COMMANDS = ("check", "grade", "serve-model", "build")
-# Set for every command the launcher runs; ``python -m course_lib`` outside the course's
-# environment hands over to the launcher unless it is set (so the two can never loop).
+# Set for the ``python -m course_lib ...`` the launcher runs for a learner's command:
+# ``python -m course_lib`` in a Python without the course hands over to the launcher unless it
+# is set, so the two can never loop.
 LAUNCHED_VARIABLE = "COURSE_LAUNCHED"
 
 
