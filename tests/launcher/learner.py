@@ -44,7 +44,10 @@ def fresh_clone(target: Path) -> Path:
 
 
 def network_namespaces_work() -> bool:
-    """Whether this process may make a network namespace (``unshare --net``: root on Linux)."""
+    """Whether this process may make a network namespace (``unshare --net``: root on Linux)
+    and bring its loopback up (``ip``)."""
+    if shutil.which("ip") is None:
+        return False
     try:
         return subprocess.run(["unshare", "--net", "true"], capture_output=True).returncode == 0
     except OSError:

@@ -38,10 +38,28 @@ def test_the_first_start_sets_up_a_fresh_clone_from_a_clean_environment(first_st
     assert lessons and lessons <= served, f"not serving notebooks/: {sorted(served)}"
 
 
+def jupyterlab_users(process_group: int) -> set[int]:
+    """The user ids of the JupyterLab processes in ``process_group``."""
+    users = set()
+    for entry in Path("/proc").iterdir():
+        try:
+            if not entry.name.isdigit() or os.getpgid(int(entry.name)) != process_group:
+                continue
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+            status = (entry / "status").read_text()
+        except (OSError, ProcessLookupError):
+            continue
+        if b"jupyterlab" in command:
+            users.add(
+                int(next(ln for ln in status.splitlines() if ln.startswith("Uid:")).split()[1])
+            )
+    return users
+
+
 def test_the_first_start_ran_as_a_user_who_is_not_root(first_start, learner):
     assert learner.uid != 0
     assert (learner.root / ".venv" / "bin" / "python").lstat().st_uid == learner.uid
-    assert "--allow-root" not in first_start.output
+    assert jupyterlab_users(first_start.process.pid) == {learner.uid}
 
 
 def test_the_start_output_says_what_to_open_first_and_how_to_check_it(first_start):
