@@ -50,9 +50,8 @@ def jupyterlab_users(process_group: int) -> set[int]:
         except (OSError, ProcessLookupError):
             continue
         if b"jupyterlab" in command:
-            users.add(
-                int(next(ln for ln in status.splitlines() if ln.startswith("Uid:")).split()[1])
-            )
+            uid_line = next(line for line in status.splitlines() if line.startswith("Uid:"))
+            users.add(int(uid_line.split()[1]))
     return users
 
 
