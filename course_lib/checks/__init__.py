@@ -9,10 +9,10 @@ Importing a module registers its exercises in ``EXERCISES``, which is why each i
 # One line per notebook (add yours in order). Importing a module registers its exercises.
 from course_lib.checks import (  # noqa: F401
     lesson00,
+    lesson04,
     nb01,
     nb02,
     nb03,
-    nb04,
     nb05,
     nb06,
 )
