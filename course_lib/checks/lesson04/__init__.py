@@ -5,4 +5,5 @@ from course_lib.checks.lesson04 import (  # noqa: F401
     registry,
     to_text,
     validate_arguments,
+    value_problem,
 )

@@ -75,16 +75,41 @@ def next_holiday(country: str) -> date:
 ''',
 }
 
-HINTS = {
-    "not_json": (
-        "The value named under Where is not plain JSON data (dicts with string keys, lists, "
-        "strings, numbers, booleans and None): store the JSON Schema itself."
+# What a failure shows as Expected, Got or Where when it is a description, not a value.
+PHRASES = {
+    "a_str": "a str",
+    "a_kind": "a {kind}",
+    "a_kind_value": "a {kind}: {value}",
+    "itself": "the function {name} itself",
+    "another_object": "another object",
+    "a_decorator": "a decorator: a function that takes the function to register",
+    "tools_dict": "registry._tools, a dict from tool name to its entry",
+    "an_entry": "an entry under {name!r}",
+    "format_error": "a ValueError naming the formats openai, responses, anthropic",
+    "duplicate_error": "ValueError: a tool named 'search_notes' is already registered ... "
+    "replace=True",
+    "went_through": "no error: the second registration went through",
+    "no_error": "no error: it returned a {kind}",
+    "dispatch_registry": "a registry whose _tools is a dict",
+    "error_mentioning": '{{"error": "..."}} mentioning {words}',
+    "not_mentioned": "the message does not mention {word!r}",
+    "type_error_naming": "a TypeError naming {name}",
+    "cut_shape": (
+        "the text itself if len(text) <= {limit}, else text[:k] (k <= {limit}) plus a marker: "
+        "a newline, then at most {marker} characters saying how many were cut"
     ),
+    "unchanged_text": "the text unchanged, all {count} characters",
+    "characters": "{count} characters",
+    "no_marker": "{count} characters, no marker",
+    "kept": "{count} characters of the text kept",
+    "marker_mentioning": "a marker mentioning {count} (characters cut)",
+    "raised_kind": "a raised {kind}",
 }
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+def phrase(key: str, **fields: object) -> Plain:
+    """A description shown as Expected, Got or Where (bare text, not a quoted value)."""
+    return Plain(PHRASES[key].format(**fields))
 
 
 @cache

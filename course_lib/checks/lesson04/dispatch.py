@@ -1,4 +1,4 @@
-"""Exercise 04.3, ``DispatchRegistry.call(name, arguments) -> str``: run a tool the way the model
+"""Exercise 04.4, ``DispatchRegistry.call(name, arguments) -> str``: run a tool the way the model
 asked for it, and answer every problem as an error object instead of raising.
 
 The registry is built beside the learner's code from the learner's ``DispatchRegistry``, with
@@ -21,6 +21,7 @@ from course_lib.checks.lesson04._shared import (
     json_text,
     local_tool,
     method,
+    phrase,
 )
 from course_lib.checks.lesson04.dispatch_cases import (
     EMPTY_CASE,
@@ -84,7 +85,7 @@ def build_registry(learner: Learner) -> str:
     if reply.raised:
         fail(
             case,
-            Plain("a registry whose _tools is a dict"),
+            phrase("dispatch_registry"),
             Plain(reply.raised_text),
             hint("no_tools"),
         )
@@ -97,9 +98,9 @@ def called(
     __tracebackhide__ = True
     reply = learner.attempt(method(learner, registry, "call"), name, arguments)
     if reply.raised:
-        fail(case, Plain("a str"), Plain(reply.raised_text), hint(raised_key))
+        fail(case, phrase("a_str"), Plain(reply.raised_text), hint(raised_key))
     if reply.type != "str":
-        fail(case, Plain("a str"), _shown(reply), hint("not_str"))
+        fail(case, phrase("a_str"), _shown(reply), hint("not_str"))
     return reply.value
 
 
@@ -161,7 +162,7 @@ def error_message(case: str, got: str, expected: Plain, item: ErrorCase) -> str:
 
 def validator_accepts(learner: Learner, item: ErrorCase) -> bool:
     """Whether the ``validate_arguments`` the learner's ``call`` uses finds no problem in the
-    case's arguments (then the tool ran because 04.2 let them through)."""
+    case's arguments (then the tool ran because 04.3 let them through)."""
     parsed = json.loads(item.arguments) if isinstance(item.arguments, str) else item.arguments
     reply = learner.run(
         "fn = getattr(getattr(cls, 'call', None), '__globals__', {}).get('validate_arguments')\n"
@@ -176,7 +177,7 @@ def validator_accepts(learner: Learner, item: ErrorCase) -> bool:
 def expect_error(learner: Learner, registry: str, item: ErrorCase) -> None:
     __tracebackhide__ = True
     case = item.label
-    expected = Plain('{"error": "..."} mentioning ' + ", ".join(item.words))
+    expected = phrase("error_mentioning", words=", ".join(item.words))
     got = called(learner, registry, item.name, item.arguments, case, item.raised_key)
     blame = item.kind == "invalid" and validator_accepts(learner, item)
     if blame:
@@ -191,12 +192,12 @@ def expect_error(learner: Learner, registry: str, item: ErrorCase) -> None:
             expected,
             message,
             hint(item.hint, name=item.name),
-            where=f"the message does not mention {missing[0]!r}",
+            where=str(phrase("not_mentioned", word=missing[0])),
         )
 
 
 @exercise(
-    "04.3",
+    "04.4",
     notebook=NOTEBOOK,
     title="DispatchRegistry.call",
     points=3,
@@ -205,7 +206,7 @@ def expect_error(learner: Learner, registry: str, item: ErrorCase) -> None:
 )
 def check_dispatch(learner: Learner) -> str:
     registry = build_registry(learner)
-    ok, errors = hidden_cases(hidden_rng("04.3"))
+    ok, errors = hidden_cases(hidden_rng("04.4"))
     ok_cases, error_cases = [*OK_CASES, *ok], [*ERROR_CASES, *errors]
     for item in ok_cases:
         expect_result(learner, registry, item)

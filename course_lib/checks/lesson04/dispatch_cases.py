@@ -1,4 +1,4 @@
-"""The cases of ``DispatchRegistry.call`` (04.3) and their hints.
+"""The cases of ``DispatchRegistry.call`` (04.4) and their hints.
 
 Valid calls must run the tool and return its result as text; every other call must come back as
 an error object whose message mentions the words listed with it.
@@ -80,7 +80,7 @@ HINTS = {
     "ensure_ascii_error": "Use ensure_ascii=False so 北京 stays readable (error_text does).",
     "validator_misses": (
         "Your validate_arguments finds no problem in these arguments for {name!r}, so the tool "
-        "ran: fix 04.2 first, or use the reference validator for now (see above 04.3)."
+        "ran: fix 04.3 first, or use the reference validator for now (see above 04.4)."
     ),
     "str_unchanged": (
         "A str result passes through unchanged: do not json.dumps a string (that adds quotes)."

@@ -15,16 +15,15 @@ from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidde
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson04 import registry_cases as cases
-from course_lib.checks.lesson04._shared import NOTEBOOK, keep_tool, local_tool, method
+from course_lib.checks.lesson04._shared import NOTEBOOK, keep_tool, local_tool, method, phrase
 from course_lib.checks.lesson04.registry_cases import (
     ENTRY_KEYS,
     FORMATS,
     Registration,
-    expected_schema,
     hint,
-    schema_hints,
     shown,
 )
+from course_lib.checks.lesson04.registry_schemas import expected_schema, schema_hints
 
 RULES = (
     Rule("plain", "@registry.tool registers the function at once.",
@@ -33,6 +32,8 @@ RULES = (
          case=cases.PLAIN_CASE, hint="unchanged"),
     Rule("entry", "Each entry is a dict with exactly the keys of the contract.",
          case=cases.PLAIN_CASE, hint="entry_keys"),
+    Rule("metadata", "owner and version are stored as given, None by default.",
+         case=cases.PLAIN_CASE, hint="metadata"),
     Rule("parameters", "parameters is parameters_schema(function), computed at registration.",
          case=cases.field_case(cases.PLAIN_CASE, "parameters"), hint="parameters"),
     Rule("tags", "tags is a new list, in the order given ([] by default).",
@@ -53,7 +54,7 @@ RULES = (
          case=cases.NAMES_CASE, hint="order"),
     Rule("openai", 'openai: {"type": "function", "function": {name, description, parameters}}.',
          case=cases.schemas_case("openai"), hint="openai_nested"),
-    Rule("metadata_out", "Tags appear in no schema.",
+    Rule("metadata_out", "Tags, owner and version appear in no schema.",
          case=cases.schemas_case("openai"), hint="metadata_in_schema"),
     Rule("responses", 'responses: flat, with "strict": False.',
          case=cases.schemas_case("responses"), hint="responses_strict"),
@@ -81,13 +82,13 @@ def register(learner: Learner, registry: str, item: Registration, case: str) -> 
     __tracebackhide__ = True
     function = keep_tool(learner, item.tool)
     tool = method(learner, registry, "tool")
-    itself = Plain(f"the function {item.tool} itself")
+    itself = phrase("itself", name=item.tool)
     if item.form == "plain":
         returned = learner.attempt(tool, learner.handle(function), keep=True, **item.kwargs)
     else:
         args = (item.text,) if item.form == "string" else ()
         decorator = learner.attempt(tool, *args, keep=True, **item.kwargs)
-        wanted = Plain("a decorator: a function that takes the function to register")
+        wanted = phrase("a_decorator")
         if decorator.raised or not learner.describe(learner.handle(decorator.handle))["callable"]:
             fail(case, wanted, shown(decorator), raised_hint(item, decorator))
         returned = learner.attempt(
@@ -128,20 +129,18 @@ def expect_entry(
     if problem == "no_tools":
         fail(
             case,
-            Plain("registry._tools, a dict from tool name to its entry"),
-            Plain(f"a {report['type']}"),
+            phrase("tools_dict"),
+            phrase("a_kind", kind=report["type"]),
             hint("no_tools"),
         )
     if problem == "no_entry":
         key = "name" if item.name != item.tool and item.tool in report["names"] else "no_entry"
-        fail(
-            case, Plain(f"an entry under {item.name!r}"), report["names"], hint(key, name=item.name)
-        )
+        fail(case, phrase("an_entry", name=item.name), report["names"], hint(key, name=item.name))
     if problem == "not_dict":
         fail(
             case,
             {key: "..." for key in ENTRY_KEYS},
-            Plain(f"a {report['type']}"),
+            phrase("a_kind", kind=report["type"]),
             hint("entry_keys", keys=", ".join(ENTRY_KEYS)),
         )
     cases.expect_entry_fields(case, report, expected, item)
@@ -154,7 +153,8 @@ def expect_names(
     learner: Learner, registry: str, expected: list[str], case: str, order_hint: str = "order"
 ) -> None:
     __tracebackhide__ = True
-    reply = learner.call(method(learner, registry, "names"), case=case)
+    raised = [(lambda r: True, hint("names_raised"))]
+    reply = learner.call(method(learner, registry, "names"), case=case, hints=raised)
     got = reply.value if reply.type == "list" else Plain(reply.data.get("repr") or str(reply.value))
     expect_equal(
         case,
@@ -173,16 +173,13 @@ def expect_schemas(learner: Learner, registry: str, entries: list[Registration],
     for format in FORMATS:
         expected = [expected_schema(item, format) for item in entries]
         case = cases.schemas_case(format, what)
-        reply = learner.call(schemas, case=case, format=format)
+        raised = [(lambda r: True, hint("schemas_raised"))]
+        reply = learner.call(schemas, case=case, hints=raised, format=format)
         expect_equal(case, expected, reply.value, hints=schema_hints(format, expected))
-    case = cases.DEFAULT_CASE if what == cases.VISIBLE else f"registry.schemas() for {what}"
-    reply = learner.call(
-        schemas,
-        case=case,
-        hints=[
-            (lambda r: r.raised_a("TypeError"), hint("default_format")),
-        ],
-    )
+    case = cases.DEFAULT_CASE if what == cases.VISIBLE else cases.say("default_case", what=what)
+    raised = [(lambda r: r.raised_a("TypeError"), hint("default_format")),
+              (lambda r: True, hint("schemas_raised"))]  # fmt: skip
+    reply = learner.call(schemas, case=case, hints=raised)
     expected = [expected_schema(item, "openai") for item in entries]
     expect_equal(case, expected, reply.value, hint=hint("default_format"))
 
@@ -201,8 +198,11 @@ def expect_new_lists(learner: Learner, registry: str, count: int) -> None:
 def expect_unknown_format_refused(learner: Learner, registry: str) -> None:
     __tracebackhide__ = True
     case = cases.UNKNOWN_FORMAT_CASE
-    wanted = Plain("a ValueError naming the formats openai, responses, anthropic")
+    wanted = phrase("format_error")
     reply = learner.attempt(method(learner, registry, "schemas"), format="xml")
+    if not reply.raised:
+        got = phrase("no_error", kind=reply.type)
+        fail(case, wanted, got, hint("unknown_format"))
     if not reply.raised_a("ValueError"):
         fail(case, wanted, shown(reply), hint("unknown_format"))
     missing = [name for name in FORMATS if name not in reply.message]
@@ -220,7 +220,7 @@ def expect_duplicate_refused(learner: Learner, registry: str, first: str) -> Non
     """Registering another function under a taken name raises, and the first one stays."""
     __tracebackhide__ = True
     case = cases.DUPLICATE_CASE
-    wanted = Plain("ValueError: a tool named 'search_notes' is already registered ... replace=True")
+    wanted = phrase("duplicate_error")
     other = keep_tool(learner, "search_web")
     reply = learner.attempt(
         method(learner, registry, "tool"), learner.handle(other), name="search_notes"
@@ -229,7 +229,7 @@ def expect_duplicate_refused(learner: Learner, registry: str, first: str) -> Non
         fail(
             case,
             wanted,
-            Plain("no error: the second registration went through"),
+            phrase("went_through"),
             hint("silent_overwrite"),
         )
     if not reply.raised_a("ValueError"):
@@ -241,8 +241,8 @@ def expect_duplicate_refused(learner: Learner, registry: str, first: str) -> Non
     if report.get("function") is False:
         fail(
             f"{case}: the first one stays",
-            Plain("the function search_notes itself"),
-            Plain("another function"),
+            phrase("itself", name="search_notes"),
+            phrase("another_object"),
             hint("first_stays"),
         )
     expect_entry(learner, registry, stays, first, f"{case}: the first one stays")

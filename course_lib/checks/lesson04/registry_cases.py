@@ -12,12 +12,12 @@ from typing import Any
 
 from course_lib.checks.compare import Hint, HintText, Plain, expect_equal, fail
 from course_lib.checks.learner import Learner, Reply
-from course_lib.checks.lesson04._shared import local_tool
+from course_lib.checks.lesson04._shared import local_tool, phrase
 from course_lib.reference import parameters_schema
 
 FORMATS = ("openai", "responses", "anthropic")
 BASE_KEYS = ("function", "description", "parameters", "tags")
-METADATA_KEYS: tuple[str, ...] = ()  # owner and version come with the second edition
+METADATA_KEYS = ("owner", "version")
 ENTRY_KEYS = (*BASE_KEYS, *METADATA_KEYS)
 
 NOTES_TEXT = "Search my notes, e.g. for 北京."
@@ -57,7 +57,7 @@ HINTS = {
     "no_entry": "There is no entry under {name!r}: register each tool in self._tools[name].",
     "name": "The tool's name is name= when it is given ({name!r}), else function.__name__.",
     "entry_keys": (
-        "Each self._tools[name] is a dict with exactly the keys {keys} (04.3 reads them)."
+        "Each self._tools[name] is a dict with exactly the keys {keys} (04.4 reads them)."
     ),
     "metadata": (
         "Store owner and version in the entry as they were given (None when they were not)."
@@ -88,6 +88,11 @@ HINTS = {
     ),
     "replace_refused": "With replace=True a taken name is replaced, not refused.",
     "schemas_list": "schemas() returns a list with one dict per tool.",
+    "schemas_raised": (
+        "schemas() raised: it builds one dict per entry from its name, description and "
+        "parameters; check what tool() stores in each entry."
+    ),
+    "names_raised": "names() raised: it returns list(self._tools), the names in order.",
     "count": "One schema per registered tool: check that every form of tool() registers.",
     "metadata_in_schema": (
         "Tags, owner and version are notes for people and code, not for the model: leave them "
@@ -139,6 +144,7 @@ PHRASES = {
     "visible": "the visible tools",
     "hidden": "the hidden registrations",
     "field_case": "{case}: its {field}",
+    "default_case": "registry.schemas() for {what}",
 }
 
 
@@ -192,11 +198,13 @@ KEYWORD_KWARGS = {
     "name": "lookup_city",
     "description": "Find a city.",
     "tags": ["geo", "读"],
+    "owner": "地图组",
+    "version": "2.1",
 }
 KEYWORD_CASE = Registration("find_city", "keywords", kwargs=KEYWORD_KWARGS).label()
 NO_DOC_CASE = "registry.tool(find_city, name='city_lookup') (a function without a docstring)"
 NAMES_CASE = "registry.names()"
-DEFAULT_CASE = f"registry.schemas() for {VISIBLE}"
+DEFAULT_CASE = say("default_case", what=VISIBLE)
 NEW_LIST_CASE = "registry.schemas() and registry.names(), each called twice, appending to the first"
 UNKNOWN_FORMAT_CASE = 'registry.schemas(format="xml")'
 DUPLICATE_CASE = "registering search_web under the taken name 'search_notes'"
@@ -301,8 +309,8 @@ def expect_entry_fields(case: str, got: dict, expected: dict, item: Registration
     if got["function"] is not True:
         fail(
             case,
-            Plain(f"the function {item.tool} itself"),
-            Plain("another object"),
+            phrase("itself", name=item.tool),
+            phrase("another_object"),
             hint("function"),
         )
     wanted_tags = expected["tags"]
@@ -310,7 +318,7 @@ def expect_entry_fields(case: str, got: dict, expected: dict, item: Registration
         fail(
             field_case(case, "tags"),
             wanted_tags,
-            Plain(f"a {got['tags_type']}: {got['tags']!r}"),
+            phrase("a_kind_value", kind=got["tags_type"], value=repr(got["tags"])),
             hint("tags_tuple"),
         )
     expect_equal(field_case(case, "tags"), wanted_tags, got["tags"], hint=hint("tags_order"))
@@ -346,72 +354,3 @@ def shown(reply: Reply) -> Any:
     if "unjson" in reply.data:
         return Plain(reply.data.get("repr", ""))
     return reply.value
-
-
-# --- schemas --------------------------------------------------------------------------------
-
-
-def expected_schema(item: Registration, format: str) -> dict:
-    name, description = item.name, item.description
-    parameters = parameters_schema(local_tool(item.tool))
-    if format == "openai":
-        function = {"name": name, "description": description, "parameters": parameters}
-        return {"type": "function", "function": function}
-    if format == "responses":
-        return {
-            "type": "function",
-            "name": name,
-            "description": description,
-            "parameters": parameters,
-            "strict": False,
-        }
-    return {"name": name, "description": description, "input_schema": parameters}
-
-
-FORMAT_HINTS: dict[str, list[Hint]] = {
-    "openai": [
-        (lambda g: "function" not in g, hint("openai_nested")),
-        (lambda g: g.get("type") != "function", hint("openai_type")),
-    ],
-    "responses": [
-        (lambda g: "function" in g, hint("responses_flat")),
-        (lambda g: g.get("type") != "function", hint("responses_type")),
-        (lambda g: "input_schema" in g, hint("responses_parameters")),
-        (lambda g: g.get("strict") is not False, hint("responses_strict")),
-    ],
-    "anthropic": [
-        (lambda g: "function" in g, hint("anthropic_flat")),
-        (lambda g: "parameters" in g, hint("anthropic_input_schema")),
-        (lambda g: "type" in g, hint("anthropic_type")),
-    ],
-}
-
-
-def _names(tools: list[dict]) -> list[Any]:
-    return [tool.get("function", tool).get("name") for tool in tools]
-
-
-def _holds_metadata(tool: Any) -> bool:
-    inner = tool.get("function", tool) if isinstance(tool, dict) else {}
-    return any(key in part for part in (tool, inner) for key in ("tags", *METADATA_KEYS))
-
-
-def schema_hints(format: str, expected: list[dict]) -> list[Hint]:
-    wanted = _names(expected)
-
-    def description_of(tool: dict) -> Any:
-        return tool.get("function", tool).get("description", "")
-
-    return [
-        (lambda g: not isinstance(g, list), hint("schemas_list")),
-        (lambda g: sorted(_names(g)) == sorted(wanted) and _names(g) != wanted, hint("order")),
-        (lambda g: len(g) != len(expected), hint("count")),
-        (lambda g: any(_holds_metadata(tool) for tool in g), hint("metadata_in_schema")),
-        *[
-            (lambda g, test=test: any(test(tool) for tool in g), text)
-            for test, text in FORMAT_HINTS[format]
-        ],
-        (lambda g: any(
-            description_of(a) != description_of(b) for a, b in zip(g, expected, strict=False)
-        ), hint("use_description")),
-    ]  # fmt: skip

@@ -1,4 +1,4 @@
-"""Exercise 04.4, ``to_text(result, *, max_chars=20_000) -> str``: the text a model reads for a
+"""Exercise 04.5, ``to_text(result, *, max_chars=20_000) -> str``: the text a model reads for a
 tool's result.
 
 Every value that is not plain JSON (dates, Decimals, sets, tuples, a dataclass, a pydantic model)
@@ -24,7 +24,7 @@ from course_lib.checks.compare import (
 from course_lib.checks.compare import fail as fail_case
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson04._shared import NOTEBOOK, expect_json_text, json_text
+from course_lib.checks.lesson04._shared import NOTEBOOK, expect_json_text, json_text, phrase
 
 MARKER_MAX = 100
 DEFAULT_MAX = 20_000
@@ -131,6 +131,10 @@ HINTS = {
     "default_limit": (
         "max_chars defaults to 20_000: a 50,000 character text is cut without being asked."
     ),
+    "cut_raised": (
+        "to_text raised on a long result: it returns the text, cut with a marker when it is "
+        "longer than max_chars."
+    ),
     "cut_json": (
         "Cut the text after turning the result into JSON: a long list is cut like a long string."
     ),
@@ -206,7 +210,7 @@ def check_value(learner: Learner, item: TextCase) -> None:
 def check_unknown(learner: Learner) -> None:
     __tracebackhide__ = True
     reply = learner.attempt("to_text", learner.source("Point(1, 2)", POINT_SETUP))
-    wanted = Plain("a TypeError naming Point")
+    wanted = phrase("type_error_naming", name="Point")
     if not reply.raised_a("TypeError"):
         got = Plain(reply.raised_text) if reply.raised else reply.value
         fail_case(UNKNOWN_CASE, wanted, got, hint("unknown_type"))
@@ -229,7 +233,7 @@ class CutCase:
 
 
 def cut_cases() -> list[CutCase]:
-    rng = hidden_rng("04.4")
+    rng = hidden_rng("04.5")
     page = '("北京天气晴. " * 7143)[:50_000]'
     texts = [
         CutCase("to_text(a 50,000 character string)", ("北京天气晴. " * 7143)[:50_000], DEFAULT_MAX,
@@ -258,11 +262,9 @@ def check_cut(learner: Learner, item: CutCase) -> None:
     text, limit, case = item.text, item.limit, item.label
     spec = item.value if item.source is None else learner.source(item.source)
     kwargs = {} if limit == DEFAULT_MAX else {"max_chars": limit}
-    got = learner.call("to_text", spec, case=case, **kwargs).value
-    shape = Plain(
-        f"the text itself if len(text) <= {limit}, else text[:k] (k <= {limit}) plus a marker: "
-        f"a newline, then at most {MARKER_MAX} characters saying how many were cut"
-    )
+    raised = [(lambda r: True, hint("cut_raised"))]
+    got = learner.call("to_text", spec, case=case, hints=raised, **kwargs).value
+    shape = phrase("cut_shape", limit=limit, marker=MARKER_MAX)
     if not isinstance(got, str):
         fail_case(case, shape, got, hint("not_str"))
     if len(text) <= limit:
@@ -270,8 +272,8 @@ def check_cut(learner: Learner, item: CutCase) -> None:
             key = "fits_le" if len(text) == limit else "fits"
             fail_case(
                 case,
-                Plain(f"the text unchanged, all {len(text)} characters"),
-                Plain(f"{len(got)} characters"),
+                phrase("unchanged_text", count=len(text)),
+                phrase("characters", count=len(got)),
                 hint(key),
                 where=first_difference(text, got),
             )
@@ -281,12 +283,12 @@ def check_cut(learner: Learner, item: CutCase) -> None:
     marker = got[kept:]
     if not marker:
         key = silent_cut_hint(learner, item, spec, got)
-        fail_case(case, shape, Plain(f"{len(got)} characters, no marker"), hint(key))
+        fail_case(case, shape, phrase("no_marker", count=len(got)), hint(key))
     if kept > limit:
         fail_case(
             case,
             shape,
-            Plain(f"{kept} characters of the text kept"),
+            phrase("kept", count=kept),
             hint("keep_at_most", limit=limit),
         )
     if not marker.startswith("\n") or len(marker) > MARKER_MAX + 1:
@@ -294,7 +296,7 @@ def check_cut(learner: Learner, item: CutCase) -> None:
     if str(len(text) - kept) not in marker:
         fail_case(
             case,
-            Plain(f"a marker mentioning {len(text) - kept} (characters cut)"),
+            phrase("marker_mentioning", count=len(text) - kept),
             marker,
             hint("cut_count"),
         )
@@ -315,7 +317,7 @@ def silent_cut_hint(learner: Learner, item: CutCase, spec: Any, got: str) -> str
     return "never_silent"
 
 
-@exercise("04.4", notebook=NOTEBOOK, title="to_text", points=2, targets=("to_text",), rules=RULES)
+@exercise("04.5", notebook=NOTEBOOK, title="to_text", points=2, targets=("to_text",), rules=RULES)
 def check_to_text(learner: Learner) -> str:
     for item in CASES:
         check_value(learner, item)

@@ -9,7 +9,14 @@ from solution_cells import Edit, load_cells
 
 NOTEBOOK = "04_registry"
 # The setup cell (imports), then every exercise cell.
-CELLS = ("w04-setup", "w04-ex1-code", "w04-ex2-code", "w04-ex3-code", "w04-ex4-code")
+CELLS = (
+    "w04-setup",
+    "w04-ex1-code",
+    "w04-ex2-code",
+    "w04-ex3-code",
+    "w04-ex4-code",
+    "w04-ex5-code",
+)
 
 
 @cache

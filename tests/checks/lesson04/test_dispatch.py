@@ -1,4 +1,4 @@
-"""Exercise 04.3: the solution passes; each rule's wrong answer gets that rule's hint."""
+"""Exercise 04.4: the solution passes; each rule's wrong answer gets that rule's hint."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from course_lib.reference import ToolRegistry as ReferenceRegistry
 
 from ._solution import edited, namespace_with, solution
 
-CELL = "w04-ex3-code"
+CELL = "w04-ex4-code"
 
 
 def wrong(old: str, new: str):
@@ -23,19 +23,19 @@ def wrong(old: str, new: str):
 
 
 def test_the_solution_passes_every_case():
-    assert evaluate("04.3", solution()["DispatchRegistry"]) == (
-        "Exercise 04.3 passed: DispatchRegistry.call (7 results and 21 errors)."
+    assert evaluate("04.4", solution()["DispatchRegistry"]) == (
+        "Exercise 04.4 passed: DispatchRegistry.call (6 results and 22 errors)."
     )
 
 
 def test_the_stub_is_not_done_yet():
     stub = wrong(
         "        if name not in self._tools:\n",
-        '        raise NotImplementedError("Exercise 04.3: stub")\n'
+        '        raise NotImplementedError("Exercise 04.4: stub")\n'
         "        if name not in self._tools:\n",
     )
     with pytest.raises(NotDoneYet):
-        evaluate("04.3", stub)
+        evaluate("04.4", stub)
 
 
 BAD_JSON_MESSAGE = (
@@ -43,7 +43,7 @@ BAD_JSON_MESSAGE = (
     '                    f"{exc.pos}). Send the arguments as one JSON object."'
 )
 WRONG_BY_RULE = {
-    "04.3": {
+    "04.4": {
         "json_result": wrong("return json.dumps(result, ensure_ascii=False)", "return str(result)"),
         "readable": wrong("return json.dumps(result, ensure_ascii=False)",
                           "return json.dumps(result)"),
@@ -66,33 +66,33 @@ WRONG_BY_RULE = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["04.3"]))
+@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["04.4"]))
 def test_a_wrong_answer_breaking_one_rule_gets_that_rules_hint(rule):
-    assert_breaks_rule("04.3", rule, WRONG_BY_RULE["04.3"][rule])
+    assert_breaks_rule("04.4", rule, WRONG_BY_RULE["04.4"][rule])
 
 
 def test_a_call_that_raises_on_an_unknown_tool_is_told_it_must_never_raise():
-    message = rejected("04.3", WRONG_BY_RULE["04.3"]["never_raises"])
+    message = rejected("04.4", WRONG_BY_RULE["04.4"]["never_raises"])
     assert "KeyError" in message and "never raise" in message
 
 
 def test_plain_error_strings_are_told_to_be_objects():
-    assert "not plain text" in rejected("04.3", WRONG_BY_RULE["04.3"]["error_object"])
+    assert "not plain text" in rejected("04.4", WRONG_BY_RULE["04.4"]["error_object"])
 
 
 def test_a_call_without_a_json_guard_is_told_to_catch_the_decode_error():
     cls = wrong("except json.JSONDecodeError as exc:", "except KeyError as exc:")
-    assert "json.JSONDecodeError" in rejected("04.3", cls)
+    assert "json.JSONDecodeError" in rejected("04.4", cls)
 
 
 def test_a_call_returning_a_dict_is_told_to_return_a_str():
     cls = wrong("return json.dumps(result, ensure_ascii=False)", "return result")
-    assert "always returns a str" in rejected("04.3", cls)
+    assert "always returns a str" in rejected("04.4", cls)
 
 
 def test_a_call_raising_on_a_result_json_cannot_encode_is_told_to_catch_it():
     cls = wrong("except (TypeError, ValueError) as exc:", "except KeyError as exc:")
-    message = rejected("04.3", cls)
+    message = rejected("04.4", cls)
     assert "TypeError" in message and "here a date" in message
 
 
@@ -104,13 +104,13 @@ def test_a_call_whose_validator_misses_the_problem_blames_the_validator():
             '"integer": lambda value: isinstance(value, int)',
         )
     )
-    message = rejected("04.3", namespace["DispatchRegistry"])
-    assert "Your validate_arguments finds no problem" in message and "fix 04.2" in message
+    message = rejected("04.4", namespace["DispatchRegistry"])
+    assert "Your validate_arguments finds no problem" in message and "fix 04.3" in message
 
 
 def test_a_call_without_validation_is_not_blamed_on_the_validator():
-    message = rejected("04.3", WRONG_BY_RULE["04.3"]["validate"])
-    assert "validate_arguments before calling" in message and "fix 04.2" not in message
+    message = rejected("04.4", WRONG_BY_RULE["04.4"]["validate"])
+    assert "validate_arguments before calling" in message and "fix 04.3" not in message
 
 
 def test_the_solution_agrees_with_the_reference_registry():

@@ -8,6 +8,7 @@ from solution_cells import rejected
 
 from course_lib.checks import EXERCISES, NotDoneYet, evaluate
 from course_lib.checks.lesson04._shared import local_tool
+from course_lib.checks.lesson04.registry_cases import KEYWORD_CASE
 from course_lib.reference import ToolRegistry as ReferenceRegistry
 
 from ._solution import edited, solution
@@ -40,12 +41,14 @@ def test_the_exercise_is_registered_with_its_notebook_points_and_target():
     assert (spec.notebook, spec.points, spec.targets) == ("04_registry", 3, ("ToolRegistry",))
 
 
+METADATA_LINES = '                "owner": owner,\n                "version": version,\n'
 REGISTER_RETURN = "return register if func is None else register(func)"
 WRONG_BY_RULE = {
     "04.1": {
         "plain": wrong(REGISTER_RETURN, "return register"),
         "unchanged": wrong("            return function\n", "            return None\n"),
         "entry": wrong('"function": function,', '"func": function,'),
+        "metadata": wrong(METADATA_LINES, ""),
         "parameters": wrong('"parameters": parameters_schema(function),',
                             '"parameters": parameters_schema(function)["properties"],'),
         "tags": wrong('"tags": list(tags),', '"tags": tags,'),
@@ -88,6 +91,22 @@ WRONG_BY_RULE = {
 @pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["04.1"]))
 def test_a_wrong_answer_breaking_one_rule_gets_that_rules_hint(rule):
     assert_breaks_rule("04.1", rule, WRONG_BY_RULE["04.1"][rule])
+
+
+def test_metadata_that_is_not_stored_as_given_is_named():
+    cls = wrong('"owner": owner,', '"owner": None,')
+    message = rejected("04.1", cls)
+    assert "Case: " + KEYWORD_CASE + ": its owner" in message
+    assert "Store owner and version in the entry as they were given" in message
+
+
+def test_metadata_in_a_schema_is_named():
+    cls = wrong(
+        'name_and_text = {"name": tool_name, "description": entry["description"]}',
+        'name_and_text = {"name": tool_name, "description": entry["description"], '
+        '"version": entry["version"]}',
+    )
+    assert "leave them out of every schema" in rejected("04.1", cls)
 
 
 def test_a_silent_overwrite_is_named_as_such():

@@ -1,4 +1,4 @@
-"""Exercise 04.4: the solution passes; each rule's wrong answer gets that rule's hint."""
+"""Exercise 04.5: the solution passes; each rule's wrong answer gets that rule's hint."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from course_lib.reference import to_text as reference_to_text
 
 from ._solution import edited, solution
 
-CELL = "w04-ex4-code"
+CELL = "w04-ex5-code"
 MARKER = (
     'return text[:max_chars] + f"\\n[... cut {cut} of {len(text)} characters; ask for less ...]"'
 )
@@ -25,25 +25,25 @@ def wrong(old: str, new: str):
 
 
 def test_the_solution_passes_every_case():
-    assert evaluate("04.4", solution()["to_text"]) == (
-        "Exercise 04.4 passed: to_text (11 values and 9 long results)."
+    assert evaluate("04.5", solution()["to_text"]) == (
+        "Exercise 04.5 passed: to_text (11 values and 9 long results)."
     )
 
 
 def test_the_reference_to_text_passes():
-    assert evaluate("04.4", reference_to_text).startswith("Exercise 04.4 passed")
+    assert evaluate("04.5", reference_to_text).startswith("Exercise 04.5 passed")
 
 
 def test_the_stub_is_not_done_yet():
     def to_text(result, *, max_chars=20_000):
-        raise NotImplementedError("Exercise 04.4: write it")
+        raise NotImplementedError("Exercise 04.5: write it")
 
     with pytest.raises(NotDoneYet):
-        evaluate("04.4", to_text)
+        evaluate("04.5", to_text)
 
 
 WRONG_BY_RULE = {
-    "04.4": {
+    "04.5": {
         "str": wrong("        text = result\n",
                      "        text = json.dumps(result, ensure_ascii=False)\n"),
         "json": wrong("ensure_ascii=False, default=jsonable", "default=jsonable"),
@@ -54,7 +54,7 @@ WRONG_BY_RULE = {
                            "if False:"),
         "pydantic": wrong("if isinstance(value, pydantic.BaseModel):", "if False:"),
         "unknown": wrong('    raise TypeError(f"to_text cannot turn a {type(value).__name__} into '
-                         'JSON; return str(value)")', "    return str(value)"),
+                         'JSON; teach jsonable it")', "    return str(value)"),
         "fits": wrong("if len(text) <= max_chars:", "if len(text) < max_chars:"),
         "default_limit": wrong("max_chars: int = 20_000", "max_chars: int = 100_000"),
         "never_silent": wrong(MARKER, "return text[:max_chars]"),
@@ -67,26 +67,26 @@ WRONG_BY_RULE = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["04.4"]))
+@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["04.5"]))
 def test_a_wrong_answer_breaking_one_rule_gets_that_rules_hint(rule):
-    assert_breaks_rule("04.4", rule, WRONG_BY_RULE["04.4"][rule])
+    assert_breaks_rule("04.5", rule, WRONG_BY_RULE["04.5"][rule])
 
 
 def test_escaped_chinese_is_told_to_pass_ensure_ascii_false():
-    assert "ensure_ascii=False" in rejected("04.4", WRONG_BY_RULE["04.4"]["json"])
+    assert "ensure_ascii=False" in rejected("04.5", WRONG_BY_RULE["04.5"]["json"])
 
 
 def test_str_as_a_fallback_for_dates_is_told_to_use_isoformat():
-    assert "isoformat" in rejected("04.4", WRONG_BY_RULE["04.4"]["isoformat"])
+    assert "isoformat" in rejected("04.5", WRONG_BY_RULE["04.5"]["isoformat"])
 
 
 def test_a_cut_text_of_exactly_max_chars_is_told_to_compare_with_le():
-    assert "compare with <=" in rejected("04.4", WRONG_BY_RULE["04.4"]["fits"])
+    assert "compare with <=" in rejected("04.5", WRONG_BY_RULE["04.5"]["fits"])
 
 
 def test_a_type_error_that_does_not_name_the_type_is_told_to_name_it():
     fn = wrong("to_text cannot turn a {type(value).__name__} into JSON", "unsupported value")
-    assert "it does not mention Point" in rejected("04.4", fn)
+    assert "it does not mention Point" in rejected("04.5", fn)
 
 
 def test_the_solution_agrees_with_the_reference():
