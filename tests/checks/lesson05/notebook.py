@@ -17,6 +17,7 @@ LOADED_CELLS = (
     "w05-ex2",
     "w05-ex3",
     "w05-ex4",
+    "w05-ex5",
 )
 
 
