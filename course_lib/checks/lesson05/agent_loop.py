@@ -110,7 +110,7 @@ RULES = (
         "arguments",
         "result is registry.call(name, arguments), the arguments string passed exactly as sent.",
         case=case_of(cases.PARALLEL),
-        hint="sent_unchanged",
+        hint="sent_rewritten",
     ),
     Rule(
         "steps",
@@ -243,6 +243,11 @@ HINTS = {
         "A repeated call must not run again: answer it with an error instead of calling "
         "registry.call."
     ),
+    "sent_rewritten": (
+        "These arguments are the same JSON as the model sent, written differently (parsed and "
+        "dumped again). The registry would accept them, but the exercise asks for the string "
+        "exactly as the model sent it: pass tool_call.function.arguments unchanged."
+    ),
     "sent_unchanged": (
         "Pass each call's arguments string to registry.call exactly as the model sent it (the "
         "tool call's function.arguments): not parsed, not re-serialised."
@@ -364,6 +369,10 @@ def _parsed(arguments: Any) -> Any:
     return arguments
 
 
+def _canonical(arguments: Any) -> str:
+    return json.dumps(_parsed(arguments), sort_keys=True, ensure_ascii=False)
+
+
 REPEATED = "<your repeated-call error>"
 
 
@@ -483,7 +492,12 @@ def compare_sent(case: str, expected: dict, got: dict, repeated: set[str]) -> No
         if item in extra:
             extra.remove(item)
     ran_repeat = bool(extra) and len(have) > len(want) and all(e in repeats for e in extra)
-    chosen = hint("repeat_run") if ran_repeat else hint("sent_unchanged")
+    if ran_repeat:
+        chosen = hint("repeat_run")
+    elif len(have) == len(want) and sorted(map(_canonical, have)) == sorted(map(_canonical, want)):
+        chosen = hint("sent_rewritten")
+    else:
+        chosen = hint("sent_unchanged")
     fail(case, want, have, chosen, where=text("sent"))
 
 

@@ -94,7 +94,7 @@ RULES = (
         "arguments",
         "Every call gets its arguments string unchanged.",
         case=MIXED,
-        hint="arguments_unchanged",
+        hint="arguments_parsed",
     ),
     Rule(
         "together",
@@ -164,6 +164,11 @@ HINTS = {
         "An async tool ran on an event loop of its own in some thread instead of being awaited "
         "on yours (registry.call in asyncio.to_thread starts a new loop for it): await "
         "registry.acall(name, arguments), which awaits an async tool on your loop."
+    ),
+    "arguments_parsed": (
+        "The registry received the parsed arguments (a dict) instead of the "
+        "string. It would accept them, but the exercise asks for each call's arguments string "
+        'exactly as it came: tool_call["function"]["arguments"].'
     ),
     "arguments_unchanged": "Pass each call's arguments string to the registry unchanged.",
     "batch_down": (

@@ -9,6 +9,7 @@ any time. Rules, the case that breaks each, and the hint that names it: see ``RU
 
 from __future__ import annotations
 
+import json
 from random import Random
 from typing import Any
 
@@ -59,7 +60,7 @@ RULES = (
         "arguments",
         "Every call runs registry.call(name, arguments), the arguments string unchanged.",
         case=THREE,
-        hint="arguments_unchanged",
+        hint="arguments_parsed",
     ),
     Rule(
         "together",
@@ -105,6 +106,11 @@ HINTS = {
         "Start every call before waiting for any: submit them all to a "
         "ThreadPoolExecutor(max_workers=len(tool_calls)) (one thread per call) and then collect "
         "the results."
+    ),
+    "arguments_parsed": (
+        "registry.call received the parsed arguments (a dict) instead of the string. It would "
+        "accept them, but the exercise asks for each call's arguments string exactly as it "
+        'came: tool_call["function"]["arguments"].'
     ),
     "arguments_unchanged": "Pass each call's arguments string to registry.call unchanged.",
     "batch_down": (
@@ -200,7 +206,11 @@ def judge(
     sent = [c["function"]["arguments"] for c in calls]
     received = observed["arguments"]
     if not isinstance(received, list) or sorted(map(show, received)) != sorted(map(show, sent)):
-        fail(case, sent, received, hints("arguments_unchanged"), where=text("sent"))
+        parsed = isinstance(received, list) and sorted(map(show, received)) == sorted(
+            show(json.loads(arguments)) for arguments in sent
+        )
+        key = "arguments_parsed" if parsed else "arguments_unchanged"
+        fail(case, sent, received, hints(key), where=text("sent"))
     expected = expected_messages(calls, down)
     if not reply.returned:
         fail(case, expected, Plain(reply.data.get("repr", "")), hints("result_list"))
@@ -232,8 +242,6 @@ def messages_hint(expected: list[dict], got: Any, hints: Any) -> HintText:
 
 
 def _parsed(text: Any) -> Any:
-    import json
-
     try:
         return json.loads(text)
     except (TypeError, ValueError):

@@ -210,10 +210,26 @@ def test_a_crash_on_arguments_that_are_not_json_is_told_to_compare_the_string():
     assert "JSONDecodeError" in message and "compare such a string as it is" in message
 
 
-def test_reserialised_arguments_show_what_the_registry_received():
+def test_reserialised_arguments_are_told_they_are_the_same_json_written_differently():
     message = rejected("05.1", WRONG_BY_RULE["05.1"]["arguments"])
     assert "the arguments registry.call received" in message
-    assert "exactly as the model sent it" in message
+    assert "the same JSON as the model sent, written differently" in message
+
+
+def test_other_arguments_than_the_model_sent_are_told_to_pass_them_unchanged():
+    def run_agent(client, registry, question, *, model, max_iterations=6):
+        class Defaults:
+            def schemas(self):
+                return registry.schemas()
+
+            def call(self, name, arguments):
+                filled = {"unit": "c", **json.loads(arguments)} if name == "get_weather" else None
+                return registry.call(name, json.dumps(filled) if filled else arguments)
+
+        return make_loop()(client, Defaults(), question, model=model, max_iterations=max_iterations)
+
+    message = rejected("05.1", run_agent)
+    assert "not parsed, not re-serialised" in message
 
 
 def test_parsed_step_arguments_show_one_step_not_the_whole_list():

@@ -126,6 +126,21 @@ def test_one_failing_call_raising_out_of_the_batch_is_told_to_catch_it_per_call(
     assert "RuntimeError" in message and "is down for" in message
 
 
+def test_parsed_arguments_are_told_the_registry_received_a_dict():
+    assert "received the parsed arguments (a dict)" in rejected(
+        "05.3", WRONG_BY_RULE["05.3"]["arguments"]
+    )
+
+
+def test_reserialised_arguments_are_told_to_pass_the_string_unchanged():
+    def reserialised(registry, tool_call):
+        function = tool_call["function"]
+        return registry.call(function["name"], json.dumps(json.loads(function["arguments"])))
+
+    message = rejected("05.3", in_threads(reserialised))
+    assert "Pass each call's arguments string to registry.call unchanged." in message
+
+
 def test_an_error_without_ensure_ascii_is_told_it_is_the_right_object_with_escapes():
     message = rejected("05.3", WRONG_BY_RULE["05.3"]["ensure_ascii"])
     assert "The error object is right, but written with \\u escapes" in message
