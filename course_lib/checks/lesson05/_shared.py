@@ -10,6 +10,7 @@ call ids and the same replies.
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from typing import Any
 
@@ -148,8 +149,14 @@ def describe_result(result: Any, registry: Any) -> dict[str, Any]:
     return _check_namespace()["describe_result"](result, registry)
 
 
+@cache
+def _tools_text() -> str:
+    return json.dumps(check_registry().schemas(), ensure_ascii=False)
+
+
 def check_tools() -> list[dict]:
-    return check_registry().schemas()
+    """The tools the learner's loop must send: its registry's schemas (a fresh copy)."""
+    return json.loads(_tools_text())
 
 
 def oracle_client(policy: Any, *, seed: int = 0) -> Any:

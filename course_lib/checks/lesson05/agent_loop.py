@@ -11,6 +11,7 @@ and the hint that names it: see ``RULES``.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
@@ -203,25 +204,36 @@ def check_run_agent(learner: Learner) -> str:
         diagnose_requests(case, question, session.exchanges)
         if reply.raised:
             explain_raised(case, reply, session.exchanges)
-        registry = check_registry()
-        expected_result = _reference_run(policy, registry, question, limit)
-        expected = read_view(case, describe_result(expected_result, registry))
+        view, repeated = reference_view(label, question, policy, limit)
+        expected = read_view(case, view)
         got = read_view(case, reply.value)
-        repeated = {
-            step.tool_call_id
-            for step in expected_result.steps
-            if step.result.startswith('{"error": "Repeated call')
-        }
         mask_repeats(case, expected, got, repeated)
         compare(case, expected, got, limit, repeated=repeated)
     return text("summary", count=len(table))
 
 
-def _reference_run(policy: Any, registry: Any, question: str, limit: int) -> Any:
+_REFERENCE_VIEWS: dict[str, tuple[dict, set[str]]] = {}
+
+
+def reference_view(label: str, question: str, policy: Any, limit: int) -> tuple[dict, set[str]]:
+    """The reference loop's result on this conversation, described as the learner's is, and
+    the ids of its repeated calls. The same on every run, so it is computed once per process
+    (a copy is returned: the comparison masks the repeated calls' wording in place)."""
     from course_lib.reference import loop as reference
 
-    client = oracle_client(policy())
-    return reference.run_agent(client, registry, question, model=CHECK_MODEL, max_iterations=limit)
+    if label not in _REFERENCE_VIEWS:
+        registry = check_registry()
+        result = reference.run_agent(
+            oracle_client(policy()), registry, question, model=CHECK_MODEL, max_iterations=limit
+        )
+        repeated = {
+            step.tool_call_id
+            for step in result.steps
+            if step.result.startswith('{"error": "Repeated call')
+        }
+        _REFERENCE_VIEWS[label] = (describe_result(result, registry), repeated)
+    view, repeated = _REFERENCE_VIEWS[label]
+    return copy.deepcopy(view), set(repeated)
 
 
 def explain_raised(case: str, reply: Reply, exchanges: list) -> None:

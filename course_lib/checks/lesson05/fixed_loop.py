@@ -19,12 +19,9 @@ from course_lib.checks.lesson05._shared import (
     CITIES,
     KERNEL_SOURCE,
     NOTEBOOK,
-    check_registry,
-    describe_result,
-    oracle_client,
     unwrap,
 )
-from course_lib.checks.lesson05.agent_loop import explain_raised
+from course_lib.checks.lesson05.agent_loop import explain_raised, reference_view
 from course_lib.checks.lesson05.agent_loop_cases import Endless, call_spec, heuristic, script
 from course_lib.checks.lesson05.conversation import compare_messages, plain_messages
 from course_lib.checks.lesson05.requests import diagnose_requests
@@ -129,8 +126,6 @@ CODE = "result = fixed_loop(client, registry, question, model=model, **limit)"
     "05.2", notebook=NOTEBOOK, title="fixed_loop", points=2, targets=("fixed_loop",), rules=RULES
 )
 def check_fixed_loop(learner: Learner) -> str:
-    from course_lib.reference import loop as reference
-
     table = fixed_loop_cases()
     for question, policy, limit in table:
         case = case_label(question, limit)
@@ -150,17 +145,9 @@ def check_fixed_loop(learner: Learner) -> str:
         diagnose_requests(case, question, session.exchanges)
         if reply.raised:
             explain_raised(case, reply, session.exchanges)
-        registry = check_registry()
-        expected_result = reference.run_agent(
-            oracle_client(policy()),
-            registry,
-            question,
-            model=CHECK_MODEL,
-            max_iterations=limit or 6,
-        )
-        view = describe_result(expected_result, registry)
+        view, _ = reference_view(f"05.2 {case}", question, policy, limit or 6)
         want = plain_messages(case, view["messages"], unwrap)
         have = plain_messages(case, reply.value, unwrap)
-        stopped = expected_result.stopped
+        stopped = unwrap(case, view["stopped"], "stopped")
         compare_messages(case, want, have, stopped=stopped, limit=("max_turns", limit or 6))
     return text("summary", count=len(table))
