@@ -13,7 +13,7 @@ from course_lib.checks import (  # noqa: F401
     lesson02,
     lesson03,
     lesson04,
-    nb05,
+    lesson05,
     nb06,
 )
 from course_lib.checks.core import (
