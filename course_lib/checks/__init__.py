@@ -10,11 +10,11 @@ Importing a module registers its exercises in ``EXERCISES``, which is why each i
 from course_lib.checks import (  # noqa: F401
     lesson00,
     lesson01,
+    lesson06,
     nb02,
     nb03,
     nb04,
     nb05,
-    nb06,
 )
 from course_lib.checks.core import (
     EXERCISES,
