@@ -13,53 +13,30 @@ seconds would say 0.02). Rules, the case that breaks each, and the hint that nam
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
-from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
+from course_lib.checks.compare import (
+    HintText,
+    Plain,
+    expect_equal,
+    fail,
+    first_difference,
+)
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson06._shared import NOTEBOOK, shown_answer
+from course_lib.checks.lesson06.tracing_cases import (
+    CALLS,
+    MIN_NAP_MS,
+    NAP_SECONDS,
+    REGISTRY_SOURCE,
+    check_registry,
+    error_of,
+    hidden_calls,
+    parsed,
+)
 
-NAP_SECONDS = 0.02
-MIN_NAP_MS = 1.0
-REGISTRY_SOURCE = f'''\
-import time
-
-from course_lib.reference import ToolRegistry
-
-registry = ToolRegistry()
-
-
-@registry.tool
-def greet(name: str) -> str:
-    """Greet someone."""
-    return f"你好, {{name}}!"
-
-
-@registry.tool
-def add(a: int, b: int) -> int:
-    """Add two integers."""
-    return a + b
-
-
-@registry.tool
-def broken() -> str:
-    """Always fails."""
-    raise RuntimeError("数据库 offline")
-
-
-@registry.tool
-def nap() -> str:
-    """Slow on purpose."""
-    time.sleep({NAP_SECONDS})
-    return "rested"
-
-
-@registry.tool
-def echo(text: str) -> str:
-    """Return the text unchanged (it may only look like an error object)."""
-    return text
-'''
 RECORD_KEYS = ("tool", "arguments", "duration_ms", "ok", "error", "result_chars")
 
 TEXTS = {
@@ -69,7 +46,13 @@ TEXTS = {
     "lines_case": "traced.to_jsonl() after the calls",
     "records": "{count} records in traced.records",
     "a_duration": "a float >= 0",
+    "an_int": "an int",
+    "negative": "a negative number",
+    "not_a_number": "not a number",
     "nap_duration": "duration_ms >= {least:g} (the tool sleeps {slept:g} ms)",
+    "nap_below": "a duration below {least:g}",
+    "durations_differ": "the durations differ from those in traced.records",
+    "duration_where": "at $.duration_ms: {what} where a float >= 0 belongs",
     "lines": "one JSON object per line, each ending in a newline (the last one too)",
     "unescaped": "张三 written as is",
     "the_end": "the end of the text",
@@ -181,31 +164,6 @@ def hint(key: str, **fields: object) -> HintText:
     return HintText.of(HINTS, key, **fields)
 
 
-def check_registry() -> Any:
-    """The check's own copy of the registry the learner's wrapper receives."""
-    namespace: dict[str, Any] = {"__name__": "lesson06_tracing"}
-    exec(compile(REGISTRY_SOURCE, "<06.4 registry>", "exec"), namespace)  # noqa: S102
-    return namespace["registry"]
-
-
-def error_of(result: str) -> str | None:
-    try:
-        value = json.loads(result)
-    except ValueError:
-        return None
-    return value["error"] if isinstance(value, dict) and "error" in value else None
-
-
-def parsed(arguments: Any) -> Any:
-    if isinstance(arguments, str):
-        try:
-            value = json.loads(arguments)
-        except ValueError:
-            return arguments
-        return value if isinstance(value, dict) else arguments
-    return arguments
-
-
 def record_hint(got: dict, expected: dict, arguments: Any, result: str) -> HintText:
     """The hint for a record with the right keys and a wrong value, from what differs."""
     error = expected["error"]
@@ -226,6 +184,41 @@ def record_hint(got: dict, expected: dict, arguments: Any, result: str) -> HintT
     return hint("result_chars")
 
 
+# Durations differ on every run, so a message never shows one: each is replaced by what it is.
+DURATION_IN_TEXT = re.compile(r'("duration_ms"\s*:\s*)-?[0-9][0-9.eE+-]*')
+
+
+def duration_note(value: Any) -> str:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return text("not_a_number")
+    if value < 0:
+        return text("negative")
+    return text("a_duration") if isinstance(value, float) else text("an_int")
+
+
+def masked(value: Any) -> Any:
+    """A record, or a list of them, with each duration replaced by ``duration_note``."""
+    if isinstance(value, list):
+        return [masked(item) for item in value]
+    if isinstance(value, dict) and "duration_ms" in value:
+        return {**value, "duration_ms": duration_note(value["duration_ms"])}
+    return value
+
+
+def masked_text(lines: str) -> str:
+    return DURATION_IN_TEXT.sub(r"\1…", lines)
+
+
+def fail_masked(case: str, expected: Any, got: Any, chosen: HintText) -> None:
+    """Fail showing both sides without their durations (``expected`` holds the words for what
+    a duration must be); where they differ is said the same way on every run."""
+    __tracebackhide__ = True
+    shown_got = masked(got)
+    where = first_difference(expected, shown_got) or text("durations_differ")
+    where = None if where.startswith("expected ") else where
+    fail(case, expected, shown_got, chosen, where=where)
+
+
 def read(learner: Learner, traced: dict, expression: str) -> Reply:
     return learner.run("", result=expression, bind={"traced": traced})
 
@@ -244,22 +237,22 @@ def expect_record(case: str, records: Any, index: int, call: tuple[str, Any], re
         "result_chars": len(result),
     }
     if not isinstance(records, list) or len(records) != index + 1:
-        got = len(records) if isinstance(records, list) else records
+        got = len(records) if isinstance(records, list) else masked(records)
         fail(case, Plain(text("records", count=index + 1)), got, hint("one_record"))
     record = records[-1]
     if not isinstance(record, dict) or set(record) != set(RECORD_KEYS):
-        fail(case, expected, record, hint("keys", keys=", ".join(RECORD_KEYS)))
+        fail_masked(case, expected, record, hint("keys", keys=", ".join(RECORD_KEYS)))
     duration = record["duration_ms"]
     if not isinstance(duration, float) or duration < 0:
-        fail(case, expected, record, hint("duration"))
-    expected["duration_ms"] = duration
-    if any(record[key] != expected[key] for key in RECORD_KEYS):
+        where = text("duration_where", what=duration_note(duration))
+        fail(case, expected, masked(record), hint("duration"), where=where)
+    if first_difference({**expected, "duration_ms": duration}, record) is not None:
         chosen = record_hint(record, expected, arguments, result)
-        expect_equal(case, expected, record, hint=chosen)
+        fail_masked(case, expected, record, chosen)
     if name == "nap" and duration < MIN_NAP_MS:
         least, slept = MIN_NAP_MS, NAP_SECONDS * 1000
-        fail(case, Plain(text("nap_duration", least=least, slept=slept)), duration,
-             hint("milliseconds"))  # fmt: skip
+        fail(case, Plain(text("nap_duration", least=least, slept=slept)),
+             Plain(text("nap_below", least=least)), hint("milliseconds"))  # fmt: skip
 
 
 def expect_lines(learner: Learner, traced: dict, records: list) -> None:
@@ -269,18 +262,20 @@ def expect_lines(learner: Learner, traced: dict, records: list) -> None:
     got = reply.value
     if reply.type != "str":
         fail(case, Plain(text("lines")), shown_answer(reply), hint("jsonl_not_str"))
+    shown = masked_text(got)
     if got.startswith("["):
-        fail(case, Plain(text("lines")), got[:300], hint("jsonl_array"))
+        fail(case, Plain(text("lines")), shown[:300], hint("jsonl_array"))
     if "\\u" in got or "张三" not in got:
-        fail(case, Plain(text("unescaped")), got[:300], hint("ensure_ascii"))
+        fail(case, Plain(text("unescaped")), shown[:300], hint("ensure_ascii"))
     if not got.endswith("\n"):
-        fail(case, Plain(text("lines")), f"...{got[-160:]}", hint("jsonl_newline"),
+        fail(case, Plain(text("lines")), f"...{shown[-160:]}", hint("jsonl_newline"),
              where=text("the_end"))  # fmt: skip
     try:
         lines = [json.loads(line) for line in got[:-1].split("\n")]
     except ValueError:
-        lines = None
-    expect_equal(case, records, lines, hint=hint("jsonl_records"))
+        lines = shown[:300]
+    if first_difference(records, lines) is not None:
+        fail_masked(case, masked(records), lines, hint("jsonl_records"))
 
 
 def expect_empty_lines(learner: Learner, traced: dict) -> None:
@@ -292,29 +287,6 @@ def expect_empty_lines(learner: Learner, traced: dict) -> None:
         fail(case, "", got, hint("jsonl_array"))
     if reply.type != "str" or got != "":
         fail(case, "", shown_answer(reply), hint("jsonl_empty"))
-
-
-CALLS: list[tuple[str, Any]] = [
-    ("greet", {"name": "张三"}),
-    ("add", '{"a": 1, "b": 2}'),
-    ("add", '{"a": 1,'),
-    ("add", {"a": True, "b": 2}),
-    ("broken", {}),
-    ("nope", "[1]"),
-    ("nap", {}),
-    ("echo", {"text": '{"error" is the word 张三 searched for}'}),
-    ("echo", {"text": '{ "error": "disk full" }'}),
-]
-
-
-def hidden_calls(count: int = 5) -> list[tuple[str, Any]]:
-    rng = hidden_rng("06.4")
-    calls = []
-    for _ in range(count):
-        b = rng.choice([rng.randint(-9, 9), "2", None])
-        arguments = {"a": rng.randint(-9, 9), "b": b}
-        calls.append(("add", rng.choice([arguments, json.dumps({"a": 1, "b": b})])))
-    return calls
 
 
 @exercise(

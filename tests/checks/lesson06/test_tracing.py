@@ -4,6 +4,7 @@ Each wrong class is the solution cell with one realistic mistake edited in."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from rules import assert_breaks_rule
@@ -126,3 +127,10 @@ def test_the_solution_wraps_a_registry_for_the_agent_loop():
     assert result.stopped == "answer"
     assert [record["tool"] for record in traced.records] == ["get_weather"]
     assert json.loads(traced.to_jsonl())["arguments"] == {"city": "北京"}
+
+
+@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["06.4"]))
+def test_a_failure_shows_no_duration_so_two_runs_say_the_same(rule):
+    first = rejected("06.4", *WRONG_BY_RULE["06.4"][rule])
+    assert rejected("06.4", *WRONG_BY_RULE["06.4"][rule]) == first
+    assert not re.search(r'"duration_ms\\?"\s*:\s*[0-9-]', first), first
