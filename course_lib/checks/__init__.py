@@ -14,7 +14,7 @@ from course_lib.checks import (  # noqa: F401
     lesson03,
     lesson04,
     lesson05,
-    nb06,
+    lesson06,
 )
 from course_lib.checks.core import (
     EXERCISES,
