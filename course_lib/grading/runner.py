@@ -45,6 +45,7 @@ class RunResult:
     records: dict[int, dict[str, Any]]
     notes: list[str] = field(default_factory=list)
     failure: str | None = None  # the grader itself could not run this notebook
+    isolation: dict[str, Any] = field(default_factory=dict)  # see course_lib.grading.isolation
 
 
 def plan_for(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> dict[str, Any]:
@@ -172,7 +173,8 @@ def _run_in(scratch: Path, sanitized: Sanitized, lesson: Lesson, options: RunOpt
     except ValueError:  # nothing arrived, or pytest was killed while writing it
         tail = log_path.read_text(encoding="utf-8", errors="replace")[-1500:]
         return RunResult({}, failure=f"the grader could not run this notebook:\n{tail}")
-    return RunResult({r["index"]: r for r in payload["records"]}, payload["notes"])
+    records = {r["index"]: r for r in payload["records"]}
+    return RunResult(records, payload["notes"], isolation=payload.get("isolation") or {})
 
 
 def _read_all(fd: int, chunks: list[bytes]) -> None:

@@ -1,0 +1,662 @@
+"""Kernels kept apart: attacks on other submissions, the grader and the machine, each one a real
+graded submission, all in one batch beside honest ones (and a classmate's kernel that is running
+while they are graded). Each attack must fail, and the honest submissions must be graded exactly
+as they are alone.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from grading_lesson import CHECK_MODULE, SOLUTIONS, submission
+from jupyter_client.manager import start_new_kernel
+
+from attacks.batch import assert_blocked, assert_rest_graded, attack, grade, report, require
+from course_lib.grading.isolation import allowed_environment, kernel_environment, weakest
+from course_lib.grading.kernel import GuardedKernel, KernelDied
+from course_lib.grading.sandbox import readable_beneath
+
+ROOT = Path(__file__).resolve().parents[3]
+TOKEN = uuid.uuid4().hex[:12]
+DAEMON, NOHUP = f"course-attack-daemon-{TOKEN}", f"course-attack-nohup-{TOKEN}"
+SECRETS = {
+    "OPENAI_API_KEY": f"sk-test-{TOKEN}",
+    "ANTHROPIC_API_KEY": f"sk-ant-{TOKEN}",
+    "COURSE_GRADER_TOKEN": f"grader-{TOKEN}",
+}
+MARKER = f"attack-{TOKEN}"
+
+
+class Listener:
+    """A TCP and a UDP socket on the grader's loopback that count whoever reaches them."""
+
+    def __init__(self) -> None:
+        self.hits: list[str] = []
+        self.tcp = socket.create_server(("127.0.0.1", 0))
+        self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.udp.bind(("127.0.0.1", 0))
+        self.port, self.udp_port = self.tcp.getsockname()[1], self.udp.getsockname()[1]
+        for target in (self._accept, self._receive):
+            threading.Thread(target=target, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                connection, _ = self.tcp.accept()
+            except OSError:
+                return
+            self.hits.append("tcp")
+            connection.close()
+
+    def _receive(self) -> None:
+        while True:
+            try:
+                self.udp.recvfrom(100)
+            except OSError:
+                return
+            self.hits.append("udp")
+
+    def close(self) -> None:
+        self.tcp.close()
+        self.udp.close()
+
+
+def host_processes(*names: str) -> list[str]:
+    """The command lines of the grader machine's processes that mention any of ``names``."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if any(name in command for name in names):
+            found.append(command)
+    return found
+
+
+def children_of(parent: int) -> list[int]:
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == parent:
+            found.append(int(pid))
+    return found
+
+
+# --- the attacks -----------------------------------------------------------------------------
+
+READS_CLASSMATES = """
+import os
+
+def read(path):
+    with open(path, "rb") as handle:
+        return handle.read(80)
+
+def others(folder):
+    mine = os.getcwd()
+    return [name for name in os.listdir(folder) if name not in mine]
+
+scratch = os.path.dirname(os.getcwd())
+for label, path in {
+    "a classmate's submission": CLASSMATE,
+    "the grader's plan": os.path.join(scratch, "grader", "plan.json"),
+    "the grader's log": os.path.join(scratch, "grader", "pytest.log"),
+    "a classmate's connection file": VICTIM_CONNECTION,
+    "the grader's Jupyter connection file": JUPYTER_CONNECTION,
+}.items():
+    ATTEMPTS.append(attempt(label, lambda path=path: read(path)))
+for label, folder in {
+    "the other scratch folders": SCRATCH_ROOT,
+    "the grader's Jupyter runtime folder": os.path.dirname(JUPYTER_CONNECTION),
+    "/tmp": "/tmp",
+}.items():
+    ATTEMPTS.append(attempt(label, lambda folder=folder: others(folder)))
+ATTEMPTS.append(attempt("its own notebook", lambda: read("90_test.ipynb")))
+"""
+
+READS_COURSE = """
+import os
+
+def read(path):
+    with open(path, "rb") as handle:
+        return handle.read(80)
+
+# Names built from parts: borrowing (which this is not) is judged from the cell's source.
+package = os.path.join(REPO, "course_lib")
+for label, path in {
+    "solutions/": os.path.join(REPO, "solutions", "00_welcome.ipynb"),
+    "course_lib/checks/": os.path.join(package, "checks", "core.py"),
+    "the lesson's check module": CHECK_MODULE,
+    "course_lib/grading/": os.path.join(package, "grading", "plugin.py"),
+    "course_lib/reference/": os.path.join(package, "reference", "__init__.py"),
+}.items():
+    ATTEMPTS.append(attempt(label, lambda path=path: read(path)))
+checks = ".".join(["course_lib", "checks"])
+ATTEMPTS.append(attempt("importing the checks", lambda: __import__(checks)))
+"""
+
+REACHES_KERNELS = """
+import json, os, socket, uuid
+import zmq
+
+def connect_unix(path):
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(10)
+        sock.connect(path)
+    return "connected"
+
+def execute(url):
+    # An execute_request; unsigned, since the key is in a connection file it cannot read.
+    code = f"open({VICTIM_MARKER!r}, 'w').write('x')\\nVICTIM = 'attacked'"
+    header = {"msg_id": uuid.uuid4().hex, "session": uuid.uuid4().hex, "username": "x",
+              "msg_type": "execute_request", "version": "5.3", "date": "2024-01-01T00:00:00Z"}
+    content = {"code": code, "silent": False, "store_history": False, "user_expressions": {},
+               "allow_stdin": False, "stop_on_error": True}
+    shell = zmq.Context.instance().socket(zmq.DEALER)
+    shell.linger = 0
+    shell.connect(url)
+    parts = [json.dumps(part).encode() for part in (header, {}, {}, content)]
+    shell.send_multipart([b"<IDS|MSG>", b"", *parts])
+    answered = shell.poll(5000)
+    shell.close()
+    return "answered" if answered else None
+
+def kernels_in_proc():
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            command = open(f"/proc/{pid}/cmdline", "rb").read()
+        except OSError:
+            continue
+        if b"kernel_launcher" in command or b"ipykernel" in command:
+            found.append(pid)
+    return [pid for pid in found if int(pid) != os.getpid()]
+
+for label, action in {
+    "other kernels in /proc": kernels_in_proc,
+    "a classmate's shell socket": lambda: connect_unix(VICTIM_SHELL),
+    "code sent to a classmate's kernel": lambda: execute(f"ipc://{VICTIM_SHELL}"),
+    "a kernel's TCP port": lambda: socket.create_connection(("127.0.0.1", TCP_SHELL), 10),
+    "code sent to a kernel over TCP": lambda: execute(f"tcp://127.0.0.1:{TCP_SHELL}"),
+}.items():
+    ATTEMPTS.append(attempt(label, action))
+"""
+
+OPENS_NETWORK = """
+import socket
+
+def serve():
+    server = socket.create_server(("127.0.0.1", 0))
+    server.close()
+    return "listening"
+
+def send_udp():
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        return sock.sendto(b"hello", ("127.0.0.1", UDP_PORT))
+
+for label, action in {
+    "TCP to the grader's loopback": lambda: socket.create_connection(("127.0.0.1", TCP_PORT), 10),
+    "TCP to the internet": lambda: socket.create_connection(("1.1.1.1", 443), 10),
+    "TCP by host name": lambda: socket.create_connection(("pypi.org", 443), 10),
+    "a TCP server": serve,
+    "UDP to the grader's loopback": send_udp,
+}.items():
+    ATTEMPTS.append(attempt(label, action))
+"""
+
+LEAVES_DAEMONS = """
+import os, shutil, subprocess, sys, time
+
+child = os.fork()
+if child == 0:  # double fork and setsid: the classic daemon
+    try:
+        os.setsid()
+        if os.fork() == 0:
+            os.execv(shutil.which("sleep"), [DAEMON, "3600"])
+    finally:
+        os._exit(0)
+os.waitpid(child, 0)
+subprocess.Popen(
+    ["nohup", sys.executable, "-c", "import time; time.sleep(3600)", NOHUP],
+    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    start_new_session=True,
+)
+
+def running():
+    names = set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            command = open(f"/proc/{pid}/cmdline", "rb").read().decode(errors="replace")
+        except OSError:
+            continue
+        names.update(name for name in (DAEMON, NOHUP) if name in command)
+    return sorted(names)
+
+deadline = time.monotonic() + 100  # the exec'd processes show up soon; a loaded box is slow
+while len(running()) < 2 and time.monotonic() < deadline:
+    time.sleep(0.05)
+ATTEMPTS.append(attempt("daemons running", lambda: len(running())))
+"""
+
+READS_ENVIRONMENT = """
+import os
+
+def secrets_in(text):
+    return [name for name, value in SECRETS.items() if name in text or value in text]
+
+def every_environ():
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            found += secrets_in(open(f"/proc/{pid}/environ", "rb").read().decode(errors="replace"))
+        except OSError:
+            pass
+    return found
+
+def graders_own():
+    return [name for name in os.environ if name.startswith(("PYTEST", "JPY_"))]
+
+for label, action in {
+    "os.environ": lambda: secrets_in(repr(dict(os.environ))),
+    "/proc/*/environ": every_environ,
+    "the grader's environ": lambda: open(f"/proc/{GRADER_PID}/environ").read(),
+    "the grader's own variables": graders_own,
+    "HOME": lambda: os.environ["HOME"],
+}.items():
+    ATTEMPTS.append(attempt(label, action))
+"""
+
+WRITES_OUTSIDE = """
+import os
+
+def write(path):
+    with open(path, "w") as handle:
+        handle.write("attack")
+    return path
+
+for label, path in WRITE_TARGETS.items():
+    ATTEMPTS.append(attempt(label, lambda path=path: write(path)))
+ATTEMPTS.append(attempt("its own folder", lambda: write(os.path.join(os.getcwd(), MARKER))))
+"""
+
+SIGNALS_OTHERS = """
+import ctypes, os, signal, subprocess
+
+libc = ctypes.CDLL(None, use_errno=True)
+
+def send(pid):
+    os.kill(pid, signal.SIGCONT)  # harmless if it arrived; arriving at all is the leak
+    return "delivered"
+
+def trace(pid):
+    if libc.ptrace(16, pid, 0, 0) != 0:  # PTRACE_ATTACH
+        raise OSError(ctypes.get_errno(), "ptrace")
+    libc.ptrace(17, pid, 0, 0)  # PTRACE_DETACH
+    return "attached"
+
+def memory(pid):
+    with open(f"/proc/{pid}/mem", "rb"):
+        return "opened"
+
+def own_child():
+    child = subprocess.Popen(["sleep", "100"])
+    os.kill(child.pid, signal.SIGTERM)
+    return child.wait() == -signal.SIGTERM
+
+for name, pid in TARGET_PIDS.items():
+    for how, action in (("signal", send), ("ptrace", trace), ("mem", memory)):
+        ATTEMPTS.append(attempt(f"{how} {name}", lambda action=action, pid=pid: action(pid)))
+ATTEMPTS.append(attempt("signal own child", own_child))
+"""
+
+FORGES_RESULTS = """
+import json, os, stat
+
+FORGED = json.dumps({"records": [{"index": i, "kind": "passed"} for i in range(12)], "notes": []})
+
+def inherited_pipes():
+    written = []
+    for name in os.listdir("/proc/self/fd"):
+        fd = int(name)
+        try:
+            if fd > 2 and os.get_inheritable(fd) and stat.S_ISFIFO(os.fstat(fd).st_mode):
+                os.write(fd, FORGED.encode())
+                written.append(fd)
+        except OSError:
+            pass
+    return written
+
+ATTEMPTS.append(attempt("the grader's results pipe", inherited_pipes))
+"""
+
+
+def constants(**values: object) -> str:
+    return "".join(f"{name} = {value!r}\n" for name, value in values.items())
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory, canonical_dir: Path):
+    """Grade every attack in one batch, with a classmate's kernel running beside them; then
+    look at the machine and at the classmate."""
+    base = tmp_path_factory.mktemp("isolation")
+    scratch = base / "scratch"
+    victim_dir = scratch / "course-grade-classmate" / "notebook"
+    victim_dir.mkdir(parents=True)
+    victim = GuardedKernel(str(victim_dir), memory_mb=1500, output_cap=10_000)
+    tcp_km, tcp_kc = start_new_kernel(kernel_name="python3")  # as Jupyter starts kernels
+    listener = Listener()
+    try:
+        assert victim.run_quietly("VICTIM = 'untouched'", 60) == "ok"
+        launcher = victim.km.provisioner.process.pid
+        targets = {  # short names: the report must fit what a check shows of a value
+            "grader": os.getpid(),
+            "classmate": children_of(launcher)[0],
+            "TCP kernel": tcp_km.provisioner.process.pid,
+        }
+        victim_info = victim.km.get_connection_info()
+        common = constants(
+            CLASSMATE=str(base / "subs" / "honest" / "90_test.ipynb"),
+            SCRATCH_ROOT=str(scratch),
+            VICTIM_CONNECTION=victim.km.connection_file,
+            VICTIM_SHELL=f"{victim_info['ip']}-{victim_info['shell_port']}",
+            VICTIM_MARKER=str(victim_dir / MARKER),
+            JUPYTER_CONNECTION=tcp_km.connection_file,
+            TCP_SHELL=tcp_km.get_connection_info()["shell_port"],
+            REPO=str(ROOT),
+            CHECK_MODULE=CHECK_MODULE,
+            TCP_PORT=listener.port,
+            UDP_PORT=listener.udp_port,
+            DAEMON=DAEMON,
+            NOHUP=NOHUP,
+            SECRETS=SECRETS,
+            GRADER_PID=os.getpid(),
+            MARKER=MARKER,
+            TARGET_PIDS=targets,
+            WRITE_TARGETS=write_targets(base, victim_dir),
+        )
+        notebooks = {
+            "honest": submission(SOLUTIONS),
+            "reads_classmates": attack(common + READS_CLASSMATES),
+            "reads_course": attack(common + READS_COURSE),
+            "reaches_kernels": attack(common + REACHES_KERNELS),
+            "opens_network": attack(common + OPENS_NETWORK),
+            "leaves_daemons": attack(common + LEAVES_DAEMONS),
+            "reads_environment": attack(common + READS_ENVIRONMENT),
+            "writes_outside": attack(common + WRITES_OUTSIDE),
+            "signals_others": attack(common + SIGNALS_OTHERS),
+            "forges_results": attack(common + FORGES_RESULTS),
+        }
+        with pytest.MonkeyPatch.context() as patch:
+            for name, value in SECRETS.items():
+                patch.setenv(name, value)
+            graded = grade(base / "subs", canonical_dir, notebooks, scratch_root=str(scratch))
+        yield {
+            "graded": graded,
+            "alone": grade(base / "alone", canonical_dir, {"honest": notebooks["honest"]}),
+            "lingering": host_processes(DAEMON, NOHUP),
+            "written": [path for path in write_targets(base, victim_dir).values()],
+            "victim": victim.evaluate("VICTIM"),
+            "victim_alive": victim.is_alive(),
+            "tcp_victim": _evaluate(tcp_kc, "globals().get('VICTIM', 'untouched')"),
+            "victim_marker": (victim_dir / MARKER).exists(),
+            "hits": list(listener.hits),
+        }
+    finally:
+        listener.close()
+        tcp_kc.stop_channels()
+        tcp_km.shutdown_kernel(now=True)
+        victim.stop()
+
+
+def write_targets(base: Path, victim_dir: Path) -> dict[str, str]:
+    return {
+        "/dev/shm": f"/dev/shm/{MARKER}",
+        "/tmp": f"/tmp/{MARKER}",
+        "the repository": str(ROOT / MARKER),
+        "course_lib": str(ROOT / "course_lib" / f"{MARKER}.py"),
+        "the grader's home": str(Path.home() / MARKER),
+        "a classmate's folder": str(victim_dir / f"{MARKER}-w"),
+        "the submissions": str(base / "subs" / "honest" / MARKER),
+    }
+
+
+def _evaluate(client, expression: str) -> str:
+    reply = client.execute_interactive(
+        "", silent=True, user_expressions={"r": expression}, timeout=60
+    )
+    return reply["content"]["user_expressions"]["r"]["data"]["text/plain"]
+
+
+def isolation(world, student: str = "honest") -> dict:
+    return world["graded"][student].isolation
+
+
+# --- the batch -------------------------------------------------------------------------------
+
+
+def test_honest_submissions_in_the_batch_are_graded_exactly_as_alone(world):
+    together, alone = world["graded"]["honest"], world["alone"]["honest"]
+    assert together.exercises == alone.exercises
+    assert (together.notes, together.isolation) == (alone.notes, alone.isolation)
+    assert together.points == together.max_points == 6
+
+
+def test_every_kernel_records_its_isolation_in_the_gradebook(world):
+    record = isolation(world)
+    assert record["environment"] == "allowlist"
+    assert record["channels"] in ("ipc", "tcp")
+    assert record["process_cleanup"] in ("pid_namespace", "subreaper", "process_group")
+    for student, result in world["graded"].items():
+        assert result.isolation == record, student
+
+
+def test_reading_classmates_or_the_graders_files_fails(world):
+    require(isolation(world), "landlock_filesystem")
+    result = world["graded"]["reads_classmates"]
+    assert report(result)["its own notebook"].startswith("GOT")  # reading works where allowed
+    blocked = [label for label in report(result) if label != "its own notebook"]
+    assert len(blocked) == 8
+    assert_blocked(result, blocked, controls=("its own notebook",))
+
+
+def test_reading_solutions_and_the_checks_fails_but_the_reference_reads(world):
+    require(isolation(world), "landlock_filesystem", "checks_hidden")
+    result = world["graded"]["reads_course"]
+    assert_blocked(
+        result,
+        [
+            "solutions/",
+            "course_lib/checks/",
+            "the lesson's check module",
+            "course_lib/grading/",
+            "importing the checks",
+        ],
+        controls=("course_lib/reference/",),
+    )
+
+
+def test_a_classmates_kernel_cannot_be_found_reached_or_made_to_run_code(world):
+    result = world["graded"]["reaches_kernels"]
+    assert world["victim_alive"]
+    assert (world["victim"], world["victim_marker"]) == ("untouched", False)
+    assert world["tcp_victim"] == "'untouched'"
+    require(isolation(world), "private_proc", "private_mounts", "network_namespace")
+    assert_blocked(
+        result,
+        [
+            "other kernels in /proc",
+            "a classmate's shell socket",
+            "code sent to a classmate's kernel",
+            "a kernel's TCP port",
+            "code sent to a kernel over TCP",
+        ],
+    )
+
+
+def test_no_tcp_connection_leaves_the_kernel(world):
+    assert "tcp" not in world["hits"]
+    record = isolation(world)
+    if not (record.get("network_namespace") or record.get("landlock_tcp")):
+        pytest.skip("this platform has neither a network namespace nor Landlock ABI 4")
+    found = report(world["graded"]["opens_network"])
+    tcp = [label for label in found if "TCP" in label]
+    assert len(tcp) == 4 and all(found[label].startswith("blocked") for label in tcp), found
+
+
+def test_no_udp_datagram_leaves_the_kernel(world):
+    require(isolation(world), "network_namespace")
+    assert "udp" not in world["hits"]
+    assert report(world["graded"]["opens_network"])["UDP to the grader's loopback"].startswith(
+        "blocked"
+    )
+    assert_rest_graded(world["graded"]["opens_network"])
+
+
+def test_daemons_that_detach_do_not_outlive_their_submission(world):
+    if isolation(world)["process_cleanup"] == "process_group":
+        pytest.skip("without a PID namespace or a subreaper only the process group is cleaned")
+    result = world["graded"]["leaves_daemons"]
+    assert report(result)["daemons running"] == "GOT 2"  # they really ran while it was graded
+    assert world["lingering"] == []
+    assert_rest_graded(result)
+
+
+def test_the_graders_environment_stays_out_of_the_kernel(world):
+    result = world["graded"]["reads_environment"]
+    found = report(result)
+    assert found["HOME"].startswith("GOT ") and "course-grade-" in found["HOME"]
+    assert found["os.environ"] == "blocked (nothing there)"
+    assert found["the grader's own variables"] == "blocked (nothing there)"
+    require(isolation(world), "private_proc")
+    assert_blocked(
+        result,
+        ["os.environ", "/proc/*/environ", "the grader's environ", "the grader's own variables"],
+        controls=("HOME",),
+    )
+
+
+def test_writes_outside_the_submissions_own_folder_fail(world):
+    require(isolation(world), "landlock_filesystem")
+    assert [path for path in world["written"] if os.path.exists(path)] == []
+    result = world["graded"]["writes_outside"]
+    labels = list(write_targets(Path("."), Path(".")))
+    assert_blocked(result, labels, controls=("its own folder",))
+
+
+def test_the_grader_and_other_kernels_cannot_be_signalled_or_traced(world):
+    result = world["graded"]["signals_others"]
+    assert world["victim_alive"]
+    blocked = [label for label in report(result) if label != "signal own child"]
+    assert len(blocked) == 9
+    assert_blocked(result, blocked, controls=("signal own child",))
+
+
+def test_the_results_pipe_is_out_of_reach_and_the_grade_is_the_real_one(world):
+    assert_blocked(world["graded"]["forges_results"], ["the grader's results pipe"])
+
+
+# --- one kernel at a time --------------------------------------------------------------------
+
+
+def test_a_daemon_dies_with_its_kernel_before_a_restart(tmp_path):
+    name = f"course-attack-restart-{TOKEN}"
+    kernel = _kernel(tmp_path)
+    try:
+        if kernel.isolation["process_cleanup"] == "process_group":
+            pytest.skip("without a PID namespace or a subreaper only the process group is cleaned")
+        start = (
+            "import os, shutil\nif os.fork() == 0:\n    os.setsid()\n"
+            f"    os.execv(shutil.which('sleep'), [{name!r}, '3600'])\n"
+        )
+        assert kernel.run_quietly(start, 60) == "ok"
+        assert _eventually(lambda: host_processes(name))  # it really runs, outside the cell
+        with pytest.raises(KernelDied):
+            kernel.run_quietly("import os\nos._exit(3)", 60)
+        assert kernel.exit_description() == "exit code 3"
+        assert host_processes(name) == []  # gone by the time the death is noticed
+    finally:
+        kernel.stop()
+
+
+def test_the_kernel_environment_is_the_allowlist_and_the_scratch_folders():
+    source = {"PATH": "/usr/bin", "LANG": "C.UTF-8", "LC_ALL": "C", **SECRETS, "PYTEST_X": "1"}
+    env = kernel_environment(source, home="/s/.home", runtime="/s/kernel-1")
+    assert env == {
+        "PATH": "/usr/bin",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C",
+        "HOME": "/s/.home",
+        "TMPDIR": "/s/.home/tmp",
+        "TMP": "/s/.home/tmp",
+        "TEMP": "/s/.home/tmp",
+        "JUPYTER_RUNTIME_DIR": "/s/kernel-1",
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+    }
+    assert allowed_environment(SECRETS) == {}
+
+
+def test_a_readable_tree_that_holds_a_hidden_folder_is_granted_around_it(tmp_path):
+    for path in ("lib/a/x.py", "lib/hidden/secret.py", "lib/b.py", "other/y.py"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("")
+    (tmp_path / "lib" / "link").symlink_to(tmp_path / "lib" / "hidden")
+    read, list_only = readable_beneath(
+        [str(tmp_path / "lib"), str(tmp_path / "other")], [str(tmp_path / "lib" / "hidden")]
+    )
+    assert read == [str(tmp_path / "lib" / "a"), str(tmp_path / "lib" / "b.py")] + [
+        str(tmp_path / "other")
+    ]
+    assert list_only == [str(tmp_path / "lib")]
+
+
+def test_the_record_of_several_kernels_keeps_only_what_all_of_them_had():
+    first = {"pid_namespace": True, "landlock_abi": 7, "channels": "ipc"}
+    second = {"pid_namespace": False, "landlock_abi": 6, "channels": "ipc"}
+    assert weakest(first, second) == {
+        "channels": "ipc",
+        "landlock_abi": 6,
+        "pid_namespace": False,
+    }
+    assert weakest({}, second) == second
+
+
+def test_an_interrupt_still_reaches_the_kernel(tmp_path):
+    kernel = _kernel(tmp_path)
+    try:
+        msg_id = kernel.kc.execute("import time\nprint('started', flush=True)\ntime.sleep(3600)")
+        while True:  # interrupt once the cell runs (an idle kernel ignores SIGINT)
+            msg = kernel.get_message("iopub", timeout=120)
+            if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
+                break
+        kernel.interrupt()
+        reply = kernel._reply(msg_id, 120)
+        assert reply["content"]["ename"] == "KeyboardInterrupt"
+        assert kernel.is_alive() and kernel.evaluate("1 + 1") == 2
+    finally:
+        kernel.stop()
+
+
+def _kernel(tmp_path: Path) -> GuardedKernel:
+    workdir = tmp_path / "notebook"
+    workdir.mkdir()
+    return GuardedKernel(str(workdir), memory_mb=1500, output_cap=10_000)
+
+
+def _eventually(condition, seconds: float = 100):
+    """``condition()`` once it is true, or its last value after ``seconds`` (a generous bound
+    for a loaded machine, not a speed the test expects)."""
+    deadline = time.monotonic() + seconds
+    while not (found := condition()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return found
