@@ -53,6 +53,7 @@ class GradingSpecManager(KernelSpecManager):
     workdir = ""
     runtime = ""
     confine = True
+    namespaces = True
     show_checks = False
 
     def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
@@ -60,6 +61,7 @@ class GradingSpecManager(KernelSpecManager):
         argv += ["--workdir", self.workdir, "--runtime", self.runtime]
         argv += ["--parent-pid", str(os.getpid())]
         argv += ["--confine"] if self.confine else []
+        argv += [] if self.namespaces else ["--no-namespaces"]
         argv += ["--show-checks"] if self.show_checks else []
         argv += ["--", "-f", "{connection_file}"]
         return KernelSpec(argv=argv, display_name="course grading", language="python")
@@ -82,10 +84,13 @@ class GuardedKernel(RunningKernel):
         memory_mb: int,
         output_cap: int,
         confine: bool = True,
+        namespaces: bool = True,
         show_checks: bool = False,
         startup_timeout: float = 60,
     ) -> None:
         """``confine``: Landlock (writes only in ``cwd``, reads only what a lesson needs);
+        ``namespaces``: Linux namespaces where the platform allows them (off: what a platform
+        without them gets, a subreaper instead of a PID namespace);
         ``show_checks``: leave ``course_lib/checks`` readable (for lessons whose older checks
         still run in the kernel). Start it from a thread that outlives it: the launcher ends
         its kernel when the thread that started it ends (so a killed grader leaves nothing)."""
@@ -99,7 +104,7 @@ class GuardedKernel(RunningKernel):
         self.runtime = tempfile.mkdtemp(prefix="kernel-", dir=os.path.dirname(workdir))
         specs = GradingSpecManager()
         specs.memory_mb, specs.workdir, specs.runtime = memory_mb, workdir, self.runtime
-        specs.confine, specs.show_checks = confine, show_checks
+        specs.confine, specs.namespaces, specs.show_checks = confine, namespaces, show_checks
         self.km = KernelManager(
             kernel_name=KERNEL_NAME,
             kernel_spec_manager=specs,

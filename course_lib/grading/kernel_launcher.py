@@ -1,7 +1,7 @@
 """Start an IPython kernel kept apart (see ``isolation``) and inside the grading limits.
 
     python -s -c LAUNCH --memory-mb N --workdir DIR --runtime DIR [--confine] [--show-checks]
-                        [--parent-pid PID] -- -f CONNECTION_FILE
+                        [--no-namespaces] [--parent-pid PID] -- -f CONNECTION_FILE
 
 Two processes: this launcher, which the grader's ``KernelManager`` watches, and the kernel it
 forks, which is the init of new namespaces where Linux allows it. The kernel sets its limits
@@ -53,7 +53,7 @@ def main(argv: list[str]) -> None:
     kernel_args = [arg for arg in args.kernel_args if arg != "--"]
     connection = _connection(kernel_args)
     channels = str(connection.get("transport", "tcp"))
-    spaces = namespaces.enter_namespaces(network=channels == "ipc")
+    spaces = namespaces.enter_namespaces(network=channels == "ipc", wanted=not args.no_namespaces)
     subreaper = not spaces["pid_namespace"] and namespaces.become_subreaper()
     record_read, record_write = os.pipe()
     go_read, go_write = os.pipe()
@@ -67,21 +67,9 @@ def main(argv: list[str]) -> None:
     os.close(go_read)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the kernel gets the process group's own
     signal.signal(signal.SIGTERM, lambda *_: _kill(kernel))
-    record = _read_record(record_read)
     cleanup = "pid_namespace" if spaces["pid_namespace"] else "subreaper" if subreaper else ""
-    record.update(
-        platform=sys.platform,
-        channels=channels,
-        environment="allowlist",
-        process_cleanup=cleanup or "process_group",
-        **spaces,
-    )
-    _write_record(Path(args.runtime) / isolation.RECORD_FILE, record)
-    try:
-        os.write(go_write, b"1")
-        os.close(go_write)
-    except OSError:
-        pass  # the kernel is already gone; its status says why
+    facts = {"channels": channels, "process_cleanup": cleanup or "process_group", **spaces}
+    _publish_record(Path(args.runtime), record_read, go_write, facts)
     status = _wait_for(kernel)
     if subreaper:
         namespaces.kill_descendants()
@@ -95,6 +83,7 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--runtime", required=True)
     parser.add_argument("--confine", action="store_true")
     parser.add_argument("--show-checks", action="store_true")
+    parser.add_argument("--no-namespaces", action="store_true")
     parser.add_argument("--parent-pid", type=int, default=0)
     parser.add_argument("kernel_args", nargs=argparse.REMAINDER)
     return parser.parse_args(argv)
@@ -161,21 +150,25 @@ def _private_mounts(args: argparse.Namespace) -> dict[str, object]:
     return {"private_mounts": covered, "private_proc": namespaces.mount_private_proc()}
 
 
-def _read_record(fd: int) -> dict[str, object]:
-    chunks = []
-    with os.fdopen(fd, "rb") as pipe:
-        chunks.append(pipe.read())
+def _publish_record(runtime: Path, record_read: int, go_write: int, facts: dict) -> None:
+    """What the kernel reported, with what the launcher knows, written where the grader reads
+    it (the kernel can only make sockets in the runtime folder); then the go."""
+    with os.fdopen(record_read, "rb") as pipe:
+        text = pipe.read()
     try:
-        record = json.loads(b"".join(chunks) or b"{}")
+        record = json.loads(text or b"{}")
     except ValueError:
         record = {}
-    return record if isinstance(record, dict) else {}
-
-
-def _write_record(path: Path, record: dict[str, object]) -> None:
-    partial = path.with_suffix(".partial")
+    record = {**(record if isinstance(record, dict) else {}), **facts}
+    record.update(platform=sys.platform, environment="allowlist")
+    partial = runtime / f"{isolation.RECORD_FILE}.partial"
     partial.write_text(json.dumps(record, sort_keys=True), encoding="utf-8")
-    partial.replace(path)
+    partial.replace(runtime / isolation.RECORD_FILE)
+    try:
+        os.write(go_write, b"1")
+        os.close(go_write)
+    except OSError:
+        pass  # the kernel is already gone; its exit status says why
 
 
 def _kill(pid: int) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 _CLONE_NEWNS, _CLONE_NEWIPC, _CLONE_NEWUSER = 0x00020000, 0x08000000, 0x10000000
 _CLONE_NEWPID, _CLONE_NEWNET = 0x20000000, 0x40000000
 _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_BIND, _MS_REC = 2, 4, 8, 1 << 12, 1 << 14
-_MS_PRIVATE = 1 << 18
+_MS_PRIVATE, _MNT_DETACH = 1 << 18, 2
 _PR_SET_PDEATHSIG, _PR_CAPBSET_DROP, _PR_SET_CHILD_SUBREAPER = 1, 24, 36
 _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 _CAPABILITY_VERSION_3 = 0x20080522
@@ -53,15 +53,16 @@ def become_subreaper() -> bool:
     return sys.platform == "linux" and _libc().prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
 
 
-def enter_namespaces(*, network: bool = True) -> dict[str, bool]:
+def enter_namespaces(*, network: bool = True, wanted: bool = True) -> dict[str, bool]:
     """New user, network, IPC and PID namespaces for this process (the PID one for the children
     it forks next). The user namespace maps only our own ids, so nothing changes on disk, and
     what the kernel may do as "root" inside stays inside; as root without user namespaces the
-    others are still tried. ``network=False`` keeps the network (for channels over TCP)."""
+    others are still tried. ``network=False`` keeps the network (for channels over TCP);
+    ``wanted=False`` enters none (what a platform without them gets)."""
     got = dict.fromkeys(
         ("user_namespace", "network_namespace", "ipc_namespace", "pid_namespace"), False
     )
-    if sys.platform != "linux":
+    if sys.platform != "linux" or not wanted:
         return got
     libc = _libc()
     uid, gid = os.geteuid(), os.getegid()
@@ -185,19 +186,30 @@ def hide_folders(folders: list[str], *, keep: list[str], needed: list[str]) -> l
         inside = [path for path in keep if beneath(path, folder)]
         handles = [os.open(path, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC) for path in inside]
         try:
-            flags = _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
-            if libc.mount(b"tmpfs", folder.encode(), b"tmpfs", flags, b"size=1m,mode=0755"):
-                continue
-            for path, handle in zip(inside, handles, strict=True):
-                os.makedirs(path, exist_ok=True)
-                source = f"/proc/self/fd/{handle}".encode()
-                if libc.mount(source, path.encode(), None, _MS_BIND | _MS_REC, None):
-                    raise OSError(ctypes.get_errno(), f"cannot bind {path} back")
+            if _cover(libc, folder, inside, handles):
+                hidden.append(folder)
         finally:
             for handle in handles:
                 os.close(handle)
-        hidden.append(folder)
     return hidden
+
+
+def _cover(libc: ctypes.CDLL, folder: str, keep: list[str], handles: list[int]) -> bool:
+    """Mount the empty tmpfs on ``folder`` and bind ``keep`` back (by the descriptors opened
+    before it was covered); if a bind fails, uncover the folder rather than lose it."""
+    flags = _MS_NOSUID | _MS_NODEV | _MS_NOEXEC
+    if libc.mount(b"tmpfs", folder.encode(), b"tmpfs", flags, b"size=1m,mode=0755"):
+        return False
+    try:
+        for path, handle in zip(keep, handles, strict=True):
+            os.makedirs(path, exist_ok=True)
+            source = f"/proc/self/fd/{handle}".encode()
+            if libc.mount(source, path.encode(), None, _MS_BIND | _MS_REC, None):
+                raise OSError(ctypes.get_errno(), "bind")
+    except OSError:
+        libc.umount2(folder.encode(), _MNT_DETACH)
+        return False
+    return True
 
 
 def beneath(path: str, folder: str) -> bool:

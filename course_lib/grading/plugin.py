@@ -104,6 +104,7 @@ class GradingSession:
             memory_mb=int(self.plan["memory_mb"]),
             output_cap=int(self.plan["output_cap"]),
             confine=bool(self.plan.get("confine", True)),
+            namespaces=bool(self.plan.get("namespaces", True)),
             show_checks=self.legacy,
             startup_timeout=startup_timeout,
         )

@@ -33,7 +33,8 @@ class RunOptions:
     memory_mb: int = 2048
     output_cap: int = 1_000_000  # characters of output kept per cell
     guard: bool = True
-    confine: bool = True
+    confine: bool = True  # Landlock, where the platform has it
+    namespaces: bool = True  # Linux namespaces for each kernel, where the platform allows them
     scratch_root: str | None = None  # where scratch folders go (default: the system temp dir)
     # Python files that register more exercises (an instructor's own lessons, the tests' lesson),
     # loaded into the grader's process beside course_lib.checks.
@@ -73,6 +74,7 @@ def plan_for(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> dict[
         "output_cap": options.output_cap,
         "guard": options.guard,
         "confine": options.confine,
+        "namespaces": options.namespaces,
         "allowed_reference": allowed_reference(lesson),
         "check_modules": [str(Path(path).resolve()) for path in options.check_modules],
     }

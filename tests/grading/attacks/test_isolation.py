@@ -18,7 +18,7 @@ from grading_lesson import CHECK_MODULE, SOLUTIONS, submission
 from jupyter_client.manager import start_new_kernel
 
 from attacks.batch import assert_blocked, assert_rest_graded, attack, grade, report, require
-from course_lib.grading.isolation import allowed_environment, kernel_environment, weakest
+from course_lib.grading.isolation import allowed_environment, gaps, kernel_environment, weakest
 from course_lib.grading.kernel import GuardedKernel, KernelDied
 from course_lib.grading.sandbox import readable_beneath
 
@@ -343,15 +343,19 @@ def constants(**values: object) -> str:
     return "".join(f"{name} = {value!r}\n" for name, value in values.items())
 
 
-@pytest.fixture(scope="module")
-def world(tmp_path_factory: pytest.TempPathFactory, canonical_dir: Path):
+@pytest.fixture(scope="module", params=[True, False], ids=["namespaces", "without-namespaces"])
+def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, canonical_dir):
     """Grade every attack in one batch, with a classmate's kernel running beside them; then
-    look at the machine and at the classmate."""
+    look at the machine and at the classmate. Twice: with the namespaces Linux allows here, and
+    without them, as on a platform that has none (Landlock and a subreaper remain)."""
+    namespaces = request.param
     base = tmp_path_factory.mktemp("isolation")
     scratch = base / "scratch"
     victim_dir = scratch / "course-grade-classmate" / "notebook"
     victim_dir.mkdir(parents=True)
-    victim = GuardedKernel(str(victim_dir), memory_mb=1500, output_cap=10_000)
+    victim = GuardedKernel(
+        str(victim_dir), memory_mb=1500, output_cap=10_000, namespaces=namespaces
+    )
     tcp_km, tcp_kc = start_new_kernel(kernel_name="python3")  # as Jupyter starts kernels
     listener = Listener()
     try:
@@ -398,10 +402,19 @@ def world(tmp_path_factory: pytest.TempPathFactory, canonical_dir: Path):
         with pytest.MonkeyPatch.context() as patch:
             for name, value in SECRETS.items():
                 patch.setenv(name, value)
-            graded = grade(base / "subs", canonical_dir, notebooks, scratch_root=str(scratch))
+            graded = grade(
+                base / "subs",
+                canonical_dir,
+                notebooks,
+                scratch_root=str(scratch),
+                namespaces=namespaces,
+            )
+        alone = grade(
+            base / "alone", canonical_dir, {"honest": notebooks["honest"]}, namespaces=namespaces
+        )
         yield {
             "graded": graded,
-            "alone": grade(base / "alone", canonical_dir, {"honest": notebooks["honest"]}),
+            "alone": alone,
             "lingering": host_processes(DAEMON, NOHUP),
             "written": [path for path in write_targets(base, victim_dir).values()],
             "victim": victim.evaluate("VICTIM"),
@@ -484,22 +497,25 @@ def test_reading_solutions_and_the_checks_fails_but_the_reference_reads(world):
     )
 
 
-def test_a_classmates_kernel_cannot_be_found_reached_or_made_to_run_code(world):
-    result = world["graded"]["reaches_kernels"]
+def test_a_classmates_kernel_cannot_be_made_to_run_code_nor_found_where_mounts_are_private(
+    world,
+):
     assert world["victim_alive"]
     assert (world["victim"], world["victim_marker"]) == ("untouched", False)
     assert world["tcp_victim"] == "'untouched'"
-    require(isolation(world), "private_proc", "private_mounts", "network_namespace")
-    assert_blocked(
-        result,
-        [
-            "other kernels in /proc",
-            "a classmate's shell socket",
-            "code sent to a classmate's kernel",
-            "a kernel's TCP port",
-            "code sent to a kernel over TCP",
-        ],
-    )
+    found = report(world["graded"]["reaches_kernels"])
+    record = isolation(world)
+    # Without the key (in a connection file it cannot read) nothing it sends is run.
+    must_fail = ["code sent to a classmate's kernel", "code sent to a kernel over TCP"]
+    if record["network_namespace"] or record["landlock_tcp"]:
+        must_fail.append("a kernel's TCP port")
+    if record["private_mounts"]:  # else a socket path it knows can be connected to
+        must_fail.append("a classmate's shell socket")
+    if record["private_proc"]:  # else /proc shows other kernels
+        must_fail.append("other kernels in /proc")
+    assert len(found) == 5
+    assert all(found[label].startswith("blocked") for label in must_fail), found
+    assert_rest_graded(world["graded"]["reaches_kernels"])
 
 
 def test_no_tcp_connection_leaves_the_kernel(world):
@@ -536,7 +552,6 @@ def test_the_graders_environment_stays_out_of_the_kernel(world):
     assert found["HOME"].startswith("GOT ") and "course-grade-" in found["HOME"]
     assert found["os.environ"] == "blocked (nothing there)"
     assert found["the grader's own variables"] == "blocked (nothing there)"
-    require(isolation(world), "private_proc")
     assert_blocked(
         result,
         ["os.environ", "/proc/*/environ", "the grader's environ", "the grader's own variables"],
@@ -553,6 +568,9 @@ def test_writes_outside_the_submissions_own_folder_fail(world):
 
 
 def test_the_grader_and_other_kernels_cannot_be_signalled_or_traced(world):
+    record = isolation(world)
+    if not (record["pid_namespace"] or record["landlock_signals"]):
+        pytest.skip("this platform has neither a PID namespace nor Landlock ABI 6")
     result = world["graded"]["signals_others"]
     assert world["victim_alive"]
     blocked = [label for label in report(result) if label != "signal own child"]
@@ -620,6 +638,15 @@ def test_a_readable_tree_that_holds_a_hidden_folder_is_granted_around_it(tmp_pat
     assert list_only == [str(tmp_path / "lib")]
 
 
+def test_what_a_kernel_lacked_reads_as_sentences_and_nothing_when_it_lacked_nothing(world):
+    full = isolation(world)
+    weaker = {**full, "network_namespace": False, "pid_namespace": False}
+    said = gaps(weaker)
+    assert any("network namespace" in line for line in said)
+    assert any(f"({full['process_cleanup']} cleanup only)" in line for line in said)
+    assert len(said) == len(gaps(full)) + 2
+
+
 def test_the_record_of_several_kernels_keeps_only_what_all_of_them_had():
     first = {"pid_namespace": True, "landlock_abi": 7, "channels": "ipc"}
     second = {"pid_namespace": False, "landlock_abi": 6, "channels": "ipc"}
@@ -660,3 +687,30 @@ def _eventually(condition, seconds: float = 100):
     while not (found := condition()) and time.monotonic() < deadline:
         time.sleep(0.05)
     return found
+
+
+def test_where_socket_paths_are_too_long_the_channels_use_tcp_and_the_kernel_still_cannot(
+    tmp_path,
+):
+    workdir = tmp_path / ("d" * 60) / ("e" * 60) / "notebook"
+    workdir.mkdir(parents=True)
+    kernel = GuardedKernel(str(workdir), memory_mb=1500, output_cap=10_000)
+    listener = Listener()
+    try:
+        record = kernel.isolation
+        assert (record["channels"], record["network_namespace"]) == ("tcp", False)
+        assert kernel.evaluate("6 * 7") == 42  # the grader reaches it over loopback
+        if not record["landlock_tcp"]:
+            pytest.skip("this platform has no Landlock ABI 4: a TCP kernel has the network")
+        connect = (
+            "import socket\ndef connect(port):\n    try:\n"
+            "        socket.create_connection(('127.0.0.1', port), 10)\n"
+            "    except OSError as exc:\n        return type(exc).__name__\n"
+            "    return 'connected'\n"
+        )
+        assert kernel.run_quietly(connect, 60) == "ok"
+        assert kernel.evaluate(f"connect({listener.port})") == "PermissionError"
+        assert listener.hits == []
+    finally:
+        listener.close()
+        kernel.stop()
