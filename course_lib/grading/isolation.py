@@ -184,10 +184,10 @@ def readable_roots() -> list[str]:
     return [path for path in roots if os.path.exists(path)]
 
 
-def folders_to_hide(runtime: str) -> list[str]:
+def folders_to_hide(workdir: str) -> list[str]:
     """What the kernel's mount namespace covers: the shared temporary and runtime folders, and
-    the folder holding every submission's scratch folder (the runtime folder's grandparent)."""
-    return [*HIDDEN_FOLDERS, os.path.dirname(os.path.dirname(os.path.abspath(runtime)))]
+    the folder holding every submission's scratch folder (the working folder's grandparent)."""
+    return [*HIDDEN_FOLDERS, os.path.dirname(os.path.dirname(os.path.abspath(workdir)))]
 
 
 def _package() -> str:

@@ -10,7 +10,9 @@ prints gigabytes cannot exhaust the grader, and it runs the guard's silent reque
 Each kernel is started through ``kernel_launcher`` (kept apart, see ``isolation``), with a
 private runtime folder beside its working folder (mode 0700, removed when it stops) holding
 its connection file and, where unix sockets can be used, its channels (``ipc`` transport):
-no TCP port to find, and the kernel can run without any network. ``isolation`` is the record
+no TCP port to find, and the kernel can run without any network (where the socket paths would
+not fit, the runtime folder is made in the system temp folder, and failing that the channels
+use TCP on loopback). ``isolation`` is the record
 of what the kernel actually got.
 """
 
@@ -39,6 +41,7 @@ from course_lib.grading.kernel_launcher import LAUNCH
 POLL_SECONDS = 0.2
 STOP_SECONDS = 10  # how long a launcher may take to end its kernel after SIGTERM
 KERNEL_NAME = "course-grading"
+CONNECTION_NAME = "k"  # short: the channels' socket paths are built from it
 MAX_SOCKET_PATH = 100  # a unix socket's path must fit sun_path (108 bytes on Linux, 104 macOS)
 
 
@@ -67,13 +70,26 @@ class GradingSpecManager(KernelSpecManager):
         return KernelSpec(argv=argv, display_name="course grading", language="python")
 
 
+def private_runtime(workdir: str) -> str:
+    """A new runtime folder (mode 0700) beside ``workdir``, in the submission's scratch folder;
+    where a unix socket's path there would be too long (a deep scratch root), one in the system
+    temp folder instead."""
+    runtime = tempfile.mkdtemp(prefix="k-", dir=os.path.dirname(workdir))
+    if _sockets_fit(runtime):
+        return runtime
+    os.rmdir(runtime)
+    return tempfile.mkdtemp(prefix="k-")
+
+
 def channel_transport(runtime: str) -> str:
     """``ipc`` (unix sockets in the private runtime folder) where the platform has them and the
     paths fit, else ``tcp`` on loopback."""
-    longest = os.path.join(runtime, "kernel-ipc-99")
-    if os.name == "posix" and zmq.has("ipc") and len(longest.encode()) <= MAX_SOCKET_PATH:
-        return "ipc"
-    return "tcp"
+    return "ipc" if os.name == "posix" and zmq.has("ipc") and _sockets_fit(runtime) else "tcp"
+
+
+def _sockets_fit(runtime: str) -> bool:
+    longest = os.path.join(runtime, f"{CONNECTION_NAME}-ipc-99")
+    return len(longest.encode()) <= MAX_SOCKET_PATH
 
 
 class GuardedKernel(RunningKernel):
@@ -101,7 +117,7 @@ class GuardedKernel(RunningKernel):
         # HOME and TMPDIR inside the scratch folder keep stray writes there.
         home = os.path.join(workdir, ".home")
         os.makedirs(os.path.join(home, "tmp"), mode=0o700, exist_ok=True)
-        self.runtime = tempfile.mkdtemp(prefix="kernel-", dir=os.path.dirname(workdir))
+        self.runtime = private_runtime(workdir)
         specs = GradingSpecManager()
         specs.memory_mb, specs.workdir, specs.runtime = memory_mb, workdir, self.runtime
         specs.confine, specs.namespaces, specs.show_checks = confine, namespaces, show_checks
@@ -109,7 +125,7 @@ class GuardedKernel(RunningKernel):
             kernel_name=KERNEL_NAME,
             kernel_spec_manager=specs,
             transport=channel_transport(self.runtime),
-            connection_file=os.path.join(self.runtime, "kernel.json"),
+            connection_file=os.path.join(self.runtime, f"{CONNECTION_NAME}.json"),
         )
         env = kernel_environment(dict(os.environ), home=home, runtime=self.runtime)
         try:

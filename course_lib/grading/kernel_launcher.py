@@ -140,7 +140,7 @@ def _private_mounts(args: argparse.Namespace) -> dict[str, object]:
     """A mount namespace where the shared folders are empty and ``/proc`` is our own."""
     if not namespaces.enter_mount_namespace():
         return {}
-    folders = [path for path in isolation.folders_to_hide(args.runtime) if os.path.isdir(path)]
+    folders = [path for path in isolation.folders_to_hide(args.workdir) if os.path.isdir(path)]
     hidden = namespaces.hide_folders(
         folders, keep=[args.workdir, args.runtime], needed=isolation.readable_roots()
     )
