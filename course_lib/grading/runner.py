@@ -166,6 +166,8 @@ def _run_in(scratch: Path, sanitized: Sanitized, lesson: Lesson, options: RunOpt
         try:
             process.wait(timeout=budget)
         except subprocess.TimeoutExpired:
+            # pytest's kernels are in sessions of their own: each launcher ends its kernel, and
+            # every process the kernel started, when pytest dies (kernel_launcher).
             with contextlib.suppress(ProcessLookupError):  # the group may have just ended
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
