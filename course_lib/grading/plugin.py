@@ -3,8 +3,10 @@
 nbval runs each code cell as one pytest item, in order, in one kernel. This plugin adds what a
 grader needs and nbval lacks:
 
-- the kernel is a ``GuardedKernel`` (memory limit, death noticed within a fraction of a second,
-  output cap), and the tamper guard is installed in it before the first cell;
+- the kernel is a ``GuardedKernel`` (kept apart from the grader and other kernels, memory
+  limit, death noticed within a fraction of a second, output cap); where an older check of the
+  notebook still runs in the kernel, ``course_lib/checks`` stays readable there and the tamper
+  guard is installed before the first cell;
 - a dead kernel (or one that ran out of memory) is replaced before the next cell, and the
   cells that had run are replayed quietly, so later exercises are still graded;
 - a timeout costs its own cell only (nbval would mark every later cell as expected to fail);
@@ -28,6 +30,7 @@ import nbval.plugin
 import pytest
 from nbval.plugin import IPyNbCell, NbCellError
 
+from course_lib.grading.isolation import weakest
 from course_lib.grading.kernel import GuardedKernel, KernelDied
 from course_lib.grading.kernel_channel import CheckTimeout, KernelChannel
 
@@ -67,6 +70,18 @@ def load_check_modules(paths: list[str]) -> None:
         spec.loader.exec_module(module)
 
 
+def _runs_older_checks(plan: dict[str, Any]) -> bool:
+    """Whether a check cell of this notebook runs in the kernel (an older, legacy check, or an
+    exercise the grader does not know): only then does the kernel need ``course_lib.checks``."""
+    from course_lib.checks import EXERCISES
+
+    return any(
+        getattr(EXERCISES.get(cell.get("exercise")), "legacy", True)
+        for cell in plan["cells"]
+        if cell.get("kind") == "check"
+    )
+
+
 class GradingSession:
     def __init__(self, plan: dict[str, Any], results_fd: int | None) -> None:
         self.plan = plan
@@ -78,6 +93,8 @@ class GradingSession:
         self.guards: dict[int, dict[str, Any]] = {}
         self.verdicts: dict[int, dict[str, Any]] = {}
         self.notes: list[str] = []
+        self.isolation: dict[str, Any] = {}  # the weakest any of this notebook's kernels got
+        self.legacy = _runs_older_checks(plan)
 
     # --- kernels ---------------------------------------------------------------------------
 
@@ -87,10 +104,13 @@ class GradingSession:
             memory_mb=int(self.plan["memory_mb"]),
             output_cap=int(self.plan["output_cap"]),
             confine=bool(self.plan.get("confine", True)),
+            namespaces=bool(self.plan.get("namespaces", True)),
+            show_checks=self.legacy,
             startup_timeout=startup_timeout,
         )
+        self.isolation = weakest(self.isolation, kernel.isolation)
         kernel.evaluate(DRIVER)
-        if self.plan.get("guard", True):
+        if self.legacy and self.plan.get("guard", True):
             kernel.evaluate(f"{GUARD}.install()")
         return kernel
 
@@ -247,6 +267,7 @@ class GradingSession:
         payload = {
             "records": [self.records[index] for index in sorted(self.records)],
             "notes": self.notes,
+            "isolation": self.isolation,
         }
         data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
         if self.results_fd is None:

@@ -55,6 +55,9 @@ class SubmissionResult:
     notebook: str
     exercises: list[ExerciseResult]
     notes: list[str] = field(default_factory=list)
+    # What kept this notebook's kernel apart (course_lib.grading.isolation); empty when no
+    # kernel ran (an invalid or missing file).
+    isolation: dict[str, Any] = field(default_factory=dict)
 
     @property
     def points(self) -> int:

@@ -33,7 +33,8 @@ class RunOptions:
     memory_mb: int = 2048
     output_cap: int = 1_000_000  # characters of output kept per cell
     guard: bool = True
-    confine: bool = True
+    confine: bool = True  # Landlock, where the platform has it
+    namespaces: bool = True  # Linux namespaces for each kernel, where the platform allows them
     scratch_root: str | None = None  # where scratch folders go (default: the system temp dir)
     # Python files that register more exercises (an instructor's own lessons, the tests' lesson),
     # loaded into the grader's process beside course_lib.checks.
@@ -45,6 +46,7 @@ class RunResult:
     records: dict[int, dict[str, Any]]
     notes: list[str] = field(default_factory=list)
     failure: str | None = None  # the grader itself could not run this notebook
+    isolation: dict[str, Any] = field(default_factory=dict)  # see course_lib.grading.isolation
 
 
 def plan_for(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> dict[str, Any]:
@@ -72,6 +74,7 @@ def plan_for(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> dict[
         "output_cap": options.output_cap,
         "guard": options.guard,
         "confine": options.confine,
+        "namespaces": options.namespaces,
         "allowed_reference": allowed_reference(lesson),
         "check_modules": [str(Path(path).resolve()) for path in options.check_modules],
     }
@@ -163,6 +166,8 @@ def _run_in(scratch: Path, sanitized: Sanitized, lesson: Lesson, options: RunOpt
         try:
             process.wait(timeout=budget)
         except subprocess.TimeoutExpired:
+            # pytest's kernels are in sessions of their own: each launcher ends its kernel, and
+            # every process the kernel started, when pytest dies (kernel_launcher).
             with contextlib.suppress(ProcessLookupError):  # the group may have just ended
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
@@ -172,7 +177,8 @@ def _run_in(scratch: Path, sanitized: Sanitized, lesson: Lesson, options: RunOpt
     except ValueError:  # nothing arrived, or pytest was killed while writing it
         tail = log_path.read_text(encoding="utf-8", errors="replace")[-1500:]
         return RunResult({}, failure=f"the grader could not run this notebook:\n{tail}")
-    return RunResult({r["index"]: r for r in payload["records"]}, payload["notes"])
+    records = {r["index"]: r for r in payload["records"]}
+    return RunResult(records, payload["notes"], isolation=payload.get("isolation") or {})
 
 
 def _read_all(fd: int, chunks: list[bytes]) -> None:
