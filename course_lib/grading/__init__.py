@@ -9,7 +9,9 @@
   kernel that is restarted when it dies;
 - ``isolation``, ``sandbox``: what keeps that kernel apart from the grader and other kernels
   (namespaces, Landlock, an environment allowlist, limits).
-- ``tamper``: the in-kernel guard around every check cell.
+- ``kernel_channel``, ``borrowing``: checks run here, in the grader, and reach the notebook only
+  through the driver in its kernel; answers taken from the course's own library are found in the
+  source of exercise cells.
 - ``results``: nbval's positional cell results back to exercise results.
 - ``grader``: one submission, or a whole class in parallel.
 - ``report``, ``shard``: gradebook files, and grading a class in shards on many machines.

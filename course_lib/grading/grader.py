@@ -61,7 +61,6 @@ def grade_submission(
         run.records,
         cell_timeout=options.cell_timeout,
         memory_mb=options.memory_mb,
-        guarded=options.guard,
     )
     rows = zero_borrowed(rows, sanitized, lesson)
     notes = sanitized.repairs + run.notes + notebook_notes(sanitized.roles, run.records)

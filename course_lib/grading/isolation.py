@@ -95,7 +95,6 @@ DEVICES_READABLE = ("/dev/zero", "/dev/random", "/dev/urandom")  # /dev/fd is /p
 # course_lib's parts a kernel must not read: the checks run in the grader, and the grader's
 # own code. The repository's solutions are never readable (they lie outside every grant).
 HIDDEN_PARTS = ("checks", "grading")
-GUARD_FILES = ("grading/__init__.py", "grading/tamper.py")  # the in-kernel guard (older checks)
 # Covered by an empty folder in the kernel's mount namespace (its own folders bound back).
 HIDDEN_FOLDERS = ("/tmp", "/var/tmp", "/run", "/var/run", "/dev/shm")
 
@@ -151,18 +150,14 @@ def allowed_environment(source: dict[str, str]) -> dict[str, str]:
     }
 
 
-def grants(workdir: str, runtime: str, *, show_checks: bool, tcp_ports: list[int]) -> Grants:
+def grants(workdir: str, runtime: str, *, tcp_ports: list[int]) -> Grants:
     """The grading kernel's allowlist: read the Python installation, the system and the parts
     of ``course_lib`` lessons import; write its own scratch folder; bind sockets in its runtime
     folder; nothing of the grader's, of other submissions, of ``solutions/``."""
     package = _package()
     hidden = [os.path.join(package, part) for part in HIDDEN_PARTS]
-    if show_checks:
-        hidden.remove(os.path.join(package, "checks"))
     hidden.append(os.path.join(os.path.dirname(package), "solutions"))
     read, list_only = readable_beneath(readable_roots(), hidden)
-    if show_checks:
-        read += [os.path.join(package, name) for name in GUARD_FILES]
     return Grants(
         read=tuple(read),
         list_only=tuple(list_only),

@@ -5,7 +5,7 @@ nbval blocks on the kernel's reply for the whole cell timeout, so a kernel kille
 ``GuardedKernel`` waits in short slices and checks in between that the process is alive, so a
 death is noticed within ``POLL_SECONDS`` and reported as ``KernelDied``; the grading plugin then
 starts a new kernel and goes on. It also caps how much output one cell may send, so a cell that
-prints gigabytes cannot exhaust the grader, and it runs the guard's silent requests.
+prints gigabytes cannot exhaust the grader, and it runs the grader's silent requests.
 
 Each kernel is started through ``kernel_launcher`` (kept apart, see ``isolation``), with a
 private runtime folder beside its working folder (mode 0700, removed when it stops) holding
@@ -57,7 +57,6 @@ class GradingSpecManager(KernelSpecManager):
     runtime = ""
     confine = True
     namespaces = True
-    show_checks = False
 
     def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
         argv = [sys.executable, "-s", "-c", LAUNCH, "--memory-mb", str(self.memory_mb)]
@@ -65,7 +64,6 @@ class GradingSpecManager(KernelSpecManager):
         argv += ["--parent-pid", str(os.getpid())]
         argv += ["--confine"] if self.confine else []
         argv += [] if self.namespaces else ["--no-namespaces"]
-        argv += ["--show-checks"] if self.show_checks else []
         argv += ["--", "-f", "{connection_file}"]
         return KernelSpec(argv=argv, display_name="course grading", language="python")
 
@@ -101,14 +99,12 @@ class GuardedKernel(RunningKernel):
         output_cap: int,
         confine: bool = True,
         namespaces: bool = True,
-        show_checks: bool = False,
         startup_timeout: float = 60,
     ) -> None:
         """``confine``: Landlock (writes only in ``cwd``, reads only what a lesson needs);
         ``namespaces``: Linux namespaces where the platform allows them (off: what a platform
         without them gets, a subreaper instead of a PID namespace);
-        ``show_checks``: leave ``course_lib/checks`` readable (for lessons whose older checks
-        still run in the kernel). Start it from a thread that outlives it: the launcher ends
+        Start it from a thread that outlives it: the launcher ends
         its kernel when the thread that started it ends (so a killed grader leaves nothing)."""
         workdir = os.path.abspath(cwd)
         self.output_cap = output_cap
@@ -120,7 +116,7 @@ class GuardedKernel(RunningKernel):
         self.runtime = private_runtime(workdir)
         specs = GradingSpecManager()
         specs.memory_mb, specs.workdir, specs.runtime = memory_mb, workdir, self.runtime
-        specs.confine, specs.namespaces, specs.show_checks = confine, namespaces, show_checks
+        specs.confine, specs.namespaces = confine, namespaces
         self.km = KernelManager(
             kernel_name=KERNEL_NAME,
             kernel_spec_manager=specs,

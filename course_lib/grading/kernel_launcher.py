@@ -1,6 +1,6 @@
 """Start an IPython kernel kept apart (see ``isolation``) and inside the grading limits.
 
-    python -s -c LAUNCH --memory-mb N --workdir DIR --runtime DIR [--confine] [--show-checks]
+    python -s -c LAUNCH --memory-mb N --workdir DIR --runtime DIR [--confine]
                         [--no-namespaces] [--parent-pid PID] -- -f CONNECTION_FILE
 
 Two processes: this launcher, which the grader's ``KernelManager`` watches, and the kernel it
@@ -82,7 +82,6 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--workdir", required=True)
     parser.add_argument("--runtime", required=True)
     parser.add_argument("--confine", action="store_true")
-    parser.add_argument("--show-checks", action="store_true")
     parser.add_argument("--no-namespaces", action="store_true")
     parser.add_argument("--parent-pid", type=int, default=0)
     parser.add_argument("kernel_args", nargs=argparse.REMAINDER)
@@ -117,13 +116,12 @@ def _run_kernel(
         grants = isolation.grants(
             args.workdir,
             args.runtime,
-            show_checks=args.show_checks,
             tcp_ports=ports if connection.get("transport") == "tcp" else [],
         )
         record.update(confine(grants))
     else:
         record.update(not_confined(landlock_abi()))
-    record["checks_hidden"] = bool(record["landlock_filesystem"]) and not args.show_checks
+    record["checks_hidden"] = bool(record["landlock_filesystem"])
     os.write(record_write, json.dumps(record).encode("utf-8"))
     os.close(record_write)
     go = os.read(go_read, 1)
