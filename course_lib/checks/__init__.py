@@ -10,6 +10,7 @@ Importing a module registers its exercises in ``EXERCISES``, which is why each i
 from course_lib.checks import (  # noqa: F401
     lesson00,
     lesson01,
+    lesson07,
     nb02,
     nb03,
     nb04,
