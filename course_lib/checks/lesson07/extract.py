@@ -303,6 +303,11 @@ def expect_instance(case: str, model_class: str, expected: dict, reply: Reply) -
     expect_equal(case, expected, answer["fields"], hint=hint("return_fields"))
 
 
+def first_line(reply: Reply) -> str:
+    """The first line of what was raised (pydantic's later lines name its own version)."""
+    return reply.raised_text.splitlines()[0][:300] if reply.raised_text else ""
+
+
 def expect_extraction_error(case: str, model_class: str, fields: list[str], reply: Reply) -> None:
     __tracebackhide__ = True
     names = ", ".join(fields)
@@ -312,9 +317,9 @@ def expect_extraction_error(case: str, model_class: str, fields: list[str], repl
         kind = reply.value["class"] if isinstance(reply.value, dict) else reply.type
         fail(case, wanted, Plain(text("returned", kind=kind)), hint("unvalidated"))
     if reply.raised_a("ValidationError") and not reply.raised_a("ExtractionError"):
-        fail(case, wanted, Plain(reply.raised_text[:300]), hint("wrap"))
+        fail(case, wanted, Plain(first_line(reply)), hint("wrap"))
     if not reply.raised_a("ExtractionError"):
-        fail(case, wanted, Plain(reply.raised_text[:300]), hint("raised_other", raised=reply.type))
+        fail(case, wanted, Plain(first_line(reply)), hint("raised_other", raised=reply.type))
     missing = [
         f for f in [model_class, *(f.split(".")[0] for f in fields)] if f not in reply.message
     ]
@@ -322,4 +327,4 @@ def expect_extraction_error(case: str, model_class: str, fields: list[str], repl
         chosen = hint(
             "message", model_class=model_class, names=names or "none: the reply is not JSON"
         )
-        fail(case, wanted, Plain(reply.raised_text[:300]), chosen)
+        fail(case, wanted, Plain(first_line(reply)), chosen)
