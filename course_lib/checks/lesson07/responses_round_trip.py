@@ -297,51 +297,47 @@ def is_the_question(value: Any, question: str) -> bool:
     return [p.get("text") for p in parts if isinstance(p, dict)] == [question]
 
 
+def _kind(item: Any) -> str | None:
+    return (
+        item.get("type", "message" if "role" in item else None) if isinstance(item, dict) else None
+    )
+
+
 def diagnose_second_request(case: str, question: str, first: dict, request: dict) -> None:
     __tracebackhide__ = True
     calls = [i for i in first.get("output") or [] if i.get("type") == "function_call"]
     call_ids = [c["call_id"] for c in calls]
+    expected = Plain(text("outputs_for", call_ids=", ".join(call_ids)))
     previous = request.get("previous_response_id")
     items = request.get("input")
     items = items if isinstance(items, list) else [items]
     where = text("second_input", previous=repr(previous))
-    outputs = [i for i in items if isinstance(i, dict) and i.get("type") == "function_call_output"]
-    others = [i for i in items if i not in outputs]
     if previous is not None and previous != first.get("id"):
         fail(case, first.get("id"), previous, hint("wrong_previous"), where=where)
-    if previous is not None and others:
-        fail(
-            case,
-            Plain(text("only_outputs")),
-            items,
-            hint("both"),
-            where=where,
-        )
+    if any(isinstance(i, dict) and "output" in i and _kind(i) is None for i in items):
+        fail(case, expected, items, hint("output_type"), where=where)
+    outputs = [i for i in items if _kind(i) == "function_call_output"]
+    if previous is not None and len(outputs) < len(items):
+        fail(case, Plain(text("only_outputs")), items, hint("both"), where=where)
     if previous is None:
-        resent = [
-            i.get("call_id")
-            for i in others
-            if isinstance(i, dict) and i.get("type") == "function_call"
-        ]
-        if not others:
-            fail(
-                case,
-                Plain(text("outputs_for", call_ids=", ".join(call_ids))),
-                items,
-                hint("unknown_call"),
-                where=where,
-            )
-        last_call = max(items.index(i) for i in others)
-        early = any(items.index(o) < last_call for o in outputs)
-        if not is_the_question(others[:1], question) or resent != call_ids or early:
-            fail(
-                case,
-                Plain(text("outputs_for", call_ids=", ".join(call_ids))),
-                items,
-                hint("whole_input"),
-                where=where,
-            )
+        diagnose_whole_input(case, question, call_ids, items, where)
     diagnose_outputs(case, calls, outputs, items, where)
+
+
+def diagnose_whole_input(case: str, question: str, call_ids: list, items: list, where: str) -> None:
+    """Without ``previous_response_id``: the question, the reply's calls, then the outputs."""
+    __tracebackhide__ = True
+    expected = Plain(text("outputs_for", call_ids=", ".join(call_ids)))
+    kinds = [_kind(item) for item in items]
+    if all(kind == "function_call_output" for kind in kinds):
+        fail(case, expected, items, hint("unknown_call"), where=where)
+    resent = [i.get("call_id") for i in items if _kind(i) == "function_call"]
+    last_call = max((n for n, kind in enumerate(kinds) if kind == "function_call"), default=-1)
+    first_output = min(
+        (n for n, kind in enumerate(kinds) if kind == "function_call_output"), default=len(items)
+    )
+    if not is_the_question(items[:1], question) or resent != call_ids or first_output < last_call:
+        fail(case, expected, items, hint("whole_input"), where=where)
 
 
 def diagnose_outputs(case: str, calls: list, outputs: list, items: list, where: str) -> None:

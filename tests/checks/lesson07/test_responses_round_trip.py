@@ -206,3 +206,67 @@ def test_its_own_stub_is_not_done_yet():
 
     with pytest.raises(NotDoneYet):
         evaluate("07.1", responses_round_trip)
+
+
+def test_outputs_without_their_type_are_told_the_shape_of_an_output():
+    def responses_round_trip(client, registry, question, *, model):
+        tools = registry.schemas(format="responses")
+        first = client.responses.create(model=model, input=question, tools=tools)
+        calls = [item for item in first.output if item.type == "function_call"]
+        if not calls:
+            return first.output_text
+        outputs = [
+            {"call_id": item.call_id, "output": registry.call(item.name, item.arguments)}
+            for item in calls
+        ]
+        second = client.responses.create(
+            model=model, input=outputs, previous_response_id=first.id, tools=tools
+        )
+        return second.output_text
+
+    assert '{"type": "function_call_output", "call_id"' in rejected("07.1", responses_round_trip)
+
+
+def test_the_whole_input_with_the_outputs_before_the_calls_is_told_the_order():
+    def responses_round_trip(client, registry, question, *, model):
+        tools = registry.schemas(format="responses")
+        first = client.responses.create(model=model, input=question, tools=tools)
+        calls = [item for item in first.output if item.type == "function_call"]
+        if not calls:
+            return first.output_text
+        outputs = [
+            {
+                "type": "function_call_output",
+                "call_id": item.call_id,
+                "output": registry.call(item.name, item.arguments),
+            }
+            for item in calls
+        ]
+        items = [item.model_dump(exclude_none=True) for item in calls]
+        second = client.responses.create(
+            model=model,
+            input=[{"role": "user", "content": question}, *outputs, *items],
+            tools=tools,
+        )
+        return second.output_text
+
+    message = rejected("07.1", responses_round_trip)
+    assert "the question, the reply's function_call items, then the outputs" in message
+
+
+def test_a_previous_response_id_that_is_not_the_first_ones_is_told_which_it_is():
+    def responses_round_trip(client, registry, question, *, model):
+        tools = registry.schemas(format="responses")
+        first = client.responses.create(model=model, input=question, tools=tools)
+        calls = [item for item in first.output if item.type == "function_call"]
+        if not calls:
+            return first.output_text
+        outputs = [
+            {"type": "function_call_output", "call_id": c.call_id, "output": "x"} for c in calls
+        ]
+        second = client.responses.create(
+            model=model, input=outputs, previous_response_id=calls[0].id, tools=tools
+        )
+        return second.output_text
+
+    assert "the id of the first response (first.id)" in rejected("07.1", responses_round_trip)
