@@ -15,6 +15,7 @@ from course_lib.checks import (  # noqa: F401
     lesson04,
     lesson05,
     lesson06,
+    lesson07,
 )
 from course_lib.checks.core import (
     EXERCISES,
