@@ -34,13 +34,13 @@ def submissions(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def grade(submissions: Path, out: Path, canonical_dir: Path, *extra: str) -> int:
     return main(
         ["grade", str(submissions), "--out", str(out), "--canonical", str(canonical_dir)]
-        + ["--cell-timeout", "5", "--memory-mb", "1500", "--checks", CHECK_MODULE, *extra]
+        + ["--cell-timeout", "30", "--memory-mb", "1500", "--checks", CHECK_MODULE, *extra]
     )
 
 
 def self_check(notebook: Path, canonical_dir: Path) -> int:
     return main(
-        ["check", str(notebook), "--canonical", str(canonical_dir), "--cell-timeout", "5"]
+        ["check", str(notebook), "--canonical", str(canonical_dir), "--cell-timeout", "30"]
         + ["--checks", CHECK_MODULE]
     )
 

@@ -1,5 +1,8 @@
 """Grade one small class end to end (real kernels, real nbval) and look at every row.
 
+The cell timeout is generous (20 s): the box that runs CI is a loaded 2-core machine, and only the
+endless loop may reach it.
+
 Each student is one situation: untouched, solved, one fault, or one tampering route. Every
 faulty or tampered submission also solves 90.2, which must keep its 3 points. (The red-team
 suite, ``attacks/``, tries many more routes.)
@@ -16,7 +19,7 @@ from course_lib.grading import GradeOptions, grade_all
 from course_lib.grading.canonical import load_lessons
 from course_lib.grading.discover import discover
 
-OPTIONS = GradeOptions(cell_timeout=5, memory_mb=1500, jobs=2, check_modules=(CHECK_MODULE,))
+OPTIONS = GradeOptions(cell_timeout=20, memory_mb=1500, jobs=2, check_modules=(CHECK_MODULE,))
 SOLVED_90_2 = {"90.2": SOLUTIONS["90.2"]}
 WRONG_DOUBLE = "def double(x):\n    return x + 2"
 
@@ -117,7 +120,7 @@ def test_solved_notebook_gets_full_marks(graded):
 @pytest.mark.parametrize(
     ("student", "status", "words"),
     [
-        ("endless_loop", "timeout", "more than 5 s"),
+        ("endless_loop", "timeout", "more than 20 s"),
         ("os_exit", "kernel_died", "exit code 7"),
         ("segfault", "kernel_died", "SIGSEGV"),
         ("memory_hog", "kernel_died", "out of memory (limit 1500 MB)"),

@@ -510,7 +510,7 @@ def test_acall_runs_async_tools_concurrently():
     @registry.tool
     async def wait_for(other: str, me: str) -> str:
         events[me].set()
-        await asyncio.wait_for(events[other].wait(), timeout=5)  # deadlocks if run one by one
+        await asyncio.wait_for(events[other].wait(), timeout=60)  # deadlocks if run one by one
         return me
 
     async def main() -> list[str]:
@@ -525,7 +525,7 @@ def test_acall_runs_async_tools_concurrently():
 
 def test_acall_runs_plain_tools_on_worker_threads_so_they_overlap():
     registry = ToolRegistry()
-    barrier = threading.Barrier(2, timeout=5)  # breaks if the two calls do not overlap
+    barrier = threading.Barrier(2, timeout=60)  # breaks if the two calls do not overlap
 
     @registry.tool
     def meet(me: str) -> str:

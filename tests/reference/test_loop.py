@@ -126,7 +126,7 @@ def test_chinese_text_stays_readable_in_tool_messages():
 
 def barrier_registry(parties: int) -> ToolRegistry:
     """Each call waits until ``parties`` calls are inside a tool at once (or breaks after 5 s)."""
-    barrier = threading.Barrier(parties, timeout=5)
+    barrier = threading.Barrier(parties, timeout=60)
     registry = ToolRegistry()
 
     @registry.tool
@@ -153,7 +153,7 @@ def test_run_tool_calls_keeps_call_order_when_later_calls_finish_first():
         """Finish only after the next city has finished: c, then b, then a."""
         following = {"a": "b", "b": "c"}.get(city)
         if following:
-            assert done[following].wait(timeout=5), "calls did not run concurrently"
+            assert done[following].wait(timeout=60), "calls did not run concurrently"
         done[city].set()
         return city.upper()
 
