@@ -3,8 +3,11 @@
 uv resolves and installs the same ``pyproject.toml`` ranges as pip, several times faster (the
 README quotes both, measured in the same run by ``benchmarks/bench_first_start.py``). When
 ``uv`` is not on the PATH it is installed from PyPI into ``.venv`` itself (it is a registry
-package with a prebuilt binary); when that fails too, pip does the work. A conda environment
-gets uv only when the learner has it already: the course adds nothing to it beyond its packages.
+package with a prebuilt binary), by the pip wheel that Python bundles for ensurepip, run
+straight from the wheel: ``.venv`` is made without pip, and uv installs pip beside the course's
+packages (``%pip`` in a notebook needs it). When uv cannot be had, ensurepip puts pip into
+``.venv`` and pip does the work. A conda environment gets uv only when the learner has it
+already: the course adds nothing to it beyond its packages.
 
 ``COURSE_INSTALLER=pip`` (or ``uv``) chooses one explicitly.
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -69,6 +73,57 @@ def uv_in(env: CourseEnv) -> Path:
     return env.bin_dir / ("uv.exe" if env.windows else "uv")
 
 
+def say_no_venv_module(python: str, version: tuple[int, ...]) -> None:
+    """Debian's Python without its venv part: the one fix the learner needs."""
+    messages.say("NO_VENV_MODULE", python=python, version=".".join(map(str, version[:2])))
+
+
+# Where the venv's Python finds the pip wheel it bundles for ensurepip (Debian keeps its wheels
+# apart, in /usr/share/python-wheels); printed as a path, or nothing when there is none.
+FIND_BUNDLED_PIP = """
+import glob, os, ensurepip
+here = os.path.join(os.path.dirname(ensurepip.__file__), "_bundled")
+found = sorted(glob.glob(os.path.join(here, "pip-*.whl")))
+found = found or sorted(glob.glob("/usr/share/python-wheels/pip-*.whl"))
+print(found[-1] if found else "")
+"""
+
+
+def bundled_pip_wheel(env: CourseEnv) -> str:
+    reply = subprocess.run(
+        [str(env.python), "-c", FIND_BUNDLED_PIP], capture_output=True, text=True
+    )
+    return reply.stdout.strip() if reply.returncode == 0 else ""
+
+
+def has_pip(env: CourseEnv) -> bool:
+    command = [str(env.python), "-m", "pip", "--version"]
+    return subprocess.call(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0
+
+
+def ensure_pip(env: CourseEnv) -> None:
+    """pip in ``env`` (a venv made without it gets it from ensurepip), or a clear message."""
+    if has_pip(env):
+        return
+    command = [str(env.python), "-m", "ensurepip", "--default-pip"]
+    reply = subprocess.run(command, capture_output=True, text=True)
+    if reply.returncode == 0 and has_pip(env):
+        return
+    say_no_venv_module(str(env.python), tuple(sys.version_info[:3]))
+    raise SetupFailed(1)
+
+
+def pip_command(env: CourseEnv) -> list[str]:
+    """Running pip: from ``env``, or from the bundled wheel itself when ``env`` has no pip."""
+    if has_pip(env):
+        return [str(env.python), "-m", "pip"]
+    wheel = bundled_pip_wheel(env)
+    if wheel:
+        return [str(env.python), os.path.join(wheel, "pip")]
+    ensure_pip(env)
+    return [str(env.python), "-m", "pip"]
+
+
 def find_or_get_uv(env: CourseEnv) -> tuple[str | None, str]:
     """The uv to use and, when there is none, why not."""
     on_path = shutil.which("uv")
@@ -78,7 +133,10 @@ def find_or_get_uv(env: CourseEnv) -> tuple[str | None, str]:
         return str(uv_in(env)), ""
     if env.kind != "venv":
         return None, "uv is not on the PATH"
-    command = [str(env.python), "-m", "pip", "install", "--quiet", "uv"]
+    try:
+        command = [*pip_command(env), "install", "--quiet", "uv"]
+    except SetupFailed:
+        return None, "no pip to install it with"
     code = subprocess.call(command, env=installer_environ(os.environ))
     if code != 0 or not uv_in(env).exists():
         return None, f"pip install uv exited with {code}"
@@ -118,7 +176,11 @@ def install_course(env: CourseEnv, root: Path, extras: set[str], *, again: bool)
 def run_installer(env: CourseEnv, target: str, uv: str | None) -> int:
     """Install ``target`` (editable) into ``env`` with ``uv``, or with pip when it is None."""
     if uv:
-        command = [uv, "pip", "install", "--quiet", "--python", str(env.python), "-e", target]
+        # pip too, into a venv: it was made without one, and %pip in a notebook needs it
+        with_pip = ["pip"] if env.kind == "venv" else []
+        python = ["--python", str(env.python)]
+        command = [uv, "pip", "install", "--quiet", *python, "-e", target, *with_pip]
     else:
+        ensure_pip(env)
         command = [str(env.python), "-m", "pip", "install", "--quiet", "-e", target]
     return subprocess.call(command, env=installer_environ(os.environ))

@@ -38,6 +38,13 @@ def test_the_first_start_sets_up_a_fresh_clone_from_a_clean_environment(first_st
     assert lessons and lessons <= served, f"not serving notebooks/: {sorted(served)}"
 
 
+def test_the_fresh_environment_has_pip_for_percent_pip_though_venv_made_it_without(learner):
+    # .venv is made with --without-pip (ensurepip costs seconds of a first start); uv puts pip in
+    python = learner.root / ".venv" / "bin" / "python"
+    reply = subprocess.run([str(python), "-m", "pip", "--version"], capture_output=True, text=True)
+    assert reply.returncode == 0 and str(learner.root / ".venv") in reply.stdout, reply
+
+
 def jupyterlab_users(process_group: int) -> set[int]:
     """The user ids of the JupyterLab processes in ``process_group``."""
     users = set()

@@ -8,6 +8,7 @@ import ast
 import json
 import os
 import string
+import subprocess
 import sys
 from pathlib import Path
 
@@ -264,3 +265,29 @@ def test_the_course_installed_in_this_environment_does_not_hand_over():
     from course_lib import cli
 
     assert cli.installed_here()
+
+
+# -- a venv made without pip -----------------------------------------------------------------
+
+
+@pytest.fixture
+def bare_venv(tmp_path) -> CourseEnv:
+    env = CourseEnv("venv", tmp_path / "venv", "venv")
+    environment.make_venv(env, Interpreter.running())
+    return env
+
+
+def test_the_venv_is_made_without_pip_and_pip_runs_from_the_bundled_wheel(bare_venv):
+    assert not install.has_pip(bare_venv)
+    command = install.pip_command(bare_venv)
+    assert command[1].endswith(os.path.join(".whl", "pip")), command
+    wheel = install.bundled_pip_wheel(bare_venv)
+    offline = ["install", "--quiet", "--no-index", wheel]  # pip itself, into the venv
+    reply = subprocess.run([*command, *offline], capture_output=True, text=True)
+    assert reply.returncode == 0, reply
+    assert install.has_pip(bare_venv)
+
+
+def test_the_pip_installer_gets_pip_from_ensurepip_first(bare_venv):
+    install.ensure_pip(bare_venv)
+    assert install.has_pip(bare_venv)
