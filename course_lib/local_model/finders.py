@@ -7,6 +7,7 @@ one parameter can become several calls (``arguments.py``).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -127,9 +128,14 @@ def description(schema: Any) -> str:
 
 def parameter_kind(name: str, schema: dict[str, Any]) -> str:
     """Classify a parameter ("place", "person", "query", ...) from its name and description."""
+    return _kind_of(name, description(schema))
+
+
+@functools.lru_cache(maxsize=4096)  # the same tools come back in every request of a conversation
+def _kind_of(name: str, described: str) -> str:
     if name.lower() in PERSON_NAMES:
         return "person"
-    words = f"{name.replace('_', ' ')} {description(schema)}".lower()
+    words = f"{name.replace('_', ' ')} {described}".lower()
     name_words = name.lower().replace("_", " ")
     for kind, markers in KIND_WORDS.items():  # the name decides first, then the description
         if any(re.search(rf"\b{re.escape(m)}\b", name_words) or m in name for m in markers):
