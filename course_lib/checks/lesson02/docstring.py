@@ -49,6 +49,13 @@ CHINESE_DOC = """
         城市: 城市名称，例如 北京、上海。
         天数 (int): 预报天数：1 到 7。
     """
+TRIP_DOC = """Plan a trip.
+
+    Args:
+        origin: Where the trip starts, for example 上海.
+
+        destination (str): Where it ends.
+    """
 ARGUMENTS_DOC = """Book a table.
 
     Arguments:
@@ -76,6 +83,8 @@ VISIBLE = (
      {"time": "When, as HH:MM on a 24-hour clock.", "people": "How many guests."}),
     (None, "", {}),
     ("   ", "", {}),
+    (TRIP_DOC, "Plan a trip.",
+     {"origin": "Where the trip starts, for example 上海.", "destination": "Where it ends."}),
 )  # fmt: skip
 
 
@@ -103,6 +112,8 @@ RULES = (
     Rule("first_colon", "An entry splits at its first colon only.", case=case_of(ARGUMENTS_DOC),
          hint="first_colon"),
     Rule("empty", 'None or a blank text gives ("", {}).', case=case_of(None), hint="none"),
+    Rule("blank_inside", "Blank lines inside Args are skipped; they do not end it.",
+         case=case_of(TRIP_DOC), hint="blank_inside"),
 )  # fmt: skip
 
 HINTS = {
@@ -128,6 +139,15 @@ HINTS = {
         "inspect.cleandoc(doc) first, then look for the line `Args:`."
     ),
     "every_entry": "Every `name: text` line of the Args section is one parameter.",
+    "blank_inside": (
+        "A blank line inside Args does not end it: skip blank lines, and end the section only "
+        "at a line that is not indented (such as Returns:)."
+    ),
+    "first_line_blank": (
+        "The summary came back empty, but this docstring's text starts on the line after the "
+        "opening quotes, so its first line is blank: clean it with inspect.cleandoc(doc) first "
+        "(which also drops leading blank lines), then read the summary."
+    ),
     "first_colon": (
         "Split an entry at its first colon only: in `time: When, as HH:MM.` the description "
         "is `When, as HH:MM.`, colons and all."
@@ -222,6 +242,19 @@ def _indented_header(doc: str | None) -> bool:
     )
 
 
+def _blank_inside_args(lines: list[str]) -> bool:
+    """Whether a blank line sits between two indented lines of the Args section (cleaned)."""
+    inside, blank_seen = False, False
+    for line in lines:
+        if line and not line[0].isspace():
+            inside, blank_seen = line.strip() in ("Args:", "Arguments:"), False
+        elif inside and not line.strip():
+            blank_seen = True
+        elif inside and blank_seen:
+            return True
+    return False
+
+
 def hints(doc: str | None, summary: str, expected: dict[str, str]) -> list[Hint]:
     """Likely mistakes for ``parse_google_docstring(doc)``, most specific first; each predicate
     sees the reply as JSON (a tuple arrives as a list of two)."""
@@ -234,15 +267,19 @@ def hints(doc: str | None, summary: str, expected: dict[str, str]) -> list[Hint]
         return "".join(value.split())
 
     return [
+        (lambda g: doc is None or not doc.strip(), hint("none")),
         (lambda g: not isinstance(g, list) or len(g) != 2 or not isinstance(g[1], dict),
          hint("shape")),
-        (lambda g: doc is None or not doc.strip(), hint("none")),
+        (lambda g: g[0] == "" and summary != "" and not doc.splitlines()[0].strip(),
+         hint("first_line_blank")),
         (lambda g: g[0] != summary and any(h in g[0] for h in SECTION_HEADERS),
          hint("summary_header")),
         (lambda g: any("(" in name or ")" in name for name in found(g)), hint("drop_type")),
         (lambda g: expected and not found(g) and "Arguments:" in lines, hint("arguments_header")),
         (lambda g: expected and not found(g) and _indented_header(doc), hint("indented_header")),
         (lambda g: set(found(g)) - set(expected), hint("section_end")),
+        (lambda g: set(found(g)) < set(expected) and _blank_inside_args(lines),
+         hint("blank_inside")),
         (lambda g: set(found(g)) != set(expected), hint("every_entry")),
         (lambda g: any(":" in expected[n] and ":" not in found(g)[n] for n in expected),
          hint("first_colon")),

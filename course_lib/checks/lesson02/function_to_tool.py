@@ -7,6 +7,7 @@ Rules, the case that breaks each, and the hint that names it: see ``RULES`` and 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from course_lib.checks.compare import Hint, HintText, Plain, expect_equal, fail, hidden_rng
@@ -40,8 +41,23 @@ EMPTY_CASE = (
 
 
 def case_of(function: FunctionCase, description: str | None) -> str:
+    where = f", {function.context}," if function.context else ""
     doc = f" with docstring {py(function.doc)}" if function.doc is not None else ", no docstring"
-    return f"function_to_tool({function.signature}{doc}, description={description!r})"
+    return f"function_to_tool({function.signature}{where}{doc}, description={description!r})"
+
+
+@dataclass(frozen=True)
+class InnerFunctionCase(FunctionCase):
+    """A function defined inside another one, as a factory or a decorator makes it: its
+    ``__qualname__`` (``make_tool.<locals>.lookup``) is not its ``__name__``."""
+
+    outer: str = "make_tool"
+
+    @property
+    def setup(self) -> str:
+        inner = "".join(f"    {line}" for line in super().setup.splitlines(keepends=True))
+        made = f"{self.name} = {self.outer}()"
+        return f"def {self.outer}():\n{inner}    return {self.name}\n\n\n{made}\n"
 
 
 # (function, description argument, summary, descriptions by name)
@@ -52,6 +68,13 @@ ADD = FunctionCase("add", ("a: float", "b: float"), returns="float")
 NOTES = FunctionCase(
     "search_notes", ("keyword: str", "limit: int = 5", "archived: bool = False"), doc=NOTES_DOC
 )
+INNER = InnerFunctionCase(
+    "lookup",
+    ("city: str",),
+    returns="str",
+    doc="Look up a city.",
+    context="defined inside make_tool()",
+)
 VISIBLE_TOOLS = (
     (WEATHER_FUNCTION, None, *WEATHER),
     (FunctionCase("查询天气", ("城市: str", "天数: int = 3"), returns="str", doc=CHINESE_DOC),
@@ -59,6 +82,7 @@ VISIBLE_TOOLS = (
     (NOTES, None, "Search the notes for a keyword.",
      {"keyword": "The word to look for, for example 天气.", "query": "The old name of keyword."}),
     (ADD, "把两个数相加。Add two numbers.", "", {}),
+    (INNER, None, "Look up a city.", {}),
 )  # fmt: skip
 
 RULES = (
@@ -88,6 +112,13 @@ HINTS = {
         '"parameters": ...}}}}.'
     ),
     "name": "The name is func.__name__, exactly.",
+    "qualname": (
+        "The name is func.__name__ ({name}); __qualname__ also names the function it is "
+        "defined in, with dots and <locals>, which is no name a model can call."
+    ),
+    "description_inside": (
+        'The description sits inside "function", next to "name" and "parameters", not beside it.'
+    ),
     "summary_only": "The description is the docstring's summary only, not the whole docstring.",
     "use_description": (
         "A description argument was given ({description}): use it. Raise ValueError only when "
@@ -170,7 +201,11 @@ def hints(expected: dict, description: str | None) -> list[Hint]:
         (lambda g: not isinstance(g, dict), hint("not_a_dict")),
         (lambda g: g.get("type") != "function" or not isinstance(g.get("function"), dict),
          hint("wrapper")),
+        (lambda g: "<locals>" in str(g["function"].get("name")),
+         hint("qualname", name=repr(function["name"]))),
         (lambda g: g["function"].get("name") != function["name"], hint("name")),
+        (lambda g: "description" in g and "description" not in g["function"],
+         hint("description_inside")),
         (lambda g: g["function"].get("description") != function["description"]
          and "Args:" in str(g["function"].get("description")), hint("summary_only")),
         (lambda g: g["function"].get("description") != function["description"]
@@ -201,7 +236,19 @@ def check_tool(
         lambda r: r.raised_a("ValueError") and bool(description),
         hint("use_description", description=repr(description)),
     )
-    raised = [ignored, *raised_hints(func)[:-1], (lambda r: True, hint("must_not_raise"))]
+    unknown = {repr(name) for name in descriptions} - {
+        repr(name) for name in expected["function"]["parameters"]["properties"]
+    }
+    documented_only = (
+        lambda r: r.raised_a("KeyError") and r.message in unknown,
+        hint("unknown_names"),
+    )
+    raised = [
+        ignored,
+        documented_only,
+        *raised_hints(func)[:-1],
+        (lambda r: True, hint("must_not_raise")),
+    ]
     reply = learner.call(
         "function_to_tool", function.spec(learner), case=case, hints=raised,
         description=description,
