@@ -13,7 +13,7 @@ from ._solution import solution
 
 def test_the_solution_passes_every_case():
     assert (
-        evaluate("02.1", solution()["json_type"]) == "Exercise 02.1 passed: json_type (13 cases)."
+        evaluate("02.1", solution()["json_type"]) == "Exercise 02.1 passed: json_type (14 cases)."
     )
 
 
@@ -113,6 +113,16 @@ def json_type_silent_message(annotation):
     return dict(basic_table()[annotation])
 
 
+TEXT_NAMES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}
+
+
+def json_type_reading_text_too(annotation):
+    """Text annotations looked up by name: parameters_schema could then skip get_type_hints."""
+    if isinstance(annotation, str) and annotation in TEXT_NAMES:
+        return {"type": TEXT_NAMES[annotation]}
+    return solution()["json_type"](annotation)
+
+
 # One wrong answer per rule of the contract, each breaking that rule alone.
 WRONG_BY_RULE = {
     "02.1": {
@@ -123,6 +133,7 @@ WRONG_BY_RULE = {
         "fresh": json_type_shared_table,
         "refuse": json_type_string_fallback,
         "names_it": json_type_silent_message,
+        "text": json_type_reading_text_too,
     }
 }
 
@@ -159,3 +170,18 @@ def test_a_type_in_the_table_that_raises_is_told_what_it_must_return():
 
     message = rejected("02.1", no_float)
     assert 'float is in the table of 02.1, so json_type must return {"type": "number"}' in message
+
+
+def test_text_mapped_by_name_is_told_get_type_hints_turns_text_into_types():
+    message = rejected("02.1", json_type_reading_text_too)
+    assert "Case: json_type('str')" in message
+    assert "Expected: a TypeError naming str" in message
+    assert "The text 'str' is an annotation stored as a string" in message
+
+
+def test_a_list_of_type_names_is_told_to_give_one():
+    def integer_is_a_number_too(annotation):
+        schema = solution()["json_type"](annotation)
+        return {"type": ["integer", "number"]} if schema == {"type": "integer"} else schema
+
+    assert "Give one type name, not a list" in rejected("02.1", integer_is_a_number_too)

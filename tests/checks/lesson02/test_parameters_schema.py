@@ -19,7 +19,7 @@ from ._solution import edited, namespace_with, solution
 
 def test_the_solution_passes_every_visible_and_hidden_function():
     assert evaluate("02.2", solution()["parameters_schema"]) == (
-        "Exercise 02.2 passed: parameters_schema (5 visible and 30 hidden functions)."
+        "Exercise 02.2 passed: parameters_schema (6 visible and 30 hidden functions)."
     )
 
 
@@ -182,4 +182,27 @@ def test_annotations_kept_as_text_and_guessed_as_strings_are_told_get_type_hints
 
     message = rejected("02.2", guesses_text_as_string)
     assert "in a module that starts with `from __future__ import annotations`)" in message
+    assert "Read the types with typing.get_type_hints(func)" in message
+
+
+def test_annotations_read_as_stored_fail_on_an_alias_even_with_a_json_type_that_reads_text():
+    """A json_type that maps the text "str" would let __annotations__ pass every function whose
+    text names a basic type; an alias (City = str) is text that only get_type_hints resolves."""
+    names = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}
+    names |= {"list": "array", "dict": "object"}
+
+    def parameters_schema(func):
+        hints = func.__annotations__
+        schema = solution()["parameters_schema"](func)
+        for name in schema["properties"]:
+            annotation = hints[name]
+            if isinstance(annotation, str) and annotation not in names:
+                raise TypeError(f"json_type cannot map {annotation!r}")
+        return schema
+
+    message = rejected("02.2", parameters_schema)
+    assert "Case: parameters_schema(def find_hotel(city: City, nights: Nights = 1) -> str" in (
+        message
+    )
+    assert "where City = str and Nights = int)" in message
     assert "Read the types with typing.get_type_hints(func)" in message
