@@ -13,8 +13,9 @@ from course_lib.checks import (  # noqa: F401
     lesson02,
     lesson03,
     lesson04,
-    nb05,
-    nb06,
+    lesson05,
+    lesson06,
+    lesson07,
 )
 from course_lib.checks.core import (
     EXERCISES,
