@@ -126,6 +126,10 @@ RULES = (
 
 HINTS = {
     "list_of_str": "Return a list of strings, one line per mismatch.",
+    "a_set": (
+        "A set holds the same lines, but find_drift returns a list, as its signature says (a "
+        "set is not JSON and has no order to read them in): return sorted(...) or list(...)."
+    ),
     "line_format": (
         "Start every line with its kind, a colon, a space and the parameter name, e.g. "
         "`missing: archived (in the function, not in the tool)`: this line does not: {line}"
@@ -308,7 +312,11 @@ def check_drift(
     reply = learner.call(
         "find_drift", function.spec(learner), copy.deepcopy(tool), case=case, hints=raised
     )
-    got = returned_json(case, reply, sorted(expected))
+    not_a_list = [
+        (lambda problem: problem.startswith("at $: a set"), hint("a_set")),
+        (lambda problem: True, hint("list_of_str")),
+    ]
+    got = returned_json(case, reply, sorted(expected), hints=not_a_list)
     mine = expected_parameters_schema(func)
     keys = line_keys(case, got, sorted(expected), mine, tool)
     if keys != sorted(expected):

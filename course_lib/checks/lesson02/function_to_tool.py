@@ -46,6 +46,11 @@ def case_of(function: FunctionCase, description: str | None) -> str:
     return f"function_to_tool({function.signature}{where}{doc}, description={description!r})"
 
 
+# A docstring with entries but no summary: the description it gives is empty.
+NO_SUMMARY = FunctionCase("h", ("city: str",), doc="Args:\n        city: The city name.\n    ")
+NO_SUMMARY_CASE = case_of(NO_SUMMARY, None)
+
+
 @dataclass(frozen=True)
 class InnerFunctionCase(FunctionCase):
     """A function defined inside another one, as a factory or a decorator makes it: its
@@ -101,6 +106,8 @@ RULES = (
          case=case_of(NOTES, None), hint="unknown_names"),
     Rule("no_description", "No docstring summary and no description: ValueError naming func.",
          case=NO_DOC_CASE, hint="no_description"),
+    Rule("no_summary", "A docstring without a summary and no description: ValueError too.",
+         case=NO_SUMMARY_CASE, hint="no_summary"),
     Rule("empty_given", 'description="" raises ValueError too: only None means not given.',
          case=EMPTY_CASE, hint="empty_description"),
 )  # fmt: skip
@@ -142,6 +149,15 @@ HINTS = {
     "empty_description": (
         'description="" is given (it is not None), and it is empty: raise ValueError naming the '
         "function. Only description=None falls back to the docstring's summary."
+    ),
+    "no_summary": (
+        "This docstring has no summary (it starts with Args:) and no description argument was "
+        "given: the description you end up with is empty, so raise ValueError naming the "
+        "function, as when there is no docstring at all."
+    ),
+    "extra_keys": (
+        'The tool holds exactly "type" and "function", and "function" exactly "name", '
+        '"description" and "parameters": leave any other key out (lesson 06 adds "strict").'
     ),
     "value_error_name": "Name the function in the message: it does not mention {name}.",
     "must_not_raise": (
@@ -206,6 +222,8 @@ def hints(expected: dict, description: str | None) -> list[Hint]:
         (lambda g: g["function"].get("name") != function["name"], hint("name")),
         (lambda g: "description" in g and "description" not in g["function"],
          hint("description_inside")),
+        (lambda g: set(g) - {"type", "function"}
+         or set(g["function"]) - {"name", "description", "parameters"}, hint("extra_keys")),
         (lambda g: g["function"].get("description") != function["description"]
          and "Args:" in str(g["function"].get("description")), hint("summary_only")),
         (lambda g: g["function"].get("description") != function["description"]
@@ -278,12 +296,13 @@ def run(learner: Learner) -> str:
     expect_value_error(
         learner, FunctionCase("f", ("x: int",)), None, NO_DOC_CASE, hint("no_description")
     )
+    expect_value_error(learner, NO_SUMMARY, None, NO_SUMMARY_CASE, hint("no_summary"))
     g = FunctionCase("g", ("city: str",), doc="Get the weather for a city.")
     expect_value_error(learner, g, "", EMPTY_CASE, hint("empty_description"))
     hidden = hidden_tools()
     for function, description, summary, descriptions in hidden:
         check_tool(learner, function, description, summary, descriptions)
-    return f"{len(VISIBLE_TOOLS) + 2} visible and {len(hidden)} hidden cases"
+    return f"{len(VISIBLE_TOOLS) + 3} visible and {len(hidden)} hidden cases"
 
 
 EARLIER = (("parameters_schema", "02.2"), ("parse_google_docstring", "02.3"))

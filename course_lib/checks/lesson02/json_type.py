@@ -97,6 +97,16 @@ HINTS = {
         "types only and raises TypeError for text. Turning text into types is the job of "
         "typing.get_type_hints, in parameters_schema (02.2)."
     ),
+    "subclass": (
+        "{label} is a subclass of {base}, not {base} itself: an issubclass() test maps it to "
+        "{got} like every other subclass. Compare with `is` (or look the type up in a dict), so "
+        "that only the seven annotations of the table are mapped."
+    ),
+    "parametrized": (
+        "{label} is not the bare {base}: it also says what the items are, and {got} would drop "
+        "that. json_type maps the seven annotations of the table only (compare with `is`); "
+        "lesson 03 maps {label}."
+    ),
 }
 
 TICKET = "class Ticket:\n    'A class of our own: nothing in the type map.'\n"
@@ -105,7 +115,17 @@ IN_TABLE = (
     ("str", "str"), ("int", "int"), ("float", "float"), ("bool", "bool"), ("list", "list"),
     ("dict", "dict"), ("None", "None"), ("type(None)", "type(None)"),
 )  # fmt: skip
-OUTSIDE = (("complex", ""), ("bytes", ""), ("object", ""), ("Ticket", TICKET))
+CITY_NAME = "class CityName(str):\n    'A str of our own: a subclass, not str itself.'\n"
+OUTSIDE = (
+    ("complex", ""), ("bytes", ""), ("object", ""), ("Ticket", TICKET), ("tuple", ""),
+    ("str | None", ""), ("Optional[str]", "from typing import Optional\n"),
+)  # fmt: skip
+# Annotations an issubclass() or get_origin() lookup maps to a row of the table: (label, setup,
+# the row's type, the hint that names that lookup).
+LOOKALIKES = (
+    ("CityName", CITY_NAME, "str", "subclass"),
+    ("list[int]", "", "list", "parametrized"),
+)  # fmt: skip
 JSON_NAMES = {
     "str": "string", "int": "integer", "float": "number", "bool": "boolean", "list": "array",
     "dict": "object", "None": "null", "type(None)": "null",
@@ -185,6 +205,16 @@ def check_json_type(learner: Learner) -> str:
             names=[label],
             no_raise=hint("no_raise"),
         )
+    for label, setup, base, key in LOOKALIKES:
+        got = json.dumps(expected_json_type(base))
+        expect_type_error(
+            learner,
+            "json_type",
+            Source(label, setup).spec(learner),
+            case=f"json_type({label})",
+            names=[label],
+            no_raise=hint(key, label=label, base=base, got=got),
+        )
     expect_type_error(
         learner,
         "json_type",
@@ -198,7 +228,7 @@ def check_json_type(learner: Learner) -> str:
     if reply.raised:
         raise_learner_error(case, reply, [(lambda r: True, raised_hint("str"))])
     expect_equal(case, {"type": "string"}, reply.value, hint=hint("fresh"))
-    return f"{len(IN_TABLE) + len(OUTSIDE) + 2} cases"
+    return f"{len(IN_TABLE) + len(OUTSIDE) + len(LOOKALIKES) + 2} cases"
 
 
 def _any(reply: Any) -> bool:

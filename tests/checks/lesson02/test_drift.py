@@ -133,3 +133,10 @@ def test_an_integer_taken_to_fit_a_number_is_told_that_is_drift_too():
     message = rejected("02.5", number_fits_integer)
     assert "Case: find_drift(def get_weather(" in message and "where days is a number" in message
     assert "days is integer in the function but number in the tool: that is drift too" in message
+
+
+def test_a_set_of_the_right_lines_is_told_it_holds_them_but_a_list_is_asked_for():
+    message = rejected("02.5", lambda func, tool: set(correct(func, tool)))
+    assert "Where:    at $: a set (" in message
+    assert "A set holds the same lines, but find_drift returns a list" in message
+    assert "A schema holds only dicts" not in message

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import types
+import typing
+
 import pytest
 from rules import assert_breaks_rule
 from solution_cells import rejected
@@ -13,7 +16,7 @@ from ._solution import solution
 
 def test_the_solution_passes_every_case():
     assert (
-        evaluate("02.1", solution()["json_type"]) == "Exercise 02.1 passed: json_type (14 cases)."
+        evaluate("02.1", solution()["json_type"]) == "Exercise 02.1 passed: json_type (19 cases)."
     )
 
 
@@ -180,3 +183,48 @@ def test_a_list_of_type_names_is_told_to_give_one():
         return {"type": ["integer", "number"]} if schema == {"type": "integer"} else schema
 
     assert "Give one type name, not a list" in rejected("02.1", integer_is_a_number_too)
+
+
+def json_type_issubclass_walk_bool_first(annotation):
+    """The bool rule kept (bool tested before int), but still an issubclass() walk."""
+    if annotation is None:
+        return {"type": "null"}
+    for python_type, name in [(bool, "boolean"), *basic_table().items()]:
+        if isinstance(annotation, type) and issubclass(annotation, python_type):
+            return {"type": name["type"] if isinstance(name, dict) else name}
+    raise TypeError(f"cannot map {annotation!r}")
+
+
+def test_an_issubclass_walk_with_bool_first_is_told_a_subclass_of_str_is_not_str():
+    message = rejected("02.1", json_type_issubclass_walk_bool_first)
+    assert "Case: json_type(CityName)" in message
+    assert "CityName is a subclass of str, not str itself" in message
+
+
+def test_a_parametrized_list_looked_up_by_its_origin_is_told_it_is_not_the_bare_list():
+    def json_type(annotation):
+        if isinstance(annotation, typing.GenericAlias):
+            annotation = typing.get_origin(annotation)
+        return solution()["json_type"](annotation)
+
+    message = rejected("02.1", json_type)
+    assert "Case: json_type(list[int])" in message
+    assert "list[int] is not the bare list" in message and "lesson 03 maps list[int]" in message
+
+
+@pytest.mark.parametrize("union", ["str | None", "Optional[str]"])
+def test_an_optional_unwrapped_to_its_type_is_told_to_raise(union):
+    def json_type(annotation):
+        args = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+        if typing.get_origin(annotation) in (union_origin(union),) and len(args) == 1:
+            return solution()["json_type"](args[0])
+        return solution()["json_type"](annotation)
+
+    message = rejected("02.1", json_type)
+    assert f"Case: json_type({union})" in message
+    assert "Anything outside the table must raise TypeError" in message
+
+
+def union_origin(union: str) -> object:
+    """What typing.get_origin gives for each spelling of an optional str."""
+    return types.UnionType if "|" in union else typing.Union
