@@ -35,6 +35,15 @@ HINTS = {
     "not_str": "greeting must return a string (str).",
     "f_string": "The braces did not fill in: put an `f` before the quote to make an f-string.",
     "capitals": "Keep the name exactly as given: do not change its capitalisation.",
+    "hello_capital": "Write the greeting word exactly as shown: Hello, with a capital H.",
+    "quoted": (
+        "The name came out in quotes: put it in with {{name}}, not {{name!r}}, and add no quotes "
+        "of your own."
+    ),
+    "stripped": (
+        "Keep the name exactly as given, spaces included: this name has spaces around it "
+        "({name}), so do not strip it."
+    ),
     "name": (
         "The text must contain the name it was given ({name}), every character of it: use the "
         "parameter, do not hard-code a name."
@@ -46,6 +55,8 @@ HINTS = {
 }
 
 VISIBLE_NAMES = ("Ada", "张伟", "Zoë")
+# A hidden name with spaces around it: "every character" includes them.
+SPACED_NAME = " 李娜 "
 # Pieces for hidden names: Latin, accented, Chinese, and names with spaces or hyphens.
 _SYLLABLES = ("an", "li", "mo", "ré", "ka", "jo", "张", "伟", "李", "娜", "王", "芳")
 
@@ -56,6 +67,7 @@ def expected_greeting(name: str) -> str:
 
 
 def hidden_names(count: int = 12) -> list[str]:
+    """``count`` generated names, then one with spaces around it."""
     rng = hidden_rng("00.1")
     names = []
     for _ in range(count):
@@ -63,7 +75,7 @@ def hidden_names(count: int = 12) -> list[str]:
         if rng.random() < 0.3:
             parts.append(rng.choice((" ", "-")) + rng.choice(_SYLLABLES).capitalize())
         names.append("".join(parts))
-    return names
+    return [*names, SPACED_NAME]
 
 
 def _words(text: str) -> str:
@@ -82,7 +94,13 @@ def hints(name: str) -> list[Hint]:
         (lambda got: got is None, hint("returns")),
         (lambda got: not isinstance(got, str), hint("not_str")),
         (lambda got: "{name}" in got or "Hello, name" in got, hint("f_string")),
+        (lambda got: f"'{name}'" in got or f'"{name}"' in got, hint("quoted")),
+        (
+            lambda got: name != name.strip() and got == expected_greeting(name.strip()),
+            hint("stripped", name=repr(name)),
+        ),
         (lambda got: name not in got and got.lower() == expected.lower(), hint("capitals")),
+        (lambda got: got.lower() == expected.lower(), hint("hello_capital")),
         (lambda got: name not in got, hint("name", name=repr(name))),
         (lambda got: got.strip() != got, hint("spaces")),
         (lambda got: _words(got) == _words(expected), hint("punctuation")),

@@ -66,7 +66,8 @@ RULES = (
 )
 
 HINTS = {
-    "not_str": "Assign a string.",
+    "not_str": "Assign a string: the description itself, not a list or another value.",
+    "empty": "The string is empty: write the description of track_order in it.",
     "vague": "Rewrite the vague description: say what track_order does and when to use it.",
     "too_long": (
         "Keep it short (at most {limit} characters): say what the tool does and when to use "
@@ -180,7 +181,8 @@ def expect_text(description: object) -> str:
     __tracebackhide__ = True
     case = "BETTER_DESCRIPTION"
     if not isinstance(description, str) or not description.strip():
-        fail(case, Plain(text("a_string")), show(description, limit=120), hint("not_str"))
+        key = "empty" if isinstance(description, str) else "not_str"
+        fail(case, Plain(text("a_string")), Plain(show(description, limit=120)), hint(key))
     if description.strip() == VAGUE_DESCRIPTION:
         fail(case, Plain(text("a_better_one")), description, hint("vague"))
     if len(description) > MAX_DESCRIPTION_CHARS:

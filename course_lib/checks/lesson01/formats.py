@@ -156,17 +156,18 @@ def random_tool(rng: Random) -> dict:
     properties = {name: {"type": rng.choice(types)} for name in names}
     if names and rng.random() < 0.5:
         properties[names[0]]["description"] = f"{rng.choice(CITIES)} {random_word(rng)}"
+    parameters: dict[str, Any] = {"type": "object", "properties": properties}
+    # Schemas differ in what they spell out: a converter must keep whatever is there.
+    if rng.random() < 0.7:
+        parameters["required"] = names[: rng.randint(0, len(names))]
+    if rng.random() < 0.6:
+        parameters["additionalProperties"] = False
     return {
         "type": "function",
         "function": {
             "name": f"{random_word(rng)}_{random_word(rng)}",
             "description": f"{random_word(rng)} {rng.choice(CITIES)}.",
-            "parameters": {
-                "type": "object",
-                "properties": properties,
-                "required": names[: rng.randint(0, len(names))],
-                "additionalProperties": False,
-            },
+            "parameters": parameters,
         },
     }
 
@@ -184,6 +185,23 @@ FORMAT_EXAMPLE = {
             },
             "required": ["city"],
             "additionalProperties": False,
+        },
+    },
+}
+# A schema that spells out less: no "additionalProperties", and a description of its own.
+SPARSE_EXAMPLE = {
+    "type": "function",
+    "function": {
+        "name": "search_notes",
+        "description": "搜索笔记 (search my notes).",
+        "parameters": {
+            "type": "object",
+            "description": "What to look for.",
+            "properties": {
+                "keyword": {"type": "string"},
+                "tags": {"type": "array", "items": {"type": "string"}},
+            },
+            "required": ["keyword"],
         },
     },
 }
@@ -248,7 +266,7 @@ def check_converter(learner: Learner, name: str, tool: dict) -> None:
 )
 def check_formats(learner: Learner) -> str:
     rng = hidden_rng("01.5")
-    tools = [FORMAT_EXAMPLE, *(random_tool(rng) for _ in range(10))]
+    tools = [FORMAT_EXAMPLE, SPARSE_EXAMPLE, *(random_tool(rng) for _ in range(10))]
     for name in ("to_anthropic", "to_responses"):
         for tool in tools:
             check_converter(learner, name, json.loads(json.dumps(tool)))

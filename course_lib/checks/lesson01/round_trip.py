@@ -27,6 +27,8 @@ from course_lib.checks.lesson01.round_trip_cases import (
     CHECK_MODEL,
     CHECK_TOOLS,
     FUNCTIONS_SOURCE,
+    TEXT_AND_CALL_QUESTION,
+    check_functions,
     conversations,
     tool_result,
 )
@@ -63,6 +65,7 @@ def case_label(question: str) -> str:
 WEATHER_CASE = case_label("What's the weather in 北京?")
 TWO_CALLS_CASE = case_label("北京的天气和我关于上海的笔记")
 NO_CALLS_CASE = case_label("Hello!")
+TEXT_AND_CALL_CASE = case_label(TEXT_AND_CALL_QUESTION)
 
 RULES = (
     Rule("model", "Pass model=model to every request.", case=WEATHER_CASE, hint="model"),
@@ -78,6 +81,12 @@ RULES = (
         "A reply without tool calls: return its content.",
         case=NO_CALLS_CASE,
         hint="none_calls",
+    ),
+    Rule(
+        "calls_decide",
+        "tool_calls, not content, says whether to answer: a reply with calls may hold text.",
+        case=TEXT_AND_CALL_CASE,
+        hint="text_beside_calls",
     ),
     Rule(
         "assistant_once",
@@ -147,6 +156,14 @@ HINTS = {
     "return_str": "Return the text of the last reply, a str.",
     "return_content": "Return the content of the last reply, unchanged.",
     "decode": "The arguments arrive as a JSON string: json.loads them before calling with **.",
+    "json_not_python": (
+        "The arguments are JSON, not Python: null, true and false exist only in JSON. Decode "
+        "them with json.loads, never eval (which would also run whatever code a model wrote)."
+    ),
+    "text_beside_calls": (
+        "This reply holds text and a tool call: decide by tool_calls, not by content. A reply "
+        "with calls may carry text too; answer its calls and send the conversation again."
+    ),
     "functions_key": (
         "functions maps each tool name to its function: functions[call.function.name]."
     ),
@@ -169,9 +186,14 @@ def hint(key: str, **fields: object) -> HintText:
     return HintText.of(HINTS, key, **fields)
 
 
+JSON_ONLY_NAMES = ("'null'", "'true'", "'false'")  # a NameError on these: eval read JSON
 EXCEPTION_HINTS = [
     (lambda r: r.raised_a("NotImplementedError"), hint("other_stub")),
     (lambda r: r.raised_a("TypeError") and "mapping" in r.message, hint("decode")),
+    (
+        lambda r: r.raised_a("NameError") and any(w in r.message for w in JSON_ONLY_NAMES),
+        hint("json_not_python"),
+    ),
     (lambda r: r.raised_a("TypeError") and "NoneType" in r.message, hint("none_calls")),
     (lambda r: r.raised_a("KeyError"), hint("functions_key")),
     (
@@ -269,6 +291,8 @@ def diagnose(case: str, question: str, exchanges: list, *, finished: bool = True
     wanted = 2 if calls else 1
     if len(exchanges) > wanted or (finished and len(exchanges) < wanted):
         key = "no_calls" if not calls else "send_again" if len(exchanges) < 2 else "one_round_trip"
+        if key == "send_again" and first.reply["choices"][0]["message"].get("content"):
+            key = "text_beside_calls"
         expected, got = text("requests", count=wanted), text("requests", count=len(exchanges))
         fail(case, Plain(expected), Plain(got), hint(key))
     if calls and len(exchanges) > 1:
@@ -307,6 +331,18 @@ def diagnose_second_request(case: str, messages: list, user: list, calls: list) 
         function = tool_call["function"]
         result = tool_result(function["name"], json.loads(function["arguments"]))
         problem = message_problem(message, tool_call["id"], result)
+        if problem is not None and _called_with_the_text(function, message, tool_call["id"]):
+            problem = hint("decode")
         if problem is not None:
             where = text("answering", name=function["name"], arguments=function["arguments"])
             fail(case, expected_message(tool_call["id"], result), message, problem, where=where)
+
+
+def _called_with_the_text(function: dict, message: dict, call_id: str) -> bool:
+    """Whether ``message`` answers the call as if the function had been given the arguments'
+    JSON text itself (``functions[name](arguments)``, json.loads forgotten)."""
+    try:
+        result = check_functions()[function["name"]](function["arguments"])
+    except Exception:  # noqa: BLE001 (the function does not take the text: not this mistake)
+        return False
+    return message_problem(message, call_id, result) is None

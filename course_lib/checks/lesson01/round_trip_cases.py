@@ -13,6 +13,9 @@ from random import Random
 from typing import Any
 
 CHECK_MODEL = "toy-check-model"  # not MODEL: the learner must pass ``model`` through
+TEXT_AND_CALL_QUESTION = "Is it warm in 上海 today?"
+TEXT_BESIDE_CALL = "Let me look up the weather in 上海 first."
+NULL_ARGUMENT_QUESTION = "我关于北京的笔记, any tag"
 
 FUNCTIONS_SOURCE = """\
 SKIES = {"北京": "晴", "上海": "多云", "Paris": "cloudy", "London": "rain", "東京": "小雨"}
@@ -83,17 +86,23 @@ def tool_result(name: str, arguments: dict) -> Any:
 
 def conversations(rng: Random) -> list[tuple[str, Any]]:
     """(question, policy or None for the default toy model), the visible ones first."""
-    from course_lib.local_model import HeuristicPolicy, ScriptedPolicy, call
+    from course_lib.local_model import HeuristicPolicy, ScriptedPolicy, Turn, call
 
     two_tools = [
         call("get_weather", city="北京"),
         call("search_notes", keyword="上海", tags=["旅行"]),
     ]
+    # A reply with text beside its call: tool_calls, not content, says whether to answer.
+    text_and_call = Turn(TEXT_BESIDE_CALL, (call("get_weather", city="上海"),))
+    # Arguments with a JSON null, which only json.loads reads (eval, for one, does not).
+    null_argument = [call("search_notes", keyword="北京", tags=None)]
     cases: list[tuple[str, Any]] = [
         ("What's the weather in 北京?", None),
         ("北京的天气和我关于上海的笔记", ScriptedPolicy([two_tools], then=HeuristicPolicy())),
         ("What's the weather in Paris and London?", None),
         ("Hello!", None),
+        (TEXT_AND_CALL_QUESTION, ScriptedPolicy([text_and_call], then=HeuristicPolicy())),
+        (NULL_ARGUMENT_QUESTION, ScriptedPolicy([null_argument], then=HeuristicPolicy())),
     ]
     places = ["北京", "上海", "Paris", "London", "Tokyo", "Berlin"]
     for _ in range(3):

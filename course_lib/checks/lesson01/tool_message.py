@@ -84,7 +84,10 @@ HINTS = {
     "role": 'The reply to a tool call has "role": "tool".',
     "id_key": 'The key is "tool_call_id", not "id": rename it (and keep no "id" key).',
     "no_id": 'Add "tool_call_id" (the id of the call you answer): it pairs reply and call.',
-    "copy_id": 'Copy the id of this tool call into "tool_call_id" (tool_call.id).',
+    "copy_id": (
+        'Copy the id of this tool call into "tool_call_id": tool_call.id for the SDK\'s object, '
+        'tool_call["id"] for a dict.'
+    ),
     "content_string": '"content" must be a string: encode non-string results with json.dumps.',
     "content_parts": (
         "A list of text parts is a form the API accepts too, and it says the same; this "
@@ -94,6 +97,10 @@ HINTS = {
         "A string result is already text: pass it through unchanged (no json.dumps)."
     ),
     "json_not_str": "Encode with json.dumps, not str(): str() writes Python, not JSON.",
+    "none_is_null": (
+        'A None result is encoded too: json.dumps(None) is the text "null", not an empty text '
+        'or "None".'
+    ),
     "decodes_back": "The content must decode (json.loads) back to the result you were given.",
     "ensure_ascii": "Pass ensure_ascii=False so 北京 stays 北京 instead of \\u5317\\u4eac.",
     "extra_keys": ("Use exactly the keys role, tool_call_id and content (remove {extra})."),
@@ -136,6 +143,8 @@ def message_problem(got: Any, call_id: str, result: Any) -> HintText | None:
     if isinstance(result, str):
         if content != result:
             return hint("string_unchanged")
+    elif result is None and content.strip() in ("", "None"):
+        return hint("none_is_null")
     else:
         try:
             decoded = json.loads(content)
@@ -186,6 +195,7 @@ VISIBLE_RESULTS: list[Any] = [
     None,
     "",
     {"note": "ASCII only"},
+    "  北京: 晴\n",  # spaces and a newline are part of the text, too
 ]
 
 

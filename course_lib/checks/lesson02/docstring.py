@@ -49,11 +49,31 @@ CHINESE_DOC = """
         城市: 城市名称，例如 北京、上海。
         天数 (int): 预报天数：1 到 7。
     """
+TRIP_DOC = """Plan a trip.
+
+    Args:
+        origin: Where the trip starts, for example 上海.
+
+        destination (str): Where it ends.
+    """
 ARGUMENTS_DOC = """Book a table.
 
     Arguments:
         time: When, as HH:MM on a 24-hour clock.
         people (int): How many guests.
+    """
+# A summary line that ends with a colon, a description with parentheses, a deeper line that
+# looks like an entry, and Args ended by a header the summary rule does not list.
+CONVERT_DOC = """Convert a temperature to one of two units:
+    Celsius or Fahrenheit.
+
+    Args:
+        value (float): The temperature (in degrees) to convert.
+        unit (str): The unit to convert to, "c" or "f".
+            Default: "c", as most of the world uses.
+
+    Warning:
+        Rounds to one decimal place.
     """
 WEATHER = (
     "Get the weather forecast for a city.",
@@ -76,6 +96,11 @@ VISIBLE = (
      {"time": "When, as HH:MM on a 24-hour clock.", "people": "How many guests."}),
     (None, "", {}),
     ("   ", "", {}),
+    (TRIP_DOC, "Plan a trip.",
+     {"origin": "Where the trip starts, for example 上海.", "destination": "Where it ends."}),
+    (CONVERT_DOC, "Convert a temperature to one of two units: Celsius or Fahrenheit.",
+     {"value": "The temperature (in degrees) to convert.",
+      "unit": 'The unit to convert to, "c" or "f". Default: "c", as most of the world uses.'}),
 )  # fmt: skip
 
 
@@ -103,6 +128,8 @@ RULES = (
     Rule("first_colon", "An entry splits at its first colon only.", case=case_of(ARGUMENTS_DOC),
          hint="first_colon"),
     Rule("empty", 'None or a blank text gives ("", {}).', case=case_of(None), hint="none"),
+    Rule("blank_inside", "Blank lines inside Args are skipped; they do not end it.",
+         case=case_of(TRIP_DOC), hint="blank_inside"),
 )  # fmt: skip
 
 HINTS = {
@@ -128,6 +155,15 @@ HINTS = {
         "inspect.cleandoc(doc) first, then look for the line `Args:`."
     ),
     "every_entry": "Every `name: text` line of the Args section is one parameter.",
+    "blank_inside": (
+        "A blank line inside Args does not end it: skip blank lines, and end the section only "
+        "at a line that is not indented (such as Returns:)."
+    ),
+    "first_line_blank": (
+        "The summary came back empty, but this docstring's text starts on the line after the "
+        "opening quotes, so its first line is blank: clean it with inspect.cleandoc(doc) first "
+        "(which also drops leading blank lines), then read the summary."
+    ),
     "first_colon": (
         "Split an entry at its first colon only: in `time: When, as HH:MM.` the description "
         "is `When, as HH:MM.`, colons and all."
@@ -146,6 +182,19 @@ HINTS = {
     "must_not_raise": (
         "Every docstring of the check is Google style, or None or blank: parse_google_docstring "
         "returns (summary, descriptions) for each, never raises. Which line did it stop at?"
+    ),
+    "non_ascii_names": (
+        "The parameter names that are not ASCII are missing: names may be Chinese (城市, 天数). "
+        "Match a name with \\w+, as ENTRY does: \\w matches them, [A-Za-z_] does not."
+    ),
+    "deeper_entry": (
+        "A line indented deeper than the entries continues the previous description even when "
+        'it looks like `name: text` (such as `Default: "c", ...`): only a line at the entries\' '
+        "own indentation starts a new entry."
+    ),
+    "colon_summary": (
+        "A summary line may end with a colon: only a section name (Args:, Returns:, ...) alone "
+        "on its line is a header, so the summary runs on to the first blank line."
     ),
     "summary_lines": (
         "The summary is every line before the first blank line (or header), each stripped, "
@@ -222,10 +271,58 @@ def _indented_header(doc: str | None) -> bool:
     )
 
 
+def _blank_inside_args(lines: list[str]) -> bool:
+    """Whether a blank line sits between two indented lines of the Args section (cleaned)."""
+    inside, blank_seen = False, False
+    for line in lines:
+        if line and not line[0].isspace():
+            inside, blank_seen = line.strip() in ("Args:", "Arguments:"), False
+        elif inside and not line.strip():
+            blank_seen = True
+        elif inside and blank_seen:
+            return True
+    return False
+
+
+def _deeper_entry_names(lines: list[str]) -> set[str]:
+    """The ``name`` of each Args line indented deeper than the entries that reads ``name: text``
+    (cleaned lines): a continuation, though it looks like an entry."""
+    names: set[str] = set()
+    inside, entry_indent = False, None
+    for line in lines:
+        if line and not line[0].isspace():
+            inside, entry_indent = line.strip() in ("Args:", "Arguments:"), None
+        elif inside and line.strip():
+            indent = len(line) - len(line.lstrip())
+            entry_indent = indent if entry_indent is None else entry_indent
+            name, colon, _ = line.strip().partition(":")
+            if indent > entry_indent and colon and name.split("(")[0].strip().isidentifier():
+                names.add(name.split("(")[0].strip())
+    return names
+
+
+def _colon_cuts(summary_lines: list[str]) -> set[str]:
+    """What a summary becomes when it stops at (or just after) a line ending with a colon."""
+    return {
+        " ".join(summary_lines[:stop])
+        for index, line in enumerate(summary_lines)
+        if line.endswith(":")
+        for stop in (index, index + 1)
+    }
+
+
 def hints(doc: str | None, summary: str, expected: dict[str, str]) -> list[Hint]:
     """Likely mistakes for ``parse_google_docstring(doc)``, most specific first; each predicate
     sees the reply as JSON (a tuple arrives as a list of two)."""
     lines = inspect.cleandoc(doc or "").splitlines()
+    summary_lines = [line.strip() for line in lines[: next(
+        (i for i, line in enumerate(lines) if not line.strip() or line.strip() in SECTION_HEADERS),
+        len(lines),
+    )]]  # fmt: skip
+    deeper = _deeper_entry_names(lines)
+
+    def missing(got: Any) -> set[str]:
+        return set(expected) - set(found(got))
 
     def found(got: Any) -> dict[str, str]:
         return got[1]
@@ -234,15 +331,24 @@ def hints(doc: str | None, summary: str, expected: dict[str, str]) -> list[Hint]
         return "".join(value.split())
 
     return [
+        (lambda g: doc is None or not doc.strip(), hint("none")),
         (lambda g: not isinstance(g, list) or len(g) != 2 or not isinstance(g[1], dict),
          hint("shape")),
-        (lambda g: doc is None or not doc.strip(), hint("none")),
+        (lambda g: g[0] == "" and summary != "" and not doc.splitlines()[0].strip(),
+         hint("first_line_blank")),
+        (lambda g: g[0] != summary and g[0] in _colon_cuts(summary_lines), hint("colon_summary")),
         (lambda g: g[0] != summary and any(h in g[0] for h in SECTION_HEADERS),
          hint("summary_header")),
         (lambda g: any("(" in name or ")" in name for name in found(g)), hint("drop_type")),
         (lambda g: expected and not found(g) and "Arguments:" in lines, hint("arguments_header")),
+        (lambda g: missing(g) and all(not name.isascii() for name in missing(g)),
+         hint("non_ascii_names")),
         (lambda g: expected and not found(g) and _indented_header(doc), hint("indented_header")),
+        (lambda g: set(found(g)) - set(expected) and set(found(g)) - set(expected) <= deeper,
+         hint("deeper_entry")),
         (lambda g: set(found(g)) - set(expected), hint("section_end")),
+        (lambda g: set(found(g)) < set(expected) and _blank_inside_args(lines),
+         hint("blank_inside")),
         (lambda g: set(found(g)) != set(expected), hint("every_entry")),
         (lambda g: any(":" in expected[n] and ":" not in found(g)[n] for n in expected),
          hint("first_colon")),

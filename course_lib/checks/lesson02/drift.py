@@ -68,6 +68,10 @@ def _chinese_drift(p: dict) -> None:
     del p["properties"]["详细"]
 
 
+def _days_as_number(p: dict) -> None:
+    p["properties"]["days"]["type"] = "number"
+
+
 def _no_required(p: dict) -> None:
     del p["required"]
 
@@ -94,6 +98,8 @@ VISIBLE = (
      ["required: city"]),
     (GET_WEATHER, "its tool with descriptions, an enum and another default",
      edited(GET_WEATHER, _described), []),
+    (GET_WEATHER, "its tool where days is a number", edited(GET_WEATHER, _days_as_number),
+     ["type: days"]),
 )  # fmt: skip
 FIRST = case_of(SEARCH_NOTES, "NOTES_TOOL")
 
@@ -120,6 +126,10 @@ RULES = (
 
 HINTS = {
     "list_of_str": "Return a list of strings, one line per mismatch.",
+    "a_set": (
+        "A set holds the same lines, but find_drift returns a list, as its signature says (a "
+        "set is not JSON and has no order to read them in): return sorted(...) or list(...)."
+    ),
     "line_format": (
         "Start every line with its kind, a colon, a space and the parameter name, e.g. "
         "`missing: archived (in the function, not in the tool)`: this line does not: {line}"
@@ -151,6 +161,11 @@ HINTS = {
         '(read the tool\'s type with .get("type"), which gives None when it is absent).'
     ),
     "type": 'Compare the "type" of each parameter both sides have.',
+    "number_is_not_integer": (
+        "{name} is integer in the function but number in the tool: that is drift too (the tool "
+        'lets the model send 2.5, which an int parameter cannot take). Compare the "type" '
+        "values as they are."
+    ),
     "duplicates": "One line per mismatch: no duplicates.",
     "untyped_key": (
         'A tool property may have no "type" key: read it with .get("type") and count a missing '
@@ -243,6 +258,13 @@ def choose_hint(got: list[str], expected: list[str], tool: dict, mine: dict) -> 
         return hint("required")
     if untyped - typed:
         return hint("untyped")
+    numbers = {
+        n
+        for n in names_of(expected, "type") - typed
+        if {mine_props[n]["type"], props.get(n, {}).get("type")} == {"integer", "number"}
+    }
+    if numbers:
+        return hint("number_is_not_integer", name=sorted(numbers)[0])
     if typed != names_of(expected, "type"):
         return hint("type")
     if len(got) != len(set(got)):
@@ -290,7 +312,11 @@ def check_drift(
     reply = learner.call(
         "find_drift", function.spec(learner), copy.deepcopy(tool), case=case, hints=raised
     )
-    got = returned_json(case, reply, sorted(expected))
+    not_a_list = [
+        (lambda problem: problem.startswith("at $: a set"), hint("a_set")),
+        (lambda problem: True, hint("list_of_str")),
+    ]
+    got = returned_json(case, reply, sorted(expected), hints=not_a_list)
     mine = expected_parameters_schema(func)
     keys = line_keys(case, got, sorted(expected), mine, tool)
     if keys != sorted(expected):

@@ -7,6 +7,7 @@ Rules, the case that breaks each, and the hint that names it: see ``RULES`` and 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from course_lib.checks.compare import Hint, HintText, Plain, expect_equal, fail, hidden_rng
@@ -40,8 +41,28 @@ EMPTY_CASE = (
 
 
 def case_of(function: FunctionCase, description: str | None) -> str:
+    where = f", {function.context}," if function.context else ""
     doc = f" with docstring {py(function.doc)}" if function.doc is not None else ", no docstring"
-    return f"function_to_tool({function.signature}{doc}, description={description!r})"
+    return f"function_to_tool({function.signature}{where}{doc}, description={description!r})"
+
+
+# A docstring with entries but no summary: the description it gives is empty.
+NO_SUMMARY = FunctionCase("h", ("city: str",), doc="Args:\n        city: The city name.\n    ")
+NO_SUMMARY_CASE = case_of(NO_SUMMARY, None)
+
+
+@dataclass(frozen=True)
+class InnerFunctionCase(FunctionCase):
+    """A function defined inside another one, as a factory or a decorator makes it: its
+    ``__qualname__`` (``make_tool.<locals>.lookup``) is not its ``__name__``."""
+
+    outer: str = "make_tool"
+
+    @property
+    def setup(self) -> str:
+        inner = "".join(f"    {line}" for line in super().setup.splitlines(keepends=True))
+        made = f"{self.name} = {self.outer}()"
+        return f"def {self.outer}():\n{inner}    return {self.name}\n\n\n{made}\n"
 
 
 # (function, description argument, summary, descriptions by name)
@@ -52,6 +73,13 @@ ADD = FunctionCase("add", ("a: float", "b: float"), returns="float")
 NOTES = FunctionCase(
     "search_notes", ("keyword: str", "limit: int = 5", "archived: bool = False"), doc=NOTES_DOC
 )
+INNER = InnerFunctionCase(
+    "lookup",
+    ("city: str",),
+    returns="str",
+    doc="Look up a city.",
+    context="defined inside make_tool()",
+)
 VISIBLE_TOOLS = (
     (WEATHER_FUNCTION, None, *WEATHER),
     (FunctionCase("查询天气", ("城市: str", "天数: int = 3"), returns="str", doc=CHINESE_DOC),
@@ -59,6 +87,7 @@ VISIBLE_TOOLS = (
     (NOTES, None, "Search the notes for a keyword.",
      {"keyword": "The word to look for, for example 天气.", "query": "The old name of keyword."}),
     (ADD, "把两个数相加。Add two numbers.", "", {}),
+    (INNER, None, "Look up a city.", {}),
 )  # fmt: skip
 
 RULES = (
@@ -77,6 +106,8 @@ RULES = (
          case=case_of(NOTES, None), hint="unknown_names"),
     Rule("no_description", "No docstring summary and no description: ValueError naming func.",
          case=NO_DOC_CASE, hint="no_description"),
+    Rule("no_summary", "A docstring without a summary and no description: ValueError too.",
+         case=NO_SUMMARY_CASE, hint="no_summary"),
     Rule("empty_given", 'description="" raises ValueError too: only None means not given.',
          case=EMPTY_CASE, hint="empty_description"),
 )  # fmt: skip
@@ -88,6 +119,13 @@ HINTS = {
         '"parameters": ...}}}}.'
     ),
     "name": "The name is func.__name__, exactly.",
+    "qualname": (
+        "The name is func.__name__ ({name}); __qualname__ also names the function it is "
+        "defined in, with dots and <locals>, which is no name a model can call."
+    ),
+    "description_inside": (
+        'The description sits inside "function", next to "name" and "parameters", not beside it.'
+    ),
     "summary_only": "The description is the docstring's summary only, not the whole docstring.",
     "use_description": (
         "A description argument was given ({description}): use it. Raise ValueError only when "
@@ -111,6 +149,15 @@ HINTS = {
     "empty_description": (
         'description="" is given (it is not None), and it is empty: raise ValueError naming the '
         "function. Only description=None falls back to the docstring's summary."
+    ),
+    "no_summary": (
+        "This docstring has no summary (it starts with Args:) and no description argument was "
+        "given: the description you end up with is empty, so raise ValueError naming the "
+        "function, as when there is no docstring at all."
+    ),
+    "extra_keys": (
+        'The tool holds exactly "type" and "function", and "function" exactly "name", '
+        '"description" and "parameters": leave any other key out (lesson 06 adds "strict").'
     ),
     "value_error_name": "Name the function in the message: it does not mention {name}.",
     "must_not_raise": (
@@ -170,7 +217,13 @@ def hints(expected: dict, description: str | None) -> list[Hint]:
         (lambda g: not isinstance(g, dict), hint("not_a_dict")),
         (lambda g: g.get("type") != "function" or not isinstance(g.get("function"), dict),
          hint("wrapper")),
+        (lambda g: "<locals>" in str(g["function"].get("name")),
+         hint("qualname", name=repr(function["name"]))),
         (lambda g: g["function"].get("name") != function["name"], hint("name")),
+        (lambda g: "description" in g and "description" not in g["function"],
+         hint("description_inside")),
+        (lambda g: set(g) - {"type", "function"}
+         or set(g["function"]) - {"name", "description", "parameters"}, hint("extra_keys")),
         (lambda g: g["function"].get("description") != function["description"]
          and "Args:" in str(g["function"].get("description")), hint("summary_only")),
         (lambda g: g["function"].get("description") != function["description"]
@@ -201,7 +254,19 @@ def check_tool(
         lambda r: r.raised_a("ValueError") and bool(description),
         hint("use_description", description=repr(description)),
     )
-    raised = [ignored, *raised_hints(func)[:-1], (lambda r: True, hint("must_not_raise"))]
+    unknown = {repr(name) for name in descriptions} - {
+        repr(name) for name in expected["function"]["parameters"]["properties"]
+    }
+    documented_only = (
+        lambda r: r.raised_a("KeyError") and r.message in unknown,
+        hint("unknown_names"),
+    )
+    raised = [
+        ignored,
+        documented_only,
+        *raised_hints(func)[:-1],
+        (lambda r: True, hint("must_not_raise")),
+    ]
     reply = learner.call(
         "function_to_tool", function.spec(learner), case=case, hints=raised,
         description=description,
@@ -231,12 +296,13 @@ def run(learner: Learner) -> str:
     expect_value_error(
         learner, FunctionCase("f", ("x: int",)), None, NO_DOC_CASE, hint("no_description")
     )
+    expect_value_error(learner, NO_SUMMARY, None, NO_SUMMARY_CASE, hint("no_summary"))
     g = FunctionCase("g", ("city: str",), doc="Get the weather for a city.")
     expect_value_error(learner, g, "", EMPTY_CASE, hint("empty_description"))
     hidden = hidden_tools()
     for function, description, summary, descriptions in hidden:
         check_tool(learner, function, description, summary, descriptions)
-    return f"{len(VISIBLE_TOOLS) + 2} visible and {len(hidden)} hidden cases"
+    return f"{len(VISIBLE_TOOLS) + 3} visible and {len(hidden)} hidden cases"
 
 
 EARLIER = (("parameters_schema", "02.2"), ("parse_google_docstring", "02.3"))

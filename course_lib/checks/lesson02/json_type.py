@@ -13,6 +13,9 @@ from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, raise_learner_error
 from course_lib.checks.lesson02._shared import Source, expect_type_error
 
+# An annotation stored as text is not a type either: 02.2 reads real types with get_type_hints.
+TEXT_ANNOTATION = "'str'"
+
 RULES = (
     Rule(
         "a_dict",
@@ -46,6 +49,12 @@ RULES = (
         hint="no_raise",
     ),
     Rule(
+        "text",
+        "An annotation stored as text, such as 'str', is not a type: TypeError too.",
+        case=f"json_type({TEXT_ANNOTATION})",
+        hint="text_annotation",
+    ),
+    Rule(
         "names_it",
         "The TypeError's message names the annotation.",
         case="json_type(complex)",
@@ -68,6 +77,10 @@ HINTS = {
         "annotation into type(None)): compare with `is`."
     ),
     "only_type": 'Return only {{"type": ...}}: the basic types have no other keys.',
+    "one_name": (
+        'Give one type name, not a list: int is "integer" alone. JSON counts an integer as a '
+        "number too, but the schema of an int says only what it is."
+    ),
     "in_table": (
         "{label} is in the table of 02.1, so json_type must return {expected} for it, not raise."
     ),
@@ -79,6 +92,21 @@ HINTS = {
         "Anything outside the table must raise TypeError: a guessed schema gives the model wrong "
         "instructions and nobody notices."
     ),
+    "text_annotation": (
+        "The text 'str' is an annotation stored as a string, not the type str: json_type maps "
+        "types only and raises TypeError for text. Turning text into types is the job of "
+        "typing.get_type_hints, in parameters_schema (02.2)."
+    ),
+    "subclass": (
+        "{label} is a subclass of {base}, not {base} itself: an issubclass() test maps it to "
+        "{got} like every other subclass. Compare with `is` (or look the type up in a dict), so "
+        "that only the seven annotations of the table are mapped."
+    ),
+    "parametrized": (
+        "{label} is not the bare {base}: it also says what the items are, and {got} would drop "
+        "that. json_type maps the seven annotations of the table only (compare with `is`); "
+        "lesson 03 maps {label}."
+    ),
 }
 
 TICKET = "class Ticket:\n    'A class of our own: nothing in the type map.'\n"
@@ -87,7 +115,17 @@ IN_TABLE = (
     ("str", "str"), ("int", "int"), ("float", "float"), ("bool", "bool"), ("list", "list"),
     ("dict", "dict"), ("None", "None"), ("type(None)", "type(None)"),
 )  # fmt: skip
-OUTSIDE = (("complex", ""), ("bytes", ""), ("object", ""), ("Ticket", TICKET))
+CITY_NAME = "class CityName(str):\n    'A str of our own: a subclass, not str itself.'\n"
+OUTSIDE = (
+    ("complex", ""), ("bytes", ""), ("object", ""), ("Ticket", TICKET), ("tuple", ""),
+    ("str | None", ""), ("Optional[str]", "from typing import Optional\n"),
+)  # fmt: skip
+# Annotations an issubclass() or get_origin() lookup maps to a row of the table: (label, setup,
+# the row's type, the hint that names that lookup).
+LOOKALIKES = (
+    ("CityName", CITY_NAME, "str", "subclass"),
+    ("list[int]", "", "list", "parametrized"),
+)  # fmt: skip
 JSON_NAMES = {
     "str": "string", "int": "integer", "float": "number", "bool": "boolean", "list": "array",
     "dict": "object", "None": "null", "type(None)": "null",
@@ -131,6 +169,7 @@ def hints(label: str) -> list[Hint]:
         (lambda got: isinstance(got, str), hint("not_a_dict")),
         (lambda got: label == "bool" and got == {"type": "integer"}, hint("bool")),
         (lambda got: label in ("None", "type(None)"), hint("none")),
+        (lambda got: isinstance(got.get("type"), list), hint("one_name")),
         (lambda got: got.get("type") in python_names, hint("python_names")),
         (lambda got: set(got) != {"type"}, hint("only_type")),
     ]
@@ -166,12 +205,30 @@ def check_json_type(learner: Learner) -> str:
             names=[label],
             no_raise=hint("no_raise"),
         )
+    for label, setup, base, key in LOOKALIKES:
+        got = json.dumps(expected_json_type(base))
+        expect_type_error(
+            learner,
+            "json_type",
+            Source(label, setup).spec(learner),
+            case=f"json_type({label})",
+            names=[label],
+            no_raise=hint(key, label=label, base=base, got=got),
+        )
+    expect_type_error(
+        learner,
+        "json_type",
+        Source(TEXT_ANNOTATION).spec(learner),
+        case=f"json_type({TEXT_ANNOTATION})",
+        names=["str"],
+        no_raise=hint("text_annotation"),
+    )
     case = RULES[4].case
     reply = learner.run(FRESH_CODE, result="seen", bind={"json_type": learner.target("json_type")})
     if reply.raised:
         raise_learner_error(case, reply, [(lambda r: True, raised_hint("str"))])
     expect_equal(case, {"type": "string"}, reply.value, hint=hint("fresh"))
-    return f"{len(IN_TABLE) + len(OUTSIDE) + 1} cases"
+    return f"{len(IN_TABLE) + len(OUTSIDE) + len(LOOKALIKES) + 2} cases"
 
 
 def _any(reply: Any) -> bool:

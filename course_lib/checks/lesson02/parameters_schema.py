@@ -22,6 +22,7 @@ from course_lib.checks.learner import Learner
 from course_lib.checks.lesson02._shared import (
     EMPTY,
     FunctionCase,
+    after_earlier,
     expect_schema,
     parameter_text,
     returned_json,
@@ -199,6 +200,16 @@ VISIBLE = (
         "set_alarm",
         ("hour: int", "minute: int", "*", "label: str", "loud: bool = True", "volume: float = 0.8"),
     ),
+    # Aliases under the future import: text that names no basic type, so only get_type_hints
+    # turns it into str and int.
+    FunctionCase(
+        "find_hotel",
+        ("city: City", "nights: Nights = 1"),
+        returns="str",
+        future=True,
+        before="City = str\nNights = int\n\n\n",
+        context="where City = str and Nights = int",
+    ),
 )
 
 NAMES = (
@@ -349,15 +360,20 @@ def check_function(
     expect_schema(case, expected, got, hints, default)
 
 
-@exercise(
-    "02.2",
-    notebook="02_reflection",
-    title="parameters_schema",
-    points=2,
-    targets=("parameters_schema",),
-    rules=RULES,
-)
-def check_parameters_schema(learner: Learner) -> str:
+def guessed_for_text(expected: dict, func: Callable[..., Any]) -> Hint:
+    """A function whose annotations are text, and every property of the wrong type came out as
+    "string": the text was taken for the type (or a type was guessed), not read through
+    ``get_type_hints``."""
+    props = expected["properties"]
+
+    def guessed(got: dict) -> bool:
+        wrong = [n for n in props if got["properties"][n].get("type") != props[n].get("type")]
+        return bool(wrong) and all(got["properties"][n].get("type") == "string" for n in wrong)
+
+    return (lambda g: bool(string_annotations(func)) and guessed(g), hint("string_annotation"))
+
+
+def run(learner: Learner) -> str:
     hidden = hidden_functions()
     for function in (*VISIBLE, *hidden):
         func = function.value()
@@ -367,7 +383,22 @@ def check_parameters_schema(learner: Learner) -> str:
             "parameters_schema",
             function,
             expected,
-            parameters_hints(expected, func),
+            [*parameters_hints(expected, func), guessed_for_text(expected, func)],
             hint("property"),
         )
     return f"{len(VISIBLE)} visible and {len(hidden)} hidden functions"
+
+
+EARLIER = (("json_type", "02.1"),)
+
+
+@exercise(
+    "02.2",
+    notebook="02_reflection",
+    title="parameters_schema",
+    points=2,
+    targets=("parameters_schema",),
+    rules=RULES,
+)
+def check_parameters_schema(learner: Learner) -> str:
+    return after_earlier(learner, "parameters_schema", EARLIER, lambda: run(learner))

@@ -17,7 +17,7 @@ def test_the_solution_passes_every_visible_and_hidden_case(capsys):
     check("00.1", solution)
     assert (
         capsys.readouterr().out
-        == "Exercise 00.1 passed: greeting (3 visible and 12 hidden cases).\n"
+        == "Exercise 00.1 passed: greeting (3 visible and 13 hidden cases).\n"
     )
 
 
@@ -31,6 +31,7 @@ def test_hidden_cases_are_fixed_and_include_chinese_and_multi_part_names():
     names = hidden_names()
     assert any(any("\u4e00" <= char <= "\u9fff" for char in name) for name in names)
     assert any(" " in name or "-" in name for name in names)
+    assert any(name != name.strip() for name in names)
     assert expected_greeting("张伟") == "Hello, 张伟!"
 
 
@@ -69,6 +70,9 @@ def test_a_wrong_answer_breaking_one_rule_gets_that_rules_hint(rule):
             "every character of it",
         ),
         (lambda name: ["Hello", name], "greeting('Ada')", "must return a string"),
+        (lambda name: f"Hello, {name!r}!", "greeting('Ada')", "not {name!r}"),
+        (lambda name: f"hello, {name}!", "greeting('Ada')", "with a capital H"),
+        (lambda name: f"Hello, {name.strip()}!", "greeting(' 李娜 ')", "do not strip it"),
     ],
 )
 def test_a_wrong_greeting_is_rejected_with_a_hint_that_names_the_mistake(wrong, case, hint):

@@ -72,3 +72,13 @@ def test_the_routing_does_not_depend_on_the_notebooks_model(monkeypatch):
     monkeypatch.setenv("COURSE_BACKEND", "openai")
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     assert evaluate("01.6", solution("BETTER_DESCRIPTION")).startswith("Exercise 01.6 passed")
+
+
+def test_a_list_is_shown_as_the_list_it_is_not_as_escaped_text():
+    message = rejected("01.6", ["track", "order"])
+    assert '"track",' in message and '\\"track\\"' not in message
+
+
+def test_an_empty_description_is_told_it_is_empty_not_to_assign_a_string():
+    message = rejected("01.6", "")
+    assert "The string is empty" in message and "Assign a string" not in message

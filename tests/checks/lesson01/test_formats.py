@@ -24,7 +24,7 @@ def to_responses(tool):
 
 def test_the_solutions_pass():
     assert evaluate("01.5", to_anthropic, to_responses) == (
-        "Exercise 01.5 passed: to_anthropic and to_responses (22 conversions)."
+        "Exercise 01.5 passed: to_anthropic and to_responses (24 conversions)."
     )
 
 
@@ -148,3 +148,33 @@ def test_reading_the_name_at_the_top_level_is_told_it_sits_inside_function():
     message = rejected("01.5", flat_reader, to_responses)
     assert "raised KeyError: 'name'" in message
     assert 'sit inside tool["function"]' in message
+
+
+def responses_rebuilding_the_schema(tool):
+    """A Responses converter that writes the usual four keys instead of copying the schema."""
+    schema = tool["function"]["parameters"]
+    rebuilt = {
+        "type": "object",
+        "properties": schema["properties"],
+        "required": schema.get("required", []),
+        "additionalProperties": False,
+    }
+    return {**to_responses(tool), "parameters": rebuilt}
+
+
+def responses_closing_the_given_schema(tool):
+    tool["function"]["parameters"]["additionalProperties"] = False
+    return to_responses(tool)
+
+
+def test_a_schema_rebuilt_from_the_usual_keys_is_caught_on_a_schema_that_spells_out_less():
+    message = rejected("01.5", to_anthropic, responses_rebuilding_the_schema)
+    assert "Case: to_responses(<the search_notes tool>)" in message
+    assert "Pass the parameters schema through unchanged" in message
+
+
+def test_a_converter_that_closes_the_given_schema_is_told_to_pass_it_unchanged():
+    message = rejected("01.5", to_anthropic, responses_closing_the_given_schema)
+    assert "Case: to_responses(<the search_notes tool>)" in message
+    assert 'Where:    at $.parameters: unexpected key "additionalProperties"' in message
+    assert "Pass the parameters schema through unchanged" in message

@@ -20,6 +20,7 @@ def round_trip(
     *,
     system=False,
     check_calls=True,
+    decide_by="tool_calls",
     append_assistant="once",
     answer="all",
     ids="own",
@@ -41,6 +42,8 @@ def round_trip(
         reply = client.chat.completions.create(model=used_model, messages=messages, tools=tools)
         message = reply.choices[0].message
         if check_calls and not message.tool_calls:
+            return message.content
+        if decide_by == "content" and message.content:
             return message.content
         if not send_again:
             return message.content or ""
@@ -67,7 +70,7 @@ def round_trip(
 
 def test_the_solution_passes_every_conversation():
     assert evaluate("01.4", solution("ask_with_tools")) == (
-        "Exercise 01.4 passed: ask_with_tools (8 conversations)."
+        "Exercise 01.4 passed: ask_with_tools (10 conversations)."
     )
 
 
@@ -103,6 +106,7 @@ WRONG_BY_RULE = {
         "first_request": round_trip(system=True),
         "tools": round_trip(second_tools=False),
         "no_calls": round_trip(check_calls=False),
+        "calls_decide": round_trip(decide_by="content"),
         "assistant_once": round_trip(append_assistant="per call"),
         "decode": round_trip(decode=False),
         "every_call": round_trip(answer="first"),
@@ -242,3 +246,43 @@ def test_reading_the_name_from_the_call_itself_is_told_it_sits_under_function():
 
     message = rejected("01.4", ask_with_tools)
     assert "tool_call.function.name" in message.split("Hint:")[1]
+
+
+def test_returning_the_text_beside_a_call_is_told_tool_calls_decide():
+    message = rejected("01.4", WRONG_BY_RULE["01.4"]["calls_decide"])
+    assert "Case: ask_with_tools(client, 'Is it warm in 上海 today?'" in message
+    assert "decide by tool_calls, not by content" in message
+
+
+def round_trip_with(decode):
+    """A correct ask_with_tools except for how it turns the arguments' text into values."""
+
+    def ask_with_tools(client, question, tools, functions, *, model):
+        messages = [{"role": "user", "content": question}]
+        reply = client.chat.completions.create(model=model, messages=messages, tools=tools)
+        message = reply.choices[0].message
+        if message.tool_calls is None:
+            return message.content
+        messages.append(message.model_dump(exclude_none=True))
+        for tool_call in message.tool_calls:
+            function = functions[tool_call.function.name]
+            result = decode(function, tool_call.function.arguments)
+            messages.append(solution("tool_message")(tool_call, result))
+        final = client.chat.completions.create(model=model, messages=messages, tools=tools)
+        return final.choices[0].message.content
+
+    return ask_with_tools
+
+
+def test_arguments_read_with_eval_fail_on_a_json_null_and_are_told_json_loads():
+    message = rejected("01.4", round_trip_with(lambda function, text: function(**eval(text))))
+    assert "Case: ask_with_tools(client, '我关于北京的笔记, any tag'" in message
+    assert "raised NameError: name 'null' is not defined" in message
+    assert "JSON, not Python" in message and "never eval" in message
+
+
+def test_the_arguments_text_passed_as_the_first_argument_is_told_json_loads():
+    """get_weather takes any text as its city, so the mistake shows only in the result."""
+    message = rejected("01.4", round_trip_with(lambda function, text: function(text)))
+    assert "Where:    the tool message answering get_weather(" in message
+    assert "json.loads them" in message

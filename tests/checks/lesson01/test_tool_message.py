@@ -23,7 +23,7 @@ def content(result: Any) -> str:
 
 def test_the_solution_passes_every_case():
     assert evaluate("01.3", solution("tool_message")) == (
-        "Exercise 01.3 passed: tool_message (17 cases)."
+        "Exercise 01.3 passed: tool_message (18 cases)."
     )
 
 
@@ -189,3 +189,32 @@ def test_dict_methods_on_the_sdk_object_are_told_the_object_form():
 
     message = rejected("01.3", tool_message)
     assert "raised AttributeError" in message and "tool_call.id then" in message
+
+
+def test_a_stripped_string_result_is_told_to_pass_it_through_unchanged():
+    def tool_message(tool_call, result):
+        text = result.strip() if isinstance(result, str) else content(result)
+        return {"role": "tool", "tool_call_id": call_id(tool_call), "content": text}
+
+    message = rejected("01.3", tool_message)
+    assert "'  北京: 晴\\n')" in message and "pass it through unchanged" in message
+
+
+def test_none_as_an_empty_text_is_told_it_becomes_null():
+    def tool_message(tool_call, result):
+        text = "" if result is None else content(result)
+        return {"role": "tool", "tool_call_id": call_id(tool_call), "content": text}
+
+    message = rejected("01.3", tool_message)
+    assert "Case: tool_message(<the SDK's tool call, id 'call_v6'>, None)" in message
+    assert 'json.dumps(None) is the text "null"' in message
+
+
+def test_a_dict_id_read_with_getattr_is_told_the_dict_form_of_the_id():
+    def tool_message(tool_call, result):
+        found = getattr(tool_call, "id", None)
+        return {"role": "tool", "tool_call_id": found, "content": content(result)}
+
+    message = rejected("01.3", tool_message)
+    assert "Case: tool_message(<a dict, id 'call_v2'>, " in message
+    assert 'tool_call["id"] for a dict' in message

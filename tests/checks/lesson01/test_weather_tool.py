@@ -30,7 +30,7 @@ def unit(tool: dict) -> dict:
 
 def test_the_solution_passes_every_argument_object():
     assert evaluate("01.1", weather_tool()) == (
-        "Exercise 01.1 passed: WEATHER_TOOL (56 argument objects validated)."
+        "Exercise 01.1 passed: WEATHER_TOOL (64 argument objects validated)."
     )
 
 
@@ -138,3 +138,13 @@ def test_the_wrong_name_is_shown_with_the_exact_name_wanted():
 
 def test_a_tool_that_is_not_a_dict_is_told_it_is_one_dict():
     assert "WEATHER_TOOL is one dict" in rejected("01.1", [weather_tool()])
+
+
+@pytest.mark.parametrize("near_miss", ["k", "C", "celsius"])
+def test_an_enum_with_one_value_too_many_is_caught_whichever_value_it_is(near_miss):
+    tool = weather_tool(lambda t: unit(t).update(enum=["c", "f", near_miss]))
+    message = rejected("01.1", tool)
+    assert f'Case: the model sends the arguments {{"city": "Paris", "unit": "{near_miss}"}}' in (
+        message
+    )
+    assert 'list exactly those in "enum"' in message

@@ -23,7 +23,7 @@ def parse(doc):
 
 def test_the_solution_passes_every_visible_and_hidden_docstring():
     assert evaluate("02.3", solution()["parse_google_docstring"]) == (
-        "Exercise 02.3 passed: parse_google_docstring (8 visible and 40 hidden docstrings)."
+        "Exercise 02.3 passed: parse_google_docstring (10 visible and 40 hidden docstrings)."
     )
 
 
@@ -103,6 +103,14 @@ WRONG_BY_RULE = {
             "parse_google_docstring",
             (CELL, 'if doc is None or not doc.strip():\n        return "", {}\n    lines', "lines"),
         ),
+        "blank_inside": edited(
+            "parse_google_docstring",
+            (
+                CELL,
+                "if not text:\n            continue",
+                "if not text:\n            in_args = False\n            continue",
+            ),
+        ),  # fmt: skip
     }
 }
 
@@ -191,3 +199,73 @@ def test_only_the_descriptions_is_told_to_return_a_tuple_of_two():
 
 def test_cases_show_the_docstring_in_python_spelling():
     assert "Case: parse_google_docstring('Get the weather" in rejected("02.3", lambda doc: ("", {}))
+
+
+def test_a_blank_line_that_ends_the_args_section_is_told_to_skip_it():
+    message = rejected("02.3", WRONG_BY_RULE["02.3"]["blank_inside"])
+    assert "Case: parse_google_docstring('Plan a trip." in message
+    assert "A blank line inside Args does not end it" in message
+
+
+def test_a_docstring_read_uncleaned_from_a_blank_first_line_is_told_to_clean_it_first():
+    """The Chinese docstring starts on the line after its quotes: without cleandoc the summary
+    loop stops at once, on that empty first line."""
+    no_cleandoc = edited(
+        "parse_google_docstring",
+        (CELL, "lines = inspect.cleandoc(doc).splitlines()", "lines = doc.splitlines()"),
+        (CELL, "if indent == 0:", "if indent == 0 or text in headers:"),
+    )
+    message = rejected("02.3", no_cleandoc)
+    assert "Case: parse_google_docstring('\\n    查询城市天气，" in message
+    assert "its first line is blank: clean it with inspect.cleandoc(doc) first" in message
+
+
+def test_none_returned_for_none_is_told_what_to_return_for_none():
+    def parse_google_docstring(doc):
+        return None if doc is None else parse(doc)
+
+    message = rejected("02.3", parse_google_docstring)
+    assert "Case: parse_google_docstring(None)" in message and 'return ("", {})' in message
+
+
+CONVERT_CASE = "Case: parse_google_docstring('Convert a temperature to one of two units:"
+
+
+def test_a_deeper_line_that_looks_like_an_entry_is_told_it_continues_the_description():
+    every_match_an_entry = edited(
+        "parse_google_docstring",
+        (CELL, "ENTRY.match(text) if indent <= entry_indent else None", "ENTRY.match(text)"),
+    )
+    message = rejected("02.3", every_match_an_entry)
+    assert CONVERT_CASE in message and 'unexpected key "Default"' in message
+    assert "continues the previous description even when it looks like `name: text`" in message
+
+
+def test_ascii_only_names_are_told_names_may_be_chinese_not_to_clean_the_docstring():
+    ascii_names = edited("parse_google_docstring", ("w02-regex", r"^(\w+)", r"^([A-Za-z_]\w*)"))
+    message = rejected("02.3", ascii_names)
+    assert "Case: parse_google_docstring('\\n    查询城市天气，" in message
+    assert "names may be Chinese" in message and "inspect.cleandoc" not in message
+
+
+def test_a_summary_line_ending_with_a_colon_taken_as_a_header_is_told_it_is_not_one():
+    colon_is_a_header = edited(
+        "parse_google_docstring",
+        (
+            CELL,
+            "line.strip() in headers:\n            break",
+            "line.strip().endswith(':'):\n            break",
+        ),
+    )
+    message = rejected("02.3", colon_is_a_header)
+    assert CONVERT_CASE in message
+    assert "A summary line may end with a colon" in message
+
+
+def test_args_ended_only_at_the_listed_headers_is_told_any_unindented_line_ends_it():
+    listed_headers_only = edited(
+        "parse_google_docstring", (CELL, "if indent == 0:", "if text in headers:")
+    )
+    message = rejected("02.3", listed_headers_only)
+    assert CONVERT_CASE in message and 'unexpected key "Warning"' in message
+    assert "The Args section ends at the first line that is not indented" in message

@@ -19,7 +19,7 @@ def correct(func, tool):
 
 def test_the_solution_passes_every_case():
     assert evaluate("02.5", solution()["find_drift"]) == (
-        "Exercise 02.5 passed: find_drift (6 visible and 25 hidden cases)."
+        "Exercise 02.5 passed: find_drift (7 visible and 25 hidden cases)."
     )
 
 
@@ -117,3 +117,26 @@ def test_a_missing_type_key_read_with_brackets_is_named():
     message = rejected("02.5", wrong)
     assert "Your code raised KeyError: 'type'" in message
     assert 'read it with .get("type")' in message
+
+
+def test_an_integer_taken_to_fit_a_number_is_told_that_is_drift_too():
+    def number_fits_integer(func, tool):
+        properties = tool["function"]["parameters"].get("properties", {})
+        lines = correct(func, tool)
+        return [
+            line
+            for line in lines
+            if not (line.startswith("type: ") and properties.get(line.split()[1], {}).get("type")
+                    == "number" and " integer " in line)
+        ]  # fmt: skip
+
+    message = rejected("02.5", number_fits_integer)
+    assert "Case: find_drift(def get_weather(" in message and "where days is a number" in message
+    assert "days is integer in the function but number in the tool: that is drift too" in message
+
+
+def test_a_set_of_the_right_lines_is_told_it_holds_them_but_a_list_is_asked_for():
+    message = rejected("02.5", lambda func, tool: set(correct(func, tool)))
+    assert "Where:    at $: a set (" in message
+    assert "A set holds the same lines, but find_drift returns a list" in message
+    assert "A schema holds only dicts" not in message

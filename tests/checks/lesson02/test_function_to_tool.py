@@ -19,7 +19,7 @@ def correct(func, description=None):
 
 def test_the_solution_passes_every_case():
     assert evaluate("02.4", solution()["function_to_tool"]) == (
-        "Exercise 02.4 passed: function_to_tool (6 visible and 20 hidden cases)."
+        "Exercise 02.4 passed: function_to_tool (8 visible and 20 hidden cases)."
     )
 
 
@@ -78,6 +78,18 @@ def without_value_error(func, *, description=None):
     return tool
 
 
+def value_error_only_without_a_docstring(func, *, description=None):
+    """The docstring's presence tested instead of the description it gives."""
+    if description is None and func.__doc__ is None:
+        raise ValueError(f"{func.__name__} has no docstring: write one or pass description=...")
+    if description == "":
+        raise ValueError(f"{func.__name__}: the description is empty")
+    summary, _ = solution()["parse_google_docstring"](func.__doc__)
+    tool = correct(func, description or summary or " ")
+    tool["function"]["description"] = summary if description is None else description
+    return tool
+
+
 CELL = "w02-ex4"
 WRONG_BY_RULE = {
     "02.4": {
@@ -96,6 +108,7 @@ WRONG_BY_RULE = {
         "undocumented": describes_every_parameter,
         "unknown_names": documents_unknown_names,
         "no_description": without_value_error,
+        "no_summary": value_error_only_without_a_docstring,
         "empty_given": edited(
             "function_to_tool", (CELL, "if description is None:", "if not description:")
         ),
@@ -124,3 +137,54 @@ def test_a_later_exercise_failing_inside_a_broken_earlier_one_says_which_to_fix_
 def test_a_later_exercise_failing_on_its_own_does_not_blame_the_earlier_ones():
     message = rejected("02.4", WRONG_BY_RULE["02.4"]["empty_given"])
     assert "first" not in message.split("Hint:")[-1]
+
+
+def test_the_qualified_name_of_an_inner_function_is_told_to_use_its_name():
+    wrong = edited("function_to_tool", (CELL, '"name": func.__name__', '"name": func.__qualname__'))
+    message = rejected("02.4", wrong)
+    assert "Case: function_to_tool(def lookup(city: str) -> str, defined inside make_tool()" in (
+        message
+    )
+    assert "The name is func.__name__ ('lookup'); __qualname__" in message
+
+
+def test_a_description_beside_function_is_told_it_sits_inside():
+    def beside(func, *, description=None):
+        tool = solution()["function_to_tool"](func, description=description)
+        tool["description"] = tool["function"].pop("description")
+        return tool
+
+    message = rejected("02.4", beside)
+    assert 'Where:    unexpected key "description"' in message
+    assert 'The description sits inside "function"' in message
+
+
+def test_indexing_properties_by_every_documented_name_is_told_such_names_are_ignored():
+    wrong = edited(
+        "function_to_tool",
+        (
+            CELL,
+            '    for name, schema in parameters["properties"].items():\n'
+            "        if name in parameter_descriptions:\n"
+            '            schema["description"] = parameter_descriptions[name]',
+            "    for name, text in parameter_descriptions.items():\n"
+            '        parameters["properties"][name]["description"] = text',
+        ),
+    )
+    message = rejected("02.4", wrong)
+    assert "Your code raised KeyError: 'query'" in message
+    assert "a name documented in the docstring but missing from the signature is ignored" in (
+        message
+    )
+
+
+def test_a_key_beside_name_description_and_parameters_is_told_to_leave_it_out():
+    def function_to_tool(func, *, description=None):
+        tool = correct(func, description)
+        tool["function"]["strict"] = True
+        return tool
+
+    message = rejected("02.4", function_to_tool)
+    assert 'unexpected key "strict"' in message
+    assert 'leave any other key out (lesson 06 adds "strict")' in message
+    assert "parameters is parameters_schema(func)" not in message

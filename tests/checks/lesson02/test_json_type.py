@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import types
+import typing
+
 import pytest
 from rules import assert_breaks_rule
 from solution_cells import rejected
@@ -13,7 +16,7 @@ from ._solution import solution
 
 def test_the_solution_passes_every_case():
     assert (
-        evaluate("02.1", solution()["json_type"]) == "Exercise 02.1 passed: json_type (13 cases)."
+        evaluate("02.1", solution()["json_type"]) == "Exercise 02.1 passed: json_type (19 cases)."
     )
 
 
@@ -108,6 +111,16 @@ def json_type_silent_message(annotation):
     return dict(basic_table()[annotation])
 
 
+TEXT_NAMES = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}
+
+
+def json_type_reading_text_too(annotation):
+    """Text annotations looked up by name: parameters_schema could then skip get_type_hints."""
+    if isinstance(annotation, str) and annotation in TEXT_NAMES:
+        return {"type": TEXT_NAMES[annotation]}
+    return solution()["json_type"](annotation)
+
+
 # One wrong answer per rule of the contract, each breaking that rule alone.
 WRONG_BY_RULE = {
     "02.1": {
@@ -118,6 +131,7 @@ WRONG_BY_RULE = {
         "fresh": json_type_shared_table,
         "refuse": json_type_string_fallback,
         "names_it": json_type_silent_message,
+        "text": json_type_reading_text_too,
     }
 }
 
@@ -154,3 +168,63 @@ def test_a_type_in_the_table_that_raises_is_told_what_it_must_return():
 
     message = rejected("02.1", no_float)
     assert 'float is in the table of 02.1, so json_type must return {"type": "number"}' in message
+
+
+def test_text_mapped_by_name_is_told_get_type_hints_turns_text_into_types():
+    message = rejected("02.1", json_type_reading_text_too)
+    assert "Case: json_type('str')" in message
+    assert "Expected: a TypeError naming str" in message
+    assert "The text 'str' is an annotation stored as a string" in message
+
+
+def test_a_list_of_type_names_is_told_to_give_one():
+    def integer_is_a_number_too(annotation):
+        schema = solution()["json_type"](annotation)
+        return {"type": ["integer", "number"]} if schema == {"type": "integer"} else schema
+
+    assert "Give one type name, not a list" in rejected("02.1", integer_is_a_number_too)
+
+
+def json_type_issubclass_walk_bool_first(annotation):
+    """The bool rule kept (bool tested before int), but still an issubclass() walk."""
+    if annotation is None:
+        return {"type": "null"}
+    for python_type, name in [(bool, "boolean"), *basic_table().items()]:
+        if isinstance(annotation, type) and issubclass(annotation, python_type):
+            return {"type": name["type"] if isinstance(name, dict) else name}
+    raise TypeError(f"cannot map {annotation!r}")
+
+
+def test_an_issubclass_walk_with_bool_first_is_told_a_subclass_of_str_is_not_str():
+    message = rejected("02.1", json_type_issubclass_walk_bool_first)
+    assert "Case: json_type(CityName)" in message
+    assert "CityName is a subclass of str, not str itself" in message
+
+
+def test_a_parametrized_list_looked_up_by_its_origin_is_told_it_is_not_the_bare_list():
+    def json_type(annotation):
+        if isinstance(annotation, typing.GenericAlias):
+            annotation = typing.get_origin(annotation)
+        return solution()["json_type"](annotation)
+
+    message = rejected("02.1", json_type)
+    assert "Case: json_type(list[int])" in message
+    assert "list[int] is not the bare list" in message and "lesson 03 maps list[int]" in message
+
+
+@pytest.mark.parametrize("union", ["str | None", "Optional[str]"])
+def test_an_optional_unwrapped_to_its_type_is_told_to_raise(union):
+    def json_type(annotation):
+        args = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+        if typing.get_origin(annotation) in (union_origin(union),) and len(args) == 1:
+            return solution()["json_type"](args[0])
+        return solution()["json_type"](annotation)
+
+    message = rejected("02.1", json_type)
+    assert f"Case: json_type({union})" in message
+    assert "Anything outside the table must raise TypeError" in message
+
+
+def union_origin(union: str) -> object:
+    """What typing.get_origin gives for each spelling of an optional str."""
+    return types.UnionType if "|" in union else typing.Union

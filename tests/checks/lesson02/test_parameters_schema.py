@@ -14,12 +14,12 @@ from course_lib.checks import NotDoneYet, evaluate
 from course_lib.checks.lesson02.parameters_schema import random_basic_function
 from course_lib.reference import parameters_schema as reference_parameters_schema
 
-from ._solution import edited, solution
+from ._solution import edited, namespace_with, solution
 
 
 def test_the_solution_passes_every_visible_and_hidden_function():
     assert evaluate("02.2", solution()["parameters_schema"]) == (
-        "Exercise 02.2 passed: parameters_schema (5 visible and 30 hidden functions)."
+        "Exercise 02.2 passed: parameters_schema (6 visible and 30 hidden functions)."
     )
 
 
@@ -152,3 +152,57 @@ def test_the_solution_agrees_with_the_reference_on_functions_without_docstrings(
     for index in range(100):
         func = random_basic_function(rng, index, future=index % 2 == 1).value()
         assert mine(func) == {"required": [], **reference_parameters_schema(func)}
+
+
+def test_a_json_type_that_shares_its_dicts_is_told_to_fix_02_1_first():
+    """Its schemas collect the defaults of earlier parameters; 02.1's check already fails."""
+    shared = "SHARED = {}\n\n\ndef json_type(annotation) -> dict:"
+    namespace = namespace_with(
+        ("w02-ex1", "def json_type(annotation) -> dict:", shared),
+        (
+            "w02-ex1",
+            'return {"type": json_name}',
+            'return SHARED.setdefault(json_name, {"type": json_name})',
+        ),
+    )
+    message = rejected("02.2", namespace["parameters_schema"])
+    assert "parameters_schema calls your json_type, which does not pass its own check" in message
+    assert "fix 02.1 first" in message
+
+
+def test_annotations_kept_as_text_and_guessed_as_strings_are_told_get_type_hints():
+    def guesses_text_as_string(func):
+        json_type = solution()["json_type"]
+        schema = solution()["parameters_schema"](func)
+        for name, parameter in inspect.signature(func).parameters.items():
+            annotation = parameter.annotation
+            guessed = json_type(annotation) if isinstance(annotation, type) else {"type": "string"}
+            schema["properties"][name]["type"] = guessed["type"]
+        return schema
+
+    message = rejected("02.2", guesses_text_as_string)
+    assert "in a module that starts with `from __future__ import annotations`)" in message
+    assert "Read the types with typing.get_type_hints(func)" in message
+
+
+def test_annotations_read_as_stored_fail_on_an_alias_even_with_a_json_type_that_reads_text():
+    """A json_type that maps the text "str" would let __annotations__ pass every function whose
+    text names a basic type; an alias (City = str) is text that only get_type_hints resolves."""
+    names = {"str": "string", "int": "integer", "float": "number", "bool": "boolean"}
+    names |= {"list": "array", "dict": "object"}
+
+    def parameters_schema(func):
+        hints = func.__annotations__
+        schema = solution()["parameters_schema"](func)
+        for name in schema["properties"]:
+            annotation = hints[name]
+            if isinstance(annotation, str) and annotation not in names:
+                raise TypeError(f"json_type cannot map {annotation!r}")
+        return schema
+
+    message = rejected("02.2", parameters_schema)
+    assert "Case: parameters_schema(def find_hotel(city: City, nights: Nights = 1) -> str" in (
+        message
+    )
+    assert "where City = str and Nights = int)" in message
+    assert "Read the types with typing.get_type_hints(func)" in message
