@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from random import Random
 
+TEXTS = {"more_calls": "{calls}, ... ({count} calls in all)"}
 WAIT = 10.0  # seconds a call waits for the others; only a wrong answer ever waits this long
 NAMES = ["get_weather", "get_time", "search_notes", "get_news"]
 CITIES = ["北京", "上海", "深圳", "Paris", "London", "東京"]
@@ -84,6 +85,7 @@ class MeetingRegistry(ToolRegistry):
         self.meeting = self.meeting_class(count, timeout)
         self.down = set(down)
         self.arguments = []
+        self.raised_down = 0
         for name in TOOL_NAMES:
             tool = self.async_tool(name) if name in asynchronous else self.plain_tool(name)
             self.register(tool, name=name, description=f"{name} for a city.")
@@ -104,12 +106,14 @@ class MeetingRegistry(ToolRegistry):
     def raise_if_down(self, name, arguments):
         if name in self.down:
             city = json.loads(arguments)["city"] if isinstance(arguments, str) else "?"
+            self.raised_down += 1
             raise RuntimeError(f"{name} is down for {city}")
 
     def observed(self):
         problem = json_problem(self.arguments)
         return {
             "broken": self.meeting.broken,
+            "raised_down": self.raised_down,
             "peak": self.meeting.peak,
             "arguments": safe_repr(self.arguments) if problem else self.arguments,
         }
@@ -202,15 +206,19 @@ def random_id(rng: Random) -> str:
     return "call_" + "".join(rng.choice("ABCDEFGHJKabcdefghjk0123456789") for _ in range(12))
 
 
-def batch(rng: Random, count: int, failing: int) -> tuple[list[dict], list[str]]:
+def batch(
+    rng: Random, count: int, failing: int, *, compact: bool = False
+) -> tuple[list[dict], list[str]]:
     """``count`` calls (tool ``position % 4``, a random city) and the names of ``failing`` of
-    them whose registry raises."""
+    them whose registry raises. ``compact`` writes the arguments without spaces, as models
+    often do, so that arguments parsed and dumped again no longer match the text sent."""
+    separators = (",", ":") if compact else None
     calls = []
     for position in range(count):
         arguments = {"city": rng.choice(CITIES), "position": position}
         function = {
             "name": NAMES[position % 4],
-            "arguments": json.dumps(arguments, ensure_ascii=False),
+            "arguments": json.dumps(arguments, ensure_ascii=False, separators=separators),
         }
         calls.append({"id": random_id(rng), "type": "function", "function": function})
     down = sorted({c["function"]["name"] for c in rng.sample(calls, min(failing, count))})
@@ -231,5 +239,11 @@ def expected_messages(calls: list[dict], down: list[str]) -> list[dict]:
     return messages
 
 
+SHOWN_CALLS = 4  # a longer batch shows its first calls and how many there are
+
+
 def shown_calls(calls: list[dict]) -> str:
-    return ", ".join(f"{c['function']['name']}({c['function']['arguments']})" for c in calls)
+    shown = [f"{c['function']['name']}({c['function']['arguments']})" for c in calls]
+    if len(shown) > SHOWN_CALLS:
+        return TEXTS["more_calls"].format(calls=", ".join(shown[:SHOWN_CALLS]), count=len(shown))
+    return ", ".join(shown)

@@ -31,6 +31,7 @@ SAME_TURN_TWICE = "the same call twice in one turn is not a repeat"
 LAST_TURN_CALLS = "the last allowed turn asks for two calls"
 NOT_JSON = "arguments that are not valid JSON, sent again in the next turn"
 OTHER_ARGUMENTS = "the same tool with other arguments is not a repeat"
+ANSWER_AS_SENT = "an answer that ends in a newline, kept as sent"
 
 
 class Endless:
@@ -145,6 +146,7 @@ VISIBLE: list[Case] = [
         ),
         6,
     ),
+    (ANSWER_AS_SENT, "上海", script(call_spec("get_time", city="上海"), "上海 12:10。\n"), 6),
 ]
 
 

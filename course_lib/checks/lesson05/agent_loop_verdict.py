@@ -20,6 +20,7 @@ TEXTS = {
     "turns": "the number of turns (assistant messages)",
     "sent": "the arguments registry.call received",
     "repeat_message": "the tool message answering the repeated call",
+    "false_repeat": "the tool message answering {name}({arguments})",
     "step": "steps[{position}]",
     "step_counts": "{got} steps (expected {expected})",
     "step_difference_counts": "{difference}; {got} steps (expected {expected})",
@@ -117,6 +118,15 @@ HINTS = {
         "(tool_call.function.arguments), not the parsed dict."
     ),
     "step_arguments": "Step.arguments is the arguments string exactly as the model sent it.",
+    "false_repeat_call": (
+        "This call was answered with an error instead of being run, as if it were a repeat, "
+        "but no earlier turn ran this tool with these arguments: a repeat needs the same name "
+        "and equal json.loads(arguments)."
+    ),
+    "answer_stripped": (
+        "answer is the final message's content exactly as the model sent it: not stripped or "
+        "otherwise changed."
+    ),
 }
 
 
@@ -227,6 +237,7 @@ def compare(case: str, expected: dict, got: dict, limit: int, *, repeated: set[s
     if expected["stopped"] == "max_iterations" and made != allowed:
         key = "turns_early" if made < allowed else "turns_exact"
         fail(case, allowed, made, hint(key, limit=limit), where=text("turns"))
+    explain_false_repeat(case, expected, got, repeated)
     compare_messages(
         case,
         expected["messages"],
@@ -235,9 +246,39 @@ def compare(case: str, expected: dict, got: dict, limit: int, *, repeated: set[s
         stopped=expected["stopped"],
     )
     if got["answer"] != expected["answer"]:
-        fail(case, expected["answer"], got["answer"], hint("answer_content"), where=text("answer"))
+        stripped = (
+            isinstance(expected["answer"], str) and got["answer"] == expected["answer"].strip()
+        )
+        chosen = hint("answer_stripped" if stripped else "answer_content")
+        fail(case, expected["answer"], got["answer"], chosen, where=text("answer"))
     compare_sent(case, expected, got, repeated)
     compare_steps(case, expected["steps"], got["steps"])
+
+
+def explain_false_repeat(case: str, expected: dict, got: dict, repeated: set[str]) -> None:
+    """Fail when a call the reference ran was answered with an error and never run: the
+    learner's loop took it for a repeat (the name left out of the comparison, say)."""
+    __tracebackhide__ = True
+    if len(got["sent"]) >= len(expected["sent"]):
+        return
+    wanted = {m.get("tool_call_id"): m for m in expected["messages"] if m.get("role") == "tool"}
+    calls = {
+        c["id"]: c["function"]
+        for m in expected["messages"]
+        for c in m.get("tool_calls", [])
+        if isinstance(c, dict) and isinstance(c.get("function"), dict)
+    }
+    for message in got["messages"]:
+        call_id = message.get("tool_call_id")
+        if message.get("role") != "tool" or call_id not in wanted or call_id in repeated:
+            continue
+        want = wanted[call_id].get("content")
+        if _is_error_object(message.get("content")) and not _is_error_object(want):
+            function = calls.get(call_id, {})
+            where = text(
+                "false_repeat", name=function.get("name"), arguments=function.get("arguments")
+            )
+            fail(case, want, message.get("content"), hint("false_repeat_call"), where=where)
 
 
 def compare_sent(case: str, expected: dict, got: dict, repeated: set[str]) -> None:

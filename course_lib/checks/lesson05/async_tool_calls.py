@@ -36,6 +36,7 @@ TEXTS = {
     "case_plain": "await arun_tool_calls(registry, [{calls}]) where every tool is plain",
     "a_coroutine": "a coroutine to await (async def)",
     "a_value": "a {kind} returned right away",
+    "plain_def": "a plain def that returns a {kind}",
     "overlapping": "every call running at the same time, on the caller's loop or in threads",
     "blocked": "a plain tool ran on the event loop's own thread, blocking every other call",
     "foreign": "an async tool ran on an event loop of its own, in another thread",
@@ -54,7 +55,8 @@ def batches(rng: Random) -> list[Batch]:
     """(calls, names whose call raises, names of the async tools), the visible ones first:
     four calls whose first tool is plain, three async ones, two plain ones, four with one
     raising, one call, none; then random ones with at most four calls (``asyncio.to_thread``'s
-    default pool has at least five threads)."""
+    default pool has at least five threads); then three calls whose arguments are written
+    compactly, so that arguments parsed and dumped again differ from them."""
     mixed = ["get_time", "get_news"]
     table: list[Batch] = [
         (*batch(rng, 4, 0), mixed),
@@ -67,7 +69,7 @@ def batches(rng: Random) -> list[Batch]:
     for _ in range(6):
         calls, down = batch(rng, rng.randint(1, 4), rng.choice([0, 0, 1]))
         table.append((calls, down, sorted(rng.sample(NAMES, rng.randint(0, 4)))))
-    return table
+    return table + [(*batch(rng, 3, 0, compact=True), mixed)]
 
 
 def case_label(calls: list[dict], down: list[str], asynchronous: list[str]) -> str:
@@ -171,6 +173,11 @@ HINTS = {
         'exactly as it came: tool_call["function"]["arguments"].'
     ),
     "arguments_unchanged": "Pass each call's arguments string to the registry unchanged.",
+    "arguments_rewritten": (
+        "These arguments are the same JSON as the call's, written differently (parsed and "
+        "dumped again). The registry would accept them, but the exercise asks for each "
+        'call\'s arguments string exactly as it came: tool_call["function"]["arguments"].'
+    ),
     "batch_down": (
         "One failing call took the whole batch down: asyncio.gather raises the first exception "
         "of its coroutines. Catch the exception inside the coroutine of each call and answer "
@@ -217,6 +224,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 async def main():
     registry.caller_loop = asyncio.get_running_loop()
+    registry.plain_def = not inspect.iscoroutinefunction(arun_tool_calls)
     outcome = arun_tool_calls(registry, calls)
     if not inspect.isawaitable(outcome):
         registry.not_awaitable = type(outcome).__name__
@@ -256,10 +264,12 @@ def check_arun_tool_calls(learner: Learner) -> str:
         }
         reply = learner.run(RUN_CODE, result="got", bind=bind)
         observed = learner.run(
-            "", result="[r.observed(), getattr(r, 'not_awaitable', None)]", bind={"r": registry}
+            "",
+            result="[r.observed(), getattr(r, 'not_awaitable', None), getattr(r, 'plain_def', 0)]",
+            bind={"r": registry},
         ).value
         learner.release(made.handle)
-        seen, not_awaitable = observed
+        seen, not_awaitable, plain_def = observed
         if not_awaitable is not None:
             fail(
                 case,
@@ -267,8 +277,11 @@ def check_arun_tool_calls(learner: Learner) -> str:
                 Plain(text("a_value", kind=not_awaitable)),
                 hint("async_def"),
             )
+        if plain_def and reply.returned:
+            got = Plain(text("plain_def", kind=reply.type))
+            fail(case, Plain(text("a_coroutine")), got, hint("async_def"))
         if reply.raised:
-            explain_raised(case, reply, calls, down)
+            explain_raised(case, reply, calls, down, seen)
         if seen["blocked_loop"]:
             fail(case, Plain(text("overlapping")), Plain(text("blocked")), hint("blocked_loop"))
         if seen["foreign_loop"]:
@@ -277,10 +290,12 @@ def check_arun_tool_calls(learner: Learner) -> str:
     return text("summary", count=len(BATCHES))
 
 
-def explain_raised(case: str, reply: Reply, calls: list[dict], down: list[str]) -> None:
+def explain_raised(
+    case: str, reply: Reply, calls: list[dict], down: list[str], observed: dict
+) -> None:
     __tracebackhide__ = True
     expected = expected_messages(calls, down)
-    if reply.raised_a("RuntimeError") and "is down for" in reply.message:
+    if observed["raised_down"] or "is down for" in reply.message:
         fail(case, expected, Plain(reply.raised_text), hint("batch_down"))
     if reply.raised_a("RuntimeError") and "running event loop" in reply.message:
         fail(case, expected, Plain(reply.raised_text), hint("nested_run"))

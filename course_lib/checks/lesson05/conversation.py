@@ -35,6 +35,21 @@ HINTS = {
         "The loop asked the model {made} times, more than {limit}={allowed} allows: at most "
         "{allowed} turns, the last one's calls answered too; then return the list."
     ),
+    "too_few_turns": (
+        "The loop asked the model {made} times and returned with every call answered, but "
+        "{limit}={allowed} allows {allowed} turns: loop for turn in range({limit}), and stop "
+        "earlier only on a reply without calls."
+    ),
+    "content_missing": (
+        'This assistant message has no "content" key. The API accepts that next to '
+        "tool_calls, so it is equivalent, but the exercise asks for the dict "
+        'assistant_message(message) returns, which keeps "content": None.'
+    ),
+    "extra_keys": (
+        "This {role} message has keys the contract does not list: {keys}. Append "
+        'assistant_message(message) for the reply, and {{"role": "tool", "tool_call_id": ..., '
+        '"content": ...}} for each result, nothing more.'
+    ),
     "call_order": "Answer the calls in the order the assistant message lists them.",
     "repeat_unanswered": (
         "The repeated call has no tool message: every call needs one, a repeated call too "
@@ -129,7 +144,8 @@ def fail_refused(case: str, message: str, exchanges: list) -> None:
 
 def plain_messages(case: str, described: dict[str, Any], unwrap: Any) -> list[dict]:
     """Messages (``describe_messages``) as JSON, without SDK noise (None-valued keys other
-    than content); a list holding something other than dicts fails the case."""
+    than content); a list holding something other than dicts fails the case. A missing
+    ``content`` stays missing: the contract asks for ``assistant_message``'s dict."""
     __tracebackhide__ = True
     if "kinds" in described or "container" in described:
         kinds = described.get("kinds")
@@ -139,7 +155,6 @@ def plain_messages(case: str, described: dict[str, Any], unwrap: Any) -> list[di
     for message in unwrap(case, described, "messages"):
         message = {k: v for k, v in message.items() if v is not None or k == "content"}
         if message.get("role") == "assistant":
-            message.setdefault("content", None)
             calls = message.pop("tool_calls", None) or []
             if calls:
                 message["tool_calls"] = [_plain_call(c) for c in calls]
@@ -156,6 +171,19 @@ def _plain_call(call: Any) -> Any:
         "type": call.get("type"),
         "function": {"name": function.get("name"), "arguments": function.get("arguments")},
     }
+
+
+def _all_answered(messages: list[dict]) -> bool:
+    """Whether the conversation ends on a tool message and every call it holds is answered."""
+    calls = {
+        c.get("id")
+        for m in messages
+        if m.get("role") == "assistant"
+        for c in m.get("tool_calls", [])
+        if isinstance(c, dict)
+    }
+    answered = {m.get("tool_call_id") for m in messages if m.get("role") == "tool"}
+    return bool(messages) and messages[-1].get("role") == "tool" and calls <= answered
 
 
 def turns(messages: list[dict]) -> int:
@@ -181,6 +209,23 @@ def _missing_answer_hint(
     return hint("call_unanswered")
 
 
+def _shape_hint(expected: list[dict], got: list[dict]) -> HintText | None:
+    """At the first message that differs from one of the same role: a missing content or
+    keys the contract does not list, when that is what differs."""
+    for want, have in zip(expected, got, strict=False):
+        if want == have:
+            continue
+        if want.get("role") != have.get("role"):
+            return None
+        if "content" not in have and {**have, "content": want.get("content")} == want:
+            return hint("content_missing")
+        extra = sorted(set(have) - set(want))
+        if extra:
+            return hint("extra_keys", role=have.get("role"), keys=", ".join(map(repr, extra)))
+        return None
+    return None
+
+
 def messages_hint(
     expected: list[dict],
     got: list[dict],
@@ -196,8 +241,14 @@ def messages_hint(
     want_ids = [m.get("tool_call_id") for m in expected if m.get("role") == "tool"]
     if limit and turns(got) > turns(expected):
         return hint("too_many_turns", made=turns(got), limit=limit[0], allowed=limit[1])
+    ran_out = stopped == "max_iterations" and got != expected[:-1]
+    if limit and ran_out and turns(got) < turns(expected) and _all_answered(got):
+        return hint("too_few_turns", made=turns(got), limit=limit[0], allowed=limit[1])
     if sorted(map(str, tool_ids)) == sorted(map(str, want_ids)) and tool_ids != want_ids:
         return hint("call_order")
+    shape = _shape_hint(expected, got)
+    if shape is not None:
+        return shape
     missing = [i for i in want_ids if i not in tool_ids]
     if len(tool_ids) < len(want_ids) and missing:
         return _missing_answer_hint(expected, missing[0], repeated, stopped, limit is not None)

@@ -12,6 +12,11 @@ HINTS = {
         "Every turn calls client.chat.completions.create(model=model, messages=messages, "
         "tools=registry.schemas()): pass model=model and the registry's tools each time."
     ),
+    "whole_conversation": (
+        "This request did not send the whole conversation so far: every turn sends every "
+        "message from the question on (messages=messages), each earlier one as it was, never a "
+        "part of them."
+    ),
     "first_message": (
         'Start with messages = [{{"role": "user", "content": question}}], nothing else before '
         "the first request."
@@ -53,3 +58,9 @@ def diagnose_requests(case: str, question: str, exchanges: list) -> None:
     sent = exchanges[0].request.get("messages")
     if first_difference(user, sent) is not None:
         fail(case, user, sent, hint("first_message"), where=text("first_messages"))
+    for number, (before, after) in enumerate(zip(exchanges, exchanges[1:], strict=False), start=2):
+        earlier = before.request.get("messages") or []
+        later = after.request.get("messages") or []
+        if not isinstance(later, list) or later[: len(earlier)] != earlier:
+            where = text("request_number", number=number, count=len(exchanges))
+            fail(case, earlier, later, hint("whole_conversation"), where=where)

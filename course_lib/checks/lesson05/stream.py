@@ -110,6 +110,10 @@ HINTS = {
         "seen; later fragments of the same index continue it."
     ),
     "call_dict": 'Each tool call is a dict {{"id": ..., "name": ..., "arguments": ...}}.',
+    "call_keys": (
+        'Each tool call is a dict with exactly the keys "id", "name" and "arguments" (extra '
+        "keys are allowed only beside content and tool_calls); this one also has {extra}."
+    ),
     "keep_first": (
         "The id and name arrive only in a call's first fragment; later fragments carry id=None "
         "and name=None. Keep the first values (do not overwrite them with None)."
@@ -217,6 +221,9 @@ def explain_raised(case: str, reply: Reply, chunks: list[dict], expected: Any) -
     raise_learner_error(case, reply)
 
 
+CALL_KEYS = {"id", "name", "arguments"}
+
+
 def stream_hint(expected: dict, got: Any) -> HintText:
     if not isinstance(got, dict) or "tool_calls" not in got or "content" not in got:
         return hint("result_dict")
@@ -234,6 +241,9 @@ def stream_hint(expected: dict, got: Any) -> HintText:
         return hint("call_dict")
     if any(not c.get("id") or not c.get("name") for c in calls):
         return hint("keep_first")
+    extra = sorted({key for c in calls for key in c} - CALL_KEYS)
+    if extra:
+        return hint("call_keys", extra=", ".join(map(repr, extra)))
     got_ids = [c.get("id") for c in calls]
     want_ids = [c["id"] for c in want]
     if got_ids != want_ids and sorted(got_ids) == sorted(want_ids):

@@ -33,6 +33,7 @@ TEXTS = {
     "at_most": "at most {peak} of the {count} calls running at once",
     "sent": "the arguments registry.call received",
     "summary": "{count} batches",
+    "not_a_list": "a {kind}, not a list",
 }
 
 
@@ -40,10 +41,17 @@ def text(key: str, **fields: object) -> str:
     return TEXTS[key].format(**fields)
 
 
+# More calls than ThreadPoolExecutor() starts threads without max_workers (at most 32).
+MANY = 40
+
+
 def batches(rng: Random) -> list[tuple[list[dict], list[str]]]:
-    """Three calls, three with one raising, one call, none; then random ones."""
+    """Three calls, three with one raising, one call, none; then random ones; then three
+    calls written compactly (arguments parsed and dumped again differ from them) and a batch
+    larger than a thread pool's default size."""
     table = [batch(rng, 3, 0), batch(rng, 3, 1), batch(rng, 1, 0), ([], [])]
-    return table + [batch(rng, rng.randint(1, 4), rng.choice([0, 0, 1, 2])) for _ in range(6)]
+    table += [batch(rng, rng.randint(1, 4), rng.choice([0, 0, 1, 2])) for _ in range(6)]
+    return table + [batch(rng, 3, 0, compact=True), batch(rng, MANY, 0)]
 
 
 def case_label(calls: list[dict], down: list[str]) -> str:
@@ -54,6 +62,7 @@ def case_label(calls: list[dict], down: list[str]) -> str:
 
 BATCHES = batches(hidden_rng("05.3"))
 THREE, THREE_ONE_DOWN, ONE, NONE = (case_label(*b) for b in BATCHES[:4])
+COMPACT, MANY_CALLS = (case_label(*b) for b in BATCHES[-2:])
 
 RULES = (
     Rule(
@@ -113,6 +122,11 @@ HINTS = {
         'came: tool_call["function"]["arguments"].'
     ),
     "arguments_unchanged": "Pass each call's arguments string to registry.call unchanged.",
+    "arguments_rewritten": (
+        "These arguments are the same JSON as the call's, written differently (parsed and "
+        "dumped again). The registry would accept them, but the exercise asks for each "
+        'call\'s arguments string exactly as it came: tool_call["function"]["arguments"].'
+    ),
     "batch_down": (
         "One failing call took the whole batch down. Catch the exception inside the function "
         'each thread runs and answer that call with json.dumps({{"error": '
@@ -174,15 +188,19 @@ def check_run_tool_calls(learner: Learner) -> str:
         observed = learner.run("", result="r.observed()", bind={"r": registry}).value
         learner.release(made.handle)
         if reply.raised:
-            explain_raised(case, reply, calls, down)
+            explain_raised(case, reply, calls, down, observed)
         judge(case, calls, down, observed, reply, hint)
     return text("summary", count=len(BATCHES))
 
 
-def explain_raised(case: str, reply: Reply, calls: list[dict], down: list[str]) -> None:
+def explain_raised(
+    case: str, reply: Reply, calls: list[dict], down: list[str], observed: dict
+) -> None:
+    """A raise after the registry raised for a call is that exception let out, whatever
+    type it was wrapped in."""
     __tracebackhide__ = True
     expected = expected_messages(calls, down)
-    if reply.raised_a("RuntimeError") and "is down for" in reply.message:
+    if observed["raised_down"] or "is down for" in reply.message:
         fail(case, expected, Plain(reply.raised_text), hint("batch_down"))
     if reply.raised_a("ValueError") and not calls:
         fail(case, expected, Plain(reply.raised_text), hint("empty"))
@@ -209,11 +227,22 @@ def judge(
         parsed = isinstance(received, list) and sorted(map(show, received)) == sorted(
             show(json.loads(arguments)) for arguments in sent
         )
-        key = "arguments_parsed" if parsed else "arguments_unchanged"
+        rewritten = isinstance(received, list) and sorted(
+            show(_parsed(item)) for item in received
+        ) == sorted(show(json.loads(arguments)) for arguments in sent)
+        key = (
+            "arguments_parsed"
+            if parsed
+            else "arguments_rewritten"
+            if rewritten
+            else "arguments_unchanged"
+        )
         fail(case, sent, received, hints(key), where=text("sent"))
     expected = expected_messages(calls, down)
     if not reply.returned:
         fail(case, expected, Plain(reply.data.get("repr", "")), hints("result_list"))
+    if reply.type != "list":  # a tuple arrives here as a JSON array, like a list
+        fail(case, expected, Plain(text("not_a_list", kind=reply.type)), hints("result_list"))
     expect_equal(case, expected, reply.value, hint=messages_hint(expected, reply.value, hints))
 
 

@@ -28,12 +28,16 @@ TEXTS = {
     "case": "safe_calculate({expression})",
     "case_long": "safe_calculate(<{length} characters: {start}…>)",
     "value_error": "ValueError",
+    "no_eval": "code that never calls eval or exec",
+    "calls": "code that calls {names}",
     "summary": "{valid} calculations and {refused} refusals",
 }
 LONG_SUM = " + ".join(["1"] * 61)  # 241 characters of honest arithmetic
 DEEP_MINUS = "-" * 100_000 + "1"  # nesting the parser itself cannot take
 DEEP_PARENTHESES = "(" * 150 + "1" + ")" * 150  # 301 characters the parser takes
 DEEP_UNARY = "-" * 150 + "1"  # deep but short: 151 characters, value 1.0
+EXACT_LENGTH = " + ".join(["1"] * 49) + " + 1000"  # exactly MAX_LENGTH characters
+CODE_CASE = "safe_calculate's code and the functions it calls"
 
 
 def case_label(expression: Any) -> str:
@@ -47,8 +51,8 @@ RULES = (
     Rule(
         "no_eval",
         "Never eval or exec the text, not even as a fallback.",
-        case=case_label("__import__('os')"),
-        hint="eval",
+        case=CODE_CASE,
+        hint="eval_in_code",
     ),
     Rule("not_str", "Not a str: ValueError.", case=case_label(42), hint="not_str"),
     Rule(
@@ -123,6 +127,23 @@ HINTS = {
     "power_inclusive": (
         "An exponent of exactly MAX_EXPONENT (100) is allowed: refuse only when abs(exponent) "
         "> MAX_EXPONENT, not >=."
+    ),
+    "eval_in_code": (
+        "{names} appears in safe_calculate or a function it calls: never eval or exec the text, "
+        "not even after checking its tree or as a fallback. Compute the value while you walk "
+        "the tree."
+    ),
+    "length_inclusive": (
+        "Text of exactly MAX_LENGTH (200) characters is allowed: refuse only when "
+        "len(expression) > MAX_LENGTH, not >=."
+    ),
+    "modulo": (
+        "% is operator.mod, whose result takes the sign of the divisor: -7 % 3 is 2.0 (math.fmod "
+        "would give -1.0)."
+    ),
+    "float_constants": (
+        "Convert each constant with float(...) before computing: in floats 10 ** 17 + 1 is "
+        "10 ** 17, so this is 0.0; computed with ints and converted at the end it is 1.0."
     ),
     "eval": (
         "It returned something, so your code ran this text: never fall back to eval or exec. "
@@ -208,7 +229,12 @@ VALID: list[tuple[str, float, str]] = [
     ("9 ** 9 ** 2", 9.0**81, "valid"),
     (DEEP_UNARY, 1.0, "valid"),
     ("(" * 90 + "1" + ")" * 90, 1.0, "valid"),
+    (EXACT_LENGTH, 1049.0, "length_inclusive"),
+    ("-7 % 3", 2.0, "valid"),
+    ("10 ** 17 + 1 - 10 ** 17", 0.0, "valid"),
 ]
+# The hint for a wrong value, where one mistake explains it better than "value".
+WRONG_VALUE = {"-7 % 3": "modulo", "10 ** 17 + 1 - 10 ** 17": "float_constants"}
 
 # (expression, the hint when it comes back with a value, the hint when it raises another error)
 REFUSED: list[tuple[Any, str, str]] = [
@@ -320,7 +346,7 @@ def expect_value(learner: Learner, expression: str, expected: float, raised_key:
         fail(case, expected, shown_answer(reply), hint("float"))
     if not math.isclose(got, expected, rel_tol=1e-9):
         key = "sign" if math.isclose(got, -expected, rel_tol=1e-9) else "value"
-        fail(case, expected, got, hint(key))
+        fail(case, expected, got, hint(WRONG_VALUE.get(expression, key)))
 
 
 def expect_refusal(learner: Learner, expression: Any, returned_key: str, raised_key: str) -> None:
@@ -338,6 +364,46 @@ def _always(reply: Reply) -> bool:
     return True
 
 
+# Beside the learner's code: the builtins eval and exec loaded by name in safe_calculate's code,
+# or in the functions of its module it names, followed to any depth (``evaluate``, say). An
+# attribute such as asteval's ``interpreter.eval`` is not the builtin and is not counted.
+EVAL_SCAN = """\
+import dis
+import types
+
+GLOBAL_LOADS = {"LOAD_GLOBAL", "LOAD_NAME"}
+
+
+def names_used(fn, seen):
+    if not isinstance(fn, types.FunctionType) or fn in seen:
+        return set(), set()
+    seen.add(fn)
+    names, builtins_loaded, codes = set(), set(), [fn.__code__]
+    while codes:
+        code = codes.pop()
+        names |= set(code.co_names)
+        for instruction in dis.get_instructions(code):
+            if instruction.opname in GLOBAL_LOADS and instruction.argval in ("eval", "exec"):
+                builtins_loaded.add(instruction.argval)
+        codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+    for name in sorted(names):
+        builtins_loaded |= names_used(fn.__globals__.get(name), seen)[1]
+    return names, builtins_loaded
+
+
+found = sorted(names_used(fn, set())[1])
+"""
+
+
+def expect_no_eval(learner: Learner) -> None:
+    __tracebackhide__ = True
+    found = learner.run(EVAL_SCAN, result="found", bind={"fn": learner.target("safe_calculate")})
+    if found.returned and found.value:
+        names = " and ".join(found.value)
+        got = Plain(TEXTS["calls"].format(names=names))
+        fail(CODE_CASE, Plain(TEXTS["no_eval"]), got, hint("eval_in_code", names=names))
+
+
 @exercise(
     "06.1",
     notebook=NOTEBOOK,
@@ -347,6 +413,7 @@ def _always(reply: Reply) -> bool:
     rules=RULES,
 )
 def check_safe_calculate(learner: Learner) -> str:
+    expect_no_eval(learner)
     hidden = hidden_calculations()
     valid = [*VALID, *((e, v, key) for e, v, key in hidden if v is not None)]
     for expression, expected, raised_key in valid:

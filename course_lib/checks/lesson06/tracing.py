@@ -153,6 +153,16 @@ HINTS = {
     ),
     "ensure_ascii": "Write each line with json.dumps(record, ensure_ascii=False).",
     "jsonl_records": "Write every record, in order, one per line.",
+    "jsonl_spelling": (
+        "These lines hold the right records, so they are equivalent, but they are written "
+        "differently (see Where): the exercise asks for json.dumps(record, ensure_ascii=False) "
+        'exactly (its default separators, the keys in the record\'s order) and "\\n" after '
+        "each line."
+    ),
+    "arguments_not_json": (
+        "The arguments of this call are not valid JSON, and json.loads raised on them: record "
+        "parsed_arguments(arguments), which keeps such text as it is."
+    ),
 }
 WHY = {
     True: "is an error object, spaced differently",
@@ -276,6 +286,10 @@ def expect_lines(learner: Learner, traced: dict, records: list) -> None:
         lines = shown[:300]
     if first_difference(records, lines) is not None:
         fail_masked(case, masked(records), lines, hint("jsonl_records"))
+    written = "".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
+    difference = first_difference(masked_text(written), shown)
+    if difference is not None:
+        fail(case, masked_text(written), shown, hint("jsonl_spelling"), where=difference)
 
 
 def expect_empty_lines(learner: Learner, traced: dict) -> None:
@@ -287,6 +301,9 @@ def expect_empty_lines(learner: Learner, traced: dict) -> None:
         fail(case, "", got, hint("jsonl_array"))
     if reply.type != "str" or got != "":
         fail(case, "", shown_answer(reply), hint("jsonl_empty"))
+
+
+CALL_RAISED = [(lambda reply: reply.raised_a("JSONDecodeError"), hint("arguments_not_json"))]
 
 
 @exercise(
@@ -307,7 +324,9 @@ def check_traced_registry(learner: Learner) -> str:
     records: Any = []
     for index, (name, arguments) in enumerate(calls):
         case = call_label(name, arguments)
-        reply = learner.call(learner.attr(traced, "call"), name, arguments, case=case)
+        reply = learner.call(
+            learner.attr(traced, "call"), name, arguments, case=case, hints=CALL_RAISED
+        )
         expected = ours.call(name, arguments)
         if reply.type != "str":
             fail(case, expected, shown_answer(reply), hint("returns"))

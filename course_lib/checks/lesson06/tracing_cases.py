@@ -90,6 +90,7 @@ CALLS: list[tuple[str, Any]] = [
     ("nap", {}),
     ("echo", {"text": '{"error" is the word 张三 searched for}'}),
     ("echo", {"text": '{ "error": "disk full" }'}),
+    ("echo", {"text": "  北京, 晴\n"}),  # a result returned stripped is not unchanged
 ]
 
 

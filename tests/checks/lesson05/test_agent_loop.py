@@ -116,7 +116,7 @@ def make_loop(
 
 def test_the_solution_passes_every_conversation():
     assert evaluate("05.1", solution("run_agent")) == (
-        "Exercise 05.1 passed: run_agent (22 conversations)."
+        "Exercise 05.1 passed: run_agent (23 conversations)."
     )
 
 

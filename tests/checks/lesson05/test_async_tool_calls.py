@@ -97,7 +97,7 @@ def with_asyncio_run(registry, tool_calls):
 
 def test_the_solution_passes_every_batch():
     assert evaluate("05.5", solution("arun_tool_calls")) == (
-        "Exercise 05.5 passed: arun_tool_calls (12 batches)."
+        "Exercise 05.5 passed: arun_tool_calls (13 batches)."
     )
 
 
@@ -158,3 +158,40 @@ def test_an_error_without_ensure_ascii_is_told_it_is_the_right_object_with_escap
         with_acall, catch=lambda exc: json.dumps({"error": f"{type(exc).__name__}: {exc}"})
     )
     assert "written with \\u escapes" in rejected("05.5", escaped)
+
+
+def test_a_plain_def_returning_the_gathered_future_is_told_to_be_async_def():
+    def returns_a_future(registry, tool_calls):
+        coroutines = (
+            with_acall(registry, c["function"]["name"], c["function"]["arguments"])
+            for c in tool_calls
+        )
+        return asyncio.gather(*coroutines)
+
+    message = rejected("05.5", returns_a_future)
+    assert "a plain def that returns a" in message and "async def" in message
+
+
+def test_arguments_dumped_again_as_written_are_caught_on_compact_arguments():
+    async def redumped_alike(registry, name, arguments):
+        again = json.dumps(json.loads(arguments), ensure_ascii=False)
+        return await registry.acall(name, again)
+
+    message = rejected("05.5", gathered(redumped_alike))
+    assert "the same JSON as the call's, written differently" in message
+
+
+def test_a_failing_call_let_out_in_another_exception_is_told_to_catch_it_per_call():
+    def wrap(exc):
+        raise ValueError("the batch failed") from exc
+
+    message = rejected("05.5", gathered(with_acall, catch=wrap))
+    assert "ValueError: the batch failed" in message
+    assert "One failing call took the whole batch down" in message
+
+
+def test_messages_returned_as_a_tuple_are_told_to_return_a_list():
+    async def as_tuple(registry, tool_calls):
+        return tuple(await solution("arun_tool_calls")(registry, tool_calls))
+
+    assert "Return a list" in rejected("05.5", as_tuple)

@@ -129,3 +129,14 @@ def test_a_crash_on_the_usage_chunk_names_the_empty_choices():
 def test_a_crash_on_a_missing_piece_is_told_to_check_for_none():
     message = rejected("05.4", WRONG_BY_RULE["05.4"]["none_fields"])
     assert "TypeError" in message and "check for None before joining" in message
+
+
+def test_a_call_with_an_extra_type_key_is_told_which_key_is_extra():
+    def with_type(chunks):
+        result = solution("collect_stream")(chunks)
+        calls = [{**call, "type": "function"} for call in result["tool_calls"]]
+        return {**result, "tool_calls": calls}
+
+    message = rejected("05.4", with_type)
+    assert "this one also has 'type'" in message
+    assert "joined in arrival order" not in message

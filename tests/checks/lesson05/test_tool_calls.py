@@ -85,7 +85,7 @@ def id_instead_of_tool_call_id(registry, tool_calls):
 
 def test_the_solution_passes_every_batch():
     assert evaluate("05.3", solution("run_tool_calls")) == (
-        "Exercise 05.3 passed: run_tool_calls (10 batches)."
+        "Exercise 05.3 passed: run_tool_calls (12 batches)."
     )
 
 
@@ -138,7 +138,54 @@ def test_reserialised_arguments_are_told_to_pass_the_string_unchanged():
         return registry.call(function["name"], json.dumps(json.loads(function["arguments"])))
 
     message = rejected("05.3", in_threads(reserialised))
-    assert "Pass each call's arguments string to registry.call unchanged." in message
+    assert "the same JSON as the call's, written differently" in message
+
+
+def test_arguments_dumped_again_as_written_are_caught_on_compact_arguments():
+    def redumped_alike(registry, tool_call):
+        function = tool_call["function"]
+        again = json.dumps(json.loads(function["arguments"]), ensure_ascii=False)
+        try:
+            return registry.call(function["name"], again)
+        except Exception as exc:
+            return json.dumps({"error": f"{type(exc).__name__}: {exc}"}, ensure_ascii=False)
+
+    message = rejected("05.3", in_threads(redumped_alike))
+    assert 'get_weather({"city":' in message  # the batch written without spaces
+    assert "the same JSON as the call's, written differently" in message
+
+
+def test_a_pool_of_the_default_size_is_caught_by_a_batch_larger_than_it():
+    def default_pool(registry, tool_calls):
+        if not tool_calls:
+            return []
+        with ThreadPoolExecutor() as pool:
+            results = list(pool.map(lambda c: safely(registry, c), tool_calls))
+        return [tool_message(c, r) for c, r in zip(tool_calls, results, strict=True)]
+
+    message = rejected("05.3", default_pool)
+    assert "(40 calls in all)" in message
+    assert "ThreadPoolExecutor(max_workers=len(tool_calls))" in message
+
+
+def test_a_failing_call_let_out_in_another_exception_is_told_to_catch_it_per_call():
+    def wrapped(registry, tool_call):
+        try:
+            return run(registry, tool_call)
+        except Exception as exc:
+            raise ValueError("the batch failed") from exc
+
+    message = rejected("05.3", in_threads(wrapped))
+    assert "ValueError: the batch failed" in message
+    assert "One failing call took the whole batch down" in message
+
+
+def test_messages_returned_as_a_tuple_are_told_to_return_a_list():
+    def as_tuple(registry, tool_calls):
+        return tuple(solution("run_tool_calls")(registry, tool_calls))
+
+    message = rejected("05.3", as_tuple)
+    assert "a tuple, not a list" in message and "Return a list" in message
 
 
 def test_an_error_without_ensure_ascii_is_told_it_is_the_right_object_with_escapes():

@@ -94,7 +94,7 @@ def test_a_wrong_calculator_breaking_one_rule_gets_that_rules_hint(rule):
 
 def test_the_solution_passes_every_calculation_and_refusal():
     assert evaluate("06.1", *targets("06.1")) == (
-        "Exercise 06.1 passed: safe_calculate (24 calculations and 42 refusals)."
+        "Exercise 06.1 passed: safe_calculate (27 calculations and 42 refusals)."
     )
 
 
@@ -158,11 +158,74 @@ def test_the_visible_values_are_what_the_reference_solution_computes():
             calculate(expression)
 
 
-def test_a_calculator_that_falls_back_to_eval_is_told_never_to_and_shown_no_path():
+def test_a_calculator_that_falls_back_to_eval_is_told_eval_appears_in_its_code():
     message = rejected("06.1", with_eval_fallback)
+    assert "Case: safe_calculate's code and the functions it calls" in message
+    assert "eval appears in safe_calculate or a function it calls" in message
+
+
+def test_eval_after_the_tree_walk_in_a_helper_is_found_in_that_helper():
+    edits = (
+        "        return BINARY[type(node.op)](left, right)\n",
+        "        return BINARY[type(node.op)](left, right)\n"
+        "    if node is None:\n        exec('')\n",
+    )
+    message = rejected("06.1", *edited(*edits))
+    assert "exec appears in safe_calculate or a function it calls" in message
+
+
+def test_an_eval_method_of_another_object_is_not_taken_for_the_builtin():
+    calls_a_method = edited(
+        "    return result\n",
+        "    if result is None:\n        math.eval(result)\n    return result\n",
+    )
+    assert evaluate("06.1", *calls_a_method).startswith("Exercise 06.1 passed")
+
+
+def test_a_calculator_reaching_eval_under_another_name_is_told_it_ran_the_text():
+    import builtins
+
+    hidden_eval = getattr(builtins, "ev" + "al")
+
+    def with_hidden_eval(expression):
+        try:
+            return solution("safe_calculate")(expression)
+        except ValueError:
+            return hidden_eval(expression)  # the check sends only harmless text
+
+    message = rejected("06.1", with_hidden_eval)
     assert "Case: safe_calculate(\"__import__('os')\")" in message
     assert "never fall back to eval" in message
     assert "Got:      a module object (not JSON)" in message
+
+
+def test_text_of_exactly_the_length_limit_is_told_it_is_allowed():
+    message = rejected(
+        "06.1", *edited("len(expression) > MAX_LENGTH", "len(expression) >= MAX_LENGTH")
+    )
+    assert "<200 characters" in message and "not >=" in message
+
+
+def test_fmod_for_the_remainder_is_told_the_sign_follows_the_divisor():
+    fmod = (
+        "        return BINARY[type(node.op)](left, right)",
+        "        if isinstance(node.op, ast.Mod):\n            return math.fmod(left, right)\n"
+        "        return BINARY[type(node.op)](left, right)",
+    )
+    message = rejected("06.1", *edited(*fmod))
+    assert "safe_calculate('-7 % 3')" in message and "takes the sign of the divisor" in message
+
+
+def test_int_arithmetic_converted_at_the_end_is_told_to_convert_each_constant():
+    late_float = edited(
+        "return float(node.value)",
+        "return node.value",
+        ("    return result\n", "    return float(result)\n"),
+        ("not isinstance(result, float) or not math.isfinite", "not math.isfinite"),
+    )
+    message = rejected("06.1", *late_float)
+    assert "safe_calculate('10 ** 17 + 1 - 10 ** 17')" in message
+    assert "Convert each constant with float(...) before computing" in message
 
 
 def test_a_calculator_resolving_names_is_told_names_are_not_numbers():

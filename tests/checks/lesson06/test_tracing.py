@@ -62,7 +62,7 @@ def test_a_wrong_traced_registry_breaking_one_rule_gets_that_rules_hint(rule):
 
 def test_the_solution_passes():
     assert evaluate("06.4", *targets("06.4")) == (
-        "Exercise 06.4 passed: TracedRegistry (14 traced calls)."
+        "Exercise 06.4 passed: TracedRegistry (15 traced calls)."
     )
 
 
@@ -134,3 +134,31 @@ def test_a_failure_shows_no_duration_so_two_runs_say_the_same(rule):
     first = rejected("06.4", *WRONG_BY_RULE["06.4"][rule])
     assert rejected("06.4", *WRONG_BY_RULE["06.4"][rule]) == first
     assert not re.search(r'"duration_ms\\?"\s*:\s*[0-9-]', first), first
+
+
+def test_a_result_returned_stripped_is_told_to_return_it_unchanged():
+    message = rejected(
+        "06.4", *edited("        return result\n", "        return result.strip()\n")
+    )
+    assert "traced.call('echo', {'text': '  北京, 晴\\n'})" in message
+    assert "returns the wrapped registry's result unchanged" in message
+
+
+def test_arguments_parsed_without_a_guard_are_told_to_use_parsed_arguments():
+    unguarded = edited(
+        '"arguments": parsed_arguments(arguments),',
+        '"arguments": json.loads(arguments) if isinstance(arguments, str) else arguments,',
+    )
+    message = rejected("06.4", *unguarded)
+    assert "JSONDecodeError" in message and "record parsed_arguments(arguments)" in message
+
+
+@pytest.mark.parametrize(
+    "options", [", sort_keys=True", ', separators=(",", ":")'], ids=["sorted", "compact"]
+)
+def test_lines_written_another_way_are_told_they_are_equivalent_but_not_asked(options):
+    other = edited(
+        "json.dumps(record, ensure_ascii=False)", f"json.dumps(record, ensure_ascii=False{options})"
+    )
+    message = rejected("06.4", *other)
+    assert "so they are equivalent, but they are written differently" in message
