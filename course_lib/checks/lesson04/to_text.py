@@ -81,6 +81,8 @@ CASES = (
              source="{'day': date(2024, 2, 29)}", key="isoformat"),
     TextCase("to_text(Decimal('19.90'))", "19.90", source="Decimal('19.90')", key="decimal"),
     TextCase("to_text({10, 3, 1, 8})", [1, 3, 8, 10], source="{10, 3, 1, 8}", key="set"),
+    TextCase("to_text(frozenset({'上海', '北京', 'Paris'}))", ["Paris", "上海", "北京"],
+             source="frozenset({'上海', '北京', 'Paris'})", key="frozenset"),
     TextCase("to_text((1, '二'))", [1, "二"], source="(1, '二')", key="tuple"),
     TextCase(f"to_text({ORDER}) (a dataclass)",
              {"id": 7, "city": "上海", "placed": "2024-05-01", "items": ["茶", "tea"],
@@ -106,6 +108,10 @@ HINTS = {
     "not_json": "Everything but a str becomes JSON text: json.dumps(..., default=jsonable).",
     "decimal": "A Decimal becomes its exact digits as a string: str(value) gives '19.90'.",
     "set": "A set becomes a sorted list: sorted(value).",
+    "frozenset": (
+        "A frozenset is a set too, and becomes a sorted list the same way: test "
+        "isinstance(value, (set, frozenset)), then sorted(value)."
+    ),
     "tuple": "A tuple becomes a JSON array, as json.dumps writes it.",
     "dataclass": "A dataclass becomes its fields: dataclasses.asdict(value).",
     "pydantic": "A pydantic model becomes its fields: value.model_dump(mode='json').",
@@ -131,6 +137,10 @@ HINTS = {
     "default_limit": (
         "max_chars defaults to 20_000: a 50,000 character text is cut without being asked."
     ),
+    "default_fits": (
+        "max_chars defaults to 20_000: a text of 15,000 characters fits and passes through "
+        "unchanged when max_chars is not given."
+    ),
     "cut_raised": (
         "to_text raised on a long result: it returns the text, cut with a marker when it is "
         "longer than max_chars."
@@ -147,17 +157,20 @@ RULES = (
     Rule("isoformat", "datetime, date, time: value.isoformat().",
          case=CASES[2].label, hint="isoformat"),
     Rule("decimal", "Decimal: str(value), every digit kept.", case=CASES[4].label, hint="decimal"),
-    Rule("set", "set, frozenset: a sorted list.", case=CASES[5].label, hint="set"),
+    Rule("set", "A set: a sorted list.", case=CASES[5].label, hint="set"),
+    Rule("frozenset", "A frozenset too.", case=CASES[6].label, hint="frozenset"),
     Rule("dataclass", "A dataclass instance: dataclasses.asdict(value).",
-         case=CASES[7].label, hint="dataclass"),
+         case=CASES[8].label, hint="dataclass"),
     Rule("pydantic", 'A pydantic model: value.model_dump(mode="json").',
-         case=CASES[8].label, hint="pydantic"),
+         case=CASES[9].label, hint="pydantic"),
     Rule("unknown", "Anything else: TypeError naming the type.",
          case=UNKNOWN_CASE, hint="unknown_type"),
     Rule("fits", "A text of at most max_chars characters is not cut.",
          case="to_text(a string exactly max_chars long, max_chars=300)", hint="fits_le"),
     Rule("default_limit", "max_chars defaults to 20_000.",
          case="to_text(a 50,000 character string)", hint="default_limit"),
+    Rule("default_fits", "So 15,000 characters fit when max_chars is not given.",
+         case="to_text(a 15,000 character string)", hint="default_fits"),
     Rule("never_silent", "A longer text is cut with a marker.",
          case="to_text(a 50,000 character string)", hint="never_silent"),
     Rule("keep_at_most", "The cut keeps at most max_chars characters of the text.",
@@ -242,6 +255,8 @@ def cut_cases() -> list[CutCase]:
                 value="上海" * 150),
         CutCase("to_text(a string one character too long, max_chars=300)", "x" * 301, 300,
                 value="x" * 301),
+        CutCase("to_text(a 15,000 character string)", "上海" * 7_500, DEFAULT_MAX,
+                source="'上海' * 7_500"),
     ]  # fmt: skip
     for index in range(5):
         length = rng.randint(150, 2_000)
@@ -270,6 +285,8 @@ def check_cut(learner: Learner, item: CutCase) -> None:
     if len(text) <= limit:
         if got != text:
             key = "fits_le" if len(text) == limit else "fits"
+            if limit == DEFAULT_MAX and len(text) < limit:
+                key = "default_fits"
             fail_case(
                 case,
                 phrase("unchanged_text", count=len(text)),
