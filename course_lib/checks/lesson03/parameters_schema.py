@@ -56,7 +56,10 @@ PLAN_ROUTE = (
         "options: dict[str, bool | int] | None = None",
     ),
 )
-BOOK_ROOM = ("book_room", ("rooms: int", "city: str", "nights: int = 1"))  # not sorted by name
+BOOK_ROOM = (  # required not sorted by name; a tuple default is a JSON array
+    "book_room",
+    ("rooms: int", "city: str", "nights: int = 1", "dates: tuple[str, str] = ('5-1', '5-3')"),
+)
 VISIBLE = (FIND_HOTELS, SET_UNITS, PLAN_ROUTE, BOOK_ROOM)
 # (function, the parameter the TypeError must name, the hint key when nothing is raised)
 TOTAL_PRICE = function("total_price", ("*prices: float", "currency: str = 'CNY'"))

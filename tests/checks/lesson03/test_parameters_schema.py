@@ -182,3 +182,16 @@ def test_the_solution_and_the_reference_both_refuse_what_a_model_cannot_send():
         for implementation in (solution()["parameters_schema"], reference_parameters_schema):
             with pytest.raises(TypeError, match=parameter):
                 implementation(func)
+
+
+def test_a_tuple_default_written_as_text_is_told_to_be_a_json_value():
+    def tuple_default_as_text(func):
+        schema = solution()["parameters_schema"](func)
+        for prop in schema["properties"].values():
+            if isinstance(prop.get("default"), tuple):
+                prop["default"] = str(prop["default"])
+        return schema
+
+    message = rejected("03.6", tuple_default_as_text)
+    assert "Where:    at $.properties.dates.default: expected an array" in message
+    assert "A default must be the parameter's default as a JSON value." in message
