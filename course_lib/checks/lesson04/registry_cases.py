@@ -111,6 +111,10 @@ HINTS = {
         '{{"type": "function", "function": {{...}}}}.'
     ),
     "openai_type": 'An OpenAI tool starts with "type": "function".',
+    "openai_keys": (
+        'An OpenAI tool\'s "function" holds exactly "name", "description" and "parameters", '
+        'and its "type": "function" sits outside it.'
+    ),
     "responses_flat": 'Responses tools are flat: "name" etc. sit next to "type".',
     "responses_type": 'A Responses tool keeps "type": "function".',
     "responses_parameters": 'Responses calls the schema "parameters".',

@@ -41,9 +41,14 @@ class Order:
 FORECAST_SETUP = """
 from pydantic import BaseModel
 
+class Unit(Enum):
+    C = "c"
+    F = "f"
+
 class Forecast(BaseModel):
     city: str
     high: float
+    unit: Unit
     issued: DateTime
 """
 POINT_SETUP = """
@@ -70,7 +75,7 @@ class TextCase:
 
 
 ORDER = "Order(7, '上海', date(2024, 5, 1), ('茶', 'tea'), Decimal('19.90'))"
-FORECAST = "Forecast(city='北京', high=31.5, issued=DateTime(2024, 7, 1, 6, 0))"
+FORECAST = "Forecast(city='北京', high=31.5, unit=Unit.C, issued=DateTime(2024, 7, 1, 6, 0))"
 CASES = (
     TextCase("to_text('北京 is sunny')", "北京 is sunny", value="北京 is sunny", key="str"),
     TextCase("to_text({'city': '北京', 'temp': 21})", {"city": "北京", "temp": 21},
@@ -89,7 +94,7 @@ CASES = (
               "total": "19.90"},
              source=ORDER, setup=ORDER_SETUP, key="dataclass"),
     TextCase(f"to_text({FORECAST}) (a pydantic model)",
-             {"city": "北京", "high": 31.5, "issued": "2024-07-01T06:00:00"},
+             {"city": "北京", "high": 31.5, "unit": "c", "issued": "2024-07-01T06:00:00"},
              source=FORECAST, setup=FORECAST_SETUP, key="pydantic"),
     TextCase("to_text([None, True, 1.5])", [None, True, 1.5], value=[None, True, 1.5],
              key="json"),
@@ -114,7 +119,10 @@ HINTS = {
     ),
     "tuple": "A tuple becomes a JSON array, as json.dumps writes it.",
     "dataclass": "A dataclass becomes its fields: dataclasses.asdict(value).",
-    "pydantic": "A pydantic model becomes its fields: value.model_dump(mode='json').",
+    "pydantic": (
+        "A pydantic model becomes its fields as JSON: value.model_dump(mode='json'), which also "
+        "turns an Enum field into its value (model_dump() alone leaves the member)."
+    ),
     "json": "Compare your JSON with the expected value, key by key.",
     "unknown_type": (
         "For a value jsonable does not know, raise TypeError naming its type (here Point): "

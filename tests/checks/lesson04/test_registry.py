@@ -186,3 +186,13 @@ def test_a_refused_duplicate_that_removed_the_first_tool_is_told_the_first_stays
     )
     assert "a refused registration leaves the tool that was registered first in place" in message
     assert "register each tool in self._tools[name]" not in message
+
+
+def test_an_openai_function_with_a_key_too_many_is_told_which_keys_it_holds():
+    cls = wrong(
+        'function = {**name_and_text, "parameters": entry["parameters"]}',
+        'function = {**name_and_text, "parameters": entry["parameters"], "strict": False}',
+    )
+    message = rejected("04.1", cls)
+    assert 'registry.schemas(format="openai") for the visible tools' in message
+    assert 'holds exactly "name", "description" and "parameters"' in message

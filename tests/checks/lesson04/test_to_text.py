@@ -96,3 +96,10 @@ def test_the_solution_agrees_with_the_reference():
     for value in ({"city": "北京"}, [1, "二"], local_tool("next_holiday")("中国")):
         assert json.loads(ours(value)) == json.loads(reference_to_text(value))
     assert ours("北京") == reference_to_text("北京")
+
+
+def test_a_model_dumped_in_python_mode_is_told_to_use_json_mode():
+    fn = wrong('return value.model_dump(mode="json")', "return value.model_dump()")
+    message = rejected("04.5", fn)
+    assert "(a pydantic model)\nYour code raised TypeError" in message
+    assert "model_dump() alone leaves the member" in message
