@@ -5,6 +5,9 @@ the learner's code for the call and here for the oracle (``lesson02._shared.Sour
 ``union_schema`` and ``container_schema`` (03.1, 03.3) take the json_type they call for the
 parts; the check passes ``GIVEN``, whose answers for anything but a basic type are a marker
 (``{"$comment": "json_type(list[int])"}``), so the expected value shows which part went where.
+A few cases pass ``MARKING`` instead, which marks every member, basic types and None included:
+code that maps ``int`` or ``None`` itself, instead of calling the json_type it was given, fails
+there.
 """
 
 from __future__ import annotations
@@ -49,6 +52,17 @@ def given_json_type(annotation):
     return {"$comment": f"json_type({text})"}
 '''
 
+MARKING = '''\
+def marking_json_type(annotation):
+    """A json_type that marks every annotation it is given, basic types and None included."""
+    if annotation is None:
+        annotation = type(None)
+    plain = isinstance(annotation, type) and typing.get_origin(annotation) is None
+    text = annotation.__name__ if plain else repr(annotation)
+    text = text.replace("typing.", "").replace("check_case.", "")
+    return {"$comment": f"json_type({text})"}
+'''
+
 HINTS = {
     "bool": (
         "bool came out as integer. bool is a subclass of int, so an issubclass() walk (or a "
@@ -74,6 +88,16 @@ def given(learner: Learner) -> dict[str, Any]:
 def given_json_type() -> Any:
     """The same json_type, built here for the oracle."""
     return local(GIVEN, "given_json_type")
+
+
+def marking(learner: Learner) -> dict[str, Any]:
+    """The json_type that marks every member, built beside the learner's code."""
+    return learner.source("marking_json_type", setup=MARKING)
+
+
+def marking_json_type() -> Any:
+    """The same marking json_type, built here for the oracle."""
+    return local(MARKING, "marking_json_type")
 
 
 def members(value: Any) -> tuple[Any, ...]:

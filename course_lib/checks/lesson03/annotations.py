@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import random
+import re
 import typing
 from typing import Any
 
@@ -202,6 +203,20 @@ def mistake(function: FunctionCase, expected: dict, got: Any) -> HintText | None
     return None
 
 
+def raised_hint(function: FunctionCase, reply: Any) -> HintText:
+    """A function whose annotations all resolve raised: a NameError, or the TypeError 03.5
+    asks for when its message names a class the function's module defines, means the names
+    were looked up somewhere else (eval in the notebook)."""
+    defined = re.findall(r"^class (\w+)", function.before, flags=re.M)
+    named = [name for name in defined if re.search(rf"\b{name}\b", reply.message)]
+    if named:
+        return hint("own_module", name=named[0])
+    if reply.raised_a("NameError"):
+        name = reply.message.split("'")[1] if reply.message.count("'") >= 2 else ""
+        return hint("own_module", name=name)
+    return hint("must_not_raise")
+
+
 def check_function(learner: Learner, function: FunctionCase) -> None:
     __tracebackhide__ = True
     case = case_of(function)
@@ -213,9 +228,7 @@ def check_function(learner: Learner, function: FunctionCase) -> None:
     reply = learner.run(RUN, result="answer", bind=bind)
     shown = Plain(_python(expected["dict"]))
     if reply.raised:
-        key = "own_module" if reply.raised_a("NameError") else "must_not_raise"
-        name = reply.message.split("'")[1] if reply.message.count("'") >= 2 else ""
-        raise_learner_error(case, reply, [(lambda r: True, hint(key, name=name))])
+        raise_learner_error(case, reply, [(lambda r: True, raised_hint(function, reply))])
     got = returned_json(case, reply, shown)
     if got == expected:
         return

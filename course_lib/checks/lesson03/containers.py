@@ -14,11 +14,21 @@ from course_lib.checks.compare import Hint, HintText, expect_equal, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson02._shared import expect_type_error, returned_json
-from course_lib.checks.lesson03._shared import annotation, given, given_json_type
+from course_lib.checks.lesson03._shared import (
+    annotation,
+    given,
+    given_json_type,
+    marking,
+    marking_json_type,
+)
 
 
 def case_of(expr: str) -> str:
     return f"container_schema({expr}, json_type)"
+
+
+def marked_case_of(expr: str) -> str:
+    return f"container_schema({expr}, json_type), with a json_type that marks every part"
 
 
 VISIBLE = (
@@ -26,10 +36,13 @@ VISIBLE = (
     "tuple[str, int, bool]", "tuple", "set[str]", "frozenset[int]", "set", "Set", "dict[str, int]",
     "dict", "Dict", "list[Unit]", "dict[str, list[int]]",
 )  # fmt: skip
+MARKED = ("list[int]", "tuple[float, str]", "dict[str, bool]")  # code mapping int itself fails
 REFUSED = (
     ("dict[int, str]", "dict", "dict_keys"),
     ("int", "int", "not_container"),
     ("Optional[list[int]]", "Optional", "not_container"),
+    ("str", "str", "not_container"),  # a str is a sequence, not a list
+    ("typing.Sequence[int]", "Sequence", "not_container"),  # an abstract one, not the table's
 )
 
 RULES = (
@@ -49,10 +62,14 @@ RULES = (
          case=case_of("dict[str, int]"), hint="additional"),
     Rule("given", "The contents come from the json_type given.", case=case_of("list[Unit]"),
          hint="use_given"),
+    Rule("given_basic", "Even int's schema comes from the json_type given.",
+         case=marked_case_of("list[int]"), hint="use_given"),
     Rule("dict_keys", "A dict whose keys are not str raises TypeError.",
          case=case_of("dict[int, str]"), hint="dict_keys"),
     Rule("refuse", "Anything that is not a container raises TypeError.", case=case_of("int"),
          hint="not_container"),
+    Rule("refuse_abstract", "So does an abstract container such as Sequence[int].",
+         case=case_of("typing.Sequence[int]"), hint="not_container"),
     Rule("names_it", "The message names the annotation.", case=case_of("dict[int, str]"),
          hint="type_error_names"),
 )  # fmt: skip
@@ -80,6 +97,10 @@ HINTS = {
         "A fixed-length tuple[A, B] lists one schema per position: "
         '{{"type": "array", "prefixItems": [A, B], "minItems": 2, "maxItems": 2}}; only '
         'tuple[T, ...] uses "items".'
+    ),
+    "tuple_length": (
+        'A fixed-length tuple also says its length: "minItems" and "maxItems" are both the '
+        'number of positions, and nothing else ("items" is for tuple[T, ...] only).'
     ),
     "unique": 'A set or frozenset is an array whose items are unique: add "uniqueItems": true.',
     "additional": (
@@ -163,9 +184,12 @@ def hidden_containers(count: int = 30) -> list[str]:
 
 def hints(value: Any, expected: dict) -> list[Hint]:
     bare = not typing.get_args(value)
+    length = {key: expected.get(key) for key in ("minItems", "maxItems", "items")}
     return [
         (lambda g: not isinstance(g, dict), hint("not_a_dict")),
         (lambda g: "prefixItems" in expected and "prefixItems" not in g, hint("prefix_items")),
+        (lambda g: "prefixItems" in expected
+         and {key: g.get(key) for key in length} != length, hint("tuple_length")),
         (lambda g: "prefixItems" not in expected and "prefixItems" in g, hint("tuple_ellipsis")),
         (lambda g: expected.get("uniqueItems") and not g.get("uniqueItems"), hint("unique")),
         (lambda g: "items" in expected and "items" not in g, hint("items")),
@@ -213,6 +237,8 @@ def check_container_schema(learner: Learner) -> str:
         )
         got = returned_json(case, reply, expected)
         expect_equal(case, expected, got, hints=hints(value, expected))
+    for expr in MARKED:
+        check_marked(learner, expr)
     for expr, name, key in REFUSED:
         expect_type_error(
             learner,
@@ -223,4 +249,19 @@ def check_container_schema(learner: Learner) -> str:
             names=[name],
             no_raise=hint(key, annotation=expr),
         )
-    return f"{len(VISIBLE)} visible and {len(hidden)} hidden containers, {len(REFUSED)} refused"
+    shown = len(VISIBLE) + len(MARKED)
+    return f"{shown} visible and {len(hidden)} hidden containers, {len(REFUSED)} refused"
+
+
+def check_marked(learner: Learner, expr: str) -> None:
+    """One container whose contents, int included, go through a marking json_type."""
+    case = marked_case_of(expr)
+    source = annotation(expr)
+    value = source.value()
+    expected = expected_container(value, marking_json_type())
+    reply = learner.call(
+        "container_schema", source.spec(learner), marking(learner), case=case,
+        hints=[(lambda r: True, hint("use_given"))],
+    )  # fmt: skip
+    got = returned_json(case, reply, expected)
+    expect_equal(case, expected, got, hints=hints(value, expected))

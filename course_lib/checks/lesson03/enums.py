@@ -78,6 +78,10 @@ HINTS = {
         "List the members' values, [member.value for member in E], not their names: the model "
         'sends the value ("c"), which E("c") turns back into a member.'
     ),
+    "members_as_text": (
+        "These are the members written as text ({text}), not their values: list "
+        "[member.value for member in E], so the model sends {value}."
+    ),
     "order": "Keep the values in the order they are written (an Enum's in definition order).",
     "mixed": (
         "Values of different types have no single JSON type: raise TypeError naming {annotation}."
@@ -149,12 +153,19 @@ def hidden_cases(count: int = 30) -> list[Source]:
 
 def hints(value: Any, expected: dict) -> list[Hint]:
     values = expected["enum"]
-    names = [getattr(member, "name", None) for member in value] if isinstance(value, type) else []
+    members = list(value) if isinstance(value, type) else []
+    names = [getattr(member, "name", None) for member in members]
+    texts = [[str(member) for member in members], [repr(member) for member in members]]
     kind = type(values[0]).__name__ if values else ""
+    as_text: list[Hint] = []
+    if members:
+        example = hint("members_as_text", text=repr(str(members[0])), value=repr(values[0]))
+        as_text = [(lambda g: g["enum"] in texts, example)]
     return [
         (lambda g: not isinstance(g, dict), hint("not_a_dict")),
         (lambda g: "enum" not in g, hint("enum_missing")),
         (lambda g: g["enum"] == names and names != values, hint("names_not_values")),
+        *as_text,
         (lambda g: expected["type"] == "boolean" and g.get("type") == "integer",
          shared_hint("bool")),
         (lambda g: expected["type"] == "number" and g.get("type") != "number",

@@ -56,7 +56,11 @@ PLAN_ROUTE = (
         "options: dict[str, bool | int] | None = None",
     ),
 )
-VISIBLE = (FIND_HOTELS, SET_UNITS, PLAN_ROUTE)
+BOOK_ROOM = (  # required not sorted by name; a tuple default is a JSON array
+    "book_room",
+    ("rooms: int", "city: str", "nights: int = 1", "dates: tuple[str, str] = ('5-1', '5-3')"),
+)
+VISIBLE = (FIND_HOTELS, SET_UNITS, PLAN_ROUTE, BOOK_ROOM)
 # (function, the parameter the TypeError must name, the hint key when nothing is raised)
 TOTAL_PRICE = function("total_price", ("*prices: float", "currency: str = 'CNY'"))
 SEARCH = function("search", ("query: str", "**filters: str"))
@@ -84,6 +88,8 @@ RULES = (
          case=case_of(function(*FIND_HOTELS)), hint="nullable_required"),
     Rule("default_optional", "A parameter with a default is not.",
          case=case_of(function(*FIND_HOTELS)), hint="default_is_optional"),
+    Rule("required_order", "required lists names in signature order.",
+         case=case_of(function(*BOOK_ROOM)), hint="required_order"),
     Rule("enum_default", "An Enum default is shown as its .value.",
          case=case_of(function(*SET_UNITS)), hint="enum_default"),
     Rule("varargs", "*args raises TypeError.", case=case_of(TOTAL_PRICE), hint="loud"),

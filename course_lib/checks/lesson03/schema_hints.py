@@ -51,6 +51,9 @@ def rules(expected: dict, got: dict) -> list[Hint]:
          and all(branch in branches for branch in g["anyOf"]), _of(union.HINTS, "order")),
         (lambda g: "prefixItems" in expected and "prefixItems" not in g,
          _of(containers.HINTS, "prefix_items")),
+        (lambda g: "prefixItems" in expected and any(
+            g.get(key) != expected.get(key) for key in ("minItems", "maxItems", "items")),
+         _of(containers.HINTS, "tuple_length")),
         (lambda g: expected.get("uniqueItems") and not g.get("uniqueItems"),
          _of(containers.HINTS, "unique")),
         (lambda g: "items" in expected and "items" not in g, _of(containers.HINTS, "items")),

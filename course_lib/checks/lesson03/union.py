@@ -16,11 +16,21 @@ from course_lib.checks.compare import Hint, HintText, expect_equal, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson02._shared import expect_type_error, returned_json
-from course_lib.checks.lesson03._shared import annotation, given, given_json_type
+from course_lib.checks.lesson03._shared import (
+    annotation,
+    given,
+    given_json_type,
+    marking,
+    marking_json_type,
+)
 
 
 def case_of(expr: str) -> str:
     return f"union_schema({expr}, json_type)"
+
+
+def marked_case_of(expr: str) -> str:
+    return f"union_schema({expr}, json_type), with a json_type that marks every member"
 
 
 VISIBLE = (
@@ -28,6 +38,7 @@ VISIBLE = (
     "Optional[Union[int, str]]", "Union[list[str], None]", "dict[str, int] | Literal['c', 'f']",
     "Unit | None", "Union[bool, int, float]",
 )  # fmt: skip
+MARKED = ("Optional[int]", "int | str | None")  # code that maps int or None itself fails here
 NOT_UNIONS = (("list[int]", "list"), ("int", "int"), ("Literal['c', 'f']", "Literal"))
 
 RULES = (
@@ -35,8 +46,10 @@ RULES = (
          case=case_of("Optional[int]"), hint="typing_union"),
     Rule("any_of", 'The result is {"anyOf": [...]}, one branch per member.',
          case=case_of("Optional[int]"), hint="type_list"),
-    Rule("null_kept", "None is a member: its branch is json_type(type(None)).",
+    Rule("null_kept", "None is a member: the model may send null.",
          case=case_of("Optional[int]"), hint="null_dropped"),
+    Rule("null_given", "None's branch is json_type(type(None)), not a constant.",
+         case=marked_case_of("Optional[int]"), hint="use_given"),
     Rule("order", "The branches are in typing.get_args order.", case=case_of("Optional[int]"),
          hint="order"),
     Rule("union_type", "X | None and A | B (types.UnionType) are unions too.",
@@ -98,9 +111,9 @@ def hint(key: str, **fields: object) -> HintText:
     return HintText.of(HINTS, key, **fields)
 
 
-def expected_union(value: Any) -> dict:
+def expected_union(value: Any, json_type: Any = None) -> dict:
     """The oracle: every member through the check's json_type, in ``get_args`` order."""
-    json_type = given_json_type()
+    json_type = json_type or given_json_type()
     return {"anyOf": [json_type(member) for member in typing.get_args(value)]}
 
 
@@ -127,9 +140,9 @@ def hidden_unions(count: int = 30) -> list[str]:
     return [random_union(rng) for _ in range(count)]
 
 
-def hints(value: Any, expected: dict) -> list[Hint]:
+def hints(value: Any, expected: dict, json_type: Any = None) -> list[Hint]:
     branches = expected["anyOf"]
-    json_type = given_json_type()
+    json_type = json_type or given_json_type()
     non_null = [json_type(m) for m in typing.get_args(value) if m is not type(None)]
     null = {"type": "null"} in branches
     return [
@@ -186,6 +199,8 @@ def check_union_schema(learner: Learner) -> str:
         )
         got = returned_json(case, reply, expected)
         expect_equal(case, expected, got, hints=hints(value, expected))
+    for expr in MARKED:
+        check_marked(learner, expr)
     for expr, name in NOT_UNIONS:
         expect_type_error(
             learner,
@@ -196,4 +211,20 @@ def check_union_schema(learner: Learner) -> str:
             names=[name],
             no_raise=hint("not_a_union", annotation=expr),
         )
-    return f"{len(VISIBLE)} visible and {len(hidden)} hidden unions, {len(NOT_UNIONS)} refused"
+    shown = len(VISIBLE) + len(MARKED)
+    return f"{shown} visible and {len(hidden)} hidden unions, {len(NOT_UNIONS)} refused"
+
+
+def check_marked(learner: Learner, expr: str) -> None:
+    """One union whose every member, int and None included, goes through a marking json_type."""
+    case = marked_case_of(expr)
+    source = annotation(expr)
+    value = source.value()
+    json_type = marking_json_type()
+    expected = expected_union(value, json_type)
+    reply = learner.call(
+        "union_schema", source.spec(learner), marking(learner), case=case,
+        hints=[(lambda r: True, hint("use_given"))],
+    )  # fmt: skip
+    got = returned_json(case, reply, expected)
+    expect_equal(case, expected, got, hints=hints(value, expected, json_type))

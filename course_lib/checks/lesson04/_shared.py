@@ -42,7 +42,8 @@ def find_city(name: str) -> dict:
 """,
     "now": '''
 def now() -> str:
-    """The current time as ISO 8601.
+    """The current time as ISO 8601,
+    with the date and the time of day.
 
     Uses the server clock.
     """

@@ -36,10 +36,14 @@ RULES = (
          case=cases.PLAIN_CASE, hint="metadata"),
     Rule("parameters", "parameters is parameters_schema(function), computed at registration.",
          case=cases.field_case(cases.PLAIN_CASE, "parameters"), hint="parameters"),
-    Rule("tags", "tags is a new list, in the order given ([] by default).",
+    Rule("tags", "tags is a list, in the order given ([] by default).",
          case=cases.field_case(cases.PLAIN_CASE, "tags"), hint="tags_tuple"),
+    Rule("tags_copy", "tags is a new list, not the caller's.", case=cases.TAGS_COPY_CASE,
+         hint="tags_copy"),
     Rule("first_paragraph", "Without a description: the docstring's first paragraph.",
          case=cases.field_case(cases.PLAIN_CASE, "description"), hint="first_paragraph"),
+    Rule("paragraph_lines", "All the lines of that paragraph.",
+         case=cases.field_case(cases.NOW_CASE, "description"), hint="first_line"),
     Rule("string_form", '@registry.tool("text") returns a decorator; the text is the description.',
          case=cases.STRING_CASE, hint="string_form"),
     Rule("use_description", "A description that is given is used.",
@@ -238,7 +242,7 @@ def expect_duplicate_refused(learner: Learner, registry: str, first: str) -> Non
         fail(case, wanted, shown(reply), hint("duplicate_message"))
     stays = Registration("search_notes", "string", text=cases.NOTES_TEXT)
     report = cases.entry_report(learner, registry, "search_notes", first)
-    if report.get("function") is False:
+    if report.get("problem") == "no_entry" or report.get("function") is False:
         fail(
             f"{case}: the first one stays",
             phrase("itself", name="search_notes"),
@@ -246,6 +250,21 @@ def expect_duplicate_refused(learner: Learner, registry: str, first: str) -> Non
             hint("first_stays"),
         )
     expect_entry(learner, registry, stays, first, f"{case}: the first one stays")
+
+
+def expect_tags_copied(learner: Learner) -> None:
+    """A registry keeps its own list of tags: the caller changing its list changes nothing."""
+    __tracebackhide__ = True
+    case = cases.TAGS_COPY_CASE
+    bind = {
+        "ToolRegistry": learner.target("ToolRegistry"),
+        "function": learner.handle(keep_tool(learner, "find_city")),
+    }
+    reply = learner.run(cases.TAGS_COPY_SNIPPET, result="stored", bind=bind)
+    wanted = ["geo", "读"]
+    if reply.raised:
+        fail(case, wanted, shown(reply), hint("tags_copy"))
+    expect_equal(case, wanted, reply.value, hint=hint("tags_copy"))
 
 
 def expect_replaced(learner: Learner, registry: str, names: list[str]) -> None:
@@ -303,6 +322,7 @@ def check_tool_registry(learner: Learner) -> str:
     expect_unknown_format_refused(learner, registry)
     expect_duplicate_refused(learner, registry, functions["search_notes"])
     expect_replaced(learner, registry, names)
+    expect_tags_copied(learner)
 
     hidden = learner.call("ToolRegistry", case="ToolRegistry() for the hidden cases", keep=True)
     items = hidden_registrations()

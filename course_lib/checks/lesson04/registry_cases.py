@@ -75,6 +75,14 @@ HINTS = {
         "Without a description argument, use only the docstring's first paragraph "
         '(inspect.getdoc(func).split("\\n\\n")[0].strip()).'
     ),
+    "first_line": (
+        "The first paragraph runs up to the first blank line, and here it has two lines: keep "
+        'them both (split on "\\n\\n", a blank line, not on "\\n").'
+    ),
+    "tags_copy": (
+        "Store a new list, list(tags), not the caller's own list: the caller may change its list "
+        "after registering, and the tool's tags must not change with it."
+    ),
     "no_doc": 'A function without a docstring gets the description "", not None.',
     "use_description": (
         "The description is the one given to tool() (a string argument or description=), else "
@@ -103,6 +111,10 @@ HINTS = {
         '{{"type": "function", "function": {{...}}}}.'
     ),
     "openai_type": 'An OpenAI tool starts with "type": "function".',
+    "openai_keys": (
+        'An OpenAI tool\'s "function" holds exactly "name", "description" and "parameters", '
+        'and its "type": "function" sits outside it.'
+    ),
     "responses_flat": 'Responses tools are flat: "name" etc. sit next to "type".',
     "responses_type": 'A Responses tool keeps "type": "function".',
     "responses_parameters": 'Responses calls the schema "parameters".',
@@ -203,7 +215,11 @@ KEYWORD_KWARGS = {
 }
 KEYWORD_CASE = Registration("find_city", "keywords", kwargs=KEYWORD_KWARGS).label()
 NO_DOC_CASE = "registry.tool(find_city, name='city_lookup') (a function without a docstring)"
+NOW_CASE = "@registry.tool on now (a docstring whose first paragraph has two lines)"
 NAMES_CASE = "registry.names()"
+TAGS_COPY_CASE = (
+    "registry.tool(find_city, name='tagged', tags=tags), then the caller appends to its tags"
+)
 DEFAULT_CASE = say("default_case", what=VISIBLE)
 NEW_LIST_CASE = "registry.schemas() and registry.names(), each called twice, appending to the first"
 UNKNOWN_FORMAT_CASE = 'registry.schemas(format="xml")'
@@ -215,7 +231,7 @@ VISIBLE_REGISTRATIONS = (
     (PLAIN_CASE, Registration("get_weather", "plain")),
     (STRING_CASE, Registration("search_notes", "string", text=NOTES_TEXT)),
     (KEYWORD_CASE, Registration("find_city", "keywords", kwargs=KEYWORD_KWARGS)),
-    ("@registry.tool on now (a multi-paragraph docstring)", Registration("now", "plain")),
+    (NOW_CASE, Registration("now", "plain")),
     (NO_DOC_CASE, Registration("find_city", "plain", kwargs={"name": "city_lookup"})),
 )
 
@@ -225,6 +241,15 @@ first.append({"name": "not a tool"})
 names = registry.names()
 names.append("not_a_tool")
 sizes = [len(registry.schemas()), len(registry.names())]
+"""
+
+TAGS_COPY_SNIPPET = """
+tags = ["geo", "读"]
+registry = ToolRegistry()
+registry.tool(function, name="tagged", tags=tags)
+tags.append("changed by the caller")
+entry = getattr(registry, "_tools", {}).get("tagged")
+stored = list(entry["tags"]) if isinstance(entry, dict) and "tags" in entry else None
 """
 
 # What the check reads of an entry, as JSON (the function itself is compared by identity).
@@ -344,6 +369,10 @@ def description_hints(item: Registration, expected: str) -> list[Hint]:
         (lambda g: given is not None, hint("use_description")),
         (lambda g: g is None and expected == "", hint("no_doc")),
         (lambda g: isinstance(g, str) and len(g) > len(expected), hint("first_paragraph")),
+        (
+            lambda g: isinstance(g, str) and "\n" in expected and expected.startswith(g),
+            hint("first_line"),
+        ),
     ]
 
 

@@ -31,6 +31,13 @@ FORMAT_HINTS: dict[str, list[Hint]] = {
     "openai": [
         (lambda g: "function" not in g, hint("openai_nested")),
         (lambda g: g.get("type") != "function", hint("openai_type")),
+        (
+            lambda g: (
+                isinstance(g.get("function"), dict)
+                and set(g["function"]) != {"name", "description", "parameters"}
+            ),
+            hint("openai_keys"),
+        ),
     ],
     "responses": [
         (lambda g: "function" in g, hint("responses_flat")),

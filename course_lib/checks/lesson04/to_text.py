@@ -41,9 +41,14 @@ class Order:
 FORECAST_SETUP = """
 from pydantic import BaseModel
 
+class Unit(Enum):
+    C = "c"
+    F = "f"
+
 class Forecast(BaseModel):
     city: str
     high: float
+    unit: Unit
     issued: DateTime
 """
 POINT_SETUP = """
@@ -70,7 +75,7 @@ class TextCase:
 
 
 ORDER = "Order(7, '上海', date(2024, 5, 1), ('茶', 'tea'), Decimal('19.90'))"
-FORECAST = "Forecast(city='北京', high=31.5, issued=DateTime(2024, 7, 1, 6, 0))"
+FORECAST = "Forecast(city='北京', high=31.5, unit=Unit.C, issued=DateTime(2024, 7, 1, 6, 0))"
 CASES = (
     TextCase("to_text('北京 is sunny')", "北京 is sunny", value="北京 is sunny", key="str"),
     TextCase("to_text({'city': '北京', 'temp': 21})", {"city": "北京", "temp": 21},
@@ -81,13 +86,15 @@ CASES = (
              source="{'day': date(2024, 2, 29)}", key="isoformat"),
     TextCase("to_text(Decimal('19.90'))", "19.90", source="Decimal('19.90')", key="decimal"),
     TextCase("to_text({10, 3, 1, 8})", [1, 3, 8, 10], source="{10, 3, 1, 8}", key="set"),
+    TextCase("to_text(frozenset({'上海', '北京', 'Paris'}))", ["Paris", "上海", "北京"],
+             source="frozenset({'上海', '北京', 'Paris'})", key="frozenset"),
     TextCase("to_text((1, '二'))", [1, "二"], source="(1, '二')", key="tuple"),
     TextCase(f"to_text({ORDER}) (a dataclass)",
              {"id": 7, "city": "上海", "placed": "2024-05-01", "items": ["茶", "tea"],
               "total": "19.90"},
              source=ORDER, setup=ORDER_SETUP, key="dataclass"),
     TextCase(f"to_text({FORECAST}) (a pydantic model)",
-             {"city": "北京", "high": 31.5, "issued": "2024-07-01T06:00:00"},
+             {"city": "北京", "high": 31.5, "unit": "c", "issued": "2024-07-01T06:00:00"},
              source=FORECAST, setup=FORECAST_SETUP, key="pydantic"),
     TextCase("to_text([None, True, 1.5])", [None, True, 1.5], value=[None, True, 1.5],
              key="json"),
@@ -106,9 +113,16 @@ HINTS = {
     "not_json": "Everything but a str becomes JSON text: json.dumps(..., default=jsonable).",
     "decimal": "A Decimal becomes its exact digits as a string: str(value) gives '19.90'.",
     "set": "A set becomes a sorted list: sorted(value).",
+    "frozenset": (
+        "A frozenset is a set too, and becomes a sorted list the same way: test "
+        "isinstance(value, (set, frozenset)), then sorted(value)."
+    ),
     "tuple": "A tuple becomes a JSON array, as json.dumps writes it.",
     "dataclass": "A dataclass becomes its fields: dataclasses.asdict(value).",
-    "pydantic": "A pydantic model becomes its fields: value.model_dump(mode='json').",
+    "pydantic": (
+        "A pydantic model becomes its fields as JSON: value.model_dump(mode='json'), which also "
+        "turns an Enum field into its value (model_dump() alone leaves the member)."
+    ),
     "json": "Compare your JSON with the expected value, key by key.",
     "unknown_type": (
         "For a value jsonable does not know, raise TypeError naming its type (here Point): "
@@ -131,6 +145,10 @@ HINTS = {
     "default_limit": (
         "max_chars defaults to 20_000: a 50,000 character text is cut without being asked."
     ),
+    "default_fits": (
+        "max_chars defaults to 20_000: a text of 15,000 characters fits and passes through "
+        "unchanged when max_chars is not given."
+    ),
     "cut_raised": (
         "to_text raised on a long result: it returns the text, cut with a marker when it is "
         "longer than max_chars."
@@ -147,17 +165,20 @@ RULES = (
     Rule("isoformat", "datetime, date, time: value.isoformat().",
          case=CASES[2].label, hint="isoformat"),
     Rule("decimal", "Decimal: str(value), every digit kept.", case=CASES[4].label, hint="decimal"),
-    Rule("set", "set, frozenset: a sorted list.", case=CASES[5].label, hint="set"),
+    Rule("set", "A set: a sorted list.", case=CASES[5].label, hint="set"),
+    Rule("frozenset", "A frozenset too.", case=CASES[6].label, hint="frozenset"),
     Rule("dataclass", "A dataclass instance: dataclasses.asdict(value).",
-         case=CASES[7].label, hint="dataclass"),
+         case=CASES[8].label, hint="dataclass"),
     Rule("pydantic", 'A pydantic model: value.model_dump(mode="json").',
-         case=CASES[8].label, hint="pydantic"),
+         case=CASES[9].label, hint="pydantic"),
     Rule("unknown", "Anything else: TypeError naming the type.",
          case=UNKNOWN_CASE, hint="unknown_type"),
     Rule("fits", "A text of at most max_chars characters is not cut.",
          case="to_text(a string exactly max_chars long, max_chars=300)", hint="fits_le"),
     Rule("default_limit", "max_chars defaults to 20_000.",
          case="to_text(a 50,000 character string)", hint="default_limit"),
+    Rule("default_fits", "So 15,000 characters fit when max_chars is not given.",
+         case="to_text(a 15,000 character string)", hint="default_fits"),
     Rule("never_silent", "A longer text is cut with a marker.",
          case="to_text(a 50,000 character string)", hint="never_silent"),
     Rule("keep_at_most", "The cut keeps at most max_chars characters of the text.",
@@ -242,6 +263,8 @@ def cut_cases() -> list[CutCase]:
                 value="上海" * 150),
         CutCase("to_text(a string one character too long, max_chars=300)", "x" * 301, 300,
                 value="x" * 301),
+        CutCase("to_text(a 15,000 character string)", "上海" * 7_500, DEFAULT_MAX,
+                source="'上海' * 7_500"),
     ]  # fmt: skip
     for index in range(5):
         length = rng.randint(150, 2_000)
@@ -270,6 +293,8 @@ def check_cut(learner: Learner, item: CutCase) -> None:
     if len(text) <= limit:
         if got != text:
             key = "fits_le" if len(text) == limit else "fits"
+            if limit == DEFAULT_MAX and len(text) < limit:
+                key = "default_fits"
             fail_case(
                 case,
                 phrase("unchanged_text", count=len(text)),

@@ -98,6 +98,7 @@ CASES = (
     ValueCase(INTEGER_OR_NULL, "ten", "any_of"),
     ValueCase(UNIT, "f"),
     ValueCase(UNIT, "k", "enum"),
+    ValueCase({"enum": [1, 2]}, True, "enum_bool"),  # True == 1 in Python, not in JSON
     ValueCase({"type": "array", "items": {"type": "string"}}, [1, 2], "this_node"),
     ValueCase({"type": "object", "properties": {"a": INTEGER}, "required": ["a"]}, {}),
 )
@@ -124,6 +125,8 @@ RULES = (
          hint="any_of"),
     Rule("enum", "enum: the value is one of the listed values.", case=case_of("enum"),
          hint="enum"),
+    Rule("enum_bool", "enum: with JSON's rules, true is not 1.", case=case_of("enum_bool"),
+         hint="enum_bool"),
     Rule("no_type", 'A node without "type", "anyOf" or "enum" accepts any value.',
          case=case_of("no_type"), hint="no_type"),
     Rule("this_node", "Only this node counts: not its properties or items.",
@@ -173,6 +176,10 @@ HINTS = {
         "Name every expected type in the message ({expected}), so the model sees all it may "
         "send: _expected(schema) writes them."
     ),
+    "enum_bool": (
+        "true is not one of [1, 2] in JSON, but `True in [1, 2]` is True in Python (True == 1): "
+        "a value matches an allowed one only if its JSON type is the same too."
+    ),
     "enum_json": (
         "List the allowed values as JSON in the message ({expected}): json.dumps of each, as "
         "_expected(schema) writes them."
@@ -201,7 +208,15 @@ def raised_hint(item: ValueCase, message: str) -> HintText:
     missing = next((name for name in names if repr(name) in message), None)
     if missing is not None:
         return hint("missing_type", name=missing)
-    if item.key in ("integer", "number_int", "number_bool", "boolean", "any_of", "enum"):
+    if item.key in (
+        "integer",
+        "number_int",
+        "number_bool",
+        "boolean",
+        "any_of",
+        "enum",
+        "enum_bool",
+    ):
         return hint(item.key)
     return hint("never_raise")
 

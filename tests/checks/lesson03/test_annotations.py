@@ -99,3 +99,16 @@ def test_eval_in_the_wrong_module_is_named_with_the_missing_name():
     message = rejected("03.5", eval_here)
     assert "Your code raised NameError: name 'Hotel' is not defined" in message
     assert "where Hotel is defined" in message
+
+
+def test_eval_in_the_wrong_module_is_named_even_when_the_name_error_becomes_a_type_error():
+    def eval_here_as_asked(func):
+        """eval() in this module, its NameError turned into the TypeError the contract asks for."""
+        try:
+            return eval_here(func)
+        except NameError as exc:
+            raise TypeError(f"{func.__name__}(): {exc}") from exc
+
+    message = rejected("03.5", eval_here_as_asked)
+    assert "Your code raised TypeError: book(): name 'Hotel' is not defined" in message
+    assert "evaluates it in func.__globals__, where Hotel is defined" in message

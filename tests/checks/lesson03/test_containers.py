@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections.abc
 import typing
 
 import pytest
@@ -19,7 +20,7 @@ def correct(annotation, json_type):
 
 def test_the_solution_passes_every_case():
     assert evaluate("03.3", solution()["container_schema"]) == (
-        "Exercise 03.3 passed: container_schema (17 visible and 30 hidden containers, 3 refused)."
+        "Exercise 03.3 passed: container_schema (20 visible and 30 hidden containers, 5 refused)."
     )
 
 
@@ -108,6 +109,34 @@ def string_fallback(annotation, json_type):
     return correct(annotation, json_type)
 
 
+def basic_contents_mapped_by_hand(annotation, json_type):
+    """Maps basic contents itself and hands on only the rest: right whenever the given
+    json_type agrees on int, so only a json_type that marks int too shows it."""
+    names = {str: "string", int: "integer", float: "number", bool: "boolean"}
+    return correct(annotation, lambda a: {"type": names[a]} if a in names else json_type(a))
+
+
+def abstract_sequences_accepted(annotation, json_type):
+    origin = typing.get_origin(annotation)
+    if origin is collections.abc.Sequence:
+        return {"type": "array", "items": json_type(typing.get_args(annotation)[0])}
+    return correct(annotation, json_type)
+
+
+def tuple_without_length(annotation, json_type):
+    schema = correct(annotation, json_type)
+    schema.pop("minItems", None)
+    schema.pop("maxItems", None)
+    return schema
+
+
+def tuple_closed_with_items_false(annotation, json_type):
+    schema = correct(annotation, json_type)
+    if "prefixItems" in schema:
+        schema["items"] = False
+    return schema
+
+
 CELL = "w03-ex3"
 BARE_LIST = 'return {"type": "array", "items": json_type(args[0])} if args else {"type": "array"}'
 WRONG_BY_RULE = {
@@ -123,6 +152,8 @@ WRONG_BY_RULE = {
         "set": sets_as_lists,
         "dict": dicts_without_values,
         "given": own_mapping,
+        "given_basic": basic_contents_mapped_by_hand,
+        "refuse_abstract": abstract_sequences_accepted,
         "dict_keys": any_keys,
         "refuse": string_fallback,
         "names_it": edited(
@@ -147,3 +178,22 @@ def test_a_bare_alias_that_raises_is_told_it_is_the_bare_container():
     message = rejected("03.3", bare_by_identity)
     assert "Case: container_schema(List, json_type)\nYour code raised IndexError" in message
     assert "typing.List, typing.Dict, ... without [...] are the bare containers" in message
+
+
+@pytest.mark.parametrize("wrong", [tuple_without_length, tuple_closed_with_items_false])
+def test_a_fixed_tuple_with_the_wrong_length_keywords_is_told_about_its_length(wrong):
+    message = rejected("03.3", wrong)
+    assert "Case: container_schema(tuple[float, float], json_type)" in message
+    assert "A fixed-length tuple also says its length" in message
+    assert "Call the json_type you are given" not in message
+
+
+def test_a_str_is_refused_as_not_a_container():
+    def str_as_a_list_of_strings(annotation, json_type):
+        if annotation is str:
+            return {"type": "array", "items": {"type": "string"}}
+        return correct(annotation, json_type)
+
+    message = rejected("03.3", str_as_a_list_of_strings)
+    assert "Case: container_schema(str, json_type)" in message
+    assert "str is not a list, tuple, set or dict" in message

@@ -151,3 +151,16 @@ def test_the_value_type_hint_names_the_values_and_their_type():
     assert "The type is the JSON type of the values: [1, 2, 3] are int, so it is 'integer'" in (
         message
     )
+
+
+def test_members_written_as_text_are_told_to_list_the_values():
+    def members_as_text(annotation):
+        schema = correct(annotation)
+        if isinstance(annotation, type):
+            schema["enum"] = [str(member) for member in annotation]
+        return schema
+
+    message = rejected("03.2", members_as_text)
+    assert "Case: enum_schema(Unit)" in message
+    assert "the members written as text ('Unit.CELSIUS'), not their values" in message
+    assert "so the model sends 'c'" in message

@@ -27,7 +27,7 @@ EMPTY = inspect.Parameter.empty
 
 def test_the_solution_passes_every_case():
     assert evaluate("03.6", solution()["parameters_schema"]) == (
-        "Exercise 03.6 passed: parameters_schema, second version (6 visible and 48 hidden "
+        "Exercise 03.6 passed: parameters_schema, second version (8 visible and 48 hidden "
         "functions, 17 refused)."
     )
 
@@ -51,6 +51,7 @@ def make(
     empty_as_default=False,
     message=None,
     closed=True,
+    sort_required=False,
 ):
     """The solution's logic, written out, with one pitfall switched on."""
     json_type = solution()["json_type"]
@@ -90,6 +91,8 @@ def make(
             properties[name] = schema
         if required_rule:
             required = required_rule(func, hints)
+        if sort_required:
+            required = sorted(required)
         schema = {"type": "object", "properties": properties, "required": required}
         if closed:
             schema["additionalProperties"] = False
@@ -115,6 +118,7 @@ WRONG_BY_RULE = {
         "shape": make(closed=False),
         "nullable_required": make(required_rule=not_optional),
         "default_optional": make(required_rule=every_parameter),
+        "required_order": make(sort_required=True),
         "enum_default": make(raw_enum_defaults=True),
         "varargs": make(skip=VARIADIC),
         "names_both": make(message="variadic parameters are not supported"),
@@ -178,3 +182,16 @@ def test_the_solution_and_the_reference_both_refuse_what_a_model_cannot_send():
         for implementation in (solution()["parameters_schema"], reference_parameters_schema):
             with pytest.raises(TypeError, match=parameter):
                 implementation(func)
+
+
+def test_a_tuple_default_written_as_text_is_told_to_be_a_json_value():
+    def tuple_default_as_text(func):
+        schema = solution()["parameters_schema"](func)
+        for prop in schema["properties"].values():
+            if isinstance(prop.get("default"), tuple):
+                prop["default"] = str(prop["default"])
+        return schema
+
+    message = rejected("03.6", tuple_default_as_text)
+    assert "Where:    at $.properties.dates.default: expected an array" in message
+    assert "A default must be the parameter's default as a JSON value." in message

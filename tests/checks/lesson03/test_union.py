@@ -20,7 +20,7 @@ def correct(annotation, json_type):
 
 def test_the_solution_passes_every_case():
     assert evaluate("03.1", solution()["union_schema"]) == (
-        "Exercise 03.1 passed: union_schema (9 visible and 30 hidden unions, 3 refused)."
+        "Exercise 03.1 passed: union_schema (11 visible and 30 hidden unions, 3 refused)."
     )
 
 
@@ -67,6 +67,15 @@ def anything_goes(annotation, json_type):
     return {"anyOf": [json_type(member) for member in typing.get_args(annotation)]}
 
 
+def null_written_by_hand(annotation, json_type):
+    """{"type": "null"} written as a constant: right whenever the given json_type agrees."""
+    branches = [
+        {"type": "null"} if member is type(None) else json_type(member)
+        for member in typing.get_args(annotation)
+    ]
+    return {"anyOf": branches}
+
+
 CELL = "w03-ex1"
 ORIGIN_TEST = "if typing.get_origin(annotation) not in (typing.Union, types.UnionType):"
 WRONG_BY_RULE = {
@@ -76,6 +85,7 @@ WRONG_BY_RULE = {
         ),
         "any_of": type_list,
         "null_kept": unwraps_optional,
+        "null_given": null_written_by_hand,
         "order": null_first,
         "union_type": edited(
             "union_schema",
@@ -128,3 +138,17 @@ def test_the_origins_are_the_two_of_python_3_10_to_3_13():
         typing.Union,
         types.UnionType,
     }
+
+
+def test_basic_members_mapped_by_hand_are_caught_by_the_marking_json_type():
+    def basic_by_hand(annotation, json_type):
+        names = {str: "string", int: "integer", float: "number", bool: "boolean"}
+        branches = [
+            {"type": names[m]} if m in names else json_type(m) for m in typing.get_args(annotation)
+        ]
+        return {"anyOf": branches}
+
+    message = rejected("03.1", basic_by_hand)
+    assert "with a json_type that marks every member" in message
+    assert '"$comment": "json_type(int)"' in message
+    assert "Call the json_type you are given for each member" in message

@@ -8,7 +8,7 @@ from solution_cells import rejected
 
 from course_lib.checks import EXERCISES, NotDoneYet, evaluate
 from course_lib.checks.lesson04._shared import local_tool
-from course_lib.checks.lesson04.registry_cases import KEYWORD_CASE
+from course_lib.checks.lesson04.registry_cases import KEYWORD_CASE, NOW_CASE
 from course_lib.reference import ToolRegistry as ReferenceRegistry
 
 from ._solution import edited, solution
@@ -53,6 +53,9 @@ WRONG_BY_RULE = {
                             '"parameters": parameters_schema(function)["properties"],'),
         "tags": wrong('"tags": list(tags),', '"tags": tags,'),
         "first_paragraph": wrong('doc.split("\\n\\n")[0].strip()', "doc"),
+        "paragraph_lines": wrong('doc.split("\\n\\n")[0].strip()', 'doc.split("\\n")[0].strip()'),
+        "tags_copy": wrong('"tags": list(tags),',
+                           '"tags": tags if isinstance(tags, list) else list(tags),'),
         "string_form": wrong("if isinstance(func, str):", "if False:"),
         "use_description": wrong("if description is None else description",
                                  "if True else description"),
@@ -151,7 +154,7 @@ def test_a_refused_replacement_is_named():
 def test_the_docstring_first_line_passes_for_one_line_summaries_only():
     cls = wrong('doc.split("\\n\\n")[0].strip()', 'doc.split("Args:")[0].strip()')
     message = rejected("04.1", cls)
-    assert "Case: @registry.tool on now (a multi-paragraph docstring): its description" in message
+    assert "Case: " + NOW_CASE + ": its description" in message
     assert "first paragraph" in message
 
 
@@ -169,3 +172,27 @@ def test_the_solution_agrees_with_the_reference_registry():
     assert ours.names() == theirs.names()
     for format in ("openai", "responses", "anthropic"):
         assert ours.schemas(format=format) == theirs.schemas(format=format)
+
+
+def test_a_refused_duplicate_that_removed_the_first_tool_is_told_the_first_stays():
+    cls = wrong(
+        "            if tool_name in self._tools and not replace:\n",
+        "            if tool_name in self._tools and not replace:\n"
+        "                del self._tools[tool_name]\n",
+    )
+    message = rejected("04.1", cls)
+    assert "registering search_web under the taken name 'search_notes': the first one stays" in (
+        message
+    )
+    assert "a refused registration leaves the tool that was registered first in place" in message
+    assert "register each tool in self._tools[name]" not in message
+
+
+def test_an_openai_function_with_a_key_too_many_is_told_which_keys_it_holds():
+    cls = wrong(
+        'function = {**name_and_text, "parameters": entry["parameters"]}',
+        'function = {**name_and_text, "parameters": entry["parameters"], "strict": False}',
+    )
+    message = rejected("04.1", cls)
+    assert 'registry.schemas(format="openai") for the visible tools' in message
+    assert 'holds exactly "name", "description" and "parameters"' in message

@@ -26,7 +26,7 @@ def wrong(old: str, new: str):
 
 def test_the_solution_passes_every_case():
     assert evaluate("04.5", solution()["to_text"]) == (
-        "Exercise 04.5 passed: to_text (11 values and 9 long results)."
+        "Exercise 04.5 passed: to_text (12 values and 10 long results)."
     )
 
 
@@ -50,6 +50,7 @@ WRONG_BY_RULE = {
         "isoformat": wrong("default=jsonable)", "default=str)"),
         "decimal": wrong("        return str(value)\n", "        return float(value)\n"),
         "set": wrong("            return sorted(value)\n", "            return list(value)\n"),
+        "frozenset": wrong("if isinstance(value, (set, frozenset)):", "if isinstance(value, set):"),
         "dataclass": wrong("if dataclasses.is_dataclass(value) and not isinstance(value, type):",
                            "if False:"),
         "pydantic": wrong("if isinstance(value, pydantic.BaseModel):", "if False:"),
@@ -57,6 +58,7 @@ WRONG_BY_RULE = {
                          'JSON; teach jsonable it")', "    return str(value)"),
         "fits": wrong("if len(text) <= max_chars:", "if len(text) < max_chars:"),
         "default_limit": wrong("max_chars: int = 20_000", "max_chars: int = 100_000"),
+        "default_fits": wrong("max_chars: int = 20_000", "max_chars: int = 10_000"),
         "never_silent": wrong(MARKER, "return text[:max_chars]"),
         "keep_at_most": wrong("return text[:max_chars] + f", "return text + f"),
         "marker_shape": wrong('f"\\n[... cut', 'f" [... cut'),
@@ -94,3 +96,10 @@ def test_the_solution_agrees_with_the_reference():
     for value in ({"city": "北京"}, [1, "二"], local_tool("next_holiday")("中国")):
         assert json.loads(ours(value)) == json.loads(reference_to_text(value))
     assert ours("北京") == reference_to_text("北京")
+
+
+def test_a_model_dumped_in_python_mode_is_told_to_use_json_mode():
+    fn = wrong('return value.model_dump(mode="json")', "return value.model_dump()")
+    message = rejected("04.5", fn)
+    assert "(a pydantic model)\nYour code raised TypeError" in message
+    assert "model_dump() alone leaves the member" in message

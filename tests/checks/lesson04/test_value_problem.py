@@ -26,7 +26,7 @@ def wrong(old: str, new: str):
 
 def test_the_solution_passes_every_case():
     assert evaluate("04.2", solution()["value_problem"]) == (
-        "Exercise 04.2 passed: value_problem (23 visible and 16 hidden cases)."
+        "Exercise 04.2 passed: value_problem (24 visible and 16 hidden cases)."
     )
 
 
@@ -48,6 +48,12 @@ def test_the_stub_is_not_done_yet():
         evaluate("04.2", value_problem)
 
 
+ENUM_TEST = (
+    'if "enum" in schema and not any(\n'
+    "        value == option and isinstance(value, bool) == isinstance(option, bool)\n"
+    '        for option in schema["enum"]\n'
+    "    ):"
+)
 WRONG_BY_RULE = {
     "04.2": {
         "fits_none": wrong("    return None\n", '    return ""\n'),
@@ -59,7 +65,8 @@ WRONG_BY_RULE = {
         "basic": wrong('    "null": lambda value: value is None,\n', ""),
         "type_list": wrong(TYPE_NAMES, 'names = [schema["type"]]'),
         "any_of": wrong('    if "anyOf" in schema:\n', "    if False:\n"),
-        "enum": wrong('if "enum" in schema and value not in schema["enum"]:', "if False:"),
+        "enum": wrong('if "enum" in schema and not any(', "if False and not any("),
+        "enum_bool": wrong(ENUM_TEST, 'if "enum" in schema and value not in schema["enum"]:'),
         "no_type": wrong('    if "type" in schema:\n', "    if True:\n"),
         "this_node": wrong(
             "    return None\n",
