@@ -108,8 +108,9 @@ def load_lessons(canonical_dir: Path) -> dict[str, Lesson]:
     """Every ``NN_slug.ipynb`` lesson in ``canonical_dir`` by slug."""
     if not canonical_dir.is_dir():
         raise FileNotFoundError(
-            f"canonical notebooks folder {canonical_dir} does not exist; pass --canonical DIR "
-            "(the student notebooks, as built by `python -m course_lib build`)"
+            f"The course's notebooks folder {canonical_dir} does not exist. Run the command in "
+            "the course folder (the one with notebooks/ in it), or pass --canonical DIR with the "
+            "student notebooks as `python -m course_lib build` writes them."
         )
     lessons = {}
     for path in sorted(canonical_dir.glob("*.ipynb")):
