@@ -17,6 +17,13 @@ from typing import Any
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
+from course_lib.checks.lesson07._anthropic_blocks import (
+    blocks,
+    essential,
+    is_text_blocks_of,
+    is_the_question,
+    roles,
+)
 from course_lib.checks.lesson07._shared import (
     CHECK_MODEL,
     NOTEBOOK,
@@ -366,64 +373,28 @@ def diagnose(case: str, question: str, exchanges: list, *, finished: bool = True
         diagnose_second_request(case, first.reply, exchanges[1].request.get("messages") or [])
 
 
-def is_the_question(messages: Any, question: str) -> bool:
-    if not isinstance(messages, list) or len(messages) != 1 or not isinstance(messages[0], dict):
-        return False
-    message = messages[0]
-    content = message.get("content")
-    parts = content if isinstance(content, list) else [{"type": "text", "text": content}]
-    texts = [p.get("text") for p in parts if isinstance(p, dict)]
-    return message.get("role") == "user" and texts == [question]
-
-
-def is_text_blocks_of(content: Any, result: str) -> bool:
-    """``content`` is ``result`` as a list of text blocks (which the API also accepts)."""
-    if not isinstance(content, list) or not all(isinstance(b, dict) for b in content):
-        return False
-    texts = [b.get("text") for b in content if b.get("type") == "text"]
-    return len(texts) == len(content) and "".join(map(str, texts)) == result
-
-
-def _roles(messages: list) -> list:
-    return [m.get("role") if isinstance(m, dict) else m for m in messages]
-
-
-def _blocks(message: Any, kind: str) -> list[dict]:
-    content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(content, list):
-        return []
-    return [b for b in content if isinstance(b, dict) and b.get("type") == kind]
-
-
-def _essential(block: dict) -> dict:
-    """The parts of a reply's content block that must come back (the SDK may add or drop the
-    rest, such as ``citations: null``)."""
-    keys = ("type", "id", "name", "input") if block.get("type") == "tool_use" else ("type", "text")
-    return {key: block.get(key) for key in keys}
-
-
 def diagnose_second_request(case: str, first: dict, messages: list) -> None:
     __tracebackhide__ = True
     uses = [b for b in first.get("content") or [] if b.get("type") == "tool_use"]
     ids = [b["id"] for b in uses]
-    roles = _roles(messages)
+    sent_roles = roles(messages)
     expected_roles = ["user", "assistant", "user"]
     where = text("roles")
-    if "assistant" not in roles:
-        fail(case, expected_roles, roles, hint("assistant_missing"), where=where)
-    if any(role not in ("user", "assistant") for role in roles):
-        fail(case, expected_roles, roles, hint("tool_role"), where=where)
-    if roles != expected_roles:
-        fail(case, expected_roles, roles, hint("one_user_message"), where=where)
+    if "assistant" not in sent_roles:
+        fail(case, expected_roles, sent_roles, hint("assistant_missing"), where=where)
+    if any(role not in ("user", "assistant") for role in sent_roles):
+        fail(case, expected_roles, sent_roles, hint("tool_role"), where=where)
+    if sent_roles != expected_roles:
+        fail(case, expected_roles, sent_roles, hint("one_user_message"), where=where)
     sent = messages[1].get("content")
-    reply_blocks = [_essential(b) for b in first.get("content") or []]
+    reply_blocks = [essential(b) for b in first.get("content") or []]
     if (
         not isinstance(sent, list)
-        or [_essential(b) for b in sent if isinstance(b, dict)] != reply_blocks
+        or [essential(b) for b in sent if isinstance(b, dict)] != reply_blocks
     ):
         where = text("assistant_content")
         fail(case, Plain(text("the_reply_content")), sent, hint("assistant_changed"), where=where)
-    results = _blocks(messages[2], "tool_result")
+    results = blocks(messages[2], "tool_result")
     answered = [r.get("tool_use_id") for r in results]
     expected = Plain(text("results_for", ids=", ".join(ids)))
     where = text("results")
