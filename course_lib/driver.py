@@ -86,10 +86,12 @@ def exception_data(exc: BaseException) -> dict[str, Any]:
         message = str(exc)
     except Exception:  # noqa: BLE001
         message = "<the message could not be read>"
+    cause = exc.__cause__  # set only by ``raise ... from error``
     return {
         "type": type(exc).__name__,
         "types": [klass.__name__ for klass in type(exc).__mro__],
         "message": scrub(message),
+        "cause_types": [klass.__name__ for klass in type(cause).__mro__] if cause else [],
     }
 
 

@@ -76,6 +76,11 @@ class Reply:
         return tuple(self.data["raised"]["types"]) if self.raised else ()
 
     @property
+    def cause_types(self) -> tuple[str, ...]:
+        """The class and bases of the exception it was raised ``from`` (empty without ``from``)."""
+        return tuple(self.data["raised"].get("cause_types", ())) if self.raised else ()
+
+    @property
     def message(self) -> str:
         return self.data["raised"]["message"] if self.raised else ""
 

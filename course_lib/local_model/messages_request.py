@@ -4,8 +4,11 @@ Anthropic's API differs from OpenAI's in the places a learner trips over: ``max_
 required; ``system`` is a top-level field, not a message; tools carry ``input_schema``; the
 assistant asks for a call with a ``tool_use`` content block (``id``, ``name``, ``input`` as an
 object) and the **next user message** answers it with a ``tool_result`` block (``tool_use_id``,
-``content``, ``is_error``); roles alternate user/assistant. Mistakes get Anthropic's own 400s,
-worded ``field.path: what is wrong``, in Anthropic's error shape (``messages_reply.py``).
+``content``, ``is_error``), before any text of that message. Roles take turns: consecutive
+messages of one role are combined into one turn, as the real API documents (so results sent one
+user message each still arrive, merged), and the pairing rules apply to the combined turns.
+Mistakes get Anthropic's own 400s, worded ``field.path: what is wrong``, in Anthropic's error
+shape (``messages_reply.py``).
 
 The conversation becomes Chat Completions messages (``tool_use`` -> ``tool_calls``,
 ``tool_result`` -> tool messages; a result with ``is_error`` reads as ``{"error": ...}``), so
@@ -41,10 +44,6 @@ MESSAGES = {
     "positive": "{field}: Input should be greater than or equal to 1",
     "no_messages": "messages: at least one message is required",
     "role": "{field}: Input should be 'user' or 'assistant'",
-    "alternate": (
-        'messages: roles must alternate between "user" and "assistant", but found multiple '
-        '"{role}" roles in a row'
-    ),
     "empty": (
         "messages.{index}: all messages must have non-empty content except for the optional "
         "final assistant message"
@@ -57,6 +56,11 @@ MESSAGES = {
         "messages.{index}: `tool_use` ids were found without `tool_result` blocks immediately "
         "after: {ids}. Each `tool_use` block must have a corresponding `tool_result` block in "
         "the next message."
+    ),
+    "results_first": (
+        "messages.{index}: Did not find {count} `tool_result` block(s) at the beginning of this "
+        "message. Messages following `tool_use` blocks must begin with a matching number of "
+        "`tool_result` blocks."
     ),
     "unknown_result": (
         "messages.{index}.content.{position}: unexpected `tool_use_id` found in `tool_result` "
@@ -120,6 +124,7 @@ def validate(body: dict[str, Any]) -> MessagesCall:
         raise fail("no_messages")
     for index, message in enumerate(messages):
         _check_message(index, message, last=index == len(messages) - 1)
+    messages = combine_turns(messages)
     _check_pairing(messages)
     system = _system_text(body.get("system"))
     tools = _check_tools(body.get("tools"))
@@ -199,12 +204,26 @@ def _blocks(message: dict, tag: str) -> list[dict]:
     return [b for b in content if b["type"] == tag] if isinstance(content, list) else []
 
 
+def _as_blocks(content: Any) -> list[dict]:
+    return [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
+
+
+def combine_turns(messages: list[dict]) -> list[dict]:
+    """Consecutive messages of one role as one turn, their content blocks in order."""
+    turns: list[dict] = []
+    for message in messages:
+        if turns and turns[-1]["role"] == message["role"]:
+            previous = turns[-1]
+            content = [*_as_blocks(previous["content"]), *_as_blocks(message["content"])]
+            turns[-1] = {**previous, "content": content}
+        else:
+            turns.append(message)
+    return turns
+
+
 def _check_pairing(messages: list[dict]) -> None:
-    """Roles alternate; each ``tool_use`` is answered in the very next message, and each
-    ``tool_result`` answers a ``tool_use`` of the message right before it."""
-    for index in range(1, len(messages)):
-        if messages[index]["role"] == messages[index - 1]["role"]:
-            raise fail("alternate", role=messages[index]["role"])
+    """Each ``tool_use`` is answered at the very start of the next turn, and each
+    ``tool_result`` answers a ``tool_use`` of the turn right before it."""
     for index, message in enumerate(messages):
         asked = [b["id"] for b in _blocks(messages[index - 1], "tool_use")] if index else []
         if message["role"] == "user":
@@ -225,6 +244,9 @@ def _check_pairing(messages: list[dict]) -> None:
             open_ids = [i for i in ids if i not in answered]
             if open_ids:
                 raise fail("unanswered", index=index, ids=", ".join(open_ids))
+            leading = _as_blocks(following["content"])[: len(ids)] if following and ids else []
+            if any(block["type"] != "tool_result" for block in leading):
+                raise fail("results_first", index=index + 1, count=len(ids))
 
 
 def _text(content: Any) -> str:

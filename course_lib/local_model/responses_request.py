@@ -36,6 +36,9 @@ ITEM_TYPES = ["message", "function_call", "function_call_output", "reasoning"]
 MESSAGE_ROLES = ["user", "assistant", "system", "developer"]
 TEXT_PARTS = ("input_text", "output_text", "text", "refusal")
 MAX_TOOLS = 128
+# The API mints item ids with these prefixes and refuses an input item whose id has another one
+# (a call's call_... sent as its item id is the usual slip).
+ID_PREFIXES = {"function_call": "fc", "message": "msg"}
 
 MESSAGES = {
     "input_type": (
@@ -48,6 +51,7 @@ MESSAGES = {
     ),
     "unanswered_call": "No tool output found for function call {call_id}.",
     "unknown_output": "No tool call found for function call output with call_id {call_id}.",
+    "id_prefix": "Invalid '{where}.id': '{id}'. Expected an ID that begins with '{prefix}'.",
     "duplicate_item": (
         "Duplicate item found with id {id}. Remove duplicate items from your input and try again."
     ),
@@ -132,6 +136,7 @@ def _check_item(where: str, item: Any) -> dict[str, Any]:
     kind = item.get("type", "message" if "role" in item else None)
     if kind is None:
         raise missing(f"{where}.type")
+    _check_id_prefix(where, kind, item)
     if kind == "message":
         return _check_message(where, item)
     if kind == "function_call":
@@ -153,6 +158,14 @@ def _check_item(where: str, item: Any) -> dict[str, Any]:
     if kind == "reasoning":
         return item
     raise invalid_value(f"{where}.type", kind, ITEM_TYPES)
+
+
+def _check_id_prefix(where: str, kind: str, item: dict) -> None:
+    prefix = ID_PREFIXES.get(kind)
+    item_id = item.get("id")
+    if prefix and isinstance(item_id, str) and not item_id.startswith(prefix):
+        message = MESSAGES["id_prefix"].format(where=where, id=item_id[:100], prefix=prefix)
+        raise ProtocolError(message, param=f"{where}.id", code="invalid_value")
 
 
 def _check_message(where: str, item: dict) -> dict[str, Any]:

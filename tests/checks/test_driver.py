@@ -47,6 +47,32 @@ def test_an_exception_comes_back_as_its_type_its_bases_and_its_message(driver):
     assert reply["raised"]["message"] == "'no such key'"
 
 
+def test_an_exception_raised_from_another_names_its_cause_and_only_an_explicit_one():
+    def wrapped():
+        try:
+            int("x")
+        except ValueError as error:
+            raise LookupError("wrapped") from error
+
+    def implicit():
+        try:
+            int("x")
+        except ValueError:
+            raise LookupError("not from") from None
+
+    driver = Driver({"wrapped": wrapped, "implicit": implicit})
+    assert ask(driver, op="call", fn={"target": "wrapped"})["raised"]["cause_types"][:1] == [
+        "ValueError"
+    ]
+    assert ask(driver, op="call", fn={"target": "implicit"})["raised"]["cause_types"] == []
+    assert (
+        ask(Driver({"boom": lambda: {}["k"]}), op="call", fn={"target": "boom"})["raised"][
+            "cause_types"
+        ]
+        == []
+    )
+
+
 def test_source_text_builds_inputs_with_the_prelude_names(driver):
     reply = ask(
         driver,

@@ -240,9 +240,27 @@ VIOLATIONS = [
         "toolu_1",
     ),
     (
-        "two user messages in a row",
-        dict(messages=[{"role": "user", "content": "hi"}, {"role": "user", "content": "again"}]),
-        'roles must alternate between "user" and "assistant"',
+        "text before the tool_result that answers the call",
+        dict(
+            messages=[
+                {"role": "user", "content": "北京天气"},
+                {"role": "assistant", "content": [USE]},
+                {"role": "user", "content": [{"type": "text", "text": "Here:"}, RESULT]},
+            ]
+        ),
+        "messages.2: Did not find 1 `tool_result` block(s) at the beginning of this message. "
+        "Messages following `tool_use` blocks must begin with a matching number of "
+        "`tool_result` blocks.",
+    ),
+    (
+        "the results without the assistant message (the two user turns combine)",
+        dict(
+            messages=[
+                {"role": "user", "content": "北京天气"},
+                {"role": "user", "content": [RESULT]},
+            ]
+        ),
+        "messages.0.content.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_1",
     ),
     (
         "no messages",
@@ -292,6 +310,26 @@ def test_a_protocol_violation_is_a_400_in_anthropics_shape(any_anthropic, kwargs
     assert caught.value.status_code == 400
     assert body["type"] == "error" and body["error"]["type"] == "invalid_request_error"
     assert words in body["error"]["message"]
+
+
+def test_consecutive_user_messages_are_combined_into_one_turn_as_anthropic_documents():
+    second_use = {**USE, "id": "toolu_2", "input": {"city": "上海"}}
+    second_result = {**RESULT, "tool_use_id": "toolu_2", "content": "多云"}
+    one_message_each = [
+        {"role": "user", "content": "北京和上海的天气"},
+        {"role": "assistant", "content": [USE, second_use]},
+        {"role": "user", "content": [RESULT]},
+        {"role": "user", "content": [second_result]},
+    ]
+    claude = make_anthropic_client()
+    reply = claude.messages.create(
+        model=MODEL, max_tokens=1024, messages=one_message_each, tools=TOOLS
+    )
+    combined = [*one_message_each[:2], {"role": "user", "content": [RESULT, second_result]}]
+    same = claude.messages.create(model=MODEL, max_tokens=1024, messages=combined, tools=TOOLS)
+    assert reply.stop_reason == "end_turn"
+    assert [b.text for b in reply.content] == [b.text for b in same.content]
+    assert "晴" in reply.content[0].text and "多云" in reply.content[0].text
 
 
 def post_messages(body: dict, headers: dict | None = None) -> httpx2.Response:

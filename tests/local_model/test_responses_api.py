@@ -278,6 +278,30 @@ def test_previous_response_id_with_the_whole_conversation_again_is_a_duplicate_i
     )
 
 
+def test_a_function_call_item_whose_id_is_its_call_id_is_refused_as_the_real_api_does():
+    conversation = [
+        {"type": "message", "role": "user", "content": "上海天气"},
+        {
+            "type": "function_call",
+            "id": "call_1",
+            "call_id": "call_1",
+            "name": "get_weather",
+            "arguments": '{"city": "上海"}',
+        },
+        {"type": "function_call_output", "call_id": "call_1", "output": "多云"},
+    ]
+    with pytest.raises(openai.BadRequestError) as caught:
+        make_client().responses.create(model=MODEL, input=conversation, tools=TOOLS)
+    assert caught.value.body["param"] == "input[1].id"
+    assert caught.value.body["message"] == (
+        "Invalid 'input[1].id': 'call_1'. Expected an ID that begins with 'fc'."
+    )
+    without_id = [conversation[0], {**conversation[1]}, conversation[2]]
+    del without_id[1]["id"]
+    reply = make_client().responses.create(model=MODEL, input=without_id, tools=TOOLS)
+    assert "多云" in reply.output_text
+
+
 # -- streaming ------------------------------------------------------------------------------------
 
 

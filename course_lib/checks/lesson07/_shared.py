@@ -35,7 +35,10 @@ def get_weather(city: str, unit: Literal["c", "f"] = "c") -> dict:
         raise KeyError(f"no weather station in {city}")
     celsius = 10 + sum(map(ord, city)) % 25
     temperature = celsius if unit == "c" else round(celsius * 9 / 5 + 32)
-    return {"city": city, "temperature": temperature, "unit": unit, "sky": SKIES[city]}
+    report = {"city": city, "temperature": temperature, "unit": unit, "sky": SKIES[city]}
+    if city == "Berlin":  # a success whose text holds the word "error"
+        report["error_margin"] = 1
+    return report
 
 
 @registry.tool

@@ -17,6 +17,13 @@ from typing import Any
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
+from course_lib.checks.lesson07._anthropic_blocks import (
+    blocks,
+    essential,
+    is_text_blocks_of,
+    is_the_question,
+    roles,
+)
 from course_lib.checks.lesson07._shared import (
     CHECK_MODEL,
     NOTEBOOK,
@@ -43,6 +50,8 @@ TEXTS = {
     "assistant_content": "the assistant message you sent back",
     "the_reply_content": "the reply's content blocks, unchanged",
     "results_for": "one tool_result for each tool_use id: {ids}",
+    "results": "the tool_result blocks of the user message you sent",
+    "results_then_text": "the tool_result blocks first, then any text",
     "result_of": "the tool_result answering {name}({arguments})",
     "summary": "{count} conversations",
 }
@@ -61,6 +70,12 @@ WEATHER_CASE = case_label(WEATHER_QUESTION)
 HELLO_CASE = case_label("Hello!")
 ERROR_QUESTION = "What's the weather in 北京 and Tokyo?"
 ERROR_CASE = case_label(ERROR_QUESTION)
+PREFACE_QUESTION = "Is it warmer in Paris or in London?"
+PREFACE_CASE = case_label(PREFACE_QUESTION)
+CUT_QUESTION = "Tell me everything about the weather."
+CUT_CASE = case_label(CUT_QUESTION)
+MORE_QUESTION = "Weather and time in Paris?"
+MORE_CASE = case_label(MORE_QUESTION)
 
 RULES = (
     Rule("model", "Pass model=model to every request.", case=WEATHER_CASE, hint="model"),
@@ -86,10 +101,22 @@ RULES = (
         hint="no_tool_use",
     ),
     Rule(
+        "cut_short",
+        'A reply cut short (stop_reason "max_tokens") is not "tool_use" either: return its text.',
+        case=CUT_CASE,
+        hint="no_tool_use",
+    ),
+    Rule(
         "assistant",
-        "Send the reply's content back unchanged as the assistant message.",
+        "Send the reply's content back as the assistant message.",
         case=WEATHER_CASE,
         hint="assistant_missing",
+    ),
+    Rule(
+        "assistant_unchanged",
+        "Send all of it unchanged, its text blocks too.",
+        case=PREFACE_CASE,
+        hint="assistant_changed",
     ),
     Rule(
         "one_user_message",
@@ -111,15 +138,27 @@ RULES = (
     ),
     Rule(
         "is_error",
-        'An error result gets "is_error": True; other results do not.',
+        'An error result gets "is_error": True.',
         case=ERROR_CASE,
         hint="is_error",
     ),
     Rule(
+        "is_error_only",
+        'Other results do not, even when their text holds the word "error".',
+        case=case_label("Berlin and 东京"),
+        hint="is_error_only",
+    ),
+    Rule(
         "second_request",
-        "Send the second request and return its text; at most two requests.",
+        "Send the second request and return its text.",
         case=WEATHER_CASE,
         hint="send_again",
+    ),
+    Rule(
+        "no_third",
+        "No third request, even when the second reply asks for more calls.",
+        case=MORE_CASE,
+        hint="one_round_trip",
     ),
     Rule("returns_text", "Return the text, a str.", case=WEATHER_CASE, hint="return_text"),
 )
@@ -141,13 +180,17 @@ HINTS = {
     "send_again": (
         "After running the tools, send the conversation once more and return that reply's text."
     ),
-    "one_round_trip": "One round trip: at most two requests.",
+    "one_round_trip": (
+        "One round trip: at most two requests. Return the second reply's text even when it asks "
+        "for more calls (looping until the answer is lesson 05's run_agent)."
+    ),
     "assistant_missing": (
         'Send the reply back as the assistant message, {{"role": "assistant", "content": '
         "reply.content}}, before the results."
     ),
     "assistant_changed": (
-        "Send the reply's content back unchanged: its tool_use blocks are what the results answer."
+        "Send the reply's content back unchanged, every block of it (its text too): "
+        '{{"role": "assistant", "content": reply.content}}.'
     ),
     "tool_role": (
         "Anthropic has no tool role: the results go in the next user message, as tool_result "
@@ -155,7 +198,20 @@ HINTS = {
     ),
     "one_user_message": (
         "Put every tool_result in one user message, right after the assistant message: not one "
-        "message per result."
+        "message per result. The API combines consecutive user messages, but Anthropic warns "
+        "that results sent one message each teach the model to stop making parallel calls."
+    ),
+    "results_first": (
+        "Put the tool_result blocks first in the user message; any text comes after them (the "
+        "API refuses a message that answers tool_use blocks with text first)."
+    ),
+    "content_blocks": (
+        "Your tool_result content is a list of text blocks. The API accepts that too, but this "
+        "exercise asks for the string registry.call returns, as it is."
+    ),
+    "result_swapped": (
+        "This tool_result holds the result of another call: run each tool_use block with its own "
+        "name and input, and send that result with that block's id."
     ),
     "every_call": "Answer every tool_use block, not only the first: one tool_result each.",
     "tool_use_id": (
@@ -168,7 +224,11 @@ HINTS = {
         'When registry.call returns an error object ({{"error": ...}}), add "is_error": True to '
         "that tool_result."
     ),
-    "is_error_only": '"is_error": True belongs only on results that are errors.',
+    "is_error_only": (
+        '"is_error": True belongs only on results that are errors: JSON objects with an '
+        '"error" key, which is_error_result recognises. A result that merely holds the word '
+        '"error" is not one.'
+    ),
     "input_is_dict": (
         "block.input is already a dict (Anthropic decodes the arguments for you): pass it to "
         "registry.call as it is."
@@ -198,14 +258,24 @@ EXCEPTION_HINTS = [
 
 def conversations() -> list[tuple[str, Any]]:
     """(question, policy or None for the default toy model), the visible ones first."""
-    from course_lib.local_model import HeuristicPolicy, ScriptedPolicy, call
+    from course_lib.local_model import HeuristicPolicy, ScriptedPolicy, Turn, call
 
     failing = [call("get_weather", city="Berlin"), call("get_weather", city="东京")]
+    both = (call("get_weather", city="Paris"), call("get_weather", city="London"))
+    preface = Turn("Let me look both up.", both)
+    # Longer than max_tokens=1024 (one token per Chinese character): cut short, no call.
+    long_answer = "今天的天气很好，" * 160
+    more = Turn(
+        "Paris is cloudy. Let me look up the time there too.", (call("get_time", city="Paris"),)
+    )
     cases: list[tuple[str, Any]] = [
         (WEATHER_QUESTION, None),
         ("Hello!", None),
         (ERROR_QUESTION, None),
         ("Berlin and 东京", ScriptedPolicy([failing], then=HeuristicPolicy())),
+        (PREFACE_QUESTION, ScriptedPolicy([preface], then=HeuristicPolicy())),
+        (CUT_QUESTION, ScriptedPolicy([long_answer])),
+        (MORE_QUESTION, ScriptedPolicy([call("get_weather", city="Paris"), more])),
     ]
     return cases + [(q, None) for q in random_questions(hidden_rng("07.3"), 3)]
 
@@ -303,69 +373,54 @@ def diagnose(case: str, question: str, exchanges: list, *, finished: bool = True
         diagnose_second_request(case, first.reply, exchanges[1].request.get("messages") or [])
 
 
-def is_the_question(messages: Any, question: str) -> bool:
-    if not isinstance(messages, list) or len(messages) != 1 or not isinstance(messages[0], dict):
-        return False
-    message = messages[0]
-    content = message.get("content")
-    parts = content if isinstance(content, list) else [{"type": "text", "text": content}]
-    texts = [p.get("text") for p in parts if isinstance(p, dict)]
-    return message.get("role") == "user" and texts == [question]
-
-
-def _roles(messages: list) -> list:
-    return [m.get("role") if isinstance(m, dict) else m for m in messages]
-
-
-def _blocks(message: Any, kind: str) -> list[dict]:
-    content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(content, list):
-        return []
-    return [b for b in content if isinstance(b, dict) and b.get("type") == kind]
-
-
-def _essential(block: dict) -> dict:
-    """The parts of a reply's content block that must come back (the SDK may add or drop the
-    rest, such as ``citations: null``)."""
-    keys = ("type", "id", "name", "input") if block.get("type") == "tool_use" else ("type", "text")
-    return {key: block.get(key) for key in keys}
-
-
 def diagnose_second_request(case: str, first: dict, messages: list) -> None:
     __tracebackhide__ = True
     uses = [b for b in first.get("content") or [] if b.get("type") == "tool_use"]
     ids = [b["id"] for b in uses]
-    roles = _roles(messages)
+    sent_roles = roles(messages)
     expected_roles = ["user", "assistant", "user"]
     where = text("roles")
-    if "assistant" not in roles:
-        fail(case, expected_roles, roles, hint("assistant_missing"), where=where)
-    if any(role not in ("user", "assistant") for role in roles):
-        fail(case, expected_roles, roles, hint("tool_role"), where=where)
-    if roles != expected_roles:
-        fail(case, expected_roles, roles, hint("one_user_message"), where=where)
+    if "assistant" not in sent_roles:
+        fail(case, expected_roles, sent_roles, hint("assistant_missing"), where=where)
+    if any(role not in ("user", "assistant") for role in sent_roles):
+        fail(case, expected_roles, sent_roles, hint("tool_role"), where=where)
+    if sent_roles != expected_roles:
+        fail(case, expected_roles, sent_roles, hint("one_user_message"), where=where)
     sent = messages[1].get("content")
-    reply_blocks = [_essential(b) for b in first.get("content") or []]
+    reply_blocks = [essential(b) for b in first.get("content") or []]
     if (
         not isinstance(sent, list)
-        or [_essential(b) for b in sent if isinstance(b, dict)] != reply_blocks
+        or [essential(b) for b in sent if isinstance(b, dict)] != reply_blocks
     ):
         where = text("assistant_content")
         fail(case, Plain(text("the_reply_content")), sent, hint("assistant_changed"), where=where)
-    results = _blocks(messages[2], "tool_result")
+    results = blocks(messages[2], "tool_result")
     answered = [r.get("tool_use_id") for r in results]
     expected = Plain(text("results_for", ids=", ".join(ids)))
+    where = text("results")
+    content = messages[2].get("content")
+    leading = content[: len(results)] if isinstance(content, list) else []
+    if results and any(not isinstance(b, dict) or b.get("type") != "tool_result" for b in leading):
+        fail(case, Plain(text("results_then_text")), content, hint("results_first"), where=where)
     if len(results) < len(uses):
         fail(case, expected, answered, hint("every_call"), where=where)
     if sorted(map(str, answered)) != sorted(ids):
         fail(case, expected, answered, hint("tool_use_id"), where=where)
     by_id = {r["tool_use_id"]: r for r in results}
-    for use in uses:
-        result = tool_result(use["name"], use["input"])
+    every_result = [tool_result(use["name"], use["input"]) for use in uses]
+    for use, result in zip(uses, every_result, strict=True):
         sent_result = by_id[use["id"]]
         here = text("result_of", name=use["name"], arguments=use["input"])
         if sent_result.get("content") != result:
-            fail(case, result, sent_result.get("content"), hint("content"), where=here)
+            sent_content = sent_result.get("content")
+            key = (
+                "result_swapped"
+                if sent_content in every_result
+                else "content_blocks"
+                if is_text_blocks_of(sent_content, result)
+                else "content"
+            )
+            fail(case, result, sent_result.get("content"), hint(key), where=here)
         flagged = sent_result.get("is_error") is True
         if flagged != is_error_result(result):
             key = "is_error" if not flagged else "is_error_only"

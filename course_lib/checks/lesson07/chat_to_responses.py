@@ -172,7 +172,34 @@ HINTS = {
     "call_id_key": (
         'The call\'s id goes under "call_id" (an item\'s "id" is the API\'s own, fc_...).'
     ),
-    "arguments_string": ("Keep arguments as the JSON string the call holds; do not json.loads it."),
+    "arguments_string": (
+        "Keep arguments as the JSON string the call holds: do not json.loads it, or encode it "
+        "again (json.dumps would also turn 北京 into \\u5317\\u4eac)."
+    ),
+    "flat_call": (
+        'A function_call item is flat: "name" and "arguments" sit beside "call_id", not under '
+        '"function".'
+    ),
+    "item_id": (
+        'Leave "id" out of a function_call item: it is the API\'s own item id (fc_...), and the '
+        'real API refuses one that does not begin with fc. The call\'s id goes under "call_id".'
+    ),
+    "call_id_value": (
+        'A function_call item\'s "call_id" is the id of the call it comes from, '
+        "tool_call[\"id\"], unchanged; a function_call_output's is the tool message's "
+        "tool_call_id."
+    ),
+    "output_string": (
+        "A function_call_output's \"output\" is the tool message's content, the string it is: "
+        "do not decode it."
+    ),
+    "roles": (
+        "Every system, developer, user or assistant message with text becomes one message item "
+        "with its role as it is (an assistant's text too when it also has calls)."
+    ),
+    "extra_keys": (
+        "Write only the keys the table shows for each kind of item (Where names the extra one)."
+    ),
     "tool_role": (
         'Responses has no tool role: a tool message becomes {{"type": "function_call_output", '
         '"call_id": <its tool_call_id>, "output": <its content>}}.'
@@ -265,6 +292,37 @@ def hints(expected: list[dict]) -> list[tuple]:
                 moved[index:end] = [*moved[index + 1 : end], item]
         return moved
 
+    def kinds(items: list, kind: str) -> list[dict]:
+        return [i for i in items if isinstance(i, dict) and i.get("type") == kind]
+
+    def messages_of(items: list) -> list:
+        return [(i.get("role"), i.get("content")) for i in items_of(items, "message")]
+
+    def bad_output(got: list) -> bool:
+        outputs = kinds(got, "function_call_output")
+        wrong_keys = any(
+            "output" not in i or "call_id" not in i or "tool_call_id" in i for i in outputs
+        )
+        return wrong_keys or len(outputs) < len(kinds(expected, "function_call_output"))
+
+    def call_ids(items: list) -> list:
+        return sorted(str(i.get("call_id")) for i in kinds(items, "function_call"))
+
+    def reencoded(got: list) -> bool:
+        sent = [i.get("arguments") for i in kinds(got, "function_call")]
+        wanted = [i["arguments"] for i in kinds(expected, "function_call")]
+        return sorted(map(str, sent)) != sorted(wanted)
+
+    def extra_keys(got: list) -> str:
+        allowed = {kind: set(i) for i in expected for kind in [i["type"]]}
+        extra = {
+            key
+            for i in got
+            if isinstance(i, dict) and i.get("type") in allowed
+            for key in set(i) - allowed[i["type"]]
+        }
+        return ", ".join(sorted(extra))
+
     def same_items(got: Any) -> bool:
         canon = sorted(json.dumps(i, sort_keys=True, ensure_ascii=False) for i in got)
         return canon == sorted(json.dumps(i, sort_keys=True, ensure_ascii=False) for i in expected)
@@ -289,8 +347,20 @@ def hints(expected: list[dict]) -> list[tuple]:
             hint("empty_message"),
         ),
         (
+            lambda got: any("function" in i for i in kinds(got, "function_call")),
+            hint("flat_call"),
+        ),
+        (
             lambda got: any("call_id" not in i for i in items_of(got, "function_call")),
             hint("call_id_key"),
+        ),
+        (lambda got: any("id" in i for i in kinds(got, "function_call")), hint("item_id")),
+        (bad_output, hint("tool_role")),
+        (
+            lambda got: any(
+                not isinstance(i.get("output"), str) for i in kinds(got, "function_call_output")
+            ),
+            hint("output_string"),
         ),
         (
             lambda got: any(
@@ -299,7 +369,11 @@ def hints(expected: list[dict]) -> list[tuple]:
             hint("arguments_string"),
         ),
         (lambda got: got == text_after_calls() and got != expected, hint("text_first")),
+        (lambda got: messages_of(got) != messages_of(expected), hint("roles")),
+        (lambda got: call_ids(got) != call_ids(expected), hint("call_id_value")),
+        (reencoded, hint("arguments_string")),
         (same_items, hint("order")),
+        (extra_keys, hint("extra_keys")),
     ]
 
 

@@ -117,6 +117,12 @@ RULES = (
         hint="wrap",
     ),
     Rule(
+        "from",
+        "Raise it from pydantic's ValidationError (raise ... from error).",
+        case=BAD_AGE_CASE,
+        hint="from_error",
+    ),
+    Rule(
         "message",
         "Its message names schema_model and the fields that failed.",
         case=BAD_AGE_CASE,
@@ -164,6 +170,20 @@ HINTS = {
     "message": (
         "The ExtractionError's message should name the schema model ({model_class}) and the "
         "fields that failed ({names}): include str(error) of the ValidationError."
+    ),
+    "from_error": (
+        "Raise ExtractionError(...) from error inside the except ValidationError as error: "
+        "block: that keeps pydantic's error as the cause (__cause__). Without from, Python "
+        "reports a second error raised while handling the first; from None hides it."
+    ),
+    "returned_none": (
+        "The reply does not validate, yet your function returned None: raise ExtractionError "
+        "instead, so the caller cannot mistake a failure for an empty answer."
+    ),
+    "chat_parse": (
+        "This exercise uses Chat Completions: client.chat.completions.parse(model=model, "
+        "messages=[...], response_format=schema_model). The Responses API's "
+        "client.responses.parse(text_format=...) is the other route, not this one."
     ),
     "raised_other": (
         "A reply that does not validate should raise ExtractionError; your function raised "
@@ -264,6 +284,8 @@ def diagnose_request(case: str, sample: str, exchanges: list, *, raised: bool) -
     if body.get("model") != CHECK_MODEL:
         fail(case, CHECK_MODEL, body.get("model"), hint("model"))
     user = [{"role": "user", "content": sample}]
+    if "messages" not in body and "input" in body:
+        fail(case, user, body.get("messages"), hint("chat_parse"), where=text("messages"))
     if body.get("messages") != user:
         fail(case, user, body.get("messages"), hint("messages"), where=text("messages"))
     wanted = Plain(text("strict_format"))
@@ -315,7 +337,8 @@ def expect_extraction_error(case: str, model_class: str, fields: list[str], repl
     wanted = Plain(text("raises", model_class=model_class, fields=field_text))
     if not reply.raised:
         kind = reply.value["class"] if isinstance(reply.value, dict) else reply.type
-        fail(case, wanted, Plain(text("returned", kind=kind)), hint("unvalidated"))
+        key = "returned_none" if kind == "NoneType" else "unvalidated"
+        fail(case, wanted, Plain(text("returned", kind=kind)), hint(key))
     if reply.raised_a("ValidationError") and not reply.raised_a("ExtractionError"):
         fail(case, wanted, Plain(first_line(reply)), hint("wrap"))
     if not reply.raised_a("ExtractionError"):
@@ -328,3 +351,5 @@ def expect_extraction_error(case: str, model_class: str, fields: list[str], repl
             "message", model_class=model_class, names=names or "none: the reply is not JSON"
         )
         fail(case, wanted, Plain(first_line(reply)), chosen)
+    if not {"ValidationError", "JSONDecodeError"} & set(reply.cause_types):
+        fail(case, wanted, Plain(first_line(reply)), hint("from_error"))

@@ -39,6 +39,9 @@ TEXTS = {
     "requests": "{count} request(s)",
     "second_input": "the second request's input (previous_response_id={previous})",
     "outputs_for": "one function_call_output for each call_id: {call_ids}",
+    "whole_conversation": (
+        "the question, the reply's function_call items ({call_ids}), then their outputs"
+    ),
     "only_outputs": "only the function_call_output items (previous_response_id holds the rest)",
     "output_of": "the output answering {name}({arguments})",
     "summary": "{count} conversations",
@@ -56,6 +59,8 @@ def case_label(question: str) -> str:
 WEATHER_QUESTION = "北京和上海的天气怎么样？"
 WEATHER_CASE = case_label(WEATHER_QUESTION)
 HELLO_CASE = case_label("Hello!")
+MORE_QUESTION = "Weather and time in Paris?"
+MORE_CASE = case_label(MORE_QUESTION)
 
 RULES = (
     Rule("model", "Pass model=model to every request.", case=WEATHER_CASE, hint="model"),
@@ -103,9 +108,15 @@ RULES = (
     ),
     Rule(
         "second_request",
-        "Send the second request and return its output_text; at most two requests.",
+        "Send the second request and return its output_text.",
         case=WEATHER_CASE,
         hint="send_again",
+    ),
+    Rule(
+        "no_third",
+        "No third request, even when the second reply asks for more calls.",
+        case=MORE_CASE,
+        hint="one_round_trip",
     ),
     Rule("returns_text", "Return the text, a str.", case=WEATHER_CASE, hint="return_text"),
 )
@@ -116,6 +127,12 @@ HINTS = {
     "tools": (
         'Pass tools=registry.schemas(format="responses") to every request: the tools are not '
         "carried over by previous_response_id."
+    ),
+    "tools_strict": (
+        'These tools differ from registry.schemas(format="responses") in "strict": send them '
+        'as the registry gives them. A tool without "strict" is made strict by the Responses '
+        'API, and "strict": true on a schema that is not to_strict\'s makes optional '
+        "parameters mandatory."
     ),
     "tools_chat": (
         'These are Chat Completions tools (nested under "function"); the Responses API wants '
@@ -128,7 +145,10 @@ HINTS = {
         "After running the calls, send one more request with the outputs and return its "
         "output_text."
     ),
-    "one_round_trip": "One round trip: at most two requests.",
+    "one_round_trip": (
+        "One round trip: at most two requests. Return the second reply's output_text even when "
+        "it asks for more calls (looping until the answer is lesson 05's run_agent)."
+    ),
     "every_call": (
         "Answer every function_call item of the reply, not only the first: one "
         "function_call_output per call."
@@ -143,6 +163,10 @@ HINTS = {
     "output": (
         "The output is the text registry.call(item.name, item.arguments) returns, sent unchanged "
         "(it is already a string)."
+    ),
+    "output_swapped": (
+        "This output holds the result of another call: run each call with its own name and "
+        "arguments, and send that result with that call's call_id."
     ),
     "both": (
         "previous_response_id already holds the question and the calls: with it, send only the "
@@ -182,18 +206,23 @@ EXCEPTION_HINTS = [
 
 def conversations(learner: Learner) -> list[tuple[str, Any]]:
     """(question, policy or None for the default toy model), the visible ones first."""
-    from course_lib.local_model import HeuristicPolicy, ScriptedPolicy, call
+    from course_lib.local_model import HeuristicPolicy, ScriptedPolicy, Turn, call
 
     three = [
         call("get_weather", city="北京"),
         call("get_time", city="上海"),
         call("get_weather", city="东京"),
     ]
+    # The second reply asks for one more call beside its text: a loop would send a third request.
+    more = Turn(
+        "Paris is cloudy. Let me look up the time there too.", (call("get_time", city="Paris"),)
+    )
     cases: list[tuple[str, Any]] = [
         (WEATHER_QUESTION, None),
         ("Hello!", None),
         ("What time is it in Paris?", None),
         ("北京、上海和东京", ScriptedPolicy([three], then=HeuristicPolicy())),
+        (MORE_QUESTION, ScriptedPolicy([call("get_weather", city="Paris"), more])),
     ]
     return cases + [(q, None) for q in random_questions(hidden_rng("07.1"), 3)]
 
@@ -258,7 +287,7 @@ def diagnose(case: str, question: str, exchanges: list, *, finished: bool = True
                 isinstance(t, dict) and "function" in t for t in sent
             )
             got = sent if "tools" in body else Plain(text("no_tools"))
-            key = "tools_chat" if chat else "tools"
+            key = "tools_chat" if chat else "tools_strict" if only_strict_differs(sent) else "tools"
             fail(case, Plain(text("the_tools")), got, hint(key), where=where)
     first = exchanges[0]
     if not is_the_question(first.request.get("input"), question) or (
@@ -281,6 +310,18 @@ def diagnose(case: str, question: str, exchanges: list, *, finished: bool = True
         fail(case, Plain(expected), Plain(got), hint(key))
     if calls and len(exchanges) > 1:
         diagnose_second_request(case, question, first.reply, exchanges[1].request)
+
+
+def only_strict_differs(sent: Any) -> bool:
+    """The tools are the registry's but for their ``strict`` key (left out, or flipped)."""
+    expected = tools("responses")
+    if not isinstance(sent, list) or len(sent) != len(expected):
+        return False
+    if not all(isinstance(tool, dict) for tool in sent):
+        return False
+    bare = [{k: v for k, v in t.items() if k not in ("strict", "parameters")} for t in sent]
+    wanted = [{k: v for k, v in t.items() if k not in ("strict", "parameters")} for t in expected]
+    return bare == wanted and [t.get("strict") for t in sent] != [t["strict"] for t in expected]
 
 
 def is_the_question(value: Any, question: str) -> bool:
@@ -328,6 +369,7 @@ def diagnose_whole_input(case: str, question: str, call_ids: list, items: list, 
     """Without ``previous_response_id``: the question, the reply's calls, then the outputs."""
     __tracebackhide__ = True
     expected = Plain(text("outputs_for", call_ids=", ".join(call_ids)))
+    whole = Plain(text("whole_conversation", call_ids=", ".join(call_ids)))
     kinds = [_kind(item) for item in items]
     if all(kind == "function_call_output" for kind in kinds):
         fail(case, expected, items, hint("unknown_call"), where=where)
@@ -337,7 +379,7 @@ def diagnose_whole_input(case: str, question: str, call_ids: list, items: list, 
         (n for n, kind in enumerate(kinds) if kind == "function_call_output"), default=len(items)
     )
     if not is_the_question(items[:1], question) or resent != call_ids or first_output < last_call:
-        fail(case, expected, items, hint("whole_input"), where=where)
+        fail(case, whole, items, hint("whole_input"), where=where)
 
 
 def diagnose_outputs(case: str, calls: list, outputs: list, items: list, where: str) -> None:
@@ -355,9 +397,10 @@ def diagnose_outputs(case: str, calls: list, outputs: list, items: list, where: 
     if sorted(map(str, answered)) != sorted(call_ids):
         fail(case, expected, answered, hint("own_call_id"), where=where)
     by_id = {o["call_id"]: o for o in outputs}
-    for call in calls:
-        result = tool_result(call["name"], call["arguments"])
+    results = [tool_result(call["name"], call["arguments"]) for call in calls]
+    for call, result in zip(calls, results, strict=True):
         output = by_id[call["call_id"]].get("output")
         if output != result:
             here = text("output_of", name=call["name"], arguments=call["arguments"])
-            fail(case, result, output, hint("output"), where=here)
+            key = "output_swapped" if output in results else "output"
+            fail(case, result, output, hint(key), where=here)

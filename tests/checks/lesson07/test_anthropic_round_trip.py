@@ -32,6 +32,10 @@ def round_trip(
     errors="flagged",
     send_again=True,
     returns="text",
+    stop_check="not tool_use",
+    text_first=False,
+    swapped=False,
+    loop=False,
 ):
     """An anthropic_round_trip with one chosen mistake (the defaults give a correct one)."""
     is_error_result = solution("is_error_result")
@@ -46,25 +50,39 @@ def round_trip(
             conversation.insert(1, {"role": "assistant", "content": "OK."})
         ask = dict(model=used_model, max_tokens=max_tokens, tools=sent_tools)
         reply = client.messages.create(messages=conversation, **ask)
-        if check_stop and reply.stop_reason != "tool_use":
+        answered = reply.stop_reason != "tool_use"
+        if stop_check == "end_turn":
+            answered = reply.stop_reason == "end_turn"
+        if check_stop and answered:
             return reply_text(reply)
         if not send_again:
             return reply_text(reply)
         uses = [block for block in reply.content if block.type == "tool_use"]
         results = []
-        for block in uses if answer == "all" else uses[:1]:
-            result = registry.call(block.name, block.input)
+        answered_uses = uses if answer == "all" else uses[:1]
+        ran = [registry.call(block.name, block.input) for block in answered_uses]
+        for block, result in zip(answered_uses, ran[::-1] if swapped else ran, strict=True):
             sent = json.dumps(result, ensure_ascii=False) if content == "json.dumps" else result
+            if content == "text blocks":
+                sent = [{"type": "text", "text": result}]
             entry = {"type": "tool_result", id_key: block.id, "content": sent}
-            if (errors == "flagged" and is_error_result(result)) or errors == "always":
+            flagged = {
+                "flagged": is_error_result(result),
+                "always": True,
+                "word": "error" in result,
+            }.get(errors, False)
+            if flagged:
                 entry["is_error"] = True
             results.append(entry)
         if assistant == "unchanged":
             conversation.append({"role": "assistant", "content": reply.content})
         elif assistant == "text only":
             conversation.append({"role": "assistant", "content": reply_text(reply) or "..."})
+        elif assistant == "tool_use only":
+            conversation.append({"role": "assistant", "content": uses})
         if results_in == "one user message":
-            conversation.append({"role": "user", "content": results})
+            preface = [{"type": "text", "text": "Here are the results."}] if text_first else []
+            conversation.append({"role": "user", "content": [*preface, *results]})
         elif results_in == "tool role":
             for result in results:
                 conversation.append(
@@ -75,6 +93,8 @@ def round_trip(
         if not second_tools:
             del ask["tools"]
         final = client.messages.create(messages=conversation, **ask)
+        if loop and final.stop_reason == "tool_use":
+            return anthropic_round_trip(client, registry, question, **kwargs)
         return reply_text(final) if returns == "text" else final.content
 
     return anthropic_round_trip
@@ -82,7 +102,7 @@ def round_trip(
 
 def test_the_solution_passes_every_conversation():
     assert evaluate("07.3", solution("anthropic_round_trip")) == (
-        "Exercise 07.3 passed: anthropic_round_trip (7 conversations)."
+        "Exercise 07.3 passed: anthropic_round_trip (10 conversations)."
     )
 
 
@@ -129,12 +149,16 @@ WRONG_BY_RULE = {
         "tools": round_trip(second_tools=False),
         "first_messages": round_trip(system=True),
         "no_tool_use": round_trip(check_stop=False),
+        "cut_short": round_trip(stop_check="end_turn"),
         "assistant": round_trip(assistant="missing"),
+        "assistant_unchanged": round_trip(assistant="tool_use only"),
         "one_user_message": round_trip(results_in="tool role"),
         "tool_use_id": round_trip(id_key="tool_call_id"),
         "content": round_trip(content="json.dumps"),
         "is_error": round_trip(errors="never"),
+        "is_error_only": round_trip(errors="word"),
         "second_request": round_trip(send_again=False),
+        "no_third": round_trip(loop=True),
         "returns_text": round_trip(returns="content"),
     }
 }
@@ -174,7 +198,7 @@ def test_a_missing_is_error_names_the_failed_call():
 
 def test_is_error_on_every_result_is_told_it_belongs_on_errors_only():
     message = rejected("07.3", round_trip(errors="always"))
-    assert '"is_error": True belongs only on results that are errors.' in message
+    assert '"is_error": True belongs only on results that are errors' in message
 
 
 def test_answering_only_the_first_call_is_told_to_answer_every_tool_use():
@@ -232,3 +256,67 @@ def test_its_own_stub_is_not_done_yet():
 
     with pytest.raises(NotDoneYet):
         evaluate("07.3", anthropic_round_trip)
+
+
+def test_text_before_the_results_is_told_the_results_come_first():
+    message = rejected("07.3", round_trip(text_first=True))
+    assert "Put the tool_result blocks first in the user message" in message
+    assert "Where:    the tool_result blocks of the user message you sent" in message
+
+
+def test_text_after_the_results_passes():
+    def with_text_after(client, registry, question, *, model):
+        is_error_result, reply_text = solution("is_error_result"), solution("reply_text")
+        tools = registry.schemas(format="anthropic")
+        conversation = [{"role": "user", "content": question}]
+        reply = client.messages.create(
+            model=model, max_tokens=1024, messages=conversation, tools=tools
+        )
+        if reply.stop_reason != "tool_use":
+            return reply_text(reply)
+        results = []
+        for block in reply.content:
+            if block.type == "tool_use":
+                result = registry.call(block.name, block.input)
+                entry = {"type": "tool_result", "tool_use_id": block.id, "content": result}
+                if is_error_result(result):
+                    entry["is_error"] = True
+                results.append(entry)
+        after = {"type": "text", "text": "Those are the results."}
+        conversation += [
+            {"role": "assistant", "content": reply.content},
+            {"role": "user", "content": [*results, after]},
+        ]
+        final = client.messages.create(
+            model=model, max_tokens=1024, messages=conversation, tools=tools
+        )
+        return reply_text(final)
+
+    assert evaluate("07.3", with_text_after).startswith("Exercise 07.3 passed")
+
+
+def test_results_sent_with_each_others_calls_are_told_each_goes_with_its_own_block():
+    message = rejected("07.3", round_trip(swapped=True))
+    assert "This tool_result holds the result of another call" in message
+
+
+def test_results_as_text_blocks_are_told_the_api_takes_them_but_the_exercise_wants_the_string():
+    message = rejected("07.3", round_trip(content="text blocks"))
+    assert "Your tool_result content is a list of text blocks" in message
+
+
+def test_the_word_error_in_a_successful_result_is_not_an_error_result():
+    message = rejected("07.3", round_trip(errors="word"))
+    assert "Where:    the tool_result answering get_weather({'city': 'Berlin'})" in message
+    assert 'merely holds the word "error"' in message
+
+
+def test_a_reply_cut_short_by_max_tokens_is_an_answer_not_a_call():
+    message = rejected("07.3", round_trip(stop_check="end_turn"))
+    assert "Tell me everything about the weather." in message
+    assert 'stop_reason is not "tool_use"' in message
+
+
+def test_dropping_the_assistant_text_before_its_calls_is_told_to_send_every_block():
+    message = rejected("07.3", round_trip(assistant="tool_use only"))
+    assert "every block of it (its text too)" in message

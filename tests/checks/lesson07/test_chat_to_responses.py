@@ -162,3 +162,130 @@ def test_returning_something_that_is_not_json_says_so():
         return [object()]
 
     assert "Return a list of items" in rejected("07.2", chat_to_responses_input)
+
+
+def _correct(message_hook=None, call_hook=None, output_hook=None):
+    """The right conversion, with one item kind changed by a hook (item, source) -> item."""
+
+    def chat_to_responses_input(messages):
+        items = []
+        for message in messages:
+            if message["role"] == "tool":
+                item = {
+                    "type": "function_call_output",
+                    "call_id": message["tool_call_id"],
+                    "output": message["content"],
+                }
+                items.append(output_hook(item, message) if output_hook else item)
+                continue
+            if message.get("content"):
+                item = {"type": "message", "role": message["role"], "content": message["content"]}
+                item = message_hook(item, message) if message_hook else item
+                if item is not None:
+                    items.append(item)
+            for tool_call in message.get("tool_calls") or []:
+                item = {
+                    "type": "function_call",
+                    "call_id": tool_call["id"],
+                    "name": tool_call["function"]["name"],
+                    "arguments": tool_call["function"]["arguments"],
+                }
+                items.append(call_hook(item, tool_call) if call_hook else item)
+        return items
+
+    return chat_to_responses_input
+
+
+def _reencoded(item, _call):
+    import json
+
+    return {**item, "arguments": json.dumps(json.loads(item["arguments"]))}
+
+
+def _decoded_output(item, _message):
+    import json
+
+    return {**item, "output": json.loads(item["output"])}
+
+
+@pytest.mark.parametrize(
+    ("mistake", "hooks", "told"),
+    [
+        (
+            "the system message dropped",
+            {"message_hook": lambda i, m: None if m["role"] == "system" else i},
+            "with its role as it is",
+        ),
+        (
+            "system renamed developer",
+            {
+                "message_hook": lambda i, m: (
+                    {**i, "role": "developer"} if m["role"] == "system" else i
+                )
+            },
+            "with its role as it is",
+        ),
+        (
+            "an assistant's text dropped beside its calls",
+            {"message_hook": lambda i, m: None if m.get("tool_calls") else i},
+            "an assistant's text too when it also has calls",
+        ),
+        (
+            "the call nested under function",
+            {
+                "call_hook": lambda i, c: {
+                    "type": "function_call",
+                    "call_id": c["id"],
+                    "function": c["function"],
+                }
+            },
+            'A function_call item is flat: "name" and "arguments" sit beside "call_id"',
+        ),
+        (
+            "the call's id also written as the item id",
+            {"call_hook": lambda i, c: {**i, "id": c["id"]}},
+            "the real API refuses one that does not begin with fc",
+        ),
+        (
+            "call ids made up from a counter",
+            {"call_hook": lambda i, c: {**i, "call_id": "call_" + c["id"][-1]}},
+            "the id of the call it comes from",
+        ),
+        ("the arguments encoded again", {"call_hook": _reencoded}, "or encode it again"),
+        (
+            "the result under content",
+            {
+                "output_hook": lambda i, m: {
+                    "type": "function_call_output",
+                    "call_id": i["call_id"],
+                    "content": i["output"],
+                }
+            },
+            "Responses has no tool role",
+        ),
+        (
+            "the tool message as a user message",
+            {
+                "output_hook": lambda i, m: {
+                    "type": "message",
+                    "role": "user",
+                    "content": i["output"],
+                }
+            },
+            "Responses has no tool role",
+        ),
+        ("the result decoded", {"output_hook": _decoded_output}, "the string it is: do not decode"),
+        (
+            "a status added to each call",
+            {"call_hook": lambda i, c: {**i, "status": "completed"}},
+            "Write only the keys the table shows",
+        ),
+    ],
+    ids=lambda value: value if isinstance(value, str) and " " in value else "",
+)
+def test_each_slip_in_one_kind_of_item_gets_the_hint_that_names_it(mistake, hooks, told):
+    assert told in rejected("07.2", _correct(**hooks))
+
+
+def test_the_hooked_correct_conversion_itself_passes():
+    assert evaluate("07.2", _correct()).startswith("Exercise 07.2 passed")

@@ -24,6 +24,8 @@ def extract_with(
     validate=True,
     wrap=True,
     names_model=True,
+    cause="from error",
+    api="chat",
 ):
     """An extract with one chosen mistake (the defaults give a correct one)."""
     extraction_error = solution("ExtractionError")
@@ -62,9 +64,23 @@ def extract_with(
                 raise
             if not names_model:  # says that it failed, not what failed
                 raise extraction_error("The reply does not fit the schema.") from error
-            raise extraction_error(
-                f"The reply does not fit {schema_model.__name__}: {error}"
-            ) from error
+            problem = extraction_error(f"The reply does not fit {schema_model.__name__}: {error}")
+            if cause == "none":
+                raise problem from None
+            if cause == "implicit":
+                raise problem  # noqa: B904 (the mistake under test)
+            raise problem from error
+
+    if api == "responses":
+
+        def extract(client, text, schema_model, **kwargs):  # noqa: F811 (the mistake under test)
+            try:
+                reply = client.responses.parse(
+                    model=kwargs["model"], input=text, text_format=schema_model
+                )
+            except ValidationError as error:
+                raise extraction_error(f"{schema_model.__name__}: {error}") from error
+            return reply.output_parsed
 
     return extract
 
@@ -99,6 +115,7 @@ WRONG_BY_RULE = {
         "validate": extract_with(schema="to_strict", validate=False),
         "wrap": extract_with(wrap=False),
         "message": extract_with(names_model=False),
+        "from": extract_with(cause="implicit"),
     }
 }
 
@@ -176,3 +193,30 @@ def test_its_own_stub_is_not_done_yet():
 
     with pytest.raises(NotDoneYet):
         evaluate("07.4", extract)
+
+
+@pytest.mark.parametrize("cause", ["implicit", "none"])
+def test_an_extraction_error_not_raised_from_the_validation_error_is_told_to_use_from(cause):
+    assert "from error inside the except ValidationError" in rejected(
+        "07.4", extract_with(cause=cause)
+    )
+
+
+def test_returning_none_for_a_reply_that_does_not_fit_is_told_to_raise():
+    def extract(client, text, schema_model, *, model):
+        try:
+            reply = client.chat.completions.parse(
+                model=model,
+                messages=[{"role": "user", "content": text}],
+                response_format=schema_model,
+            )
+        except ValidationError:
+            return None
+        return reply.choices[0].message.parsed
+
+    assert "your function returned None: raise ExtractionError" in rejected("07.4", extract)
+
+
+def test_the_responses_api_route_is_told_this_exercise_uses_chat_completions():
+    message = rejected("07.4", extract_with(api="responses"))
+    assert "This exercise uses Chat Completions" in message

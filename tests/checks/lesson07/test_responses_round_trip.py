@@ -76,7 +76,7 @@ def round_trip(
 
 def test_the_solution_passes_every_conversation():
     assert evaluate("07.1", solution("responses_round_trip")) == (
-        "Exercise 07.1 passed: responses_round_trip (7 conversations)."
+        "Exercise 07.1 passed: responses_round_trip (8 conversations)."
     )
 
 
@@ -109,6 +109,53 @@ def test_decoding_the_arguments_first_passes_since_the_registry_takes_a_dict_too
     assert evaluate("07.1", responses_round_trip).startswith("Exercise 07.1 passed")
 
 
+def looping_round_trip(client, registry, question, *, model):
+    """Lesson 05's loop instead of one round trip: a third request when the model asks again."""
+    tools = registry.schemas(format="responses")
+    response = client.responses.create(model=model, input=question, tools=tools)
+    for _ in range(4):
+        calls = [item for item in response.output if item.type == "function_call"]
+        if not calls:
+            break
+        outputs = [
+            {
+                "type": "function_call_output",
+                "call_id": item.call_id,
+                "output": registry.call(item.name, item.arguments),
+            }
+            for item in calls
+        ]
+        response = client.responses.create(
+            model=model, previous_response_id=response.id, input=outputs, tools=tools
+        )
+    return response.output_text
+
+
+def with_tools(change):
+    """A correct round trip that sends ``change(registry.schemas(format="responses"))``."""
+
+    def responses_round_trip(client, registry, question, *, model):
+        tools = change(registry.schemas(format="responses"))
+        first = client.responses.create(model=model, input=question, tools=tools)
+        calls = [item for item in first.output if item.type == "function_call"]
+        if not calls:
+            return first.output_text
+        outputs = [
+            {
+                "type": "function_call_output",
+                "call_id": item.call_id,
+                "output": registry.call(item.name, item.arguments),
+            }
+            for item in calls
+        ]
+        second = client.responses.create(
+            model=model, previous_response_id=first.id, input=outputs, tools=tools
+        )
+        return second.output_text
+
+    return responses_round_trip
+
+
 # One wrong answer per rule of the contract, each breaking that rule alone.
 WRONG_BY_RULE = {
     "07.1": {
@@ -121,6 +168,7 @@ WRONG_BY_RULE = {
         "output": round_trip(output="json.dumps"),
         "continue": round_trip(continuation="both"),
         "second_request": round_trip(send_again=False),
+        "no_third": looping_round_trip,
         "returns_text": round_trip(returns="output"),
     }
 }
@@ -270,3 +318,67 @@ def test_a_previous_response_id_that_is_not_the_first_ones_is_told_which_it_is()
         return second.output_text
 
     assert "the id of the first response (first.id)" in rejected("07.1", responses_round_trip)
+
+
+def test_a_loop_that_sends_a_third_request_is_told_one_round_trip_returns_the_second_text():
+    message = rejected("07.1", looping_round_trip)
+    assert "Expected: 2 request(s)" in message and "Got:      3 request(s)" in message
+    assert "lesson 05's run_agent" in message
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda tools: [{k: v for k, v in tool.items() if k != "strict"} for tool in tools],
+        lambda tools: [{**tool, "strict": True} for tool in tools],
+    ],
+    ids=["strict left out", "strict true on a loose schema"],
+)
+def test_tools_whose_strict_key_was_changed_are_told_about_strict_not_carrying_over(change):
+    message = rejected("07.1", with_tools(change))
+    assert 'differ from registry.schemas(format="responses") in "strict"' in message
+    assert "not carried over" not in message
+
+
+def test_outputs_paired_with_each_others_calls_are_told_each_result_goes_with_its_call():
+    def responses_round_trip(client, registry, question, *, model):
+        tools = registry.schemas(format="responses")
+        first = client.responses.create(model=model, input=question, tools=tools)
+        calls = [item for item in first.output if item.type == "function_call"]
+        if not calls:
+            return first.output_text
+        results = [registry.call(item.name, item.arguments) for item in calls]
+        outputs = [
+            {"type": "function_call_output", "call_id": item.call_id, "output": result}
+            for item, result in zip(calls, reversed(results), strict=True)
+        ]
+        second = client.responses.create(
+            model=model, previous_response_id=first.id, input=outputs, tools=tools
+        )
+        return second.output_text
+
+    message = rejected("07.1", responses_round_trip)
+    assert "This output holds the result of another call" in message
+
+
+def test_a_whole_input_without_the_question_is_shown_the_whole_conversation_expected():
+    message = rejected("07.1", _whole_without_question)
+    assert "Expected: the question, the reply's function_call items (call_" in message
+
+
+def _whole_without_question(client, registry, question, *, model):
+    tools = registry.schemas(format="responses")
+    first = client.responses.create(model=model, input=question, tools=tools)
+    calls = [item for item in first.output if item.type == "function_call"]
+    if not calls:
+        return first.output_text
+    outputs = [
+        {
+            "type": "function_call_output",
+            "call_id": item.call_id,
+            "output": registry.call(item.name, item.arguments),
+        }
+        for item in calls
+    ]
+    items = [item.model_dump(exclude_none=True) for item in calls]
+    return client.responses.create(model=model, input=[*items, *outputs], tools=tools).output_text

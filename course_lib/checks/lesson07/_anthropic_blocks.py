@@ -1,0 +1,42 @@
+"""Reading Anthropic messages as the 07.3 check needs them: which blocks a message holds, the
+parts of a block that must come back unchanged, and whether a message is just the question."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def is_the_question(messages: Any, question: str) -> bool:
+    if not isinstance(messages, list) or len(messages) != 1 or not isinstance(messages[0], dict):
+        return False
+    message = messages[0]
+    content = message.get("content")
+    parts = content if isinstance(content, list) else [{"type": "text", "text": content}]
+    texts = [p.get("text") for p in parts if isinstance(p, dict)]
+    return message.get("role") == "user" and texts == [question]
+
+
+def is_text_blocks_of(content: Any, result: str) -> bool:
+    """``content`` is ``result`` as a list of text blocks (which the API also accepts)."""
+    if not isinstance(content, list) or not all(isinstance(b, dict) for b in content):
+        return False
+    texts = [b.get("text") for b in content if b.get("type") == "text"]
+    return len(texts) == len(content) and "".join(map(str, texts)) == result
+
+
+def roles(messages: list) -> list:
+    return [m.get("role") if isinstance(m, dict) else m for m in messages]
+
+
+def blocks(message: Any, kind: str) -> list[dict]:
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list):
+        return []
+    return [b for b in content if isinstance(b, dict) and b.get("type") == kind]
+
+
+def essential(block: dict) -> dict:
+    """The parts of a reply's content block that must come back (the SDK may add or drop the
+    rest, such as ``citations: null``)."""
+    keys = ("type", "id", "name", "input") if block.get("type") == "tool_use" else ("type", "text")
+    return {key: block.get(key) for key in keys}
