@@ -73,6 +73,8 @@ DAY = {
 }
 
 
-@pytest.mark.parametrize("request_text, day", [("明天北京的天气", "tomorrow"), ("今天呢？", "today")])
+@pytest.mark.parametrize(
+    "request_text, day", [("明天北京的天气", "tomorrow"), ("今天呢？", "today")]
+)
 def test_chinese_today_and_tomorrow_choose_their_enum_members(request_text, day):
     assert fill_arguments(DAY, request_text).calls == [{"day": day}]

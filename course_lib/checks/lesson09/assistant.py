@@ -14,10 +14,10 @@ fails first (``Rule.case`` is a scenario id here) and the hint that failure carr
 from __future__ import annotations
 
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, raise_learner_error
+from course_lib.checks.learner import STUB_ID, Learner, raise_learner_error
 from course_lib.checks.lesson09._shared import NOTEBOOK
 from course_lib.checks.lesson09.assistant_judge import judge
-from course_lib.checks.lesson09.assistant_run import build, run_scenario
+from course_lib.checks.lesson09.assistant_run import Asked, build, run_scenario
 from course_lib.checks.lesson09.assistant_scenarios import CHECK_MODEL, scenarios
 from course_lib.checks.lesson09.assistant_texts import hint, text
 from course_lib.checks.scenarios import ScenarioOutcome
@@ -46,11 +46,22 @@ RULES = (
          case="unknown_role", hint="unknown_role"),
 )  # fmt: skip
 
+
+def foreign_stub(asked: Asked) -> str:
+    """``Exercise 09.2`` when ``ask`` raised another exercise's stub (not written yet), else ""."""
+    raised = asked.raised
+    if raised is None or not raised.raised_a("NotImplementedError"):
+        return ""
+    found = STUB_ID.match(raised.message.strip())
+    return f"Exercise {found['id']}" if found and found["id"] != "09.1" else ""
+
+
 BUILD_HINTS = [
     (
-        lambda r: r.raised_a("NotImplementedError"),
+        lambda reply: reply.raised_a("NotImplementedError"),
         hint("other_stub", stub="a stub raised NotImplementedError"),
     ),
+    (lambda reply: True, hint("build_raised")),
 ]
 
 
@@ -69,6 +80,11 @@ def check_build_assistant(learner: Learner) -> list[ScenarioOutcome]:
         if built.raised:  # no scenario can run: the whole exercise fails on it
             raise_learner_error(text("build_case", model=CHECK_MODEL), built, BUILD_HINTS)
         evidence = run_scenario(learner, scenario, session, shop, built.handle)
+        unfinished = next((a for a in evidence.asks if foreign_stub(a)), None)
+        if unfinished is not None:  # an earlier part is a stub: say so once, not per scenario
+            case = text("case", question=unfinished.question, role=scenario.role)
+            chosen = hint("other_stub", stub=foreign_stub(unfinished))
+            raise_learner_error(case, unfinished.raised, [(lambda reply: True, chosen)])
         failure = judge(evidence, expectation)
         outcomes.append(ScenarioOutcome(scenario.id, scenario.title, POINTS_PER_SCENARIO, failure))
     return outcomes

@@ -99,7 +99,9 @@ def hint(key: str, **fields: object) -> HintText:
     return HintText.of(HINTS, key, **fields)
 
 
-def explain_wrong(role: str, tags: list[str], expected: bool, got: bool) -> HintText:
+def explain_wrong(learner: Learner, role: str, tags: tuple[str, ...], expected: bool) -> HintText:
+    """The hint for a wrong answer. Refusing what the role may use is blamed on the category
+    tags only when the same permissions without them are accepted (asked again to see)."""
     needed = sorted(PERMISSIONS & set(tags))
     held = sorted(ROLES[role])
     if not needed:
@@ -107,7 +109,9 @@ def explain_wrong(role: str, tags: list[str], expected: bool, got: bool) -> Hint
     if not expected:
         return hint("all_held", needed=needed, held=held)
     if set(tags) - PERMISSIONS:
-        return hint("categories")
+        again = learner.attempt("may_use", role, needed)
+        if again.value is True:
+            return hint("categories")
     return hint("too_strict", needed=needed)
 
 
@@ -146,7 +150,7 @@ def check_may_use(learner: Learner) -> str:
             shown = Plain(got.data.get("repr", "")) if got.value is None else got.value
             fail(case, expected, shown, hint("bool", kind=got.type))
         if got.value != expected:
-            fail(case, expected, got.value, explain_wrong(role, values, expected, got.value))
+            fail(case, expected, got.value, explain_wrong(learner, role, values, expected))
     return TEXTS["summary"].format(visible=len(VISIBLE), hidden=len(hidden))
 
 

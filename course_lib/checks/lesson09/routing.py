@@ -7,9 +7,10 @@ anywhere. Rules, the case that breaks each, and the hint that names it: see ``RU
 
 from __future__ import annotations
 
+import re
 from random import Random
 
-from course_lib.capstone.policies import CATEGORIES, KEYWORDS
+from course_lib.capstone.policies import CATEGORIES, KEYWORDS, ORDER_ID
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
@@ -94,31 +95,46 @@ def hint(key: str, **fields: object) -> HintText:
 
 
 def triggers(question: str, category: str) -> list[str]:
-    """The keywords of ``category`` the question holds (and an order number for "orders")."""
-    from course_lib.capstone.policies import ORDER_ID
-
-    found = [repr(k) for k in KEYWORDS[category] if keyword_found(k, question)]
-    if category == "orders":
-        found += [repr(m.group(0)) for m in ORDER_ID.finditer(question)]
-    return found
+    """The keywords of ``category`` the question holds, as the contract reads them."""
+    return [keyword for keyword in KEYWORDS[category] if keyword_found(keyword, question)]
 
 
-def explain(question: str, expected: list[str], got: list, about: str | None) -> HintText:
-    """The hint for a wrong list: what its shape shows, else the case's own rule, else the
-    category that was missed or added, with the keyword behind it."""
-    if len(set(map(str, got))) < len(got):
+def missed_hint(question: str, category: str) -> HintText:
+    """Why ``category``, which the question needs, was missed: the first keyword behind it that
+    a predictable mistake misses, else the keywords themselves."""
+    found = triggers(question, category)
+    if not found:
+        return hint("order_id") if ORDER_ID.search(question) else hint("fallback")
+    for keyword in found:
+        if not keyword.isascii():
+            return hint("chinese")
+        if re.search(rf"\b{re.escape(keyword)}\b", question, flags=re.IGNORECASE) is None:
+            return hint("mixed")
+        if re.search(re.escape(keyword), question) is None:
+            return hint("case")
+    return hint("missed", found=", ".join(map(repr, found)), category=category)
+
+
+def explain(question: str, expected: list[str], got: list[str]) -> HintText:
+    """The hint for a wrong list: the first mistake its difference from ``expected`` shows."""
+    if len(set(got)) < len(got):
         return hint("once")
-    if sorted(map(str, got)) == sorted(expected):
+    if sorted(got) == sorted(expected):
         return hint("order")
-    if about is not None:
-        return hint(about)
-    missed = [c for c in expected if c not in got]
-    if missed and triggers(question, missed[0]):
-        return hint("missed", found=", ".join(triggers(question, missed[0])), category=missed[0])
-    if missed:
+    if not got:
         return hint("fallback")
-    extra = next(c for c in got if c not in expected)
-    return hint("extra", category=extra)
+    if got == list(CATEGORIES):  # nothing was found, so every category came back
+        return missed_hint(question, expected[0])
+    missed = [category for category in expected if category not in got]
+    if missed and len(missed) < len(CATEGORIES):
+        return missed_hint(question, missed[0])
+    extra = [category for category in got if category not in expected]
+    lowered = question.lower()
+    if extra and any(k.isascii() and k.lower() in lowered for k in KEYWORDS[extra[0]]):
+        return hint("whole_word")
+    if extra:
+        return hint("extra", category=extra[0])
+    return hint("fallback")
 
 
 def hidden_questions(rng: Random, count: int = 14) -> list[str]:
@@ -141,8 +157,7 @@ def hidden_questions(rng: Random, count: int = 14) -> list[str]:
 @exercise("09.2", notebook=NOTEBOOK, title="route", points=2, targets=("route",), rules=RULES)
 def check_route(learner: Learner) -> str:
     hidden = hidden_questions(hidden_rng("09.2"))
-    table = [*VISIBLE, *((question, None) for question in hidden)]
-    for question, about in table:
+    for question in [*(question for question, _ in VISIBLE), *hidden]:
         case = case_label(question)
         got = learner.call("route", question, case=case)
         expected = expected_route(question)
@@ -152,7 +167,5 @@ def check_route(learner: Learner) -> str:
         if not all(isinstance(item, str) for item in got.value):
             fail(case, expected, got.value, hint("not_str"))
         if got.value != expected:
-            expect_equal(
-                case, expected, got.value, hint=explain(question, expected, got.value, about)
-            )
+            expect_equal(case, expected, got.value, hint=explain(question, expected, got.value))
     return TEXTS["summary"].format(visible=len(VISIBLE), hidden=len(hidden))

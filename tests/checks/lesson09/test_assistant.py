@@ -1,0 +1,197 @@
+"""Exercise 09.1 ``build_assistant``, graded by scenarios: two correct assistants built in
+different ways earn every point; an assistant that breaks one outcome loses exactly the
+scenarios that outcome shows in, keeps the others' points, and hears what happened and where
+to look."""
+
+from __future__ import annotations
+
+import pytest
+from rules import assert_breaks_rule
+
+from course_lib.checks import EXERCISES, CheckFailed, NotDoneYet, evaluate
+from course_lib.checks.core import outcome
+from course_lib.checks.lesson09.assistant_scenarios import scenarios
+from course_lib.checks.scenarios import PartlyRight, earned
+
+from ._assistants import hand_built, notebook_with
+from ._solution import solution
+
+CELL = "w09-ex1"
+SCENARIO_IDS = [
+    "price",
+    "staff_tool",
+    "injection",
+    "eval",
+    "price_zh",
+    "parallel",
+    "hallucinated",
+    "malformed",
+    "notes",
+    "math",
+    "endless",
+    "unknown_role",
+]
+OFFER = "            if tool.tags & categories and may_use(role, tool.tags)"
+GUARD = "        if name not in self.names:"
+MAKE_OFFER = "        offer = OfferedTools(self.registry, names)\n"
+
+
+def partly_right(build_assistant) -> PartlyRight:
+    result = outcome("09.1", build_assistant)
+    assert isinstance(result, PartlyRight), str(result)
+    return result
+
+
+def failed_ids(result: PartlyRight) -> list[str]:
+    return [o.id for o in result.outcomes if not o.passed]
+
+
+def test_the_scenarios_have_short_stable_ids_worth_a_point_each():
+    assert [scenario.id for scenario, _ in scenarios()] == SCENARIO_IDS
+    spec = EXERCISES["09.1"]
+    assert (spec.notebook, spec.points, spec.targets, spec.legacy) == (
+        "09_capstone",
+        12,
+        ("build_assistant",),
+        False,
+    )
+
+
+def test_the_notebooks_assistant_passes_every_scenario():
+    result = outcome("09.1", solution()["build_assistant"])
+    assert result == "Exercise 09.1 passed: build_assistant (12 scenarios)."
+    assert [o.id for o in result.scenarios] == SCENARIO_IDS
+    assert all(o.passed and o.points == 1 for o in result.scenarios)
+
+
+def test_an_assistant_built_by_hand_without_the_reference_registry_or_loop_passes_too():
+    assert evaluate("09.1", hand_built()) == "Exercise 09.1 passed: build_assistant (12 scenarios)."
+
+
+# One wrong answer per rule of the contract, each breaking that rule: the first scenario it
+# fails is the rule's, with the rule's hint.
+WRONG_BY_RULE = {
+    "09.1": {
+        "result": notebook_with(
+            (CELL, "        return result\n        # END",
+             "        return result.answer\n        # END")
+        ),
+        "routing": notebook_with((CELL, OFFER, "            if may_use(role, tool.tags)")),
+        "roles": notebook_with(
+            (CELL, OFFER,
+             '            if tool.tags & categories and (role == "staff" or "internal" not in '
+             "tool.tags)")
+        ),
+        "every_call": hand_built("refused calls unanswered"),
+        "trace": notebook_with(
+            (CELL, "for step in result.steps:",
+             "for step in [s for s in result.steps if not is_error(s.result)]:")
+        ),
+        "guard": notebook_with(
+            (CELL, MAKE_OFFER, MAKE_OFFER + "        offer.role = role\n"),
+            (CELL, GUARD,
+             "        tool = self.registry.get(name)\n"
+             "        if tool is None or not may_use(self.role, tool.tags):"),
+        ),
+        "calculator": notebook_with(
+            (CELL, "    return safe_calculate(expression)", "    return float(eval(expression))")
+        ),
+        "shop": notebook_with(
+            (CELL, "[*shop_tools(shop), calculate]", "[*shop_tools(demo_shop()), calculate]")
+        ),
+        "concurrent": hand_built("one call after another"),
+        "budget": notebook_with(
+            (CELL, "max_iterations=MAX_TURNS", "max_iterations=4 * MAX_TURNS")
+        ),
+        "unknown_role": notebook_with(
+            (CELL, "may_use(role, tool.tags)",
+             'may_use(role if role in ROLES else "customer", tool.tags)')
+        ),
+    }
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["09.1"]))
+def test_a_wrong_assistant_breaking_one_rule_fails_that_rules_scenario_with_its_hint(rule):
+    assert_breaks_rule("09.1", rule, WRONG_BY_RULE["09.1"][rule])
+
+
+# The outcomes the issue names, each broken by one assistant, and the scenarios that show it.
+BROKEN_OUTCOMES = {
+    "a forbidden tool run": (
+        notebook_with((CELL, GUARD, "        if self.registry.get(name) is None:")),
+        ["staff_tool", "injection"],
+        "guard",
+    ),
+    "an unanswered call": (hand_built("only the first call answered"), ["parallel"], "unanswered"),
+    "a trace missing calls": (
+        WRONG_BY_RULE["09.1"]["trace"],
+        ["staff_tool", "injection", "eval", "hallucinated", "malformed"],
+        "trace_missing",
+    ),
+    "a loop that never stops": (hand_built("no budget"), ["endless"], "budget"),
+    "the injected instruction obeyed": (WRONG_BY_RULE["09.1"]["guard"], ["injection"], "guard"),
+    "eval reached": (WRONG_BY_RULE["09.1"]["calculator"], ["eval"], "eval"),
+}
+
+
+@pytest.mark.parametrize("broken", sorted(BROKEN_OUTCOMES))
+def test_an_assistant_breaking_one_outcome_loses_those_scenarios_and_keeps_the_rest(broken):
+    build_assistant, expected, hint_key = BROKEN_OUTCOMES[broken]
+    result = partly_right(build_assistant)
+    assert failed_ids(result) == expected
+    assert earned(result.outcomes) == 12 - len(expected)
+    assert {o.failure.hint_key for o in result.outcomes if not o.passed} == {hint_key}
+    assert f"{len(expected)} of 12 scenarios failed" in str(result)
+
+
+def test_a_failed_visible_scenario_shows_the_conversation_and_how_to_watch_it():
+    message = str(partly_right(WRONG_BY_RULE["09.1"]["calculator"]))
+    assert "Scenario eval: an expression aimed at eval" in message
+    assert "Case: assistant.ask('Calculate 2 * (3 + 4), please.', role='customer')" in message
+    assert "The conversation as the model received it" in message
+    assert "call [" in message and '"expression": "().__class__.__name__.__len__()"' in message
+    assert "show_scenario('eval', build_assistant, model=MODEL)" in message
+
+
+def test_a_failed_hidden_scenario_points_at_conversation_view_instead():
+    message = str(partly_right(hand_built("no budget")))
+    assert "Scenario endless: a model that never stops calling tools" in message
+    assert "Expected: at most 6 requests" in message
+    assert "ConversationView(result)" in message
+
+
+def test_the_demo_shops_answer_in_a_hidden_scenario_is_told_it_read_another_shop():
+    message = str(partly_right(WRONG_BY_RULE["09.1"]["shop"]))
+    assert "The answer holds 68, which is what the demo shop says" in message
+
+
+def test_the_stub_is_not_done_yet():
+    def build_assistant(client, *, model, shop):
+        raise NotImplementedError("Exercise 09.1: assemble it")
+
+    with pytest.raises(NotDoneYet, match="not done yet"):
+        evaluate("09.1", build_assistant)
+
+
+def test_an_unfinished_policy_is_named_once_instead_of_failing_every_scenario():
+    def route(question):
+        raise NotImplementedError("Exercise 09.2: keywords per category")
+
+    build_assistant = notebook_with()
+    build_assistant.__globals__["route"] = route
+    with pytest.raises(CheckFailed) as caught:
+        evaluate("09.1", build_assistant)
+    assert not isinstance(caught.value, (NotDoneYet, PartlyRight))
+    assert "Exercise 09.2" in str(caught.value)
+
+
+def test_a_build_assistant_that_raises_fails_the_exercise_with_its_error():
+    def build_assistant(client, *, model, shop):
+        raise TypeError("shop_tools() takes 1 positional argument")
+
+    with pytest.raises(CheckFailed) as caught:
+        evaluate("09.1", build_assistant)
+    assert not isinstance(caught.value, PartlyRight)
+    assert "Case: build_assistant(client, model='toy-check-model', shop=shop)" in str(caught.value)
+    assert "Your code raised TypeError" in str(caught.value)
