@@ -13,8 +13,9 @@ fails first (``Rule.case`` is a scenario id here) and the hint that failure carr
 
 from __future__ import annotations
 
+from course_lib.checks.compare import Plain, fail
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import STUB_ID, Learner, raise_learner_error
+from course_lib.checks.learner import STUB_ID, Learner, Reply, raise_learner_error
 from course_lib.checks.lesson09._shared import NOTEBOOK
 from course_lib.checks.lesson09.assistant_judge import judge
 from course_lib.checks.lesson09.assistant_run import Asked, build, run_scenario
@@ -45,6 +46,23 @@ RULES = (
     Rule("unknown_role", "An unknown role raises ValueError before any request.",
          case="unknown_role", hint="unknown_role"),
 )  # fmt: skip
+
+
+def expect_an_assistant(learner: Learner, built: Reply) -> None:
+    """``build_assistant`` must return something with an ``ask`` method; else no scenario runs."""
+    __tracebackhide__ = True
+    asks = learner.run(
+        "",
+        result="callable(getattr(assistant, 'ask', None))",
+        bind={"assistant": learner.handle(built.handle)},
+    )
+    if asks.value is not True:
+        fail(
+            text("build_case", model=CHECK_MODEL),
+            Plain(text("an_assistant")),
+            Plain(built.data.get("repr", built.type)),
+            hint("no_ask", kind=built.type),
+        )
 
 
 def foreign_stub(asked: Asked) -> str:
@@ -79,6 +97,7 @@ def check_build_assistant(learner: Learner) -> list[ScenarioOutcome]:
         session, shop, built = build(learner, scenario, index)
         if built.raised:  # no scenario can run: the whole exercise fails on it
             raise_learner_error(text("build_case", model=CHECK_MODEL), built, BUILD_HINTS)
+        expect_an_assistant(learner, built)
         evidence = run_scenario(learner, scenario, session, shop, built.handle)
         unfinished = next((a for a in evidence.asks if foreign_stub(a)), None)
         if unfinished is not None:  # an earlier part is a stub: say so once, not per scenario

@@ -80,9 +80,9 @@ def judge_ask(evidence: Evidence, asked: Asked, expectation: Expectation, number
             if "empty array" in message:
                 key = "empty_tools"
             where = text("request", number=index, count=len(exchanges))
-            raise verdict(
-                evidence, asked, 200, exchange.status, hint(key, message=message), where=where
-            )
+            got = Plain(text("refused_status", status=exchange.status, message=message))
+            chosen = hint(key, message=message)
+            raise verdict(evidence, asked, Plain(text("accepted")), got, chosen, where=where)
     if asked.raised is not None:
         raise verdict(
             evidence,
@@ -214,7 +214,7 @@ def judge_concurrency(evidence: Evidence, asked: Asked) -> None:
                 raise verdict(
                     evidence,
                     asked,
-                    Plain(text("an_error")),
+                    Plain(text("together")),
                     content,
                     hint("concurrent", name=name),
                     where=where,

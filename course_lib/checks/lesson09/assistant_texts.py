@@ -37,7 +37,10 @@ HINTS = {
         "The model refused the next request because a call had no answer: every call, refused "
         "or failed ones too, needs one tool message with its tool_call_id, in call order."
     ),
-    "rejected": "The model refused a request your assistant sent: {message}",
+    "rejected": (
+        "The model refused a request your assistant sent, for the reason shown: fix that request "
+        "(the API would refuse it too)."
+    ),
     "guard": (
         "{name} was not offered in this request, yet it ran ({evidence}). A call to a tool "
         "that was not offered (unknown, of another category, or refused to the role) must not "
@@ -85,6 +88,10 @@ HINTS = {
         "error result, not as an exception out of ask: registry.call does that."
     ),
     "raised": "ask raised; run this question yourself to see the full traceback.",
+    "no_ask": (
+        "build_assistant returned a {kind}, which has no ask method: return the Assistant you "
+        "built (return Assistant(...))."
+    ),
     "build_raised": (
         "build_assistant(client, model=model, shop=shop) raised. Run it yourself in a new cell "
         "to see the traceback."
@@ -98,9 +105,13 @@ TEXTS = {
     "tool_message": "the tool message answering {name} ({call_id})",
     "the_trace": "assistant.trace",
     "an_agent_result": "an AgentResult",
+    "an_assistant": "an assistant with an ask method",
     "offered_tools": "offered tools {names}",
     "no_tools": "no tools",
     "an_error": "an error result",
+    "accepted": "a request the model accepts",
+    "refused_status": "HTTP {status}: {message}",
+    "together": "a result, the calls of the turn running at the same time",
     "requests": "{count} requests",
     "at_most": "at most {count} requests",
     "value_error": "ValueError before any request",

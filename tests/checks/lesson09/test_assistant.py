@@ -195,3 +195,23 @@ def test_a_build_assistant_that_raises_fails_the_exercise_with_its_error():
     assert not isinstance(caught.value, PartlyRight)
     assert "Case: build_assistant(client, model='toy-check-model', shop=shop)" in str(caught.value)
     assert "Your code raised TypeError" in str(caught.value)
+
+
+def test_a_build_assistant_that_forgets_to_return_it_is_told_so_before_any_scenario():
+    def build_assistant(client, *, model, shop):
+        solution()["build_assistant"](client, model=model, shop=shop)
+
+    with pytest.raises(CheckFailed) as caught:
+        evaluate("09.1", build_assistant)
+    assert "build_assistant returned a NoneType, which has no ask method" in str(caught.value)
+
+
+def test_an_assistant_offering_its_tools_in_strict_mode_passes_too():
+    strict = notebook_with(
+        (
+            CELL,
+            "[self.registry.get(name).schema(format) for name in self.names]",
+            "[self.registry.get(name).schema(format, strict=True) for name in self.names]",
+        )
+    )
+    assert evaluate("09.1", strict) == "Exercise 09.1 passed: build_assistant (12 scenarios)."
