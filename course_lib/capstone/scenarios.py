@@ -149,7 +149,7 @@ class ScenarioRun:
 
 def run_scenario(name: str, build_assistant: Callable[..., Any], *, model: str) -> ScenarioRun:
     """Run the visible scenario ``name`` against ``build_assistant(client, model=, shop=)``."""
-    from course_lib.checks.recording import recording_client
+    from course_lib.capstone.recording import recording_client
 
     scenario = visible_scenarios()[name]
     client, exchanges = recording_client(scenario.policy(), model_name=model)

@@ -101,6 +101,23 @@ def test_the_readme_self_check_works_verbatim_in_a_notebook_cell(first_start):
 # -- starting again, offline ---------------------------------------------------------------------
 
 
+def test_every_solution_notebook_passes_strict_nbval_on_the_plain_install(first_start, learner):
+    """What a learner's start installs (the base dependencies, no dev extra) runs every lesson,
+    outputs and all: a lesson that imports a dev-only package fails here."""
+    python = str(learner.root / ".venv" / "bin" / "python")
+    dev_only = learner.run(
+        [python, "-c", "import importlib.metadata as m; m.version('pytest-xdist')"]
+    )
+    assert dev_only.returncode != 0, "the first start installed the dev extra: this proves nothing"
+    command = [
+        python, "-m", "pytest", "--nbval", "--nbval-current-env",
+        "--nbval-sanitize-with", "tests/nbval_sanitize.cfg", "--nbval-cell-timeout", "120",
+        "-p", "no:cacheprovider", "-q", "-o", "addopts=", "solutions",
+    ]  # fmt: skip
+    run = learner.run(command, timeout=3600)
+    assert run.returncode == 0, run.stdout[-8000:]
+
+
 def test_the_second_start_needs_no_network(first_start, learner):
     stamp_before = venv_stamp(learner.root)
     probe = learner.command(

@@ -49,11 +49,10 @@ def failed_ids(result: PartlyRight) -> list[str]:
 def test_the_scenarios_have_short_stable_ids_worth_a_point_each():
     assert [scenario.id for scenario, _ in scenarios()] == SCENARIO_IDS
     spec = EXERCISES["09.1"]
-    assert (spec.notebook, spec.points, spec.targets, spec.legacy) == (
+    assert (spec.notebook, spec.points, spec.targets) == (
         "09_capstone",
         12,
         ("build_assistant",),
-        False,
     )
 
 

@@ -23,11 +23,10 @@ def test_the_solution_passes_every_visible_and_hidden_case():
 
 def test_the_exercise_is_registered_with_its_notebook_points_and_target():
     spec = EXERCISES["09.3"]
-    assert (spec.notebook, spec.points, spec.targets, spec.legacy) == (
+    assert (spec.notebook, spec.points, spec.targets) == (
         "09_capstone",
         2,
         ("may_use",),
-        False,
     )
 
 
