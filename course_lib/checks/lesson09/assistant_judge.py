@@ -153,7 +153,10 @@ def judge_offers(evidence: Evidence, asked: Asked) -> None:
 
 
 def judge_refusals(evidence: Evidence, asked: Asked) -> None:
-    """A call to a tool the request did not offer must not have run."""
+    """A call to a tool the request did not offer must not have run, and is answered with an
+    error result naming the tool. It surely ran when the shop recorded its action; it surely
+    did not when the tool does not exist or writes without a record; else a result says it ran.
+    """
     answers = answers_in(asked.exchanges)
     actions = evidence.shop.get("actions") or []
     for exchange in asked.exchanges:
@@ -164,26 +167,28 @@ def judge_refusals(evidence: Evidence, asked: Asked) -> None:
                 continue
             where = text("tool_message", name=name, call_id=call.get("id"))
             content = answers.get(str(call.get("id")))
-            if content is not None and not is_error(content):
-                raise verdict(
-                    evidence,
-                    asked,
-                    Plain(text("an_error")),
-                    content,
-                    hint("guard", name=name, evidence=text("it_ran")),
-                    where=where,
-                )
             ran = [a for a in actions if a.get("action") == name]
             if ran:
                 did = text("shop_did", action=name, order_id=ran[0].get("order_id"))
+                chosen = hint("guard", name=name, evidence=did)
                 raise verdict(
-                    evidence,
-                    asked,
-                    Plain(text("an_error")),
-                    Plain(did),
-                    hint("guard", name=name, evidence=did),
-                    where=where,
+                    evidence, asked, Plain(text("an_error")), Plain(did), chosen, where=where
                 )
+            if content is None:  # unanswered: the model's refusal of the next request says so
+                continue
+            if not is_error(content):
+                tags = TOOL_TAGS.get(name)
+                if tags is None or "write" in tags:
+                    chosen = hint("refusal_not_error", name=name)
+                else:
+                    chosen = hint("guard", name=name, evidence=text("it_ran"))
+                raise verdict(
+                    evidence, asked, Plain(text("an_error")), content, chosen, where=where
+                )
+            if name not in content:
+                expected = Plain(text("an_error_naming", name=name))
+                chosen = hint("refusal_unnamed", name=name)
+                raise verdict(evidence, asked, expected, content, chosen, where=where)
 
 
 def judge_calculator(evidence: Evidence, asked: Asked) -> None:

@@ -96,7 +96,7 @@ def scenarios() -> list[tuple[Scenario, Expectation]]:
         ),
         (
             Scenario("hallucinated", "the model calls a tool that does not exist", "customer",
-                     ("Where is my order A1003?",), data=data,
+                     ("Where is my order A1003? Are there notes on it?",), data=data,
                      script=(call("order_stats", order_id="A1003"),)),
             Expectation(facts=((str(data["orders"]["A1003"]["total"]),),)),
         ),

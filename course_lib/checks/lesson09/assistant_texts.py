@@ -46,6 +46,16 @@ HINTS = {
         "that was not offered (unknown, of another category, or refused to the role) must not "
         "run: answer it with an error result that names the tool."
     ),
+    "refusal_not_error": (
+        "{name} was not offered in this request and did not run, but its tool message is not "
+        'an error result: answer a call you refuse with {{"error": ...}} (error_text does), '
+        "naming the tool, so the model and your trace can tell a refusal from a result."
+    ),
+    "refusal_unnamed": (
+        "The error result answering {name} does not say which tool it refuses: name it (for "
+        "example '{name}' is not one of the tools offered for this request), so the model can "
+        "tell which of its calls failed."
+    ),
     "eval": (
         "calculate computed an expression that reaches Python's classes through attributes: it "
         "runs eval, or something as open. Evaluate arithmetic only (an AST whitelist, as "
@@ -69,6 +79,10 @@ HINTS = {
     "trace_missing": (
         "assistant.trace must hold one record per call the model made, across every question "
         "asked, refused and failed calls too: {missing}."
+    ),
+    "trace_order": (
+        "assistant.trace holds a record for every call, but not in the order the model made "
+        "them: append each record as the calls come, in the order of the turn's tool calls."
     ),
     "trace_record": (
         'Each trace record is a dict with "call_id", "tool", "arguments" (the JSON text as '
@@ -117,6 +131,7 @@ TEXTS = {
     "value_error": "ValueError before any request",
     "raised_after": "{error} after {count} request(s)",
     "returned": "a result, after {count} request(s)",
+    "an_error_naming": "an error result naming {name}",
     "it_ran": "its tool message holds a result, not an error",
     "shop_did": "the shop recorded {action} {order_id}",
     "answer_holding": "an answer holding {facts}",

@@ -52,15 +52,12 @@ def judge_trace(evidence: Evidence) -> None:
             for c in wanted
             if str(c.get("id")) not in kept_ids
         ]
-        detail = ", ".join(missing) or text("records", count=len(kept))
-        raise verdict(
-            evidence,
-            asked,
-            want_ids,
-            kept_ids,
-            hint("trace_missing", missing=detail),
-            where=text("the_trace"),
-        )
+        if sorted(kept_ids) == sorted(want_ids):  # every call, once each, out of order
+            chosen = hint("trace_order")
+        else:
+            detail = ", ".join(missing) or text("records", count=len(kept))
+            chosen = hint("trace_missing", missing=detail)
+        raise verdict(evidence, asked, want_ids, kept_ids, chosen, where=text("the_trace"))
     answers = answers_in(evidence.exchanges)
     for record, call in zip(kept, wanted, strict=True):
         problem = record_problem(record, call, evidence.scenario.role, answers)

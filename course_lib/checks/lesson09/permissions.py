@@ -67,10 +67,15 @@ RULES = (
 )  # fmt: skip
 
 HINTS = {
-    "bool": "Return True or False (bool(...) around your test), not a {kind}.",
+    "bool": "Return True or False (bool(...) around your test); this one returned the type {kind}.",
     "iterables": (
         "tags can be any collection of strings (TOOL_TAGS holds tuples, a registry keeps "
         "frozensets): turn it into a set first, set(tags), before using set operations."
+    ),
+    "shape": (
+        "The same tags as a tuple get the right answer, as a {shape} they do not: tags can be "
+        "any collection of strings (a registry keeps frozensets), so read them the same way "
+        "whatever their type, for example set(tags)."
     ),
     "categories": (
         "Only the tags in PERMISSIONS are permissions; a category tag such as 'products' neither "
@@ -99,17 +104,24 @@ def hint(key: str, **fields: object) -> HintText:
     return HintText.of(HINTS, key, **fields)
 
 
-def explain_wrong(learner: Learner, role: str, tags: tuple[str, ...], expected: bool) -> HintText:
-    """The hint for a wrong answer. Refusing what the role may use is blamed on the category
-    tags only when the same permissions without them are accepted (asked again to see)."""
+def explain_wrong(
+    learner: Learner, role: str, tags: tuple[str, ...], shape: str, expected: bool
+) -> HintText:
+    """The hint for a wrong answer. Refusing what the role may use is blamed on the type of
+    ``tags`` only when the same tags as a tuple are accepted, and on the category tags only
+    when the same permissions without them are accepted (asked again to see)."""
     needed = sorted(PERMISSIONS & set(tags))
     held = sorted(ROLES[role])
     if not needed:
         return hint("deny_default")
     if not expected:
         return hint("all_held", needed=needed, held=held)
+    if shape != "tuple":
+        as_tuple = learner.attempt("may_use", role, learner.source(tags_source(tags, "tuple")))
+        if as_tuple.value is True:
+            return hint("shape", shape=shape)
     if set(tags) - PERMISSIONS:
-        again = learner.attempt("may_use", role, needed)
+        again = learner.attempt("may_use", role, learner.source(tags_source(needed, shape)))
         if again.value is True:
             return hint("categories")
     return hint("too_strict", needed=needed)
@@ -126,6 +138,10 @@ def hidden_cases(rng: Random, count: int = 16) -> list[tuple[str, tuple[str, ...
         shape = rng.choice(("list", "set", "frozenset"))
         cases.append((rng.choice(sorted(ROLES)), tuple(tags), shape))
     cases.append((rng.choice(("Staff", "guest", "customer ")), ("read",), "list"))
+    # An unknown role is a mistake whatever the tool needs, even nothing at all.
+    cases.append(
+        (rng.choice(("visitor", "admin ", "CUSTOMER")), (rng.choice(CATEGORIES),), "tuple")
+    )
     return cases
 
 
@@ -150,7 +166,7 @@ def check_may_use(learner: Learner) -> str:
             shown = Plain(got.data.get("repr", "")) if got.value is None else got.value
             fail(case, expected, shown, hint("bool", kind=got.type))
         if got.value != expected:
-            fail(case, expected, got.value, explain_wrong(learner, role, values, expected))
+            fail(case, expected, got.value, explain_wrong(learner, role, values, shape, expected))
     return TEXTS["summary"].format(visible=len(VISIBLE), hidden=len(hidden))
 
 

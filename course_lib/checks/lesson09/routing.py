@@ -59,7 +59,7 @@ RULES = (
 )  # fmt: skip
 
 HINTS = {
-    "list": "Return a list (for example list(CATEGORIES)), not a {kind}.",
+    "list": "Return a list (for example list(CATEGORIES)); this one returned the type {kind}.",
     "not_str": 'Return the categories\' names, strings such as "products".',
     "once": "List each category once, however many of its keywords the question holds.",
     "order": (
@@ -68,17 +68,23 @@ HINTS = {
     ),
     "case": 'Compare English keywords ignoring case: "PRICE" is the keyword "price".',
     "whole_word": (
-        'An English keyword counts only as a whole word: "reorder" does not hold the keyword '
-        '"order", "cost" is still a keyword.'
+        'An English keyword counts only as a whole word: "{word}" does not hold the keyword '
+        '"{keyword}".'
     ),
     "chinese": (
-        "Chinese puts no spaces between words: look for a Chinese keyword anywhere in the "
-        "question (keyword in question), not among words split at spaces."
+        "Chinese puts no spaces between words, and \\b sees no boundary between two Chinese "
+        "characters: look for a Chinese keyword anywhere in the question (keyword in question)."
     ),
     "mixed": (
         "A Latin letter and a Chinese character are both word characters to \\b, so "
         '\\border\\b finds no word boundary in "我的order". Ask for no ASCII letter or digit '
         "around the keyword instead: (?<![A-Za-z0-9]) before it, (?![A-Za-z0-9]) after it."
+    ),
+    "split": (
+        'Splitting the question at spaces leaves punctuation on the words ("tea?" is not '
+        '"tea") and breaks the keywords of two words ("how much"): search the question for '
+        "each keyword instead, with no ASCII letter or digit on either side: (?<![A-Za-z0-9]) "
+        "before it, (?![A-Za-z0-9]) after it."
     ),
     "order_id": 'An order number such as A1002 (ORDER_ID finds it) also picks "orders".',
     "fallback": (
@@ -99,19 +105,42 @@ def triggers(question: str, category: str) -> list[str]:
     return [keyword for keyword in KEYWORDS[category] if keyword_found(keyword, question)]
 
 
+def _misses_chinese(keyword: str, question: str) -> bool:
+    return not keyword.isascii()
+
+
+def _misses_beside_chinese(keyword: str, question: str) -> bool:
+    pattern = rf"\b{re.escape(keyword)}\b"
+    return keyword.isascii() and re.search(pattern, question, flags=re.IGNORECASE) is None
+
+
+def _misses_case(keyword: str, question: str) -> bool:
+    return keyword.isascii() and re.search(re.escape(keyword), question) is None
+
+
+def _misses_split(keyword: str, question: str) -> bool:
+    return not keyword.isascii() or keyword.lower() not in question.lower().split()
+
+
+# Predictable mistakes, each as the keywords it would miss, in the order they are told.
+MISTAKES = (
+    ("chinese", _misses_chinese),
+    ("mixed", _misses_beside_chinese),
+    ("case", _misses_case),
+    ("split", _misses_split),
+)
+
+
 def missed_hint(question: str, category: str) -> HintText:
-    """Why ``category``, which the question needs, was missed: the first keyword behind it that
-    a predictable mistake misses, else the keywords themselves."""
+    """Why ``category``, which the question needs, was missed: the first predictable mistake
+    that misses every keyword behind it (missing only some would still have found it), else
+    the keywords themselves."""
     found = triggers(question, category)
     if not found:
         return hint("order_id") if ORDER_ID.search(question) else hint("fallback")
-    for keyword in found:
-        if not keyword.isascii():
-            return hint("chinese")
-        if re.search(rf"\b{re.escape(keyword)}\b", question, flags=re.IGNORECASE) is None:
-            return hint("mixed")
-        if re.search(re.escape(keyword), question) is None:
-            return hint("case")
+    for key, misses in MISTAKES:
+        if all(misses(keyword, question) for keyword in found):
+            return hint(key)
     return hint("missed", found=", ".join(map(repr, found)), category=category)
 
 
@@ -125,21 +154,33 @@ def explain(question: str, expected: list[str], got: list[str]) -> HintText:
         return hint("fallback")
     if got == list(CATEGORIES):  # nothing was found, so every category came back
         return missed_hint(question, expected[0])
+    if expected == list(CATEGORIES):  # nothing to find, yet some categories were found
+        return extra_hint(question, got[0])
     missed = [category for category in expected if category not in got]
-    if missed and len(missed) < len(CATEGORIES):
+    if missed:
         return missed_hint(question, missed[0])
     extra = [category for category in got if category not in expected]
-    lowered = question.lower()
-    if extra and any(k.isascii() and k.lower() in lowered for k in KEYWORDS[extra[0]]):
-        return hint("whole_word")
-    if extra:
-        return hint("extra", category=extra[0])
-    return hint("fallback")
+    return extra_hint(question, extra[0]) if extra else hint("fallback")
+
+
+def extra_hint(question: str, category: str) -> HintText:
+    """Why ``category``, which the question does not need, was listed: one of its English
+    keywords inside a longer word, else simply that none of its keywords is there."""
+    for keyword in (k for k in KEYWORDS[category] if k.isascii()):
+        inside = re.search(rf"[A-Za-z0-9]*{re.escape(keyword)}[A-Za-z0-9]*", question, re.I)
+        if inside is not None and inside.group().lower() != keyword.lower():
+            return hint("whole_word", word=inside.group(), keyword=keyword)
+    return hint("extra", category=category)
+
+
+# Hidden questions that hold keywords only as the start of longer words: nothing to match.
+PREFIXES_ONLY = ("Was the summer rainy?",)
 
 
 def hidden_questions(rng: Random, count: int = 14) -> list[str]:
     """Questions built from keywords of one to three categories, in English and Chinese, in
-    any order and case, sometimes with an order number, sometimes with nothing to match."""
+    any order and case, sometimes with an order number, sometimes with nothing to match; and a
+    question whose words only start with keywords."""
     fillers = ("Hi, quick question:", "请问", "Could you tell me", "我想知道", "Hey")
     questions = []
     for _ in range(count):
@@ -151,7 +192,7 @@ def hidden_questions(rng: Random, count: int = 14) -> list[str]:
         rng.shuffle(words)
         glue = rng.choice((" ", "、", " and ", "和"))
         questions.append(f"{rng.choice(fillers)} {glue.join(words)}?" if words else "你好！")
-    return questions
+    return [*questions, *PREFIXES_ONLY]
 
 
 @exercise("09.2", notebook=NOTEBOOK, title="route", points=2, targets=("route",), rules=RULES)

@@ -214,3 +214,52 @@ def test_an_assistant_offering_its_tools_in_strict_mode_passes_too():
         )
     )
     assert evaluate("09.1", strict) == "Exercise 09.1 passed: build_assistant (12 scenarios)."
+
+
+REFUSAL = (
+    '            return error_text(f"{name!r} is not one of the tools offered for this request")'
+)
+
+
+def refusal_hints(build_assistant) -> dict[str, str]:
+    return {o.id: o.failure.hint_key for o in partly_right(build_assistant).outcomes if o.failure}
+
+
+def test_a_refusal_answered_as_plain_text_is_told_it_did_not_run_but_is_no_error_result():
+    plain = notebook_with((CELL, REFUSAL, '            return f"{name} is not offered"'))
+    assert refusal_hints(plain) == {
+        "staff_tool": "refusal_not_error",
+        "injection": "refusal_not_error",
+        "hallucinated": "refusal_not_error",
+    }
+    message = str(partly_right(plain))
+    assert "cancel_order was not offered in this request and did not run" in message
+    assert "yet it ran" not in message
+
+
+def test_a_refusal_that_does_not_name_the_tool_is_told_to_name_it():
+    unnamed = notebook_with((CELL, REFUSAL, '            return error_text("not allowed")'))
+    assert refusal_hints(unnamed) == {
+        "staff_tool": "refusal_unnamed",
+        "injection": "refusal_unnamed",
+        "hallucinated": "refusal_unnamed",
+    }
+    assert "Expected: an error result naming cancel_order" in str(partly_right(unnamed))
+
+
+def test_a_trace_with_every_call_in_the_wrong_order_is_told_the_order_not_a_missing_call():
+    backwards = notebook_with(
+        (CELL, "for step in result.steps:", "for step in result.steps[::-1]:")
+    )
+    hints = set(refusal_hints(backwards).values())
+    assert hints == {"trace_order"}
+    assert "not in the order the model made them" in str(partly_right(backwards))
+
+
+def test_a_customer_offered_a_staff_only_reading_tool_loses_the_scenario_that_routes_notes():
+    reads_notes = notebook_with(
+        (CELL, OFFER,
+         '            if tool.tags & categories and (role == "staff" or "write" not in tool.tags)')
+    )  # fmt: skip
+    assert refusal_hints(reads_notes) == {"hallucinated": "roles", "unknown_role": "unknown_role"}
+    assert "The customer was offered read_notes" in str(partly_right(reads_notes))

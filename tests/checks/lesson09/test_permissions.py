@@ -17,7 +17,7 @@ SUBSET = "    return bool(needed) and needed <= ROLES[role]"
 
 def test_the_solution_passes_every_visible_and_hidden_case():
     assert evaluate("09.3", solution()["may_use"]) == (
-        "Exercise 09.3 passed: may_use (7 visible and 17 hidden cases)."
+        "Exercise 09.3 passed: may_use (7 visible and 18 hidden cases)."
     )
 
 
@@ -97,3 +97,41 @@ def test_a_policy_that_refuses_what_the_role_holds_is_told_the_role_may_use_it()
     message = rejected("09.3", may_use)
     assert "Case: may_use('customer', ('products', 'read'))" in message
     assert "the role holds all of it" in message
+
+
+def test_a_policy_refusing_tags_that_are_not_a_tuple_is_told_the_type_is_the_difference():
+    def may_use(role, tags):
+        if role not in ROLES:
+            raise ValueError(f"unknown role {role!r}")
+        if not isinstance(tags, (tuple, list)):
+            return False
+        needed = PERMISSIONS & set(tags)
+        return bool(needed) and needed <= ROLES[role]
+
+    message = rejected("09.3", may_use)
+    assert "Case: may_use('staff', frozenset(['internal', 'notes']))" in message
+    assert "The same tags as a tuple get the right answer, as a frozenset they do not" in message
+    assert "category tag" not in message
+
+
+def test_an_unknown_role_is_refused_even_for_a_tool_that_needs_no_permission():
+    def may_use(role, tags):
+        needed = PERMISSIONS & set(tags)
+        if not needed:
+            return False
+        if role not in ROLES:
+            raise ValueError(f"unknown role {role!r}")
+        return needed <= ROLES[role]
+
+    message = rejected("09.3", may_use)
+    assert "is not a role in ROLES: raise ValueError" in message
+
+
+def test_a_number_for_a_bool_is_told_its_type_in_a_whole_sentence():
+    def may_use(role, tags):
+        if role not in ROLES:
+            raise ValueError(f"unknown role {role!r}")
+        needed = PERMISSIONS & set(tags)
+        return int(bool(needed) and needed <= ROLES[role])
+
+    assert "this one returned the type int." in rejected("09.3", may_use)

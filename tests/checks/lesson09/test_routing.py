@@ -19,7 +19,7 @@ HAS_KEYWORD = "w09-ex2"
 
 def test_the_solution_passes_every_visible_and_hidden_question():
     assert evaluate("09.2", solution()["route"]) == (
-        "Exercise 09.2 passed: route (8 visible and 14 hidden questions)."
+        "Exercise 09.2 passed: route (8 visible and 15 hidden questions)."
     )
 
 
@@ -128,3 +128,44 @@ def test_a_category_missed_in_a_hidden_question_is_named_with_its_keyword():
 def test_categories_returned_as_one_string_each_letter_are_refused_as_not_names():
     message = rejected("09.2", lambda question: [1])
     assert "Return the categories' names" in message
+
+
+SEARCH = "return re.search(pattern, question, flags=re.IGNORECASE) is not None"
+
+
+def test_keywords_looked_up_among_words_split_at_spaces_are_told_about_punctuation():
+    split = edited(
+        "route", (HAS_KEYWORD, SEARCH, "return keyword.lower() in question.lower().split()")
+    )
+    message = rejected("09.2", split)
+    assert "Case: route('How much is the Longjing tea?')" in message
+    assert 'Splitting the question at spaces leaves punctuation on the words ("tea?"' in message
+
+
+def test_a_keyword_found_at_the_start_of_a_longer_word_is_told_the_word_it_found():
+    prefix = edited(
+        "route", (HAS_KEYWORD, ASCII, 'pattern = rf"(?<![A-Za-z0-9]){re.escape(keyword)}"')
+    )
+    message = rejected("09.2", prefix)
+    assert "Case: route('Was the summer rainy?')" in message
+    assert '"rainy" does not hold the keyword "rain"' in message
+
+
+def test_a_keyword_inside_a_longer_word_is_told_that_word_and_that_keyword():
+    message = rejected("09.2", WRONG_BY_RULE["09.2"]["whole_word"])
+    assert '"reorder" does not hold the keyword "order".' in message
+
+
+def test_word_boundaries_around_chinese_keywords_are_told_why_without_blaming_a_split():
+    bounded = edited(
+        "route",
+        (
+            HAS_KEYWORD,
+            "    return keyword in question\n",
+            '    return re.search(rf"\\b{re.escape(keyword)}\\b", question) is not None\n',
+        ),
+    )
+    message = rejected("09.2", bounded)
+    assert "Case: route('我的订单到哪了？')" in message
+    assert "\\b sees no boundary between two Chinese characters" in message
+    assert "split" not in message
