@@ -18,12 +18,12 @@ HINTS = {
         "answer must be the model's final text, unchanged: the content of the last reply."
     ),
     "routing": (
-        "Offer only the tools of the categories route(question) picks ({categories}); "
-        "{extra} belong to other categories."
+        "Offer only the tools of the categories route(question) picks ({categories}); this "
+        "request also offered tools of other categories: {extra}."
     ),
     "missing_tools": (
         "Offer every tool of the categories route(question) picks ({categories}) that the role "
-        "may use: {missing} were missing."
+        "may use; this request left out: {missing}."
     ),
     "roles": (
         "The {role} was offered {extra}, which may_use(role, tags) refuses: offer only the "

@@ -263,3 +263,9 @@ def test_a_customer_offered_a_staff_only_reading_tool_loses_the_scenario_that_ro
     )  # fmt: skip
     assert refusal_hints(reads_notes) == {"hallucinated": "roles", "unknown_role": "unknown_role"}
     assert "The customer was offered read_notes" in str(partly_right(reads_notes))
+
+
+def test_an_assistant_without_calculate_is_told_the_request_left_it_out():
+    no_calculate = notebook_with((CELL, "[*shop_tools(shop), calculate]", "[*shop_tools(shop)]"))
+    assert refusal_hints(no_calculate) == {"eval": "missing_tools", "math": "missing_tools"}
+    assert "this request left out: calculate." in str(partly_right(no_calculate))
