@@ -149,4 +149,36 @@ def summary_table(payload: dict[str, Any]) -> str:
         counts[row["status"]] = counts.get(row["status"], 0) + 1
     lines.append("")
     lines.append("exercises: " + ", ".join(f"{status} {n}" for status, n in sorted(counts.items())))
+    lines += scenario_lines(scenario_rates(payload))
     return "\n".join(lines)
+
+
+def scenario_rates(payload: dict[str, Any]) -> dict[str, dict[str, dict[str, Any]]]:
+    """For each exercise graded by scenarios, each scenario's title and how many of the
+    submissions whose check ran it passed it (``passed`` of ``graded``), in the check's order.
+
+    A submission whose check never ran (not attempted, an error before the check) has no
+    scenarios and is not counted: the rate says how hard a scenario is, not who handed in.
+    """
+    rates: dict[str, dict[str, dict[str, Any]]] = {}
+    for row in payload["grades"]:
+        for scenario in row.get("scenarios") or ():
+            key = f"{row['notebook']} {row['exercise']}"
+            entry = rates.setdefault(key, {}).setdefault(
+                scenario["id"], {"title": scenario["title"], "passed": 0, "graded": 0}
+            )
+            entry["graded"] += 1
+            entry["passed"] += bool(scenario["passed"])
+    return dict(sorted(rates.items()))
+
+
+def scenario_lines(rates: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
+    """The class report's part on scenarios: one line per scenario, its pass rate first."""
+    lines: list[str] = []
+    for exercise, scenarios in rates.items():
+        lines += ["", f"scenarios of {exercise} (submissions that passed each):"]
+        width = max(len(name) for name in scenarios)
+        for name, entry in scenarios.items():
+            rate = f"{entry['passed']}/{entry['graded']}"
+            lines.append(f"  {rate:>7}  {name.ljust(width)}  {entry['title']}")
+    return lines

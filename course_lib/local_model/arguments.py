@@ -114,6 +114,9 @@ class Reader:
             return [match.group(0).strip()] if match else []
         if kind == "tag":
             return finders.tags(self.request)
+        if kind == "identifier":  # an order number is written as it is, quoted or not
+            found = finders.identifiers(self.request) or finders.quoted(self.request)
+            return found if listing else found[:1]
         found = finders.quoted(self.request)
         if found:
             return found if listing else found[:1]

@@ -59,6 +59,8 @@ ENUM_SYNONYMS: dict[str, tuple[str, ...]] = {
     "g": ("grams", "gram"),
     "cm": ("centimeters", "centimetres", "厘米"),
     "ft": ("feet", "foot", "英尺"),
+    "today": ("今天", "今日"),
+    "tomorrow": ("明天", "明日"),
 }
 TOPIC_TRIGGER = re.compile(
     r"\b(?:about|regarding|mentioning|containing|on|for|named|called|titled|with the word)\s+(.+)",
@@ -71,6 +73,14 @@ TOPIC_END = re.compile(
 )
 TAG_TRIGGER = re.compile(r"(?:tagged|tags?|labell?ed|labels?|标签(?:是|为)?)\s*[:：]?\s*(.+)", re.I)
 LIST_SPLIT = re.compile(r"\s*(?:,|，|、|\band\b|\bor\b|和|或)\s*")
+
+# A parameter named like these wants an identifier (an order number, a SKU): ``order_id``, ``sku``.
+IDENTIFIER_NAME = re.compile(r"(?:^|_)(?:id|sku|code)$", re.IGNORECASE)
+# An identifier as written in a request: capitals and digits, at least one of each ("A1001",
+# "SKU-42"), also right next to Chinese text ("订单A1002到哪了").
+IDENTIFIER = re.compile(
+    r"(?<![A-Za-z0-9])(?=[A-Z0-9-]*\d)(?=[0-9-]*[A-Z])[A-Z0-9][A-Z0-9-]*(?![A-Za-z0-9])"
+)
 
 # Which kind of thing a string parameter wants, recognised from its name and description.
 KIND_WORDS: dict[str, tuple[str, ...]] = {
@@ -140,6 +150,8 @@ def _kind_of(name: str, described: str) -> str:
     for kind, markers in KIND_WORDS.items():  # the name decides first, then the description
         if any(re.search(rf"\b{re.escape(m)}\b", name_words) or m in name for m in markers):
             return kind
+    if IDENTIFIER_NAME.search(name):
+        return "identifier"
     for kind, markers in KIND_WORDS.items():
         if any(m in words for m in markers):
             return kind
@@ -240,6 +252,11 @@ def currency_mentions(request: str) -> list[tuple[int, str]]:
 def language_mentions(request: str) -> list[tuple[int, str]]:
     """(position, language name) of every language the request names."""
     return [(position, txt.LANGUAGES[word]) for position, word in mentions(txt.LANGUAGES, request)]
+
+
+def identifiers(request: str) -> list[str]:
+    """Identifiers such as order numbers ("A1001"), in order of appearance, each once."""
+    return distinct((m.start(), m.group(0)) for m in IDENTIFIER.finditer(request))
 
 
 def quoted(request: str) -> list[str]:

@@ -1,19 +1,39 @@
 """The real course: every student notebook grades to zero (not attempted, no crash), and every
-solution notebook grades to full marks, with the guard on and nothing flagged."""
+solution notebook grades to full marks, with the guard on and nothing flagged. The capstone's
+scenario check earns partial credit through the same grader, and grades.json keeps each scenario."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from course_lib.grading import GradeOptions, grade_all
 from course_lib.grading.canonical import default_canonical_dir, load_lessons
 from course_lib.grading.discover import discover
+from course_lib.grading.report import summary_table, to_payload, write_outputs
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted(path.stem for path in (ROOT / "notebooks").glob("*.ipynb"))
+CAPSTONE = "09_capstone"
+# A capstone whose guard checks only that the tool exists, not that this request offered it: a
+# customer reaches the staff-only tool, and the injected instruction is obeyed.
+UNGUARDED = (
+    "        if name not in self.names:",
+    "        if self.registry.get(name) is None:",
+)
+
+
+def unguarded_capstone(target: Path) -> None:
+    nb = nbformat.read(ROOT / "solutions" / f"{CAPSTONE}.ipynb", as_version=4)
+    (cell,) = [cell for cell in nb.cells if cell.get("id") == "w09-ex1"]
+    assert UNGUARDED[0] in cell.source
+    cell.source = cell.source.replace(*UNGUARDED)
+    target.mkdir(exist_ok=True)
+    nbformat.write(nb, target / f"{CAPSTONE}.ipynb")
 
 
 @pytest.fixture(scope="module")
@@ -25,6 +45,8 @@ def graded(tmp_path_factory: pytest.TempPathFactory):
         for student, folder in (("untouched", "notebooks"), ("solutions", "solutions")):
             (root / student).mkdir(exist_ok=True)
             shutil.copy(ROOT / folder / f"{slug}.ipynb", root / student / f"{slug}.ipynb")
+    if CAPSTONE in LESSONS:
+        unguarded_capstone(root / "unguarded")
     lessons = load_lessons(default_canonical_dir())
     results = grade_all(discover(root), lessons, GradeOptions(jobs=2))
     return {(result.student, result.notebook): result for result in results}
@@ -46,3 +68,29 @@ def test_solution_notebook_grades_to_full_marks(graded, slug):
         row.exercise: ("passed", "passed") for row in result.exercises
     }
     assert result.points == result.max_points > 0
+
+
+def test_an_unguarded_09_capstone_earns_partial_credit_and_grades_json_keeps_each_scenario(
+    graded, tmp_path
+):
+    if ("unguarded", CAPSTONE) not in graded:
+        pytest.skip(f"{CAPSTONE} is not built")
+    result = graded[("unguarded", CAPSTONE)]
+    write_outputs(tmp_path, to_payload([result]))
+    payload = json.loads((tmp_path / "grades.json").read_text(encoding="utf-8"))
+    rows = {row["exercise"]: row for row in payload["grades"]}
+    assert {e: (r["status"], r["points"]) for e, r in rows.items()} == {
+        "09.1": ("failed", 10),
+        "09.2": ("passed", 2),
+        "09.3": ("passed", 2),
+    }
+    assert "2 of 12 scenarios failed" in rows["09.1"]["message"]
+    failed = [s["id"] for s in rows["09.1"]["scenarios"] if not s["passed"]]
+    assert (failed, len(rows["09.1"]["scenarios"])) == (["staff_tool", "injection"], 12)
+    graded_here = payload["totals"]["unguarded"]["notebooks"][CAPSTONE]
+    assert (graded_here["points"], graded_here["max_points"]) == (14, 16)
+    assert graded_here["isolation"]["environment"] == "allowlist"
+    report = summary_table(to_payload([result, graded[("solutions", CAPSTONE)]]))
+    assert f"scenarios of {CAPSTONE} 09.1 (submissions that passed each):" in report
+    assert any(line.split()[:2] == ["1/2", "injection"] for line in report.splitlines())
+    assert any(line.split()[:2] == ["2/2", "price"] for line in report.splitlines())

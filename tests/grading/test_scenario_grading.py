@@ -59,3 +59,30 @@ def test_a_fully_right_answer_passes_and_still_records_each_scenario(graded):
     row = graded["fully"]
     assert (row.status, row.points) == ("passed", 4)
     assert all(scenario["passed"] for scenario in row.scenarios)
+
+
+def test_the_class_report_shows_each_scenarios_pass_rate_among_the_graded(graded):
+    from course_lib.grading.report import scenario_rates, summary_table
+    from course_lib.grading.results import ExerciseResult
+
+    untouched = ExerciseResult("untouched", SLUG, "91.1", 0, 4, "not_attempted", "not attempted")
+    rows = [graded["partly"].as_row(), graded["fully"].as_row(), untouched.as_row()]
+    totals = {
+        row["student"]: {
+            "points": row["points"],
+            "max_points": 4,
+            "notebooks": {SLUG: {"points": row["points"], "max_points": 4}},
+        }
+        for row in rows
+    }
+    payload = {"grades": rows, "totals": totals}
+    assert scenario_rates(payload) == {
+        f"{SLUG} 91.1": {
+            "beijing": {"title": "the weather in '北京'", "passed": 2, "graded": 2},
+            "shanghai": {"title": "the weather in '上海'", "passed": 1, "graded": 2},
+            "empty": {"title": "the weather in ''", "passed": 2, "graded": 2},
+        }
+    }
+    report = summary_table(payload)
+    assert f"scenarios of {SLUG} 91.1 (submissions that passed each):" in report
+    assert "      1/2  shanghai  the weather in '上海'" in report.splitlines()

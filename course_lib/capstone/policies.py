@@ -1,0 +1,44 @@
+"""What lesson 09's policies read: the categories of tools and their keywords (routing), the
+roles and their permissions, and each tool's tags (a category, then the permissions it needs).
+
+The notebook imports these tables and so do its checks: one copy, so a check's expectations
+and the learner's policies read the same words.
+"""
+
+from __future__ import annotations
+
+import re
+
+CATEGORIES = ("products", "orders", "notes", "delivery", "math")
+KEYWORDS: dict[str, tuple[str, ...]] = {
+    "products": ("price", "prices", "cost", "how much", "tea", "teapot", "product", "products",
+                 "review", "reviews", "stock", "茶", "价格", "多少钱", "评价", "库存"),
+    "orders": ("order", "orders", "cancel", "refund", "订单", "取消", "退款"),
+    "notes": ("note", "notes", "备注", "笔记"),
+    "delivery": ("weather", "deliver", "delivery", "rain", "天气", "送货", "配送", "下雨"),
+    "math": ("calculate", "total", "sum", "plus", "times", "计算", "总共", "一共"),
+}  # fmt: skip
+# An order number such as A1001, also inside Chinese text ("A1001的状态").
+ORDER_ID = re.compile(r"(?<![A-Za-z0-9])A\d{4}(?![0-9])")
+
+PERMISSIONS = frozenset({"read", "write", "internal"})
+ROLES: dict[str, frozenset[str]] = {
+    "customer": frozenset({"read"}),
+    "staff": frozenset({"read", "write", "internal"}),
+}
+# Each tool's tags: its category, then the permissions it needs.
+TOOL_TAGS: dict[str, tuple[str, ...]] = {
+    "search_products": ("products", "read"),
+    "product_reviews": ("products", "read"),
+    "order_status": ("orders", "read"),
+    "cancel_order": ("orders", "write"),
+    "add_note": ("notes", "write"),
+    "read_notes": ("notes", "internal"),
+    "delivery_weather": ("delivery", "read"),
+    "calculate": ("math", "read"),
+}
+OWNER = "tea-shop"
+VERSION = "1.0"
+
+# The iteration budget: at most this many requests to the model for one question.
+MAX_TURNS = 6

@@ -1,0 +1,252 @@
+"""Judging one scenario of 09.1 from its evidence: the first outcome a user would find wrong.
+
+The outcomes, in the order they are looked at (an earlier one explains the later ones):
+the iteration budget, the model accepting every request (every call answered), ``ask``
+returning, its result's shape, the tools each request offered (routing and roles), calls to
+tools that were not offered (not run), the calculator (no ``eval``), the calls of a turn running
+together, the answer and its facts, how the loop stopped, and the trace.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from course_lib.capstone.policies import MAX_TURNS, TOOL_TAGS
+from course_lib.capstone.shop import RENDEZVOUS_MISSED
+from course_lib.checks.compare import Plain
+from course_lib.checks.failures import Failure
+from course_lib.checks.lesson09._shared import expected_may_use, expected_route
+from course_lib.checks.lesson09.assistant_run import Asked, Evidence
+from course_lib.checks.lesson09.assistant_scenarios import Expectation
+from course_lib.checks.lesson09.assistant_texts import hint, text
+from course_lib.checks.lesson09.assistant_trace import judge_trace
+from course_lib.checks.lesson09.assistant_verdict import (
+    Verdict,
+    answers_in,
+    calls_of,
+    expected_offer,
+    is_error,
+    offered,
+    reply_message,
+    verdict,
+)
+
+
+def judge(evidence: Evidence, expectation: Expectation) -> Failure | None:
+    """``None`` when the scenario went as a user wants, else why not."""
+    try:
+        for number, asked in enumerate(evidence.asks):
+            if expectation.refused_role:
+                judge_refused_role(evidence, asked)
+                continue
+            judge_ask(evidence, asked, expectation, number)
+        if not expectation.refused_role:
+            judge_trace(evidence)
+    except Verdict as verdict:
+        return verdict.failure
+    return None
+
+
+# --- one question -----------------------------------------------------------------------------
+
+
+def judge_refused_role(evidence: Evidence, asked: Asked) -> None:
+    role = evidence.scenario.role
+    expected = Plain(text("value_error"))
+    count = len(asked.exchanges)
+    if asked.raised is not None and asked.raised.raised_a("ValueError") and count == 0:
+        return
+    if asked.raised is not None:
+        got = Plain(text("raised_after", error=asked.raised.raised_text, count=count))
+    else:
+        got = Plain(text("returned", count=count))
+    raise verdict(evidence, asked, expected, got, hint("unknown_role", role=role))
+
+
+def judge_ask(evidence: Evidence, asked: Asked, expectation: Expectation, number: int) -> None:
+    exchanges = asked.exchanges
+    if len(exchanges) > MAX_TURNS:
+        raise verdict(
+            evidence,
+            asked,
+            Plain(text("at_most", count=MAX_TURNS)),
+            Plain(text("requests", count=len(exchanges))),
+            hint("budget", limit=MAX_TURNS),
+        )
+    for index, exchange in enumerate(exchanges, start=1):
+        if exchange.status != 200:
+            message = str((exchange.reply.get("error") or {}).get("message", ""))
+            key = "unanswered" if "did not have response" in message else "rejected"
+            if "empty array" in message:
+                key = "empty_tools"
+            where = text("request", number=index, count=len(exchanges))
+            got = Plain(text("refused_status", status=exchange.status, message=message))
+            chosen = hint(key, message=message)
+            raise verdict(evidence, asked, Plain(text("accepted")), got, chosen, where=where)
+    if asked.raised is not None:
+        raise verdict(
+            evidence,
+            asked,
+            Plain(text("an_agent_result")),
+            Plain(asked.raised.raised_text),
+            raised_hint(asked),
+        )
+    judge_result_shape(evidence, asked)
+    judge_offers(evidence, asked)
+    judge_refusals(evidence, asked)
+    judge_calculator(evidence, asked)
+    judge_concurrency(evidence, asked)
+    judge_answer(evidence, asked, expectation, number)
+
+
+def raised_hint(asked: Asked) -> Any:
+    reply = asked.raised
+    stub = reply.message.split(":", 1)[0] if reply.raised_a("NotImplementedError") else ""
+    if stub:
+        return hint("other_stub", stub=stub)
+    if reply.raised_a("JSONDecodeError") or reply.raised_a("ValidationError"):
+        return hint("errors_as_data")
+    return hint("raised")
+
+
+def judge_result_shape(evidence: Evidence, asked: Asked) -> None:
+    result = asked.result or {}
+    if "answer" not in result or "stopped" not in result:
+        raise verdict(
+            evidence,
+            asked,
+            Plain(text("an_agent_result")),
+            Plain(result.get("type", "?")),
+            hint("agent_result", kind=result.get("type", "?")),
+        )
+    if result.get("answer_type") not in ("str", "NoneType"):
+        raise verdict(
+            evidence,
+            asked,
+            Plain("str"),
+            Plain(result["answer_type"]),
+            hint("answer_type", kind=result["answer_type"]),
+        )
+
+
+def judge_offers(evidence: Evidence, asked: Asked) -> None:
+    role = evidence.scenario.role
+    wanted = expected_offer(asked.question, role)
+    categories = ", ".join(expected_route(asked.question))
+    for index, exchange in enumerate(asked.exchanges, start=1):
+        names = offered(exchange)
+        if sorted(names) == sorted(wanted):
+            continue
+        where = text("request", number=index, count=len(asked.exchanges))
+        extra = [n for n in names if n not in wanted]
+        forbidden = [
+            n for n in extra if n in TOOL_TAGS and not expected_may_use(role, TOOL_TAGS[n])
+        ]
+        missing = [n for n in wanted if n not in names]
+        if forbidden:
+            chosen = hint("roles", role=role, extra=", ".join(forbidden))
+        elif extra:
+            chosen = hint("routing", categories=categories, extra=", ".join(extra))
+        else:
+            chosen = hint("missing_tools", categories=categories, missing=", ".join(missing))
+        raise verdict(evidence, asked, sorted(wanted), sorted(names), chosen, where=where)
+
+
+def judge_refusals(evidence: Evidence, asked: Asked) -> None:
+    """A call to a tool the request did not offer must not have run, and is answered with an
+    error result naming the tool. It surely ran when the shop recorded its action; it surely
+    did not when the tool does not exist or writes without a record; else a result says it ran.
+    """
+    answers = answers_in(asked.exchanges)
+    actions = evidence.shop.get("actions") or []
+    for exchange in asked.exchanges:
+        names = offered(exchange)
+        for call in calls_of(exchange):
+            name = call.get("function", {}).get("name", "")
+            if name in names:
+                continue
+            where = text("tool_message", name=name, call_id=call.get("id"))
+            content = answers.get(str(call.get("id")))
+            ran = [a for a in actions if a.get("action") == name]
+            if ran:
+                did = text("shop_did", action=name, order_id=ran[0].get("order_id"))
+                chosen = hint("guard", name=name, evidence=did)
+                raise verdict(
+                    evidence, asked, Plain(text("an_error")), Plain(did), chosen, where=where
+                )
+            if content is None:  # unanswered: the model's refusal of the next request says so
+                continue
+            if not is_error(content):
+                tags = TOOL_TAGS.get(name)
+                if tags is None or "write" in tags:
+                    chosen = hint("refusal_not_error", name=name)
+                else:
+                    chosen = hint("guard", name=name, evidence=text("it_ran"))
+                raise verdict(
+                    evidence, asked, Plain(text("an_error")), content, chosen, where=where
+                )
+            if name not in content:
+                expected = Plain(text("an_error_naming", name=name))
+                chosen = hint("refusal_unnamed", name=name)
+                raise verdict(evidence, asked, expected, content, chosen, where=where)
+
+
+def judge_calculator(evidence: Evidence, asked: Asked) -> None:
+    answers = answers_in(asked.exchanges)
+    for exchange in asked.exchanges:
+        for call in calls_of(exchange):
+            function = call.get("function", {})
+            if function.get("name") != "calculate" or "__" not in function.get("arguments", ""):
+                continue
+            content = answers.get(str(call.get("id")))
+            if content is not None and not is_error(content):
+                where = text("tool_message", name="calculate", call_id=call.get("id"))
+                raise verdict(
+                    evidence, asked, Plain(text("an_error")), content, hint("eval"), where=where
+                )
+
+
+def judge_concurrency(evidence: Evidence, asked: Asked) -> None:
+    if evidence.scenario.rendezvous < 2:
+        return
+    answers = answers_in(asked.exchanges)
+    for exchange in asked.exchanges:
+        for call in calls_of(exchange):
+            content = answers.get(str(call.get("id")), "")
+            if RENDEZVOUS_MISSED in content:
+                name = call.get("function", {}).get("name", "")
+                where = text("tool_message", name=name, call_id=call.get("id"))
+                raise verdict(
+                    evidence,
+                    asked,
+                    Plain(text("together")),
+                    content,
+                    hint("concurrent", name=name),
+                    where=where,
+                )
+
+
+def judge_answer(evidence: Evidence, asked: Asked, expectation: Expectation, number: int) -> None:
+    result = asked.result or {}
+    stopped = result.get("stopped")
+    is_last = number == len(evidence.asks) - 1
+    wanted_stop = expectation.stopped if is_last else ("answer",)
+    if stopped == "answer" and asked.exchanges:
+        final = reply_message(asked.exchanges[-1]).get("content")
+        if result.get("answer") != final:
+            raise verdict(evidence, asked, final, result.get("answer"), hint("answer_text"))
+    facts = expectation.facts[number] if number < len(expectation.facts) else ()
+    answer = result.get("answer") or ""
+    missing = [fact for fact in facts if fact not in answer]
+    if missing:
+        demo = [fact for fact in expectation.demo_facts if fact in answer]
+        chosen = (
+            hint("wrong_shop", demo=demo[0]) if demo else hint("facts", facts=", ".join(missing))
+        )
+        expected = Plain(text("answer_holding", facts=", ".join(missing)))
+        raise verdict(evidence, asked, expected, answer, chosen)
+    if stopped not in wanted_stop:
+        expected = " or ".join(wanted_stop)
+        raise verdict(
+            evidence, asked, expected, stopped, hint("stopped", expected=expected, got=stopped)
+        )

@@ -1,0 +1,132 @@
+"""The scenarios of exercise 09.1: the notebook's visible ones, then hidden ones, and what each
+must show.
+
+A scenario (``course_lib.capstone.scenarios.Scenario``) is who asks what, how the model behaves
+and the shop it runs on. Its :class:`Expectation` is what a user cares about, computed from the
+scenario's own data (the oracle): facts the answer must hold, how the assistant must stop, and
+whether the question must be refused outright.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from random import Random
+from typing import Any
+
+from course_lib.capstone.policies import MAX_TURNS
+from course_lib.capstone.scenarios import Scenario, visible_scenarios
+from course_lib.capstone.shop import DEMO_DATA
+from course_lib.checks.compare import hidden_rng
+
+CHECK_MODEL = "toy-check-model"  # not MODEL: the assistant must pass its model through
+ENDLESS_CAP = 3 * MAX_TURNS  # the endless model stops answering here, so a loop cannot hang
+NOTE = "周六送货，请先打电话"
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What scenario ``id`` must show: facts every answer holds (one tuple per question), the
+    way the last question stops, and whether the role is refused before any request."""
+
+    facts: tuple[tuple[str, ...], ...] = ()
+    stopped: tuple[str, ...] = ("answer",)
+    refused_role: bool = False
+    demo_facts: tuple[str, ...] = ()  # what the answer would hold if it read the demo shop
+
+
+class EndlessPolicy:
+    """A model that never gives an answer: every turn asks for a new search. A loop without a
+    budget would ask forever; past ``ENDLESS_CAP`` requests this policy fails, so the check
+    ends instead of hanging."""
+
+    def respond(self, request: Any) -> Any:
+        from course_lib.local_model.turns import ToolCall, Turn
+
+        turn = sum(1 for m in request.messages if m.get("role") == "assistant")
+        if turn >= ENDLESS_CAP:
+            raise RuntimeError(
+                f"the model was asked {turn + 1} times for one question and stops answering"
+            )
+        return Turn(None, (ToolCall.of("search_products", {"query": f"tea no. {turn + 1}"}),))
+
+
+def hidden_data(rng: Random) -> dict[str, Any]:
+    """The demo shop with other prices, totals and forecasts: answers must come from the shop
+    the assistant was given, not from the demo one."""
+    data = copy.deepcopy(DEMO_DATA)
+    for product in data["products"]:
+        product["price"] = rng.randint(20, 99) + 0.5
+    for order in data["orders"].values():
+        order["total"] = rng.randint(100, 199) + 0.5
+    skies = ["阴 overcast", "大风 windy", "小雪 light snow", "雾 fog", "晴 clear"]
+    for forecast in data["weather"].values():
+        for day in forecast:
+            forecast[day] = f"{rng.choice(skies)}, {rng.randint(-5, 35)}°C"
+    return data
+
+
+def _price(data: dict, sku: str) -> str:
+    return str(next(p["price"] for p in data["products"] if p["sku"] == sku))
+
+
+def scenarios() -> list[tuple[Scenario, Expectation]]:
+    """Every scenario of 09.1 in the order the check runs them: the visible ones first."""
+    from course_lib.local_model import call, faults
+
+    shown = visible_scenarios()
+    data = hidden_data(hidden_rng("09.1"))
+    demo_price = _price(DEMO_DATA, "T01")
+    table = [
+        (shown["price"], Expectation(facts=((demo_price,),))),
+        (shown["staff_tool"], Expectation()),
+        (shown["injection"], Expectation()),
+        (shown["eval"], Expectation()),
+        (
+            Scenario("price_zh", "the price, asked in Chinese", "customer", ("龙井绿茶多少钱？",),
+                     data=data),
+            Expectation(facts=((_price(data, "T01"),),), demo_facts=(demo_price,)),
+        ),
+        (
+            Scenario("parallel", "two deliveries' weather, asked at once", "staff",
+                     ("What's the delivery weather in 北京 and 上海 tomorrow?",), data=data,
+                     rendezvous=2),
+            Expectation(facts=((data["weather"]["北京"]["tomorrow"],
+                                data["weather"]["上海"]["tomorrow"]),)),
+        ),
+        (
+            Scenario("hallucinated", "the model calls a tool that does not exist", "customer",
+                     ("Where is my order A1003? Are there notes on it?",), data=data,
+                     script=(call("order_stats", order_id="A1003"),)),
+            Expectation(facts=((str(data["orders"]["A1003"]["total"]),),)),
+        ),
+        (
+            Scenario("malformed", "the model sends arguments that are not JSON", "customer",
+                     ("Is the oolong tea in stock?",), data=data,
+                     script=(faults.malformed_json(call("search_products", query="oolong")),)),
+            Expectation(facts=((_price(data, "T02"),),)),
+        ),
+        (
+            Scenario("notes", "staff write a note, then read it back", "staff",
+                     (f"Add a note to order A1001: “{NOTE}”", "What do the notes on A1001 say?"),
+                     data=data),
+            Expectation(facts=((), (NOTE,))),
+        ),
+        (
+            Scenario("math", "a customer's sum", "customer", ("Calculate 3 * 19.5 + 2",),
+                     data=data),
+            Expectation(facts=(("60.5",),)),
+        ),
+        (
+            Scenario("endless", "a model that never stops calling tools", "customer",
+                     ("Find every tea you sell, one by one.",), data=data,
+                     policy_factory=EndlessPolicy),
+            Expectation(stopped=("max_iterations", "repeated_call")),
+        ),
+        (
+            Scenario("unknown_role", "a role the shop does not have", "manager",
+                     ("Cancel order A1002.",), data=data),
+            Expectation(refused_role=True),
+        ),
+    ]  # fmt: skip
+    return table

@@ -1,0 +1,72 @@
+"""09.1 through a real kernel, the grader's channel: the shop and the assistant live in the
+kernel, the model answers from the grader's side, and the scenarios come out exactly as in the
+learner's own notebook, partial credit and all."""
+
+from __future__ import annotations
+
+import pytest
+from solution_cells import cell_sources
+
+from course_lib.checks import EXERCISES
+from course_lib.checks.channel import InProcessChannel
+from course_lib.checks.core import run_check
+from course_lib.checks.scenarios import earned
+from course_lib.grading.kernel import GuardedKernel
+from course_lib.grading.kernel_channel import KernelChannel
+from course_lib.grading.plugin import DRIVER
+
+from ._assistants import notebook_with
+from ._solution import CELLS, NOTEBOOK
+
+# The guard of lesson 06's call_as: it checks the role at dispatch, not this request's offer.
+ROLE_ONLY_GUARD = [
+    (
+        "w09-ex1",
+        "        offer = OfferedTools(self.registry, names)\n",
+        "        offer = OfferedTools(self.registry, names)\n        offer.role = role\n",
+    ),
+    (
+        "w09-ex1",
+        "        if name not in self.names:",
+        "        tool = self.registry.get(name)\n"
+        "        if tool is None or not may_use(self.role, tool.tags):",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def kernel(tmp_path_factory):
+    kernel = GuardedKernel(
+        str(tmp_path_factory.mktemp("kernel")), memory_mb=2048, output_cap=100_000, confine=False
+    )
+    kernel.evaluate(DRIVER)
+    yield kernel
+    kernel.stop()
+
+
+def notebook_source(edits) -> str:
+    sources = cell_sources(NOTEBOOK)
+    parts = []
+    for cell_id in CELLS:
+        source = sources[cell_id]
+        for edited_cell, old, new in edits:
+            if edited_cell == cell_id:
+                assert old in source
+                source = source.replace(old, new)
+        parts.append(source)
+    return "\n\n".join(parts)
+
+
+@pytest.mark.parametrize("edits", [[], ROLE_ONLY_GUARD], ids=["solution", "role-only guard"])
+def test_the_scenarios_come_out_the_same_through_the_kernel_as_in_process(kernel, edits):
+    assert kernel.run_quietly(notebook_source(edits), 120) == "ok"
+    spec = EXERCISES["09.1"]
+    here = run_check(spec, InProcessChannel({"build_assistant": notebook_with(*edits)}))
+    there = run_check(spec, KernelChannel(kernel, timeout=120))
+    assert str(there) == str(here)
+    outcomes = list(getattr(there, "scenarios", ()) or getattr(there, "outcomes", ()))
+    assert [o.record() for o in outcomes] == [
+        o.record() for o in (getattr(here, "scenarios", ()) or here.outcomes)
+    ]
+    failed = [o.id for o in outcomes if not o.passed]
+    assert (failed, earned(outcomes)) == (([], 12) if not edits else (["injection"], 11))
