@@ -15,13 +15,17 @@ COMMAND_MODULES = (
     "course_lib.authoring.cli",  # build
     "course_lib.grading.cli",  # check, grade
     "course_lib.local_model.cli",  # serve-model
+    "course_lib.mcp_servers.cli",  # serve-mcp
 )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="course",
-        description="Tool Calling from Scratch: build, check, grade, and serve the local model.",
+        description=(
+            "Tool Calling from Scratch: build, check, grade, serve the local model and the "
+            "course's tools over MCP."
+        ),
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module_name in COMMAND_MODULES:

@@ -12,6 +12,7 @@ from course_lib.checks import (  # noqa: F401
     lesson01,
     lesson02,
     lesson03,
+    lesson08,
     nb04,
     nb05,
     nb06,

@@ -1,0 +1,73 @@
+"""A ready ``ClientSession`` on an MCP server: in memory, over stdio, or over Streamable HTTP.
+
+Every connection is the same three steps, which lesson 08 first writes out in full: open the
+transport (a pair of streams), start a ``ClientSession`` on it, and ``initialize()`` (the
+handshake: protocol version, capabilities, server name). These context managers do the three
+steps and undo them on exit: the session ends, the transport closes, and a stdio server, which
+stops when its stdin closes, is waited for (and killed if it does not stop), so no process is
+left behind::
+
+    async with connect_stdio("-m", "course_lib.mcp_servers.notes") as session:
+        listing = await session.list_tools()
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.server.lowlevel import Server
+from mcp.shared.memory import create_client_server_memory_streams
+
+NOTES_SERVER = ("-m", "course_lib.mcp_servers.notes")
+COURSE_TOOLS_SERVER = ("-m", "course_lib", "serve-mcp")
+
+
+@asynccontextmanager
+async def connect_in_memory(server: Server, **session_options: Any) -> AsyncIterator[ClientSession]:
+    """A session on ``server`` running in this process: two in-memory streams, no subprocess.
+
+    The server runs as a task beside the session and stops when the session's stream closes.
+    """
+    async with create_client_server_memory_streams() as (client_streams, server_streams):
+        async with anyio.create_task_group() as tasks:
+
+            async def run_server() -> None:
+                read_stream, write_stream = server_streams
+                options = server.create_initialization_options()
+                await server.run(read_stream, write_stream, options)
+
+            tasks.start_soon(run_server)
+            try:
+                async with ClientSession(*client_streams, **session_options) as session:
+                    await session.initialize()
+                    yield session
+            finally:
+                tasks.cancel_scope.cancel()
+
+
+@asynccontextmanager
+async def connect_stdio(
+    *args: str, command: str = sys.executable, **session_options: Any
+) -> AsyncIterator[ClientSession]:
+    """A session on a server started as ``command args...`` (default: this Python), over stdio."""
+    parameters = StdioServerParameters(command=command, args=list(args))
+    async with stdio_client(parameters) as (read_stream, write_stream):
+        async with ClientSession(read_stream, write_stream, **session_options) as session:
+            await session.initialize()
+            yield session
+
+
+@asynccontextmanager
+async def connect_http(url: str, **session_options: Any) -> AsyncIterator[ClientSession]:
+    """A session on the Streamable HTTP server at ``url`` (e.g. ``http://127.0.0.1:8765/mcp``)."""
+    async with streamable_http_client(url) as (read_stream, write_stream):
+        async with ClientSession(read_stream, write_stream, **session_options) as session:
+            await session.initialize()
+            yield session
