@@ -28,8 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from course_lib.mcp_servers.course_tools import course_registry
+    from course_lib.mcp_servers.course_tools import course_tools_server
     from course_lib.mcp_servers.serving import serve
-    from course_lib.reference.mcp_server import serve_registry
 
-    return serve(serve_registry(course_registry()), args, what=WHAT)
+    return serve(course_tools_server(), args, what=WHAT)

@@ -13,10 +13,11 @@ left behind::
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from typing import Any
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any, TextIO
 
 import anyio
 from mcp.client.session import ClientSession
@@ -52,16 +53,32 @@ async def connect_in_memory(server: Server, **session_options: Any) -> AsyncIter
                 tasks.cancel_scope.cancel()
 
 
+@contextmanager
+def server_error_log() -> Iterator[TextIO]:
+    """Where a stdio server's own messages (its stderr) go: this process's stderr when that is a
+    real file, the null device otherwise. A Jupyter kernel's ``sys.stderr`` has no file
+    descriptor a subprocess could inherit when the kernel runs under pytest (nbval, the grader),
+    and the SDK's default, ``sys.stderr``, then fails to start the server at all."""
+    try:
+        sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both of the last
+        with open(os.devnull, "w", encoding="utf-8") as devnull:
+            yield devnull
+        return
+    yield sys.stderr
+
+
 @asynccontextmanager
 async def connect_stdio(
     *args: str, command: str = sys.executable, **session_options: Any
 ) -> AsyncIterator[ClientSession]:
     """A session on a server started as ``command args...`` (default: this Python), over stdio."""
     parameters = StdioServerParameters(command=command, args=list(args))
-    async with stdio_client(parameters) as (read_stream, write_stream):
-        async with ClientSession(read_stream, write_stream, **session_options) as session:
-            await session.initialize()
-            yield session
+    with server_error_log() as errlog:
+        async with stdio_client(parameters, errlog=errlog) as (read_stream, write_stream):
+            async with ClientSession(read_stream, write_stream, **session_options) as session:
+                await session.initialize()
+                yield session
 
 
 @asynccontextmanager

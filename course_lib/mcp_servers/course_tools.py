@@ -8,9 +8,12 @@ the registry the course built: ``tools/list`` is ``registry.schemas()``, ``tools
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from course_lib.reference import ToolRegistry
+
+if TYPE_CHECKING:
+    from mcp.server.lowlevel import Server
 
 WEATHER = {"北京": 31, "上海": 27, "Paris": 18}
 NOTES = ["北京 trip: book the train", "Shopping: milk, 豆腐, rice", "Call Zhang San about 上海"]
@@ -55,3 +58,11 @@ def course_registry() -> ToolRegistry:
     registry.tool(search, name="search_notes", tags=["notes"])
     registry.tool(find_colleague, tags=["people"])
     return registry
+
+
+def course_tools_server() -> Server:
+    """Lesson 04's registry as an MCP server object (what ``serve-mcp`` runs), for clients in
+    this process (``connect_in_memory``)."""
+    from course_lib.reference.mcp_server import serve_registry
+
+    return serve_registry(course_registry())

@@ -16,6 +16,7 @@ bound still stops when its stdin closes, at the latest when the kernel ends.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import inspect
 import logging
@@ -27,8 +28,10 @@ import anyio
 
 from course_lib.driver import exception_data, json_problem, safe_repr, type_name
 
-EXCHANGE_SECONDS = 20.0  # one listing with its calls, or one conversation
-READ_SECONDS = 10.0  # one request to a server
+# Bounds for learner code that hangs, not for speed: generous, so that a loaded machine (a
+# class graded on two cores) never turns a slow answer into a wrong one.
+EXCHANGE_SECONDS = 60.0  # one listing with its calls, or one conversation
+READ_SECONDS = 30.0  # one request to a server
 MESSAGES = {
     "timeout": "The exchange with the MCP server took longer than {seconds:g} seconds.",
 }
@@ -144,41 +147,64 @@ def returned(value: Any) -> dict[str, Any]:
     return reply
 
 
-def converse_over_mcp(
-    agent: Callable[..., Any],
-    clients: Sequence[Any],
-    questions: Sequence[str],
-    *,
-    model: str,
-    server: Sequence[str] = ("-m", "course_lib.mcp_servers.notes"),
-) -> list[dict[str, Any]]:
-    """Start the course's notes server over stdio, open one session on it, and run
-    ``agent(client, session, question, model=model)`` for each client and question in turn.
+class NotesConnection:
+    """The course's notes server over stdio and a ``ClientSession`` on it, kept open between
+    requests so that a check can judge one conversation before it holds the next.
 
-    Each conversation's outcome is ``{"returned": ...}`` or ``{"raised": ...}``, or
-    ``{"timeout": seconds}``; a conversation that fails does not stop the next one."""
-    from course_lib.mcp_servers.connect import connect_stdio
+    The session lives on an event loop of its own, on a thread of its own (an anyio blocking
+    portal); ``converse`` runs the learner's loop there and waits for it, ``close`` ends the
+    session, which stops the server. A conversation that outlives its bound is cancelled; one
+    stuck in code that never awaits cannot be, so the connection is then left to the end of the
+    kernel (the server stops when its stdin closes).
+    """
 
-    outcomes: list[dict[str, Any]] = []
-    total = EXCHANGE_SECONDS * (len(questions) + 1)
+    def __init__(self, server: Sequence[str] = ("-m", "course_lib.mcp_servers.notes")) -> None:
+        from anyio.from_thread import start_blocking_portal
 
-    async def one(client: Any, session: Any, question: str) -> dict[str, Any]:
-        try:
-            with anyio.fail_after(EXCHANGE_SECONDS):
-                value = agent(client, session, question, model=model)
-                if inspect.isawaitable(value):
-                    value = await value
-        except TimeoutError:
-            return {"timeout": EXCHANGE_SECONDS}
-        except Exception as exc:  # noqa: BLE001 (the learner's, as data)
-            return {"raised": exception_data(exc)}
-        return returned(value)
+        from course_lib.mcp_servers.connect import connect_stdio
 
-    async def talk() -> None:
-        with anyio.fail_after(total):
-            async with connect_stdio(*server, read_timeout_seconds=READ_SECONDS) as session:
-                for client, question in zip(clients, questions, strict=True):
-                    outcomes.append(await one(client, session, question))
+        self.stuck = False
+        self.stack = contextlib.ExitStack()
+        with quiet_sdk_logs():
+            try:
+                self.portal = self.stack.enter_context(start_blocking_portal())
+                connection = connect_stdio(*server, read_timeout_seconds=READ_SECONDS)
+                self.session = self.stack.enter_context(
+                    self.portal.wrap_async_context_manager(connection)
+                )
+            except BaseException:
+                self.stack.close()
+                raise
 
-    run_in_fresh_loop(talk, timeout=total + 10)
-    return outcomes
+    def converse(
+        self, agent: Callable[..., Any], client: Any, question: str, *, model: str
+    ) -> dict:
+        """``agent(client, session, question, model=model)``: what it returned, or raised, or
+        ``{"timeout": seconds}``."""
+
+        async def one() -> dict[str, Any]:
+            try:
+                with anyio.fail_after(EXCHANGE_SECONDS):
+                    value = agent(client, self.session, question, model=model)
+                    if inspect.isawaitable(value):
+                        value = await value
+            except TimeoutError:
+                return {"timeout": EXCHANGE_SECONDS}
+            except Exception as exc:  # noqa: BLE001 (the learner's, as data)
+                return {"raised": exception_data(exc)}
+            return returned(value)
+
+        with quiet_sdk_logs():
+            future = self.portal.start_task_soon(one)
+            try:
+                return future.result(timeout=EXCHANGE_SECONDS + 5)
+            except concurrent.futures.TimeoutError:
+                self.stuck = True
+                future.cancel()
+                return {"timeout": EXCHANGE_SECONDS}
+
+    def close(self) -> None:
+        """End the session and stop the server (unless a conversation is stuck: see above)."""
+        if not self.stuck:
+            with quiet_sdk_logs():
+                self.stack.close()

@@ -80,6 +80,15 @@ def error_report(day: str) -> dict:
 ''',
         "error_report",
     ),
+    "cities": (
+        '''
+{decorator}
+def list_cities() -> list[str]:
+    """The cities get_weather knows, e.g. 北京."""
+    return list(WEATHER)
+''',
+        "list_cities",
+    ),
     "count": (
         '''
 {decorator}
@@ -96,6 +105,7 @@ VISIBLE_DECORATORS = {
     "search": '@registry.tool(name="search_notes", tags=["notes"])',
     "explain": "@registry.tool",
     "colleague": "@registry.tool",
+    "cities": "@registry.tool",
 }
 VISIBLE_CALLS = [
     ["get_weather", {"city": "北京"}],
@@ -103,7 +113,7 @@ VISIBLE_CALLS = [
     ["explain_error", {"code": 404}],
     ["find_colleague", {"name": "王五"}],
     ["get_wether", {"city": "上海"}],
-    ["get_weather", None],
+    ["list_cities", None],
 ]
 
 NAMES = ("lookup", "weather_now", "notes_find", "ask_staff", "log_errors", "char_count")
@@ -113,14 +123,17 @@ DESCRIPTIONS = (
     "{topic}: one call answers it.",
 )
 TOPICS = ("天气", "notes", "同事", "errors", "text", "上海")
-# key -> (valid arguments, arguments the schema refuses)
+# key -> two calls' arguments; the second makes some tools fail. (None of them breaks the
+# schema: explaining that takes jsonschema, whose import costs seconds, and the registry's
+# answer is text like any other.)
 HIDDEN_ARGUMENTS = {
-    "weather": ({"city": "東京", "unit": "f"}, {"city": ["上海"]}),
-    "search": ({"keyword": "上海", "limit": 1}, {"keyword": "tea", "limit": "2"}),
-    "explain": ({"code": 418}, {"code": True}),
-    "colleague": ({"name": "李四"}, {}),
-    "report": ({"day": "2024-05-01"}, {"day": 20240501}),
-    "count": ({"text": "你好, world"}, {"text": "x", "extra": 1}),
+    "weather": ({"city": "東京", "unit": "f"}, {"city": "Atlantis"}),
+    "search": ({"keyword": "上海", "limit": 1}, {"keyword": "nothing"}),
+    "explain": ({"code": 418}, {"code": 999}),
+    "colleague": ({"name": "李四"}, {"name": "王五"}),
+    "report": ({"day": "2024-05-01"}, {"day": "昨天"}),
+    "cities": ({}, None),
+    "count": ({"text": "你好, world"}, {"text": ""}),
 }
 
 
@@ -143,6 +156,7 @@ def registry_source(decorators: dict[str, str]) -> str:
 def visible_case() -> RegistryCase:
     names = {"get_weather": "get_weather", "search_notes": "search"}
     names |= {"explain_error": "explain_error", "find_colleague": "find_colleague"}
+    names |= {"list_cities": "list_cities"}
     return RegistryCase(registry_source(VISIBLE_DECORATORS), VISIBLE_CALLS, names)
 
 
@@ -159,8 +173,8 @@ def hidden_cases(rng: Random, count: int = 3) -> list[RegistryCase]:
                 name = function_name
             decorators[key] = _decorator(rng, name, function_name, description)
             names[name] = function_name
-            valid, invalid = HIDDEN_ARGUMENTS[key]
-            calls += [[name, valid], [name, invalid]]
+            first, second = HIDDEN_ARGUMENTS[key]
+            calls += [[name, first], [name, second]]
         rng.shuffle(calls)
         calls.append([rng.choice(sorted(names)) + "_v2", {}])
         cases.append(RegistryCase(registry_source(decorators), calls, names))
