@@ -36,21 +36,50 @@ async def connect_in_memory(server: Server, **session_options: Any) -> AsyncIter
 
     The server runs as a task beside the session and stops when the session's stream closes.
     """
-    async with create_client_server_memory_streams() as (client_streams, server_streams):
-        async with anyio.create_task_group() as tasks:
 
-            async def run_server() -> None:
-                read_stream, write_stream = server_streams
-                options = server.create_initialization_options()
-                await server.run(read_stream, write_stream, options)
+    async def run_server(read_stream: Any, write_stream: Any) -> None:
+        await server.run(read_stream, write_stream, server.create_initialization_options())
 
-            tasks.start_soon(run_server)
-            try:
-                async with ClientSession(*client_streams, **session_options) as session:
-                    await session.initialize()
-                    yield session
-            finally:
-                tasks.cancel_scope.cancel()
+    with plain_errors():
+        async with create_client_server_memory_streams() as (client_streams, server_streams):
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(run_server, *server_streams)
+                try:
+                    async with ClientSession(*client_streams, **session_options) as session:
+                        await session.initialize()
+                        yield session
+                finally:
+                    tasks.cancel_scope.cancel()
+
+
+@contextmanager
+def plain_errors() -> Iterator[None]:
+    """Raise the one error inside an exception group as itself.
+
+    The SDK runs its transports in anyio task groups, which wrap whatever the body of the
+    ``async with`` raised (a ``KeyError`` in your loop, say) in an ``ExceptionGroup``, often
+    nested twice. When the group holds a single error, that error is the story."""
+    try:
+        yield
+    except BaseException as error:
+        leaves = list(_leaves(error))
+        if not _is_group(error) or len(leaves) != 1:
+            raise
+        raise leaves[0] from None
+
+
+def _is_group(error: BaseException) -> bool:
+    """An exception group: the builtin on 3.11+, anyio's ``exceptiongroup`` backport on 3.10
+    (both carry their errors as a tuple in ``exceptions``; no import of the backport needed)."""
+    return isinstance(getattr(error, "exceptions", None), tuple) and hasattr(error, "split")
+
+
+def _leaves(error: BaseException) -> Iterator[BaseException]:
+    if _is_group(error):
+        for inner in error.exceptions:  # type: ignore[attr-defined]
+            yield from _leaves(inner)
+    else:
+        yield error
 
 
 @contextmanager
@@ -74,7 +103,7 @@ async def connect_stdio(
 ) -> AsyncIterator[ClientSession]:
     """A session on a server started as ``command args...`` (default: this Python), over stdio."""
     parameters = StdioServerParameters(command=command, args=list(args))
-    with server_error_log() as errlog:
+    with plain_errors(), server_error_log() as errlog:
         async with stdio_client(parameters, errlog=errlog) as (read_stream, write_stream):
             async with ClientSession(read_stream, write_stream, **session_options) as session:
                 await session.initialize()
@@ -84,7 +113,8 @@ async def connect_stdio(
 @asynccontextmanager
 async def connect_http(url: str, **session_options: Any) -> AsyncIterator[ClientSession]:
     """A session on the Streamable HTTP server at ``url`` (e.g. ``http://127.0.0.1:8765/mcp``)."""
-    async with streamable_http_client(url) as (read_stream, write_stream):
-        async with ClientSession(read_stream, write_stream, **session_options) as session:
-            await session.initialize()
-            yield session
+    with plain_errors():
+        async with streamable_http_client(url) as (read_stream, write_stream):
+            async with ClientSession(read_stream, write_stream, **session_options) as session:
+                await session.initialize()
+                yield session
