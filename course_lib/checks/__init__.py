@@ -12,10 +12,11 @@ from course_lib.checks import (  # noqa: F401
     lesson01,
     lesson02,
     lesson03,
+    lesson04,
+    lesson05,
+    lesson06,
+    lesson07,
     lesson08,
-    nb04,
-    nb05,
-    nb06,
 )
 from course_lib.checks.core import (
     EXERCISES,

@@ -6,15 +6,37 @@
   a notebook of the right lesson.
 - ``runner``, ``plugin``, ``kernel``, ``kernel_launcher``: run the sanitized copy as
   ``pytest --nbval-lax`` items in a scratch directory, with timeouts, a memory limit and a
-  kernel that is restarted when it dies.
-- ``tamper``: the in-kernel guard around every check cell.
+  kernel that is restarted when it dies;
+- ``isolation``, ``sandbox``: what keeps that kernel apart from the grader and other kernels
+  (namespaces, Landlock, an environment allowlist, limits).
+- ``kernel_channel``, ``borrowing``: checks run here, in the grader, and reach the notebook only
+  through the driver in its kernel; answers taken from the course's own library are found in the
+  source of exercise cells.
 - ``results``: nbval's positional cell results back to exercise results.
 - ``grader``: one submission, or a whole class in parallel.
 - ``report``, ``shard``: gradebook files, and grading a class in shards on many machines.
 - ``cli``: ``course check`` and ``course grade``.
+
+Its names are imported on first use: the kernel launcher lives in this package, and a kernel
+must start without loading the grader (nbformat, jsonschema) first.
 """
 
-from course_lib.grading.grader import GradeOptions, grade_all, grade_submission
-from course_lib.grading.results import STATUSES, ExerciseResult
+from __future__ import annotations
 
-__all__ = ["STATUSES", "ExerciseResult", "GradeOptions", "grade_all", "grade_submission"]
+import importlib
+from typing import Any
+
+_HOMES = {
+    "GradeOptions": "grader",
+    "grade_all": "grader",
+    "grade_submission": "grader",
+    "STATUSES": "results",
+    "ExerciseResult": "results",
+}
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)

@@ -53,7 +53,7 @@ def grade_submission(
             ExerciseResult(student, slug, spec.id, 0, spec.points, "error", run.failure)
             for spec in lesson.exercises
         ]
-        return SubmissionResult(student, slug, rows, sanitized.repairs)
+        return SubmissionResult(student, slug, rows, sanitized.repairs, run.isolation)
     rows = exercise_results(
         student,
         lesson,
@@ -61,11 +61,10 @@ def grade_submission(
         run.records,
         cell_timeout=options.cell_timeout,
         memory_mb=options.memory_mb,
-        guarded=options.guard,
     )
     rows = zero_borrowed(rows, sanitized, lesson)
     notes = sanitized.repairs + run.notes + notebook_notes(sanitized.roles, run.records)
-    return SubmissionResult(student, slug, rows, notes)
+    return SubmissionResult(student, slug, rows, notes, run.isolation)
 
 
 BORROWED = (

@@ -49,6 +49,7 @@ def to_payload(
             "points": result.points,
             "max_points": result.max_points,
             "notes": result.notes,
+            "isolation": result.isolation,
         }
     return {
         "shard": shard,
@@ -65,8 +66,16 @@ def from_payload(payload: dict[str, Any]) -> list[SubmissionResult]:
         rows.setdefault((row["student"], row["notebook"]), []).append(ExerciseResult(**row))
     results = []
     for (student, notebook), exercises in sorted(rows.items()):
-        notes = payload["totals"][student]["notebooks"][notebook]["notes"]
-        results.append(SubmissionResult(student, notebook, exercises, list(notes)))
+        graded = payload["totals"][student]["notebooks"][notebook]
+        results.append(
+            SubmissionResult(
+                student,
+                notebook,
+                exercises,
+                list(graded["notes"]),
+                dict(graded.get("isolation") or {}),
+            )
+        )
     return results
 
 

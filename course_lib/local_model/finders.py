@@ -73,7 +73,18 @@ LIST_SPLIT = re.compile(r"\s*(?:,|，|、|\band\b|\bor\b|和|或)\s*")
 
 # Which kind of thing a string parameter wants, recognised from its name and description.
 KIND_WORDS: dict[str, tuple[str, ...]] = {
-    "place": ("city", "location", "place", "town", "where", "country", "城市", "地点", "位置"),
+    "place": (
+        "city",
+        "cities",
+        "location",
+        "place",
+        "town",
+        "where",
+        "country",
+        "城市",
+        "地点",
+        "位置",
+    ),
     "person": (
         "person",
         "recipient",

@@ -268,8 +268,20 @@ def to_messages(messages: list[dict]) -> list[dict[str, Any]]:
 
 
 def _result(block: dict) -> str:
+    """The result as a tool message reads: an ``is_error`` result becomes ``{"error": ...}``,
+    unless its text already is such an object (a registry's error result, sent as it is)."""
     text = _text(block.get("content", ""))
-    return json.dumps({"error": text}, ensure_ascii=False) if block.get("is_error") else text
+    if not block.get("is_error") or _is_error_object(text):
+        return text
+    return json.dumps({"error": text}, ensure_ascii=False)
+
+
+def _is_error_object(text: str) -> bool:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and "error" in value
 
 
 def _system_text(system: Any) -> str:

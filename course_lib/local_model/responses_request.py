@@ -4,8 +4,10 @@ The Responses API talks in *items* rather than messages: ``input`` is a string o
 ``message``, ``function_call`` (``call_id``, ``name``, ``arguments``) and
 ``function_call_output`` (``call_id``, ``output``) items; ``instructions`` is the system prompt;
 tools are flat (``{"type": "function", "name", "description", "parameters", "strict"}``);
-``previous_response_id`` continues a stored conversation (``response_store.py``). Every call must
-be answered by an output and every output must answer a call, with the real API's wording.
+``previous_response_id`` continues a stored conversation (``response_store.py``), and an item it
+already holds must not be sent again. Every call must be answered by an output and every output
+must answer a call, with the real API's wording. A tool without ``strict`` is made strict when
+its schema can be (``strict_default.py``), as the real API does.
 
 The items become Chat Completions messages (an assistant turn with ``tool_calls``, then one tool
 message per call), so the same policy answers Chat and Responses alike.
@@ -17,6 +19,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from course_lib.local_model import strict_default
 from course_lib.local_model.output_formats import check_text_format
 from course_lib.local_model.protocol import (
     ProtocolError,
@@ -26,7 +29,7 @@ from course_lib.local_model.protocol import (
     wrong_type,
 )
 from course_lib.local_model.response_store import ResponseStore
-from course_lib.local_model.tool_schemas import check_function, check_strict, unique_names
+from course_lib.local_model.tool_schemas import check_function, unique_names
 from course_lib.local_model.turns import ChatRequest
 
 ITEM_TYPES = ["message", "function_call", "function_call_output", "reasoning"]
@@ -45,6 +48,9 @@ MESSAGES = {
     ),
     "unanswered_call": "No tool output found for function call {call_id}.",
     "unknown_output": "No tool call found for function call output with call_id {call_id}.",
+    "duplicate_item": (
+        "Duplicate item found with id {id}. Remove duplicate items from your input and try again."
+    ),
     "choice_not_found": (
         "Tool choice 'function' not found in 'tools' parameter: there is no function named "
         "{name!r}. Available functions: {names}."
@@ -81,6 +87,7 @@ def validate(body: dict[str, Any], store: ResponseStore) -> ResponsesCall:
         raise missing("input")
     new_items = _input_items(body.get("input", []))
     items = (store.conversation(previous_id) if previous_id else []) + new_items
+    _check_unique_ids(items)
     _check_pairing(items)
     instructions = body.get("instructions")
     if instructions is not None and not isinstance(instructions, str):
@@ -186,6 +193,20 @@ def text_of(content: Any) -> str:
     )
 
 
+def _check_unique_ids(items: list[dict[str, Any]]) -> None:
+    """No item twice: an input that repeats what ``previous_response_id`` already holds (the
+    output items of the stored response, with their ids) is refused, as the real API does."""
+    seen: set[str] = set()
+    for item in items:
+        item_id = item.get("id")
+        if not isinstance(item_id, str):
+            continue
+        if item_id in seen:
+            message = MESSAGES["duplicate_item"].format(id=item_id[:100])
+            raise ProtocolError(message, param="input")
+        seen.add(item_id)
+
+
 def _check_pairing(items: list[dict[str, Any]]) -> None:
     """Every output answers a call made before it; every call gets an output."""
     called: set[str] = set()
@@ -278,19 +299,16 @@ def _check_tools(value: Any) -> tuple[list[dict], list[dict]]:
             error.message += " " + MESSAGES["chat_tool"]
             raise error
         function = check_function(where, tool)
-        if tool.get("strict") is None:  # unset: strict whenever the schema allows it
-            function["strict"] = _strict_compatible(function)
-        functions.append(function)
+        read = function
+        if tool.get("strict") is None:  # unset: strict if the schema can be made strict
+            normalized = strict_default.normalize(function["parameters"])
+            function["strict"] = normalized is not None
+            if normalized is not None:
+                reading = strict_default.as_the_model_reads_it(function["parameters"], normalized)
+                read = {**function, "parameters": reading}
+        functions.append(read)
         echoed.append({"type": "function", **function})
     return echoed, unique_names(functions, "tools[{index}].name")
-
-
-def _strict_compatible(function: dict) -> bool:
-    try:
-        check_strict("function", function["parameters"], param="", code=None)
-    except ProtocolError:
-        return False
-    return True
 
 
 def _check_tool_choice(choice: Any, functions: list[dict]) -> tuple[Any, Any]:

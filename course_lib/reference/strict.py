@@ -14,9 +14,10 @@ not JSON Schema data at all):
 - every array says what it holds (``items``): a bare ``list`` is refused, as is an object whose
   keys are not known in advance (an open map such as ``dict[str, V]``, also inside a type list
   like ``dict | None``). A top level without properties is a tool without parameters;
-- ``default``, ``title``, ``examples`` and other annotations are removed (strict mode rejects
-  them), and so are keywords JSON Schema does not define (they only annotate); ``description``
-  stays;
+- ``default``, ``title``, ``examples`` and other annotations are removed, so the schema is
+  portable: Azure OpenAI rejects ``default`` in a strict schema, and api.openai.com accepts it
+  but never applies it (every property is required). Keywords JSON Schema does not define go
+  too (they only annotate); ``description`` stays;
 - ``$ref`` never has sibling keywords, and ``allOf`` never appears: a reference with siblings
   and every ``allOf`` are replaced by one schema meaning the same (``schema_refs.intersect``);
   chains of references are followed to their end. A reference alone stays a reference into

@@ -103,6 +103,18 @@ def test_a_result_marked_is_error_is_read_as_a_failure():
     assert 'get_weather(city="Atlantis") failed: city not found' in final.content[0].text
 
 
+def test_an_error_result_that_is_already_an_error_object_is_read_as_that_error():
+    claude = make_anthropic_client()
+    messages = [{"role": "user", "content": "Weather in Atlantis?"}]
+    first = claude.messages.create(model=MODEL, max_tokens=1024, messages=messages, tools=TOOLS)
+    error = json.dumps({"error": "no weather station in Atlantis", "tool": "get_weather"})
+    messages += answer(first, lambda name, args: error, is_error=True)
+    final = claude.messages.create(model=MODEL, max_tokens=1024, messages=messages, tools=TOOLS)
+    text = final.content[0].text
+    assert 'get_weather(city="Atlantis") failed: no weather station in Atlantis' in text
+    assert '{"error"' not in text
+
+
 def test_the_system_prompt_reaches_the_policy_as_a_system_message():
     seen = []
 

@@ -62,13 +62,18 @@ def test_async_openai_does_a_streamed_round_trip(http_server, question, city):
 def test_async_openai_speaks_the_responses_api_too():
     async def run() -> str:
         client = make_async_client()
-        first = await client.responses.create(model=MODEL, input="北京天气", tools=[flat(WEATHER)])
+        first = await client.responses.create(
+            model=MODEL, input="北京天气", tools=[flat(WEATHER, strict=False)]
+        )
         outputs = [
             {"type": "function_call_output", "call_id": i.call_id, "output": weather("北京")}
             for i in first.output
         ]
         final = await client.responses.create(
-            model=MODEL, input=outputs, previous_response_id=first.id, tools=[flat(WEATHER)]
+            model=MODEL,
+            input=outputs,
+            previous_response_id=first.id,
+            tools=[flat(WEATHER, strict=False)],
         )
         return final.output_text
 

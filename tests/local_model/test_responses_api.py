@@ -23,7 +23,9 @@ from local_model_fixtures import (
 
 from course_lib.local_model import MODEL, ScriptedPolicy, Turn, call, make_client
 
-TOOLS = [flat(WEATHER), flat(NOTES)]
+# Loose tools, as Chat Completions reads them: without "strict": false the Responses API would
+# make them strict (see the strict-by-default tests below).
+TOOLS = [flat(WEATHER, strict=False), flat(NOTES, strict=False)]
 
 
 def outputs_for(response, result=lambda name, args: {"sky": "晴", **args}) -> list[dict]:
@@ -98,7 +100,7 @@ def test_the_responses_api_decides_exactly_what_chat_completions_decides(questio
     chat = make_client().chat.completions.create(model=MODEL, messages=user(question), tools=tools)
     message = chat.choices[0].message
     responses = make_client().responses.create(
-        model=MODEL, input=question, tools=[flat(t) for t in tools]
+        model=MODEL, input=question, tools=[flat(t, strict=False) for t in tools]
     )
     chat_calls = [
         (c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []
@@ -185,13 +187,95 @@ def test_usage_adds_up_and_tools_are_echoed_flat_with_strict():
     usage = reply.usage
     assert usage.total_tokens == usage.input_tokens + usage.output_tokens > 0
     assert [tool.name for tool in reply.tools] == ["get_weather", "search_notes"]
-    assert all(tool.strict is False for tool in reply.tools)  # these schemas are not strict-able
+    assert all(tool.strict is False for tool in reply.tools)  # sent with "strict": false
     strict_tool = {
         **flat(WEATHER),
         "parameters": strict_parameters(WEATHER["function"]["parameters"]),
     }
     echoed = make_client().responses.create(model=MODEL, input="hi", tools=[strict_tool])
     assert echoed.tools[0].strict is True
+
+
+# -- strict by default ----------------------------------------------------------------------------
+# OpenAI's guide: a Responses tool without "strict" is normalized into strict mode when it can be
+# (objects closed, every property required), and falls back to non-strict calling when it cannot.
+
+OPTIONAL_UNIT = {
+    "type": "function",
+    "name": "get_weather",
+    "description": "Get the current weather for a city.",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "city": {"type": "string"},
+            "unit": {"type": "string", "enum": ["c", "f"], "default": "c"},
+            "days": {"type": "integer"},
+            "tags": {"type": ["array", "null"], "items": {"type": "string"}},
+        },
+        "required": ["city"],
+    },
+}
+
+
+def test_a_tool_without_strict_is_made_strict_and_the_model_sends_every_property():
+    reply = make_client().responses.create(
+        model=MODEL, input="北京天气", tools=[OPTIONAL_UNIT], tool_choice="required"
+    )
+    assert reply.tools[0].strict is True
+    assert reply.tools[0].parameters == OPTIONAL_UNIT["parameters"]  # echoed as sent
+    # the default where there is one, null where allowed, a type-correct filler otherwise
+    assert calls_of(reply) == [
+        ("get_weather", {"city": "北京", "unit": "c", "days": 0, "tags": None})
+    ]
+
+
+def test_strict_false_keeps_the_same_tool_loose():
+    reply = make_client().responses.create(
+        model=MODEL, input="北京天气", tools=[{**OPTIONAL_UNIT, "strict": False}]
+    )
+    assert reply.tools[0].strict is False
+    assert calls_of(reply) == [("get_weather", {"city": "北京"})]
+
+
+def test_a_tool_that_cannot_be_made_strict_falls_back_to_non_strict_calling():
+    open_map = {
+        **OPTIONAL_UNIT,
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "city": {"type": "string"},
+                "filters": {"type": "object", "additionalProperties": {"type": "string"}},
+            },
+            "required": ["city"],
+        },
+    }
+    reply = make_client().responses.create(model=MODEL, input="上海天气", tools=[open_map])
+    assert reply.tools[0].strict is False
+    assert calls_of(reply) == [("get_weather", {"city": "上海"})]
+    with pytest.raises(openai.BadRequestError) as caught:  # asked for explicitly: refused
+        make_client().responses.create(
+            model=MODEL, input="上海天气", tools=[{**open_map, "strict": True}]
+        )
+    assert "'additionalProperties' is required to be supplied and to be false" in str(caught.value)
+
+
+def test_previous_response_id_with_the_whole_conversation_again_is_a_duplicate_item_400():
+    client = make_client()
+    first = client.responses.create(model=MODEL, input="上海天气", tools=TOOLS)
+    again = [
+        {"type": "message", "role": "user", "content": "上海天气"},
+        *[item.model_dump(exclude_none=True) for item in first.output],
+        *outputs_for(first),
+    ]
+    with pytest.raises(openai.BadRequestError) as caught:
+        client.responses.create(
+            model=MODEL, input=again, previous_response_id=first.id, tools=TOOLS
+        )
+    assert caught.value.body["param"] == "input"
+    assert caught.value.body["message"] == (
+        f"Duplicate item found with id {first.output[0].id}. Remove duplicate items from your "
+        "input and try again."
+    )
 
 
 # -- streaming ------------------------------------------------------------------------------------

@@ -56,6 +56,29 @@ def test_parse_with_a_pydantic_model_fills_it_from_the_request(any_client, text,
     assert reply.choices[0].message.parsed == expected
 
 
+class Trip(BaseModel):
+    name: str
+    cities: list[str]
+    nights: int
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            "张三 spends 4 nights in 上海 and 北京.",
+            Trip(name="张三", cities=["上海", "北京"], nights=4),
+        ),
+        ("小明要去北京和上海玩5晚。", Trip(name="小明", cities=["北京", "上海"], nights=5)),
+    ],
+)
+def test_a_list_named_cities_is_filled_with_the_places_the_request_names(text, expected):
+    reply = make_client().chat.completions.parse(
+        model=MODEL, messages=user(text), response_format=Trip
+    )
+    assert reply.choices[0].message.parsed == expected
+
+
 def test_responses_parse_with_text_format_gives_output_parsed(any_client):
     reply = any_client.responses.parse(model=MODEL, input="Carol lives in 上海", text_format=Person)
     assert reply.output_parsed == Person(name="Carol", city="上海", age=None)

@@ -37,6 +37,7 @@ NOTEBOOKS = [
     "solutions/03_pitfalls.ipynb",
     "solutions/04_registry.ipynb",
     "solutions/05_agent_loop.ipynb",
+    "solutions/07_other_protocols.ipynb",
 ]
 # Every lesson, for its diagrams.
 LESSONS = [str(path.relative_to(ROOT)) for path in sorted((ROOT / "solutions").glob("*.ipynb"))]

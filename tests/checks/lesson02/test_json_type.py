@@ -19,12 +19,7 @@ def test_the_solution_passes_every_case():
 
 def test_the_exercise_is_registered_with_its_notebook_points_and_target():
     spec = EXERCISES["02.1"]
-    assert (spec.notebook, spec.points, spec.targets, spec.legacy) == (
-        "02_reflection",
-        1,
-        ("json_type",),
-        False,
-    )
+    assert (spec.notebook, spec.points, spec.targets) == ("02_reflection", 1, ("json_type",))
 
 
 def test_the_stub_is_not_done_yet():
