@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
+from contextlib import contextmanager
+from pathlib import Path
 
 import anyio
 import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
 from processes import course_servers
 
 from course_lib.cli import build_parser
@@ -78,8 +83,9 @@ def test_the_stdio_server_exits_with_status_0_when_its_stdin_closes():
     assert b"Traceback" not in err
 
 
-@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
-def test_serve_mcp_over_http_answers_on_loopback_and_stops_cleanly(stop):
+@contextmanager
+def http_server():
+    """``serve-mcp --http`` on any free loopback port: the process and its URL (from its banner)."""
     server = subprocess.Popen(
         [sys.executable, *COURSE_TOOLS_SERVER, "--http", "--port", "0"],
         stdout=subprocess.PIPE,
@@ -91,6 +97,18 @@ def test_serve_mcp_over_http_answers_on_loopback_and_stops_cleanly(stop):
         banner = server.stdout.readline()
         url = banner.split(" at ")[1].split()[0]
         assert url.startswith("http://127.0.0.1:") and url.endswith("/mcp"), banner
+        yield server, url
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+        server.stdout.close()
+        server.stderr.close()
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_serve_mcp_over_http_answers_on_loopback_and_stops_cleanly(stop):
+    with http_server() as (server, url):
         names, weather, _ = list_and_call(connect_http, url)
         assert names == ["get_weather", "search_notes", "find_colleague"]
         assert weather["temperature"] == 31
@@ -98,12 +116,6 @@ def test_serve_mcp_over_http_answers_on_loopback_and_stops_cleanly(stop):
         assert server.wait(timeout=60) == 0
         assert "Stopped." in server.stdout.read()
         assert "Traceback" not in server.stderr.read()
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
-        server.stdout.close()
-        server.stderr.close()
 
 
 def test_a_port_in_use_is_refused_with_a_message_and_status_1():
@@ -162,6 +174,51 @@ def test_a_third_party_client_the_openai_agents_sdk_uses_serve_mcp():
     names, result = run(main)
     assert names == ["get_weather", "search_notes", "find_colleague"]
     assert result.content[0].text == "Sales, 北京 office"
+    assert course_servers() == []
+
+
+def test_a_third_party_client_the_openai_agents_sdk_uses_serve_mcp_over_streamable_http():
+    agents_mcp = pytest.importorskip("agents.mcp")
+
+    async def main(url):
+        server = agents_mcp.MCPServerStreamableHttp(
+            {"url": url, "timeout": 60}, client_session_timeout_seconds=60
+        )
+        async with server:
+            tools = await server.list_tools()
+            result = await server.call_tool("get_weather", {"city": "Paris", "unit": "f"})
+        return [tool.name for tool in tools], result
+
+    with http_server() as (server, url):
+        names, result = run(lambda: main(url))
+        server.send_signal(signal.SIGINT)
+        assert server.wait(timeout=60) == 0
+    assert names == ["get_weather", "search_notes", "find_colleague"]
+    assert json.loads(result.content[0].text) == {"city": "Paris", "temperature": 64, "unit": "f"}
+
+
+def readme_client_configuration() -> dict:
+    """The ``mcpServers`` JSON block of the README, as a desktop client would read it."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```json\n(.*?)```", readme, flags=re.S)
+    found = [json.loads(block) for block in blocks if '"mcpServers"' in block]
+    assert len(found) == 1, "the README shows one desktop client configuration"
+    return found[0]["mcpServers"]["course-tools"]
+
+
+def test_the_readmes_desktop_client_configuration_starts_serve_mcp_from_any_folder(tmp_path):
+    entry = readme_client_configuration()
+    assert entry["command"].endswith("/.venv/bin/python")  # the placeholder the reader replaces
+    parameters = StdioServerParameters(command=sys.executable, args=entry["args"], cwd=tmp_path)
+
+    async def main():
+        async with stdio_client(parameters) as streams:
+            async with ClientSession(*streams) as session:
+                hello = await session.initialize()
+                found = await session.call_tool("search_notes", {"keyword": "豆腐"})
+                return hello.server_info.name, json.loads(found.content[0].text)
+
+    assert run(main) == ("course-tools", ["Shopping: milk, 豆腐, rice"])
     assert course_servers() == []
 
 

@@ -4,6 +4,7 @@ check reads what a real MCP client saw in the kernel (``kernel_side``).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from course_lib.checks.compare import HintText
@@ -11,6 +12,17 @@ from course_lib.checks.learner import Reply
 
 NOTEBOOK = "08_mcp"
 CHECK_MODEL = "toy-mcp-check"  # not MODEL: the learner must pass ``model`` through
+# ``kernel_side``'s text, sent as a case's setup: a grading kernel cannot read (so cannot import)
+# anything under ``course_lib/checks``; what the text itself imports (the SDK, ``course_lib``'s
+# driver and MCP connections) it can.
+KERNEL_SOURCE = Path(__file__).with_name("kernel_side.py").read_text(encoding="utf-8")
+
+
+def kernel_helper(name: str) -> dict[str, Any]:
+    """A value spec for ``kernel_side``'s function or class ``name``, defined in the kernel."""
+    from course_lib.checks.learner import Learner
+
+    return Learner.source(name, setup=KERNEL_SOURCE)
 
 
 def hint_of(table: dict[str, str], key: str, **fields: object) -> HintText:

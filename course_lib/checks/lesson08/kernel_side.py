@@ -1,8 +1,10 @@
 """The kernel's half of lesson 08's checks: real MCP clients and servers beside the learner's code.
 
 Lesson 08's targets are MCP objects (a ``Server``, an ``async`` loop on a ``ClientSession``),
-which no JSON request can carry. So a check sends a short snippet that imports one of these
-functions and calls it on the learner's target; what comes back is plain data, what a real
+which no JSON request can carry. So a check sends this module's text as a case's setup (a
+grading kernel cannot read ``course_lib/checks``, so it must not import from there, nor may this
+text) and a short snippet that calls one of its functions on the learner's target; what comes
+back is plain data, what a real
 client saw on the wire (a tool listing, call results, the error a protocol failure carried) or
 what the learner's loop returned or raised. The verdict stays with the check, on its side.
 

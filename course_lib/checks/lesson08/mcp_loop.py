@@ -3,7 +3,7 @@ loop with every tool call routed to an MCP session.
 
 Beside the learner's code, a snippet starts the course's notes server over stdio, opens a real
 ``ClientSession`` on it and runs the learner's loop once per conversation, each with a client
-wired to a model session on the check's side (``kernel_side.converse_over_mcp``). The check
+wired to a model session on the check's side (``kernel_side.NotesConnection``). The check
 reads what the loop really sent the model (``session.exchanges``) and replays the model's calls
 on its own notes book to know what each tool message must say. Rules, the case that breaks
 each, and the hint that names it: see ``RULES``.
@@ -17,7 +17,14 @@ from course_lib.checks.compare import Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.failures import Failure, NotDoneYet
 from course_lib.checks.learner import Learner, raise_learner_error
-from course_lib.checks.lesson08._shared import CHECK_MODEL, NOTEBOOK, hint_of, raised_reply, stub_of
+from course_lib.checks.lesson08._shared import (
+    CHECK_MODEL,
+    NOTEBOOK,
+    hint_of,
+    kernel_helper,
+    raised_reply,
+    stub_of,
+)
 from course_lib.checks.lesson08.mcp_loop_cases import (
     Conversation,
     hidden_conversations,
@@ -140,10 +147,7 @@ EXCEPTION_HINTS = [
     (lambda r: "coroutine" in r.message, hint("await")),
     (lambda r: r.raised_a("TypeError") and "NoneType" in r.message, hint("none_calls")),
 ]
-OPEN = """\
-from course_lib.checks.lesson08.kernel_side import NotesConnection
-connection = NotesConnection()
-"""
+OPEN = "connection = NotesConnection()"
 CONVERSE = "outcome = connection.converse(agent, client, question, model=model)"
 CLOSE = "connection.close()"
 
@@ -160,7 +164,12 @@ def check_run_agent_with_mcp(learner: Learner) -> str:
     from course_lib.mcp_servers.notes_book import NotesBook
 
     conversations = [*visible_conversations(), *hidden_conversations(hidden_rng("08.3"))]
-    opened = learner.run(OPEN, result="connection", keep=True)
+    opened = learner.run(
+        OPEN,
+        result="connection",
+        keep=True,
+        bind={"NotesConnection": kernel_helper("NotesConnection")},
+    )
     if opened.raised:
         raise_learner_error(case_label(conversations[0].question), opened, OPEN_HINTS)
     connection = learner.handle(opened.handle)

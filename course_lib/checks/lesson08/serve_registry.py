@@ -15,7 +15,7 @@ from typing import Any
 from course_lib.checks.compare import Plain, fail, first_difference, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, raise_learner_error
-from course_lib.checks.lesson08._shared import NOTEBOOK, hint_of
+from course_lib.checks.lesson08._shared import NOTEBOOK, hint_of, kernel_helper
 from course_lib.checks.lesson08.serve_registry_cases import (
     RegistryCase,
     expected_listing,
@@ -187,10 +187,7 @@ def hint(key: str, **fields: object):
 EXCEPTION_HINTS = [
     (lambda r: r.raised_a("AttributeError") and "list_tools" in r.message, hint("not_async")),
 ]
-ASK = """\
-from course_lib.checks.lesson08.kernel_side import serve_and_ask
-report = serve_and_ask(serve_registry(registry), calls)
-"""
+ASK = "report = serve_and_ask(serve_registry(registry), calls)"
 
 
 @exercise(
@@ -208,6 +205,7 @@ def check_serve_registry(learner: Learner) -> str:
             ASK,
             result="report",
             bind={
+                "serve_and_ask": kernel_helper("serve_and_ask"),
                 "serve_registry": learner.target("serve_registry"),
                 "registry": learner.source("registry", setup=case.setup),
                 "calls": case.calls,

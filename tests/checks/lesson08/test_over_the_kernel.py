@@ -2,7 +2,8 @@
 
 Their snippets start MCP servers and clients beside the learner's code, on threads of their own
 (the kernel's loop is busy running the request); 08.3's learner loop calls the model from such a
-thread, and the model answers from this process over the kernel's stdin channel. Each case runs
+thread, and the model answers from this process over the kernel's stdin channel. The kernel is
+confined as a grading kernel is. Each case runs
 the notebook's cells in the kernel, with one mistake edited in, and the failure must be the one
 ``check()`` gives in the learner's notebook.
 """
@@ -47,8 +48,10 @@ SAYS = {
 
 @pytest.fixture(scope="module")
 def kernel(tmp_path_factory):
+    # Confined as a grading kernel is (Landlock: course_lib/checks unreadable; no network): the
+    # checks' kernel-side text and the stdio servers it starts must work there.
     kernel = GuardedKernel(
-        str(tmp_path_factory.mktemp("kernel")), memory_mb=2048, output_cap=100_000, confine=False
+        str(tmp_path_factory.mktemp("kernel")), memory_mb=2048, output_cap=100_000
     )
     kernel.evaluate(DRIVER)
     yield kernel
@@ -78,3 +81,11 @@ def test_a_check_reads_the_same_through_the_kernel_as_in_process(kernel, what):
     there = run_check(spec, KernelChannel(kernel, timeout=300))
     assert str(there) == str(here)
     assert SAYS[what] in str(there)
+
+
+def test_the_kernel_these_checks_ran_in_could_not_read_course_lib_checks(kernel):
+    if not kernel.isolation.get("landlock_filesystem"):
+        pytest.skip("Landlock is not available here: nothing hides course_lib/checks")
+    assert kernel.isolation["checks_hidden"] is True
+    probe = "import course_lib.checks.lesson08.kernel_side"
+    assert kernel.run_quietly(probe, 60) == "error"
