@@ -41,10 +41,13 @@ def listing(*names: str, description: str | None = "A tool.") -> list[dict[str, 
 VISIBLE = [
     (list(NOTES_TOOLS), None),
     (list(NOTES_TOOLS), "notes"),
-    ([{"name": "ping", "inputSchema": EMPTY}, *listing("echo")], None),
+    # ping has a title (a display name) but no description: its description is still "".
+    ([{"name": "ping", "title": "Ping", "inputSchema": EMPTY}, *listing("echo")], None),
     (listing("notes.search", "notes/search", "notes_search"), None),
     (listing("搜索笔记", "list notes", "read-note"), "my server"),
     (listing(LONG + "_1", LONG + "_2", "x" * 100), None),
+    # two names repeated: each counts its own repeats; letters keep their case
+    (listing("Notes.Search", "Notes_Search", "tags.list", "tags_list", "tags-list"), None),
 ]
 
 TEXTS = {
@@ -137,7 +140,7 @@ HINTS = {
     ),
     "allowed": (
         "Chat Completions accepts only ASCII letters, digits, _ and - in a name: replace every "
-        "other character ({found}) with _, not only the dot."
+        "other character ({found}) with _."
     ),
     "ascii_only": (
         "Only ASCII letters count: str.isalnum() also accepts 中文 and é, which the API refuses. "
@@ -149,7 +152,28 @@ HINTS = {
         "Two tools ended up with the same name ({name}): give the later one _2 (then _3, ...), "
         "the first suffix not taken yet."
     ),
-    "suffix_number": "The first repeat gets _2, the next _3, and so on: the first one not taken.",
+    "suffix_number": (
+        "The first repeat of a name gets _2, its next _3, and so on, each name counting its "
+        "own repeats: the first suffix not taken."
+    ),
+    "order": "Keep the listing's order: the n-th tool you return is the server's n-th tool.",
+    "extra_keys": (
+        "Each tool holds only type and function, and function only name, description and "
+        "parameters; leave out {keys} (strict mode is lesson 06's choice, not asked here)."
+    ),
+    "dropped": (
+        "Replace each character the API refuses by _, do not drop it: the names keep their "
+        "length, so tags.list becomes tags_list."
+    ),
+    "hyphen": "- is one of the characters the API accepts (with _): keep it as it is.",
+    "letter_case": (
+        "Keep each letter as it is: A-Z are allowed, and the name maps back to the server's by "
+        "position, not by a lower-cased copy."
+    ),
+    "cut_short": (
+        "Cut a name at 64 characters exactly, the longest the API accepts, not shorter "
+        "({length} here)."
+    ),
     "suffix_fits": (
         "With its suffix the name is {length} characters long: cut the name first, so that name "
         "and suffix fit in 64 together."
@@ -172,6 +196,7 @@ EXCEPTION_HINTS = [
 ]
 BUILD = "from mcp_types import Tool\ntools = [Tool.model_validate(t) for t in json.loads({text!r})]"
 _ALLOWED = re.compile(r"[A-Za-z0-9_-]")
+_ALLOWED_TEXT = re.compile(r"[A-Za-z0-9_-]*")
 
 
 @exercise(
@@ -207,13 +232,22 @@ def judge(label: str, expected: list[dict], got: Any, prefix: str | None) -> Non
     expect_equal(label, expected, got, hints=[(lambda value: True, pick(expected, got, prefix))])
 
 
+FUNCTION_KEYS = ("name", "description", "parameters")
+
+
 def pick(expected: list[dict], got: list[Any], prefix: str | None):
     """The hint for the first tool that differs."""
     names = []
+    if in_another_order(expected, got):
+        return hint("order")
     for want, have in zip(expected, got, strict=True):
         function = have.get("function") if isinstance(have, dict) else None
         if not isinstance(function, dict) or have.get("type") != "function":
             return hint("shape")
+        extra = [key for key in have if key not in ("type", "function")]
+        extra += [key for key in function if key not in FUNCTION_KEYS]
+        if extra and all(key in function for key in FUNCTION_KEYS):
+            return hint("extra_keys", keys=", ".join(repr(key) for key in extra))
         if function.get("parameters") != want["function"]["parameters"]:
             return hint("parameters")
         if function.get("description") != want["function"]["description"]:
@@ -221,6 +255,20 @@ def pick(expected: list[dict], got: list[Any], prefix: str | None):
         names.append(function.get("name"))
     wanted = [tool["function"]["name"] for tool in expected]
     return name_hint(wanted, names, prefix)
+
+
+def in_another_order(expected: list[dict], got: list[Any]) -> bool:
+    """The same tools (by description and parameters) in a different order."""
+
+    def key(tool: Any) -> str:
+        function = tool.get("function") if isinstance(tool, dict) else None
+        if not isinstance(function, dict):
+            return repr(tool)
+        fields = {k: function.get(k) for k in ("description", "parameters")}
+        return json.dumps(fields, sort_keys=True, ensure_ascii=False, default=repr)
+
+    mine, theirs = [key(tool) for tool in expected], [key(tool) for tool in got]
+    return mine != theirs and sorted(mine) == sorted(theirs)
 
 
 def name_hint(wanted: list[str], names: list[Any], prefix: str | None):
@@ -237,6 +285,9 @@ def name_hint(wanted: list[str], names: list[Any], prefix: str | None):
         for want, name in zip(wanted, names, strict=True)
     ):
         return hint("prefix")
+    mistake = name_mistake(wanted, names)
+    if mistake is not None:
+        return mistake
     for want, name in zip(wanted, names, strict=True):
         if len(name) > MAX_NAME_LENGTH:
             suffixed = re.search(r"_\d+$", want) and len(want) == MAX_NAME_LENGTH
@@ -246,6 +297,23 @@ def name_hint(wanted: list[str], names: list[Any], prefix: str | None):
         return hint("duplicates", name=repeated)
     if sorted(names) != sorted(wanted) and any(re.search(r"_\d+$", n) for n in wanted):
         return hint("suffix_number")
+    return None
+
+
+def name_mistake(wanted: list[str], names: list[str]):
+    """A hint for names that differ from the wanted ones in one recognisable way, if any."""
+    for want, name in zip(wanted, names, strict=True):
+        if name == want:
+            continue
+        if name == want.replace("-", "_"):
+            return hint("hyphen")
+        if name.lower() == want.lower():
+            return hint("letter_case")
+        if len(name) < len(want) <= MAX_NAME_LENGTH and _ALLOWED_TEXT.fullmatch(name):
+            if want.startswith(name) and len(want) == MAX_NAME_LENGTH:
+                return hint("cut_short", length=len(name))
+            if want.replace("_", "") == name.replace("_", ""):  # the refused ones left out
+                return hint("dropped")
     return None
 
 

@@ -54,7 +54,7 @@ WRONG_BY_RULE = {
 
 def test_the_solution_passes_every_listing():
     assert evaluate("08.2", solution("mcp_tools_to_openai")) == (
-        "Exercise 08.2 passed: mcp_tools_to_openai (14 listings)."
+        "Exercise 08.2 passed: mcp_tools_to_openai (15 listings)."
     )
 
 
@@ -77,13 +77,31 @@ def test_a_wrong_answer_breaking_one_rule_gets_that_rules_hint(rule):
     [
         ((SANITISE, 'name = "".join(c if c.isalnum() or c in "_-" else "_" for c in name)'),
          "str.isalnum() also accepts 中文"),
-        (("number = 2", "number = 1"), "The first repeat gets _2"),
+        (("number = 2", "number = 1"), "The first repeat of a name gets _2"),
+        (('else "_" for c in name)', 'else "" for c in name)'), "do not drop it"),
+        (('c in "_-"', 'c == "_"'), "- is one of the characters the API accepts"),
+        (("name[:64]", "name[:64].lower()"), "Keep each letter as it is"),
+        (("name[:64]", "name[:63]"), "not shorter (63 here)"),
+        (("    for tool in tools:", "    for tool in sorted(tools, key=lambda t: t.name):"),
+         "Keep the listing's order"),
+        (('"parameters": tool.input_schema,', '"parameters": tool.input_schema, "strict": True,'),
+         "leave out 'strict'"),
+        (('tool.description or ""', 'tool.description or tool.title or ""'),
+         'A tool without a description gets ""'),
         (("tool.input_schema", "tool.inputSchema"), "tool.input_schema (inputSchema is its name"),
         (('else tool.name', 'else tool["name"]'), "An MCP Tool is an object"),
     ],
 )  # fmt: skip
 def test_other_mistakes_get_the_hint_that_names_them(edit, says):
     assert says in rejected("08.2", converting_with(edit))
+
+
+def test_one_suffix_counter_for_every_name_is_told_each_name_counts_its_own_repeats():
+    shared = converting_with(
+        ("    taken = set()\n", "    taken = set()\n    number = 2\n"),
+        ("        number = 2\n", ""),
+    )
+    assert "each name counting its own repeats" in rejected("08.2", shared)
 
 
 def test_the_stub_is_not_done_yet():
