@@ -173,6 +173,10 @@ HINTS = {
         'registry.call answered with an error object ({{"error": ...}}): set is_error=True so '
         "the client knows the call failed."
     ),
+    "error_key_later": (
+        'This text is a JSON object with an "error" key, though not as its first key: parse it '
+        '(json.loads) and set is_error=True when it is a dict holding "error".'
+    ),
     "only_errors": (
         "This answer is not an error, although it mentions one: set is_error=True only when the "
         'text is a JSON object with an "error" key.'
@@ -311,6 +315,8 @@ def judge_call(case: RegistryCase, name: str, arguments: Any, got: dict[str, Any
         fail(label, expected, shown, content_hint(expected_answer, content), where=where)
     if shown["isError"] != expected["isError"]:
         key = "flag_errors" if expected["isError"] else "only_errors"
+        if expected["isError"] and not expected_answer.startswith('{"error"'):
+            key = "error_key_later"
         where = text("is_error", value=json.dumps(expected["isError"]))
         fail(label, expected, shown, hint(key), where=where)
 

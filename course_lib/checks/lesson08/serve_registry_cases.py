@@ -98,6 +98,33 @@ def count_characters(text: str) -> int:
 ''',
         "count_characters",
     ),
+    "forecast": (
+        '''
+{decorator}
+def forecast(city: str) -> str:
+    """Tomorrow's weather in a city, morning and evening, one line each."""
+    return f"{{city}} morning: sun\\n{{city}} evening: rain"
+''',
+        "forecast",
+    ),
+    "levels": (
+        '''
+{decorator}
+def log_levels() -> list[str]:
+    """The log levels a search can filter on, mildest first."""
+    return ["debug", "info", "warning", "error"]
+''',
+        "log_levels",
+    ),
+    "health": (
+        '''
+{decorator}
+def check_service(service: str) -> dict:
+    """Whether a service is up, e.g. mail; says what failed when it is not."""
+    return {{"service": service, "up": False, "error": "timed out after 5 s"}}
+''',
+        "check_service",
+    ),
 }
 
 VISIBLE_DECORATORS = {
@@ -106,6 +133,11 @@ VISIBLE_DECORATORS = {
     "explain": "@registry.tool",
     "colleague": "@registry.tool",
     "cities": "@registry.tool",
+    # answers that a shortcut for one block or for is_error gets wrong: two lines of text, a
+    # list holding the word "error", an object whose "error" key is not the first
+    "forecast": "@registry.tool",
+    "levels": "@registry.tool",
+    "health": "@registry.tool",
 }
 VISIBLE_CALLS = [
     ["get_weather", {"city": "北京"}],
@@ -114,6 +146,9 @@ VISIBLE_CALLS = [
     ["find_colleague", {"name": "王五"}],
     ["get_wether", {"city": "上海"}],
     ["list_cities", None],
+    ["forecast", {"city": "上海"}],
+    ["log_levels", {}],
+    ["check_service", {"service": "mail"}],
 ]
 
 NAMES = ("lookup", "weather_now", "notes_find", "ask_staff", "log_errors", "char_count")
@@ -134,6 +169,9 @@ HIDDEN_ARGUMENTS = {
     "report": ({"day": "2024-05-01"}, {"day": "昨天"}),
     "cities": ({}, None),
     "count": ({"text": "你好, world"}, {"text": ""}),
+    "forecast": ({"city": "Paris"}, {"city": "北京"}),
+    "levels": ({}, None),
+    "health": ({"service": "mail"}, {"service": "数据库"}),
 }
 
 
@@ -156,7 +194,8 @@ def registry_source(decorators: dict[str, str]) -> str:
 def visible_case() -> RegistryCase:
     names = {"get_weather": "get_weather", "search_notes": "search"}
     names |= {"explain_error": "explain_error", "find_colleague": "find_colleague"}
-    names |= {"list_cities": "list_cities"}
+    names |= {"list_cities": "list_cities", "forecast": "forecast", "log_levels": "log_levels"}
+    names |= {"check_service": "check_service"}
     return RegistryCase(registry_source(VISIBLE_DECORATORS), VISIBLE_CALLS, names)
 
 

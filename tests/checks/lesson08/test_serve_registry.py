@@ -105,7 +105,7 @@ WRONG_BY_RULE = {
 
 def test_the_solution_passes_every_registry_and_call():
     assert evaluate("08.1", solution("serve_registry")) == (
-        "Exercise 08.1 passed: serve_registry (4 registries, 35 calls)."
+        "Exercise 08.1 passed: serve_registry (4 registries, 38 calls)."
     )
 
 
@@ -163,7 +163,31 @@ def test_leaving_out_a_tool_is_told_how_many_were_expected():
     wrong = serve_registry_with(
         ("for tool in registry.schemas()", "for tool in registry.schemas()[1:]")
     )
-    assert "5 tools, not 4" in rejected("08.1", wrong)
+    assert "8 tools, not 7" in rejected("08.1", wrong)
+
+
+@pytest.mark.parametrize(
+    "edit, case, says",
+    [
+        (("is_error=is_error(text)", "is_error=text.startswith('{\"error\"')"),
+         'check_service({"service": "mail"})', "though not as its first key"),
+        (('return isinstance(value, dict) and "error" in value', 'return "error" in value'),
+         "log_levels({})", "although it mentions one"),
+    ],
+)  # fmt: skip
+def test_a_shortcut_for_is_error_meets_the_answer_it_gets_wrong(edit, case, says):
+    message = rejected("08.1", serve_registry_with(edit))
+    assert f"Case: tools/call {case}" in message and says in message
+
+
+def test_one_block_per_line_of_the_text_is_one_block_too_many():
+    wrong = serve_registry_with(
+        ("content=[block]",
+         "content=[types.TextContent(type='text', text=line) for line in text.splitlines()]")
+    )  # fmt: skip
+    message = rejected("08.1", wrong)
+    assert 'Case: tools/call forecast({"city": "上海"})' in message
+    assert "exactly one text block" in message
 
 
 def test_hidden_registries_are_fixed_and_vary_names_descriptions_and_order():
