@@ -121,7 +121,14 @@ HINTS = {
         "The model asked for a tool that is not in your list: send the name to the server "
         "unchanged; its protocol error becomes the tool message."
     ),
-    "await": "session.list_tools() and session.call_tool() are coroutines: await them.",
+    "await": (
+        "session.list_tools() and session.call_tool() are coroutines: await them, inside an "
+        "async def."
+    ),
+    "arguments_dict": (
+        "session.call_tool takes the arguments as a dict: json.loads(tool_call.function."
+        "arguments) turns the model's JSON text into one."
+    ),
     "none_calls": (
         "A reply without tool calls has tool_calls None: return its content right away."
     ),
@@ -145,6 +152,14 @@ EXCEPTION_HINTS = [
     (lambda r: r.raised_a("MCPError"), hint("catch_protocol")),
     (lambda r: r.raised_a("KeyError"), hint("unknown_name")),
     (lambda r: "coroutine" in r.message, hint("await")),
+    (
+        lambda r: (
+            r.raised_a("ValidationError")
+            and "CallToolRequestParams" in r.message
+            and "dict" in r.message
+        ),
+        hint("arguments_dict"),
+    ),
     (lambda r: r.raised_a("TypeError") and "NoneType" in r.message, hint("none_calls")),
 ]
 OPEN = "connection = NotesConnection()"
@@ -205,6 +220,8 @@ def judge(conversation: Conversation, exchanges: list, got: dict[str, Any], book
         raise NotDoneYet(Failure(detail=stub_text(got["raised"]["message"])))
     if stub:
         raise_learner_error(label, raised_reply(got), [(lambda r: True, hint("finish_08_2"))])
+    if "raised" in got and not exchanges:  # it failed before its first request: say why
+        raise_learner_error(label, raised_reply(got), EXCEPTION_HINTS)
     finished = "type" in got
     judge_conversation(label, conversation, exchanges, got, book, finished=finished)
     if "timeout" in got:

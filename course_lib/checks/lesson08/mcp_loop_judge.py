@@ -268,7 +268,7 @@ def content_hint(owed: ExpectedAnswer, content: Any, expected: list[dict], index
         unknown = UNKNOWN_TOOL.match(error)
         if unknown and server_name(unknown["name"]) != unknown["name"]:
             return hint("map_back", openai=unknown["name"], server=server_name(unknown["name"]))
-    if owed.kind == "is_error" and content == joined:
+    if owed.kind == "is_error" and (content == joined or (error is None and joined in content)):
         return hint("is_error")
     if _json(content) == _json(owed.content) and _json(content) is not None:
         return hint("ensure_ascii")
@@ -281,7 +281,8 @@ def content_hint(owed: ExpectedAnswer, content: Any, expected: list[dict], index
         " ".join(owed.blocks),
     ):
         return hint("join_separator")
-    if any(marker in content for marker in ("TextContent", "type='text'", "content=[", "meta=")):
+    markers = ("TextContent", "type='text'", '"type": "text"', "content=[", "meta=")
+    if any(marker in content for marker in markers):
         return hint("text_of_blocks")
     if owed.kind == "protocol":
         return hint("protocol_content")

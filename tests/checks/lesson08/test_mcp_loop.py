@@ -117,10 +117,27 @@ def test_a_wrong_answer_breaking_one_rule_gets_that_rules_hint(rule):
          "pass ensure_ascii=False"),
         (('text = "\\n".join(', 'text = " ".join('), 'with "\\n", a newline'),
         (("result = await session.call_tool(", "result = session.call_tool("), "await them"),
+        (("json.loads(tool_call.function.arguments)", "tool_call.function.arguments"),
+         "takes the arguments as a dict"),
+        (("content = json.dumps(error, ensure_ascii=False) if result.is_error else text",
+          "content = f'Error: {text}' if result.is_error else text"),
+         "The server flagged this result isError"),
+        (('text = "\\n".join(block.text for block in result.content if block.type == "text")',
+          "text = json.dumps([b.model_dump() for b in result.content], ensure_ascii=False)"),
+         "not the result or its content list"),
     ],
 )  # fmt: skip
 def test_other_mistakes_get_the_hint_that_names_them(edit, says):
     assert says in rejected("08.3", loop_with(edit))
+
+
+def test_a_plain_def_that_cannot_await_the_session_is_told_so_not_that_it_sent_nothing():
+    source = solution_source().replace("async def run_agent_with_mcp", "def run_agent_with_mcp")
+    cells = namespace()
+    exec(compile(source.replace("await ", ""), "<w08-ex3>", "exec", dont_inherit=True), cells)  # noqa: S102
+    message = rejected("08.3", cells["run_agent_with_mcp"])
+    assert "coroutines: await them, inside an async def" in message
+    assert "saw no request" not in message
 
 
 def test_a_loop_calling_an_unfinished_08_2_is_told_to_finish_it():
