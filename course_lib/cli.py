@@ -1,7 +1,9 @@
 """The ``course`` command line (also ``python -m course_lib``).
 
 Each area of the library owns its subcommands in a small ``cli`` module with a
-``register(subparsers)`` function; this file only puts them together.
+``register(subparsers)`` function; this file only puts them together. A command loads only the
+module that owns it (``--help`` loads them all): a desktop MCP client that starts ``course
+serve-mcp`` should not wait for the grader and nbformat to import.
 
 Two things make the self-check the lessons print, ``python3 -m course_lib check
 notebooks/00_welcome.ipynb``, work as written from a fresh terminal, JupyterLab's Terminal and a
@@ -24,12 +26,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-# Modules that contribute subcommands, in the order ``--help`` lists them.
-COMMAND_MODULES = (
-    "course_lib.authoring.cli",  # build
-    "course_lib.grading.cli",  # check, grade
-    "course_lib.local_model.cli",  # serve-model
-)
+# Each subcommand and the module that registers it, in the order ``--help`` lists them.
+COMMANDS = {
+    "build": "course_lib.authoring.cli",
+    "execute": "course_lib.authoring.cli",
+    "check": "course_lib.grading.cli",
+    "grade": "course_lib.grading.cli",
+    "serve-model": "course_lib.local_model.cli",
+    "serve-mcp": "course_lib.mcp_servers.cli",
+}
+COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
 # The checkout this package is in (for an installed, non-editable copy: not a course folder).
 COURSE_ROOT = Path(__file__).resolve().parent.parent
 LAUNCHER = COURSE_ROOT / "scripts" / "course.py"
@@ -37,13 +43,18 @@ LAUNCHER = COURSE_ROOT / "scripts" / "course.py"
 LAUNCHED_VARIABLE = "COURSE_LAUNCHED"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: "str | None" = None) -> argparse.ArgumentParser:
+    """The parser of every command, or only of ``command``'s module when it names one."""
     parser = argparse.ArgumentParser(
         prog="course",
-        description="Tool Calling from Scratch: build, check, grade, and serve the local model.",
+        description=(
+            "Tool Calling from Scratch: build, check, grade, serve the local model and the "
+            "course's tools over MCP."
+        ),
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module_name in COMMAND_MODULES:
+    modules = (COMMANDS[command],) if command in COMMANDS else COMMAND_MODULES
+    for module_name in modules:
         importlib.import_module(module_name).register(subparsers)
     return parser
 
@@ -81,7 +92,8 @@ def main(argv: "list[str] | None" = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if not os.environ.get(LAUNCHED_VARIABLE) and LAUNCHER.exists() and not installed_here():
         return hand_over_to_launcher(arguments)
-    args = build_parser().parse_args(arguments)
+    parser = build_parser(arguments[0] if arguments else None)
+    args = parser.parse_args(arguments)
     if args.command == "check":
         args.notebooks = [from_course_root(path) for path in args.notebooks]
     # Every subcommand sets ``handler`` (a function of the parsed args returning an exit code).

@@ -16,6 +16,7 @@ from course_lib.checks import (  # noqa: F401
     lesson05,
     lesson06,
     lesson07,
+    lesson08,
     lesson09,
 )
 from course_lib.checks.core import (

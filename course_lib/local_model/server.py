@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -33,6 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import uvicorn
 
+from course_lib.listening import BACKLOG, DEFAULT_HOST, bind
 from course_lib.local_model.client import model_name
 from course_lib.local_model.endpoint import LocalEndpoint
 from course_lib.local_model.http_app import EndpointApp
@@ -41,9 +41,7 @@ from course_lib.local_model.http_protocol import LocalModelProtocol
 from course_lib.local_model.policy import HeuristicPolicy
 from course_lib.local_model.turns import Policy
 
-DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
-BACKLOG = 1024  # a burst of new connections waits in the kernel instead of being reset
 MESSAGES = {"not_started": "The local model server did not start within 10 seconds."}
 
 
@@ -129,22 +127,6 @@ def log_requests_to_stderr() -> None:
         if not logger.handlers:
             logger.addHandler(handler)
             logger.setLevel(logging.INFO)
-
-
-def bind(host: str, port: int) -> socket.socket:
-    """A listening TCP socket; raises ``OSError`` when the address is taken or unknown."""
-    family, kind, proto, _, address = socket.getaddrinfo(
-        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
-    )[0]
-    sock = socket.socket(family, kind, proto)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(address)
-        sock.listen(BACKLOG)
-    except OSError:
-        sock.close()
-        raise
-    return sock
 
 
 def make_server(

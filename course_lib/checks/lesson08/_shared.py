@@ -1,0 +1,45 @@
+"""What the checks of lesson 08 share: the notebook's name, the hint table's form, and the way a
+check reads what a real MCP client saw in the kernel (``kernel_side``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from course_lib.checks.compare import HintText
+from course_lib.checks.learner import Reply
+
+NOTEBOOK = "08_mcp"
+CHECK_MODEL = "toy-mcp-check"  # not MODEL: the learner must pass ``model`` through
+# ``kernel_side``'s text, sent as a case's setup: a grading kernel cannot read (so cannot import)
+# anything under ``course_lib/checks``; what the text itself imports (the SDK, ``course_lib``'s
+# driver and MCP connections) it can.
+KERNEL_SOURCE = Path(__file__).with_name("kernel_side.py").read_text(encoding="utf-8")
+
+
+def kernel_helper(name: str) -> dict[str, Any]:
+    """A value spec for ``kernel_side``'s function or class ``name``, defined in the kernel."""
+    from course_lib.checks.learner import Learner
+
+    return Learner.source(name, setup=KERNEL_SOURCE)
+
+
+def hint_of(table: dict[str, str], key: str, **fields: object) -> HintText:
+    return HintText.of(table, key, **fields)
+
+
+def stub_of(reply_data: dict[str, Any]) -> str | None:
+    """The exercise id a ``NotImplementedError`` stub names (``Exercise 08.2: ...``), if any."""
+    from course_lib.checks.learner import STUB_ID
+
+    raised = reply_data.get("raised") or {}
+    if "NotImplementedError" not in raised.get("types", ()):
+        return None
+    found = STUB_ID.match(str(raised.get("message", "")).strip())
+    return found["id"] if found else ""
+
+
+def raised_reply(data: dict[str, Any]) -> Reply:
+    """A ``Reply`` for an exception the kernel-side helper reported as data."""
+    return Reply({"raised": data["raised"]})

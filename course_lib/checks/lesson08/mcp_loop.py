@@ -1,0 +1,232 @@
+"""Exercise 08.3, ``run_agent_with_mcp(client, session, question, *, model) -> str``: the agent
+loop with every tool call routed to an MCP session.
+
+Beside the learner's code, a snippet starts the course's notes server over stdio, opens a real
+``ClientSession`` on it and runs the learner's loop once per conversation, each with a client
+wired to a model session on the check's side (``kernel_side.NotesConnection``). The check
+reads what the loop really sent the model (``session.exchanges``) and replays the model's calls
+on its own notes book to know what each tool message must say. Rules, the case that breaks
+each, and the hint that names it: see ``RULES``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from course_lib.checks.compare import Plain, fail, hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.failures import Failure, NotDoneYet
+from course_lib.checks.learner import Learner, raise_learner_error
+from course_lib.checks.lesson08._shared import (
+    CHECK_MODEL,
+    NOTEBOOK,
+    hint_of,
+    kernel_helper,
+    raised_reply,
+    stub_of,
+)
+from course_lib.checks.lesson08.mcp_loop_cases import (
+    Conversation,
+    hidden_conversations,
+    visible_conversations,
+)
+from course_lib.checks.lesson08.mcp_loop_judge import judge_conversation
+from course_lib.checks.messages import stub_text
+
+TEXTS = {
+    "case": "run_agent_with_mcp(client, session, {question}, model={model})",
+    "summary": "{count} conversations over stdio",
+    "an_answer": "an answer",
+    "no_answer": "no answer within {seconds:g} seconds",
+}
+
+
+def case_label(question: str) -> str:
+    return TEXTS["case"].format(question=repr(question), model=repr(CHECK_MODEL))
+
+
+FIND = case_label("Find my notes about 北京")
+TAGS = case_label("Which tags do I use?")
+BOTH = case_label("豆腐, and all my notes")
+MISSING = case_label("Read note 9")
+INVENTED = case_label("北京 notes, please")
+ENDLESS = case_label("Keep looking for 北京")
+
+RULES = (
+    Rule("model", "Pass model=model to every request.", case=FIND, hint="model"),
+    Rule(
+        "tools",
+        "Offer mcp_tools_to_openai(listing) (08.2) as tools= on every request.",
+        case=FIND,
+        hint="tools",
+    ),
+    Rule(
+        "first",
+        "The first request holds one user message with the question.",
+        case=FIND,
+        hint="first_messages",
+    ),
+    Rule(
+        "answer",
+        "A reply without tool calls: return its content, a str.",
+        case=FIND,
+        hint="return_str",
+    ),
+    Rule(
+        "map_back",
+        "Call each tool by its name on the server (the listing's order maps names back).",
+        case=TAGS,
+        hint="map_back",
+    ),
+    Rule(
+        "assistant_once",
+        "Append the assistant message once per turn.",
+        case=BOTH,
+        hint="assistant_once",
+    ),
+    Rule(
+        "every_call",
+        "One tool message per call, in order, with the call's id.",
+        case=BOTH,
+        hint="every_call",
+    ),
+    Rule("join", 'Join the text blocks with "\\n".', case=BOTH, hint="join_blocks"),
+    Rule("is_error", 'isError: send {"error": text}.', case=MISSING, hint="is_error"),
+    Rule(
+        "protocol",
+        'A protocol error (MCPError): send {"error": str(error)}; an invented name goes to '
+        "the server unchanged.",
+        case=INVENTED,
+        hint="catch_protocol",
+    ),
+    Rule(
+        "max_turns",
+        "At most max_turns requests, then raise RuntimeError.",
+        case=ENDLESS,
+        hint="max_turns",
+    ),
+)
+
+HINTS = {
+    "finish_08_2": (
+        "Your loop runs, but mcp_tools_to_openai (exercise 08.2) is not done yet: finish it, run "
+        "its cell, then this check again."
+    ),
+    "catch_protocol": (
+        "session.call_tool raised mcp.MCPError, a protocol error (here: a tool the server does "
+        'not know). Catch it and answer the call with {{"error": str(error)}}: the model can '
+        "correct itself."
+    ),
+    "unknown_name": (
+        "The model asked for a tool that is not in your list: send the name to the server "
+        "unchanged; its protocol error becomes the tool message."
+    ),
+    "await": (
+        "session.list_tools() and session.call_tool() are coroutines: await them, inside an "
+        "async def."
+    ),
+    "arguments_dict": (
+        "session.call_tool takes the arguments as a dict: json.loads(tool_call.function."
+        "arguments) turns the model's JSON text into one."
+    ),
+    "none_calls": (
+        "A reply without tool calls has tool_calls None: return its content right away."
+    ),
+    "timeout": (
+        "The loop did not finish within {seconds:g} seconds: does it stop when a reply has no "
+        "tool calls?"
+    ),
+    "no_server": (
+        "The check could not start the course's notes server: run "
+        "`python -m course_lib.mcp_servers.notes --help` in a terminal to see why."
+    ),
+}
+
+
+def hint(key: str, **fields: object):
+    return hint_of(HINTS, key, **fields)
+
+
+OPEN_HINTS = [(lambda r: True, hint("no_server"))]
+EXCEPTION_HINTS = [
+    (lambda r: r.raised_a("MCPError"), hint("catch_protocol")),
+    (lambda r: r.raised_a("KeyError"), hint("unknown_name")),
+    (lambda r: "coroutine" in r.message, hint("await")),
+    (
+        lambda r: (
+            r.raised_a("ValidationError")
+            and "CallToolRequestParams" in r.message
+            and "dict" in r.message
+        ),
+        hint("arguments_dict"),
+    ),
+    (lambda r: r.raised_a("TypeError") and "NoneType" in r.message, hint("none_calls")),
+]
+OPEN = "connection = NotesConnection()"
+CONVERSE = "outcome = connection.converse(agent, client, question, model=model)"
+CLOSE = "connection.close()"
+
+
+@exercise(
+    "08.3",
+    notebook=NOTEBOOK,
+    title="run_agent_with_mcp",
+    points=3,
+    targets=("run_agent_with_mcp",),
+    rules=RULES,
+)
+def check_run_agent_with_mcp(learner: Learner) -> str:
+    from course_lib.mcp_servers.notes_book import NotesBook
+
+    conversations = [*visible_conversations(), *hidden_conversations(hidden_rng("08.3"))]
+    opened = learner.run(
+        OPEN,
+        result="connection",
+        keep=True,
+        bind={"NotesConnection": kernel_helper("NotesConnection")},
+    )
+    if opened.raised:
+        raise_learner_error(case_label(conversations[0].question), opened, OPEN_HINTS)
+    connection = learner.handle(opened.handle)
+    try:
+        book = NotesBook()
+        for number, conversation in enumerate(conversations):
+            session = learner.model(conversation.policy, model_name=CHECK_MODEL, seed=200 + number)
+            got = learner.run(
+                CONVERSE,
+                result="outcome",
+                bind={
+                    "connection": connection,
+                    "agent": learner.target("run_agent_with_mcp"),
+                    "client": learner.client(session),
+                    "question": conversation.question,
+                    "model": CHECK_MODEL,
+                },
+            )
+            if got.raised:
+                raise_learner_error(case_label(conversation.question), got, EXCEPTION_HINTS)
+            judge(conversation, session.exchanges, got.value, book)
+    finally:
+        learner.run(CLOSE, result="None", bind={"connection": connection})
+        learner.release(opened.handle)
+    return TEXTS["summary"].format(count=len(conversations))
+
+
+def judge(conversation: Conversation, exchanges: list, got: dict[str, Any], book: Any) -> None:
+    __tracebackhide__ = True
+    label = case_label(conversation.question)
+    stub = stub_of(got)
+    if stub == "08.3":
+        raise NotDoneYet(Failure(detail=stub_text(got["raised"]["message"])))
+    if stub:
+        raise_learner_error(label, raised_reply(got), [(lambda r: True, hint("finish_08_2"))])
+    if "raised" in got and not exchanges:  # it failed before its first request: say why
+        raise_learner_error(label, raised_reply(got), EXCEPTION_HINTS)
+    finished = "type" in got
+    judge_conversation(label, conversation, exchanges, got, book, finished=finished)
+    if "timeout" in got:
+        seconds = float(got["timeout"])
+        shown = Plain(TEXTS["no_answer"].format(seconds=seconds))
+        fail(label, Plain(TEXTS["an_answer"]), shown, hint("timeout", seconds=seconds))
+    if "raised" in got and not conversation.endless:
+        raise_learner_error(label, raised_reply(got), EXCEPTION_HINTS)

@@ -1,0 +1,120 @@
+"""A ready ``ClientSession`` on an MCP server: in memory, over stdio, or over Streamable HTTP.
+
+Every connection is the same three steps, which lesson 08 first writes out in full: open the
+transport (a pair of streams), start a ``ClientSession`` on it, and ``initialize()`` (the
+handshake: protocol version, capabilities, server name). These context managers do the three
+steps and undo them on exit: the session ends, the transport closes, and a stdio server, which
+stops when its stdin closes, is waited for (and killed if it does not stop), so no process is
+left behind::
+
+    async with connect_stdio("-m", "course_lib.mcp_servers.notes") as session:
+        listing = await session.list_tools()
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any, TextIO
+
+import anyio
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.server.lowlevel import Server
+from mcp.shared.memory import create_client_server_memory_streams
+
+NOTES_SERVER = ("-m", "course_lib.mcp_servers.notes")
+COURSE_TOOLS_SERVER = ("-m", "course_lib", "serve-mcp")
+
+
+@asynccontextmanager
+async def connect_in_memory(server: Server, **session_options: Any) -> AsyncIterator[ClientSession]:
+    """A session on ``server`` running in this process: two in-memory streams, no subprocess.
+
+    The server runs as a task beside the session and stops when the session's stream closes.
+    """
+
+    async def run_server(read_stream: Any, write_stream: Any) -> None:
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    with plain_errors():
+        async with create_client_server_memory_streams() as (client_streams, server_streams):
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(run_server, *server_streams)
+                try:
+                    async with ClientSession(*client_streams, **session_options) as session:
+                        await session.initialize()
+                        yield session
+                finally:
+                    tasks.cancel_scope.cancel()
+
+
+@contextmanager
+def plain_errors() -> Iterator[None]:
+    """Raise the one error inside an exception group as itself.
+
+    The SDK runs its transports in anyio task groups, which wrap whatever the body of the
+    ``async with`` raised (a ``KeyError`` in your loop, say) in an ``ExceptionGroup``, often
+    nested twice. When the group holds a single error, that error is the story."""
+    try:
+        yield
+    except BaseException as error:
+        leaves = list(_leaves(error))
+        if not _is_group(error) or len(leaves) != 1:
+            raise
+        raise leaves[0] from None
+
+
+def _is_group(error: BaseException) -> bool:
+    """An exception group: the builtin on 3.11+, anyio's ``exceptiongroup`` backport on 3.10
+    (both carry their errors as a tuple in ``exceptions``; no import of the backport needed)."""
+    return isinstance(getattr(error, "exceptions", None), tuple) and hasattr(error, "split")
+
+
+def _leaves(error: BaseException) -> Iterator[BaseException]:
+    if _is_group(error):
+        for inner in error.exceptions:  # type: ignore[attr-defined]
+            yield from _leaves(inner)
+    else:
+        yield error
+
+
+@contextmanager
+def server_error_log() -> Iterator[TextIO]:
+    """Where a stdio server's own messages (its stderr) go: this process's stderr when that is a
+    real file, the null device otherwise. A Jupyter kernel's ``sys.stderr`` has no file
+    descriptor a subprocess could inherit when the kernel runs under pytest (nbval, the grader),
+    and the SDK's default, ``sys.stderr``, then fails to start the server at all."""
+    try:
+        sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both of the last
+        with open(os.devnull, "w", encoding="utf-8") as devnull:
+            yield devnull
+        return
+    yield sys.stderr
+
+
+@asynccontextmanager
+async def connect_stdio(
+    *args: str, command: str = sys.executable, **session_options: Any
+) -> AsyncIterator[ClientSession]:
+    """A session on a server started as ``command args...`` (default: this Python), over stdio."""
+    parameters = StdioServerParameters(command=command, args=list(args))
+    with plain_errors(), server_error_log() as errlog:
+        async with stdio_client(parameters, errlog=errlog) as (read_stream, write_stream):
+            async with ClientSession(read_stream, write_stream, **session_options) as session:
+                await session.initialize()
+                yield session
+
+
+@asynccontextmanager
+async def connect_http(url: str, **session_options: Any) -> AsyncIterator[ClientSession]:
+    """A session on the Streamable HTTP server at ``url`` (e.g. ``http://127.0.0.1:8765/mcp``)."""
+    with plain_errors():
+        async with streamable_http_client(url) as (read_stream, write_stream):
+            async with ClientSession(read_stream, write_stream, **session_options) as session:
+                await session.initialize()
+                yield session

@@ -1,0 +1,67 @@
+"""The course's notes server: ``python -m course_lib.mcp_servers.notes [--http --port N]``.
+
+Lesson 08 connects its agent loop to this server. It is written with the SDK's low-level
+``Server``, like the learner's ``serve_registry``: one handler answers ``tools/list`` from the
+book's tool table, one answers ``tools/call`` with one text block per line of the answer. The
+notes live in memory, so every start begins with the same four notes (see ``notes_book``).
+
+An unknown tool name is answered the way the MCP specification asks, with a JSON-RPC error
+(``-32602``, invalid params); a client sees it as ``mcp.MCPError``. Everything the tool itself
+reports (a missing note, arguments that do not fit) is an ``isError`` result instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import mcp_types as types
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+
+from course_lib.mcp_servers.notes_book import NotesBook, UnknownTool
+from course_lib.mcp_servers.options import add_transport_options
+from course_lib.mcp_servers.serving import serve
+
+SERVER_NAME = "course-notes"
+INSTRUCTIONS = "A small notebook in English and Chinese: search, read, add and delete notes."
+
+
+def build_notes_server(book: NotesBook | None = None) -> Server:
+    """An MCP server over ``book`` (a fresh ``NotesBook`` by default)."""
+    book = NotesBook() if book is None else book
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[types.Tool.model_validate(t) for t in book.tools()])
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        try:
+            answer = book.call(params.name, params.arguments)
+        except UnknownTool as unknown:
+            raise MCPError(code=types.INVALID_PARAMS, message=str(unknown)) from None
+        blocks = [types.TextContent(type="text", text=text) for text in answer.blocks]
+        return types.CallToolResult(content=blocks, is_error=answer.is_error)
+
+    return Server(
+        SERVER_NAME,
+        version="1.0",
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m course_lib.mcp_servers.notes",
+        description="The course's notes server over MCP (stdio by default).",
+    )
+    add_transport_options(parser)
+    args = parser.parse_args(argv)
+    return serve(build_notes_server(), args, what="the course's notes")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

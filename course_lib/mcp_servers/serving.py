@@ -1,0 +1,94 @@
+"""Run an MCP ``Server`` over stdio or Streamable HTTP until its client goes (or Ctrl-C).
+
+The two transports of the MCP specification, for every server the course ships:
+
+- **stdio** (the default): the client starts this process and speaks JSON-RPC, one message per
+  line, on its stdin and stdout. stdout therefore carries nothing but protocol messages; the
+  server stops when its stdin closes, which is how a client says goodbye.
+- **Streamable HTTP** (``--http``): one endpoint, ``http://HOST:PORT/mcp``, that takes each
+  message as a POST and may answer with a stream of server-sent events. It binds loopback by
+  default, where the SDK also turns on its DNS-rebinding protection (the ``Host`` and ``Origin``
+  headers must name this machine), and it runs on uvicorn, as ``serve-model`` does.
+
+Both exit with status 0 on Ctrl-C and on SIGTERM, after finishing what is in flight.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+
+import anyio
+import uvicorn
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+
+from course_lib.listening import bind
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+GRACEFUL_SECONDS = 3  # a client still streaming after this long is cut off on shutdown
+MESSAGES = {
+    "serving_http": "Serving {what} over MCP (Streamable HTTP) at {url} (Ctrl-C to stop)",
+    "public": "Warning: listening beyond this machine; anyone who can reach it may call its tools.",
+    "cannot_listen": "cannot listen on {host}:{port}: {reason}. Pick another port with --port.",
+    "stopped": "Stopped.",
+}
+
+
+def serve(server: Server, args: argparse.Namespace, *, what: str) -> int:
+    """Serve ``server`` as ``args`` say (``options.add_transport_options``); the exit status."""
+    # SIGTERM (what process managers send) stops the server like Ctrl-C: cleanly, status 0.
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    if args.http:
+        return serve_http(server, args.host, args.port, what=what)
+    return serve_stdio(server)
+
+
+def serve_stdio(server: Server) -> int:
+    """Answer the client on stdin/stdout until stdin closes. Prints nothing: stdout is the wire."""
+
+    async def run() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    try:
+        anyio.run(run)
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def serve_http(server: Server, host: str, port: int, *, what: str) -> int:
+    """Serve ``server`` at ``http://host:port/mcp`` until Ctrl-C or SIGTERM."""
+    try:
+        sock = bind(host, port)
+    except OSError as error:
+        reason = error.strerror or error
+        message = MESSAGES["cannot_listen"].format(host=host, port=port, reason=reason)
+        print(message, file=sys.stderr)
+        return 1
+    bound_host, bound_port = sock.getsockname()[:2]
+    shown_host = f"[{bound_host}]" if ":" in bound_host else bound_host
+    url = f"http://{shown_host}:{bound_port}/mcp"
+    app = server.streamable_http_app(host=host)
+    config = uvicorn.Config(
+        app,
+        loop="asyncio",
+        lifespan="on",  # the app's lifespan runs the SDK's session manager
+        ws="none",
+        log_config=None,  # a library must not reconfigure its host's logging
+        log_level="warning",
+        timeout_graceful_shutdown=GRACEFUL_SECONDS,
+    )
+    print(MESSAGES["serving_http"].format(what=what, url=url), flush=True)
+    if host not in LOOPBACK:
+        print(MESSAGES["public"], flush=True)
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    print(MESSAGES["stopped"], flush=True)
+    return 0

@@ -1,0 +1,138 @@
+"""Exercise 08.2: the solution passes; a wrong mcp_tools_to_openai fails on the rule it breaks.
+
+The check builds real ``mcp_types.Tool`` objects beside the learner's code, as a listing brings
+them, so the wrong answers below are mistakes a learner makes with the SDK's objects.
+"""
+
+from __future__ import annotations
+
+import mcp_types as types
+import pytest
+from rules import assert_breaks_rule
+from solution_cells import rejected
+
+from course_lib.checks import EXERCISES, NotDoneYet, evaluate
+from course_lib.checks.compare import hidden_rng
+from course_lib.checks.lesson08.openai_tools import VISIBLE, hidden_cases
+from course_lib.reference.mcp_client import mcp_tools_to_openai
+
+from .notebook import edited, solution
+
+CELL = "w08-ex2"
+
+
+def converting_with(*edits):
+    return edited("mcp_tools_to_openai", *((CELL, old, new) for old, new in edits))
+
+
+SANITISE = 'name = "".join(c if c.isascii() and (c.isalnum() or c in "_-") else "_" for c in name)'
+WRONG_BY_RULE = {
+    "08.2": {
+        "shape": converting_with(
+            ('converted.append({"type": "function", "function": function})',
+             'converted.append({"type": "function", **function})')
+        ),
+        "parameters": converting_with(
+            ('"parameters": tool.input_schema,',
+             '"parameters": {"type": "object", "properties": tool.input_schema["properties"]},')
+        ),
+        "description": converting_with(
+            ('"description": tool.description or "",', '"description": tool.description,')
+        ),
+        "allowed": converting_with((SANITISE, 'name = name.replace(".", "_")')),
+        "prefix": converting_with(
+            ('name = f"{prefix}_{tool.name}"', 'name = f"{prefix}{tool.name}"')
+        ),
+        "cut": converting_with(("base = candidate = name[:64]", "base = candidate = name")),
+        "unique": converting_with(("        taken.add(candidate)\n", "")),
+        "suffix_fits": converting_with(
+            ("candidate = base[: 64 - len(suffix)] + suffix", "candidate = base + suffix")
+        ),
+    }
+}  # fmt: skip
+
+
+def test_the_solution_passes_every_listing():
+    assert evaluate("08.2", solution("mcp_tools_to_openai")) == (
+        "Exercise 08.2 passed: mcp_tools_to_openai (15 listings)."
+    )
+
+
+def test_the_reference_conversion_passes_too():
+    assert evaluate("08.2", mcp_tools_to_openai).startswith("Exercise 08.2 passed")
+
+
+def test_the_exercise_is_registered_with_its_notebook_points_and_target():
+    spec = EXERCISES["08.2"]
+    assert (spec.notebook, spec.points, spec.targets) == ("08_mcp", 2, ("mcp_tools_to_openai",))
+
+
+@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["08.2"]))
+def test_a_wrong_answer_breaking_one_rule_gets_that_rules_hint(rule):
+    assert_breaks_rule("08.2", rule, WRONG_BY_RULE["08.2"][rule])
+
+
+@pytest.mark.parametrize(
+    "edit, says",
+    [
+        ((SANITISE, 'name = "".join(c if c.isalnum() or c in "_-" else "_" for c in name)'),
+         "str.isalnum() also accepts 中文"),
+        (("number = 2", "number = 1"), "The first repeat of a name gets _2"),
+        (('else "_" for c in name)', 'else "" for c in name)'), "do not drop it"),
+        (('c in "_-"', 'c == "_"'), "- is one of the characters the API accepts"),
+        (("name[:64]", "name[:64].lower()"), "Keep each letter as it is"),
+        (("name[:64]", "name[:63]"), "not shorter (63 here)"),
+        (("    for tool in tools:", "    for tool in sorted(tools, key=lambda t: t.name):"),
+         "Keep the listing's order"),
+        (('"parameters": tool.input_schema,', '"parameters": tool.input_schema, "strict": True,'),
+         "leave out 'strict'"),
+        (('tool.description or ""', 'tool.description or tool.title or ""'),
+         'A tool without a description gets ""'),
+        (("tool.input_schema", "tool.inputSchema"), "tool.input_schema (inputSchema is its name"),
+        (('else tool.name', 'else tool["name"]'), "An MCP Tool is an object"),
+    ],
+)  # fmt: skip
+def test_other_mistakes_get_the_hint_that_names_them(edit, says):
+    assert says in rejected("08.2", converting_with(edit))
+
+
+def test_one_suffix_counter_for_every_name_is_told_each_name_counts_its_own_repeats():
+    shared = converting_with(
+        ("    taken = set()\n", "    taken = set()\n    number = 2\n"),
+        ("        number = 2\n", ""),
+    )
+    assert "each name counting its own repeats" in rejected("08.2", shared)
+
+
+def test_the_stub_is_not_done_yet():
+    def mcp_tools_to_openai(tools, *, prefix=None):
+        raise NotImplementedError("Exercise 08.2: one tool per MCP tool")
+
+    with pytest.raises(NotDoneYet, match="not done yet"):
+        evaluate("08.2", mcp_tools_to_openai)
+
+
+def test_the_visible_listings_hold_the_names_the_rules_are_about():
+    collision, unicode, long = (
+        mcp_tools_to_openai([types.Tool.model_validate(t) for t in tools], prefix=prefix)
+        for tools, prefix in VISIBLE[3:6]
+    )
+    names = [[tool["function"]["name"] for tool in case] for case in (collision, unicode, long)]
+    assert names[0] == ["notes_search", "notes_search_2", "notes_search_3"]
+    assert names[1] == ["my_server_____", "my_server_list_notes", "my_server_read-note"]
+    assert [len(name) for name in names[2]] == [64, 64, 64]
+    assert names[2][1].endswith("_2") and len(set(names[2])) == 3
+
+
+def test_hidden_listings_are_fixed_and_hold_collisions_and_odd_characters():
+    cases = hidden_cases(hidden_rng("08.2"))
+    assert cases == hidden_cases(hidden_rng("08.2"))
+    converted = [
+        mcp_tools_to_openai([types.Tool.model_validate(t) for t in tools], prefix=prefix)
+        for tools, prefix in cases
+    ]
+    names = [tool["function"]["name"] for case in converted for tool in case]
+    assert any("_2" in name for name in names)
+    originals = [tool["name"] for tools, _ in cases for tool in tools]
+    assert any(not name.isascii() for name in originals)
+    assert any(prefix is not None for _, prefix in cases)

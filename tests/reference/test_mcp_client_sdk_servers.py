@@ -1,0 +1,162 @@
+"""Our MCP client (``mcp_tools_to_openai``, ``run_agent_with_mcp``) against servers we did not
+write: the SDK's high-level ``MCPServer``, with its own schemas (pydantic's), its own results
+(text blocks and ``structuredContent``) and its own ``isError`` answers, started over stdio as
+a desktop client would start it."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import anyio
+import pytest
+
+from course_lib.local_model import MODEL, HeuristicPolicy, ScriptedPolicy, call, make_client
+from course_lib.mcp_servers.connect import connect_stdio
+from course_lib.reference.mcp_client import mcp_tools_to_openai, run_agent_with_mcp
+
+# A to-do server in the SDK's own style: decorated functions, a dotted name, a tool that raises.
+SDK_SERVER = '''
+from typing import Literal
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+server = MCPServer("sdk-todo")
+TODOS = {1: "买牛奶 (buy milk)", 2: "Book the train to 上海"}
+
+
+@server.tool(name="todo.add")
+def add(text: str, priority: Literal["low", "high"] = "low") -> dict:
+    """Add a to-do item and return it with its number."""
+    number = max(TODOS) + 1
+    TODOS[number] = text
+    return {"number": number, "text": text, "priority": priority}
+
+
+@server.tool()
+def find_todos(keyword: str) -> list[str]:
+    """Find to-do items that contain a keyword, e.g. 上海."""
+    return [f"#{n} {text}" for n, text in TODOS.items() if keyword in text]
+
+
+@server.tool()
+def finish(number: int) -> str:
+    """Mark a to-do item done by its number."""
+    if number not in TODOS:
+        raise ToolError(f"no to-do #{number}; the numbers are {sorted(TODOS)}")
+    return f"done: {TODOS.pop(number)}"
+
+
+@server.tool()
+def share(number: int, email: str) -> str:
+    """Share a to-do item by email (this server cannot send mail: it always crashes)."""
+    raise ConnectionError("smtp.example.internal refused the password hunter2")
+
+
+if __name__ == "__main__":
+    server.run()
+'''
+
+
+@pytest.fixture(scope="module")
+def server_script(tmp_path_factory):
+    path = tmp_path_factory.mktemp("sdk_server") / "todo_server.py"
+    path.write_text(textwrap.dedent(SDK_SERVER), encoding="utf-8")
+    return str(path)
+
+
+def with_session(script, body):
+    async def main():
+        with anyio.fail_after(120):
+            async with connect_stdio(script) as session:
+                return await body(session)
+
+    return anyio.run(main)
+
+
+def test_an_sdk_servers_listing_becomes_tools_the_api_accepts_with_its_own_schemas(
+    server_script,
+):
+    async def body(session):
+        return (await session.list_tools()).tools
+
+    listing = with_session(server_script, body)
+    tools = mcp_tools_to_openai(listing)
+    names = [tool["function"]["name"] for tool in tools]
+    assert names == ["todo_add", "find_todos", "finish", "share"]
+    for tool, mcp_tool in zip(tools, listing, strict=True):
+        assert tool["function"]["parameters"] == mcp_tool.input_schema
+        assert tool["function"]["description"] == mcp_tool.description
+    add = tools[0]["function"]["parameters"]
+    assert add["properties"]["priority"]["enum"] == ["low", "high"]
+    reply = make_client().chat.completions.create(
+        model=MODEL,
+        messages=[{"role": "user", "content": "Search my to-dos for 上海"}],
+        tools=tools,
+    )
+    (chosen,) = reply.choices[0].message.tool_calls
+    assert (chosen.function.name, json.loads(chosen.function.arguments)) == (
+        "find_todos",
+        {"keyword": "上海"},
+    )
+
+
+def test_the_loop_calls_a_dotted_sdk_tool_by_its_own_name_and_reads_its_result(server_script):
+    policy = ScriptedPolicy(
+        [call("todo_add", text="Call 李四", priority="high")], then=HeuristicPolicy()
+    )
+
+    async def body(session):
+        answer = await run_agent_with_mcp(make_client(policy), session, "Add a to-do", model=MODEL)
+        found = await session.call_tool("find_todos", {"keyword": "李四"})
+        return answer, found
+
+    answer, found = with_session(server_script, body)
+    assert '"number": 3' in answer and "Call 李四" in answer
+    assert "#3 Call 李四" in found.content[0].text
+
+
+class Recorded:
+    """A policy that keeps every request's messages before its script answers."""
+
+    def __init__(self, policy):
+        self.policy, self.requests = policy, []
+
+    def respond(self, request):
+        self.requests.append(list(request.messages))
+        return self.policy.respond(request)
+
+
+def tool_errors(server_script, tool_call):
+    """What the model read for ``tool_call``, a call the SDK server answers with ``isError``."""
+    policy = Recorded(ScriptedPolicy([tool_call, "It failed."]))
+
+    async def body(session):
+        return await run_agent_with_mcp(make_client(policy), session, "Try it", model=MODEL)
+
+    assert with_session(server_script, body) == "It failed."
+    (tool_message,) = [m for m in policy.requests[-1] if m["role"] == "tool"]
+    return json.loads(tool_message["content"])
+
+
+def test_a_tool_error_the_sdk_server_raises_reaches_the_model_with_its_text(server_script):
+    error = tool_errors(server_script, call("finish", number=9))
+    assert error == {"error": "Error executing tool finish: no to-do #9; the numbers are [1, 2]"}
+
+
+def test_a_crash_in_an_sdk_tool_reaches_the_model_as_an_error_without_its_cause(server_script):
+    error = tool_errors(server_script, call("share", number=1, email="a@example.com"))
+    assert error == {"error": "Error executing tool share"}  # the password stays in the log
+
+
+def test_arguments_an_sdk_tool_refuses_reach_the_model_as_an_error_naming_the_field(
+    server_script,
+):
+    error = tool_errors(server_script, call("finish", number="two"))
+    assert error["error"].startswith("Error executing tool finish:") and "number" in error["error"]
+
+
+def test_an_unknown_tool_is_an_error_the_sdk_server_answers_and_the_loop_goes_on(server_script):
+    error = tool_errors(server_script, call("todo_remove", number=1))
+    assert "todo_remove" in error["error"]
