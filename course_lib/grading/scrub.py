@@ -1,0 +1,54 @@
+"""Text that would differ between two gradings of the same file, taken out of what is written.
+
+Regrading must write byte-identical files, so nothing the gradebook holds may carry a memory
+address (``<object at 0x7f...>``), a scratch folder's random name, a kernel's connection file
+or message id, or a duration. The driver already scrubs addresses in the kernel; this is the
+grader's side of the same rule, applied to every message, failure field and note of a result
+(including text the grader itself produced, such as a pytest log tail).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from course_lib.grading.results import ExerciseResult, SubmissionResult
+
+ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{4,}\b")
+SCRATCH = re.compile(r"(?:[^\s'\"<>()]*/)?course-grade-[^\s/'\"<>()]+")
+UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
+DURATION = re.compile(r"\b\d+(?:\.\d+)?\s?(?:s|ms|seconds)\b")
+PROCESS_ID = re.compile(r"\b(pid|PID|process) \d+\b")
+
+
+def scrub(text: str) -> str:
+    """``text`` with addresses, scratch paths, ids, durations and process ids made constant."""
+    text = SCRATCH.sub("<scratch>", text)
+    text = ADDRESS.sub("0x…", text)
+    text = UUID.sub("<id>", text)
+    text = PROCESS_ID.sub(r"\1 <n>", text)
+    return text
+
+
+def scrub_log(text: str) -> str:
+    """A log tail shown in a message: also without the durations pytest prints."""
+    return DURATION.sub("<time>", scrub(text))
+
+
+def stable(result: SubmissionResult) -> SubmissionResult:
+    """``result`` with every text it holds scrubbed."""
+    return replace(
+        result,
+        exercises=[_stable_row(row) for row in result.exercises],
+        notes=[scrub(note) for note in result.notes],
+    )
+
+
+def _stable_row(row: ExerciseResult) -> ExerciseResult:
+    failure = None
+    if row.failure is not None:
+        failure = {
+            key: scrub(value) if isinstance(value, str) else value
+            for key, value in sorted(row.failure.items())
+        }
+    return replace(row, message=scrub(row.message), failure=failure)
