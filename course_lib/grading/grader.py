@@ -6,7 +6,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
-from course_lib.grading.borrowing import borrowing, lesson_allowed
+from course_lib.grading.borrowing import borrowing, notebook_aliases
 from course_lib.grading.canonical import Lesson, course_meta
 from course_lib.grading.discover import Submission, UnreadableSubmission, read_submission
 from course_lib.grading.parse import shown
@@ -116,19 +116,21 @@ def zero_borrowed(
     """Each exercise whose cell borrows from course_lib.reference or .checks gets zero."""
     code = [cell for cell in sanitized.notebook.cells if cell.cell_type == "code"]
     sources = exercise_sources(sanitized)
-    others = [
+    learner = [
         cell.source
         for role, cell in zip(sanitized.roles, code, strict=False)
         if role.kind != "check"
     ]
-    allowed = lesson_allowed(
+    lesson_cells = [
         cell.source
         for cell in lesson.notebook.cells
         if cell.cell_type == "code" and "exercise" not in course_meta(cell)
-    )
+    ]
+    notebook = notebook_aliases(lesson_cells, learner)
+    targets = {spec.id: spec.targets for spec in lesson.exercises}
     out = []
     for row in rows:
-        origin = borrowing(sources.get(row.exercise, ""), others, allowed)
+        origin = borrowing(sources.get(row.exercise, ""), notebook, targets.get(row.exercise, ()))
         if origin is not None and row.status not in ("not_attempted", "invalid"):
             row = replace(
                 row,
