@@ -107,24 +107,28 @@ class Notebook:
 
 
 def notebook_aliases(lesson_sources: Iterable[str], learner_sources: Iterable[str]) -> Notebook:
-    """Aliases of every cell, and the guarded origins the lesson's own cells use."""
+    """Aliases of every cell, and the guarded origins the lesson's own cells use (resolved
+    through the lesson's aliases alone: a learner's alias must not widen what the lesson uses)."""
     lesson_trees = [tree for tree in map(_parse, lesson_sources) if tree is not None]
     learner_trees = [tree for tree in map(_parse, learner_sources) if tree is not None]
-    notebook = Notebook()
-    for tree in lesson_trees + learner_trees:
-        notebook.aliases.update(_imports(tree))
+    lesson = _aliases(lesson_trees, Notebook())
     for tree in lesson_trees:
-        notebook.lesson_uses |= set(_imports(tree).values())
+        lesson.lesson_uses |= _used_origins(tree, lesson.aliases)
+    notebook = Notebook(lesson_uses=lesson.lesson_uses)
+    return _aliases(lesson_trees + learner_trees, notebook)
+
+
+def _aliases(trees: list[ast.Module], notebook: Notebook) -> Notebook:
+    for tree in trees:
+        notebook.aliases.update(_imports(tree))
     changed, rounds = True, 0
     while changed and rounds < MAX_ALIAS_ROUNDS:  # x = reference; y = x.Registry; def f(): y()
         changed, rounds = False, rounds + 1
-        for tree in lesson_trees + learner_trees:
+        for tree in trees:
             for name, origin in _bindings(tree, notebook).items():
                 if notebook.aliases.get(name) != origin:
                     notebook.aliases[name] = origin
                     changed = True
-    for tree in lesson_trees:
-        notebook.lesson_uses |= _used_origins(tree, notebook.aliases)
     return notebook
 
 
@@ -213,7 +217,8 @@ def borrowing(exercise_source: str, notebook: Notebook, targets: Iterable[str] =
     shadowed, local_aliases = _local_bindings(tree, aliases)
     aliases.update(local_aliases)
     wanted = set(targets)
-    for origin in sorted(_used_origins(tree, aliases, shadowed)):
+    used = _used_origins(tree, aliases, shadowed)
+    for origin in sorted(used, key=lambda o: (-o.count("."), o)):  # the most specific first
         if not _guarded(origin):
             continue
         if origin not in notebook.lesson_uses or origin.rsplit(".", 1)[-1] in wanted:

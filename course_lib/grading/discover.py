@@ -156,6 +156,8 @@ def _regular_file(path: Path, real_folder: str) -> tuple[Path, str]:
         mode = os.lstat(target).st_mode
     except OSError:
         return path, say("link_broken", name=shown)
+    if stat.S_ISLNK(mode):  # realpath gave up: a circle of links
+        return path, say("link_broken", name=shown)
     if not stat.S_ISREG(mode):
         return path, say("not_a_file", name=shown, kind=_kind(mode))
     return Path(target), ""

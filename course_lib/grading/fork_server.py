@@ -81,7 +81,7 @@ def serve(check_modules: list[str]) -> None:
     replies.flush()
     selector = selectors.DefaultSelector()
     selector.register(requests.fileno(), selectors.EVENT_READ, None)
-    children: dict[int, Child] = {}
+    children: dict[int, Child] = {}  # by process id (a closed pipe's number is reused)
     pending = b""
     open_requests = True
     while open_requests or children:
@@ -100,7 +100,7 @@ def serve(check_modules: list[str]) -> None:
                 while b"\n" in pending:
                     line, pending = pending.split(b"\n", 1)
                     child = _start(json.loads(line), replies, selector)
-                    children[child.read_fd] = child
+                    children[child.pid] = child
             else:
                 _collect(key.data, selector)
         now = time.monotonic()
@@ -115,7 +115,7 @@ def serve(check_modules: list[str]) -> None:
                 if not child.eof:
                     selector.unregister(child.read_fd)
                     os.close(child.read_fd)
-                del children[child.read_fd]
+                del children[child.pid]
 
 
 def _next_timeout(children: dict[int, Child]) -> float | None:

@@ -86,12 +86,13 @@ def parse(raw: bytes, lesson: Lesson) -> tuple[NotebookNode, list[str]]:
     _drop_outputs(data)  # never graded, so never a reason to refuse (or to recurse into)
     if _deeper_than(data, MAX_DEPTH):
         raise InvalidSubmission(say("too_deep", limit=MAX_DEPTH))
+    _repair_cell_ids(data)
     try:
         with warnings.catch_warnings():  # missing cell ids are repaired below
             warnings.simplefilter("ignore")
             _, data = normalize(data, strip_invalid_metadata=True)
         nb = rejoin_lines(nbformat.from_dict(data))  # "source" may be stored as a list of lines
-        _repair_cell_ids(nb)
+        repairs = clean_metadata(nb)
         nbformat.validate(nb)
     except Exception as exc:  # noqa: BLE001 (whatever a malformed file makes nbformat raise)
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -99,7 +100,6 @@ def parse(raw: bytes, lesson: Lesson) -> tuple[NotebookNode, list[str]]:
     count = sum(cell.cell_type == "code" for cell in nb.cells)
     if count > MAX_CODE_CELLS:
         raise InvalidSubmission(say("too_many_cells", count=count, limit=MAX_CODE_CELLS))
-    repairs = clean_metadata(nb)
     claimed = course_meta(nb).get("notebook")
     if claimed is not None and claimed != lesson.slug:
         raise InvalidSubmission(
@@ -189,16 +189,20 @@ def _clean_course_block(node: NotebookNode) -> bool:
     return bool(bad)
 
 
-def _repair_cell_ids(nb: NotebookNode) -> None:
-    """Give missing or duplicated cell ids a deterministic new one (copy-paste duplicates ids);
-    before nbformat 4.5 (no ids), drop an id that is not text."""
-    if type(nb.get("nbformat_minor")) is not int or nb["nbformat_minor"] < 5:
-        for cell in nb.cells:
+def _repair_cell_ids(data: dict) -> None:
+    """Give missing, duplicated or non-text cell ids a deterministic new one (copy-paste
+    duplicates ids; nbformat would invent random ones); before nbformat 4.5 (no ids), drop an
+    id that is not text. Works on the raw JSON, before nbformat looks at the ids."""
+    cells = data.get("cells")
+    cells = [cell for cell in cells if isinstance(cell, dict)] if isinstance(cells, list) else []
+    minor = data.get("nbformat_minor")
+    if type(minor) is not int or minor < 5:
+        for cell in cells:
             if "id" in cell and not isinstance(cell["id"], str):
                 del cell["id"]
         return
     seen: set[str] = set()
-    for position, cell in enumerate(nb.cells):
+    for position, cell in enumerate(cells):
         cell_id = cell.get("id")
         if not isinstance(cell_id, str) or not cell_id or cell_id in seen:
             prefix = cell_id if isinstance(cell_id, str) and cell_id else "cell"

@@ -1,8 +1,9 @@
 """Text that would differ between two gradings of the same file, taken out of what is written.
 
 Regrading must write byte-identical files, so nothing the gradebook holds may carry a memory
-address (``<object at 0x7f...>``), a scratch folder's random name, a kernel's connection file
-or message id, or a duration. The driver already scrubs addresses in the kernel; this is the
+address (``<object at 0x7f...>``), a scratch or temporary folder's random name, a kernel's
+connection file or message id, a clock reading (``datetime.now()``, ``time.time()`` in a
+learner's exception) or a duration. The driver already scrubs addresses in the kernel; this is the
 grader's side of the same rule, applied to every message, failure field and note of a result
 (including text the grader itself produced, such as a pytest log tail).
 """
@@ -10,20 +11,29 @@ grader's side of the same rule, applied to every message, failure field and note
 from __future__ import annotations
 
 import re
+import tempfile
 from dataclasses import replace
 
 from course_lib.grading.results import ExerciseResult, SubmissionResult
 
 ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{4,}\b")
-SCRATCH = re.compile(r"(?:[^\s'\"<>()]*/)?course-grade-[^\s/'\"<>()]+")
+PATH_CHARS = r"[^\s'\"<>()\[\],;:]"
+SCRATCH = re.compile(rf"(?:{PATH_CHARS}*/)?course-grade-{PATH_CHARS}*")
+TEMP = re.compile(re.escape(tempfile.gettempdir().rstrip("/")) + rf"/{PATH_CHARS}+")
+TIMESTAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?")
+EPOCH = re.compile(r"\b1[5-9]\d{8}\.\d+\b")  # time.time() between 2017 and 2033
 UUID = re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
 DURATION = re.compile(r"\b\d+(?:\.\d+)?\s?(?:s|ms|seconds)\b")
 PROCESS_ID = re.compile(r"\b(pid|PID|process) \d+\b")
 
 
 def scrub(text: str) -> str:
-    """``text`` with addresses, scratch paths, ids, durations and process ids made constant."""
+    """``text`` with addresses, scratch and temporary paths, ids, clock readings and process
+    ids made constant."""
     text = SCRATCH.sub("<scratch>", text)
+    text = TEMP.sub("<temp>", text)
+    text = TIMESTAMP.sub("<time>", text)
+    text = EPOCH.sub("<time>", text)
     text = ADDRESS.sub("0x…", text)
     text = UUID.sub("<id>", text)
     text = PROCESS_ID.sub(r"\1 <n>", text)
