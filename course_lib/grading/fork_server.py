@@ -160,6 +160,8 @@ def _run_child(job: dict[str, Any], results_fd: int) -> None:
         os.dup2(log, 1)
         os.dup2(log, 2)
         _close_other_fds(results_fd)
+        os.environ.clear()  # the environment of this submission, as a fresh process would get
+        os.environ.update(job["env"])
         os.chdir(job["cwd"])
         import pytest
 
@@ -288,8 +290,11 @@ class ForkServer:
         for queue in gone.values():
             queue.put(None)
 
-    def run(self, args: list[str], cwd: str, log: str, budget: float) -> dict[str, Any]:
-        """Run one pytest child; its reply (``exit``, ``timed_out``, ``results``)."""
+    def run(
+        self, args: list[str], cwd: str, log: str, budget: float, env: dict[str, str] | None = None
+    ) -> dict[str, Any]:
+        """Run one pytest child in ``cwd`` with ``env`` (default: the server's); its reply
+        (``exit``, ``timed_out``, ``results``)."""
         queue: Queue = Queue()
         with self.lock:
             process = self._ensure_started()
@@ -297,6 +302,7 @@ class ForkServer:
             job = str(self.counter)
             self.waiting[job] = queue
             line = {"id": job, "args": args, "cwd": cwd, "log": log, "budget": budget}
+            line["env"] = dict(self.env if env is None else env)
             try:
                 process.stdin.write((json.dumps(line) + "\n").encode("utf-8"))
                 process.stdin.flush()

@@ -169,7 +169,8 @@ def _run_in(scratch: Path, sanitized: Sanitized, lesson: Lesson, options: RunOpt
     text = None
     if server is not None:
         try:
-            text = server.run(args, str(grader_dir), str(log_path), budget)["results"]
+            reply = server.run(args, str(grader_dir), str(log_path), budget, grading_env())
+            text = reply["results"]
         except ServerGone:
             text = None  # the server died (not this notebook's doing): run it the slow way
     if text is None:

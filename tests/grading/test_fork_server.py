@@ -33,16 +33,16 @@ HANGING = (
 
 @pytest.fixture(scope="module")
 def server():
-    server = ForkServer((), grading_env())
+    server = ForkServer((), {**grading_env(), "SERVER_ONLY": "set when the server started"})
     yield server
     server.stop()
 
 
-def job(server: ForkServer, folder: Path, source: str, budget: float = 120) -> dict:
+def job(server: ForkServer, folder: Path, source: str, budget: float = 120, env=None) -> dict:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "test_job.py").write_text(source, encoding="utf-8")
     args = ["-q", "-p", "no:cacheprovider", "-p", "course_lib.grading.plugin", "test_job.py"]
-    return server.run(args, str(folder), str(folder / "log.txt"), budget)
+    return server.run(args, str(folder), str(folder / "log.txt"), budget, env)
 
 
 def test_a_job_runs_pytest_in_a_child_and_reports_its_exit(server, tmp_path):
@@ -112,3 +112,15 @@ def test_the_child_holds_none_of_the_servers_pipes(server, tmp_path):
     replies = os.fstat(server.process.stdout.fileno()).st_ino
     assert f"pipe:[{requests}]" not in held and f"pipe:[{replies}]" not in held
     assert len([link for link in held if link.startswith("pipe:")]) == 1  # its results pipe
+
+
+def test_each_job_runs_with_the_environment_it_was_given(server, tmp_path):
+    source = (
+        "import os\n\ndef test_env():\n"
+        "    with open('env.txt', 'w') as handle:\n"
+        "        handle.write(repr((os.environ.get('JOB_MARK'), 'SERVER_ONLY' in os.environ)))\n"
+    )
+    env = {**grading_env(), "JOB_MARK": "this job"}
+    env.pop("SERVER_ONLY", None)
+    assert job(server, tmp_path, source, env=env)["exit"] == 0
+    assert (tmp_path / "env.txt").read_text() == "('this job', False)"
