@@ -104,7 +104,9 @@ def esc(value: Any) -> str:
     return html.escape(text, quote=True)
 
 
-def table(headers: Iterable[str], rows: Iterable[Iterable[Any]], *, raw: set[int] = frozenset()):
+def table(
+    headers: Iterable[str], rows: Iterable[Iterable[Any]], *, raw: frozenset[int] = frozenset()
+) -> str:
     """An HTML table; every cell escaped except the columns in ``raw`` (HTML built here)."""
     head = "".join(f"<th>{esc(h)}</th>" for h in headers)
     body = "".join(
@@ -142,14 +144,17 @@ def summary_section(payload: dict[str, Any]) -> str:
         students=len(payload["totals"]),
         submissions=len(submissions),
         exercises=len(_rows(payload)),
-        flags=len(payload.get("flags", [])) + len(_flagged_rows(payload)),
+        flags=flag_count(payload),
     )
     versions = table(HEADERS["versions"], sorted(payload.get("versions", {}).items()))
     return f"<p>{esc(line)}</p><h3>{esc(TEXT['versions'])}</h3>{versions}"
 
 
-def _flagged_rows(payload: dict[str, Any]) -> list[dict[str, Any]]:
-    return [row for row in _rows(payload) if row["status"] in ("tampered", "invalid", *FAULTS)]
+def flag_count(payload: dict[str, Any]) -> int:
+    """Things for the instructor to look at: similarity flags, and rows that were borrowed,
+    faulty or invalid (the terminal summary says this number too)."""
+    flagged = [row for row in _rows(payload) if row["status"] in ("tampered", "invalid", *FAULTS)]
+    return len(payload.get("flags", [])) + len(flagged)
 
 
 def scores_section(payload: dict[str, Any]) -> str:
@@ -209,7 +214,7 @@ def pass_rate_section(payload: dict[str, Any]) -> str:
         lines.append(
             (notebook, exercise, f"{passed}/{len(rows)}", rate_bar(passed / len(rows)), other_text)
         )
-    return table(HEADERS["pass_rates"], lines, raw={3})
+    return table(HEADERS["pass_rates"], lines, raw=frozenset({3}))
 
 
 def failure_groups(rows: list[dict[str, Any]], field: str) -> list[tuple[str, int, str, str]]:
@@ -273,7 +278,8 @@ def similarity_section(payload: dict[str, Any]) -> str:
         )
         for flag in flags
     ]
-    return f"<p>{esc(TEXT['similarity_intro'])}</p>" + table(HEADERS["similarity"], lines, raw={5})
+    intro = f"<p>{esc(TEXT['similarity_intro'])}</p>"
+    return intro + table(HEADERS["similarity"], lines, raw=frozenset({5}))
 
 
 def status_section(statuses: tuple[str, ...], *, one_per_file: bool = False):

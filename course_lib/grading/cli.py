@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from course_lib.grading.canonical import default_canonical_dir, load_lessons
+from course_lib.grading.class_report import flag_count
 from course_lib.grading.discover import (
     UnreadableSubmission,
     discover,
@@ -170,10 +171,7 @@ def run_grade(args: argparse.Namespace) -> int:
 
 def wrote_line(out: Path, payload: dict[str, Any], files: int) -> str:
     """The summary's last lines: what was written, and where to look first."""
-    flags = len(payload["flags"]) + sum(
-        row["status"] in ("tampered", "invalid", "timeout", "kernel_died", "error")
-        for row in payload["grades"]
-    )
+    flags = flag_count(payload)
     return (
         f"\nwrote {out / 'grades.csv'}, grades.json and feedback/ ({files} files)\n"
         f"class report: {out / 'report.html'} (score distributions, pass rates, frequent "

@@ -26,7 +26,13 @@ from typing import Any
 from course_lib.grading.class_report import render_report
 from course_lib.grading.names import feedback_file_name
 from course_lib.grading.results import ExerciseResult, SubmissionResult
-from course_lib.grading.similarity import Answer, Compared, similarity_flags
+from course_lib.grading.similarity import (
+    Answer,
+    Compared,
+    decode_prints,
+    encode_prints,
+    similarity_flags,
+)
 
 COLUMNS = ("student", "notebook", "exercise", "points", "max_points", "status", "message")
 VERSIONED = ("course_lib", "nbval", "pytest", "ipykernel", "jupyter_client", "nbformat")
@@ -78,13 +84,13 @@ def to_payload(
             "notes": result.notes,
         }
     compared: dict[Answer, Compared] = {}
-    prints: dict[str, dict[str, dict[str, list[int]]]] = {}
+    prints: dict[str, dict[str, dict[str, str]]] = {}
     for result in results:
         for exercise, entry in sorted(result.similarity.items()):
             source = result.sources.get(exercise, "")
             compared[Answer(result.student, result.notebook, exercise, source)] = entry
             cells = prints.setdefault(result.student, {}).setdefault(result.notebook, {})
-            cells[exercise] = sorted(entry.fingerprints)
+            cells[exercise] = encode_prints(entry.fingerprints)
     return {
         "shard": shard,
         "versions": versions_used or versions(),
@@ -112,8 +118,8 @@ def from_payload(payload: dict[str, Any]) -> list[SubmissionResult]:
         notes = payload["totals"][student]["notebooks"][notebook]["notes"]
         cells = dict(sources.get(student, {}).get(notebook, {}))
         similarity = {
-            exercise: Compared(frozenset(hashes), course_flags.get((student, notebook, exercise)))
-            for exercise, hashes in prints.get(student, {}).get(notebook, {}).items()
+            exercise: Compared(decode_prints(text), course_flags.get((student, notebook, exercise)))
+            for exercise, text in prints.get(student, {}).get(notebook, {}).items()
         }
         results.append(
             SubmissionResult(student, notebook, exercises, list(notes), cells, similarity)

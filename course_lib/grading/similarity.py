@@ -259,6 +259,15 @@ def reference_pieces() -> tuple[Known, ...]:
     return tuple(pieces)
 
 
+def encode_prints(prints: frozenset[int]) -> str:
+    """Fingerprints as one line of 12-digit hex numbers, sorted (compact in ``grades.json``)."""
+    return " ".join(f"{value:012x}" for value in sorted(prints))
+
+
+def decode_prints(text: str) -> frozenset[int]:
+    return frozenset(int(part, 16) for part in text.split())
+
+
 def compare_results(results: Iterable[Any], corpus: Corpus) -> None:
     """Fill each ``SubmissionResult.similarity`` from its exercise sources."""
     owners = {}

@@ -21,6 +21,9 @@ RUN_DEPENDENT = {
     "address_in_the_cell": "raise ValueError(repr(object()))",
     "temporary_folder": "import tempfile\nraise RuntimeError(tempfile.mkdtemp())",
     "clock": "import datetime, time\nraise ValueError(f'{datetime.datetime.now()} {time.time()}')",
+    "clock_from_the_check": (
+        "import datetime\n\ndef double(x):\n    raise ValueError(str(datetime.datetime.now()))"
+    ),
     "set_order": "raise ValueError(str({'pear', 'apple', 'fig', 'kiwi', 'plum', 'lime'}))",
     "dies": "import os\nos._exit(3)",
 }
@@ -69,6 +72,7 @@ def messages(out: Path) -> dict[str, str]:
         ("address_from_the_check", "<object object at 0x…>"),
         ("address_in_the_cell", "<object object at 0x…>"),
         ("clock", "<time> <time>"),
+        ("clock_from_the_check", "Your code raised ValueError: <time>"),
     ],
 )
 def test_what_differs_between_runs_is_replaced_by_a_placeholder(runs, student, shown):
@@ -100,8 +104,8 @@ def test_the_run_dependent_notebooks_cost_only_their_exercise(runs):
         ("/tmp/course-grade-k2j3_x/notebook/a.txt", "<scratch>"),
         ("/var/tmp/course-grade-abc/grader/plan.json: bad", "<scratch>: bad"),
         ("kernel-1b4e28ba-2fa1-11d2-883f-0016d3cca427.json", "kernel-<id>.json"),
-        ("at 2025-03-01T10:20:30.123456+00:00 done", "at <time> done"),
         ("pid 31337 ended", "pid <n> ended"),
+        ("Expected: 2024-05-01T12:00:00", "Expected: 2024-05-01T12:00:00"),
         ("expected 12 got 13", "expected 12 got 13"),
         ("0x1F is hex", "0x1F is hex"),
     ],
@@ -110,5 +114,17 @@ def test_scrub_replaces_only_what_differs_between_runs(text, scrubbed):
     assert scrub(text) == scrubbed
 
 
-def test_a_log_tail_loses_its_durations_too():
+def test_a_log_tail_loses_its_durations_and_clock_readings_too():
     assert scrub_log("1 failed in 3.52s") == "1 failed in <time>"
+    assert scrub_log("at 2025-03-01T10:20:30.123456+00:00 done") == "at <time> done"
+
+
+def test_a_date_a_check_compares_is_kept_in_a_failed_row():
+    from course_lib.grading.results import ExerciseResult, SubmissionResult
+    from course_lib.grading.scrub import stable
+
+    failure = {"case": "to_text(d)", "expected": '"2024-05-01"', "got": '"2024-5-1"'}
+    message = 'Case: to_text(d)\nExpected: "2024-05-01T00:00:00"'
+    row = ExerciseResult("a", "04_registry", "04.4", 0, 2, "failed", message, failure)
+    [kept] = stable(SubmissionResult("a", "04_registry", [row])).exercises
+    assert kept.message == message and kept.failure == failure
