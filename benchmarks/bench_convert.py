@@ -32,11 +32,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from corpus import CORPUS, EXPECTED  # noqa: E402
+from corpus import CORPUS, EXPECTED, WITHOUT_DESCRIPTION  # noqa: E402
 
 from course_lib.reference import function_to_tool  # noqa: E402
 from course_lib.reference.docstrings import _parse  # noqa: E402
-from course_lib.reference.type_map import _MODEL_CACHE  # noqa: E402
+from course_lib.reference.model_schemas import _MODEL_CACHE  # noqa: E402
 
 Converter = Callable[[Callable[..., Any]], dict]
 
@@ -81,7 +81,7 @@ CONVERTERS: dict[str, Converter] = {
 # -- correctness by the corpus's expectations -----------------------------------------------------
 
 
-def problems(tool: dict, expected: dict[str, dict]) -> list[str]:
+def problems(tool: dict, expected: dict[str, dict], name: str = "") -> list[str]:
     """What is wrong with one converted tool, judged by the expectations (empty when correct)."""
     function = tool.get("function", {})
     params = function.get("parameters", {})
@@ -89,7 +89,10 @@ def problems(tool: dict, expected: dict[str, dict]) -> list[str]:
     props = params.get("properties", {})
     required = set(params.get("required", []))
     found = []
-    if not function.get("description"):
+    if name in WITHOUT_DESCRIPTION:
+        if function.get("description"):
+            found.append(f"description {function['description'][:40]!r} from a sections-only doc")
+    elif not function.get("description"):
         found.append("no description")
     if set(props) != set(expected):
         found.append(f"properties {sorted(props)} != {sorted(expected)}")
@@ -121,6 +124,11 @@ def problems(tool: dict, expected: dict[str, dict]) -> list[str]:
             items = _resolve(main[0].get("items", {}), defs) if main else {}
             if items.get("type") != exp["items"]:
                 found.append(f"{name}: items should be {exp['items']}, got {items.get('type')}")
+        if exp["fields"] is not None:
+            nested = _resolve(main[0], defs) if main else {}
+            got = {f: f in nested.get("required", []) for f in nested.get("properties", {})}
+            if got != exp["fields"]:
+                found.append(f"{name}: fields required should be {exp['fields']}, got {got}")
     return found
 
 
@@ -248,7 +256,7 @@ def main() -> None:
             issues = (
                 [f"raised {type(result).__name__}: {str(result)[:80]}"]
                 if isinstance(result, Exception)
-                else problems(result, EXPECTED[func.__name__])
+                else problems(result, EXPECTED[func.__name__], func.__name__)
             )
             if issues:
                 wrong[func.__name__] = issues

@@ -1,16 +1,19 @@
-"""Round-trip latency of the local model through the real ``openai`` SDK.
+"""Round-trip latency of the local model through the real ``openai`` and ``anthropic`` SDKs.
 
-Run: ``.venv/bin/python benchmarks/bench_local_model.py [--requests N]``
+Run: ``.venv/bin/python benchmarks/bench_local_model.py [--requests N] [--clients N]``
 
-Four roads, each timed as one ``client.chat.completions.create(...)`` call (for streams: until the
-last chunk is read): in process (httpx2 transport) and over HTTP on loopback (stdlib
-``ThreadingHTTPServer``), plain and streaming. Then 50 threads, each with its own client, hit the
-HTTP server at once; every reply is checked and errors are counted.
+Three APIs (Chat Completions, Responses, Anthropic Messages), each on two roads (in process
+through an httpx2 transport, and over HTTP on loopback through ``serve()``), plain and
+streaming: every road is timed as one SDK call (for streams: until the last event is read) that
+must come back with the two expected tool calls. Then ``--clients`` threads, each with its own
+client and taking the three APIs in turn, hit the HTTP server at once; every reply is checked
+and errors are counted.
 
-Each road is compared with a *trivial handler* on the same road in the same run: a transport or
-server that returns a canned completion without reading the request. The ratio is what the local
-model itself costs on top of the SDK and the transport. Targets: in-process median <= 2 ms,
-HTTP median <= 4 ms.
+Each road is compared with a *trivial handler* on the same road in the same run, requests
+alternating between the two: a transport or server that returns the same reply, frozen, without
+reading the request. The ratio is what the
+local model itself costs on top of the SDK and the transport. Targets: in-process median
+<= 2 ms, HTTP median <= 4 ms, for every API; 0 errors under concurrency.
 """
 
 from __future__ import annotations
@@ -28,72 +31,99 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+import anthropic
 import httpx2
 import openai
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from course_lib.local_model import HeuristicPolicy, make_client  # noqa: E402
-from course_lib.local_model.endpoint import LocalEndpoint  # noqa: E402
+from course_lib.local_model import make_anthropic_client, make_client  # noqa: E402
+from course_lib.local_model.client import local_endpoint  # noqa: E402
 from course_lib.local_model.server import serve  # noqa: E402
 
 WEATHER = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "description": "Get the current weather for a city.",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "city": {"type": "string", "description": "City name"},
-                "unit": {"type": "string", "enum": ["c", "f"]},
-            },
-            "required": ["city"],
+    "name": "get_weather",
+    "description": "Get the current weather for a city.",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "city": {"type": "string", "description": "City name"},
+            "unit": {"type": "string", "enum": ["c", "f"]},
         },
+        "required": ["city"],
     },
 }
 NOTES = {
-    "type": "function",
-    "function": {
-        "name": "search_notes",
-        "description": "Search the user's notes by keyword.",
-        "parameters": {
-            "type": "object",
-            "properties": {"keyword": {"type": "string"}, "limit": {"type": "integer"}},
-            "required": ["keyword"],
-        },
+    "name": "search_notes",
+    "description": "Search the user's notes by keyword.",
+    "parameters": {
+        "type": "object",
+        "properties": {"keyword": {"type": "string"}, "limit": {"type": "integer"}},
+        "required": ["keyword"],
     },
 }
-REQUEST = dict(
-    model="local-toy",
-    messages=[{"role": "user", "content": "What's the weather in Beijing and 上海?"}],
-    tools=[WEATHER, NOTES],
-)
+QUESTION = "What's the weather in Beijing and 上海?"
+REQUESTS = {
+    "chat": (
+        "/v1/chat/completions",
+        dict(
+            model="local-toy",
+            messages=[{"role": "user", "content": QUESTION}],
+            tools=[{"type": "function", "function": f} for f in (WEATHER, NOTES)],
+        ),
+    ),
+    "responses": (
+        "/v1/responses",
+        dict(
+            model="local-toy",
+            input=QUESTION,
+            tools=[{"type": "function", **f} for f in (WEATHER, NOTES)],
+        ),
+    ),
+    "anthropic": (
+        "/v1/messages",
+        dict(
+            model="local-toy",
+            max_tokens=1024,
+            messages=[{"role": "user", "content": QUESTION}],
+            tools=[
+                {
+                    "name": f["name"],
+                    "description": f["description"],
+                    "input_schema": f["parameters"],
+                }
+                for f in (WEATHER, NOTES)
+            ],
+        ),
+    ),
+}
+APIS = list(REQUESTS)
 
 
-def canned_replies() -> tuple[bytes, bytes]:
-    """A real reply to REQUEST, frozen: the trivial handlers send these bytes back unread."""
-    endpoint = LocalEndpoint(HeuristicPolicy())
-    plain = endpoint.handle("POST", "/v1/chat/completions", json.dumps(REQUEST).encode()).body
-    stream = endpoint.handle(
-        "POST", "/v1/chat/completions", json.dumps({**REQUEST, "stream": True}).encode()
-    ).body
-    return plain, b"".join(stream)
+def frozen_replies() -> dict[tuple[str, bool], tuple[str, bytes]]:
+    """A real reply to each request, frozen: the trivial handlers send these bytes back unread."""
+    endpoint = local_endpoint()
+    frozen = {}
+    for path, body in REQUESTS.values():
+        for stream in (False, True):
+            reply = endpoint.handle("POST", path, json.dumps({**body, "stream": stream}).encode())
+            raw = reply.body if isinstance(reply.body, bytes) else b"".join(reply.body)
+            frozen[(path, stream)] = (reply.content_type, raw)
+    return frozen
 
 
-PLAIN, STREAM = canned_replies()
+FROZEN = frozen_replies()
 
 
-def canned(stream: bool) -> tuple[str, bytes]:
-    return ("text/event-stream", STREAM) if stream else ("application/json", PLAIN)
+def canned(path: str, raw: bytes) -> tuple[str, bytes]:
+    stream = b'"stream": true' in raw or b'"stream":true' in raw
+    key = next(p for p, _ in REQUESTS.values() if path.rstrip("/").endswith(p.removeprefix("/v1")))
+    return FROZEN[(key, stream)]
 
 
 class TrivialTransport(httpx2.BaseTransport):
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
-        request.read()
-        kind, body = canned(
-            b'"stream": true' in request.content or b'"stream":true' in request.content
-        )
+        kind, body = canned(request.url.path, request.read())
         return httpx2.Response(200, headers={"content-type": kind}, content=body, request=request)
 
 
@@ -103,7 +133,7 @@ class TrivialHandler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:  # noqa: N802
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        kind, body = canned(b'"stream": true' in raw or b'"stream":true' in raw)
+        kind, body = canned(self.path, raw)
         self.send_response(200)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
@@ -116,7 +146,7 @@ class TrivialHandler(BaseHTTPRequestHandler):
 
 class TrivialServer(ThreadingHTTPServer):
     daemon_threads = True
-    request_queue_size = 128  # same backlog as the local model's server
+    request_queue_size = 256
 
     def handle_error(self, request, client_address) -> None:
         pass  # clients hanging up at the end of a run
@@ -134,30 +164,67 @@ def trivial_server() -> Iterator[str]:
         server.server_close()
 
 
-def http_client(base_url: str) -> openai.OpenAI:
-    return openai.OpenAI(api_key="unused", base_url=base_url, max_retries=0)
+def clients_at(base_url: str | None, transport: httpx2.BaseTransport | None = None) -> dict:
+    """An OpenAI and an Anthropic client for a base URL (``.../v1``) or an in-process transport."""
+    if transport is not None:
+        http = httpx2.Client(transport=transport)
+        return {
+            "openai": openai.OpenAI(
+                api_key="x", base_url="http://t.invalid/v1", http_client=http, max_retries=0
+            ),
+            "anthropic": anthropic.Anthropic(
+                api_key="x", base_url="http://t.invalid", http_client=http, max_retries=0
+            ),
+        }
+    assert base_url is not None
+    return {
+        "openai": openai.OpenAI(api_key="x", base_url=base_url, max_retries=0),
+        "anthropic": anthropic.Anthropic(
+            api_key="x", base_url=base_url.removesuffix("/v1"), max_retries=0
+        ),
+    }
 
 
-def one_round_trip(client: openai.OpenAI, stream: bool) -> int:
+def one_round_trip(clients: dict, api: str, stream: bool) -> int:
     """One request; returns the number of tool calls received (to check the reply is real)."""
+    body = REQUESTS[api][1]
+    if api == "chat":
+        client = clients["openai"]
+        if not stream:
+            return len(client.chat.completions.create(**body).choices[0].message.tool_calls or [])
+        indexes = set()
+        for chunk in client.chat.completions.create(**body, stream=True):
+            for choice in chunk.choices:
+                indexes.update(f.index for f in choice.delta.tool_calls or [])
+        return len(indexes)
+    if api == "responses":
+        client = clients["openai"]
+        if not stream:
+            reply = client.responses.create(**body)
+        else:
+            reply = [e for e in client.responses.create(**body, stream=True)][-1].response
+        return sum(1 for item in reply.output if item.type == "function_call")
+    client = clients["anthropic"]
     if not stream:
-        reply = client.chat.completions.create(**REQUEST)
-        return len(reply.choices[0].message.tool_calls or [])
-    calls = set()
-    for chunk in client.chat.completions.create(**REQUEST, stream=True):
-        for choice in chunk.choices:
-            calls.update(f.index for f in choice.delta.tool_calls or [])
-    return len(calls)
+        reply = client.messages.create(**body)
+        return sum(1 for block in reply.content if block.type == "tool_use")
+    return sum(
+        1
+        for event in client.messages.create(**body, stream=True)
+        if event.type == "content_block_start" and event.content_block.type == "tool_use"
+    )
 
 
-def timings(client: openai.OpenAI, stream: bool, n: int) -> list[float]:
+def timings(local: dict, trivial: dict, api: str, stream: bool, n: int) -> tuple[list, list]:
+    """``n`` timed requests on each side, alternating, so both see the same load."""
     for _ in range(20):  # warm up
-        assert one_round_trip(client, stream) == 2
-    out = []
+        assert one_round_trip(local, api, stream) == one_round_trip(trivial, api, stream) == 2
+    out: tuple[list[float], list[float]] = ([], [])
     for _ in range(n):
-        start = time.perf_counter()
-        assert one_round_trip(client, stream) == 2
-        out.append((time.perf_counter() - start) * 1000)
+        for side, clients in enumerate((local, trivial)):
+            start = time.perf_counter()
+            assert one_round_trip(clients, api, stream) == 2
+            out[side].append((time.perf_counter() - start) * 1000)
     return out
 
 
@@ -166,24 +233,26 @@ def summary(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
-def concurrent(make: Callable[[], openai.OpenAI], clients: int, per_client: int) -> tuple:
-    """``clients`` threads with their own client each; returns (latencies, errors, seconds)."""
+def concurrent(make: Callable[[], dict], clients: int, per_client: int) -> tuple:
+    """``clients`` threads with their own clients each, taking the APIs in turn; returns
+    (latencies, errors, seconds)."""
     latencies: list[float] = []
     errors: list[str] = []
     lock = threading.Lock()
     barrier = threading.Barrier(clients)
 
-    def worker(_: int) -> None:
-        client = make()
+    def worker(index: int) -> None:
+        own = make()
         barrier.wait()
-        for _ in range(per_client):
+        for step in range(per_client):
+            api = APIS[(index + step) % len(APIS)]
             start = time.perf_counter()
             try:
-                ok = one_round_trip(client, False) == 2
+                ok = one_round_trip(own, api, False) == 2
             except Exception as error:  # counted, not raised: the point is to see them
-                ok, reason = False, repr(error)
+                ok, reason = False, f"{api}: {error!r}"
             else:
-                reason = "wrong reply"
+                reason = f"{api}: wrong reply"
             with lock:
                 latencies.append((time.perf_counter() - start) * 1000)
                 if not ok:
@@ -197,46 +266,47 @@ def concurrent(make: Callable[[], openai.OpenAI], clients: int, per_client: int)
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--requests", type=int, default=400, help="timed requests per road")
-    parser.add_argument("--clients", type=int, default=50, help="concurrent clients")
-    parser.add_argument("--per-client", type=int, default=20, help="requests per concurrent client")
+    parser.add_argument("--requests", type=int, default=300, help="timed requests per road")
+    parser.add_argument("--clients", type=int, default=200, help="concurrent HTTP clients")
+    parser.add_argument("--per-client", type=int, default=6, help="requests per concurrent client")
     args = parser.parse_args()
     print(
-        f"Python {platform.python_version()}, openai {openai.__version__}, "
-        f"{args.requests} requests per road (medians and p99 in ms)\n"
+        f"Python {platform.python_version()}, openai {openai.__version__}, anthropic "
+        f"{anthropic.__version__}, {args.requests} requests per road (medians and p99 in ms)\n"
     )
-    print(f"{'road':<22}{'local median':>13}{'p99':>8}{'trivial median':>16}{'p99':>8}{'ratio':>8}")
-    in_process = make_client()
-    trivial_in_process = openai.OpenAI(
-        api_key="unused",
-        base_url="http://trivial.invalid/v1",
-        http_client=httpx2.Client(transport=TrivialTransport()),
-        max_retries=0,
-    )
-    results = {}
+    header = f"{'road':<30}{'local median':>13}{'p99':>8}{'trivial median':>16}{'p99':>8}"
+    print(header + f"{'ratio':>8}")
+    in_process = {"openai": make_client(), "anthropic": make_anthropic_client()}
+    trivial_in_process = clients_at(None, TrivialTransport())
+    results: dict[str, float] = {}
     with serve() as server, trivial_server() as trivial_url:
         roads = {
             "in-process": (in_process, trivial_in_process),
-            "http": (http_client(server.base_url), http_client(trivial_url)),
+            "http": (clients_at(server.base_url), clients_at(trivial_url)),
         }
         for road, (local, trivial) in roads.items():
-            for stream in (False, True):
-                name = f"{road} {'stream' if stream else 'plain'}"
-                local_ms = summary(timings(local, stream, args.requests))
-                trivial_ms = summary(timings(trivial, stream, args.requests))
-                results[name] = local_ms
-                print(
-                    f"{name:<22}{local_ms[0]:>13.2f}{local_ms[1]:>8.2f}"
-                    f"{trivial_ms[0]:>16.2f}{trivial_ms[1]:>8.2f}"
-                    f"{local_ms[0] / trivial_ms[0]:>8.2f}"
-                )
+            for api in APIS:
+                for stream in (False, True):
+                    name = f"{road} {api} {'stream' if stream else 'plain'}"
+                    local_samples, trivial_samples = timings(
+                        local, trivial, api, stream, args.requests
+                    )
+                    local_ms, trivial_ms = summary(local_samples), summary(trivial_samples)
+                    results[name] = local_ms[0]
+                    print(
+                        f"{name:<30}{local_ms[0]:>13.2f}{local_ms[1]:>8.2f}"
+                        f"{trivial_ms[0]:>16.2f}{trivial_ms[1]:>8.2f}"
+                        f"{local_ms[0] / trivial_ms[0]:>8.2f}"
+                    )
         total = args.clients * args.per_client
         print(
-            f"\n{args.clients} concurrent HTTP clients x {args.per_client} requests ({total} total)"
+            f"\n{args.clients} concurrent HTTP clients x {args.per_client} requests ({total} total,"
+            " the three APIs in turn)"
         )
+        failed = False
         for label, url in (("local model", server.base_url), ("trivial", trivial_url)):
             latencies, errors, seconds = concurrent(
-                lambda url=url: http_client(url), args.clients, args.per_client
+                lambda url=url: clients_at(url), args.clients, args.per_client
             )
             median, p99 = summary(latencies)
             print(
@@ -244,14 +314,14 @@ def main() -> int:
                 f"{total / seconds:7.0f} req/s  errors {len(errors)}"
                 + (f" (first: {errors[0]})" if errors else "")
             )
-            if label == "local model" and errors:
-                return 1
-    targets = [("in-process plain", 2.0), ("http plain", 4.0)]
+            failed = failed or (label == "local model" and bool(errors))
     print()
-    for name, limit in targets:
-        verdict = "meets" if results[name][0] <= limit else "MISSES"
-        print(f"target: {name} median {results[name][0]:.2f} ms {verdict} <= {limit} ms")
-    return 0
+    for api in APIS:
+        for road, limit in (("in-process", 2.0), ("http", 4.0)):
+            name = f"{road} {api} plain"
+            verdict = "meets" if results[name] <= limit else "MISSES"
+            print(f"target: {name} median {results[name]:.2f} ms {verdict} <= {limit} ms")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -1,11 +1,14 @@
 """The benchmark corpus: varied tool functions and what a correct schema must say about them.
 
 Every function has a Google-style docstring documenting every argument (transformers'
-``get_json_schema`` refuses functions without one, and we want to measure it, not trip it).
+``get_json_schema`` refuses functions without one, and we want to measure it, not trip it); two
+of them are nothing but their sections (``WITHOUT_DESCRIPTION``). The last eight add the shapes
+other projects' test suites exercise: ``pydantic.Field()`` as a default and inside
+``Annotated``, nested models, dataclasses and TypedDicts with defaults and documented fields.
 ``EXPECTED`` is written by hand from the signatures, independently of any converter: for each
 parameter its JSON type, whether it is required (has no default), whether it is nullable (and
 then encoded as JSON Schema ``null``, not OpenAPI ``nullable``), enum values, the item type of
-arrays, and the member types of unions.
+arrays, the member types of unions, and for nested objects which of their fields are required.
 """
 
 import dataclasses
@@ -57,6 +60,7 @@ def _e(
     enum: list | None = None,
     items: str | None = None,
     union: list[str] | None = None,
+    fields: dict[str, bool] | None = None,
 ) -> dict:
     return {
         "type": json_type,
@@ -65,6 +69,7 @@ def _e(
         "enum": enum,
         "items": items,
         "union": union,
+        "fields": fields,  # for an object: which of its fields are required
     }
 
 
@@ -555,6 +560,142 @@ def weather_alerts(region: str, severity: Optional[Literal["minor", "severe"]] =
     return []
 
 
+# -- shapes other projects' test suites exercise (issue 11) --------------------------------------
+
+
+def reserve_seats(
+    count: int = Field(..., ge=1, le=9, description="How many seats, 1 to 9"),
+    section: str = Field(default="A", max_length=1),
+) -> str:
+    """Reserve seats in a theatre.
+
+    Args:
+        count: Number of seats.
+        section: Section letter.
+    """
+    return ""
+
+
+def set_volume(
+    mute: Annotated[bool, Field(default=False, description="Silence the speaker")],
+    level: Annotated[int, Field(ge=0, le=100)] = 30,
+) -> str:
+    """Set the speaker volume.
+
+    Args:
+        mute: Whether to mute.
+        level: Volume from 0 to 100.
+    """
+    return ""
+
+
+def rate_limit(
+    requests: Annotated[int, Field(default=60, gt=0)],
+    window_s: Annotated[float, Field(default=1.0, gt=0)],
+) -> str:
+    """Configure the API rate limit.
+
+    Args:
+        requests: Requests allowed per window.
+        window_s: Window length in seconds.
+    """
+    return ""
+
+
+class Preferences(BaseModel):
+    """A user's preferences.
+
+    Attributes:
+        language: Interface language, e.g. zh.
+        units: Measurement system.
+        newsletter: Whether to send the newsletter.
+    """
+
+    language: str = "zh"
+    units: Literal["metric", "imperial"] = "metric"
+    newsletter: bool = False
+
+
+def update_preferences(user_id: str, preferences: Preferences) -> bool:
+    """Update a user's preferences.
+
+    Args:
+        user_id: The user, e.g. u-42.
+        preferences: The new preferences.
+    """
+    return True
+
+
+@dataclasses.dataclass
+class Room:
+    """A meeting room.
+
+    Args:
+        name: Room name, e.g. 长城.
+        floor: Floor number.
+        capacity: Seats, if known.
+    """
+
+    name: str
+    floor: int = 1
+    capacity: Optional[int] = None
+
+
+def book_room(room: Room, hours: int = 1) -> str:
+    """Book a meeting room.
+
+    Args:
+        room: Which room.
+        hours: For how long.
+    """
+    return ""
+
+
+def convert_length(value: float, unit: Literal["m", "ft"] = "m") -> float:
+    """
+    Args:
+        value: The length to convert.
+        unit: Its unit.
+    """
+    return 0.0
+
+
+def lookup_city(name: str, country: Optional[str] = None) -> dict:
+    """Args:
+        name: City name, e.g. 上海.
+        country: ISO country code.
+
+    Raises:
+        KeyError: The city is unknown.
+    """
+    return {}
+
+
+class OrderFilter(TypedDict):
+    """Which orders to list.
+
+    Args:
+        status: Order status.
+        since: Earliest order date.
+    """
+
+    status: Literal["open", "shipped", "closed"]
+    since: NotRequired[dt.date]
+
+
+def search_orders(filters: OrderFilter, page: Annotated[int, Field(ge=1)] = 1) -> list:
+    """Search orders.
+
+    Args:
+        filters: What to match.
+        page: Result page.
+    """
+    return []
+
+
+# Functions whose docstring is only sections: a correct tool has no description at all.
+WITHOUT_DESCRIPTION = {"convert_length", "lookup_city"}
+
 CORPUS: list[Callable[..., Any]] = [
     get_weather,
     search_notes,
@@ -599,6 +740,14 @@ CORPUS: list[Callable[..., Any]] = [
     record_scores,
     assign_task,
     weather_alerts,
+    reserve_seats,
+    set_volume,
+    rate_limit,
+    update_preferences,
+    book_room,
+    convert_length,
+    lookup_city,
+    search_orders,
 ]
 
 STR, INT, NUM, BOOL, ARR, OBJ = "string", "integer", "number", "boolean", "array", "object"
@@ -738,6 +887,23 @@ EXPECTED: dict[str, dict[str, dict]] = {
     "weather_alerts": {
         "region": _e(STR),
         "severity": _e(STR, required=False, nullable=True, enum=["minor", "severe"]),
+    },
+    "reserve_seats": {"count": _e(INT), "section": _e(STR, required=False)},
+    "set_volume": {"mute": _e(BOOL, required=False), "level": _e(INT, required=False)},
+    "rate_limit": {"requests": _e(INT, required=False), "window_s": _e(NUM, required=False)},
+    "update_preferences": {
+        "user_id": _e(STR),
+        "preferences": _e(OBJ, fields={"language": False, "units": False, "newsletter": False}),
+    },
+    "book_room": {
+        "room": _e(OBJ, fields={"name": True, "floor": False, "capacity": False}),
+        "hours": _e(INT, required=False),
+    },
+    "convert_length": {"value": _e(NUM), "unit": _e(STR, required=False, enum=["m", "ft"])},
+    "lookup_city": {"name": _e(STR), "country": _e(STR, required=False, nullable=True)},
+    "search_orders": {
+        "filters": _e(OBJ, fields={"status": True, "since": False}),
+        "page": _e(INT, required=False),
     },
 }
 

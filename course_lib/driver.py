@@ -33,6 +33,7 @@ MAX_REPLY_CHARS = 2_000_000  # a reply larger than this is reported, not sent
 MAX_TEXT = 2_000  # characters of an exception message or repr kept
 ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{4,}\b")
 LOCAL_BASE_URL = "http://local-model.invalid/v1"
+LOCAL_ANTHROPIC_BASE_URL = "http://local-model.invalid"  # the SDK adds /v1/messages itself
 LOCAL_API_KEY = "local-model-needs-no-key"
 CASE_MODULE = "check_case"
 
@@ -186,6 +187,24 @@ def build_client(link: ModelLink, session: str, api: str) -> Any:
         return openai.AsyncOpenAI(
             api_key=LOCAL_API_KEY,
             base_url=LOCAL_BASE_URL,
+            http_client=httpx2.AsyncClient(transport=async_),
+            max_retries=0,
+        )
+    if api in ("anthropic", "async_anthropic"):
+        import anthropic
+        import httpx2
+
+        sync, async_ = _httpx2_transports(link, session)
+        if api == "anthropic":
+            return anthropic.Anthropic(
+                api_key=LOCAL_API_KEY,
+                base_url=LOCAL_ANTHROPIC_BASE_URL,
+                http_client=httpx2.Client(transport=sync),
+                max_retries=0,
+            )
+        return anthropic.AsyncAnthropic(
+            api_key=LOCAL_API_KEY,
+            base_url=LOCAL_ANTHROPIC_BASE_URL,
             http_client=httpx2.AsyncClient(transport=async_),
             max_retries=0,
         )

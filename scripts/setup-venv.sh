@@ -1,25 +1,12 @@
 #!/usr/bin/env bash
-# Create .venv (if missing) and install this package into it, with the extras given as $1
-# (e.g. "dev"). Installs again only when pyproject.toml or the extras changed since the last
-# install, so after the first run the course starts with no network at all.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-extras=${1:-}
-PYTHON=${PYTHON:-python3}
-if [ ! -x .venv/bin/python ]; then
-  "$PYTHON" -m venv .venv
+# shellcheck source-path=SCRIPTDIR
+# Only set up the course's environment (.venv), with the development tools when $1 is "dev".
+# Installs again only when pyproject.toml changed. A thin wrapper around scripts/course.py.
+# Kept to POSIX sh so that any bash runs it, macOS's bash 3.2 included.
+here=$(cd "$(dirname "$0")" && pwd) || exit 1
+# shellcheck source=find-python.sh
+. "$here/find-python.sh"
+if [ "${1:-}" = "dev" ]; then
+  exec "$python" "$here/course.py" setup --dev
 fi
-stamp=.venv/.course-installed
-project=$(sha256sum pyproject.toml | cut -d' ' -f1)
-installed=$(cat "$stamp" 2>/dev/null || true)
-# Up to date when the same pyproject.toml was installed with these extras (or with "dev", which
-# includes everything the plain install has).
-if [ "$installed" != "$project [$extras]" ] && { [ -n "$extras" ] || [ "$installed" != "$project [dev]" ]; }; then
-  .venv/bin/python -m pip install --quiet --upgrade pip
-  if [ -n "$extras" ]; then
-    .venv/bin/python -m pip install --quiet -e ".[$extras]"
-  else
-    .venv/bin/python -m pip install --quiet -e .
-  fi
-  echo "$project [$extras]" > "$stamp"
-fi
+exec "$python" "$here/course.py" setup

@@ -4,9 +4,6 @@
   before its exercise cell, states its rules as a list a learner can tick off (at least one item
   per rule the check tests), and runs to at most 250 words;
 - each lesson holds at least one Mermaid diagram.
-
-Lessons whose checks are still in the older form are held to this once they move
-(``legacy=True`` in their check modules).
 """
 
 from __future__ import annotations
@@ -23,7 +20,7 @@ from course_lib.checks import EXERCISES
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
 MAX_CONTRACT_WORDS = 250
-TRUSTED = sorted(spec.id for spec in EXERCISES.values() if not spec.legacy)
+TRUSTED = sorted(EXERCISES)
 
 
 def lesson_of(exercise_id: str) -> nbformat.NotebookNode:
@@ -62,14 +59,7 @@ def test_each_contract_is_one_cell_before_its_exercise_with_a_rule_list_of_at_mo
     )
 
 
-def fully_trusted(path: Path) -> bool:
-    specs = [spec for spec in EXERCISES.values() if spec.notebook == path.stem]
-    return bool(specs) and not any(spec.legacy for spec in specs)
-
-
-@pytest.mark.parametrize(
-    "solution", [p for p in SOLUTIONS if fully_trusted(p)], ids=lambda p: p.stem
-)
+@pytest.mark.parametrize("solution", SOLUTIONS, ids=lambda p: p.stem)
 def test_each_lesson_has_a_mermaid_diagram(solution):
     nb = nbformat.read(solution, as_version=4)
     diagrams = [c for c in nb.cells if c.cell_type == "markdown" and "```mermaid" in c.source]

@@ -1,4 +1,5 @@
-"""The README's first command, `bash scripts/start.sh`, starts JupyterLab on notebooks/."""
+"""The README's first command, `bash scripts/start.sh`, starts JupyterLab on notebooks/ (in this
+checkout, with the environment the tests run in)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -33,6 +35,9 @@ def test_start_script_serves_the_student_notebooks_on_loopback(tmp_path):
     port, token = free_port(), "course-test"
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(tmp_path / "config")}
     env["JUPYTER_RUNTIME_DIR"] = str(tmp_path / "runtime")
+    # python3 is this environment's (the one the tests run in), so the launcher reuses this
+    # checkout's .venv as it is; tests/launcher/ runs the launcher on fresh clones.
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     process = subprocess.Popen(
         ["bash", "scripts/start.sh", "--no-browser", f"--port={port}",
          f"--ServerApp.token={token}"],

@@ -9,12 +9,13 @@ Importing a module registers its exercises in ``EXERCISES``, which is why each i
 # One line per notebook (add yours in order). Importing a module registers its exercises.
 from course_lib.checks import (  # noqa: F401
     lesson00,
-    nb01,
-    nb02,
-    nb03,
-    nb04,
-    nb05,
-    nb06,
+    lesson01,
+    lesson02,
+    lesson03,
+    lesson04,
+    lesson05,
+    lesson06,
+    lesson07,
 )
 from course_lib.checks.core import (
     EXERCISES,

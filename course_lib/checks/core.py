@@ -20,32 +20,16 @@ cases (each naming the rule of the contract it tests), an oracle, and the hints:
             expect_equal(case, expected_greeting(name), got.value, hints=hints(name))
         return f"{len(names)} cases"
 
-Older checks (``legacy=True``) still receive the target objects themselves; they run only in the
-learner's kernel and are being moved to the form above.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from course_lib.checks import messages
-from course_lib.checks.compare import (  # noqa: F401 (re-exported for the older check modules)
-    MAX_SHOWN_CHARS,
-    Hint,
-    first_difference,
-    hidden_rng,
-    json_equal,
-    json_type,
-    matching_hint,
-    pick_hint,
-    show,
-)
 from course_lib.checks.failures import CheckFailed, Failure, NotDoneYet
-
-GENERIC_HINT = messages.say("generic")
 
 
 class UnknownExercise(LookupError):
@@ -77,7 +61,6 @@ class Exercise:
     targets: tuple[str, ...]
     run: Callable[..., str | None]
     rules: tuple[Rule, ...] = ()
-    legacy: bool = False
 
     def rule(self, rule_id: str) -> Rule:
         for rule in self.rules:
@@ -97,7 +80,6 @@ def exercise(
     points: int,
     targets: Sequence[str],
     rules: Sequence[Rule] = (),
-    legacy: bool = False,
 ) -> Callable[[Callable[..., str | None]], Callable[..., str | None]]:
     """Register the check of exercise ``id``. It returns an optional short summary (for example
     ``"12 cases"``) that the success line shows, and raises ``CheckFailed`` on a wrong case."""
@@ -107,9 +89,7 @@ def exercise(
             raise ValueError(f"exercise {id!r} is registered twice; each id needs one check")
         if points <= 0:
             raise ValueError(f"exercise {id!r} must be worth at least one point, not {points}")
-        EXERCISES[id] = Exercise(
-            id, notebook, title, points, tuple(targets), run, tuple(rules), legacy
-        )
+        EXERCISES[id] = Exercise(id, notebook, title, points, tuple(targets), run, tuple(rules))
         return run
 
     return register
@@ -153,8 +133,6 @@ def outcome(exercise_id: str, *targets: Any) -> str | Exception:
                 given=len(targets),
             )
         )
-    if spec.legacy:
-        return _legacy_outcome(spec, targets)
     from course_lib.checks.channel import InProcessChannel
 
     return run_check(spec, InProcessChannel(dict(zip(spec.targets, targets, strict=True))))
@@ -177,114 +155,26 @@ def run_check(spec: Exercise, channel: Any) -> str | CheckFailed:
             if learner.describe(name).get("is_ellipsis"):
                 raise NotDoneYet(Failure(detail=messages.say("placeholder", name=name)))
         summary = spec.run(learner)
+        if isinstance(summary, list):  # scenario outcomes: partial credit
+            from course_lib.checks.scenarios import PartlyRight
+
+            if not all(outcome.passed for outcome in summary):
+                raise PartlyRight(summary)
+            line = Passed(passed_line(spec, messages.say("scenarios_passed", count=len(summary))))
+            line.scenarios = tuple(summary)
+            return line
     except CheckFailed as failed:
         return failed.for_exercise(spec.id, spec.title)
     return passed_line(spec, summary)
+
+
+class Passed(str):
+    """A success line that also carries the scenario outcomes of a scenario check."""
+
+    scenarios: tuple = ()
 
 
 def passed_line(spec: Exercise, summary: str | None) -> str:
     if summary:
         return messages.say("passed_summary", id=spec.id, title=spec.title, summary=summary)
     return messages.say("passed", id=spec.id, title=spec.title)
-
-
-def _legacy_outcome(spec: Exercise, targets: tuple[Any, ...]) -> str | Exception:
-    for name, target in zip(spec.targets, targets, strict=True):
-        if target is ...:
-            return NotDoneYet(Failure(detail=messages.say("placeholder", name=name))).for_exercise(
-                spec.id, spec.title
-            )
-    try:
-        summary = spec.run(*targets)
-    except NotDoneYet as exc:
-        return exc.for_exercise(spec.id, spec.title)
-    except NotImplementedError as exc:
-        return NotDoneYet(Failure(detail=messages.stub_text(str(exc)))).for_exercise(
-            spec.id, spec.title
-        )
-    except CheckFailed as exc:
-        return exc.for_exercise(spec.id, spec.title)
-    return passed_line(spec, summary)
-
-
-# --- helpers of the older checks (``legacy=True``), which hold the learner's objects ----------
-
-
-def fail(
-    case: str, expected: Any, got: Any, hint: str = GENERIC_HINT, *, detail: str | None = None
-) -> None:
-    """Raise ``CheckFailed`` for ``case``: expected, got, an optional detail line, and a hint."""
-    __tracebackhide__ = True
-    raise CheckFailed(
-        Failure(case=case, expected=show(expected), got=show(got), where=detail, hint=hint)
-    )
-
-
-def call_learner(fn: Any, *args: Any, case: str, **kwargs: Any) -> Any:
-    """Call the learner's ``fn``; turn its exceptions into a ``CheckFailed`` that names the case.
-
-    ``NotImplementedError`` passes through untouched: ``check()`` reports it as "not done yet".
-    """
-    __tracebackhide__ = True
-    if not callable(fn):
-        raise CheckFailed(
-            Failure(
-                case=case,
-                hint=messages.say(
-                    "not_callable", kind=type(fn).__name__, value=show(fn, limit=120)
-                ),
-            )
-        )
-    try:
-        return fn(*args, **kwargs)
-    except NotImplementedError:
-        raise
-    except CheckFailed:
-        raise
-    except Exception as exc:  # the learner's bug, reported as data
-        raise learner_raised(case, exc) from None
-
-
-def learner_raised(case: str, exc: BaseException) -> CheckFailed:
-    """The failure for learner code that raised ``exc`` in ``case``."""
-    return CheckFailed(
-        Failure(
-            case=case, raised=f"{type(exc).__name__}: {exc}", hint=messages.say("run_it_yourself")
-        )
-    )
-
-
-def as_json(value: Any, what: str) -> Any:
-    """``value`` after a JSON round trip: plain dicts, lists, strings, numbers, booleans, None."""
-    __tracebackhide__ = True
-    try:
-        return json.loads(json.dumps(value, ensure_ascii=False, allow_nan=False))
-    except (TypeError, ValueError, RecursionError) as exc:
-        raise CheckFailed(
-            f"{what} cannot be turned into JSON ({exc}). Use only dicts with string keys, "
-            "lists, strings, numbers, booleans and None."
-        ) from None
-
-
-def expect_json_equal(
-    case: str,
-    expected: Any,
-    got: Any,
-    hint: str | None = None,
-    *,
-    hints: Any = (),
-    what: str | None = None,
-) -> Any:
-    """Fail unless ``got`` equals ``expected`` as JSON; return ``got`` as plain JSON."""
-    __tracebackhide__ = True
-    plain = as_json(got, what or f"The result of {case}")
-    difference = first_difference(as_json(expected, "the expected value"), plain)
-    if difference is not None:
-        detail = None if difference.startswith("expected ") else difference
-        fail(case, expected, plain, hint or pick_hint(plain, hints), detail=detail)
-    return plain
-
-
-def legacy_exercise(id: str, **kwargs: Any) -> Callable[[Callable[..., str | None]], Any]:
-    """``exercise(..., legacy=True)``: for the older checks that receive the targets themselves."""
-    return exercise(id, legacy=True, **kwargs)

@@ -23,6 +23,13 @@ MESSAGES: dict[str, str] = {
     ),
     "passed": "Exercise {id} passed: {title}.",
     "passed_summary": "Exercise {id} passed: {title} ({summary}).",
+    # scenarios (checks with partial credit)
+    "scenarios_failed": (
+        "{failed} of {count} scenarios failed; the ones that passed earn {earned} of {total} "
+        "points. Each failed scenario says what happened and where to look:"
+    ),
+    "scenario_title": "Scenario {id}: {title}",
+    "scenarios_passed": "{count} scenarios",
     # why it is not done yet
     "stub": 'The stub says "{text}".',
     "stub_empty": "A function still raises NotImplementedError.",

@@ -8,8 +8,13 @@
   restore check cells, drop outputs, refuse what is not a notebook of the right lesson.
 - ``runner``, ``plugin``, ``kernel``, ``kernel_launcher``: run the sanitized copy as
   ``pytest --nbval-lax`` items in a scratch directory, with timeouts, a memory limit and a
-  kernel that is restarted when it dies.
-- ``tamper``: the in-kernel guard around every check cell.
+  kernel that is restarted when it dies; ``fork_server``: the warm parent that forks one
+  pytest process per submission (pytest, nbval and the checks imported once).
+- ``isolation``, ``sandbox``: what keeps that kernel apart from the grader and other kernels
+  (namespaces, Landlock, an environment allowlist, limits).
+- ``kernel_channel``, ``borrowing``: checks run here, in the grader, and reach the notebook only
+  through the driver in its kernel; answers taken from the course's own library are found in the
+  source of exercise cells.
 - ``results``: nbval's positional cell results back to exercise results.
 - ``grader``: one submission, or a whole class in parallel.
 - ``scrub``: nothing that differs between two runs (addresses, scratch paths) in a result.
@@ -17,6 +22,9 @@
 - ``report``, ``class_report``, ``shard``: gradebook files, ``report.html``, and grading a
   class in shards on many machines.
 - ``cli``: ``course check`` and ``course grade``.
+
+Its names are imported on first use: the kernel launcher lives in this package, and a kernel
+must start without loading the grader (nbformat, jsonschema) first.
 """
 
 from __future__ import annotations
@@ -24,21 +32,17 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-# Loaded on first use: the kernel launcher and the in-kernel guard import modules of this
-# package, and importing the grader (nbformat, jsonschema) there would cost every kernel start
-# about a second.
-_EXPORTS = {
-    "GradeOptions": "course_lib.grading.grader",
-    "grade_all": "course_lib.grading.grader",
-    "grade_submission": "course_lib.grading.grader",
-    "STATUSES": "course_lib.grading.results",
-    "ExerciseResult": "course_lib.grading.results",
+_HOMES = {
+    "GradeOptions": "grader",
+    "grade_all": "grader",
+    "grade_submission": "grader",
+    "STATUSES": "results",
+    "ExerciseResult": "results",
 }
-
-__all__ = sorted(_EXPORTS)
+__all__ = sorted(_HOMES)
 
 
 def __getattr__(name: str) -> Any:
-    if name not in _EXPORTS:
+    if name not in _HOMES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(_EXPORTS[name]), name)
+    return getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)

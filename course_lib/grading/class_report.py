@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from course_lib.grading.isolation import gaps
+
 # The report's sentences and headings (one place, for the translation).
 TEXT = {
     "page_title": "Class report",
@@ -35,8 +37,11 @@ TEXT = {
         "Failed checks grouped by the hint they gave (its key in the check's hint table): what "
         "the class most often gets wrong."
     ),
-    "scenarios": "Results per scenario",
-    "scenarios_intro": "Failed cases grouped by the scenario they belong to.",
+    "scenarios": "Pass rate per scenario",
+    "scenarios_intro": (
+        "Exercises graded by scenarios earn the points of the scenarios that passed: how often "
+        "each scenario passed, and the hint its failures gave most often."
+    ),
     "similarity": "Similarity flags",
     "similarity_intro": (
         "Exercise cells whose token fingerprints largely match the course's own answer or a "
@@ -45,7 +50,14 @@ TEXT = {
     "borrowing": "Borrowing (zero for the exercise)",
     "faults": "Faults (timeouts, kernels that died, errors)",
     "invalid": "Invalid files",
-    "notes": "Grader notes (repairs, restarts, isolation)",
+    "isolation": "Isolation gaps",
+    "isolation_intro": (
+        "Protections a grading kernel lacked on this machine (see the README's section on how "
+        "kernels are kept apart); what a notebook could do there was not prevented."
+    ),
+    "every_notebook": "every graded notebook ({count})",
+    "and_more": "{shown}, and {more} more",
+    "notes": "Grader notes (repairs, restarts)",
     "none": "Nothing to show.",
     "no_hint_key": "(the check gave no hint key)",
     "show_sources": "show both sources",
@@ -53,8 +65,9 @@ TEXT = {
 HEADERS = {
     "pass_rates": ("notebook", "exercise", "passed", "pass rate", "other results"),
     "groups": ("hint key", "failed", "share", "hint", "most frequent case"),
-    "scenario_groups": ("scenario", "failed", "share", "hint", "most frequent case"),
+    "scenario_rates": ("scenario", "points", "passed", "pass rate", "most frequent hint"),
     "similarity": ("notebook", "exercise", "student", "matches", "share", "sources"),
+    "isolation": ("gap", "notebooks", "which"),
     "rows": ("student", "notebook", "exercise", "status", "message"),
     "notes": ("student", "notebook", "note"),
     "versions": ("package", "version"),
@@ -151,10 +164,10 @@ def summary_section(payload: dict[str, Any]) -> str:
 
 
 def flag_count(payload: dict[str, Any]) -> int:
-    """Things for the instructor to look at: similarity flags, and rows that were borrowed,
-    faulty or invalid (the terminal summary says this number too)."""
+    """Things for the instructor to look at: similarity flags, rows that were borrowed, faulty
+    or invalid, and each kind of isolation gap (the terminal summary says this number too)."""
     flagged = [row for row in _rows(payload) if row["status"] in ("tampered", "invalid", *FAULTS)]
-    return len(payload.get("flags", [])) + len(flagged)
+    return len(payload.get("flags", [])) + len(flagged) + len(isolation_gaps(payload))
 
 
 def scores_section(payload: dict[str, Any]) -> str:
@@ -261,6 +274,79 @@ def grouped_failures_section(field: str, intro: str, headers: str, limit: int = 
     return render
 
 
+def scenario_rates(rows: list[dict[str, Any]]) -> list[tuple[str, int, int, int, str]]:
+    """Per scenario of one exercise, in the check's order: ``(scenario, points, passed,
+    graded, hint)``, over the rows that carry scenarios (the check ran to its verdict)."""
+    seen: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        for scenario in row.get("scenarios") or ():
+            entry = seen.setdefault(
+                str(scenario.get("id", "")),
+                {"title": scenario.get("title", ""), "points": 0, "passed": 0, "graded": 0},
+            )
+            entry["points"] = max(entry["points"], int(scenario.get("points", 0) or 0))
+            entry["graded"] += 1
+            entry["passed"] += bool(scenario.get("passed"))
+            entry.setdefault("hints", []).append((scenario.get("failure") or {}).get("hint", ""))
+    return [
+        (
+            f"{key}: {entry['title']}" if entry["title"] else key,
+            entry["points"],
+            entry["passed"],
+            entry["graded"],
+            _most_frequent(entry.get("hints", ())),
+        )
+        for key, entry in seen.items()
+    ]
+
+
+def scenarios_section(payload: dict[str, Any]) -> str:
+    """For each scenario-graded exercise, each scenario's pass rate."""
+    parts = []
+    for (notebook, exercise), rows in _by_exercise(payload).items():
+        rates = scenario_rates(rows)
+        if not rates:
+            continue
+        body = [
+            (name, points, f"{passed}/{graded}", rate_bar(passed / graded), hint)
+            for name, points, passed, graded, hint in rates
+        ]
+        parts.append(f"<h3>{esc(notebook)} {esc(exercise)}</h3>")
+        parts.append(table(HEADERS["scenario_rates"], body, raw=frozenset({3})))
+    return f"<p>{esc(TEXT['scenarios_intro'])}</p>" + "".join(parts) if parts else ""
+
+
+def isolation_gaps(payload: dict[str, Any]) -> dict[str, list[str]]:
+    """Each gap sentence (``isolation.gaps``) and the notebooks whose kernel had it."""
+    found: dict[str, list[str]] = {}
+    for student, total in sorted(payload["totals"].items()):
+        for notebook, got in sorted(total["notebooks"].items()):
+            for gap in gaps(got.get("isolation") or {}):
+                found.setdefault(gap, []).append(f"{student}/{notebook}")
+    return found
+
+
+def isolation_section(payload: dict[str, Any], shown: int = 12) -> str:
+    found = isolation_gaps(payload)
+    if not found:
+        return ""
+    graded = sum(
+        bool(got.get("isolation"))
+        for total in payload["totals"].values()
+        for got in total["notebooks"].values()
+    )
+    lines = []
+    for gap, where in found.items():
+        if len(where) == graded:
+            which = TEXT["every_notebook"].format(count=graded)
+        elif len(where) > shown:
+            which = TEXT["and_more"].format(shown=", ".join(where[:shown]), more=len(where) - shown)
+        else:
+            which = ", ".join(where)
+        lines.append((gap, len(where), which))
+    return f"<p>{esc(TEXT['isolation_intro'])}</p>" + table(HEADERS["isolation"], lines)
+
+
 def similarity_section(payload: dict[str, Any]) -> str:
     flags = [flag for flag in payload.get("flags", []) if flag.get("kind") == "similarity"]
     if not flags:
@@ -318,14 +404,11 @@ SECTIONS: list[Section] = [
     Section("scores", "scores", scores_section),
     Section("pass-rates", "pass_rates", pass_rate_section),
     Section("hints", "hints", grouped_failures_section("hint_key", "hints_intro", "groups")),
-    Section(
-        "scenarios",
-        "scenarios",
-        grouped_failures_section("scenario", "scenarios_intro", "scenario_groups"),
-    ),
+    Section("scenarios", "scenarios", scenarios_section),
     Section("similarity", "similarity", similarity_section),
     Section("borrowing", "borrowing", status_section(("tampered",))),
     Section("faults", "faults", status_section(FAULTS)),
     Section("invalid", "invalid", status_section(("invalid",), one_per_file=True)),
+    Section("isolation", "isolation", isolation_section),
     Section("notes", "notes", notes_section),
 ]

@@ -79,7 +79,9 @@ def _grade(
             ExerciseResult(student, slug, spec.id, 0, spec.points, "error", run.failure)
             for spec in lesson.exercises
         ]
-        return SubmissionResult(student, slug, rows, sanitized.repairs, sources)
+        return SubmissionResult(
+            student, slug, rows, sanitized.repairs, sources=sources, isolation=run.isolation
+        )
     rows = exercise_results(
         student,
         lesson,
@@ -87,11 +89,10 @@ def _grade(
         run.records,
         cell_timeout=options.cell_timeout,
         memory_mb=options.memory_mb,
-        guarded=options.guard,
     )
     rows = zero_borrowed(rows, sanitized, lesson)
     notes = sanitized.repairs + run.notes + notebook_notes(sanitized.roles, run.records)
-    return SubmissionResult(student, slug, rows, notes, sources)
+    return SubmissionResult(student, slug, rows, notes, sources=sources, isolation=run.isolation)
 
 
 def exercise_sources(sanitized: Sanitized) -> dict[str, str]:

@@ -5,26 +5,44 @@ nbval blocks on the kernel's reply for the whole cell timeout, so a kernel kille
 ``GuardedKernel`` waits in short slices and checks in between that the process is alive, so a
 death is noticed within ``POLL_SECONDS`` and reported as ``KernelDied``; the grading plugin then
 starts a new kernel and goes on. It also caps how much output one cell may send, so a cell that
-prints gigabytes cannot exhaust the grader, and it runs the guard's silent requests.
+prints gigabytes cannot exhaust the grader, and it runs the grader's silent requests.
+
+Each kernel is started through ``kernel_launcher`` (kept apart, see ``isolation``), with a
+private runtime folder beside its working folder (mode 0700, removed when it stops) holding
+its connection file and, where unix sockets can be used, its channels (``ipc`` transport):
+no TCP port to find, and the kernel can run without any network (where the socket paths would
+not fit, the runtime folder is made in the system temp folder, and failing that the channels
+use TCP on loopback). ``isolation`` is the record
+of what the kernel actually got.
 """
 
 from __future__ import annotations
 
 import ast
+import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from queue import Empty
 from typing import Any
 
+import zmq
 from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbval.kernel import RunningKernel
 
+from course_lib.grading.isolation import RECORD_FILE, kernel_environment
+from course_lib.grading.kernel_launcher import LAUNCH
+
 POLL_SECONDS = 0.2
+STOP_SECONDS = 10  # how long a launcher may take to end its kernel after SIGTERM
 KERNEL_NAME = "course-grading"
+CONNECTION_NAME = "k"  # short: the channels' socket paths are built from it
+MAX_SOCKET_PATH = 100  # a unix socket's path must fit sun_path (108 bytes on Linux, 104 macOS)
 
 
 class KernelDied(RuntimeError):
@@ -32,17 +50,44 @@ class KernelDied(RuntimeError):
 
 
 class GradingSpecManager(KernelSpecManager):
-    """Knows one kernel: this Python, started through the memory-limiting launcher."""
+    """Knows one kernel: this Python, started through the isolating launcher."""
 
     memory_mb = 2048
-    writable = ""
+    workdir = ""
+    runtime = ""
+    confine = True
+    namespaces = True
 
     def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
-        argv = [sys.executable, "-m", "course_lib.grading.kernel_launcher"]
-        argv += ["--memory-mb", str(self.memory_mb)]
-        argv += ["--writable", self.writable] if self.writable else []
+        argv = [sys.executable, "-s", "-c", LAUNCH, "--memory-mb", str(self.memory_mb)]
+        argv += ["--workdir", self.workdir, "--runtime", self.runtime]
+        argv += ["--parent-pid", str(os.getpid())]
+        argv += ["--confine"] if self.confine else []
+        argv += [] if self.namespaces else ["--no-namespaces"]
         argv += ["--", "-f", "{connection_file}"]
         return KernelSpec(argv=argv, display_name="course grading", language="python")
+
+
+def private_runtime(workdir: str) -> str:
+    """A new runtime folder (mode 0700) beside ``workdir``, in the submission's scratch folder;
+    where a unix socket's path there would be too long (a deep scratch root), one in the system
+    temp folder instead."""
+    runtime = tempfile.mkdtemp(prefix="k-", dir=os.path.dirname(workdir))
+    if _sockets_fit(runtime):
+        return runtime
+    os.rmdir(runtime)
+    return tempfile.mkdtemp(prefix="k-")
+
+
+def channel_transport(runtime: str) -> str:
+    """``ipc`` (unix sockets in the private runtime folder) where the platform has them and the
+    paths fit, else ``tcp`` on loopback."""
+    return "ipc" if os.name == "posix" and zmq.has("ipc") and _sockets_fit(runtime) else "tcp"
+
+
+def _sockets_fit(runtime: str) -> bool:
+    longest = os.path.join(runtime, f"{CONNECTION_NAME}-ipc-99")
+    return len(longest.encode()) <= MAX_SOCKET_PATH
 
 
 class GuardedKernel(RunningKernel):
@@ -53,28 +98,53 @@ class GuardedKernel(RunningKernel):
         memory_mb: int,
         output_cap: int,
         confine: bool = True,
+        namespaces: bool = True,
         startup_timeout: float = 60,
     ) -> None:
-        specs = GradingSpecManager()
-        specs.memory_mb = memory_mb
-        specs.writable = cwd if confine else ""
+        """``confine``: Landlock (writes only in ``cwd``, reads only what a lesson needs);
+        ``namespaces``: Linux namespaces where the platform allows them (off: what a platform
+        without them gets, a subreaper instead of a PID namespace);
+        Start it from a thread that outlives it: the launcher ends
+        its kernel when the thread that started it ends (so a killed grader leaves nothing)."""
+        workdir = os.path.abspath(cwd)
         self.output_cap = output_cap
         self._output_sizes: dict[str, int] = {}
-        self.km = KernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=specs)
-        # A fixed hash seed keeps set and dict orders (and so messages) the same on every run;
+        self.isolation: dict[str, Any] = {}
         # HOME and TMPDIR inside the scratch folder keep stray writes there.
-        home = os.path.join(cwd, ".home")
-        os.makedirs(os.path.join(home, "tmp"), exist_ok=True)
-        env = {**os.environ, "PYTHONHASHSEED": "0", "HOME": home, "TMPDIR": f"{home}/tmp"}
-        self.km.start_kernel(cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        self.kc = self.km.client()
-        self.kc.start_channels()
+        home = os.path.join(workdir, ".home")
+        os.makedirs(os.path.join(home, "tmp"), mode=0o700, exist_ok=True)
+        self.runtime = private_runtime(workdir)
+        specs = GradingSpecManager()
+        specs.memory_mb, specs.workdir, specs.runtime = memory_mb, workdir, self.runtime
+        specs.confine, specs.namespaces = confine, namespaces
+        self.km = KernelManager(
+            kernel_name=KERNEL_NAME,
+            kernel_spec_manager=specs,
+            transport=channel_transport(self.runtime),
+            connection_file=os.path.join(self.runtime, f"{CONNECTION_NAME}.json"),
+        )
+        env = kernel_environment(dict(os.environ), home=home, runtime=self.runtime)
         try:
+            self.km.start_kernel(
+                cwd=workdir, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
+            self.kc = self.km.client()
+            self.kc.start_channels()
             self.kc.wait_for_ready(timeout=startup_timeout)
-        except RuntimeError:
+        except BaseException:
             self.stop()
             raise
+        self.isolation = self._read_isolation()
         self._ensure_iopub_up()
+
+    def _read_isolation(self) -> dict[str, Any]:
+        """The launcher's record, written before the kernel went on to start IPython."""
+        try:
+            with open(os.path.join(self.runtime, RECORD_FILE), encoding="utf-8") as handle:
+                record = json.load(handle)
+        except (OSError, ValueError):
+            return {}
+        return record if isinstance(record, dict) else {}
 
     def exit_description(self) -> str:
         """How the process ended, e.g. ``killed by signal SIGSEGV`` or ``exit code 3``."""
@@ -131,22 +201,34 @@ class GuardedKernel(RunningKernel):
         return km is not None and km.is_alive()
 
     def stop(self) -> None:
-        """Stop the channels and the process, even when the process is already gone."""
+        """Stop the channels and the process, even when the process is already gone, and
+        remove the runtime folder."""
         try:
-            self.kc.stop_channels()
+            kc = getattr(self, "kc", None)
+            if kc is not None:
+                kc.stop_channels()
         finally:
-            km = getattr(self, "km", None)
-            if km is not None:
-                try:
-                    km.shutdown_kernel(now=True)
-                except Exception:  # noqa: BLE001 (a dead kernel can fail to shut down twice)
-                    pass
+            self.kill()
+            shutil.rmtree(getattr(self, "runtime", ""), ignore_errors=True)
 
     def kill(self) -> None:
-        """End the kernel at once (after a MemoryError its state cannot be trusted)."""
+        """End the kernel at once (after a MemoryError its state cannot be trusted), and every
+        process it started: the launcher does that on SIGTERM (jupyter_client's own kill would
+        SIGKILL the launcher, leaving the cleanup to the PID namespace alone)."""
         km = getattr(self, "km", None)
-        if km is not None and km.is_alive():
+        if km is None:
+            return
+        process = getattr(km.provisioner, "process", None) if km.has_kernel else None
+        if process is not None and process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=STOP_SECONDS)
+            except subprocess.TimeoutExpired:
+                pass
+        try:
             km.shutdown_kernel(now=True)
+        except Exception:  # noqa: BLE001 (a dead kernel can fail to shut down twice)
+            pass
 
     def run_quietly(self, code: str, timeout: float) -> str:
         """Run ``code`` (a replayed cell) without showing anything; return the reply status."""

@@ -1,33 +1,198 @@
-"""Start an IPython kernel inside the grading limits:
-``python -m course_lib.grading.kernel_launcher --memory-mb N --writable DIR -- <ipykernel args>``.
+"""Start an IPython kernel kept apart (see ``isolation``) and inside the grading limits.
 
-The limits (see ``sandbox``) are set in the kernel process itself, before IPython loads, so every
-learner cell and every process it starts inherits them. History is switched off: parallel
-kernels would all write to one SQLite file.
+    python -s -c LAUNCH --memory-mb N --workdir DIR --runtime DIR [--confine]
+                        [--no-namespaces] [--parent-pid PID] -- -f CONNECTION_FILE
+
+Two processes: this launcher, which the grader's ``KernelManager`` watches, and the kernel it
+forks, which is the init of new namespaces where Linux allows it. The kernel sets its limits
+(mount namespace with its own ``/proc``, resource limits, no capabilities, Landlock) before
+IPython loads, so every learner cell and every process it starts inherits them; it reports what
+it got (the isolation record) through a pipe, and the launcher writes the record where the
+grader reads it (the kernel itself cannot write there) before the kernel goes on. Then the
+launcher waits: when the kernel ends, everything it started ends (its PID namespace, or the
+launcher kills what it reaped as subreaper), and the launcher exits the way the kernel did
+(exit code, or the same signal), so the grader can say why it died. SIGTERM (also sent when
+the grader's process ends) ends the kernel the same way; interrupts go to the whole process
+group and reach the kernel directly. History is switched off: parallel kernels would all write
+to one SQLite file.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import resource
+import signal
 import sys
+from pathlib import Path
 
-from course_lib.grading.sandbox import confine_writes, limit_resources
+from course_lib.grading import isolation, namespaces
+from course_lib.grading.sandbox import confine, landlock_abi, limit_resources, not_confined
+
+# How the grader starts this module: ``-s`` keeps user site-packages (which a notebook could
+# fill in its HOME) out, and the working directory (the notebook's, where an earlier kernel may
+# have written a ``json.py``) leaves ``sys.path`` before anything is imported.
+LAUNCH = (
+    "import sys\n"
+    "if sys.path[:1] == ['']:\n    del sys.path[0]\n"
+    "from course_lib.grading.kernel_launcher import main\n"
+    "main(sys.argv[1:])\n"
+)
 
 
 def main(argv: list[str]) -> None:
+    args = _parse(argv)
+    namespaces.close_inherited_fds()
+    namespaces.die_with_parent(signal.SIGTERM)
+    if args.parent_pid and os.getppid() != args.parent_pid:
+        raise SystemExit("the grader that started this kernel has already ended")
+    allowed = isolation.allowed_environment(dict(os.environ))
+    os.environ.clear()
+    os.environ.update(allowed)
+    kernel_args = [arg for arg in args.kernel_args if arg != "--"]
+    connection = _connection(kernel_args)
+    channels = str(connection.get("transport", "tcp"))
+    spaces = namespaces.enter_namespaces(network=channels == "ipc", wanted=not args.no_namespaces)
+    subreaper = not spaces["pid_namespace"] and namespaces.become_subreaper()
+    record_read, record_write = os.pipe()
+    go_read, go_write = os.pipe()
+    kernel = os.fork()
+    if kernel == 0:
+        os.close(record_read)
+        os.close(go_write)
+        _run_kernel(args, kernel_args, spaces, connection, record_write, go_read)
+        raise SystemExit(0)
+    os.close(record_write)
+    os.close(go_read)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the kernel gets the process group's own
+    signal.signal(signal.SIGTERM, lambda *_: _kill(kernel))
+    cleanup = "pid_namespace" if spaces["pid_namespace"] else "subreaper" if subreaper else ""
+    facts = {"channels": channels, "process_cleanup": cleanup or "process_group", **spaces}
+    _publish_record(Path(args.runtime), record_read, go_write, facts)
+    status = _wait_for(kernel)
+    if subreaper:
+        namespaces.kill_descendants()
+    _exit_like(status)
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="kernel_launcher")
     parser.add_argument("--memory-mb", type=int, required=True)
-    parser.add_argument("--writable", action="append", default=[])
+    parser.add_argument("--workdir", required=True)
+    parser.add_argument("--runtime", required=True)
+    parser.add_argument("--confine", action="store_true")
+    parser.add_argument("--no-namespaces", action="store_true")
+    parser.add_argument("--parent-pid", type=int, default=0)
     parser.add_argument("kernel_args", nargs=argparse.REMAINDER)
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def _connection(kernel_args: list[str]) -> dict:
+    """The connection file ipykernel is given (``-f PATH``): its transport and ports."""
+    for flag, value in zip(kernel_args, kernel_args[1:], strict=False):
+        if flag == "-f":
+            return json.loads(Path(value).read_text(encoding="utf-8"))
+    return {}
+
+
+def _run_kernel(
+    args: argparse.Namespace,
+    kernel_args: list[str],
+    spaces: dict[str, bool],
+    connection: dict,
+    record_write: int,
+    go_read: int,
+) -> None:
+    """In the forked kernel: limits, then report them, wait for the go, then IPython."""
+    namespaces.die_with_parent(signal.SIGKILL)
+    record = _private_mounts(args) if spaces["pid_namespace"] else {}
+    record.setdefault("private_mounts", False)
+    record.setdefault("private_proc", False)
     limit_resources(args.memory_mb)
-    if args.writable:
-        confine_writes(args.writable)
+    record["no_capabilities"] = namespaces.drop_capabilities()
+    if args.confine:
+        ports = [int(connection[key]) for key in connection if key.endswith("_port")]
+        grants = isolation.grants(
+            args.workdir,
+            args.runtime,
+            tcp_ports=ports if connection.get("transport") == "tcp" else [],
+        )
+        record.update(confine(grants))
+    else:
+        record.update(not_confined(landlock_abi()))
+    record["checks_hidden"] = bool(record["landlock_filesystem"])
+    os.write(record_write, json.dumps(record).encode("utf-8"))
+    os.close(record_write)
+    go = os.read(go_read, 1)
+    os.close(go_read)
+    if go != b"1":  # the launcher is gone: so is the grader that wanted this kernel
+        os._exit(1)
     from ipykernel import kernelapp
 
-    rest = [arg for arg in args.kernel_args if arg != "--"]
-    sys.argv = [sys.argv[0], *rest, "--HistoryManager.enabled=False"]
+    sys.argv = [sys.argv[0], *kernel_args, "--HistoryManager.enabled=False"]
     kernelapp.launch_new_instance()
+
+
+def _private_mounts(args: argparse.Namespace) -> dict[str, object]:
+    """A mount namespace where the shared folders are empty and ``/proc`` is our own."""
+    if not namespaces.enter_mount_namespace():
+        return {}
+    folders = [path for path in isolation.folders_to_hide(args.workdir) if os.path.isdir(path)]
+    hidden = namespaces.hide_folders(
+        folders, keep=[args.workdir, args.runtime], needed=isolation.readable_roots()
+    )
+    covered = all(
+        any(namespaces.beneath(os.path.realpath(path), done) for done in hidden) for path in folders
+    )
+    return {"private_mounts": covered, "private_proc": namespaces.mount_private_proc()}
+
+
+def _publish_record(runtime: Path, record_read: int, go_write: int, facts: dict) -> None:
+    """What the kernel reported, with what the launcher knows, written where the grader reads
+    it (the kernel can only make sockets in the runtime folder); then the go."""
+    with os.fdopen(record_read, "rb") as pipe:
+        text = pipe.read()
+    try:
+        record = json.loads(text or b"{}")
+    except ValueError:
+        record = {}
+    record = {**(record if isinstance(record, dict) else {}), **facts}
+    record.update(platform=sys.platform, environment="allowlist")
+    partial = runtime / f"{isolation.RECORD_FILE}.partial"
+    partial.write_text(json.dumps(record, sort_keys=True), encoding="utf-8")
+    partial.replace(runtime / isolation.RECORD_FILE)
+    try:
+        os.write(go_write, b"1")
+        os.close(go_write)
+    except OSError:
+        pass  # the kernel is already gone; its exit status says why
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def _wait_for(kernel: int) -> int:
+    """The kernel's wait status; as subreaper, orphans are reaped on the way."""
+    while True:
+        pid, status = os.waitpid(-1, 0)
+        if pid == kernel:
+            return status
+
+
+def _exit_like(status: int) -> None:
+    """End this process the way the kernel ended: the same exit code, or the same signal."""
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        signal.signal(sig, signal.SIG_DFL)
+        os.kill(os.getpid(), sig)
+        os._exit(128 + sig)
+    os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
 
 
 if __name__ == "__main__":

@@ -3,16 +3,15 @@
 nbval runs each code cell as one pytest item, in order, in one kernel. This plugin adds what a
 grader needs and nbval lacks:
 
-- the kernel is a ``GuardedKernel`` (memory limit, death noticed within a fraction of a second,
-  output cap), and the tamper guard is installed in it before the first cell;
+- the kernel is a ``GuardedKernel`` (kept apart from the grader and other kernels, memory
+  limit, death noticed within a fraction of a second, output cap), with the check driver
+  installed before the first cell;
 - a dead kernel (or one that ran out of memory) is replaced before the next cell, and the
   cells that had run are replayed quietly, so later exercises are still graded;
 - a timeout costs its own cell only (nbval would mark every later cell as expected to fail);
-- a check cell of a trusted exercise does not run in the kernel at all: its check runs here, in
-  the grader's process, and reaches the learner's code only through the driver the plugin installs
-  in the kernel (``kernel_channel.py``); the verdict is decided here;
-- a check cell of an older (legacy) exercise runs in the kernel between the guard's
-  ``before_check`` and ``after_check``;
+- a check cell does not run in the kernel at all: its check runs here, in the grader's process,
+  and reaches the learner's code only through the driver (``kernel_channel.py``); the verdict is
+  decided here, where nothing the notebook does can reach it;
 - one record per cell is written as JSON to the file descriptor the runner passed, a channel
   the kernel does not inherit.
 """
@@ -28,10 +27,10 @@ import nbval.plugin
 import pytest
 from nbval.plugin import IPyNbCell, NbCellError
 
+from course_lib.grading.isolation import weakest
 from course_lib.grading.kernel import GuardedKernel, KernelDied
 from course_lib.grading.kernel_channel import CheckTimeout, KernelChannel
 
-GUARD = "__import__('course_lib.grading.tamper', fromlist=['_'])"
 DRIVER = "__import__('course_lib.driver', fromlist=['_']).install()"
 MAX_MESSAGE = 4000
 
@@ -83,9 +82,9 @@ class GradingSession:
         self.timeout = float(plan["cell_timeout"])
         self.records: dict[int, dict[str, Any]] = {}
         self.history: list[str] = []  # sources of cells to replay after a restart
-        self.guards: dict[int, dict[str, Any]] = {}
         self.verdicts: dict[int, dict[str, Any]] = {}
         self.notes: list[str] = []
+        self.isolation: dict[str, Any] = {}  # the weakest any of this notebook's kernels got
 
     # --- kernels ---------------------------------------------------------------------------
 
@@ -95,41 +94,44 @@ class GradingSession:
             memory_mb=int(self.plan["memory_mb"]),
             output_cap=int(self.plan["output_cap"]),
             confine=bool(self.plan.get("confine", True)),
+            namespaces=bool(self.plan.get("namespaces", True)),
             startup_timeout=startup_timeout,
         )
+        self.isolation = weakest(self.isolation, kernel.isolation)
         kernel.evaluate(DRIVER)
-        if self.plan.get("guard", True):
-            kernel.evaluate(f"{GUARD}.install()")
         return kernel
 
-    # --- trusted checks: run here, not in the kernel ----------------------------------------
+    # --- checks: run here, not in the kernel -----------------------------------------------
 
-    def _trusted(self, item: pytest.Item) -> Any:
+    def _check_of(self, item: pytest.Item) -> str | None:
         role = self.roles.get(getattr(item, "cell_num", -1), {})
-        if role.get("kind") != "check":
-            return None
-        from course_lib.checks import EXERCISES
+        return role.get("exercise") if role.get("kind") == "check" else None
 
-        spec = EXERCISES.get(role.get("exercise"))
-        return spec if spec is not None and not spec.legacy else None
-
-    def _run_check(self, item: IPyNbCell, spec: Any) -> None:
+    def _run_check(self, item: IPyNbCell, exercise_id: str) -> None:
         """The check cell's test: the check itself, run in this process against the kernel."""
-        from course_lib.checks.core import run_check
+        from course_lib.checks import EXERCISES
+        from course_lib.checks.core import run_check, unknown_exercise
 
+        spec = EXERCISES.get(exercise_id)
+        if spec is None:  # the canonical lesson has an exercise no check module registers
+            raise unknown_exercise(exercise_id)
         channel = KernelChannel(item.parent.kernel, timeout=self.timeout)
         result = run_check(spec, channel)
+        verdict: dict[str, Any]
         if isinstance(result, str):
-            self.verdicts[item.cell_num] = {"status": "passed", "message": "passed"}
-            return
-        failure = result.failure.fields()
-        status = "not_attempted" if type(result).__name__ == "NotDoneYet" else "failed"
-        self.verdicts[item.cell_num] = {
-            "status": status,
-            "message": str(result),
-            "failure": failure,
-        }
-        raise result
+            verdict = {"status": "passed", "message": "passed"}
+        else:
+            status = "not_attempted" if type(result).__name__ == "NotDoneYet" else "failed"
+            verdict = {"status": status, "message": str(result), "failure": result.failure.fields()}
+        outcomes = getattr(result, "scenarios", None) or getattr(result, "outcomes", None)
+        if outcomes:  # a scenario check: partial credit, and every scenario's outcome
+            from course_lib.checks.scenarios import earned
+
+            verdict["points"] = earned(list(outcomes))
+            verdict["scenarios"] = [outcome.record() for outcome in outcomes]
+        self.verdicts[item.cell_num] = verdict
+        if not isinstance(result, str):
+            raise result
 
     def _restart(self, parent: Any, index: int) -> None:
         if parent.kernel is not None:
@@ -152,9 +154,9 @@ class GradingSession:
 
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
         for item in items:
-            spec = self._trusted(item) if isinstance(item, IPyNbCell) else None
-            if spec is not None:
-                item.runtest = functools.partial(self._run_check, item, spec)
+            exercise_id = self._check_of(item) if isinstance(item, IPyNbCell) else None
+            if exercise_id is not None:
+                item.runtest = functools.partial(self._run_check, item, exercise_id)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
@@ -166,37 +168,6 @@ class GradingSession:
             self._restart(parent, item.cell_num)
 
     @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_call(self, item: pytest.Item):
-        role = self.roles.get(getattr(item, "cell_num", -1), {})
-        guarded = (
-            role.get("kind") == "check"
-            and self.plan.get("guard", True)
-            and self._trusted(item) is None
-        )
-        if guarded:
-            self.guards[item.cell_num] = guard = {}
-            try:
-                guard["before"] = json.loads(
-                    item.parent.kernel.evaluate(
-                        f"{GUARD}.before_check({role['exercise']!r}, {role['targets']!r}, "
-                        f"{role['exercise_source']!r}, {self.plan['allowed_reference']!r})"
-                    )
-                )
-            except Exception as exc:  # noqa: BLE001 (a broken guard is reported, not fatal)
-                guard["error"] = f"{type(exc).__name__}: {exc}"[:MAX_MESSAGE]
-        outcome = yield
-        if guarded and "error" not in guard:
-            kernel = item.parent.kernel
-            if outcome.excinfo and isinstance(outcome.excinfo[1], KernelDied):
-                return
-            try:
-                guard["after"] = json.loads(
-                    kernel.evaluate(f"{GUARD}.after_check({role['exercise']!r})")
-                )
-            except Exception as exc:  # noqa: BLE001
-                guard["error"] = f"{type(exc).__name__}: {exc}"[:MAX_MESSAGE]
-
-    @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo):
         outcome = yield
         if not isinstance(item, IPyNbCell) or call.when == "teardown":
@@ -205,7 +176,6 @@ class GradingSession:
         if call.when == "setup" and report.passed:
             return
         record = self._record(item, call, report)
-        record["guard"] = self.guards.get(item.cell_num)
         if item.cell_num in self.verdicts:
             record["verdict"] = self.verdicts[item.cell_num]
         self.records[item.cell_num] = record
@@ -251,6 +221,7 @@ class GradingSession:
         payload = {
             "records": [self.records[index] for index in sorted(self.records)],
             "notes": self.notes,
+            "isolation": self.isolation,
         }
         data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
         if self.results_fd is None:

@@ -82,6 +82,7 @@ def to_payload(
             "points": result.points,
             "max_points": result.max_points,
             "notes": result.notes,
+            "isolation": result.isolation,
         }
     compared: dict[Answer, Compared] = {}
     prints: dict[str, dict[str, dict[str, str]]] = {}
@@ -115,14 +116,22 @@ def from_payload(payload: dict[str, Any]) -> list[SubmissionResult]:
         if "other_student" not in flag
     }
     for (student, notebook), exercises in sorted(rows.items()):
-        notes = payload["totals"][student]["notebooks"][notebook]["notes"]
+        graded = payload["totals"][student]["notebooks"][notebook]
         cells = dict(sources.get(student, {}).get(notebook, {}))
         similarity = {
             exercise: Compared(decode_prints(text), course_flags.get((student, notebook, exercise)))
             for exercise, text in prints.get(student, {}).get(notebook, {}).items()
         }
         results.append(
-            SubmissionResult(student, notebook, exercises, list(notes), cells, similarity)
+            SubmissionResult(
+                student,
+                notebook,
+                exercises,
+                list(graded["notes"]),
+                sources=cells,
+                similarity=similarity,
+                isolation=dict(graded.get("isolation") or {}),
+            )
         )
     return results
 

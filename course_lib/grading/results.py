@@ -38,11 +38,14 @@ class ExerciseResult:
     # A failed check's parts (case, expected, got, raised, where, hint), for the scorecard and
     # the feedback; the message is the same text, rendered.
     failure: dict[str, str] | None = None
+    # A scenario check's scenarios (id, title, points, passed, failure), for the class report.
+    scenarios: list[dict[str, Any]] | None = None
 
     def as_row(self) -> dict[str, Any]:
         row = asdict(self)
-        if row["failure"] is None:
-            del row["failure"]
+        for optional in ("failure", "scenarios"):
+            if row[optional] is None:
+                del row[optional]
         return row
 
 
@@ -56,6 +59,9 @@ class SubmissionResult:
     sources: dict[str, str] = field(default_factory=dict)
     # What the similarity comparison found (exercise id -> ``similarity.Compared``).
     similarity: dict[str, Any] = field(default_factory=dict)
+    # What kept this notebook's kernel apart (course_lib.grading.isolation); empty when no
+    # kernel ran (an invalid or missing file).
+    isolation: dict[str, Any] = field(default_factory=dict)
 
     @property
     def points(self) -> int:
@@ -96,20 +102,31 @@ def exercise_results(
     *,
     cell_timeout: float,
     memory_mb: int,
-    guarded: bool = True,
 ) -> list[ExerciseResult]:
     where = {(role.kind, role.exercise): role.index for role in roles if role.kind != "cell"}
     results = []
     for spec in lesson.exercises:
         exercise = records.get(where.get(("exercise", spec.id), -1))
         checked = records.get(where.get(("check", spec.id), -1))
-        status, message = _judge(exercise, checked, guarded, cell_timeout, memory_mb)
+        status, message = _judge(exercise, checked, cell_timeout, memory_mb)
         points = spec.points if status == "passed" else 0
         verdict = (checked or {}).get("verdict") or {}
-        failure = verdict.get("failure") if status == verdict.get("status") else None
+        decided = status == verdict.get("status")
+        failure = verdict.get("failure") if decided else None
+        scenarios = verdict.get("scenarios") if decided else None
+        if decided and "points" in verdict:  # partial credit, never more than the exercise's
+            points = max(0, min(int(verdict["points"]), spec.points))
         results.append(
             ExerciseResult(
-                student, lesson.slug, spec.id, points, spec.points, status, message, failure
+                student,
+                lesson.slug,
+                spec.id,
+                points,
+                spec.points,
+                status,
+                message,
+                failure,
+                scenarios,
             )
         )
     return results
@@ -118,7 +135,6 @@ def exercise_results(
 def _judge(
     exercise: dict[str, Any] | None,
     checked: dict[str, Any] | None,
-    guarded: bool,
     cell_timeout: float,
     memory_mb: int,
 ) -> tuple[str, str]:
@@ -128,47 +144,14 @@ def _judge(
         if record is not None and record["kind"] in ("timeout", "kernel_died"):
             return record["kind"], _fault_message(record, which, cell_timeout, memory_mb)
     verdict = checked.get("verdict")
-    if verdict is not None:  # a trusted check: decided in the grader, nothing to second-guess
+    if verdict is not None:  # decided by the check, in the grader: nothing to second-guess
         if verdict["status"] != "passed" and exercise is not None and exercise["kind"] == "error":
             return "error", "the exercise cell raised " + _error_text(exercise)
         return verdict["status"], verdict["message"]
-    guard = checked.get("guard") or {}
-    undone = (guard.get("before") or {}).get("restored", [])
-    note = (
-        " [tampering undone before the check, graded as if it had not happened: "
-        + "; ".join(undone)
-        + "]"
-        if undone
-        else ""
-    )
-    cheats = (guard.get("before") or {}).get("cheats", []) + (guard.get("after") or {}).get(
-        "cheats", []
-    )
-    if cheats:
-        return "tampered", "no points: " + "; ".join(dict.fromkeys(cheats)) + note
-    if guarded and "error" in guard:
-        return "tampered", (
-            "no points: the grader's guard could not run before or after the check "
-            f"({guard['error'].splitlines()[0]}); something in the notebook broke the check "
-            "machinery" + note
-        )
-    if checked["kind"] == "passed":
-        if guarded and not (guard.get("after") or {}).get("passed"):
-            return "tampered", (
-                "no points: the check cell ended without an error, but the real check did not "
-                "pass; something in the notebook hid the failure" + note
-            )
-        return "passed", "passed" + note
     if checked["kind"] == "skipped":
-        return "error", "the check cell was skipped" + note
-    ename, evalue = checked.get("ename", ""), checked.get("evalue", checked.get("message", ""))
-    if ename == "NotDoneYet":
-        return "not_attempted", evalue + note
-    if ename == "CheckFailed":
-        return "failed", evalue + note
-    if exercise is not None and exercise["kind"] == "error":
-        return "error", "the exercise cell raised " + _error_text(exercise) + note
-    return "error", "the check raised " + _error_text(checked) + note
+        return "error", "the check cell was skipped"
+    # No verdict: the check itself could not run (an exercise no check module registers).
+    return "error", "the check raised " + _error_text(checked)
 
 
 def _error_text(record: dict[str, Any]) -> str:

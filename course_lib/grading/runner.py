@@ -38,8 +38,8 @@ class RunOptions:
     cell_timeout: float = 30.0
     memory_mb: int = 2048
     output_cap: int = 1_000_000  # characters of output kept per cell
-    guard: bool = True
-    confine: bool = True
+    confine: bool = True  # Landlock, where the platform has it
+    namespaces: bool = True  # Linux namespaces for each kernel, where the platform allows them
     scratch_root: str | None = None  # where scratch folders go (default: the system temp dir)
     # Python files that register more exercises (an instructor's own lessons, the tests' lesson),
     # loaded into the grader's process beside course_lib.checks.
@@ -51,24 +51,13 @@ class RunResult:
     records: dict[int, dict[str, Any]]
     notes: list[str] = field(default_factory=list)
     failure: str | None = None  # the grader itself could not run this notebook
+    isolation: dict[str, Any] = field(default_factory=dict)  # see course_lib.grading.isolation
 
 
 def plan_for(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> dict[str, Any]:
     """What the plugin needs to know about each cell, and the run's limits."""
-    sources = {
-        role.exercise: cell.source
-        for role, cell in _code_cells(sanitized)
-        if role.kind == "exercise"
-    }
-    targets = {spec.id: list(spec.targets) for spec in lesson.exercises}
     cells = [
-        {
-            "index": role.index,
-            "kind": role.kind,
-            "exercise": role.exercise,
-            "targets": targets.get(role.exercise, []),
-            "exercise_source": sources.get(role.exercise, ""),
-        }
+        {"index": role.index, "kind": role.kind, "exercise": role.exercise}
         for role in sanitized.roles
     ]
     return {
@@ -76,43 +65,10 @@ def plan_for(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> dict[
         "cell_timeout": options.cell_timeout,
         "memory_mb": options.memory_mb,
         "output_cap": options.output_cap,
-        "guard": options.guard,
         "confine": options.confine,
-        "allowed_reference": allowed_reference(lesson),
+        "namespaces": options.namespaces,
         "check_modules": [str(Path(path).resolve()) for path in options.check_modules],
     }
-
-
-def _code_cells(sanitized: Sanitized):
-    code = [cell for cell in sanitized.notebook.cells if cell.cell_type == "code"]
-    return zip(sanitized.roles, code, strict=False)
-
-
-def allowed_reference(lesson: Lesson) -> list[str]:
-    """The ``course_lib.reference`` names the lesson itself imports outside exercise cells: the
-    pieces a learner may build on. ``*`` when it imports the whole package."""
-    import ast
-
-    allowed: set[str] = set()
-    for cell in lesson.notebook.cells:
-        meta = cell.get("metadata", {}).get("course", {})
-        if cell.cell_type != "code" or "exercise" in meta:
-            continue
-        try:
-            tree = ast.parse(cell.source)
-        except SyntaxError:
-            continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
-                "course_lib.reference"
-            ):
-                allowed.update(alias.asname or alias.name for alias in node.names)
-                allowed.update(alias.name for alias in node.names)
-            elif isinstance(node, ast.Import) and any(
-                alias.name.startswith("course_lib.reference") for alias in node.names
-            ):
-                allowed.add("*")
-    return sorted(allowed)
 
 
 def run_sanitized(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> RunResult:
@@ -180,7 +136,8 @@ def _run_in(scratch: Path, sanitized: Sanitized, lesson: Lesson, options: RunOpt
     except ValueError:  # nothing arrived, or pytest was killed while writing it
         tail = log_path.read_text(encoding="utf-8", errors="replace")[-1500:]
         return RunResult({}, failure=f"the grader could not run this notebook:\n{scrub_log(tail)}")
-    return RunResult({r["index"]: r for r in payload["records"]}, payload["notes"])
+    records = {r["index"]: r for r in payload["records"]}
+    return RunResult(records, payload["notes"], isolation=payload.get("isolation") or {})
 
 
 def _run_fresh_process(args: list[str], grader_dir: Path, log_path: Path, budget: float) -> str:
@@ -199,6 +156,8 @@ def _run_fresh_process(args: list[str], grader_dir: Path, log_path: Path, budget
         try:
             process.wait(timeout=budget)
         except subprocess.TimeoutExpired:
+            # pytest's kernels are in sessions of their own: each launcher ends its kernel, and
+            # every process the kernel started, when pytest dies (kernel_launcher).
             with contextlib.suppress(ProcessLookupError):  # the group may have just ended
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import tempfile
 from dataclasses import replace
+from typing import Any
 
 from course_lib.grading.results import ExerciseResult, SubmissionResult
 
@@ -60,16 +61,32 @@ def stable(result: SubmissionResult) -> SubmissionResult:
 
 def _stable_row(row: ExerciseResult) -> ExerciseResult:
     """The row scrubbed; clock readings go only from what an exception said (an error row's
-    message, a failure's ``raised`` field and its line in the message)."""
+    message, a failure's ``raised`` field and its line in the message), and the same for each
+    scenario of a scenario-graded exercise."""
     message = scrub_clock(row.message) if row.status == "error" else scrub(row.message)
-    failure = None
-    if row.failure is not None:
-        failure = {
-            key: scrub(value) if isinstance(value, str) else value
-            for key, value in sorted(row.failure.items())
-        }
-        raised = failure.get("raised")
-        if isinstance(raised, str):
-            failure["raised"] = scrub_clock(raised)
-            message = message.replace(raised, failure["raised"])
-    return replace(row, message=message, failure=failure)
+    failure, message = _stable_failure(row.failure, message)
+    scenarios = None
+    if row.scenarios is not None:
+        scenarios = []
+        for scenario in row.scenarios:
+            scenario_failure, message = _stable_failure(scenario.get("failure"), message)
+            scenario = {key: scrub(v) if isinstance(v, str) else v for key, v in scenario.items()}
+            if scenario_failure is not None:
+                scenario["failure"] = scenario_failure
+            scenarios.append(scenario)
+    return replace(row, message=message, failure=failure, scenarios=scenarios)
+
+
+def _stable_failure(failure: dict[str, Any] | None, message: str) -> tuple[dict | None, str]:
+    """A failure's fields scrubbed, and ``message`` with its ``raised`` text scrubbed alike."""
+    if not isinstance(failure, dict):
+        return failure, message
+    stable_failure = {
+        key: scrub(value) if isinstance(value, str) else value
+        for key, value in sorted(failure.items())
+    }
+    raised = stable_failure.get("raised")
+    if isinstance(raised, str):
+        stable_failure["raised"] = scrub_clock(raised)
+        message = message.replace(raised, stable_failure["raised"])
+    return stable_failure, message

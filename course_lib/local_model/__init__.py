@@ -1,7 +1,9 @@
-"""The local model: an offline, deterministic, OpenAI-compatible stand-in for an LLM.
+"""The local model: an offline, deterministic stand-in for an LLM that calls tools.
 
-It speaks the Chat Completions wire protocol (JSON, server-sent events, error bodies), so the real
-``openai`` SDK talks to it unchanged, in process (``make_client()``) or over HTTP
+It speaks three wire protocols (JSON, server-sent events, error bodies): OpenAI Chat Completions,
+the OpenAI Responses API and the Anthropic Messages API, so the real ``openai`` and ``anthropic``
+SDKs (and clients built on them) talk to it unchanged, in process (``make_client()``,
+``make_async_client()``, ``make_anthropic_client()``) or over HTTP
 (``python -m course_lib serve-model``). Who decides the replies is a *policy*:
 :class:`HeuristicPolicy` (the default toy model) or :class:`ScriptedPolicy` (exact turns, faults).
 
@@ -10,12 +12,18 @@ It speaks the Chat Completions wire protocol (JSON, server-sent events, error bo
     client.chat.completions.create(model=MODEL, messages=[...], tools=[...])
 """
 
-from course_lib.local_model.client import backend, make_client, model_name
+from course_lib.local_model.client import (
+    backend,
+    make_anthropic_client,
+    make_async_client,
+    make_client,
+    model_name,
+)
 from course_lib.local_model.policy import HeuristicPolicy
 from course_lib.local_model.protocol import ProtocolError
 from course_lib.local_model.scoring import THRESHOLD, ChoiceExplanation, explain_choice
 from course_lib.local_model.scripted import ScriptedPolicy, call, faults
-from course_lib.local_model.turns import ChatRequest, Policy, ToolCall, Turn
+from course_lib.local_model.turns import ChatRequest, OutputFormat, Policy, ToolCall, Turn
 
 MODEL: str = model_name()
 
@@ -25,6 +33,7 @@ __all__ = [
     "ChatRequest",
     "ChoiceExplanation",
     "HeuristicPolicy",
+    "OutputFormat",
     "Policy",
     "ProtocolError",
     "ScriptedPolicy",
@@ -34,6 +43,8 @@ __all__ = [
     "call",
     "explain_choice",
     "faults",
+    "make_anthropic_client",
+    "make_async_client",
     "make_client",
     "model_name",
 ]

@@ -5,7 +5,30 @@ from __future__ import annotations
 import argparse
 import sys
 
+from course_lib.local_model.http_limits import MEGABYTE, ServerLimits
 from course_lib.local_model.server import DEFAULT_HOST, DEFAULT_PORT, make_server
+
+DEFAULTS = ServerLimits()
+MESSAGES = {
+    "cannot_listen": (
+        "serve-model: cannot listen on {host}:{port}: {reason}. Pick another port with --port."
+    ),
+    "not_positive": "must be a number above 0, not {value!r}",
+    "serving": "Local model serving at {url} (Ctrl-C to stop)",
+    "public": "Warning: listening beyond this machine; anyone who can reach it may use it.",
+    "stopped": "\nStopped.",
+}
+
+
+def positive_number(text: str) -> float:
+    """argparse type for the limits: a number above 0 (argparse names the option)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(MESSAGES["not_positive"].format(value=text))
+    return value
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -13,34 +36,71 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "serve-model",
         help="serve the local model over HTTP (OpenAI-compatible)",
         description=(
-            "Serve the offline toy model at http://HOST:PORT/v1 (POST /v1/chat/completions, "
-            "GET /v1/models) for any OpenAI-compatible client. Stop with Ctrl-C."
+            "Serve the offline toy model at http://HOST:PORT/v1 for any OpenAI-compatible "
+            "client, curl or a browser. Stop with Ctrl-C."
         ),
     )
     parser.add_argument("--host", default=DEFAULT_HOST, help="address to bind (default: loopback)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (default: 8000)")
     parser.add_argument("--seed", type=int, default=0, help="seed for ids and timestamps")
     parser.add_argument("--verbose", action="store_true", help="log every request to stderr")
+    limits = parser.add_argument_group("limits (a request beyond them gets a JSON 4xx)")
+    limits.add_argument(
+        "--max-body-mb",
+        type=positive_number,
+        default=DEFAULTS.max_body_bytes / MEGABYTE,
+        help="largest request body in MB; larger ones get 413 (default: %(default)g)",
+    )
+    limits.add_argument(
+        "--header-timeout",
+        type=positive_number,
+        default=DEFAULTS.header_timeout,
+        help="seconds to send a request's headers, else 408 (default: %(default)g)",
+    )
+    limits.add_argument(
+        "--body-timeout",
+        type=positive_number,
+        default=DEFAULTS.body_timeout,
+        help="seconds to send a request's body, else 408 (default: %(default)g)",
+    )
+    limits.add_argument(
+        "--idle-timeout",
+        type=positive_number,
+        default=DEFAULTS.idle_timeout,
+        help="seconds a connection may wait between requests (default: %(default)g)",
+    )
     parser.set_defaults(handler=run)
+
+
+def limits_from(args: argparse.Namespace) -> ServerLimits:
+    return ServerLimits(
+        max_body_bytes=max(1, int(args.max_body_mb * MEGABYTE)),
+        header_timeout=args.header_timeout,
+        body_timeout=args.body_timeout,
+        idle_timeout=args.idle_timeout,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        server = make_server(args.host, args.port, seed=args.seed, verbose=args.verbose)
+        server = make_server(
+            args.host, args.port, seed=args.seed, verbose=args.verbose, limits=limits_from(args)
+        )
     except OSError as error:
+        reason = error.strerror or error
         print(
-            f"serve-model: cannot listen on {args.host}:{args.port}: {error.strerror or error}. "
-            "Pick another port with --port.",
+            MESSAGES["cannot_listen"].format(host=args.host, port=args.port, reason=reason),
             file=sys.stderr,
         )
         return 1
-    print(f"Local model serving at {server.base_url} (Ctrl-C to stop)", flush=True)
+    print(MESSAGES["serving"].format(url=server.base_url), flush=True)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
-        print("Warning: listening beyond this machine; anyone who can reach it may use it.")
+        print(MESSAGES["public"])
     try:
-        server.serve_forever()
+        server.serve_forever()  # returns, or raises KeyboardInterrupt, after Ctrl-C or SIGTERM
     except KeyboardInterrupt:
-        print("\nStopped.", flush=True)
+        pass
     finally:
         server.server_close()
+    print(MESSAGES["stopped"], flush=True)
     return 0

@@ -1,22 +1,55 @@
 """The local model as an HTTP endpoint, independent of how bytes travel.
 
-:class:`LocalEndpoint` maps (method, path, body) to a :class:`Reply`. The in-process transport
-(``transport.py``) and the HTTP server (``server.py``) are thin adapters around it, so both speak
-exactly the same protocol.
+:class:`LocalEndpoint` maps (method, path, body, headers) to a :class:`Reply`. The in-process
+transports (``transport.py``) and the HTTP server (``server.py``) are thin adapters around it,
+so both speak exactly the same protocols:
+
+* ``POST /v1/chat/completions``: OpenAI Chat Completions;
+* ``POST /v1/responses`` and ``GET /v1/responses/{id}``: the OpenAI Responses API;
+* ``POST /v1/messages``: the Anthropic Messages API;
+* ``GET /v1/models`` and ``GET /v1/models/{id}`` (in Anthropic's shape when the request carries
+  an ``anthropic-version`` header, as the ``anthropic`` SDK's requests do).
+
+Whatever the body, :meth:`LocalEndpoint.handle` returns a well-formed JSON reply with the right
+status and never raises: a client's mistake is a 4xx in the called API's error shape, and a bug
+of ours is a 500 that says so. Streams are built completely before the reply is returned, so no
+error can surface halfway through one.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from course_lib.local_model import responses
-from course_lib.local_model.protocol import ProtocolError, parse_body, validate_request
-from course_lib.local_model.turns import Policy
+from course_lib.local_model import (
+    chat_reply,
+    messages_reply,
+    messages_request,
+    responses_reply,
+    responses_request,
+)
+from course_lib.local_model.chat_request import validate_chat_request
+from course_lib.local_model.protocol import ProtocolError, parse_body
+from course_lib.local_model.response_store import ResponseStore
+from course_lib.local_model.turns import ChatRequest, Policy, Turn
+from course_lib.local_model.wire import EPOCH, IdSource, sse_data
 
-MODEL_LIST_CREATED = responses.EPOCH
+MODEL_LIST_CREATED = EPOCH
+SSE = "text/event-stream; charset=utf-8"
+MESSAGES = {
+    "unknown_path": (
+        "Invalid URL ({method} {path}): the local model serves POST /v1/chat/completions, "
+        "POST /v1/responses, POST /v1/messages, GET /v1/models and GET /v1/models/{{id}}."
+    ),
+    "unknown_model": "The model '{model}' does not exist or you do not have access to it.",
+    "policy_failed": "The local model's policy failed: {kind}: {error}",
+    "internal": (
+        "The local model hit an internal error ({kind}: {error}). This is a bug in course_lib, "
+        "not in your request: please report it with the request that caused it."
+    ),
+}
 
 
 @dataclass
@@ -29,70 +62,151 @@ class Reply:
 
     @classmethod
     def json(cls, status: int, payload: dict[str, Any]) -> Reply:
-        return cls(status, "application/json", json.dumps(payload, ensure_ascii=False).encode())
+        text = json.dumps(payload, ensure_ascii=False)
+        return cls(status, "application/json", text.encode("utf-8", "replace"))
+
+    @classmethod
+    def stream(cls, pieces: Iterator[bytes]) -> Reply:
+        return cls(200, SSE, iter(list(pieces)))  # built now: nothing can fail mid-stream
 
 
 class LocalEndpoint:
-    """Answers ``POST /v1/chat/completions`` and ``GET /v1/models`` from a policy.
+    """Answers the OpenAI and Anthropic endpoints above from one policy.
 
-    ``model_name`` is what ``GET /v1/models`` lists; chat requests may name any model and get
-    that name echoed back, as a real provider would.
+    ``model_name`` is what ``GET /v1/models`` lists; requests may name any model and get that
+    name echoed back, as a real provider would. ``stored_responses`` bounds how many Responses
+    API replies are kept for ``previous_response_id`` (the oldest are forgotten first).
     """
 
-    def __init__(self, policy: Policy, *, seed: int = 0, model_name: str = "local-toy") -> None:
+    def __init__(
+        self,
+        policy: Policy,
+        *,
+        seed: int = 0,
+        model_name: str = "local-toy",
+        stored_responses: int = 1000,
+    ) -> None:
         self.policy = policy
         self.model_name = model_name
-        self.ids = responses.IdSource(seed)
+        self.ids = IdSource(seed)
+        self.store = ResponseStore(stored_responses)
 
-    def handle(self, method: str, path: str, body: bytes) -> Reply:
+    def handle(
+        self, method: str, path: str, body: bytes, headers: Mapping[str, str] | None = None
+    ) -> Reply:
+        """One request. ``headers`` is optional: when given, an Anthropic request must carry
+        ``anthropic-version`` (as the real API insists), and ``GET /v1/models`` answers in
+        Anthropic's shape if it does."""
         path = path.split("?", 1)[0].rstrip("/")
+        lowered = {k.lower(): v for k, v in (headers or {}).items()}
+        anthropic = path.endswith("/messages") or (
+            "/models" in path and "anthropic-version" in lowered
+        )
         try:
-            if method == "POST" and path.endswith("/chat/completions"):
-                return self.chat_completions(body)
-            if method == "GET" and path.endswith("/models"):
-                return Reply.json(200, self.models())
+            return self._route(method, path, body, lowered, headers is not None)
+        except ProtocolError as error:
+            return self._error(error, anthropic)
+        except Exception as error:  # a bug of ours: say so, never drop the request
+            message = MESSAGES["internal"].format(kind=type(error).__name__, error=error)
+            return self._error(ProtocolError(message, status=500, type="server_error"), anthropic)
+
+    def _route(self, method: str, path: str, raw: bytes, headers: dict, checked: bool) -> Reply:
+        anthropic = "anthropic-version" in headers
+        if method == "POST" and path.endswith("/chat/completions"):
+            return self.chat_completions(raw)
+        if method == "POST" and path.endswith("/responses"):
+            return self.responses(raw)
+        if method == "POST" and path.endswith("/messages"):
+            if checked:
+                messages_request.check_headers(headers)
+            return self.messages(raw)
+        if method == "GET" and "/responses/" in path:
+            return Reply.json(200, self.store.retrieve(path.rsplit("/responses/", 1)[1]))
+        if method == "GET" and path.endswith("/models"):
+            return Reply.json(200, self.models(anthropic=anthropic))
+        if method == "GET" and "/models/" in path:
+            return Reply.json(200, self.model(path.split("/models/", 1)[1], anthropic=anthropic))
+        raise ProtocolError(
+            MESSAGES["unknown_path"].format(method=method, path=path[:200]), status=404
+        )
+
+    def _error(self, error: ProtocolError, anthropic: bool) -> Reply:
+        body = messages_reply.error_body(error) if anthropic else error.body()
+        return Reply.json(error.status, body)
+
+    # -- models ---------------------------------------------------------------------------------
+
+    def models(self, *, anthropic: bool = False) -> dict[str, Any]:
+        if anthropic:
+            return messages_reply.model_list(self.model_name)
+        return {"object": "list", "data": [self._model_card()]}
+
+    def model(self, model_id: str, *, anthropic: bool = False) -> dict[str, Any]:
+        if model_id != self.model_name:
+            if anthropic:
+                raise messages_reply.model_not_found(model_id)
             raise ProtocolError(
-                f"Invalid URL ({method} {path}): the local model serves POST /v1/chat/completions "
-                "and GET /v1/models.",
+                MESSAGES["unknown_model"].format(model=model_id[:200]),
+                param="model",
+                code="model_not_found",
                 status=404,
             )
-        except ProtocolError as error:
-            return Reply.json(error.status, error.body())
+        return messages_reply.model_card(self.model_name) if anthropic else self._model_card()
 
-    def models(self) -> dict[str, Any]:
+    def _model_card(self) -> dict[str, Any]:
         return {
-            "object": "list",
-            "data": [
-                {
-                    "id": self.model_name,
-                    "object": "model",
-                    "created": MODEL_LIST_CREATED,
-                    "owned_by": "course_lib",
-                }
-            ],
+            "id": self.model_name,
+            "object": "model",
+            "created": MODEL_LIST_CREATED,
+            "owned_by": "course_lib",
         }
 
-    def chat_completions(self, raw: bytes) -> Reply:
-        body = parse_body(raw)
-        request = validate_request(body)
+    # -- the three APIs -------------------------------------------------------------------------
+
+    def decide(self, request: ChatRequest) -> Turn:
+        """The policy's turn; a policy that raises is a 500 naming what went wrong."""
         try:
-            turn = self.policy.respond(request)
+            return self.policy.respond(request)
         except ProtocolError:
             raise
         except Exception as error:  # a policy bug or an exhausted script: say so, as a 500
             raise ProtocolError(
-                f"The local model's policy failed: {type(error).__name__}: {error}",
+                MESSAGES["policy_failed"].format(kind=type(error).__name__, error=error),
                 status=500,
                 type="server_error",
             ) from error
+
+    def chat_completions(self, raw: bytes) -> Reply:
+        body = parse_body(raw)
+        request = validate_chat_request(body)
+        turn = self.decide(request)
         completion_id, created, call_ids = self.ids.reply(len(turn.tool_calls))
         stream = bool(body.get("stream"))
         include_usage = stream and bool((body.get("stream_options") or {}).get("include_usage"))
-        usage = responses.usage(request.messages, body.get("tools") or [], turn)
+        usage = chat_reply.usage(request.messages, body.get("tools") or [], turn)
         meta = dict(
             model=request.model, completion_id=completion_id, created=created, call_ids=call_ids
         )
         if not stream:
-            return Reply.json(200, responses.completion(turn, usage_counts=usage, **meta))
-        chunks = responses.chunks(turn, usage_counts=usage if include_usage else None, **meta)
-        return Reply(200, "text/event-stream; charset=utf-8", responses.sse(chunks))
+            return Reply.json(200, chat_reply.completion(turn, usage_counts=usage, **meta))
+        chunks = chat_reply.chunks(turn, usage_counts=usage if include_usage else None, **meta)
+        return Reply.stream(sse_data(chunks))
+
+    def responses(self, raw: bytes) -> Reply:
+        body = parse_body(raw)
+        call = responses_request.validate(body, self.store)
+        turn = self.decide(call.request)
+        response = responses_reply.render(call, turn, self.ids)
+        self.store.keep(call.items, response)
+        if not body.get("stream"):
+            return Reply.json(200, response)
+        return Reply.stream(responses_reply.stream(response))
+
+    def messages(self, raw: bytes) -> Reply:
+        body = parse_body(raw)
+        call = messages_request.validate(body)
+        turn = self.decide(call.request)
+        message = messages_reply.render(call, turn, self.ids)
+        if not body.get("stream"):
+            return Reply.json(200, message)
+        return Reply.stream(messages_reply.stream(message))

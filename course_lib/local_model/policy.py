@@ -9,9 +9,13 @@ What it does, in the order it decides:
    cannot find makes it ask a clarifying question instead of guessing; several things for a
    single-valued parameter become several calls in one turn.
 4. ``tool_choice`` and ``parallel_tool_calls`` are honoured: ``"none"`` never calls, ``"required"``
-   and a named tool always call, and without parallel calls it asks for one call per turn.
+   and a named tool always call (with placeholders for required arguments the request lacks),
+   and without parallel calls it asks for one call per turn.
 5. Once results are in (``followup.py``) it retries a fixable error once, never repeats a call that
    was answered, and otherwise answers by quoting the results.
+6. When structured output is asked for (``response_format``, ``text.format``), every reply that
+   is not a tool call is JSON following the schema, filled from the request and the results
+   (``structured.py``).
 
 Everything is deterministic: the same request always gets the same reply.
 """
@@ -21,10 +25,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from course_lib.local_model import replies
-from course_lib.local_model.arguments import fill_arguments
+from course_lib.local_model.arguments import complete_required, fill_arguments
 from course_lib.local_model.followup import Exchange, correct, exchanges_since, message_text
 from course_lib.local_model.scoring import THRESHOLD, choose_for_clause, score_tool
-from course_lib.local_model.text import split_clauses
+from course_lib.local_model.structured import structured_reply
+from course_lib.local_model.text import MAX_READ, mostly_chinese, split_clauses
 from course_lib.local_model.turns import ChatRequest, ToolCall, Turn
 
 
@@ -51,6 +56,14 @@ class HeuristicPolicy:
     # -- the whole reply ------------------------------------------------------------------------
 
     def respond(self, request: ChatRequest) -> Turn:
+        turn = self._decide(request)
+        if request.output_format is None or turn.tool_calls:
+            return turn
+        start, user_text = _latest_user(request.messages)
+        results = [e.result for e in exchanges_since(request.messages, start)] if start >= 0 else []
+        return Turn(structured_reply(request.output_format, user_text, results, turn.content or ""))
+
+    def _decide(self, request: ChatRequest) -> Turn:
         start, user_text = _latest_user(request.messages)
         if start < 0:
             return Turn(replies.greeting(""))
@@ -110,7 +123,11 @@ class HeuristicPolicy:
         if filled.missing and not forced:
             schema = tool.get("parameters", {}).get("properties", {}).get(filled.missing[0], {})
             return Plan(text=replies.clarify(text, name, filled.missing[0], schema))
-        return Plan(tuple(ToolCall.of(name, arguments) for arguments in filled.calls))
+        calls = filled.calls
+        if filled.missing:  # a forced call still satisfies the tool's ``required``
+            language = "zh" if mostly_chinese(text) else "en"
+            calls = [complete_required(tool, arguments, language) for arguments in calls]
+        return Plan(tuple(ToolCall.of(name, arguments) for arguments in calls))
 
     def _forced_plan(self, user_text: str, request: ChatRequest) -> Plan:
         """``tool_choice="required"``: the best-scoring tool, whatever its score, best effort."""
@@ -173,7 +190,7 @@ def _final(user_text: str, exchanges: list[Exchange], request: ChatRequest) -> s
 def _latest_user(messages: list[dict]) -> tuple[int, str]:
     for index in range(len(messages) - 1, -1, -1):
         if messages[index].get("role") == "user":
-            return index, message_text(messages[index].get("content")).strip()
+            return index, message_text(messages[index].get("content")).strip()[:MAX_READ]
     return -1, ""
 
 

@@ -25,6 +25,7 @@ def label(call: ToolCall) -> str:
 
 
 def quote(result: str) -> str:
+    """A result (or a request) as quoted back: stripped, and cut at MAX_QUOTE characters."""
     result = result.strip()
     return result if len(result) <= MAX_QUOTE else result[:MAX_QUOTE] + "…"
 
@@ -47,20 +48,20 @@ def no_tools(request: str) -> str:
     if mostly_chinese(request):
         return (
             "我是本地的玩具模型，靠调用工具来回答问题，但这次请求没有提供任何工具。"
-            f"你说的是：“{request}”"
+            f"你说的是：“{quote(request)}”"
         )
     return (
         "I am the local toy model: I answer by calling tools, and this request came with none. "
-        f'You said: "{request}"'
+        f'You said: "{quote(request)}"'
     )
 
 
 def no_fitting_tool(request: str, names: list[str]) -> str:
     if mostly_chinese(request):
         tools = ", ".join(names)
-        return f"我没有找到适合“{request}”的工具，所以无法查询。（我有的工具：{tools}。）"
+        return f"我没有找到适合“{quote(request)}”的工具，所以无法查询。（我有的工具：{tools}。）"
     return (
-        f'I could not find a tool that fits "{request}", so I cannot look that up. '
+        f'I could not find a tool that fits "{quote(request)}", so I cannot look that up. '
         f"(Tools I have: {', '.join(names)}.)"
     )
 
@@ -79,6 +80,7 @@ def ambiguous(request: str, names: list[str]) -> str:
 
 def clarify(request: str, tool: str, parameter: str, schema: dict[str, Any]) -> str:
     description = schema.get("description")
+    description = quote(description) if isinstance(description, str) else ""
     if mostly_chinese(request):
         detail = f"（{description}）" if description else ""
         return f"要使用 {tool}，我还需要知道 {parameter}{detail}。请告诉我 {parameter}。"

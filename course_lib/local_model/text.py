@@ -10,10 +10,12 @@ whatever words they use.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
 CJK = "\u3400-\u9fff\uf900-\ufaff"
+MAX_READ = 2000  # characters of any one text the model reads: a huge prompt costs bounded time
 CJK_RUN = re.compile(f"[{CJK}]+")
 WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*|\d+(?:\.\d+)?")
 QUOTED = re.compile(r"\"([^\"]+)\"|“([^”]+)”|「([^」]+)」|『([^』]+)』|(?<![A-Za-z])'([^']+)'")
@@ -207,6 +209,7 @@ STOP_PHRASES: tuple[str, ...] = tuple(
 _STEM_EXCEPTIONS = {"news": "news", "always": "always", "status": "status", "series": "series"}
 
 
+@functools.lru_cache(maxsize=8192)
 def stem(word: str) -> str:
     """A crude English stem, applied alike to requests and tool text (that is all it needs)."""
     word = word.lower().strip("'-")
@@ -278,14 +281,15 @@ def mostly_chinese(text: str) -> bool:
     return chinese > 0 and chinese * 2 >= latin
 
 
-def units(text: str) -> list[Unit]:
+@functools.lru_cache(maxsize=4096)  # tool descriptions come back with every request
+def units(text: str) -> tuple[Unit, ...]:
     """The meaningful pieces of a text, stop words removed, each mapped to its concept(s).
 
     Quoted text is left out (it is an argument, not what the request is about), and an arithmetic
-    expression counts as the concept "calc".
+    expression counts as the concept "calc". Only the first :data:`MAX_READ` characters count.
     """
     found: list[Unit] = []
-    lowered = QUOTED.sub(" ", text)
+    lowered = QUOTED.sub(" ", text[:MAX_READ])
     for match in EXPRESSION.finditer(lowered):
         found.append(Unit(match.group(0).strip(), frozenset({"calc"})))
     lowered = EXPRESSION.sub(" ", lowered)
@@ -305,7 +309,7 @@ def units(text: str) -> list[Unit]:
                 continue
             concept = CONCEPTS.get(key, CONCEPTS.get(word.lower(), key))
             found.append(Unit(word, frozenset({concept})))
-    return found
+    return tuple(found)
 
 
 def _words(text: str) -> list[str]:

@@ -63,12 +63,29 @@ class Turn:
 
 
 @dataclass(frozen=True)
-class ChatRequest:
-    """The parts of a validated Chat Completions request a policy may look at.
+class OutputFormat:
+    """Structured output asked for: ``kind`` is ``"json_schema"`` or ``"json_object"``.
 
-    ``tools`` holds the ``function`` objects (``name``, ``description``, ``parameters``) of the
-    request's tools; ``tool_choice`` is ``"auto"``, ``"none"``, ``"required"`` or
-    ``{"name": <tool>}``.
+    Chat Completions' ``response_format`` and Responses' ``text.format`` both become one of
+    these; ``schema`` is ``None`` for ``json_object`` (any JSON object will do).
+    """
+
+    kind: str
+    name: str = "response"
+    schema: dict[str, Any] | None = None
+    strict: bool = False
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """The parts of a validated request a policy may look at, whichever API it came through.
+
+    Chat Completions, Responses and Anthropic Messages requests are all brought to this one
+    shape (Chat Completions messages), so one policy answers all three the same way.
+    ``tools`` holds the ``function`` objects (``name``, ``description``, ``parameters``,
+    ``strict``) of the request's tools; ``tool_choice`` is ``"auto"``, ``"none"``,
+    ``"required"`` or ``{"name": <tool>}``; ``output_format`` is the structured output asked
+    for, if any.
     """
 
     model: str
@@ -76,6 +93,7 @@ class ChatRequest:
     tools: list[dict[str, Any]] = field(default_factory=list)
     tool_choice: ToolChoice = "auto"
     parallel_tool_calls: bool = True
+    output_format: OutputFormat | None = None
 
     def tool(self, name: str) -> dict[str, Any] | None:
         return next((tool for tool in self.tools if tool.get("name") == name), None)

@@ -4,10 +4,14 @@ The model reads descriptions as part of its prompt, so the function description 
 without its Args/Returns/Raises sections (those are either per-parameter or useless to a caller),
 and each parameter description is unwrapped onto one line.
 
-Google, NumPy and reST styles are parsed with ``docstring_parser``. Asking it to guess the style
-parses the text once per style, so we pick the style from its markers first (one parse instead of
-four), reuse one parser object per style (``docstring_parser.parse`` builds a new one, with
-freshly compiled regular expressions, on every call) and cache by docstring text.
+Google, NumPy and reST styles are parsed with ``docstring_parser``. A docstring may be nothing
+but an ``Args:`` (or ``Raises:``) section: the description is then empty. Class docstrings are
+parsed the same way, so an ``Args:`` or ``Attributes:`` section describes a class's fields.
+
+Asking docstring_parser to guess the style parses the text once per style, so we pick the style
+from its markers first (one parse instead of four), reuse one parser object per style
+(``docstring_parser.parse`` builds a new one, with freshly compiled regular expressions, on every
+call) and cache by docstring text.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ def parse_docstring(doc: str | None) -> DocstringInfo:
 
 @lru_cache(maxsize=2048)
 def _parse(doc: str) -> DocstringInfo:
-    text = inspect.cleandoc(doc)
+    text = _indent_first_section(inspect.cleandoc(doc))
     parsed = _style_of(text)(text)
     parts = [parsed.short_description, parsed.long_description]
     description = "\n\n".join(part.strip() for part in parts if part and part.strip())
@@ -65,7 +69,31 @@ def _style_of(text: str) -> Callable[[str], dp.Docstring]:
         return rest.parse
     if _NUMPY.search(text):
         return _NUMPYDOC.parse
-    return _GOOGLE.parse
+    return _google
+
+
+def _google(text: str) -> dp.Docstring:
+    # The parser cleans the text again, and PEP 257 cleaning treats the first line on its own: a
+    # docstring that opens with "Args:" would lose its body's indentation. After a newline the
+    # first line is an ordinary one, and already-clean text comes back unchanged.
+    return _GOOGLE.parse("\n" + text)
+
+
+def _indent_first_section(text: str) -> str:
+    """Re-indent the body of a docstring that *starts* with a section (``Args:`` and nothing
+    before it): cleaning dedents every line after the first, so that body ends up flush left."""
+    lines = text.split("\n")
+    if not _GOOGLE.titles_re.match(lines[0]):
+        return text
+    body = [line for line in lines[1:] if line.strip()]
+    if not body or body[0][0] in " \t":
+        return text
+    out = [lines[0]]
+    for index, line in enumerate(lines[1:], start=1):
+        if _GOOGLE.titles_re.match(line):  # the next section starts: leave the rest as it is
+            return "\n".join(out + lines[index:])
+        out.append("    " + line if line.strip() else line)
+    return "\n".join(out)
 
 
 def _unwrap(text: str) -> str:

@@ -42,12 +42,15 @@ def function_to_tool(
     """
     _check_format(format)
     spec = inspect_function(func)
-    tool = openai_tool(
-        name or spec.name,
-        spec.description if description is None else description,
-        spec.parameters,
-        strict=strict,
-    )
+    try:
+        tool = openai_tool(
+            name or spec.name,
+            spec.description if description is None else description,
+            spec.parameters,
+            strict=strict,
+        )
+    except ValueError as exc:  # strict mode refused a parameter: say which function it was
+        raise ValueError(f"{spec.name}() cannot be offered in strict mode: {exc}") from None
     return tool if format == "openai" else convert_tool(tool, format)
 
 

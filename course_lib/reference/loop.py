@@ -3,15 +3,21 @@
 One turn of the loop appends exactly one assistant message, however many tool calls it holds,
 then one ``role: "tool"`` message per call, in call order, each carrying its ``tool_call_id``.
 The loop stops on a final answer, after ``max_iterations`` model turns, or when the model asks
-again for a call it already made with the same arguments (it would only get the same result).
+again for a call it already made with the same arguments. That last stop is a policy, not a rule
+of the protocol: most tools would only give the same result again, but a polling tool (a job's
+status, the time) legitimately answers differently each time, so ``repeatable`` names the tools
+whose repeats are let through.
 
 The loop talks to the model only through ``client.chat.completions.create``, so the same code
-runs against the local model and against a real provider.
+runs against the local model and against a real provider. ``run_tool_calls`` runs one turn's
+calls in threads; ``arun_tool_calls`` is its twin for async code (``AsyncOpenAI``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
@@ -77,6 +83,20 @@ def tool_message(tool_call_id: str, content: str) -> dict:
     return {"role": "tool", "tool_call_id": tool_call_id, "content": content}
 
 
+def _function_call(call: dict) -> tuple[str, Any] | None:
+    """The name and arguments of a function call, or None for another kind of tool call."""
+    if call.get("type", "function") != "function" or "function" not in call:
+        return None
+    return call["function"]["name"], call["function"].get("arguments") or "{}"
+
+
+def _error_text(exc: Exception) -> str:
+    return json.dumps({"error": f"{type(exc).__name__}: {exc}"}, ensure_ascii=False)
+
+
+NOT_A_FUNCTION = json.dumps({"error": "Only function tools are available here."})
+
+
 def run_tool_calls(
     registry: Dispatcher, tool_calls: list[dict], *, max_workers: int = 8
 ) -> list[dict]:
@@ -89,18 +109,45 @@ def run_tool_calls(
     """
 
     def run(call: dict) -> str:
-        if call.get("type", "function") != "function" or "function" not in call:
-            return json.dumps({"error": "Only function tools are available here."})
-        arguments = call["function"].get("arguments") or "{}"
+        found = _function_call(call)
+        if found is None:
+            return NOT_A_FUNCTION
         try:
-            return registry.call(call["function"]["name"], arguments)
+            return registry.call(*found)
         except Exception as exc:  # a dispatcher that raises must not take the batch down
-            return json.dumps({"error": f"{type(exc).__name__}: {exc}"}, ensure_ascii=False)
+            return _error_text(exc)
 
     if not tool_calls:
         return []
     with ThreadPoolExecutor(max_workers=min(max_workers, len(tool_calls))) as pool:
         results = list(pool.map(run, tool_calls))
+    return [
+        tool_message(call["id"], result) for call, result in zip(tool_calls, results, strict=True)
+    ]
+
+
+async def arun_tool_calls(registry: Dispatcher, tool_calls: list[dict]) -> list[dict]:
+    """``run_tool_calls`` for async code: every call at once with ``asyncio.gather``.
+
+    A dispatcher with ``acall`` (``ToolRegistry``) awaits an async tool on the caller's loop and
+    runs a plain one in a worker thread, where it cannot block the loop; one without ``acall``
+    has each call run in a thread. ``gather`` returns results in call order; an exception is
+    caught per call, as in ``run_tool_calls``.
+    """
+    acall = getattr(registry, "acall", None)
+
+    async def run(call: dict) -> str:
+        found = _function_call(call)
+        if found is None:
+            return NOT_A_FUNCTION
+        try:
+            if acall is not None:
+                return await acall(*found)
+            return await asyncio.to_thread(registry.call, *found)
+        except Exception as exc:  # a dispatcher that raises must not take the batch down
+            return _error_text(exc)
+
+    results = await asyncio.gather(*(run(call) for call in tool_calls))
     return [
         tool_message(call["id"], result) for call, result in zip(tool_calls, results, strict=True)
     ]
@@ -160,12 +207,15 @@ def run_agent(
     parallel_tool_calls: bool | None = None,
     system: str | None = None,
     stream: bool = False,
+    repeatable: Collection[str] = (),
     **create_options: Any,
 ) -> AgentResult:
     """Answer ``question`` with the model, running the registry's tools as it asks.
 
     ``tool_choice`` applies to the first turn only: forcing a tool on every turn would never let
     the model give its answer. Later turns use ``"auto"``. ``max_iterations`` counts model turns.
+    A call repeated from an earlier turn stops the loop, except for the tools in ``repeatable``
+    (polling tools, whose answer changes from one call to the next).
     """
     if max_iterations < 1:
         raise ValueError(f"max_iterations must be at least 1, got {max_iterations}")
@@ -189,7 +239,11 @@ def run_agent(
         if not calls:
             return AgentResult(assistant["content"], messages, steps, "answer")
         keys = [_call_key(call) for call in calls]
-        fresh = [call for call, key in zip(calls, keys, strict=True) if key not in seen]
+        fresh = [
+            call
+            for call, key in zip(calls, keys, strict=True)
+            if key not in seen or key[0] in repeatable
+        ]
         results = {m["tool_call_id"]: m["content"] for m in run_tool_calls(registry, fresh)}
         for call in calls:
             # A repeated call is still answered, so the conversation stays valid to send again.

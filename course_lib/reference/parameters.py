@@ -11,7 +11,11 @@ The rules that keep the schema honest:
 - Required means "has no default". Nullable (``X | None``) is a separate fact about the type.
 - ``*args``, ``**kwargs``, unannotated parameters and types JSON cannot carry fail at definition
   time with a ``TypeError`` naming the function and the parameter: never dropped, never guessed.
-- An ``Annotated[..., "text"]`` description wins over the docstring's.
+- pydantic's ``Field()`` counts, as the default or inside ``Annotated`` (see ``fields``): its
+  constraints and description go into the schema, ``Field(...)`` is required, and its default
+  is the one the tool receives. ``FunctionSpec.fields`` holds that decision for dispatch.
+- An ``Annotated[..., "text"]`` (or ``Field(description=...)``) description wins over the
+  docstring's: it sits on the parameter itself.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .docstrings import parse_docstring
+from .fields import MISSING, FieldShape, field_shape
 from .type_map import SchemaBuilder, allows_null, json_default
 
 __all__ = ["FunctionSpec", "inspect_function", "parameters_schema"]
@@ -38,6 +43,8 @@ class FunctionSpec:
     ``parameters`` is the JSON Schema object of the arguments; ``hints`` maps each parameter to its
     resolved annotation (``Annotated`` extras kept, so a validator sees the same constraints as the
     schema); ``signature`` has no ``self``/``cls`` and no parameters fixed by ``functools.partial``.
+    ``fields`` says, per parameter, its JSON name, whether it is required and its default (see
+    ``field_shape``); ``defaults`` are those default values (a ``default_factory`` is not called).
     Treat ``parameters`` as read-only: copy it before changing it.
     """
 
@@ -51,6 +58,7 @@ class FunctionSpec:
     required: tuple[str, ...] = ()
     param_descriptions: dict[str, str] = field(default_factory=dict)
     is_async: bool = False
+    fields: dict[str, FieldShape] = field(default_factory=dict)
 
     @property
     def param_names(self) -> tuple[str, ...]:
@@ -77,28 +85,41 @@ def inspect_function(func: Callable[..., Any]) -> FunctionSpec:
     name = getattr(target, "__name__", None) or type(target).__name__
     signature = _signature(func, name, fixed)
     hints = _resolve_hints(target, name)
-    doc = parse_docstring(inspect.getdoc(target))
+    # The raw text: parse_docstring cleans and caches it (inspect.getdoc would clean it again on
+    # every call); getdoc only for what a class inherits.
+    raw_doc = getattr(target, "__doc__", None)
+    doc = parse_docstring(raw_doc if isinstance(raw_doc, str) else inspect.getdoc(target))
 
     builder = SchemaBuilder()
     properties: dict[str, dict] = {}
-    required: list[str] = []
+    required: list[str] = []  # JSON names, for the schema
+    required_names: list[str] = []  # parameter names, for the spec
     defaults: dict[str, Any] = {}
     param_hints: dict[str, Any] = {}
-    for pname, param in signature.parameters.items():
-        annotation = _check_param(param, pname, hints, name)
-        param_hints[pname] = annotation
+    shapes: dict[str, FieldShape] = {}
+    for position, (pname, param) in enumerate(signature.parameters.items()):
+        annotation = _check_param(param, pname, hints, name, position)
         try:
-            prop = builder.schema(annotation)
+            shape = field_shape(pname, annotation, _default_of(param))
+            prop = builder.schema(shape.annotation)
         except TypeError as exc:
             raise TypeError(f"{name}(): parameter {pname!r}: {exc}") from None
+        if shape.key in properties:
+            raise TypeError(
+                f"{name}(): parameter {pname!r} is sent as {shape.key!r}, which another "
+                "parameter already uses; give one of them another alias"
+            )
+        param_hints[pname] = shape.annotation
+        shapes[pname] = shape
         if "description" not in prop and pname in doc.params:
             prop["description"] = doc.params[pname]  # prop is a fresh dict: ours to change
-        if param.default is _EMPTY:
-            required.append(pname)
-        else:
-            defaults[pname] = param.default
-            _add_default(prop, param.default, pname, name, builder.defs)
-        properties[pname] = prop
+        if shape.required:
+            required.append(shape.key)
+            required_names.append(pname)
+        elif shape.default_factory is None:
+            defaults[pname] = shape.default
+            _add_default(prop, shape.default, pname, name, builder.defs)
+        properties[shape.key] = prop
 
     schema: dict[str, Any] = {"type": "object", "properties": properties}
     if required:  # an empty list says nothing that its absence does not
@@ -112,10 +133,15 @@ def inspect_function(func: Callable[..., Any]) -> FunctionSpec:
         func=func,
         signature=signature,
         defaults=defaults,
-        required=tuple(required),
+        required=tuple(required_names),
         param_descriptions=dict(doc.params),
         is_async=inspect.iscoroutinefunction(target),
+        fields=shapes,
     )
+
+
+def _default_of(param: inspect.Parameter) -> Any:
+    return MISSING if param.default is _EMPTY else param.default
 
 
 def _unwrap_partial(func: Callable[..., Any]) -> tuple[Callable[..., Any], set[str]]:
@@ -157,7 +183,9 @@ def _resolve_hints(target: Callable[..., Any], name: str) -> dict[str, Any]:
         raise TypeError(f"{name}(): cannot resolve its annotations: {exc!r}") from None
 
 
-def _check_param(param: inspect.Parameter, pname: str, hints: dict[str, Any], name: str) -> Any:
+def _check_param(
+    param: inspect.Parameter, pname: str, hints: dict[str, Any], name: str, position: int
+) -> Any:
     if param.kind is inspect.Parameter.VAR_POSITIONAL:
         raise TypeError(
             f"{name}(): parameter '*{pname}' cannot be a tool argument: a model sends named "
@@ -168,6 +196,12 @@ def _check_param(param: inspect.Parameter, pname: str, hints: dict[str, Any], na
         raise TypeError(
             f"{name}(): parameter '**{pname}' cannot be a tool argument: the schema must list "
             "every argument; replace it with named parameters (or one dict[str, ...] parameter)"
+        )
+    if pname not in hints and position == 0 and pname in ("self", "cls"):
+        raise TypeError(
+            f"{name}(): its first parameter is {pname!r}, so this looks like a method taken from "
+            f"its class; register the bound method instead (an_instance.{name}), or make it a "
+            "@staticmethod or a plain function; a model cannot send the instance"
         )
     if pname not in hints:
         raise TypeError(

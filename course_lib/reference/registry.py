@@ -36,8 +36,8 @@ import typing_extensions as te
 
 from . import parameters
 from .formats import convert_tool, openai_tool
+from .nulls import DefaultNulls
 from .results import DEFAULT_MAX_CHARS, MIN_MAX_CHARS, cut_text, to_text
-from .type_map import allows_null
 from .validation import compile_validator, describe_value, validate_arguments
 
 __all__ = ["MAX_NAME_LENGTH", "RegisteredTool", "ToolRegistry", "check_tool_name"]
@@ -94,7 +94,7 @@ class RegisteredTool:
     _validator: pydantic.TypeAdapter[Any] = dataclasses.field(default=None, repr=False)  # type: ignore[assignment]
     _needs_schema_check: bool = dataclasses.field(default=False, repr=False)
     _positional_only: tuple[str, ...] = dataclasses.field(default=(), repr=False)
-    _null_means_default: frozenset[str] = dataclasses.field(default=frozenset(), repr=False)
+    _default_nulls: DefaultNulls | None = dataclasses.field(default=None, repr=False)
     _formats: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict, repr=False)
     _schema_validator: Any = dataclasses.field(default=None, repr=False)
 
@@ -234,7 +234,9 @@ class ToolRegistry:
             _validator=_arguments_validator(spec, name),
             _needs_schema_check=_needs_schema_check(spec.parameters),
             _positional_only=spec.positional_only,
-            _null_means_default=_null_means_default(spec),
+            _default_nulls=DefaultNulls(spec.parameters)
+            if DefaultNulls.needed(spec.parameters)
+            else None,
         )
         record._formats["openai"] = openai_tool(name, description, spec.parameters)
         self._tools[name] = record
@@ -289,7 +291,8 @@ class ToolRegistry:
         object `{"error": ...}`. None, "" and the JSON text `null` all mean "no arguments"
         (models send each of them for tools without parameters). A `null` for a parameter that
         has a default but whose annotation does not allow None means "use the default": that is
-        how a model says "not given" to a tool offered in strict mode (`schemas(strict=True)`).
+        how a model says "not given" to a tool offered in strict mode (`schemas(strict=True)`),
+        and it means the same inside nested models, dataclasses and TypedDicts (see `nulls`).
         A `null` for a required parameter that does not allow None stays an error.
 
         Async tools are run to completion, also from inside a running event loop (Jupyter):
@@ -408,7 +411,7 @@ def _arguments_validator(spec: parameters.FunctionSpec, name: str) -> pydantic.T
     attributes; optional parameters are `NotRequired`, so the function's own defaults apply.
     """
     fields = {
-        pname: te.Required[hint] if pname in spec.required else te.NotRequired[hint]
+        pname: te.Required[hint] if spec.fields[pname].required else te.NotRequired[hint]
         for pname, hint in spec.hints.items()
     }
     arguments = te.TypedDict(f"{name}_arguments", fields)  # type: ignore[operator]
@@ -454,34 +457,15 @@ def _exact(node: Any) -> bool:
     return all(_exact(child) for child in children)
 
 
-def _null_means_default(spec: parameters.FunctionSpec) -> frozenset[str]:
-    """Parameters with a default whose annotation does not accept None (`limit: int = 10`).
-
-    In strict mode such a parameter is offered as nullable, and the model's `null` means "not
-    given"; for every other parameter a `null` is an ordinary value (or an ordinary mistake).
-    """
-    properties = spec.parameters.get("properties", {})
-    defs = spec.parameters.get("$defs")
-    return frozenset(
-        name
-        for name in spec.defaults
-        if name in properties and not allows_null(properties[name], defs)
-    )
-
-
 def _validated(tool: RegisteredTool, arguments: Any) -> dict[str, Any]:
     """The converted keyword arguments, or a `_CallError` saying exactly what to fix."""
     text = _arguments_text(tool, arguments)
     parsed: Any = None
-    if tool._null_means_default and "null" in text:
+    if tool._default_nulls is not None and "null" in text:
         parsed = _parse(tool, text)
         if isinstance(parsed, dict):
-            given = {
-                k: v
-                for k, v in parsed.items()
-                if v is not None or k not in tool._null_means_default
-            }
-            if len(given) < len(parsed):  # some nulls stood for "use the default": drop them
+            given = tool._default_nulls.drop(parsed)
+            if given is not parsed:  # some nulls stood for "use the default": drop them
                 parsed = given
                 text = json.dumps(given, ensure_ascii=False)
     if tool._needs_schema_check:
@@ -579,7 +563,8 @@ def _positional_only(tool: RegisteredTool, kwargs: dict[str, Any]) -> list[Any]:
     """Positional-only parameters cannot be passed by name: move them (and defaults before them)."""
     names = tool._positional_only
     last = max((i for i, n in enumerate(names) if n in kwargs), default=-1)
-    return [kwargs.pop(n) if n in kwargs else tool.spec.defaults[n] for n in names[: last + 1]]
+    fields = tool.spec.fields
+    return [kwargs.pop(n) if n in kwargs else fields[n].default_value() for n in names[: last + 1]]
 
 
 def _malformed(tool: RegisteredTool, text: str, exc: ValueError) -> dict[str, Any]:

@@ -18,6 +18,12 @@ The model only ever sees JSON, so every annotation must say what JSON it accepts
 - ``Decimal`` is a string of digits (``"12.50"``): a JSON number would be read as a binary float and
   lose exactly the precision ``Decimal`` exists for. pydantic accepts such strings in strict mode.
 - What JSON cannot carry (bytes, callables, type variables, ...) raises ``TypeError`` naming it.
+- Class fields and ``Field()`` defaults are read by ``fields.field_shape``, the same function
+  that reads a function's parameters, so schema and dispatch agree on what is required.
+
+The pieces live beside this module: ``unions`` (type lists, ``or_null``), ``annotated_metadata``
+(``Annotated`` extras), ``model_schemas`` (pydantic's own schemas, without titles) and
+``schema_defs`` (``$defs``: inlining and copying).
 """
 
 from __future__ import annotations
@@ -33,10 +39,16 @@ import uuid
 from decimal import Decimal
 from typing import Any
 
-import annotated_types as at
 import typing_extensions as te
 from pydantic import BaseModel
-from pydantic.fields import FieldInfo
+from pydantic.errors import PydanticUserError
+
+from .annotated_metadata import apply_metadata
+from .docstrings import parse_docstring
+from .fields import MISSING, field_shape
+from .model_schemas import model_schema
+from .schema_defs import attach_defs, copy_json, rename_refs
+from .unions import allows_null, or_null, union_schema
 
 __all__ = [
     "type_schema",
@@ -131,12 +143,13 @@ class SchemaBuilder:
             )
         if annotation is None:
             return {"type": "null"}
-        if annotation in _SCALARS:
-            return dict(_SCALARS[annotation])
-        if annotation in _ANY:
-            return {}
-        if annotation in _BARE_ALIASES:
-            return self._plain(typing.get_origin(annotation))
+        if _hashable(annotation):  # Annotated[x, [1, 2]] is not, and is in no table either
+            if annotation in _SCALARS:
+                return dict(_SCALARS[annotation])
+            if annotation in _ANY:
+                return {}
+            if annotation in _BARE_ALIASES:
+                return self._plain(typing.get_origin(annotation))
         origin = typing.get_origin(annotation)
         if origin is typing.Annotated:
             return self._annotated(annotation)
@@ -198,7 +211,12 @@ class SchemaBuilder:
             raise TypeError(f"unsupported type {_show(tp)}: generic classes are not supported")
         if isinstance(origin, type) and issubclass(origin, BaseModel):
             return self._model(tp)
-        raise TypeError(f"unsupported type {_show(tp)}")
+        raise TypeError(
+            f"unsupported type {_show(tp)}: JSON tools accept str, int, float, bool, None, Any, "
+            "lists, tuples, sets and dicts of those, Literal, Enum, TypedDict, dataclasses and "
+            "pydantic models (a model sends a JSON array for an Iterable or a generator: write "
+            "list[...])"
+        )
 
     def _union(self, args: tuple) -> dict:
         branches: list[dict] = []
@@ -242,7 +260,7 @@ class SchemaBuilder:
         schema = self.schema(base)
         extra: dict = {}
         for item in metadata:
-            _apply_metadata(item, schema, extra)
+            apply_metadata(item, schema, extra)
         if not extra:
             return schema
         if "$ref" in schema and any(k != "description" for k in extra):
@@ -259,7 +277,7 @@ class SchemaBuilder:
             name = self._names[cls] = self._free_name(base)
             self.defs[name] = {}  # placeholder so recursive references find the name
             built = self.defs[name] = build(cls)
-            if name != base and _rename_refs(built, {name: base}) == self.defs[base]:
+            if name != base and rename_refs(built, {name: base}) == self.defs[base]:
                 del self.defs[name]  # the same definition is already there (shared defs dict)
                 name = self._names[cls] = base
         return {"$ref": f"#/$defs/{name}"}
@@ -278,17 +296,22 @@ class SchemaBuilder:
         for field in dataclasses.fields(cls):
             if not field.init:
                 continue
-            prop = self.schema(hints[field.name])
-            if field.default is not dataclasses.MISSING:
-                ok, value = json_default(field.default)
+            default = MISSING if field.default is dataclasses.MISSING else field.default
+            factory = (
+                None if field.default_factory is dataclasses.MISSING else field.default_factory
+            )
+            shape = self._field(cls, field.name, hints[field.name], default, factory)
+            prop = self.schema(shape.annotation)
+            if shape.required:
+                required.append(shape.key)
+            elif shape.default_factory is None:
+                ok, value = json_default(shape.default)
                 if ok:
                     prop["default"] = value
-            elif field.default_factory is dataclasses.MISSING:
-                required.append(field.name)
             description = field.metadata.get("description") if field.metadata else None
             if description and "description" not in prop:
                 prop["description"] = description
-            properties[field.name] = prop
+            properties[shape.key] = prop
         return _object(cls, properties, required, own_doc=not _is_generated_doc(cls))
 
     def _typeddict(self, cls: type) -> dict:
@@ -300,17 +323,41 @@ class SchemaBuilder:
             # Under `from __future__ import annotations` __required_keys__ cannot see
             # NotRequired/Required (they are strings then); the resolved hint still can.
             wrapper = typing.get_origin(hint)
-            if wrapper in _REQUIRED or (key in required_keys and wrapper not in _NOT_REQUIRED):
-                required.append(key)
-            properties[key] = self.schema(hint)
+            inner = typing.get_args(hint)[0] if wrapper in _TD_WRAPPERS else hint
+            shape = self._field(cls, key, inner)  # Annotated[T, Field(default=...)] is optional
+            if shape.required and (
+                wrapper in _REQUIRED or (key in required_keys and wrapper not in _NOT_REQUIRED)
+            ):
+                required.append(shape.key)
+            prop = self.schema(shape.annotation)
+            if not shape.required and shape.default_factory is None:
+                ok, value = json_default(shape.default)
+                if ok:
+                    prop["default"] = value
+            properties[shape.key] = prop
         return _object(cls, properties, required, own_doc=True)
+
+    @staticmethod
+    def _field(cls: type, name: str, hint: Any, default: Any = MISSING, factory: Any = None):
+        try:
+            return field_shape(name, hint, default, factory)
+        except TypeError as exc:
+            raise TypeError(f"field {name!r} of {cls.__qualname__}: {exc}") from None
 
     def _model(self, model: Any) -> dict:
         """pydantic knows its models best: take its schema and merge its ``$defs`` into ours."""
         name = self._names.get(model)
         if name is not None:
             return {"$ref": f"#/$defs/{name}"}
-        schema = model_schema(model)
+        try:
+            schema = model_schema(model)
+        except PydanticUserError as exc:  # e.g. a field of a class pydantic cannot describe
+            first = str(exc).split("\n", 1)[0]
+            raise TypeError(
+                f"pydantic cannot describe model {_show(model)} as JSON: {first}; give its "
+                "fields JSON types (arbitrary_types_allowed lets pydantic validate a class, "
+                "but not describe it to a model)"
+            ) from None
         local = schema.pop("$defs", {})
         if set(schema) == {"$ref"}:  # recursive models come back as a reference into $defs
             own = schema["$ref"][8:]
@@ -323,7 +370,7 @@ class SchemaBuilder:
             n: self._free_name(n) for n in local if n in self.defs and self.defs[n] != local[n]
         }
         if renames:
-            local = {renames.get(k, k): _rename_refs(v, renames) for k, v in local.items()}
+            local = {renames.get(k, k): rename_refs(v, renames) for k, v in local.items()}
         for def_name, definition in local.items():
             self.defs.setdefault(def_name, definition)
         name = self._names[model] = renames.get(own, own)
@@ -367,60 +414,6 @@ def _enum_of(values: list, what: str) -> dict:
     return {"type": json_types, "enum": values}
 
 
-# Keywords that only constrain values of one JSON type: null passes them whatever they say, so
-# "this schema or null" can be written as the same schema with "null" added to its type.
-_SCALAR_KEYWORDS = frozenset(
-    {"type", "enum", "format", "pattern", "minLength", "maxLength", "multipleOf"}
-    | {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"}
-)
-_NULL_TYPE = {"type": "null"}
-
-
-def union_schema(branches: list[dict]) -> dict:
-    """The schema accepting what any of ``branches`` accepts, in its shortest plain form.
-
-    Plain types merge into a type list (``{"type": ["integer", "string"]}``) and one scalar schema
-    merges with null (``{"type": ["string", "null"], "enum": ["a", "b", None]}``); anything else
-    stays ``{"anyOf": branches}``, which says exactly the same in more bytes.
-    """
-    if len(branches) == 1:
-        return branches[0]
-    if all(set(b) == {"type"} and isinstance(b["type"], str) for b in branches):
-        return {"type": list(dict.fromkeys(b["type"] for b in branches))}
-    others = [b for b in branches if b != _NULL_TYPE]
-    if len(others) == 1 and len(others) < len(branches):
-        merged = or_null(others[0])
-        if "anyOf" not in merged:
-            return merged
-    return {"anyOf": branches}
-
-
-def or_null(schema: dict) -> dict:
-    """``schema`` or JSON null: a type list when ``schema`` is one scalar, else ``anyOf``.
-
-    ``schema`` must not accept null already (``allows_null``); a ``description`` stays on the
-    outside, where the model reads it.
-    """
-    json_type = schema.get("type")
-    types = [json_type] if isinstance(json_type, str) else json_type
-    if (
-        isinstance(types, list)
-        and "null" not in types
-        and all(isinstance(t, str) and t not in ("object", "array") for t in types)
-        and set(schema) - {"description"} <= _SCALAR_KEYWORDS
-    ):
-        out = {**schema, "type": [*types, "null"]}
-        if "enum" in schema:
-            out["enum"] = [*schema["enum"], None]
-        return out
-    inner = {k: v for k, v in schema.items() if k != "description"}
-    branches = [*inner["anyOf"], _NULL_TYPE] if set(inner) == {"anyOf"} else [inner, _NULL_TYPE]
-    out = {"anyOf": [dict(b) for b in branches]}
-    if "description" in schema:
-        out["description"] = schema["description"]
-    return out
-
-
 def json_default(value: Any) -> tuple[bool, Any]:
     """``(True, json_value)`` when a default can be shown to the model as JSON, else ``(False, _)``.
 
@@ -442,227 +435,17 @@ def json_default(value: Any) -> tuple[bool, Any]:
     return False, None
 
 
-def allows_null(schema: dict, defs: dict[str, dict] | None = None) -> bool:
-    """Whether JSON ``null`` can satisfy ``schema`` (used to catch ``x: int = None``)."""
-    if not schema:
-        return True
-    if "enum" in schema and None not in schema["enum"]:
-        return False
-    json_type = schema.get("type")
-    if json_type == "null" or (isinstance(json_type, list) and "null" in json_type):
-        return True
-    if json_type is not None:
-        return False
-    if "enum" in schema:
-        return True
-    if "anyOf" in schema:
-        return any(allows_null(branch, defs) for branch in schema["anyOf"])
-    ref = schema.get("$ref")
-    if ref and defs is not None:
-        target = defs.get(ref.rsplit("/", 1)[-1])
-        return target is not None and target is not schema and allows_null(target, None)
-    return False
-
-
-_MODEL_CACHE: dict[Any, dict] = {}
-
-
-def model_schema(model: Any) -> dict:
-    """pydantic's validation schema for a model, minus the ``title`` noise (cached per class)."""
-    cached = _MODEL_CACHE.get(model)
-    if cached is None:
-        raw = model.model_json_schema(mode="validation", ref_template="#/$defs/{model}")
-        cached = _MODEL_CACHE[model] = strip_titles(raw)
-    return copy_json(cached)
-
-
-def strip_titles(schema: Any) -> Any:
-    """Drop every ``title`` keyword, but keep properties that happen to be called ``title``.
-
-    Unions are rewritten in our shorter form as well (``union_schema``), so a pydantic model's
-    ``Optional[str]`` field reads like any other ``str | None``.
-    """
-    if isinstance(schema, list):
-        return [strip_titles(item) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {}
-    for key, value in schema.items():
-        if key == "title" and isinstance(value, str):
-            continue
-        if key in ("properties", "$defs", "patternProperties"):
-            out[key] = {name: strip_titles(sub) for name, sub in value.items()}
-        elif key in ("default", "enum", "const", "examples"):
-            out[key] = value
-        elif key == "anyOf" and isinstance(value, list):
-            merged = union_schema(strip_titles(value))
-            if "anyOf" in merged or set(merged) & set(schema):
-                out[key] = strip_titles(value)
-            else:
-                out.update(merged)
-        else:
-            out[key] = strip_titles(value)
-    return out
-
-
-def attach_defs(schema: dict, defs: dict[str, dict]) -> dict:
-    """Inline definitions referenced once and not recursively; put the rest under ``$defs``."""
-    if not defs:
-        return schema
-    defs = dict(defs)
-    counts: dict[str, int] = dict.fromkeys(defs, 0)
-    _count_refs(schema, counts)
-    for definition in defs.values():
-        _count_refs(definition, counts)
-    recursive = {name for name in defs if _reaches(name, name, defs, set())}
-    inline = {name for name, n in counts.items() if n <= 1 and name not in recursive}
-    # Resolve inlined definitions inside the ones that stay, and inside each other.
-    resolved: dict[str, dict] = {}
-
-    def body(name: str) -> dict:
-        if name not in resolved:
-            resolved[name] = _inline(defs[name], inline, body)
-        return resolved[name]
-
-    out = _inline(schema, inline, body)
-    kept = {name: body(name) for name in defs if name not in inline and counts[name] > 0}
-    if kept:
-        out = {**out, "$defs": kept}
-    return out
-
-
-def _inline(node: Any, inline: set[str], body: typing.Callable[[str], dict]) -> Any:
-    if isinstance(node, list):
-        return [_inline(item, inline, body) for item in node]
-    if not isinstance(node, dict):
-        return node
-    ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/$defs/") and ref[8:] in inline:
-        siblings = {k: _inline(v, inline, body) for k, v in node.items() if k != "$ref"}
-        return {**body(ref[8:]), **siblings}
-    out = {}
-    for key, value in node.items():
-        if key in ("default", "enum", "const", "examples"):
-            out[key] = value
-        else:
-            out[key] = _inline(value, inline, body)
-    return out
-
-
-def _count_refs(node: Any, counts: dict[str, int]) -> None:
-    if isinstance(node, list):
-        for item in node:
-            _count_refs(item, counts)
-    elif isinstance(node, dict):
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/") and ref[8:] in counts:
-            counts[ref[8:]] += 1
-        for key, value in node.items():
-            if key not in ("default", "enum", "const", "examples"):
-                _count_refs(value, counts)
-
-
-def _reaches(start: str, target: str, defs: dict[str, dict], seen: set[str]) -> bool:
-    found: dict[str, int] = dict.fromkeys(defs, 0)
-    _count_refs(defs[start], found)
-    for name, n in found.items():
-        if not n:
-            continue
-        if name == target:
-            return True
-        if name not in seen:
-            seen.add(name)
-            if _reaches(name, target, defs, seen):
-                return True
-    return False
-
-
-def _rename_refs(node: Any, renames: dict[str, str]) -> Any:
-    if isinstance(node, list):
-        return [_rename_refs(item, renames) for item in node]
-    if not isinstance(node, dict):
-        return node
-    out = {}
-    for key, value in node.items():
-        if key == "$ref" and isinstance(value, str) and value[8:] in renames:
-            out[key] = "#/$defs/" + renames[value[8:]]
-        elif key in ("default", "enum", "const", "examples"):
-            out[key] = value
-        else:
-            out[key] = _rename_refs(value, renames)
-    return out
-
-
-def copy_json(node: Any) -> Any:
-    """A deep copy of JSON data (dicts, lists, scalars), much cheaper than ``copy.deepcopy``."""
-    if isinstance(node, dict):
-        return {k: copy_json(v) for k, v in node.items()}
-    if isinstance(node, list):
-        return [copy_json(v) for v in node]
-    return node
-
-
-# -- metadata of Annotated ----------------------------------------------------------------------
-
-_CONSTRAINTS = {
-    at.Gt: ("gt", "exclusiveMinimum"),
-    at.Ge: ("ge", "minimum"),
-    at.Lt: ("lt", "exclusiveMaximum"),
-    at.Le: ("le", "maximum"),
-    at.MultipleOf: ("multiple_of", "multipleOf"),
-}
-
-
-def _apply_metadata(item: Any, schema: dict, extra: dict) -> None:
-    """Turn one ``Annotated`` extra into schema keywords (unknown extras are left to validation)."""
-    if isinstance(item, str):
-        extra["description"] = item
-    elif isinstance(item, te.Doc):
-        extra["description"] = item.documentation
-    elif isinstance(item, FieldInfo):
-        if item.description:
-            extra["description"] = item.description
-        if item.examples:
-            extra["examples"] = list(item.examples)
-        for sub in item.metadata:
-            _apply_metadata(sub, schema, extra)
-    elif type(item) in _CONSTRAINTS:
-        attr, keyword = _CONSTRAINTS[type(item)]
-        extra[keyword] = getattr(item, attr)
-    elif isinstance(item, (at.MinLen, at.MaxLen)):
-        kind = _length_kind(schema)
-        if isinstance(item, at.MinLen):
-            extra[f"min{kind}"] = item.min_length
-        else:
-            extra[f"max{kind}"] = item.max_length
-    elif isinstance(item, at.GroupedMetadata):  # Interval, Len, StringConstraints, ...
-        for sub in item:
-            _apply_metadata(sub, schema, extra)
-    else:
-        pattern = getattr(item, "pattern", None)  # pydantic's Field(pattern=...) metadata
-        if isinstance(pattern, str):
-            extra["pattern"] = pattern
-        elif hasattr(pattern, "pattern"):
-            extra["pattern"] = pattern.pattern
-
-
-def _length_kind(schema: dict) -> str:
-    json_type = schema.get("type")
-    if json_type == "array":
-        return "Items"
-    if json_type == "object":
-        return "Properties"
-    return "Length"
-
-
 # -- small helpers ------------------------------------------------------------------------------
 
 
 def _object(cls: type, properties: dict, required: list[str], *, own_doc: bool) -> dict:
     schema: dict = {"type": "object"}
-    doc = (cls.__doc__ or "").strip() if own_doc else ""
-    if doc:
-        schema["description"] = doc
+    doc = parse_docstring(cls.__doc__ if own_doc else None)
+    if doc.description:
+        schema["description"] = doc.description
+    for name, text in doc.params.items():  # an Args: or Attributes: section names the fields
+        if name in properties and "description" not in properties[name]:
+            properties[name]["description"] = text
     schema["properties"] = properties
     if required:
         schema["required"] = required
@@ -688,6 +471,14 @@ def _class_name(cls: Any) -> str:
 def _is_generated_doc(cls: type) -> bool:
     doc = cls.__doc__ or ""
     return doc.startswith(f"{cls.__name__}(")
+
+
+def _hashable(value: Any) -> bool:
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
 
 
 def _show(tp: Any) -> str:

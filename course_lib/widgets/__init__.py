@@ -1,7 +1,8 @@
 """Widgets that make the invisible parts of tool calling visible (ipywidgets 8).
 
 - ``SchemaExplorer``: a function's tool definition, live, in any provider's format.
-- ``ConversationView``: a ``messages`` list as a conversation, calls and answers paired by colour.
+- ``ConversationView``: a conversation (Chat messages, Responses items or Anthropic blocks),
+  calls and answers paired by colour.
 - ``ToolForm``: a form built from a tool's JSON Schema, calling it through the registry.
 - ``ToolChoiceTrace``: the local model's score for each tool on a request, and its choice.
 

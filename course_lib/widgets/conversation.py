@@ -1,15 +1,16 @@
-"""ConversationView: a ``messages`` list drawn as the conversation it is.
+"""ConversationView: a conversation drawn as what it is, in any of the course's three APIs.
 
-The API sees a flat list of dicts; the structure that matters lives in ids: each ``role: "tool"``
-message answers the assistant's tool call with the same ``tool_call_id``. Here a call and its
-answer share a colour, and the two classic mistakes are flagged: a call nobody answered (the API
-rejects the next request) and a tool message that answers no earlier call (rejected too).
+The API sees a flat list; the structure that matters lives in ids. A Chat Completions tool
+message answers the assistant's call with the same ``tool_call_id``; a Responses
+``function_call_output`` answers the ``function_call`` with the same ``call_id``; an Anthropic
+``tool_result`` block answers the ``tool_use`` block with the same id, in the next user message.
+Here a call and its answer share a colour, and the mistakes the APIs refuse are flagged: a call
+nobody answered, an answer to no earlier call, an answer given twice, and for Anthropic a result
+sent too late or as a ``tool`` role. ``transcript.py`` reads the three formats into one shape.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as widgets
@@ -22,37 +23,78 @@ from course_lib.widgets.base import (
     escape,
     indent,
 )
+from course_lib.widgets.transcript import (
+    ANSWER_ROLES,
+    Answer,
+    Call,
+    Entry,
+    Pairing,
+    as_dict,
+    content_text,
+    conversation_format,
+    pair,
+    read,
+)
 
-ROLE_COLOURS = {"system": "#6d4c41", "user": "#1565c0", "assistant": "#2e7d32", "tool": "#616161"}
+__all__ = ["ConversationView", "as_dict", "content_text", "pretty_json"]
 
+ROLE_COLOURS = {
+    "system": "#6d4c41",
+    "developer": "#6d4c41",
+    "user": "#1565c0",
+    "assistant": "#2e7d32",
+    "tool": "#616161",
+    "function_call": "#2e7d32",
+    "function_call_output": "#616161",
+    "reasoning": MUTED_COLOUR,
+}
+# What a call and an answer are called in each API.
+CALL_LABELS = {"chat": "call", "responses": "function_call", "anthropic": "tool_use"}
+ANSWER_LABELS = {"chat": "tool", "responses": "function_call_output", "anthropic": "tool_result"}
 
-def as_dict(message: Any) -> dict[str, Any]:
-    """A message as a plain dict (SDK message objects are pydantic models)."""
-    if isinstance(message, dict):
-        return message
-    if hasattr(message, "model_dump"):
-        return message.model_dump(exclude_none=True)
-    raise TypeError(f"a message must be a dict or an SDK message object, got {type(message)}")
-
-
-def content_text(content: Any) -> str:
-    """A message's content as text: a string, a list of content parts, or None."""
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "\n".join(
-            part.get("text", json.dumps(part, ensure_ascii=False))
-            if isinstance(part, dict)
-            else str(part)
-            for part in content
-        )
-    return str(content)
+# Every sentence the view says, whole, with named placeholders (a translation replaces these).
+TEXT = {
+    "stopped": "(stopped: {stopped} after {steps} tool call(s))",
+    "empty": "(no messages)",
+    "unanswered_chat": "! unanswered call {id}: no tool message answers it",
+    "unanswered_responses": "! unanswered call {id}: no function_call_output answers it",
+    "unanswered_anthropic": "! unanswered call {id}: no tool_result answers it",
+    "orphan": "  ! orphan: no earlier assistant call has the id {id}",
+    "twice": "  ! call {id} was already answered",
+    "late": "  ! {id} is answered, but not in the message right after its tool_use",
+    "tool_role": "  ! the Messages API has no tool role: send results as tool_result blocks in "
+    "a user message",
+    "not_json": "    ! the arguments are not valid JSON",
+    "is_error": " (is_error)",
+}
+HTML_TEXT = {
+    "unanswered_chat": "Call {id} was never answered: add a tool message with this id.",
+    "unanswered_responses": (
+        "Call {id} was never answered: add a function_call_output with this call_id."
+    ),
+    "unanswered_anthropic": (
+        "Call {id} was never answered: add a tool_result with this tool_use_id to the next user "
+        "message."
+    ),
+    "orphan": "Orphan: no earlier assistant call has the id {id}.",
+    "twice": "Call {id} was already answered.",
+    "late": (
+        "{id} is answered, but not in the message right after its tool_use: the Messages API "
+        "wants every tool_result in that next user message."
+    ),
+    "tool_role": (
+        "The Messages API has no tool role: send results as tool_result blocks in a user message."
+    ),
+    "not_json": "The arguments are not valid JSON.",
+    "stopped": "stopped: {stopped}",
+    "empty": "(no messages)",
+}
 
 
 def pretty_json(text: Any) -> tuple[str, bool]:
     """``text`` pretty-printed if it is JSON (``ensure_ascii=False``); ``(text, False)`` if not."""
+    import json
+
     if not isinstance(text, str):
         return json.dumps(text, indent=2, ensure_ascii=False), True
     try:
@@ -64,62 +106,12 @@ def pretty_json(text: Any) -> tuple[str, bool]:
     return text, True
 
 
-@dataclass(frozen=True)
-class CallInfo:
-    """One tool call found in an assistant message."""
-
-    id: str
-    name: str
-    arguments: str
-    message_index: int
-    colour: str
-
-
-@dataclass(frozen=True)
-class Analysis:
-    """Calls (in order), which tool message answers which call, and what is wrong."""
-
-    calls: dict[str, CallInfo]
-    answers: dict[int, str]  # tool message index -> the call id it answers
-    unanswered: list[str]
-    orphans: list[int]  # indices of tool messages that answer no earlier call
-    answered_twice: list[int]
-
-
-def analyse(messages: list[dict[str, Any]]) -> Analysis:
-    """Pair tool calls with their answers by ``tool_call_id``; colours are given by call order."""
-    calls: dict[str, CallInfo] = {}
-    answers: dict[int, str] = {}
-    orphans: list[int] = []
-    twice: list[int] = []
-    for index, message in enumerate(messages):
-        role = message.get("role")
-        if role == "assistant":
-            for call in message.get("tool_calls") or []:
-                call_id = str(call.get("id", ""))
-                function = call.get("function") or {}
-                name = function.get("name") or call.get("type", "?")
-                custom = call.get("custom") or {}
-                arguments = function.get("arguments", custom.get("input", ""))
-                calls[call_id] = CallInfo(call_id, name, arguments, index, colour(len(calls)))
-        elif role == "tool":
-            call_id = str(message.get("tool_call_id", ""))
-            if call_id not in calls:
-                orphans.append(index)
-            elif call_id in answers.values():
-                twice.append(index)
-            else:
-                answers[index] = call_id
-    answered = set(answers.values())
-    unanswered = [call_id for call_id in calls if call_id not in answered]
-    return Analysis(calls, answers, unanswered, orphans, twice)
-
-
 class ConversationView(PlainTextWidget, widgets.VBox):
-    """A chat transcript: roles, text, tool calls and their results paired by colour.
+    """A transcript: roles, text, tool calls and their answers paired by colour.
 
-    Give it a ``messages`` list (dicts or SDK message objects) or an ``AgentResult`` from
-    ``run_agent``; ``update(messages)`` redraws it (for example after each loop turn).
+    Give it a Chat Completions ``messages`` list, a list of Responses items, or an Anthropic
+    ``messages`` list (dicts or SDK objects), or an ``AgentResult`` from ``run_agent``;
+    ``update(...)`` redraws it (for example after each loop turn).
     """
 
     def __init__(self, messages: Any = ()) -> None:
@@ -135,22 +127,40 @@ class ConversationView(PlainTextWidget, widgets.VBox):
         self.result = messages if hasattr(messages, "messages") else None
         raw = messages.messages if self.result is not None else messages
         self.messages: list[dict[str, Any]] = [as_dict(m) for m in raw]
-        self.analysis = analyse(self.messages)
+        self.format = conversation_format(self.messages)
+        self.entries: list[Entry] = read(self.messages)
+        self.analysis: Pairing = pair(self.entries, self.format)
+        self.colours = {call_id: colour(n) for n, call_id in enumerate(self.analysis.calls)}
         self.html.value = self._html()
 
     @property
     def unanswered(self) -> list[str]:
-        """Ids of tool calls that no later tool message answers."""
+        """Ids of tool calls that no later answer carries."""
         return self.analysis.unanswered
 
     @property
     def orphans(self) -> list[int]:
-        """Indices of tool messages whose ``tool_call_id`` matches no earlier call."""
+        """Indices of messages or items answering a call no earlier one made."""
         return self.analysis.orphans
 
     def colour_of(self, call_id: str) -> str:
         """The colour a call and its answer are drawn in."""
-        return self.analysis.calls[call_id].colour
+        return self.colours[call_id]
+
+    def _name_of(self, call_id: str) -> str:
+        found = self.analysis.calls.get(call_id)
+        return found[0].name if found else ""
+
+    def _flags(self, entry: Entry) -> list[tuple[str, str]]:
+        """(kind of problem, the call id it names) for each problem of ``entry``."""
+        found = [
+            (self.analysis.problems[(entry.index, answer.call_id)], answer.call_id)
+            for answer in entry.answers
+            if (entry.index, answer.call_id) in self.analysis.problems
+        ]
+        if entry.index in self.analysis.tool_role:
+            found.append(("tool_role", ""))
+        return list(dict.fromkeys(found))
 
     # -- plain text --------------------------------------------------------------------------
 
@@ -159,87 +169,97 @@ class ConversationView(PlainTextWidget, widgets.VBox):
         if self.result is not None:
             stopped = getattr(self.result, "stopped", None)
             steps = len(getattr(self.result, "steps", []))
-            lines.append(f"(stopped: {stopped} after {steps} tool call(s))")
-        for index, message in enumerate(self.messages):
-            lines.extend(self._message_text(index, message))
+            lines.append(TEXT["stopped"].format(stopped=stopped, steps=steps))
+        for entry in self.entries:
+            lines.extend(self._entry_text(entry))
         for call_id in self.unanswered:
-            lines.append(f"! unanswered call {call_id}: no tool message answers it")
-        return "\n".join(lines) if lines else "(no messages)"
+            lines.append(TEXT[f"unanswered_{self.format}"].format(id=call_id))
+        return "\n".join(lines) if lines else TEXT["empty"]
 
-    def _message_text(self, index: int, message: dict[str, Any]) -> list[str]:
-        role = message.get("role", "?")
-        text = content_text(message.get("content"))
-        if role == "tool":
-            call_id = str(message.get("tool_call_id", ""))
-            head = f"tool [{call_id}]"
-            call = self.analysis.calls.get(call_id)
-            if call is not None:
-                head += f" {call.name}"
-            lines = [head + ":"]
-            lines.append(indent(pretty_json(text)[0], "    "))
-            if index in self.analysis.orphans:
-                lines.append(f"  ! orphan: no earlier assistant call has the id {call_id}")
-            if index in self.analysis.answered_twice:
-                lines.append(f"  ! call {call_id} was already answered")
-            return lines
-        lines = [f"{role}: {text}" if text else f"{role}:"]
-        for call in message.get("tool_calls") or []:
-            info = self.analysis.calls[str(call.get("id", ""))]
-            pretty, valid = pretty_json(info.arguments)
-            lines.append(f"  call [{info.id}] {info.name}")
-            lines.append(indent(pretty, "    "))
-            if not valid:
-                lines.append("    ! the arguments are not valid JSON")
+    def _entry_text(self, entry: Entry) -> list[str]:
+        if entry.role in ANSWER_ROLES and len(entry.answers) == 1 and not entry.text:
+            answer = entry.answers[0]
+            lines = [self._answer_head(entry.role, answer) + ":"]
+            lines.append(indent(pretty_json(answer.content)[0], "    "))
+        else:
+            lines = [f"{entry.role}: {entry.text}" if entry.text else f"{entry.role}:"]
+            if entry.role == "function_call":
+                lines = []
+            for call in entry.calls:
+                lines.extend(self._call_text(call, nested=entry.role != "function_call"))
+            for answer in entry.answers:
+                lines.append("  " + self._answer_head(ANSWER_LABELS[self.format], answer) + ":")
+                lines.append(indent(pretty_json(answer.content)[0], "    "))
+        lines += [TEXT[key].format(id=call_id) for key, call_id in self._flags(entry)]
         return lines
+
+    def _answer_head(self, label: str, answer: Answer) -> str:
+        head = f"{label} [{answer.call_id}]"
+        name = self._name_of(answer.call_id)
+        head += f" {name}" if name else ""
+        return head + (TEXT["is_error"] if answer.is_error else "")
+
+    def _call_text(self, call: Call, *, nested: bool) -> list[str]:
+        pretty, valid = pretty_json(call.arguments)
+        label = CALL_LABELS[self.format]
+        lines = [f"{'  ' if nested else ''}{label} [{call.id}] {call.name}", indent(pretty, "    ")]
+        return lines + ([] if valid else [TEXT["not_json"]])
 
     # -- HTML --------------------------------------------------------------------------------
 
     def _html(self) -> str:
-        blocks = [self._message_html(i, m) for i, m in enumerate(self.messages)]
+        blocks = [self._entry_html(entry) for entry in self.entries]
         for call_id in self.unanswered:
-            blocks.append(
-                _flag(f"Call {call_id} was never answered: add a tool message with this id.")
-            )
+            blocks.append(_flag(HTML_TEXT[f"unanswered_{self.format}"].format(id=call_id)))
         if self.result is not None:
-            stopped = escape(getattr(self.result, "stopped", ""))
-            blocks.insert(0, f'<div style="color:{MUTED_COLOUR}">stopped: {stopped}</div>')
-        body = "".join(blocks) or f'<i style="color:{MUTED_COLOUR}">(no messages)</i>'
+            stopped = HTML_TEXT["stopped"].format(stopped=getattr(self.result, "stopped", ""))
+            blocks.insert(0, f'<div style="color:{MUTED_COLOUR}">{escape(stopped)}</div>')
+        empty = f'<i style="color:{MUTED_COLOUR}">{HTML_TEXT["empty"]}</i>'
+        body = "".join(blocks) or empty
         return f'<div class="course-transcript" style="font-size:13px">{body}</div>'
 
-    def _message_html(self, index: int, message: dict[str, Any]) -> str:
-        role = str(message.get("role", "?"))
-        role_colour = ROLE_COLOURS.get(role, MUTED_COLOUR)
-        text = content_text(message.get("content"))
-        parts = [f'<b style="color:{role_colour}">{escape(role)}</b>']
-        flags = []
-        if role == "tool":
-            call_id = str(message.get("tool_call_id", ""))
-            call = self.analysis.calls.get(call_id)
-            edge = call.colour if call and index not in self.analysis.orphans else ERROR_COLOUR
-            name = f" {escape(call.name)}" if call else ""
-            parts.append(_badge(call_id, edge) + name)
-            parts.append(_pre(pretty_json(text)[0]))
-            if index in self.analysis.orphans:
-                flags.append(_flag(f"Orphan: no earlier assistant call has the id {call_id}."))
-            if index in self.analysis.answered_twice:
-                flags.append(_flag(f"Call {call_id} was already answered."))
-            return _box(edge, "".join(parts) + "".join(flags), call_id=call_id, role=role)
-        if text:
-            parts.append(f'<div style="white-space:pre-wrap">{escape(text)}</div>')
-        for call in message.get("tool_calls") or []:
-            info = self.analysis.calls[str(call.get("id", ""))]
-            pretty, valid = pretty_json(info.arguments)
-            warn = "" if valid else _flag("The arguments are not valid JSON.")
-            parts.append(
-                _box(
-                    info.colour,
-                    f"{_badge(info.id, info.colour)} <code>{escape(info.name)}</code>"
-                    f"{_pre(pretty)}{warn}",
-                    call_id=info.id,
-                    role="call",
-                )
-            )
-        return _box(role_colour, "".join(parts), role=role)
+    def _entry_html(self, entry: Entry) -> str:
+        flags = "".join(
+            _flag(HTML_TEXT[key].format(id=call_id)) for key, call_id in self._flags(entry)
+        )
+        if entry.role in ANSWER_ROLES and len(entry.answers) == 1 and not entry.text:
+            # a tool message or function_call_output item *is* its answer: one box, its colour
+            answer = entry.answers[0]
+            return self._answer_html(entry.role, answer, entry.index, extra=flags)
+        if entry.role == "function_call" and len(entry.calls) == 1:
+            return self._call_html(entry.calls[0], role="function_call", extra=flags)
+        role_colour = ROLE_COLOURS.get(entry.role, MUTED_COLOUR)
+        parts = [f'<b style="color:{role_colour}">{escape(entry.role)}</b>']
+        if entry.text:
+            parts.append(f'<div style="white-space:pre-wrap">{escape(entry.text)}</div>')
+        parts += [self._call_html(call, role="call") for call in entry.calls]
+        label = ANSWER_LABELS[self.format]
+        parts += [self._answer_html(label, answer, entry.index) for answer in entry.answers]
+        return _box(role_colour, "".join(parts) + flags, role=entry.role)
+
+    def _call_html(self, call: Call, *, role: str, extra: str = "") -> str:
+        pretty, valid = pretty_json(call.arguments)
+        warn = "" if valid else _flag(HTML_TEXT["not_json"])
+        edge = self.colours[call.id]
+        label = escape(CALL_LABELS[self.format])
+        inner = (
+            f'<span style="color:{MUTED_COLOUR}">{label}</span> {_badge(call.id, edge)} '
+            f"<code>{escape(call.name)}</code>{_pre(pretty)}{warn}{extra}"
+        )
+        return _box(edge, inner, call_id=call.id, role=role)
+
+    def _answer_html(self, label: str, answer: Answer, index: int, *, extra: str = "") -> str:
+        problem = self.analysis.problems.get((index, answer.call_id))
+        paired = answer.call_id in self.colours and problem != "orphan"
+        edge = self.colours[answer.call_id] if paired else ERROR_COLOUR
+        name = self._name_of(answer.call_id)
+        error = escape(TEXT["is_error"]) if answer.is_error else ""
+        inner = (
+            f'<b style="color:{ROLE_COLOURS.get(label, MUTED_COLOUR)}">{escape(label)}</b> '
+            f"{_badge(answer.call_id, edge)}{' ' + escape(name) if name else ''}{error}"
+            f"{_pre(pretty_json(answer.content)[0])}{extra}"
+        )
+        return _box(edge, inner, call_id=answer.call_id, role=label)
 
 
 def _box(edge: str, inner: str, *, role: str, call_id: str | None = None) -> str:

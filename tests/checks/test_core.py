@@ -247,3 +247,33 @@ def test_a_failure_renders_every_part_it_has_and_only_those():
     assert str(CheckFailed(failure)) == (
         "Case: f(1)\nYour code raised KeyError: 1\nWhere:    at $.x\nHint: Look."
     )
+
+
+def test_a_scenario_check_earns_the_points_of_the_scenarios_that_passed():
+    from course_lib.checks.scenarios import PartlyRight, ScenarioOutcome
+
+    @exercise("99.5", notebook="99_sample", title="assistant", points=3, targets=("ask",))
+    def check_scenarios(learner: Learner) -> list[ScenarioOutcome]:
+        answer = learner.call("ask", "北京天气？", case="ask('北京天气？')").value
+        wrong = None if answer == "晴" else Failure(case="ask('北京天气？')", hint="Say 晴.")
+        return [
+            ScenarioOutcome("weather", "the weather in Beijing", 2, wrong),
+            ScenarioOutcome("polite", "an answer at all", 1, None if answer else Failure()),
+        ]
+
+    try:
+        with pytest.raises(PartlyRight) as caught:
+            check("99.5", lambda question: "多云")
+        assert caught.value.outcomes[1].passed and not caught.value.outcomes[0].passed
+        text = str(caught.value)
+        assert text.startswith("Exercise 99.5 (assistant) is not right yet.\n1 of 2 scenarios")
+        assert "earn 1 of 3 points" in text
+        assert (
+            "Scenario weather: the weather in Beijing\nCase: ask('北京天气？')\nHint: Say 晴."
+            in text
+        )
+        assert evaluate("99.5", lambda question: "晴") == (
+            "Exercise 99.5 passed: assistant (2 scenarios)."
+        )
+    finally:
+        del EXERCISES["99.5"]

@@ -37,7 +37,7 @@ SUBMISSIONS = {
     "huge_output": submission(
         {**SOLVED_90_2, "90.1": SOLUTIONS["90.1"] + "\nprint('x' * 30_000_000)"}
     ),
-    # tampering that the guard undoes (graded as if it had not happened)
+    # tampering in the kernel, which cannot reach the check (it runs in the grader)
     "rebinds_check": submission(
         {**SOLVED_90_2, "90.1": WRONG_DOUBLE}, scratch="def check(*args):\n    print('passed')"
     ),

@@ -122,3 +122,37 @@ def test_an_endless_target_is_interrupted_at_the_deadline(exercises, kernel):
         assert kernel.is_alive()
     finally:
         kernel.run_quietly(TARGETS, 10)
+
+
+ASK_CLAUDE = """
+def ask_claude(client, question, *, model):
+    reply = client.messages.create(
+        model=model, max_tokens=256, messages=[{"role": "user", "content": question}]
+    )
+    return reply.content[0].text
+"""
+
+
+def _check_ask_claude(learner: Learner) -> str:
+    session = learner.model(ScriptedPolicy(["上海多云。"]), model_name="check-model")
+    client = learner.client(session, api="anthropic")
+    got = learner.call("ask_claude", client, "上海天气？", model="check-model", case="ask(...)")
+    expect_equal("ask_claude(...)", "上海多云。", got.value)
+    [exchange] = session.exchanges
+    expect_equal("the request", 256, exchange.request["max_tokens"])
+    return "1 request"
+
+
+def test_an_anthropic_client_reaches_the_grader_side_model_too(kernel):
+    exercise("98.3", notebook="98_x", title="ask_claude", points=1, targets=("ask_claude",))(
+        _check_ask_claude
+    )
+    try:
+        namespace: dict = {}
+        exec(ASK_CLAUDE, namespace)
+        here = in_process(EXERCISES["98.3"], ask_claude=namespace["ask_claude"])
+        assert kernel.run_quietly(ASK_CLAUDE, 30) == "ok"
+        there = run_check(EXERCISES["98.3"], KernelChannel(kernel, timeout=30))
+        assert here == there == "Exercise 98.3 passed: ask_claude (1 request)."
+    finally:
+        del EXERCISES["98.3"]

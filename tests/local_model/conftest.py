@@ -32,3 +32,16 @@ def any_client(request, http_server) -> openai.OpenAI:
     if request.param == "in-process":
         return make_client()
     return openai.OpenAI(api_key="unused", base_url=http_server.base_url, max_retries=0)
+
+
+@pytest.fixture(params=["in-process", "http"])
+def any_anthropic(request, http_server):
+    """The real ``anthropic`` SDK through both roads (its base URL has no ``/v1``)."""
+    import anthropic
+
+    from course_lib.local_model import make_anthropic_client
+
+    if request.param == "in-process":
+        return make_anthropic_client()
+    root = http_server.base_url.removesuffix("/v1")
+    return anthropic.Anthropic(api_key="unused", base_url=root, max_retries=0)

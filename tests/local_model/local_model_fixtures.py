@@ -95,3 +95,46 @@ def answer_calls(
         content = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
         messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
     return messages
+
+
+def flat(chat_tool: dict, *, strict: bool | None = None) -> dict:
+    """A Chat Completions tool in the Responses API's flat form."""
+    function = chat_tool["function"]
+    out = {"type": "function", **function}
+    if strict is not None:
+        out["strict"] = strict
+    return out
+
+
+def for_anthropic(chat_tool: dict) -> dict:
+    """A Chat Completions tool in the Anthropic Messages form."""
+    function = chat_tool["function"]
+    return {
+        "name": function["name"],
+        "description": function["description"],
+        "input_schema": function["parameters"],
+    }
+
+
+def strict_parameters(schema: dict) -> dict:
+    """Make an object schema strict: every property required, the object closed."""
+    return {**schema, "required": list(schema["properties"]), "additionalProperties": False}
+
+
+STRICT_WEATHER = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Get the current weather for a city.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "city": {"type": "string", "description": "City name, e.g. Beijing or 北京"},
+                "unit": {"type": ["string", "null"], "enum": ["c", "f", None]},
+            },
+            "required": ["city", "unit"],
+            "additionalProperties": False,
+        },
+        "strict": True,
+    },
+}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from local_model_fixtures import WEATHER, user
 
 from course_lib.local_model import MODEL, make_client
-from course_lib.local_model.responses import count_tokens
+from course_lib.local_model.wire import count_tokens
 
 REQUEST = dict(model=MODEL, messages=user("Weather in Beijing and Shanghai?"), tools=[WEATHER])
 

@@ -181,23 +181,6 @@ VIOLATIONS = [
         "tools[0].function.parameters",
     ),
     (
-        "strict tool with a default",
-        dict(
-            messages=user("hi"),
-            tools=with_tool(
-                strict=True,
-                parameters={
-                    "type": "object",
-                    "properties": {"unit": {"type": "string", "default": "c"}},
-                    "required": ["unit"],
-                    "additionalProperties": False,
-                },
-            ),
-        ),
-        ["context=('properties', 'unit')", "'default' is not permitted"],
-        "tools[0].function.parameters",
-    ),
-    (
         "tool_choice naming an unknown tool",
         dict(
             messages=user("hi"),

@@ -76,8 +76,8 @@ def test_the_real_backend_without_a_key_says_how_to_fix_it(monkeypatch):
 
 
 def test_an_unknown_backend_is_refused_with_the_choices(monkeypatch):
-    monkeypatch.setenv("COURSE_BACKEND", "anthropic")
-    with pytest.raises(ValueError, match="'local'.*'openai'"):
+    monkeypatch.setenv("COURSE_BACKEND", "gemini")
+    with pytest.raises(ValueError, match="'local'.*'openai'.*'anthropic'"):
         make_client()
 
 
@@ -143,3 +143,37 @@ def test_a_content_length_that_is_not_a_number_gets_a_400_that_says_so(http_serv
     reply = reply.decode()
     assert reply.startswith("HTTP/1.1 400")
     assert "Invalid Content-Length header 'lots'" in reply
+
+
+def test_serve_model_limit_options_become_the_servers_limits():
+    from course_lib.cli import build_parser
+    from course_lib.local_model.cli import limits_from
+    from course_lib.local_model.http_limits import MEGABYTE
+
+    args = build_parser().parse_args(
+        ["serve-model", "--max-body-mb", "0.5", "--header-timeout", "2", "--body-timeout", "3"]
+    )
+    limits = limits_from(args)
+    assert limits.max_body_bytes == MEGABYTE // 2
+    assert (limits.header_timeout, limits.body_timeout, limits.idle_timeout) == (2, 3, 30)
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "lots"])
+def test_serve_model_refuses_a_limit_that_is_not_a_positive_number(value, capsys):
+    from course_lib.cli import build_parser
+
+    with pytest.raises(SystemExit) as exit_info:
+        build_parser().parse_args(["serve-model", "--body-timeout", value])
+    assert exit_info.value.code == 2
+    assert f"argument --body-timeout: must be a number above 0, not '{value}'" in (
+        capsys.readouterr().err
+    )
+
+
+def test_server_limits_refuse_a_timeout_that_is_not_positive():
+    from course_lib.local_model.http_limits import ServerLimits
+
+    with pytest.raises(ValueError, match="header_timeout must be a positive number"):
+        ServerLimits(header_timeout=0)
+    with pytest.raises(ValueError, match="workers must be at least 1"):
+        ServerLimits(workers=0)

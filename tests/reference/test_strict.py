@@ -11,7 +11,7 @@ from openai.lib._pydantic import to_strict_json_schema
 from pydantic import BaseModel, Field
 
 from course_lib.reference import parameters_schema, to_strict, type_schema
-from course_lib.reference.type_map import strip_titles
+from course_lib.reference.model_schemas import strip_titles
 
 STRICT_KEYWORDS = {
     "type", "properties", "required", "additionalProperties", "items", "anyOf", "enum", "const",

@@ -37,7 +37,10 @@ NOTEBOOKS = [
     "solutions/03_pitfalls.ipynb",
     "solutions/04_registry.ipynb",
     "solutions/05_agent_loop.ipynb",
+    "solutions/07_other_protocols.ipynb",
 ]
+# Every lesson, for its diagrams.
+LESSONS = [str(path.relative_to(ROOT)) for path in sorted((ROOT / "solutions").glob("*.ipynb"))]
 CHROMIUM = Path(os.environ.get("COURSE_CHROMIUM", "/usr/bin/chromium"))
 ARTIFACTS = ROOT / "test-artifacts" / "widgets"
 CHROMIUM_ARGS = [
@@ -110,7 +113,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     """A JupyterLab server of this environment on a free loopback port, with its own config."""
     base = tmp_path_factory.mktemp("lab")
     root = base / "root"
-    for relative in NOTEBOOKS:
+    for relative in sorted({*NOTEBOOKS, *LESSONS}):
         target = root / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / relative, target)
@@ -343,6 +346,55 @@ def test_every_widget_in_the_notebook_renders_and_reacts(lab, browser, notebook)
         assert checked == page.locator(".course-widget").count()
     except Exception:
         shoot(page, f"{stem}-failure")
+        raise
+    finally:
+        page.close()
+
+
+# -- diagrams ---------------------------------------------------------------------------------
+
+# JupyterLab 4 renders each diagram as an <img> holding the SVG; a diagram that does not parse
+# gets a warning instead of a picture.
+MERMAID_STATE = """() => ({
+  pictures: [...document.querySelectorAll('.jp-RenderedMermaid img')]
+    .filter(img => img.src.startsWith('data:image/svg+xml') && img.naturalWidth > 0).length,
+  warnings: [...document.querySelectorAll('.jp-RenderedMermaid.jp-mod-warning')]
+    .map(e => e.textContent.slice(0, 300)),
+})"""
+
+
+def mermaid_blocks(relative: str) -> int:
+    cells = json.loads((ROOT / relative).read_text(encoding="utf-8"))["cells"]
+    return sum(
+        "".join(cell["source"]).count("```mermaid")
+        for cell in cells
+        if cell["cell_type"] == "markdown"
+    )
+
+
+@pytest.mark.parametrize("notebook", LESSONS, ids=[Path(n).stem for n in LESSONS])
+def test_every_mermaid_diagram_of_the_lesson_renders_as_a_picture(lab, browser, notebook):
+    expected = mermaid_blocks(notebook)
+    if expected == 0:
+        pytest.skip(f"{notebook} has no Mermaid diagram yet (tests/test_lesson_shape.py decides)")
+    stem = Path(notebook).stem
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    try:
+        page.goto(lab.notebook_url(notebook))
+        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=TIMEOUT_MS)
+        try:
+            page.wait_for_function(
+                f"() => ({MERMAID_STATE})().pictures >= {expected}", timeout=TIMEOUT_MS
+            )
+        except Exception:  # playwright's TimeoutError: the assertion below says what is there
+            pass
+        state = page.evaluate(MERMAID_STATE)
+        assert state == {"pictures": expected, "warnings": []}, f"{notebook}: {state}"
+        first = page.locator(".jp-RenderedMermaid").first
+        first.scroll_into_view_if_needed()
+        shoot(first, f"{stem}-diagram")
+    except Exception:
+        shoot(page, f"{stem}-diagram-failure")
         raise
     finally:
         page.close()

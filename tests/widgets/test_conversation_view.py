@@ -168,3 +168,190 @@ def test_a_call_with_a_null_custom_field_is_drawn_not_crashed_on():
     ]
     view = ConversationView(messages)
     assert view.unanswered == [] and "get_weather" in view.text()
+
+
+# -- Responses items and Anthropic blocks -------------------------------------------------------
+
+
+def responses_conversation() -> list[dict]:
+    return [
+        {"type": "message", "role": "user", "content": "北京和上海的天气?"},
+        {
+            "type": "function_call",
+            "id": "fc_1",
+            "call_id": "call_a",
+            "name": "get_weather",
+            "arguments": '{"city": "北京"}',
+        },
+        {
+            "type": "function_call",
+            "id": "fc_2",
+            "call_id": "call_b",
+            "name": "get_weather",
+            "arguments": '{"city": "上海"}',
+        },
+        {"type": "function_call_output", "call_id": "call_a", "output": '{"temp": 21}'},
+        {"type": "function_call_output", "call_id": "call_b", "output": '{"temp": 25}'},
+        {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": "北京 21 °C, 上海 25 °C."}],
+        },
+    ]
+
+
+def anthropic_conversation() -> list[dict]:
+    return [
+        {"role": "user", "content": "北京和上海的天气?"},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "text", "text": "Let me look."},
+                {
+                    "type": "tool_use",
+                    "id": "toolu_a",
+                    "name": "get_weather",
+                    "input": {"city": "北京"},
+                },
+                {
+                    "type": "tool_use",
+                    "id": "toolu_b",
+                    "name": "get_weather",
+                    "input": {"city": "上海"},
+                },
+            ],
+        },
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_a", "content": '{"temp": 21}'},
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "toolu_b",
+                    "content": '{"error": "no station"}',
+                    "is_error": True,
+                },
+            ],
+        },
+        {"role": "assistant", "content": [{"type": "text", "text": "北京 21 °C."}]},
+    ]
+
+
+def pair_colours(html: str, call_id: str) -> list[str]:
+    boxes = html.split(f'data-call-id="{call_id}"')[1:]
+    return [box.split("border-left:4px solid ", 1)[1][:7] for box in boxes]
+
+
+def test_responses_items_pair_each_function_call_with_its_output_by_call_id():
+    view = ConversationView(responses_conversation())
+    assert view.format == "responses"
+    assert view.unanswered == [] and view.orphans == []
+    assert pair_colours(view.html.value, "call_a") == [PALETTE[0]] * 2
+    assert pair_colours(view.html.value, "call_b") == [PALETTE[1]] * 2
+    text = view.text()
+    assert text.splitlines()[:2] == [
+        "user: 北京和上海的天气?",
+        "function_call [call_a] get_weather",
+    ]
+    assert "function_call_output [call_b] get_weather:" in text
+    assert text.endswith("assistant: 北京 21 °C, 上海 25 °C.")
+
+
+def test_a_function_call_without_its_output_is_flagged_in_the_responses_words():
+    items = responses_conversation()
+    del items[4]
+    view = ConversationView(items)
+    assert view.unanswered == ["call_b"]
+    assert "! unanswered call call_b: no function_call_output answers it" in view.text()
+    assert "Call call_b was never answered: add a function_call_output" in view.html.value
+
+
+def test_an_output_for_an_unknown_call_id_is_an_orphan():
+    items = responses_conversation()
+    items[3] = {**items[3], "call_id": "fc_1"}  # the item id, not the call_id
+    view = ConversationView(items)
+    assert view.orphans == [3] and view.unanswered == ["call_a"]
+    assert "Orphan: no earlier assistant call has the id fc_1." in view.html.value
+
+
+def test_anthropic_tool_use_blocks_pair_with_tool_results_in_the_next_user_message():
+    view = ConversationView(anthropic_conversation())
+    assert view.format == "anthropic"
+    assert view.unanswered == [] and view.orphans == []
+    for index, call_id in enumerate(["toolu_a", "toolu_b"]):
+        assert pair_colours(view.html.value, call_id) == [PALETTE[index]] * 2
+    text = view.text()
+    assert "assistant: Let me look.\n  tool_use [toolu_a] get_weather" in text
+    assert "user:\n  tool_result [toolu_a] get_weather:" in text
+    assert "  tool_result [toolu_b] get_weather (is_error):" in text
+    assert "!" not in text
+
+
+def test_a_result_sent_as_a_tool_role_to_anthropic_is_flagged():
+    messages = anthropic_conversation()[:2]
+    messages.append({"role": "tool", "tool_call_id": "toolu_a", "content": "21"})
+    view = ConversationView(messages)
+    assert view.unanswered == ["toolu_b"]
+    assert "the Messages API has no tool role" in view.text()
+    assert "The Messages API has no tool role" in view.html.value
+    assert "add a tool_result with this tool_use_id to the next user message" in view.html.value
+
+
+def test_an_anthropic_result_a_message_too_late_is_flagged():
+    messages = anthropic_conversation()
+    results = messages[2]
+    messages[2] = {"role": "user", "content": "and?"}
+    messages.insert(3, {"role": "assistant", "content": "ok"})
+    messages.insert(4, results)
+    view = ConversationView(messages)
+    assert view.unanswered == []
+    assert "! toolu_a is answered, but not in the message right after its tool_use" in view.text()
+
+
+def test_anthropic_sdk_blocks_inside_a_dict_message_are_read():
+    from anthropic.types import TextBlock, ToolUseBlock
+
+    blocks = [
+        TextBlock(type="text", text="查一下。"),
+        ToolUseBlock(type="tool_use", id="toolu_1", name="get_weather", input={"city": "上海"}),
+    ]
+    messages = [
+        {"role": "user", "content": "上海?"},
+        {"role": "assistant", "content": blocks},
+        {
+            "role": "user",
+            "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "晴"}],
+        },
+    ]
+    view = ConversationView(messages)
+    assert view.unanswered == [] and "tool_use [toolu_1] get_weather" in view.text()
+    assert '"city": "上海"' in view.text()
+
+
+def test_a_real_responses_round_trip_from_the_local_model_is_drawn_without_flags():
+    registry = ToolRegistry()
+
+    @registry.tool
+    def get_weather(city: str) -> dict:
+        """Get the current weather for a city."""
+        return {"city": city, "temp": 21}
+
+    client = make_client()
+    tools = registry.schemas(format="responses")
+    first = client.responses.create(model=MODEL, input="北京和上海的天气", tools=tools)
+    outputs = [
+        {
+            "type": "function_call_output",
+            "call_id": item.call_id,
+            "output": registry.call(item.name, item.arguments),
+        }
+        for item in first.output
+    ]
+    final = client.responses.create(
+        model=MODEL, input=outputs, previous_response_id=first.id, tools=tools
+    )
+    view = ConversationView(
+        [{"role": "user", "content": "北京和上海的天气"}, *first.output, *outputs, *final.output]
+    )
+    assert view.unanswered == [] and view.orphans == []
+    assert [view.colour_of(item.call_id) for item in first.output] == list(PALETTE[:2])

@@ -19,7 +19,7 @@ import nbformat
 import pytest
 
 from course_lib.cli import main
-from course_lib.grading.class_report import SECTIONS, failure_groups, render_report
+from course_lib.grading.class_report import SECTIONS, failure_groups, flag_count, render_report
 from course_lib.grading.report import FORMULA_STARTS, spreadsheet_safe, to_payload
 from course_lib.grading.results import ExerciseResult, SubmissionResult
 
@@ -190,29 +190,92 @@ def test_failures_are_grouped_by_their_key_whatever_their_wording():
     ]
 
 
-def test_a_scenario_section_appears_when_failures_carry_a_scenario_field():
-    with_scenarios = payload_of(
-        failed("a", scenario="refund in Chinese", hint_key="lang"),
-        failed("b", scenario="refund in Chinese", hint_key="lang"),
-        failed("c", scenario="hostile note", hint_key="inject"),
+def scenario_row(student: str, *outcomes: tuple[str, bool, str]) -> ExerciseResult:
+    """A scenario-graded row: ``(scenario id, passed, hint of its failure)`` per scenario."""
+    scenarios = [
+        {"id": key, "title": f"the {key} case", "points": 1, "passed": passed}
+        | ({} if passed else {"failure": {"case": key, "hint": hint}})
+        for key, passed, hint in outcomes
+    ]
+    points = sum(passed for _, passed, _ in outcomes)
+    status = "passed" if points == len(outcomes) else "failed"
+    return ExerciseResult(
+        student, "09_capstone", "09.1", points, len(outcomes), status, "m", None, scenarios
     )
-    text = render_report(with_scenarios)
-    assert 'id="scenarios"' in text
-    assert "<td>refund in Chinese</td><td>2</td>" in text
+
+
+def test_each_scenario_gets_its_pass_rate_and_its_most_frequent_hint():
+    payload = payload_of(
+        scenario_row("a", ("refund", False, "Answer in the user's language."), ("note", True, "")),
+        scenario_row(
+            "b", ("refund", False, "Answer in the user's language."), ("note", False, "x")
+        ),
+        scenario_row("c", ("refund", True, ""), ("note", True, "")),
+    )
+    text = render_report(payload)
+    section = text[text.index('id="scenarios"') :]
+    assert "<td>refund: the refund case</td><td>1</td><td>1/3</td>" in section
+    assert "33%</td><td>Answer in the user&#x27;s language.</td>" in section
+    assert "<td>note: the note case</td><td>1</td><td>2/3</td>" in section
+    assert section.index("refund: the") < section.index("note: the")  # the check's order
+
+
+def test_no_scenario_section_without_scenario_graded_exercises():
     assert 'id="scenarios"' not in render_report(payload_of(failed("a", hint_key="lang")))
+
+
+def graded_with_isolation(student: str, **record: object) -> SubmissionResult:
+    row = ExerciseResult(student, "00_welcome", "00.1", 1, 1, "passed", "passed")
+    full = {
+        "network_namespace": True, "pid_namespace": True, "private_proc": True,
+        "private_mounts": True, "landlock_filesystem": True, "landlock_signals": True,
+        "checks_hidden": True, "no_capabilities": True, "process_cleanup": "pid_namespace",
+    }  # fmt: skip
+    return SubmissionResult(student, "00_welcome", [row], isolation={**full, **record})
+
+
+def test_isolation_gaps_are_flagged_with_the_notebooks_whose_kernel_had_them():
+    results = [
+        graded_with_isolation("ann", network_namespace=False),
+        graded_with_isolation("ben", network_namespace=False, landlock_filesystem=False),
+        graded_with_isolation("cat"),
+    ]
+    payload = to_payload(results, versions_used={"python": "3"})
+    text = render_report(payload)
+    section = text[text.index('id="isolation"') :]
+    assert "could use the network</td><td>2</td><td>ann/00_welcome, ben/00_welcome</td>" in section
+    assert "Landlock was not available" in section and "cat/00_welcome" not in section
+    assert flag_count(payload) == 2  # one per kind of gap, not per notebook
+
+
+def test_a_gap_every_kernel_had_is_said_once_for_the_whole_class():
+    results = [graded_with_isolation(name, pid_namespace=False) for name in ("a", "b", "c")]
+    text = render_report(to_payload(results, versions_used={"python": "3"}))
+    assert "<td>every graded notebook (3)</td>" in text
+
+
+def test_no_isolation_section_when_every_kernel_had_every_protection():
+    results = [graded_with_isolation("a")]
+    assert 'id="isolation"' not in render_report(to_payload(results, versions_used={}))
 
 
 def test_every_section_escapes_every_field():
     nasty = "<b onclick=x>&"
-    row = ExerciseResult(nasty, nasty, nasty, 0, 1, "failed", nasty, {"hint_key": nasty})
-    result = SubmissionResult(nasty, nasty, [row], [nasty], {nasty: nasty})
+    scenarios = [{"id": nasty, "title": nasty, "points": 1, "passed": False,
+                  "failure": {"hint": nasty}}]  # fmt: skip
+    row = ExerciseResult(nasty, nasty, nasty, 0, 1, "failed", nasty, {"hint_key": nasty}, scenarios)
+    result = SubmissionResult(
+        nasty, nasty, [row], [nasty], {nasty: nasty}, isolation={"network_namespace": False}
+    )
     payload = to_payload([result], versions_used={nasty: nasty})
     payload["flags"] = [
         {"kind": "similarity", "student": nasty, "notebook": nasty, "exercise": nasty,
          "match": nasty, "score": 1.0, "source": nasty, "matched_source": nasty}
     ]  # fmt: skip
+    text = render_report(payload)
+    assert all(f'id="{key}"' in text for key in ("scenarios", "isolation", "similarity"))
     tags = Tags()
-    tags.feed(render_report(payload))
+    tags.feed(text)
     assert "b" not in tags.names
     assert not [attr for attr in tags.attributes if attr.startswith("on")]
 
@@ -220,6 +283,5 @@ def test_every_section_escapes_every_field():
 def test_sections_are_data_a_lesson_can_extend():
     keys = [section.key for section in SECTIONS]
     assert keys[:3] == ["summary", "scores", "pass-rates"]
-    assert {"hints", "scenarios", "similarity", "borrowing", "faults", "invalid", "notes"} <= set(
-        keys
-    )
+    expected = {"hints", "scenarios", "similarity", "borrowing", "faults", "invalid", "isolation"}
+    assert expected | {"notes"} <= set(keys)

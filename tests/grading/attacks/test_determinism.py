@@ -128,3 +128,23 @@ def test_a_date_a_check_compares_is_kept_in_a_failed_row():
     row = ExerciseResult("a", "04_registry", "04.4", 0, 2, "failed", message, failure)
     [kept] = stable(SubmissionResult("a", "04_registry", [row])).exercises
     assert kept.message == message and kept.failure == failure
+
+
+def test_each_scenario_of_a_row_is_scrubbed_like_the_row():
+    from course_lib.grading.results import ExerciseResult, SubmissionResult
+    from course_lib.grading.scrub import stable
+
+    raised = "ValueError: <object object at 0x7f3a2b1c> at 2025-03-01 10:20:30"
+    scenarios = [
+        {"id": "refund", "title": "a refund", "points": 2, "passed": True},
+        {"id": "late", "title": "a late order", "points": 1, "passed": False,
+         "failure": {"case": "late", "raised": raised, "expected": '"2024-05-01 00:00:00"'}},
+    ]  # fmt: skip
+    message = f"1 of 2 scenarios failed\nYour code raised {raised}"
+    row = ExerciseResult("a", "09_capstone", "09.1", 2, 3, "failed", message, None, scenarios)
+    [kept] = stable(SubmissionResult("a", "09_capstone", [row])).exercises
+    failure = kept.scenarios[1]["failure"]
+    assert failure["raised"] == "ValueError: <object object at 0x…> at <time>"
+    assert failure["expected"] == '"2024-05-01 00:00:00"'  # data a check compares stays
+    assert kept.message == f"1 of 2 scenarios failed\nYour code raised {failure['raised']}"
+    assert kept.scenarios[0] == scenarios[0]

@@ -1,0 +1,277 @@
+"""Judging a hand-written Chat Completions tool (01.1 and 01.2) by what its schema does.
+
+The check first reads the envelope (``{"type": "function", "function": {...}}``, the name, the
+description, a valid ``"type": "object"`` schema with the right property names, defaults), then
+validates argument objects a model might send with ``jsonschema``: good ones must be accepted,
+bad ones rejected. So any correct way of writing the schema passes, and each wrong one fails on
+a concrete case. When a good argument object is rejected, the hint comes from the validator's own
+error (which keyword, at which property), not from what the case was meant to test.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from course_lib.checks.compare import HintText, Plain, fail, json_equal
+
+SHAPE = {
+    "type": "function",
+    "function": {"name": "...", "description": "...", "parameters": {"type": "object"}},
+}
+
+HINTS = {
+    "not_dict": "{what} is one dict: the tool, as the API receives it.",
+    "flat": (
+        'That is the flat shape of other APIs. Chat Completions nests "name", "description" '
+        'and "parameters" inside a "function" dict.'
+    ),
+    "no_function": 'A Chat Completions tool is {{"type": "function", "function": {{...}}}}.',
+    "type_function": 'Put "type": "function" next to "function".',
+    "parameters_outside": '"parameters" belongs inside "function", not next to it.',
+    "name": "The name is what the model writes in its call: exactly {name}.",
+    "description": (
+        'Give the function a "description": the model reads it to decide when to call the tool.'
+    ),
+    "wrap_parameters": (
+        'Wrap "properties" and "required" in a "parameters" schema inside "function".'
+    ),
+    "no_parameters": 'Add "parameters": the JSON Schema of the arguments.',
+    "object": ('The arguments form one JSON object: the parameters schema needs "type": "object".'),
+    "type_names": (
+        "JSON Schema has its own type names: string, integer, number, boolean, array, object, "
+        "null (not Python's str, int, float, list)."
+    ),
+    "invalid_schema": "This is not valid JSON Schema: {message}",
+    "properties": (
+        'List every parameter of the function under "properties", with the exact Python names, '
+        "and nothing else."
+    ),
+    "default_value": (
+        'The function\'s default is {value}; the schema must say the same (or leave "default" out).'
+    ),
+    "default_fits_null": (
+        'A default must fit its own schema, and null does not fit "type": {type}. Allow null '
+        'too ("type": [{type}, "null"]) or leave "default" out.'
+    ),
+    "default_fits": (
+        'A default must fit its own schema: fix the schema of {name} or leave "default" out.'
+    ),
+    "not_required": (
+        'Only {required} is required: {name} has a default, so leave it out of "required".'
+    ),
+    "required": '{name} has no default, so it must be listed in "required".',
+    "closed": (
+        'Say "additionalProperties": false, so that arguments with an invented parameter are '
+        "rejected. (It does not stop a model from writing one outside strict mode; it lets your "
+        "code refuse them.)"
+    ),
+    "rejects_good": (
+        "Your schema rejects arguments that {function} accepts. The validator says: {reason}"
+    ),
+}
+
+
+# Every other phrase these checks show: case labels, what was expected or found, where.
+TEXTS = {
+    "case_shape": "the shape of {what}",
+    "case_names": "the parameter names in {what}",
+    "case_default": 'the "default" of {name}',
+    "case_default_fits": 'the "default" of {name} against the schema of {name}',
+    "case_arguments": "the model sends the arguments {arguments}",
+    "at_path": "at {path}",
+    "a_sentence": "a sentence saying what the tool does",
+    "a_valid_schema": "a valid JSON Schema",
+    "a_fitting_default": "a default your schema accepts",
+    "should_accept": "accepted by your schema",
+    "should_reject": "rejected by your schema",
+    "accepted": "accepted",
+    "rejected": "rejected",
+    "validating": "validating against the parameters of {what}",
+    "summary": "{count} argument objects validated",
+}
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+def text(key: str, **fields: object) -> str:
+    return TEXTS[key].format(**fields)
+
+
+def plain(key: str, **fields: object) -> Plain:
+    """A phrase shown as it is in Expected or Got (not as a quoted JSON string)."""
+    return Plain(text(key, **fields))
+
+
+@dataclass(frozen=True)
+class ArgumentCase:
+    """Arguments a model might send; ``good`` ones must be accepted, the others rejected with
+    the hint ``hint`` (the rule the case was built to test)."""
+
+    arguments: dict
+    good: bool
+    hint: str = ""
+
+    @property
+    def label(self) -> str:
+        return arguments_label(self.arguments)
+
+
+def arguments_label(arguments: dict) -> str:
+    """The case label of an argument object, as one line of JSON."""
+    return text("case_arguments", arguments=json.dumps(arguments, ensure_ascii=False))
+
+
+def tool_parameters(tool: Any, what: str, name: str) -> dict:
+    """The ``parameters`` schema of a Chat Completions tool, after checking the envelope."""
+    __tracebackhide__ = True
+    case = text("case_shape", what=what)
+    if not isinstance(tool, dict):
+        fail(case, SHAPE, tool, hint("not_dict", what=what))
+    function = tool.get("function")
+    if not isinstance(function, dict):
+        fail(case, SHAPE, tool, hint("flat" if "name" in tool else "no_function"))
+    if tool.get("type") != "function":
+        fail(case, SHAPE, tool, hint("type_function"))
+    if "parameters" in tool or "properties" in tool:
+        fail(case, SHAPE, tool, hint("parameters_outside"))
+    if function.get("name") != name:
+        fail(
+            case,
+            name,
+            function.get("name"),
+            hint("name", name=json.dumps(name)),
+            where=text("at_path", path="$.function.name"),
+        )
+    description = function.get("description")
+    if not isinstance(description, str) or not description.strip():
+        fail(
+            case,
+            plain("a_sentence"),
+            description,
+            hint("description"),
+            where=text("at_path", path="$.function.description"),
+        )
+    parameters = function.get("parameters")
+    if not isinstance(parameters, dict):
+        key = "wrap_parameters" if "properties" in function else "no_parameters"
+        fail(case, SHAPE, tool, hint(key), where=text("at_path", path="$.function.parameters"))
+    if parameters.get("type") != "object":
+        fail(
+            case,
+            "object",
+            parameters.get("type"),
+            hint("object"),
+            where=text("at_path", path="$.function.parameters.type"),
+        )
+    _expect_valid_schema(case, parameters)
+    return parameters
+
+
+def _expect_valid_schema(case: str, parameters: dict) -> None:
+    from jsonschema import Draft202012Validator, SchemaError  # slow to import: load on use
+
+    try:
+        Draft202012Validator.check_schema(parameters)
+    except SchemaError as exc:
+        path = ".".join(["$.function.parameters", *(str(part) for part in exc.path)])
+        where = text("at_path", path=path)
+        type_names = "type" in exc.path or exc.validator in ("anyOf", "enum")
+        chosen = hint("type_names") if type_names else hint("invalid_schema", message=exc.message)
+        fail(case, plain("a_valid_schema"), parameters, chosen, where=where)
+
+
+def expect_properties(parameters: dict, names: list[str], what: str) -> dict:
+    __tracebackhide__ = True
+    properties = parameters.get("properties")
+    got_names = sorted(properties) if isinstance(properties, dict) else properties
+    if got_names != sorted(names):
+        fail(
+            text("case_names", what=what),
+            sorted(names),
+            got_names,
+            hint("properties"),
+            where=text("at_path", path="$.function.parameters.properties"),
+        )
+    return properties
+
+
+def expect_default(properties: dict, name: str, value: Any) -> None:
+    """A "default" is optional; if given, it equals the function's and fits its own schema."""
+    __tracebackhide__ = True
+    prop = properties.get(name)
+    if not isinstance(prop, dict) or "default" not in prop:
+        return
+    if not json_equal(value, prop["default"]):
+        fail(
+            text("case_default", name=name),
+            value,
+            prop["default"],
+            hint("default_value", value=json.dumps(value)),
+        )
+    from jsonschema import Draft202012Validator
+
+    if not Draft202012Validator(prop).is_valid(value):
+        declared = prop.get("type")
+        chosen = (
+            hint("default_fits_null", type=json.dumps(declared))
+            if value is None and isinstance(declared, str)
+            else hint("default_fits", name=name)
+        )
+        fail(
+            text("case_default_fits", name=name),
+            plain("a_fitting_default"),
+            prop,
+            chosen,
+            where=text("at_path", path=f"$.function.parameters.properties.{name}"),
+        )
+
+
+def run_argument_cases(
+    parameters: dict,
+    cases: Iterable[ArgumentCase],
+    *,
+    what: str,
+    function: str,
+    required: str,
+    property_hints: dict[str, str],
+) -> int:
+    """Validate every case against ``parameters``; fail at the first one judged wrongly.
+
+    A good case that is rejected gets the hint its validation error points to: a missing
+    required property, or ``property_hints[p]`` for an error under property ``p``."""
+    __tracebackhide__ = True
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
+
+    validator = Draft202012Validator(parameters)
+    count = 0
+    for case in cases:
+        count += 1
+        error = best_match(validator.iter_errors(case.arguments))
+        if (error is None) == case.good:
+            continue
+        where = text("validating", what=what)
+        if case.good:
+            chosen = _rejection_hint(error, function, required, property_hints)
+            fail(case.label, plain("should_accept"), plain("rejected"), chosen, where=where)
+        fail(case.label, plain("should_reject"), plain("accepted"), case.hint, where=where)
+    return count
+
+
+def _rejection_hint(
+    error: Any, function: str, required: str, property_hints: dict[str, str]
+) -> HintText:
+    """Why a good argument object was rejected, read from the validator's error."""
+    if error.validator == "required" and not error.path:
+        missing = [name for name in error.validator_value if name not in error.instance]
+        if missing:
+            return hint("not_required", required=required, name=missing[0])
+    path = list(error.absolute_path)
+    if path and path[0] in property_hints:
+        return property_hints[path[0]]
+    return hint("rejects_good", function=function, reason=error.message)

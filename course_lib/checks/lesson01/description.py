@@ -1,0 +1,233 @@
+"""Exercise 01.6, ``BETTER_DESCRIPTION``: a description of ``track_order`` that routes order
+questions to it while a decoy tool, ``search_web``, is present.
+
+Only the string travels: the check builds the tools from it on its own side and asks its own
+local model (``HeuristicPolicy``, the default toy model) every question, so nothing the notebook
+does to its model or client decides the routing. The notebook shows the same tools and visible
+questions; a test keeps the two copies equal. Rules: see ``RULES``.
+"""
+
+from __future__ import annotations
+
+import json
+from random import Random
+
+from course_lib.checks.compare import HintText, Plain, fail, hidden_rng, show
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner
+from course_lib.checks.lesson01._shared import NOTEBOOK, value_of
+
+VAGUE_DESCRIPTION = "Gets info."
+MAX_DESCRIPTION_CHARS = 300
+CHECK_MODEL = "toy-check-model"
+
+# Every other phrase this check shows: case labels, what was expected or found, where.
+TEXTS = {
+    "case_question": "the question {question}",
+    "a_string": "a non-empty str",
+    "a_better_one": "a better description",
+    "at_most": "at most {limit} characters",
+    "characters": "{count} characters",
+    "call": "a call to {name}",
+    "call_with": "a call to {name} with {arguments}",
+    "no_call": "no call, the text {text}",
+    "scores": "explain_choice scores: {scores}",
+    "summary": "{count} questions routed",
+}
+
+
+def text(key: str, **fields: object) -> str:
+    return TEXTS[key].format(**fields)
+
+
+def question_label(question: str) -> str:
+    return text("case_question", question=repr(question))
+
+
+RULES = (
+    Rule(
+        "short_string",
+        f"A string of at most {MAX_DESCRIPTION_CHARS} characters.",
+        case="BETTER_DESCRIPTION",
+        hint="too_long",
+    ),
+    Rule(
+        "orders",
+        "Every order question, visible or hidden, goes to track_order with its order_number.",
+        case=question_label("Where is my order 51234?"),
+        hint="order_words",
+    ),
+    Rule(
+        "web",
+        "Every web question, visible or hidden, still goes to search_web.",
+        case=question_label("Search the web for news about 上海"),
+        hint="claims_web",
+    ),
+)
+
+HINTS = {
+    "not_str": "Assign a string.",
+    "vague": "Rewrite the vague description: say what track_order does and when to use it.",
+    "too_long": (
+        "Keep it short (at most {limit} characters): say what the tool does and when to use "
+        "it, in a sentence or two."
+    ),
+    "order_words": (
+        "Describe what track_order is for in the words people use in such questions (order, "
+        "package, parcel, delivery status, where, arrive; 订单, 快递, 包裹, 物流). Try "
+        "explain_choice(question, [order_tool(BETTER_DESCRIPTION), SEARCH_WEB_TOOL])."
+    ),
+    "claims_web": (
+        "Your description now claims web questions too: describe only what track_order does, "
+        "so search_web keeps the questions it is for."
+    ),
+}
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+SEARCH_WEB_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "search_web",
+        "description": "Search the web for anything: news, facts, prices, shipping times, "
+        "opening hours.",
+        "parameters": {
+            "type": "object",
+            "properties": {"query": {"type": "string", "description": "What to search for"}},
+            "required": ["query"],
+            "additionalProperties": False,
+        },
+    },
+}
+ORDER_QUESTIONS = [
+    "Where is my order 51234?",
+    "Track my parcel 88812, please.",
+    "What is the delivery status of order 40017?",
+    "When will package 77001 arrive?",
+    "我的订单 51234 到哪里了?",
+    "快递 88812 的物流状态是什么?",
+]
+WEB_QUESTIONS = [
+    "Search the web for news about 上海",
+    "What are the opening hours of the 北京 zoo?",
+    "Find facts about the Great Wall",
+]
+HIDDEN_ORDER_TEMPLATES = [
+    "Where is order {n} now?",
+    "Please track package {n} for me.",
+    "Delivery status of my parcel {n}?",
+    "When does my order {n} arrive?",
+    "订单 {n} 到哪里了?",
+    "包裹 {n} 的物流状态",
+]
+HIDDEN_WEB_QUESTIONS = [
+    "Search the web for facts about 上海",
+    "Find news about the 北京 marathon",
+    "What are the opening hours of the Louvre?",
+]
+
+
+def order_tool(description: str) -> dict:
+    """The Chat Completions tool for ``track_order(order_number: int)`` with ``description``."""
+    return {
+        "type": "function",
+        "function": {
+            "name": "track_order",
+            "description": description,
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "order_number": {
+                        "type": "integer",
+                        "description": "The order number, e.g. 51234",
+                    }
+                },
+                "required": ["order_number"],
+                "additionalProperties": False,
+            },
+        },
+    }
+
+
+def routing_cases(rng: Random) -> list[tuple[str, str, dict | None]]:
+    """(question, expected tool, expected arguments or None when any arguments will do)."""
+    cases: list[tuple[str, str, dict | None]] = []
+    for question in ORDER_QUESTIONS:
+        number = int("".join(ch for ch in question if ch.isdigit()))
+        cases.append((question, "track_order", {"order_number": number}))
+    cases += [(question, "search_web", None) for question in WEB_QUESTIONS]
+    for template in HIDDEN_ORDER_TEMPLATES:
+        number = rng.randint(10000, 99999)
+        cases.append((template.format(n=number), "track_order", {"order_number": number}))
+    cases += [(question, "search_web", None) for question in HIDDEN_WEB_QUESTIONS]
+    return cases
+
+
+def routed(client: object, question: str, tools: list[dict]) -> tuple[list, str | None]:
+    """The calls (name, arguments) the check's local model makes for ``question``, and its text."""
+    reply = client.chat.completions.create(
+        model=CHECK_MODEL, messages=[{"role": "user", "content": question}], tools=tools
+    )
+    message = reply.choices[0].message
+    calls = [(c.function.name, json.loads(c.function.arguments)) for c in message.tool_calls or []]
+    return calls, message.content
+
+
+def expect_text(description: object) -> str:
+    __tracebackhide__ = True
+    case = "BETTER_DESCRIPTION"
+    if not isinstance(description, str) or not description.strip():
+        fail(case, Plain(text("a_string")), show(description, limit=120), hint("not_str"))
+    if description.strip() == VAGUE_DESCRIPTION:
+        fail(case, Plain(text("a_better_one")), description, hint("vague"))
+    if len(description) > MAX_DESCRIPTION_CHARS:
+        fail(
+            case,
+            Plain(text("at_most", limit=MAX_DESCRIPTION_CHARS)),
+            Plain(text("characters", count=len(description))),
+            hint("too_long", limit=MAX_DESCRIPTION_CHARS),
+        )
+    return description
+
+
+@exercise(
+    "01.6",
+    notebook=NOTEBOOK,
+    title="BETTER_DESCRIPTION",
+    points=2,
+    targets=("BETTER_DESCRIPTION",),
+    rules=RULES,
+)
+def check_better_description(learner: Learner) -> str:
+    from course_lib.local_model import HeuristicPolicy, explain_choice, make_client
+
+    description = expect_text(value_of(learner, "BETTER_DESCRIPTION"))
+    tools = [order_tool(description), SEARCH_WEB_TOOL]
+    client = make_client(HeuristicPolicy())  # a policy given: always the local model
+    cases = routing_cases(hidden_rng("01.6"))
+    for question, wanted, arguments in cases:
+        calls, said = routed(client, question, tools)
+        if calls and calls[0][0] == wanted and (arguments is None or calls[0][1] == arguments):
+            continue
+        expected = (
+            text("call_with", name=wanted, arguments=one_line(arguments))
+            if arguments
+            else text("call", name=wanted)
+        )
+        got = (
+            text("call_with", name=calls[0][0], arguments=one_line(calls[0][1]))
+            if calls
+            else text("no_call", text=repr(said))
+        )
+        scores = explain_choice(question, tools).scores
+        where = text("scores", scores=", ".join(f"{n} {s:.2f}" for n, s in scores.items()))
+        key = "order_words" if wanted == "track_order" else "claims_web"
+        fail(question_label(question), Plain(expected), Plain(got), hint(key), where=where)
+    return text("summary", count=len(cases))
+
+
+def one_line(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)

@@ -1,0 +1,255 @@
+"""Exercise 01.5, ``to_anthropic(tool)`` and ``to_responses(tool)``: one Chat Completions tool in
+the Anthropic Messages and OpenAI Responses formats.
+
+Each converter gets the tool as JSON and returns JSON; a second request runs it again and sends
+back the tool it was given, to see that it built a new dict. Rules, the case that breaks each,
+and the hint that names it: see ``RULES``.
+"""
+
+from __future__ import annotations
+
+import json
+from random import Random
+from typing import Any
+
+from course_lib.checks.compare import HintText, Plain, fail, first_difference, hidden_rng, pick_hint
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner, raise_learner_error
+from course_lib.checks.lesson01._shared import CITIES, NOTEBOOK, random_word
+from course_lib.checks.lesson01._shared import hint as shared
+
+# Every other phrase this check shows: its case labels and its summary.
+TEXTS = {
+    "case": "{name}(<the {tool} tool>)",
+    "case_after": "the input of {name}(<the {tool} tool>) after the call",
+    "summary": "{count} conversions",
+}
+ANTHROPIC_CASE = TEXTS["case"].format(name="to_anthropic", tool="get_weather")
+RESPONSES_CASE = TEXTS["case"].format(name="to_responses", tool="get_weather")
+
+RULES = (
+    Rule(
+        "anthropic_keys",
+        "to_anthropic returns exactly name, description and input_schema (no type).",
+        case=ANTHROPIC_CASE,
+        hint="anthropic_type",
+    ),
+    Rule(
+        "anthropic_input_schema",
+        "The schema is called input_schema in Anthropic's format.",
+        case=ANTHROPIC_CASE,
+        hint="anthropic_parameters",
+    ),
+    Rule(
+        "responses_flat",
+        "to_responses returns a flat dict: type, name, description, parameters, strict.",
+        case=RESPONSES_CASE,
+        hint="responses_flat",
+    ),
+    Rule(
+        "responses_strict",
+        '"strict": false in the Responses format.',
+        case=RESPONSES_CASE,
+        hint="strict",
+    ),
+    Rule(
+        "schema_unchanged",
+        "The parameters schema goes through unchanged, every key of it.",
+        case=ANTHROPIC_CASE,
+        hint="schema_unchanged",
+    ),
+    Rule(
+        "new_dict",
+        "Both return a new dict and leave the tool they were given as it was.",
+        case=TEXTS["case_after"].format(name="to_anthropic", tool="get_weather"),
+        hint="mutated",
+    ),
+)
+
+HINTS = {
+    "anthropic_nested": 'Anthropic tools are flat: take "name" etc. out of "function".',
+    "anthropic_parameters": 'Anthropic calls the schema "input_schema", not "parameters".',
+    "anthropic_type": 'Anthropic tools have no "type": "function"; keep only three keys.',
+    "anthropic_no_schema": 'Put the parameters schema under "input_schema".',
+    "description": 'Keep the "description": the model still needs it.',
+    "responses_flat": 'Responses tools are flat: "name" etc. sit next to "type".',
+    "responses_type": 'A Responses tool keeps "type": "function".',
+    "responses_input_schema": (
+        'Responses keeps the name "parameters" (input_schema is Anthropic\'s).'
+    ),
+    "strict": (
+        'The Responses API expects "strict", and a missing one counts as true; these tools are '
+        'not strict: "strict": false.'
+    ),
+    "schema_unchanged": (
+        "Pass the parameters schema through unchanged, every key of it (required, "
+        "additionalProperties, descriptions): the model needs all of it."
+    ),
+    "mutated": "Build a new dict; do not change the tool you were given (pop and del do).",
+    "read_function": (
+        'The tool you are given is in the Chat Completions form: "name", "description" and '
+        '"parameters" sit inside tool["function"].'
+    ),
+}
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+FIELDS = ("'name'", "'description'", "'parameters'")
+EXCEPTION_HINTS = [
+    (lambda r: r.raised_a("KeyError") and r.message in FIELDS, hint("read_function")),
+]
+
+
+def expected_anthropic(tool: dict) -> dict:
+    function = tool["function"]
+    return {
+        "name": function["name"],
+        "description": function["description"],
+        "input_schema": function["parameters"],
+    }
+
+
+def expected_responses(tool: dict) -> dict:
+    function = tool["function"]
+    return {
+        "type": "function",
+        "name": function["name"],
+        "description": function["description"],
+        "parameters": function["parameters"],
+        "strict": False,
+    }
+
+
+def _schema_changed(got: dict, key: str, tool: dict) -> bool:
+    schema = got.get(key)
+    return isinstance(schema, dict) and schema != tool["function"]["parameters"]
+
+
+def anthropic_hints(tool: dict) -> list:
+    return [
+        (lambda g: "function" in g, hint("anthropic_nested")),
+        (lambda g: "parameters" in g, hint("anthropic_parameters")),
+        (lambda g: "type" in g, hint("anthropic_type")),
+        (lambda g: "input_schema" not in g, hint("anthropic_no_schema")),
+        (lambda g: "description" not in g, hint("description")),
+        (lambda g: _schema_changed(g, "input_schema", tool), hint("schema_unchanged")),
+    ]
+
+
+def responses_hints(tool: dict) -> list:
+    return [
+        (lambda g: "function" in g, hint("responses_flat")),
+        (lambda g: g.get("type") != "function", hint("responses_type")),
+        (lambda g: "input_schema" in g, hint("responses_input_schema")),
+        (lambda g: "description" not in g, hint("description")),
+        (lambda g: g.get("strict") is not False, hint("strict")),
+        (lambda g: _schema_changed(g, "parameters", tool), hint("schema_unchanged")),
+    ]
+
+
+def random_tool(rng: Random) -> dict:
+    names = [random_word(rng) for _ in range(rng.randint(0, 3))]
+    types = ["string", "integer", "number", "boolean"]
+    properties = {name: {"type": rng.choice(types)} for name in names}
+    if names and rng.random() < 0.5:
+        properties[names[0]]["description"] = f"{rng.choice(CITIES)} {random_word(rng)}"
+    return {
+        "type": "function",
+        "function": {
+            "name": f"{random_word(rng)}_{random_word(rng)}",
+            "description": f"{random_word(rng)} {rng.choice(CITIES)}.",
+            "parameters": {
+                "type": "object",
+                "properties": properties,
+                "required": names[: rng.randint(0, len(names))],
+                "additionalProperties": False,
+            },
+        },
+    }
+
+
+FORMAT_EXAMPLE = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "查询城市当前天气 (current weather for a city).",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "city": {"type": "string", "description": "e.g. 北京"},
+                "unit": {"type": "string", "enum": ["c", "f"], "default": "c"},
+            },
+            "required": ["city"],
+            "additionalProperties": False,
+        },
+    },
+}
+SCHEMA_PLACEHOLDER = "<the tool's parameters schema, unchanged>"
+
+
+def abbreviated(value: Any, schema: dict) -> Any:
+    """``value`` with the (long) parameters schema, wherever it is unchanged, as one line: the
+    difference is elsewhere."""
+    if isinstance(value, dict) and first_difference(schema, value) is None:
+        return SCHEMA_PLACEHOLDER
+    if isinstance(value, dict):
+        return {key: abbreviated(item, schema) for key, item in value.items()}
+    if isinstance(value, list):
+        return [abbreviated(item, schema) for item in value]
+    return value
+
+
+def expect_same(case: str, expected: Any, got: Any, tool: dict, chosen: str) -> None:
+    __tracebackhide__ = True
+    difference = first_difference(expected, got)
+    if difference is None:
+        return
+    schema = tool["function"]["parameters"]
+    where = None if difference.startswith("expected ") else difference
+    fail(case, abbreviated(expected, schema), abbreviated(got, schema), chosen, where=where)
+
+
+def check_converter(learner: Learner, name: str, tool: dict) -> None:
+    """One converter on one tool: the result, then the tool it was given after the call."""
+    __tracebackhide__ = True
+    expected_of, hints_of = (
+        (expected_anthropic, anthropic_hints)
+        if name == "to_anthropic"
+        else (expected_responses, responses_hints)
+    )
+    labels = {"name": name, "tool": tool["function"]["name"]}
+    case = TEXTS["case"].format(**labels)
+    reply = learner.call(name, tool, case=case, hints=EXCEPTION_HINTS)
+    if "unjson" in reply.data:
+        not_json = shared("result_not_json", name=name)
+        shown = Plain(reply.data.get("repr", "")[:200])
+        fail(case, expected_of(tool), shown, not_json, where=reply.data["unjson"])
+    got = reply.value
+    expect_same(case, expected_of(tool), got, tool, pick_hint(got, hints_of(tool)))
+    given = learner.run(
+        "convert(tool)", result="tool", bind={"convert": learner.target(name), "tool": tool}
+    )
+    after = TEXTS["case_after"].format(**labels)
+    if given.raised:
+        raise_learner_error(after, given)
+    expect_same(after, tool, given.value, tool, hint("mutated"))
+
+
+@exercise(
+    "01.5",
+    notebook=NOTEBOOK,
+    title="to_anthropic and to_responses",
+    points=2,
+    targets=("to_anthropic", "to_responses"),
+    rules=RULES,
+)
+def check_formats(learner: Learner) -> str:
+    rng = hidden_rng("01.5")
+    tools = [FORMAT_EXAMPLE, *(random_tool(rng) for _ in range(10))]
+    for name in ("to_anthropic", "to_responses"):
+        for tool in tools:
+            check_converter(learner, name, json.loads(json.dumps(tool)))
+    return TEXTS["summary"].format(count=2 * len(tools))

@@ -1,0 +1,160 @@
+"""Exercise 01.2, ``NOTES_TOOL``: the Chat Completions tool for
+``search_notes(keyword: str, limit: int = 5, tags: list[str] | None = None)``, written by hand.
+
+Judged like 01.1 (``_schemas.py``). ``tags`` may allow null or not: both are right, so no case
+depends on it. Rules, the case that breaks each, and the hint that names it: see ``RULES``.
+"""
+
+from __future__ import annotations
+
+from course_lib.checks.compare import HintText, hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner
+from course_lib.checks.lesson01._schemas import (
+    ArgumentCase,
+    arguments_label,
+    expect_default,
+    expect_properties,
+    run_argument_cases,
+    tool_parameters,
+)
+from course_lib.checks.lesson01._schemas import hint as shared
+from course_lib.checks.lesson01._schemas import text as schema_text
+from course_lib.checks.lesson01._shared import CITIES, NOTEBOOK, random_word, value_of
+
+SHAPE_CASE = schema_text("case_shape", what="NOTES_TOOL")
+
+RULES = (
+    Rule(
+        "envelope",
+        'The same outer shape as 01.1: "parameters" inside "function".',
+        case=SHAPE_CASE,
+        hint="wrap_parameters",
+    ),
+    Rule("name", 'The name is exactly "search_notes".', case=SHAPE_CASE, hint="name"),
+    Rule(
+        "description",
+        "The description is a non-empty sentence.",
+        case=SHAPE_CASE,
+        hint="description",
+    ),
+    Rule(
+        "properties",
+        'parameters has "type": "object" and exactly three properties: keyword, limit, tags.',
+        case=schema_text("case_names", what="NOTES_TOOL"),
+        hint="properties",
+    ),
+    Rule(
+        "keyword_string",
+        "keyword is a string.",
+        case=arguments_label({"keyword": 7}),
+        hint="keyword_type",
+    ),
+    Rule(
+        "limit_integer",
+        "limit is an integer, not any number.",
+        case=arguments_label({"keyword": "budget", "limit": 2.5}),
+        hint="limit_integer",
+    ),
+    Rule(
+        "tags_items",
+        "tags is an array whose items are strings.",
+        case=arguments_label({"keyword": "budget", "tags": [1, 2]}),
+        hint="tags_array",
+    ),
+    Rule(
+        "required",
+        "Only keyword is required.",
+        case=arguments_label({"keyword": "北京"}),
+        hint="not_required",
+    ),
+    Rule(
+        "closed",
+        '"additionalProperties": false.',
+        case=arguments_label({"keyword": "budget", "folder": "inbox"}),
+        hint="closed",
+    ),
+    Rule(
+        "limit_default",
+        'A "default" for limit is optional; if present it is 5.',
+        case=schema_text("case_default", name="limit"),
+        hint="default_value",
+    ),
+    Rule(
+        "tags_default",
+        'A "default" for tags is optional; if present it is null, and the type allows null.',
+        case=schema_text("case_default_fits", name="tags"),
+        hint="default_fits_null",
+    ),
+)
+
+HINTS = {
+    "keyword_type": "keyword is a str: give it the JSON Schema type string.",
+    "limit_integer": 'limit is an int: use "integer" ("number" would also allow 2.5).',
+    "tags_array": 'tags is a list of str: "type": "array" with "items": {{"type": "string"}}.',
+}
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+def argument_cases() -> list[ArgumentCase]:
+    """The visible cases, then hidden ones from the exercise's fixed random generator."""
+    integer, items, closed = hint("limit_integer"), hint("tags_array"), shared("closed")
+    cases = [
+        ArgumentCase({"keyword": "北京"}, True),
+        ArgumentCase({"keyword": "budget", "limit": 3}, True),
+        ArgumentCase({"keyword": "旅行", "tags": ["上海", "work"]}, True),
+        ArgumentCase({"keyword": "budget", "limit": 10, "tags": []}, True),
+        ArgumentCase({"limit": 5}, False, shared("required", name="keyword")),
+        ArgumentCase({"keyword": 7}, False, hint("keyword_type")),
+        ArgumentCase({"keyword": "budget", "limit": 2.5}, False, integer),
+        ArgumentCase({"keyword": "budget", "limit": "5"}, False, integer),
+        ArgumentCase({"keyword": "budget", "tags": "work"}, False, items),
+        ArgumentCase({"keyword": "budget", "tags": [1, 2]}, False, items),
+        ArgumentCase({"keyword": "budget", "folder": "inbox"}, False, closed),
+    ]
+    rng = hidden_rng("01.2")
+    for _ in range(10):
+        keyword = rng.choice([*CITIES, random_word(rng)])
+        tags = [random_word(rng) for _ in range(rng.randint(0, 3))]
+        arguments = {"keyword": keyword, "limit": rng.randint(1, 50), "tags": tags}
+        cases.append(ArgumentCase(arguments, True))
+        cases.append(
+            ArgumentCase({"keyword": keyword, "limit": rng.random() + 0.25}, False, integer)
+        )
+        cases.append(
+            ArgumentCase({"keyword": keyword, "tags": [*tags, rng.randint(0, 9)]}, False, items)
+        )
+        cases.append(ArgumentCase({"keyword": keyword, random_word(rng): 1}, False, closed))
+    return cases
+
+
+@exercise(
+    "01.2",
+    notebook=NOTEBOOK,
+    title="NOTES_TOOL",
+    points=2,
+    targets=("NOTES_TOOL",),
+    rules=RULES,
+)
+def check_notes_tool(learner: Learner) -> str:
+    tool = value_of(learner, "NOTES_TOOL")
+    parameters = tool_parameters(tool, "NOTES_TOOL", "search_notes")
+    properties = expect_properties(parameters, ["keyword", "limit", "tags"], "NOTES_TOOL")
+    expect_default(properties, "limit", 5)
+    expect_default(properties, "tags", None)
+    count = run_argument_cases(
+        parameters,
+        argument_cases(),
+        what="NOTES_TOOL",
+        function="search_notes",
+        required="keyword",
+        property_hints={
+            "keyword": hint("keyword_type"),
+            "limit": hint("limit_integer"),
+            "tags": hint("tags_array"),
+        },
+    )
+    return schema_text("summary", count=count)

@@ -1,0 +1,312 @@
+"""Exercise 01.4, ``ask_with_tools(client, question, tools, functions, *, model) -> str``: one
+complete tool-calling round trip against the local model.
+
+The learner's function gets a real ``openai.OpenAI`` client whose requests are answered by a
+model session on the check's side, which records each one (``session.exchanges``). The check
+judges what was really sent: the model name, the tools, the user message, the assistant message
+appended once, one tool message per call with its own id, at most two requests. Rules, the case
+that breaks each, and the hint that names it: see ``RULES``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from course_lib.checks.compare import (
+    HintText,
+    Plain,
+    expect_equal,
+    fail,
+    first_difference,
+    hidden_rng,
+)
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner, Reply, raise_learner_error
+from course_lib.checks.lesson01._shared import NOTEBOOK
+from course_lib.checks.lesson01.round_trip_cases import (
+    CHECK_MODEL,
+    CHECK_TOOLS,
+    FUNCTIONS_SOURCE,
+    conversations,
+    tool_result,
+)
+from course_lib.checks.lesson01.tool_message import expected_message, message_problem
+from course_lib.driver import CASE_MODULE
+
+# Every other phrase this check shows: case labels, what was expected or found, where.
+TEXTS = {
+    "case": "ask_with_tools(client, {question}, tools, functions, model={model})",
+    "a_request": "a request to the model",
+    "no_request": "no request",
+    "request_number": "request {number} of {count} your function sent",
+    "no_tools": "no tools (tools= not passed)",
+    "the_tools": "the tools you were given",
+    "first_messages": "the first request's messages",
+    "first_succeeds": "a successful first request",
+    "requests": "{count} request(s)",
+    "roles": "the roles of the second request's messages",
+    "sent_ids": "the tool_calls ids of the assistant message you sent back",
+    "answered_ids": "the tool_call_id of each tool message",
+    "answering": "the tool message answering {name}({arguments})",
+    "summary": "{count} conversations",
+}
+
+
+def text(key: str, **fields: object) -> str:
+    return TEXTS[key].format(**fields)
+
+
+def case_label(question: str) -> str:
+    return text("case", question=repr(question), model=repr(CHECK_MODEL))
+
+
+WEATHER_CASE = case_label("What's the weather in 北京?")
+TWO_CALLS_CASE = case_label("北京的天气和我关于上海的笔记")
+NO_CALLS_CASE = case_label("Hello!")
+
+RULES = (
+    Rule("model", "Pass model=model to every request.", case=WEATHER_CASE, hint="model"),
+    Rule(
+        "first_request",
+        "The first request holds one user message with the question, nothing else.",
+        case=WEATHER_CASE,
+        hint="first_messages",
+    ),
+    Rule("tools", "Pass tools=tools to every request.", case=WEATHER_CASE, hint="tools"),
+    Rule(
+        "no_calls",
+        "A reply without tool calls: return its content.",
+        case=NO_CALLS_CASE,
+        hint="none_calls",
+    ),
+    Rule(
+        "assistant_once",
+        "Append the assistant message once, however many calls it holds.",
+        case=TWO_CALLS_CASE,
+        hint="assistant_once",
+    ),
+    Rule(
+        "decode",
+        "Decode each call's arguments with json.loads.",
+        case=WEATHER_CASE,
+        hint="decode",
+    ),
+    Rule(
+        "every_call",
+        "Run every tool call, in order, one tool message each.",
+        case=TWO_CALLS_CASE,
+        hint="every_call",
+    ),
+    Rule(
+        "own_id",
+        "Each tool message carries its own call's id.",
+        case=TWO_CALLS_CASE,
+        hint="own_id",
+    ),
+    Rule(
+        "tool_messages",
+        "Each tool message is the one tool_message (01.3) builds.",
+        case=WEATHER_CASE,
+        hint="json_not_str",
+    ),
+    Rule(
+        "second_request",
+        "Send the conversation again and return the second reply's content; at most two requests.",
+        case=WEATHER_CASE,
+        hint="send_again",
+    ),
+    Rule("returns_text", "Return the text, a str.", case=WEATHER_CASE, hint="return_text"),
+)
+
+HINTS = {
+    "no_request": "Call client.chat.completions.create.",
+    "model": "Pass model=model to every request.",
+    "tools": "Pass tools=tools to every request (the model must see the tools both times).",
+    "first_messages": "Start the conversation with one user message holding the question.",
+    "first_failed": "Fix the first request.",
+    "no_calls": "The reply has no tool calls: return its content right away.",
+    "send_again": (
+        "After answering the calls, send the conversation once more and return that reply's "
+        "content."
+    ),
+    "one_round_trip": "One round trip: at most two requests.",
+    "assistant_missing": (
+        "Append the assistant message (the reply with tool_calls) before the tool messages."
+    ),
+    "assistant_once": (
+        "Append the assistant message once, before the loop, not once per tool call."
+    ),
+    "assistant_unchanged": (
+        "Append the reply's message unchanged: its tool_calls are what you answer."
+    ),
+    "every_call": "Answer every tool call, not only the first: one tool message per call.",
+    "order": "Send the user message, the assistant message, then one tool message per call.",
+    "own_id": "Each tool message carries its own call's id (tool_call.id), in call order.",
+    "no_tool_call_id": 'Each tool message needs "tool_call_id": the id of the call it answers.',
+    "return_text": "Return the text: reply.choices[0].message.content of the last reply.",
+    "return_str": "Return the text of the last reply, a str.",
+    "return_content": "Return the content of the last reply, unchanged.",
+    "decode": "The arguments arrive as a JSON string: json.loads them before calling with **.",
+    "functions_key": (
+        "functions maps each tool name to its function: functions[call.function.name]."
+    ),
+    "function_fields": (
+        "A tool call keeps its name and arguments under .function: tool_call.function.name "
+        "and tool_call.function.arguments."
+    ),
+    "none_calls": (
+        "A reply without tool calls has tool_calls None: check for it and return the content "
+        "right away."
+    ),
+    "other_stub": (
+        "Your ask_with_tools runs, but it calls an exercise that is not done yet (its stub "
+        "raised): finish tool_message (exercise 01.3), run its cell, then this check again."
+    ),
+}
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+EXCEPTION_HINTS = [
+    (lambda r: r.raised_a("NotImplementedError"), hint("other_stub")),
+    (lambda r: r.raised_a("TypeError") and "mapping" in r.message, hint("decode")),
+    (lambda r: r.raised_a("TypeError") and "NoneType" in r.message, hint("none_calls")),
+    (lambda r: r.raised_a("KeyError"), hint("functions_key")),
+    (
+        lambda r: (
+            r.raised_a("AttributeError")
+            and ("attribute 'name'" in r.message or "attribute 'arguments'" in r.message)
+        ),
+        hint("function_fields"),
+    ),
+]
+
+
+def readable(reply: Reply) -> Reply:
+    """``reply`` with the check's functions named as the learner's code reaches them."""
+    message = reply.message
+    for name in ("get_weather", "search_notes"):
+        message = message.replace(f"{CASE_MODULE}.{name}", f"functions[{name!r}]")
+    return Reply({**reply.data, "raised": {**reply.data["raised"], "message": message}})
+
+
+@exercise(
+    "01.4",
+    notebook=NOTEBOOK,
+    title="ask_with_tools",
+    points=3,
+    targets=("ask_with_tools",),
+    rules=RULES,
+)
+def check_ask_with_tools(learner: Learner) -> str:
+    from course_lib.local_model import HeuristicPolicy
+
+    table = conversations(hidden_rng("01.4"))
+    functions = learner.source("functions", setup=FUNCTIONS_SOURCE)
+    for index, (question, policy) in enumerate(table):
+        session = learner.model(
+            policy or HeuristicPolicy(), model_name=CHECK_MODEL, seed=100 + index
+        )
+        case = case_label(question)
+        reply = learner.attempt(
+            "ask_with_tools",
+            learner.client(session),
+            question,
+            CHECK_TOOLS,
+            functions,
+            model=CHECK_MODEL,
+            foreign_stubs_fail=True,
+        )
+        if reply.raised:
+            diagnose(case, question, session.exchanges, finished=False)
+            raise_learner_error(case, readable(reply), EXCEPTION_HINTS)
+        diagnose(case, question, session.exchanges)
+        expect_final_answer(case, session.exchanges, reply)
+    return text("summary", count=len(table))
+
+
+def expect_final_answer(case: str, exchanges: list, reply: Reply) -> None:
+    __tracebackhide__ = True
+    expected = exchanges[-1].reply["choices"][0]["message"]["content"]
+    if reply.type != "str":
+        shown = Plain(reply.data.get("repr", "")[:200]) if "unjson" in reply.data else reply.value
+        chosen = hint("return_str" if reply.type in ("int", "float", "bool") else "return_text")
+        fail(case, expected, shown, chosen)
+    expect_equal(case, expected, reply.value, hint=hint("return_content"))
+
+
+def diagnose(case: str, question: str, exchanges: list, *, finished: bool = True) -> None:
+    """Fail with a fitting hint on the first thing the recorded requests show to be wrong.
+
+    ``finished`` is False when the learner's code raised: then too few requests is no surprise.
+    """
+    __tracebackhide__ = True
+    if not exchanges:
+        fail(case, Plain(text("a_request")), Plain(text("no_request")), hint("no_request"))
+    for number, exchange in enumerate(exchanges, start=1):
+        where = text("request_number", number=number, count=len(exchanges))
+        body = exchange.request
+        if body.get("model") != CHECK_MODEL:
+            fail(case, CHECK_MODEL, body.get("model"), hint("model"), where=where)
+        if first_difference(CHECK_TOOLS, body.get("tools")) is not None:
+            got = body["tools"] if "tools" in body else Plain(text("no_tools"))
+            fail(case, Plain(text("the_tools")), got, hint("tools"), where=where)
+    first = exchanges[0]
+    user = [{"role": "user", "content": question}]
+    if first_difference(user, first.request.get("messages")) is not None:
+        fail(
+            case,
+            user,
+            first.request.get("messages"),
+            hint("first_messages"),
+            where=text("first_messages"),
+        )
+    if first.status != 200:
+        fail(case, Plain(text("first_succeeds")), first.reply, hint("first_failed"))
+    calls = first.reply["choices"][0]["message"].get("tool_calls") or []
+    wanted = 2 if calls else 1
+    if len(exchanges) > wanted or (finished and len(exchanges) < wanted):
+        key = "no_calls" if not calls else "send_again" if len(exchanges) < 2 else "one_round_trip"
+        expected, got = text("requests", count=wanted), text("requests", count=len(exchanges))
+        fail(case, Plain(expected), Plain(got), hint(key))
+    if calls and len(exchanges) > 1:
+        diagnose_second_request(case, exchanges[1].request.get("messages") or [], user, calls)
+
+
+def _roles(messages: list) -> list:
+    return [m.get("role") if isinstance(m, dict) else m for m in messages]
+
+
+def diagnose_second_request(case: str, messages: list, user: list, calls: list) -> None:
+    __tracebackhide__ = True
+    ids = [c["id"] for c in calls]
+    expected_roles = ["user", "assistant", *(["tool"] * len(calls))]
+    got_roles = _roles(messages)
+    assistants = [m for m in messages if isinstance(m, dict) and m.get("role") == "assistant"]
+    roles_where = text("roles")
+    if not assistants:
+        fail(case, expected_roles, got_roles, hint("assistant_missing"), where=roles_where)
+    if len(assistants) > 1:
+        fail(case, expected_roles, got_roles, hint("assistant_once"), where=roles_where)
+    sent_ids = [c.get("id") for c in assistants[0].get("tool_calls") or []]
+    if sent_ids != ids:
+        where = text("sent_ids")
+        fail(case, ids, sent_ids, hint("assistant_unchanged"), where=where)
+    tool_messages = [m for m in messages if isinstance(m, dict) and m.get("role") == "tool"]
+    if len(tool_messages) < len(calls):
+        fail(case, expected_roles, got_roles, hint("every_call"), where=roles_where)
+    if got_roles != expected_roles or first_difference(user, messages[:1]) is not None:
+        fail(case, expected_roles, got_roles, hint("order"), where=roles_where)
+    answered = [m.get("tool_call_id") for m in tool_messages]
+    if answered != ids:
+        key = "no_tool_call_id" if None in answered else "own_id"
+        fail(case, ids, answered, hint(key), where=text("answered_ids"))
+    for tool_call, message in zip(calls, tool_messages, strict=True):
+        function = tool_call["function"]
+        result = tool_result(function["name"], json.loads(function["arguments"]))
+        problem = message_problem(message, tool_call["id"], result)
+        if problem is not None:
+            where = text("answering", name=function["name"], arguments=function["arguments"])
+            fail(case, expected_message(tool_call["id"], result), message, problem, where=where)

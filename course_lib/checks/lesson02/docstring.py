@@ -1,0 +1,296 @@
+"""Exercise 02.3, ``parse_google_docstring(doc) -> tuple[str, dict[str, str]]``.
+
+Docstrings travel as plain text, in both forms Python stores them: indented after the first line
+(up to Python 3.12) and already dedented (3.13 and later, which dedent at compile time).
+Results are shown in Python spelling, a tuple as a tuple (the reply's ``.type``).
+Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+from typing import Any
+
+from course_lib.checks.compare import (
+    Hint,
+    HintText,
+    Plain,
+    fail,
+    first_difference,
+    hidden_rng,
+    pick_hint,
+)
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner
+from course_lib.checks.lesson02._shared import py, python_text, returned_json
+
+WEATHER_DOC = """Get the weather forecast for a city.
+
+    Args:
+        city: The city name, for example 北京 or London.
+        unit (str): Temperature unit, "c" or "f".
+        days (int, optional): How many days to forecast,
+            counting today.
+
+    Returns:
+        A short forecast: one line per day.
+
+    Raises:
+        ValueError: If the city is unknown.
+    """
+CHINESE_DOC = """
+    查询城市天气，
+    返回今天的温度。
+
+    这一段是补充说明，不属于摘要。
+
+    Args:
+        城市: 城市名称，例如 北京、上海。
+        天数 (int): 预报天数：1 到 7。
+    """
+ARGUMENTS_DOC = """Book a table.
+
+    Arguments:
+        time: When, as HH:MM on a 24-hour clock.
+        people (int): How many guests.
+    """
+WEATHER = (
+    "Get the weather forecast for a city.",
+    {
+        "city": "The city name, for example 北京 or London.",
+        "unit": 'Temperature unit, "c" or "f".',
+        "days": "How many days to forecast, counting today.",
+    },
+)
+# (docstring as Python stores it, summary, descriptions)
+VISIBLE = (
+    (WEATHER_DOC, *WEATHER),
+    (inspect.cleandoc(WEATHER_DOC) + "\n", *WEATHER),  # as Python 3.13 stores it
+    (CHINESE_DOC, "查询城市天气， 返回今天的温度。",
+     {"城市": "城市名称，例如 北京、上海。", "天数": "预报天数：1 到 7。"}),
+    ("Say hello.", "Say hello.", {}),
+    ("Add two numbers.\n    Args:\n        a: The first number.\n        b: The second one.",
+     "Add two numbers.", {"a": "The first number.", "b": "The second one."}),
+    (ARGUMENTS_DOC, "Book a table.",
+     {"time": "When, as HH:MM on a 24-hour clock.", "people": "How many guests."}),
+    (None, "", {}),
+    ("   ", "", {}),
+)  # fmt: skip
+
+
+def case_of(doc: str | None) -> str:
+    return f"parse_google_docstring({py(doc)})"
+
+
+RULES = (
+    Rule("tuple", "It returns a tuple (summary, descriptions).", case=case_of(WEATHER_DOC),
+         hint="tuple"),
+    Rule("cleandoc", "The docstring as stored is cleaned with inspect.cleandoc first.",
+         case=case_of(WEATHER_DOC), hint="indented_header"),
+    Rule("type_dropped", "In `name (type): text` the `(type)` part is dropped.",
+         case=case_of(WEATHER_DOC), hint="drop_type"),
+    Rule("continuation", "A line indented deeper continues the previous description.",
+         case=case_of(WEATHER_DOC), hint="continuation"),
+    Rule("section_end", "Args ends at the next line that is not indented (Returns:, Raises:).",
+         case=case_of(WEATHER_DOC), hint="section_end"),
+    Rule("summary_joined", "The summary's lines are stripped and joined with one space.",
+         case=case_of(CHINESE_DOC), hint="summary_lines"),
+    Rule("summary_header", "A section header ends the summary, like a blank line.",
+         case=case_of(VISIBLE[4][0]), hint="summary_header"),
+    Rule("arguments", "The section may start with Args: or Arguments:.",
+         case=case_of(ARGUMENTS_DOC), hint="arguments_header"),
+    Rule("first_colon", "An entry splits at its first colon only.", case=case_of(ARGUMENTS_DOC),
+         hint="first_colon"),
+    Rule("empty", 'None or a blank text gives ("", {}).', case=case_of(None), hint="none"),
+)  # fmt: skip
+
+HINTS = {
+    "shape": "Return a tuple of two: (summary, {{name: description}}).",
+    "tuple": "Return a tuple, as the signature says: `return summary, descriptions`.",
+    "none": 'doc may be None (a function without a docstring), or blank: return ("", {{}}).',
+    "summary_header": (
+        "The summary stops at the first blank line or the first section header (such as "
+        "Args:), whichever comes first."
+    ),
+    "drop_type": "Drop the `(type)` part: in `days (int): text` the name is `days`.",
+    "section_end": (
+        "The Args section ends at the first line that is not indented (such as Returns: or "
+        "Raises:): the entries and lines after it are not parameters."
+    ),
+    "arguments_header": (
+        "This docstring's section starts with `Arguments:`, the other spelling Google style "
+        "allows: accept both Args: and Arguments:."
+    ),
+    "indented_header": (
+        "No descriptions came back, and in this docstring the section header is indented (as "
+        "Python up to 3.12 stores a docstring, after its first line): clean the text with "
+        "inspect.cleandoc(doc) first, then look for the line `Args:`."
+    ),
+    "every_entry": "Every `name: text` line of the Args section is one parameter.",
+    "first_colon": (
+        "Split an entry at its first colon only: in `time: When, as HH:MM.` the description "
+        "is `When, as HH:MM.`, colons and all."
+    ),
+    "continuation": (
+        "A line indented deeper than the entries continues the previous description: join it "
+        "with one space."
+    ),
+    "one_space": (
+        "Strip each line and join lines with exactly one space (no newlines, no double spaces, "
+        "and not glued together)."
+    ),
+    "summary_blank": (
+        "The summary stops at the first blank line (or a section header such as Args:)."
+    ),
+    "must_not_raise": (
+        "Every docstring of the check is Google style, or None or blank: parse_google_docstring "
+        "returns (summary, descriptions) for each, never raises. Which line did it stop at?"
+    ),
+    "summary_lines": (
+        "The summary is every line before the first blank line (or header), each stripped, "
+        "joined with one space."
+    ),
+}
+
+SECTION_HEADERS = (
+    "Args:", "Arguments:", "Returns:", "Raises:", "Yields:", "Examples:", "Example:", "Note:",
+)  # fmt: skip
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+# --- hidden docstrings ---------------------------------------------------------------------
+
+WORDS_EN = ("weather", "notes", "the", "city", "today", "forecast", "search", "for", "a", "list")
+WORDS_ZH = ("查询", "天气", "北京", "上海", "笔记", "今天", "城市", "搜索", "列表", "温度")
+NAMES = ("city", "days", "unit", "limit", "query", "verbose", "tags", "城市", "天数", "关键词")
+
+
+def text(rng: random.Random, count: int) -> str:
+    if rng.random() < 0.5:
+        return " ".join(rng.choice(WORDS_EN) for _ in range(count)).capitalize() + "."
+    return "".join(rng.choice(WORDS_ZH) for _ in range(count)) + "。"
+
+
+def random_docstring(rng: random.Random, names: list[str]) -> tuple[str, str, dict[str, str]]:
+    """A Google-style docstring as Python stores it (indented, or dedented as 3.13 stores it),
+    with its known summary and descriptions."""
+    summary_lines = [text(rng, rng.randint(2, 6)) for _ in range(rng.randint(1, 2))]
+    lines = list(summary_lines)
+    if rng.random() < 0.3:
+        lines += ["", text(rng, 5), text(rng, 3)]
+    descriptions: dict[str, str] = {}
+    if names:
+        gap = [""] if rng.random() < 0.7 else []  # a header also ends the summary
+        lines += [*gap, rng.choice(["Args:", "Arguments:"])]
+        step = rng.choice([2, 4])
+        for name in names:
+            kind = rng.choice(["", " (str)", " (int, optional)", "(list[str])"])
+            parts = [text(rng, rng.randint(1, 5)) for _ in range(rng.randint(1, 3))]
+            if rng.random() < 0.2:
+                parts[0] = "Format: " + parts[0]
+            lines.append(f"{' ' * step}{name}{kind}: {parts[0]}")
+            lines += [f"{' ' * (2 * step)}{part}" for part in parts[1:]]
+            descriptions[name] = " ".join(parts)
+    if rng.random() < 0.5:
+        lines += ["", "Returns:", f"    {text(rng, 4)}"]
+        if rng.random() < 0.5:
+            lines.append("    error: " + text(rng, 2))
+    if rng.random() < 0.3:
+        lines += ["", "Raises:", f"    ValueError: {text(rng, 3)}"]
+    indent = " " * rng.choice([0, 4, 8])
+    body = "\n".join(f"{indent}{line}" if line else "" for line in lines[1:])
+    first = lines[0] if rng.random() < 0.7 else f"\n{indent}{lines[0]}"
+    return f"{first}\n{body}\n{indent}", " ".join(summary_lines), descriptions
+
+
+def hidden_docstrings(count: int = 40) -> list[tuple[str, str, dict[str, str]]]:
+    rng = hidden_rng("02.3")
+    return [random_docstring(rng, rng.sample(NAMES, rng.randint(0, 4))) for _ in range(count)]
+
+
+# --- hints ---------------------------------------------------------------------------------
+
+
+def _indented_header(doc: str | None) -> bool:
+    return any(
+        line[:1].isspace() and line.strip() in ("Args:", "Arguments:")
+        for line in (doc or "").splitlines()
+    )
+
+
+def hints(doc: str | None, summary: str, expected: dict[str, str]) -> list[Hint]:
+    """Likely mistakes for ``parse_google_docstring(doc)``, most specific first; each predicate
+    sees the reply as JSON (a tuple arrives as a list of two)."""
+    lines = inspect.cleandoc(doc or "").splitlines()
+
+    def found(got: Any) -> dict[str, str]:
+        return got[1]
+
+    def squashed(value: str) -> str:
+        return "".join(value.split())
+
+    return [
+        (lambda g: not isinstance(g, list) or len(g) != 2 or not isinstance(g[1], dict),
+         hint("shape")),
+        (lambda g: doc is None or not doc.strip(), hint("none")),
+        (lambda g: g[0] != summary and any(h in g[0] for h in SECTION_HEADERS),
+         hint("summary_header")),
+        (lambda g: any("(" in name or ")" in name for name in found(g)), hint("drop_type")),
+        (lambda g: expected and not found(g) and "Arguments:" in lines, hint("arguments_header")),
+        (lambda g: expected and not found(g) and _indented_header(doc), hint("indented_header")),
+        (lambda g: set(found(g)) - set(expected), hint("section_end")),
+        (lambda g: set(found(g)) != set(expected), hint("every_entry")),
+        (lambda g: any(":" in expected[n] and ":" not in found(g)[n] for n in expected),
+         hint("first_colon")),
+        (lambda g: any(found(g)[n] != expected[n] and found(g)[n].startswith(expected[n])
+                       for n in expected), hint("section_end")),
+        (lambda g: any(expected[n] != found(g)[n] and expected[n].startswith(found(g)[n])
+                       for n in expected), hint("continuation")),
+        (lambda g: any(v != " ".join(v.split()) for v in found(g).values())
+         or g[0] != " ".join(g[0].split())
+         or any(squashed(found(g)[n]) == squashed(expected[n])
+                for n in expected if found(g)[n] != expected[n])
+         or (g[0] != summary and squashed(g[0]) == squashed(summary)), hint("one_space")),
+        (lambda g: g[0] != summary and len(g[0]) > len(summary), hint("summary_blank")),
+        (lambda g: g[0] != summary and summary.startswith(g[0]), hint("summary_lines")),
+    ]  # fmt: skip
+
+
+def check_docstring(learner: Learner, doc: str | None, summary: str, expected: dict) -> None:
+    __tracebackhide__ = True
+    case = case_of(doc)
+    raised = [
+        (lambda r: doc is None or not doc.strip(), hint("none")),
+        (lambda r: True, hint("must_not_raise")),
+    ]
+    reply = learner.call("parse_google_docstring", doc, case=case, hints=raised)
+    want = [summary, expected]
+    got = returned_json(case, reply, python_text(want, "tuple"))
+    difference = first_difference(want, got)
+    if difference is not None:
+        where = None if difference.startswith("expected ") else difference
+        chosen = pick_hint(got, hints(doc, summary, expected))
+        fail(case, python_text(want, "tuple"), python_text(got, reply.type), chosen, where=where)
+    if reply.type != "tuple":
+        fail(
+            case, Plain("a tuple (summary, descriptions)"), Plain(f"a {reply.type}"), hint("tuple")
+        )
+
+
+@exercise(
+    "02.3",
+    notebook="02_reflection",
+    title="parse_google_docstring",
+    points=2,
+    targets=("parse_google_docstring",),
+    rules=RULES,
+)
+def check_parse_google_docstring(learner: Learner) -> str:
+    hidden = hidden_docstrings()
+    for doc, summary, expected in (*VISIBLE, *hidden):
+        check_docstring(learner, doc, summary, expected)
+    return f"{len(VISIBLE)} visible and {len(hidden)} hidden docstrings"

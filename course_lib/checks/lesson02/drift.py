@@ -1,0 +1,319 @@
+"""Exercise 02.5, ``find_drift(func, tool) -> list[str]``: a function against its hand-written tool.
+
+The function is source text built on both sides; the tool is plain JSON. The check compares the
+sorted ``kind: name`` start of each line (and the two type names of a ``type`` line).
+Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+from typing import Any
+
+from course_lib.checks.compare import HintText, expect_equal, fail, hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner
+from course_lib.checks.lesson02._shared import FunctionCase, after_earlier, py, returned_json
+from course_lib.checks.lesson02.parameters_schema import (
+    expected_parameters_schema,
+    raised_hints,
+    random_basic_function,
+)
+
+SEARCH_NOTES = FunctionCase(
+    "search_notes", ("keyword: str", "limit: int = 5", "archived: bool = False"), returns="list"
+)
+GET_WEATHER = FunctionCase(
+    "get_weather", ("city: str", "unit: str = 'c'", "days: int = 1"), returns="str"
+)
+CHINESE = FunctionCase("查询天气", ("城市: str", "天数: int = 3", "*", "详细: bool = False"))
+NOTES_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "search_notes",
+        "description": "Search the notes.",
+        "parameters": {
+            "type": "object",
+            "properties": {"query": {"type": "string"}, "limit": {"type": "string"}},
+            "required": ["query", "limit"],
+        },
+    },
+}
+
+
+def tool_of(function: FunctionCase) -> dict:
+    """The tool 02.2's oracle derives for ``function``: a hand-written copy that has not drifted."""
+    parameters = expected_parameters_schema(function.value())
+    return {
+        "type": "function",
+        "function": {"name": function.name, "description": "A tool.", "parameters": parameters},
+    }
+
+
+def edited(function: FunctionCase, edit: Any) -> dict:
+    tool = tool_of(function)
+    edit(tool["function"]["parameters"])
+    return tool
+
+
+def _untyped_days(p: dict) -> None:
+    p["properties"]["days"] = {"description": "How many days."}
+
+
+def _chinese_drift(p: dict) -> None:
+    p["properties"]["天数"]["type"] = "string"
+    p["required"] = ["城市", "天数"]
+    del p["properties"]["详细"]
+
+
+def _no_required(p: dict) -> None:
+    del p["required"]
+
+
+def _described(p: dict) -> None:
+    p["properties"]["city"]["description"] = "城市名称，例如 北京。"
+    p["properties"]["unit"] = {"type": "string", "enum": ["c", "f"], "default": "f"}
+
+
+def case_of(function: FunctionCase, what: str) -> str:
+    return f"find_drift({function.signature}, {what})"
+
+
+# (function, what the case calls the tool, tool, expected "kind: name" lines)
+VISIBLE = (
+    (SEARCH_NOTES, "NOTES_TOOL", NOTES_TOOL,
+     ["extra: query", "missing: archived", "missing: keyword", "required: limit", "type: limit"]),
+    (GET_WEATHER, "its own derived tool", tool_of(GET_WEATHER), []),
+    (GET_WEATHER, "its tool where days has no type", edited(GET_WEATHER, _untyped_days),
+     ["type: days"]),
+    (CHINESE, "a drifted tool", edited(CHINESE, _chinese_drift),
+     ["missing: 详细", "required: 天数", "type: 天数"]),
+    (GET_WEATHER, 'its tool without "required"', edited(GET_WEATHER, _no_required),
+     ["required: city"]),
+    (GET_WEATHER, "its tool with descriptions, an enum and another default",
+     edited(GET_WEATHER, _described), []),
+)  # fmt: skip
+FIRST = case_of(SEARCH_NOTES, "NOTES_TOOL")
+
+RULES = (
+    Rule("list", "It returns a list of strings, one line per mismatch.", case=FIRST,
+         hint="list_of_str"),
+    Rule("format", "Each line starts with its kind, a colon, a space and the parameter name.",
+         case=FIRST, hint="line_format"),
+    Rule("missing_extra", "missing: in the function only; extra: in the tool only.", case=FIRST,
+         hint="missing_vs_extra"),
+    Rule("only_line", "A missing or extra parameter gets only that line.", case=FIRST,
+         hint="only_missing"),
+    Rule("required", "required: required on one side, optional on the other.", case=FIRST,
+         hint="required"),
+    Rule("type", 'type: a different "type" on the two sides.', case=FIRST, hint="type"),
+    Rule("type_names", "A type line names both JSON types.", case=FIRST, hint="type_names"),
+    Rule("untyped", 'A tool property without "type" counts as a different type.',
+         case=case_of(*VISIBLE[2][:2]), hint="untyped"),
+    Rule("no_required", 'A tool without "required" requires nothing.',
+         case=case_of(*VISIBLE[4][:2]), hint="no_required_key"),
+    Rule("only_type", 'Only "type" is compared: descriptions, enums and defaults may differ.',
+         case=case_of(*VISIBLE[5][:2]), hint="extra_type"),
+)  # fmt: skip
+
+HINTS = {
+    "list_of_str": "Return a list of strings, one line per mismatch.",
+    "line_format": (
+        "Start every line with its kind, a colon, a space and the parameter name, e.g. "
+        "`missing: archived (in the function, not in the tool)`: this line does not: {line}"
+    ),
+    "type_names": (
+        "A type line names both JSON types, the function's and the tool's: expected "
+        "something like `{example}`."
+    ),
+    "only_missing": (
+        "A parameter missing from the tool gets only its `missing` line: compare required and "
+        "type only for parameters both sides have."
+    ),
+    "missing_vs_extra": (
+        "`missing` is in the function but not in the tool; `extra` is in the tool but not in "
+        "the function."
+    ),
+    "extra_type": (
+        'type: {name} is reported, but {name} has "type": "{type}" on both sides: compare only '
+        'the "type" values, not the whole property (descriptions, enums and defaults may '
+        "differ)."
+    ),
+    "no_drift": "A tool that matches its function has no drift: return [].",
+    "required": (
+        "Compare required on both sides: required in the function means no default; a tool "
+        'without "required" requires nothing.'
+    ),
+    "untyped": (
+        'A tool property without "type" counts as a different type: give it a `type` line '
+        '(read the tool\'s type with .get("type"), which gives None when it is absent).'
+    ),
+    "type": 'Compare the "type" of each parameter both sides have.',
+    "duplicates": "One line per mismatch: no duplicates.",
+    "untyped_key": (
+        'A tool property may have no "type" key: read it with .get("type") and count a missing '
+        "type as a different type."
+    ),
+    "no_required_key": (
+        'A tool without "required" requires nothing: read it with .get("required", []).'
+    ),
+    "must_not_raise": (
+        "This function has only basic types and the tool is an OpenAI tool: find_drift must "
+        "return its lines, not raise."
+    ),
+}
+
+LINE = re.compile(r"^(missing|extra|required|type): (\S+)(?:\s|$)")
+JSON_TYPE_NAMES = ("string", "integer", "number", "boolean", "array", "object")
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+def hidden_drift(count: int = 25) -> list[tuple[FunctionCase, str, dict, list[str]]]:
+    rng = hidden_rng("02.5")
+    cases = []
+    for index in range(count):
+        function = random_basic_function(rng, index, future=index % 3 == 2)
+        tool = tool_of(function)
+        expected = drift(rng, tool["function"]["parameters"])
+        shown = py(tool["function"]["parameters"])
+        cases.append((function, f"the tool parameters {shown}", tool, expected))
+    return cases
+
+
+def drift(rng: random.Random, schema: dict) -> list[str]:
+    """Drift ``schema`` at random in place; the lines find_drift must report."""
+    props, required = schema["properties"], schema["required"]
+    expected: list[str] = []
+    for name in list(props):
+        roll = rng.random()
+        if roll < 0.15:
+            del props[name]
+            if name in required:
+                required.remove(name)
+            expected.append(f"missing: {name}")
+            continue
+        if roll < 0.35:
+            if name in required:
+                required.remove(name)
+            else:
+                required.append(name)
+            expected.append(f"required: {name}")
+        if rng.random() < 0.25:
+            if rng.random() < 0.3:
+                del props[name]["type"]
+            else:
+                others = [t for t in JSON_TYPE_NAMES if t != props[name]["type"]]
+                props[name]["type"] = rng.choice(others)
+            expected.append(f"type: {name}")
+    for name in rng.sample(["query", "lang", "语言", "page"], rng.randint(0, 2)):
+        if name not in props:
+            props[name] = {"type": rng.choice(JSON_TYPE_NAMES)}
+            expected.append(f"extra: {name}")
+    if not required and rng.random() < 0.5:
+        del schema["required"]
+    return expected
+
+
+def names_of(lines: list[str], kind: str) -> set[str]:
+    return {line.split(": ", 1)[1] for line in lines if line.startswith(kind + ":")}
+
+
+def choose_hint(got: list[str], expected: list[str], tool: dict, mine: dict) -> HintText | None:
+    """The likely mistake behind the sorted ``kind: name`` keys ``got``, most specific first."""
+    props = tool["function"]["parameters"].get("properties", {})
+    mine_props = mine["properties"]
+    untyped = {n for n in mine_props if n in props and "type" not in props[n]}
+    same = {n for n in mine_props if n in props and props[n].get("type") == mine_props[n]["type"]}
+    missing, typed = names_of(got, "missing"), names_of(got, "type")
+    if missing & (names_of(got, "required") | typed):
+        return hint("only_missing")
+    if missing == names_of(expected, "extra") and missing != names_of(expected, "missing"):
+        return hint("missing_vs_extra")
+    if typed & same:
+        name = sorted(typed & same)[0]
+        return hint("extra_type", name=name, type=mine_props[name]["type"])
+    if not expected and got:
+        return hint("no_drift")
+    if names_of(got, "required") != names_of(expected, "required"):
+        return hint("required")
+    if untyped - typed:
+        return hint("untyped")
+    if typed != names_of(expected, "type"):
+        return hint("type")
+    if len(got) != len(set(got)):
+        return hint("duplicates")
+    return None
+
+
+def line_keys(case: str, lines: Any, expected: list[str], mine: dict, tool: dict) -> list[str]:
+    """The sorted ``kind: name`` of each line, after checking the lines' form."""
+    __tracebackhide__ = True
+    if not isinstance(lines, list) or not all(isinstance(line, str) for line in lines):
+        fail(case, expected, lines, hint("list_of_str"))
+    theirs = tool["function"]["parameters"].get("properties", {})
+    keys = []
+    for line in lines:
+        match = LINE.match(line)
+        if not match:
+            fail(case, expected, lines, hint("line_format", line=repr(line)))
+        kind, name = match.groups()
+        if kind == "type" and name in mine["properties"] and name in theirs:
+            my_type = mine["properties"][name]["type"]
+            their_type = theirs[name].get("type", my_type)
+            if my_type not in line or their_type not in line:
+                example = (
+                    f"type: {name} is {my_type} in the function but "
+                    f"{theirs[name].get('type', 'untyped')} in the tool"
+                )
+                fail(case, example, line, hint("type_names", example=example))
+        keys.append(f"{kind}: {name}")
+    return sorted(keys)
+
+
+def check_drift(
+    learner: Learner, function: FunctionCase, what: str, tool: dict, expected: list[str]
+) -> None:
+    __tracebackhide__ = True
+    case = case_of(function, what)
+    func = function.value()
+    raised = [
+        (lambda r: r.raised_a("KeyError") and "'type'" in r.message, hint("untyped_key")),
+        (lambda r: r.raised_a("KeyError") and "'required'" in r.message, hint("no_required_key")),
+        *raised_hints(func)[:-1],
+        (lambda r: True, hint("must_not_raise")),
+    ]
+    reply = learner.call(
+        "find_drift", function.spec(learner), copy.deepcopy(tool), case=case, hints=raised
+    )
+    got = returned_json(case, reply, sorted(expected))
+    mine = expected_parameters_schema(func)
+    keys = line_keys(case, got, sorted(expected), mine, tool)
+    if keys != sorted(expected):
+        chosen = choose_hint(keys, sorted(expected), tool, mine)
+        expect_equal(case, sorted(expected), keys, hint=chosen)
+
+
+def run(learner: Learner) -> str:
+    hidden = hidden_drift()
+    for function, what, tool, expected in (*VISIBLE, *hidden):
+        check_drift(learner, function, what, tool, expected)
+    return f"{len(VISIBLE)} visible and {len(hidden)} hidden cases"
+
+
+@exercise(
+    "02.5",
+    notebook="02_reflection",
+    title="find_drift",
+    points=2,
+    targets=("find_drift",),
+    rules=RULES,
+)
+def check_find_drift(learner: Learner) -> str:
+    return after_earlier(
+        learner, "find_drift", (("parameters_schema", "02.2"),), lambda: run(learner)
+    )

@@ -1,0 +1,254 @@
+"""Exercise 02.4, ``function_to_tool(func, *, description=None) -> dict``: the whole OpenAI tool.
+
+Functions with docstrings are written as source text and built on both sides; the expected tool
+comes from each docstring's known summary and descriptions and 02.2's oracle.
+Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from course_lib.checks.compare import Hint, HintText, Plain, expect_equal, fail, hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner
+from course_lib.checks.lesson02._shared import FunctionCase, after_earlier, py, returned_json
+from course_lib.checks.lesson02.docstring import (
+    CHINESE_DOC,
+    VISIBLE,
+    WEATHER,
+    WEATHER_DOC,
+    random_docstring,
+)
+from course_lib.checks.lesson02.parameters_schema import (
+    expected_parameters_schema,
+    raised_hints,
+    random_basic_function,
+)
+
+NOTES_DOC = """Search the notes for a keyword.
+
+    Args:
+        keyword: The word to look for, for example 天气.
+        query: The old name of keyword.
+    """
+NO_DOC_CASE = "function_to_tool(def f(x: int), description=None), no docstring"
+EMPTY_CASE = (
+    "function_to_tool(def g(city: str) with docstring 'Get the weather for a city.', "
+    "description='')"
+)
+
+
+def case_of(function: FunctionCase, description: str | None) -> str:
+    doc = f" with docstring {py(function.doc)}" if function.doc is not None else ", no docstring"
+    return f"function_to_tool({function.signature}{doc}, description={description!r})"
+
+
+# (function, description argument, summary, descriptions by name)
+WEATHER_FUNCTION = FunctionCase(
+    "weather", ("city: str", "unit: str = 'c'", "days: int = 1"), returns="str", doc=WEATHER_DOC
+)
+ADD = FunctionCase("add", ("a: float", "b: float"), returns="float")
+NOTES = FunctionCase(
+    "search_notes", ("keyword: str", "limit: int = 5", "archived: bool = False"), doc=NOTES_DOC
+)
+VISIBLE_TOOLS = (
+    (WEATHER_FUNCTION, None, *WEATHER),
+    (FunctionCase("查询天气", ("城市: str", "天数: int = 3"), returns="str", doc=CHINESE_DOC),
+     None, *VISIBLE[2][1:]),
+    (NOTES, None, "Search the notes for a keyword.",
+     {"keyword": "The word to look for, for example 天气.", "query": "The old name of keyword."}),
+    (ADD, "把两个数相加。Add two numbers.", "", {}),
+)  # fmt: skip
+
+RULES = (
+    Rule("wrapper", 'The tool is {"type": "function", "function": {...}}.',
+         case=case_of(WEATHER_FUNCTION, None), hint="wrapper"),
+    Rule("name", "name is func.__name__.", case=case_of(WEATHER_FUNCTION, None), hint="name"),
+    Rule("summary", "Without a description argument, the description is the docstring's summary.",
+         case=case_of(WEATHER_FUNCTION, None), hint="summary_only"),
+    Rule("param_descriptions", "Each documented parameter's description goes into its property.",
+         case=case_of(WEATHER_FUNCTION, None), hint="param_descriptions"),
+    Rule("override", "A description argument that is given is used.",
+         case=case_of(ADD, VISIBLE_TOOLS[3][1]), hint="use_description"),
+    Rule("undocumented", 'A parameter the docstring does not document gets no "description".',
+         case=case_of(NOTES, None), hint="undocumented"),
+    Rule("unknown_names", "A documented name the function does not have is ignored.",
+         case=case_of(NOTES, None), hint="unknown_names"),
+    Rule("no_description", "No docstring summary and no description: ValueError naming func.",
+         case=NO_DOC_CASE, hint="no_description"),
+    Rule("empty_given", 'description="" raises ValueError too: only None means not given.',
+         case=EMPTY_CASE, hint="empty_description"),
+)  # fmt: skip
+
+HINTS = {
+    "not_a_dict": "Return the tool as a dict.",
+    "wrapper": (
+        'Wrap it: {{"type": "function", "function": {{"name": ..., "description": ..., '
+        '"parameters": ...}}}}.'
+    ),
+    "name": "The name is func.__name__, exactly.",
+    "summary_only": "The description is the docstring's summary only, not the whole docstring.",
+    "use_description": (
+        "A description argument was given ({description}): use it. Raise ValueError only when "
+        "the description you end up with is empty."
+    ),
+    "summary": "Without a description argument, the description is the docstring's summary.",
+    "param_descriptions": (
+        "Put each documented parameter's description into its property: "
+        '"properties": {{"city": {{"type": "string", "description": "..."}}}}.'
+    ),
+    "undocumented": 'A parameter the docstring does not document gets no "description" key.',
+    "unknown_names": (
+        "Only the function's parameters are properties: a name documented in the docstring but "
+        "missing from the signature is ignored."
+    ),
+    "parameters": "parameters is parameters_schema(func) (02.2), plus the descriptions.",
+    "no_description": (
+        "With neither a docstring nor a description argument, raise ValueError naming the "
+        "function: a tool without a description is one the model will not choose."
+    ),
+    "empty_description": (
+        'description="" is given (it is not None), and it is empty: raise ValueError naming the '
+        "function. Only description=None falls back to the docstring's summary."
+    ),
+    "value_error_name": "Name the function in the message: it does not mention {name}.",
+    "must_not_raise": (
+        "This function has a summary or a description argument, and only basic types: "
+        "function_to_tool must return its tool, not raise."
+    ),
+}
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+def expected_tool(func: Any, description: str | None, summary: str, descriptions: dict) -> dict:
+    """The oracle: 02.2's parameters with the documented descriptions, and the description."""
+    parameters = expected_parameters_schema(func)
+    for name, schema in parameters["properties"].items():
+        if name in descriptions:
+            schema["description"] = descriptions[name]
+    return {
+        "type": "function",
+        "function": {
+            "name": func.__name__,
+            "description": summary if description is None else description,
+            "parameters": parameters,
+        },
+    }
+
+
+def hidden_tools(count: int = 20) -> list[tuple[FunctionCase, str | None, str, dict]]:
+    rng = hidden_rng("02.4")
+    cases = []
+    for index in range(count):
+        function = random_basic_function(rng, index, future=index % 4 == 3)
+        names = [part.split(":")[0] for part in function.parts if part != "*"]
+        documented = [name for name in names if rng.random() < 0.7]
+        if rng.random() < 0.3:
+            documented.append("not_a_parameter")
+        doc, summary, descriptions = random_docstring(rng, documented)
+        description = rng.choice([None, None, "Use this tool for 天气 questions."])
+        function = FunctionCase(
+            function.name, function.parts, function.returns, doc, function.future
+        )
+        cases.append((function, description, summary, descriptions))
+    return cases
+
+
+def hints(expected: dict, description: str | None) -> list[Hint]:
+    """Likely mistakes in a tool, most specific first (on the returned JSON)."""
+    function = expected["function"]
+    props = function["parameters"]["properties"]
+
+    def got_props(g: dict) -> dict:
+        return g["function"]["parameters"]["properties"]
+
+    return [
+        (lambda g: not isinstance(g, dict), hint("not_a_dict")),
+        (lambda g: g.get("type") != "function" or not isinstance(g.get("function"), dict),
+         hint("wrapper")),
+        (lambda g: g["function"].get("name") != function["name"], hint("name")),
+        (lambda g: g["function"].get("description") != function["description"]
+         and "Args:" in str(g["function"].get("description")), hint("summary_only")),
+        (lambda g: g["function"].get("description") != function["description"]
+         and description is not None,
+         hint("use_description", description=repr(description))),
+        (lambda g: g["function"].get("description") != function["description"], hint("summary")),
+        (lambda g: set(got_props(g)) - set(props), hint("unknown_names")),
+        (lambda g: any("description" in s and "description" not in got_props(g).get(n, {})
+                       for n, s in props.items()), hint("param_descriptions")),
+        (lambda g: any("description" not in s and "description" in got_props(g).get(n, {})
+                       for n, s in props.items()), hint("undocumented")),
+        (lambda g: True, hint("parameters")),
+    ]  # fmt: skip
+
+
+def check_tool(
+    learner: Learner,
+    function: FunctionCase,
+    description: str | None,
+    summary: str,
+    descriptions: dict,
+) -> None:
+    __tracebackhide__ = True
+    case = case_of(function, description)
+    func = function.value()
+    expected = expected_tool(func, description, summary, descriptions)
+    ignored = (
+        lambda r: r.raised_a("ValueError") and bool(description),
+        hint("use_description", description=repr(description)),
+    )
+    raised = [ignored, *raised_hints(func)[:-1], (lambda r: True, hint("must_not_raise"))]
+    reply = learner.call(
+        "function_to_tool", function.spec(learner), case=case, hints=raised,
+        description=description,
+    )  # fmt: skip
+    got = returned_json(case, reply, expected)
+    expect_equal(case, expected, got, hints=hints(expected, description))
+
+
+def expect_value_error(
+    learner: Learner, function: FunctionCase, description: str | None, case: str, no_raise: HintText
+) -> None:
+    __tracebackhide__ = True
+    name = function.name
+    wanted = Plain(f"a ValueError naming {name}")
+    reply = learner.attempt("function_to_tool", function.spec(learner), description=description)
+    if reply.raised_a("ValueError"):
+        if name not in reply.message:
+            fail(case, wanted, Plain(reply.raised_text), hint("value_error_name", name=name))
+        return
+    got = Plain(reply.raised_text) if reply.raised else reply.value
+    fail(case, wanted, got, no_raise)
+
+
+def run(learner: Learner) -> str:
+    for function, description, summary, descriptions in VISIBLE_TOOLS:
+        check_tool(learner, function, description, summary, descriptions)
+    expect_value_error(
+        learner, FunctionCase("f", ("x: int",)), None, NO_DOC_CASE, hint("no_description")
+    )
+    g = FunctionCase("g", ("city: str",), doc="Get the weather for a city.")
+    expect_value_error(learner, g, "", EMPTY_CASE, hint("empty_description"))
+    hidden = hidden_tools()
+    for function, description, summary, descriptions in hidden:
+        check_tool(learner, function, description, summary, descriptions)
+    return f"{len(VISIBLE_TOOLS) + 2} visible and {len(hidden)} hidden cases"
+
+
+EARLIER = (("parameters_schema", "02.2"), ("parse_google_docstring", "02.3"))
+
+
+@exercise(
+    "02.4",
+    notebook="02_reflection",
+    title="function_to_tool",
+    points=2,
+    targets=("function_to_tool",),
+    rules=RULES,
+)
+def check_function_to_tool(learner: Learner) -> str:
+    return after_earlier(learner, "function_to_tool", EARLIER, lambda: run(learner))

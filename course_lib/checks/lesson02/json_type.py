@@ -1,0 +1,178 @@
+"""Exercise 02.1, ``json_type(annotation) -> dict``: the seven basic annotations as JSON Schema.
+
+Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from course_lib.checks.compare import Hint, HintText, expect_equal
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner, raise_learner_error
+from course_lib.checks.lesson02._shared import Source, expect_type_error
+
+RULES = (
+    Rule(
+        "a_dict",
+        'It returns a dict `{"type": ...}`, not the name of the type.',
+        case="json_type(str)",
+        hint="not_a_dict",
+    ),
+    Rule(
+        "json_names",
+        "The names are JSON Schema's: string, integer, number, array, object.",
+        case="json_type(str)",
+        hint="python_names",
+    ),
+    Rule("bool", "bool is boolean, never integer.", case="json_type(bool)", hint="bool"),
+    Rule(
+        "none",
+        "None and type(None) are both null.",
+        case="json_type(None)",
+        hint="none",
+    ),
+    Rule(
+        "fresh",
+        "It returns a new dict on every call.",
+        case="json_type(str) called twice; the caller added a key to the first result",
+        hint="fresh",
+    ),
+    Rule(
+        "refuse",
+        "Anything else raises TypeError.",
+        case="json_type(complex)",
+        hint="no_raise",
+    ),
+    Rule(
+        "names_it",
+        "The TypeError's message names the annotation.",
+        case="json_type(complex)",
+        hint="type_error_names",
+    ),
+)
+
+HINTS = {
+    "not_a_dict": 'Return a dict such as {{"type": "string"}}, not the name of the type.',
+    "python_names": (
+        'JSON Schema has its own names for the types: str is "string", int is "integer", float '
+        'is "number", list is "array", dict is "object" (see the table).'
+    ),
+    "bool": (
+        "bool came out as integer. bool is a subclass of int, so an issubclass() walk (or a "
+        "test for int that comes first) catches it: test bool before int, or compare with `is`."
+    ),
+    "none": (
+        'None and type(None) both become {{"type": "null"}} (get_type_hints turns a None '
+        "annotation into type(None)): compare with `is`."
+    ),
+    "only_type": 'Return only {{"type": ...}}: the basic types have no other keys.',
+    "in_table": (
+        "{label} is in the table of 02.1, so json_type must return {expected} for it, not raise."
+    ),
+    "fresh": (
+        "Return a new dict on every call (build it in the function, or copy the one from your "
+        "table): the dict you return gets changed by whoever uses it."
+    ),
+    "no_raise": (
+        "Anything outside the table must raise TypeError: a guessed schema gives the model wrong "
+        "instructions and nobody notices."
+    ),
+}
+
+TICKET = "class Ticket:\n    'A class of our own: nothing in the type map.'\n"
+# (label, source, setup), in the order of the notebook's table.
+IN_TABLE = (
+    ("str", "str"), ("int", "int"), ("float", "float"), ("bool", "bool"), ("list", "list"),
+    ("dict", "dict"), ("None", "None"), ("type(None)", "type(None)"),
+)  # fmt: skip
+OUTSIDE = (("complex", ""), ("bytes", ""), ("object", ""), ("Ticket", TICKET))
+JSON_NAMES = {
+    "str": "string", "int": "integer", "float": "number", "bool": "boolean", "list": "array",
+    "dict": "object", "None": "null", "type(None)": "null",
+}  # fmt: skip
+FRESH_CODE = """\
+first = json_type(str)
+if isinstance(first, dict):
+    first["default"] = "北京"
+second = json_type(str)
+seen = dict(second) if isinstance(second, dict) else second
+if isinstance(first, dict):
+    first.pop("default", None)
+"""
+
+
+def expected_json_type(label: str) -> dict:
+    """The oracle: exercise 02.1's table, by the annotation's label."""
+    return {"type": JSON_NAMES[label]}
+
+
+BASIC = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array",
+         dict: "object", type(None): "null"}  # fmt: skip
+
+
+def basic_schema(annotation: Any) -> dict:
+    """The oracle for an annotation object (02.2 and later use it): a new dict every time."""
+    for python_type, name in BASIC.items():
+        if annotation is python_type or (annotation is None and python_type is type(None)):
+            return {"type": name}
+    raise TypeError(f"no basic JSON type for {annotation!r}")
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+def hints(label: str) -> list[Hint]:
+    """Likely mistakes for ``json_type(label)``, most specific first (on the returned JSON)."""
+    python_names = {"str", "int", "float", "bool", "list", "dict", "NoneType", "None"}
+    return [
+        (lambda got: isinstance(got, str), hint("not_a_dict")),
+        (lambda got: label == "bool" and got == {"type": "integer"}, hint("bool")),
+        (lambda got: label in ("None", "type(None)"), hint("none")),
+        (lambda got: got.get("type") in python_names, hint("python_names")),
+        (lambda got: set(got) != {"type"}, hint("only_type")),
+    ]
+
+
+def raised_hint(label: str) -> HintText:
+    if label in ("None", "type(None)"):
+        return hint("none")
+    return hint("in_table", label=label, expected=json.dumps(expected_json_type(label)))
+
+
+@exercise(
+    "02.1",
+    notebook="02_reflection",
+    title="json_type",
+    points=1,
+    targets=("json_type",),
+    rules=RULES,
+)
+def check_json_type(learner: Learner) -> str:
+    for label, source in IN_TABLE:
+        case = f"json_type({label})"
+        reply = learner.call(
+            "json_type", learner.source(source), case=case, hints=[(_any, raised_hint(label))]
+        )
+        expect_equal(case, expected_json_type(label), reply.value, hints=hints(label))
+    for label, setup in OUTSIDE:
+        expect_type_error(
+            learner,
+            "json_type",
+            Source(label, setup).spec(learner),
+            case=f"json_type({label})",
+            names=[label],
+            no_raise=hint("no_raise"),
+        )
+    case = RULES[4].case
+    reply = learner.run(FRESH_CODE, result="seen", bind={"json_type": learner.target("json_type")})
+    if reply.raised:
+        raise_learner_error(case, reply, [(lambda r: True, raised_hint("str"))])
+    expect_equal(case, {"type": "string"}, reply.value, hint=hint("fresh"))
+    return f"{len(IN_TABLE) + len(OUTSIDE) + 1} cases"
+
+
+def _any(reply: Any) -> bool:
+    return True

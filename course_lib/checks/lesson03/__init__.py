@@ -1,0 +1,10 @@
+"""Checks for notebook 03_pitfalls, one module per exercise (one per pitfall family)."""
+
+from course_lib.checks.lesson03 import (  # noqa: F401 (importing registers 03.1-03.6)
+    annotations,
+    containers,
+    enums,
+    json_type,
+    parameters_schema,
+    union,
+)

@@ -1,0 +1,256 @@
+"""Exercise 03.5, ``resolve_annotations(func) -> dict``: real types, whatever the module stored.
+
+The result holds types, which are not JSON: a snippet beside the learner's code writes each one
+as text with ``TYPE_TEXT`` (``'str'`` for a string, ``str`` for the class, ``int | None``), and
+the oracle writes ``typing.get_type_hints`` of the same function with the same snippet.
+Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+import typing
+from typing import Any
+
+from course_lib.checks.compare import HintText, Plain, fail, first_difference, hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner, raise_learner_error
+from course_lib.checks.lesson02._shared import FunctionCase, expect_type_error, local, returned_json
+from course_lib.checks.lesson02.parameters_schema import NAMES
+from course_lib.checks.lesson03._shared import setup_for
+from course_lib.checks.lesson03.json_type import random_annotation
+
+TYPE_TEXT = '''\
+def type_text(value):
+    """An annotation as text: 'str' (quoted) while it is a string, str once it is the class."""
+    if isinstance(value, str):
+        return repr(value)
+    plain = isinstance(value, type) and typing.get_origin(value) is None
+    text = value.__qualname__ if plain else repr(value)
+    return text.replace("typing.", "").replace("check_case.", "")
+'''
+RUN = (
+    TYPE_TEXT
+    + """
+result = resolve_annotations(func)
+if isinstance(result, dict):
+    answer = {"dict": {str(key): type_text(value) for key, value in result.items()}}
+else:
+    answer = {"kind": type(result).__name__}
+"""
+)
+
+HOTEL = "@dataclass\nclass Hotel:\n    name: str\n    stars: int = 3\n\n\n"
+TYPE_CHECKING_IMPORT = (
+    "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from hotels import Hotel\n\n\n"
+)
+PLAN_TRIP = FunctionCase(
+    "plan_trip", ("city: str", "days: int", "budget: float | None", "by_train: bool = True"),
+    returns="str", future=True,
+)  # fmt: skip
+BOOK = FunctionCase(
+    "book",
+    ("hotel: 'Hotel'", "nights: int = 1"),
+    returns="'Hotel'",
+    before=HOTEL,
+    context="where Hotel is a dataclass of that module",
+)
+GREET = FunctionCase("greet", ("name", "polite: bool = True"), returns="str")
+VISIBLE = (
+    PLAN_TRIP,
+    BOOK,
+    GREET,
+    FunctionCase("查询天气", ("城市: str", "*", "天数: int = 3"), future=True),
+    FunctionCase(
+        "rate",
+        ("city: City", "stars: Literal[1, 2, 3] = 3"),
+        before=setup_for("City"),
+        future=True,
+        context="where City is an Enum of that module",
+    ),  # fmt: skip
+    FunctionCase("now", (), returns="str"),
+)
+FIND = FunctionCase(
+    "find",
+    ("hotel: Hotel", "city: str"),
+    returns="list",
+    future=True,
+    before=TYPE_CHECKING_IMPORT,
+    context="where Hotel is imported only under `if TYPE_CHECKING:`",
+)
+ROUTE = FunctionCase("route", ("city: 'Ctiy'", "days: int = 1"), context="a typo in 'Ctiy'")
+UNRESOLVED = ((FIND, "Hotel"), (ROUTE, "Ctiy"))
+
+
+def case_of(function: FunctionCase) -> str:
+    return f"resolve_annotations({function.label})"
+
+
+RULES = (
+    Rule("real_types", "Annotations stored as text come back as real types.",
+         case=case_of(PLAN_TRIP), hint="strings"),
+    Rule("no_return", "Only parameters: the return annotation is left out.",
+         case=case_of(PLAN_TRIP), hint="no_return"),
+    Rule("own_module", "Names are looked up in the function's own module.", case=case_of(BOOK),
+         hint="own_module"),
+    Rule("unannotated", "A parameter without an annotation has no entry.", case=case_of(GREET),
+         hint="unannotated"),
+    Rule("type_error", "An annotation that cannot be resolved raises TypeError.",
+         case=case_of(FIND), hint="name_error"),
+    Rule("names_it", "The message names the function and what could not be resolved.",
+         case=case_of(FIND), hint="type_error_names"),
+)  # fmt: skip
+
+HINTS = {
+    "not_a_dict": "Return a dict from each annotated parameter's name to its type.",
+    "strings": (
+        "Some types came back as text, such as {text}: this function's module starts with `from "
+        "__future__ import annotations` (or quotes the annotation), so Python stored the source "
+        "text. typing.get_type_hints(func) evaluates it and gives the real types."
+    ),
+    "no_return": (
+        "'return' is not a parameter: typing.get_type_hints() includes the return annotation; "
+        "keep only the names of inspect.signature(func).parameters."
+    ),
+    "own_module": (
+        "A name in an annotation belongs to the function's own module: typing.get_type_hints("
+        "func) evaluates it in func.__globals__, where {name} is defined. eval() in your own "
+        "module does not see it."
+    ),
+    "unannotated": (
+        "A parameter without an annotation has no type to resolve: leave it out of the result "
+        "(03.6 refuses it, by name)."
+    ),
+    "extra": "Only parameters with an annotation belong in the result.",
+    "name_error": (
+        "typing.get_type_hints raises NameError when a name in an annotation does not exist in "
+        "the module (a typo, or a name imported only under `if TYPE_CHECKING:`): catch it and "
+        "raise TypeError naming the function and the name, `raise TypeError(...) from exc`."
+    ),
+    "must_not_raise": (
+        "Every annotation of this function can be resolved in its module: return the types."
+    ),
+}
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+def expected_types(function: FunctionCase) -> dict:
+    """The oracle: get_type_hints of the parameters that have an annotation, as text."""
+    func = function.value()
+    type_text = local(TYPE_TEXT, "type_text")
+    hints = typing.get_type_hints(func)
+    names = [name for name in inspect.signature(func).parameters if name in hints]
+    return {"dict": {name: type_text(hints[name]) for name in names}}
+
+
+def random_function(rng: random.Random, index: int) -> FunctionCase:
+    """A function of annotated and unannotated parameters, its annotations stored as text
+    (the future import, or quotes) or as objects."""
+    future = rng.random() < 0.5
+    parts = []
+    for name in rng.sample(NAMES, rng.randint(1, 4)):
+        if rng.random() < 0.15:
+            parts.append(name)
+            continue
+        text = random_annotation(rng)
+        if not future and rng.random() < 0.4:
+            text = repr(text)
+        parts.append(f"{name}: {text}")
+    returns = rng.choice([None, "str", "'list[str]'"])
+    before = setup_for(" ".join(parts))
+    context = "where its classes are defined above it" if before else ""
+    return FunctionCase(
+        f"tool_{index}",
+        tuple(parts),
+        returns=returns,
+        future=future,
+        before=before and before + "\n\n",
+        context=context,
+    )
+
+
+def hidden_functions(count: int = 24) -> list[FunctionCase]:
+    rng = hidden_rng("03.5")
+    return [random_function(rng, index) for index in range(count)]
+
+
+def mistake(function: FunctionCase, expected: dict, got: Any) -> HintText | None:
+    want = expected["dict"]
+    found = got.get("dict") if isinstance(got, dict) else None
+    if not isinstance(found, dict):
+        return hint("not_a_dict")
+    texts = [
+        text
+        for name, text in found.items()
+        if want.get(name, text) != text and text.startswith("'")
+    ]
+    if "return" in found:
+        return hint("no_return")
+    if texts:
+        return hint("strings", text=texts[0])
+    if set(found) - set(want):
+        unannotated = {
+            p.name
+            for p in inspect.signature(function.value()).parameters.values()
+            if p.annotation is inspect.Parameter.empty
+        }
+        return hint("unannotated" if set(found) & unannotated else "extra")
+    return None
+
+
+def check_function(learner: Learner, function: FunctionCase) -> None:
+    __tracebackhide__ = True
+    case = case_of(function)
+    expected = expected_types(function)
+    bind = {
+        "resolve_annotations": learner.target("resolve_annotations"),
+        "func": function.spec(learner),
+    }
+    reply = learner.run(RUN, result="answer", bind=bind)
+    shown = Plain(_python(expected["dict"]))
+    if reply.raised:
+        key = "own_module" if reply.raised_a("NameError") else "must_not_raise"
+        name = reply.message.split("'")[1] if reply.message.count("'") >= 2 else ""
+        raise_learner_error(case, reply, [(lambda r: True, hint(key, name=name))])
+    got = returned_json(case, reply, shown)
+    if got == expected:
+        return
+    found = got.get("dict") if isinstance(got, dict) else None
+    if not isinstance(found, dict):
+        fail(case, shown, Plain(f"a {got.get('kind')}"), hint("not_a_dict"))
+    difference = first_difference(expected["dict"], found)
+    fail(case, shown, Plain(_python(found)), mistake(function, expected, got), where=difference)
+
+
+def _python(texts: dict[str, str]) -> str:
+    """``{'city': str, 'days': 'int'}``: the types as a notebook would print them."""
+    return "{" + ", ".join(f"{name!r}: {text}" for name, text in texts.items()) + "}"
+
+
+@exercise(
+    "03.5",
+    notebook="03_pitfalls",
+    title="resolve_annotations",
+    points=1,
+    targets=("resolve_annotations",),
+    rules=RULES,
+)
+def check_resolve_annotations(learner: Learner) -> str:
+    hidden = hidden_functions()
+    for function in (*VISIBLE, *hidden):
+        check_function(learner, function)
+    for function, missing in UNRESOLVED:
+        expect_type_error(
+            learner,
+            "resolve_annotations",
+            function.spec(learner),
+            case=case_of(function),
+            names=[function.name, missing],
+            no_raise=hint("name_error"),
+            other_exception=hint("name_error"),
+        )
+    return f"{len(VISIBLE)} visible and {len(hidden)} hidden functions, {len(UNRESOLVED)} refused"

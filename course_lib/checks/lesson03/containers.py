@@ -1,0 +1,226 @@
+"""Exercise 03.3, ``container_schema(annotation, json_type) -> dict``: lists, tuples, sets, dicts.
+
+The check passes its own json_type (``_shared.GIVEN``) for the contents.
+Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
+"""
+
+from __future__ import annotations
+
+import random
+import typing
+from typing import Any
+
+from course_lib.checks.compare import Hint, HintText, expect_equal, hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner
+from course_lib.checks.lesson02._shared import expect_type_error, returned_json
+from course_lib.checks.lesson03._shared import annotation, given, given_json_type
+
+
+def case_of(expr: str) -> str:
+    return f"container_schema({expr}, json_type)"
+
+
+VISIBLE = (
+    "list[str]", "list", "List[int]", "List", "tuple[int, ...]", "tuple[float, float]",
+    "tuple[str, int, bool]", "tuple", "set[str]", "frozenset[int]", "set", "Set", "dict[str, int]",
+    "dict", "Dict", "list[Unit]", "dict[str, list[int]]",
+)  # fmt: skip
+REFUSED = (
+    ("dict[int, str]", "dict", "dict_keys"),
+    ("int", "int", "not_container"),
+    ("Optional[list[int]]", "Optional", "not_container"),
+)
+
+RULES = (
+    Rule("list_items", 'list[T] is {"type": "array", "items": json_type(T)}.',
+         case=case_of("list[str]"), hint="items"),
+    Rule("bare", 'A bare list or tuple is {"type": "array"}, a bare dict {"type": "object"}.',
+         case=case_of("list"), hint="bare"),
+    Rule("bare_alias", "typing.List, typing.Dict, ... without [...] are the bare ones.",
+         case=case_of("List"), hint="bare_alias"),
+    Rule("tuple_any", "tuple[T, ...] has items, like a list.", case=case_of("tuple[int, ...]"),
+         hint="tuple_ellipsis"),
+    Rule("tuple_fixed", "tuple[A, B] has prefixItems, minItems and maxItems.",
+         case=case_of("tuple[float, float]"), hint="prefix_items"),
+    Rule("set", 'A set or frozenset also has "uniqueItems": true.', case=case_of("set[str]"),
+         hint="unique"),
+    Rule("dict", 'dict[str, V] is {"type": "object", "additionalProperties": json_type(V)}.',
+         case=case_of("dict[str, int]"), hint="additional"),
+    Rule("given", "The contents come from the json_type given.", case=case_of("list[Unit]"),
+         hint="use_given"),
+    Rule("dict_keys", "A dict whose keys are not str raises TypeError.",
+         case=case_of("dict[int, str]"), hint="dict_keys"),
+    Rule("refuse", "Anything that is not a container raises TypeError.", case=case_of("int"),
+         hint="not_container"),
+    Rule("names_it", "The message names the annotation.", case=case_of("dict[int, str]"),
+         hint="type_error_names"),
+)  # fmt: skip
+
+HINTS = {
+    "not_a_dict": 'Return a dict such as {{"type": "array", "items": ...}}.',
+    "items": (
+        'A container needs to say what it holds: list[T] becomes {{"type": "array", "items": '
+        "<json_type of T>}}."
+    ),
+    "bare": (
+        'A container without [...] holds anything: list and tuple are {{"type": "array"}}, '
+        'set and frozenset add "uniqueItems": true, dict is {{"type": "object"}}, and there are '
+        "no items to describe."
+    ),
+    "bare_alias": (
+        "typing.List, typing.Dict, ... without [...] are the bare containers: typing.get_origin() "
+        "gives list, dict, ... and typing.get_args() gives (), so treat them like bare list, dict."
+    ),
+    "tuple_ellipsis": (
+        "tuple[T, ...] is a tuple of any length whose items are all T: "
+        '{{"type": "array", "items": <json_type of T>}}, like a list. The ... is not a type.'
+    ),
+    "prefix_items": (
+        "A fixed-length tuple[A, B] lists one schema per position: "
+        '{{"type": "array", "prefixItems": [A, B], "minItems": 2, "maxItems": 2}}; only '
+        'tuple[T, ...] uses "items".'
+    ),
+    "unique": 'A set or frozenset is an array whose items are unique: add "uniqueItems": true.',
+    "additional": (
+        'dict[str, V] becomes {{"type": "object", "additionalProperties": <json_type of V>}}: '
+        "the values need a schema too."
+    ),
+    "use_given": (
+        "Call the json_type you are given for the contents: it is whatever json_type(T) returns "
+        '(the check\'s json_type marks what it would hand on, as {{"$comment": '
+        '"json_type(Unit)"}}).'
+    ),
+    "dict_keys": (
+        "JSON object keys are always strings: raise TypeError for a dict whose keys are not str."
+    ),
+    "not_container": (
+        "{annotation} is not a list, tuple, set or dict: raise TypeError naming it; json_type "
+        "(03.4) decides what else to do with it."
+    ),
+    "must_not_raise": "{annotation} is a container the table covers: return its schema.",
+}
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+def expected_container(value: Any, json_type: Any = None) -> dict:
+    """The oracle: the container's keyword, its contents through ``json_type``."""
+    json_type = json_type or given_json_type()
+    origin = typing.get_origin(value) or value
+    args = typing.get_args(value)
+    if origin in (list, tuple) and not args:
+        return {"type": "array"}
+    if origin is list:
+        return {"type": "array", "items": json_type(args[0])}
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return {"type": "array", "items": json_type(args[0])}
+        prefix = [json_type(arg) for arg in args]
+        return {
+            "type": "array",
+            "prefixItems": prefix,
+            "minItems": len(args),
+            "maxItems": len(args),
+        }
+    if origin in (set, frozenset):
+        schema: dict = {"type": "array", "uniqueItems": True}
+        if args:
+            schema["items"] = json_type(args[0])
+        return schema
+    if origin is dict and not args:
+        return {"type": "object"}
+    if origin is dict and args[0] is str:
+        return {"type": "object", "additionalProperties": json_type(args[1])}
+    raise TypeError(f"not a container of 03.3: {value!r}")
+
+
+_INNER = ("str", "int", "float", "bool", "None", "Unit", "list[int]", "int | None")
+
+
+def random_container(rng: random.Random) -> str:
+    inner = [rng.choice(_INNER) for _ in range(3)]
+    form = rng.randrange(7)
+    if form == 0:
+        return f"{rng.choice(['list', 'List'])}[{inner[0]}]"
+    if form == 1:
+        return f"tuple[{inner[0]}, ...]"
+    if form == 2:
+        return f"tuple[{', '.join(inner[: rng.randint(1, 3)])}]"
+    if form == 3:
+        return f"{rng.choice(['set', 'frozenset'])}[{rng.choice(['str', 'int', 'Unit'])}]"
+    if form == 4:
+        return f"{rng.choice(['dict', 'Dict'])}[str, {inner[0]}]"
+    return rng.choice(["list", "tuple", "set", "frozenset", "dict", "List", "Dict", "Tuple"])
+
+
+def hidden_containers(count: int = 30) -> list[str]:
+    rng = hidden_rng("03.3")
+    return [random_container(rng) for _ in range(count)]
+
+
+def hints(value: Any, expected: dict) -> list[Hint]:
+    bare = not typing.get_args(value)
+    return [
+        (lambda g: not isinstance(g, dict), hint("not_a_dict")),
+        (lambda g: "prefixItems" in expected and "prefixItems" not in g, hint("prefix_items")),
+        (lambda g: "prefixItems" not in expected and "prefixItems" in g, hint("tuple_ellipsis")),
+        (lambda g: expected.get("uniqueItems") and not g.get("uniqueItems"), hint("unique")),
+        (lambda g: "items" in expected and "items" not in g, hint("items")),
+        (lambda g: "additionalProperties" in expected and "additionalProperties" not in g,
+         hint("additional")),
+        (lambda g: bare, hint("bare")),
+        (lambda g: True, hint("use_given")),
+    ]  # fmt: skip
+
+
+def raised_hints(value: Any, expr: str) -> list[tuple[Any, HintText]]:
+    bare = not typing.get_args(value)
+    alias = bare and value not in (list, tuple, set, frozenset, dict)
+    ellipsis = Ellipsis in typing.get_args(value)
+    return [
+        (lambda r: alias, hint("bare_alias")),
+        (lambda r: bare, hint("bare")),
+        (lambda r: ellipsis, hint("tuple_ellipsis")),
+        (lambda r: "Unit" in expr, hint("use_given")),
+        (lambda r: True, hint("must_not_raise", annotation=expr)),
+    ]
+
+
+@exercise(
+    "03.3",
+    notebook="03_pitfalls",
+    title="container_schema",
+    points=2,
+    targets=("container_schema",),
+    rules=RULES,
+)
+def check_container_schema(learner: Learner) -> str:
+    hidden = hidden_containers()
+    for expr in (*VISIBLE, *hidden):
+        case = case_of(expr)
+        source = annotation(expr)
+        value = source.value()
+        expected = expected_container(value)
+        reply = learner.call(
+            "container_schema",
+            source.spec(learner),
+            given(learner),
+            case=case,
+            hints=raised_hints(value, expr),
+        )
+        got = returned_json(case, reply, expected)
+        expect_equal(case, expected, got, hints=hints(value, expected))
+    for expr, name, key in REFUSED:
+        expect_type_error(
+            learner,
+            "container_schema",
+            annotation(expr).spec(learner),
+            given(learner),
+            case=case_of(expr),
+            names=[name],
+            no_raise=hint(key, annotation=expr),
+        )
+    return f"{len(VISIBLE)} visible and {len(hidden)} hidden containers, {len(REFUSED)} refused"

@@ -1,0 +1,198 @@
+"""Exercise 03.2, ``enum_schema(annotation) -> dict``: ``Literal`` and ``Enum`` as a typed enum.
+
+Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+import typing
+from typing import Any, Literal
+
+from course_lib.checks.compare import Hint, HintText, expect_equal, hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner
+from course_lib.checks.lesson02._shared import Source, expect_type_error, returned_json
+from course_lib.checks.lesson03._shared import annotation
+from course_lib.checks.lesson03._shared import hint as shared_hint
+
+
+def case_of(expr: str) -> str:
+    return f"enum_schema({expr})"
+
+
+VISIBLE = (
+    "Literal['北京', '上海']", "Literal[1, 2, 3]", "Literal[True, False]", "Literal[0.5, 1.5]",
+    "Unit", "Priority", "City", "Literal['c']",
+)  # fmt: skip
+# (source, the text the TypeError must contain, the hint when nothing is raised)
+REFUSED = (
+    ("Literal[1, 'one']", "Literal", "mixed"),
+    ("Literal[1, 2.5]", "Literal", "no_widening"),
+    ("Literal[None]", "Literal", "literal_none"),
+    ("Nothing", "Nothing", "empty_enum"),
+    ("Mixed", "Mixed", "mixed"),
+    ("str", "str", "not_enum"),
+    ("list[str]", "list", "not_enum"),
+)
+
+RULES = (
+    Rule("literal", 'Literal[v1, v2] is {"type": T, "enum": [v1, v2]}, values in order.',
+         case=case_of("Literal['北京', '上海']"), hint="enum_missing"),
+    Rule("literal_type", "T is the JSON type of the values.", case=case_of("Literal[1, 2, 3]"),
+         hint="value_type"),
+    Rule("bool", "bool values are boolean, not integer.", case=case_of("Literal[True, False]"),
+         hint="bool"),
+    Rule("float", "float values are number.", case=case_of("Literal[0.5, 1.5]"),
+         hint="float_number"),
+    Rule("enum_values", "An Enum's enum lists its members' values, not their names.",
+         case=case_of("Unit"), hint="names_not_values"),
+    Rule("enum_type", "An Enum's T is the type of its values (an IntEnum's are int).",
+         case=case_of("Priority"), hint="value_type"),
+    Rule("mixed", "Values of mixed types raise TypeError.", case=case_of("Literal[1, 'one']"),
+         hint="mixed"),
+    Rule("no_widening", "So does Literal[1, 2.5]: int and float are two types.",
+         case=case_of("Literal[1, 2.5]"), hint="no_widening"),
+    Rule("literal_none", "So does Literal[None].", case=case_of("Literal[None]"),
+         hint="literal_none"),
+    Rule("empty_enum", "So does an Enum without members.", case=case_of("Nothing"),
+         hint="empty_enum"),
+    Rule("not_enum", "Anything but Literal or an Enum class raises TypeError.",
+         case=case_of("str"), hint="not_enum"),
+    Rule("names_it", "The message names the annotation.", case=case_of("Literal[1, 'one']"),
+         hint="type_error_names"),
+)  # fmt: skip
+
+HINTS = {
+    "not_a_dict": 'Return a dict: {{"type": ..., "enum": [...]}}.',
+    "enum_missing": (
+        'Literal and Enum become {{"type": <type of the values>, "enum": [values]}}: without '
+        '"enum" the model may send any value of that type.'
+    ),
+    "value_type": (
+        "The type is the JSON type of the values: {values} are {kind}, so it is {name!r}."
+    ),
+    "float_number": 'float values are JSON numbers: the type is "number".',
+    "names_not_values": (
+        "List the members' values, [member.value for member in E], not their names: the model "
+        'sends the value ("c"), which E("c") turns back into a member.'
+    ),
+    "order": "Keep the values in the order they are written (an Enum's in definition order).",
+    "mixed": (
+        "Values of different types have no single JSON type: raise TypeError naming {annotation}."
+    ),
+    "no_widening": (
+        "1 is an int and 2.5 a float: two types, so raise TypeError (do not widen them to number)."
+    ),
+    "literal_none": (
+        "Literal values must be str, int, float or bool: raise TypeError for Literal[None] "
+        "(whoever means null writes None, and a union handles it)."
+    ),
+    "empty_enum": (
+        "An Enum without members has no values, so no JSON type: raise TypeError naming it (an "
+        "empty enum would be a parameter nobody can send)."
+    ),
+    "not_enum": (
+        "{annotation} is neither a Literal nor an Enum class: raise TypeError naming it; "
+        "json_type (03.4) decides what else to do with it."
+    ),
+    "must_not_raise": "{annotation} has values of one JSON type: return its enum, do not raise.",
+}
+
+JSON_NAMES = {bool: "boolean", int: "integer", float: "number", str: "string"}
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+def expected_enum(value: Any) -> dict:
+    """The oracle: the values of a Literal or an Enum, and their one JSON type."""
+    if typing.get_origin(value) is Literal:
+        values = list(typing.get_args(value))
+    elif isinstance(value, type) and issubclass(value, enum.Enum):
+        values = [member.value for member in value]
+    else:
+        raise TypeError(f"not a Literal or an Enum: {value!r}")
+    names = {JSON_NAMES.get(type(item)) for item in values}
+    if len(names) != 1 or None in names:
+        raise TypeError(f"values of mixed or unsupported types: {values!r}")
+    return {"type": names.pop(), "enum": values}
+
+
+_VALUES = {
+    "str": ("'北京'", "'上海'", "'Paris'", "'c'", "'f'", "'metric'", "''"),
+    "int": ("0", "1", "2", "7", "-3", "100"),
+    "float": ("0.5", "1.25", "-2.0", "10.0"),
+    "bool": ("True", "False"),
+}
+
+
+def random_case(rng: random.Random, index: int) -> Source:
+    """A Literal, or an Enum class written into the setup, with values of one type."""
+    kind = rng.choice(sorted(_VALUES))
+    values = rng.sample(_VALUES[kind], rng.randint(1, min(4, len(_VALUES[kind]))))
+    if kind == "bool" or rng.random() < 0.5:
+        return annotation(f"Literal[{', '.join(values)}]")
+    base = rng.choice(
+        {"int": ["Enum", "IntEnum"], "str": ["Enum", "str, Enum"]}.get(kind, ["Enum"])
+    )
+    body = "".join(f"    M{n} = {value}\n" for n, value in enumerate(values))
+    return Source(f"Choice{index}", f"class Choice{index}({base}):\n{body}")
+
+
+def hidden_cases(count: int = 30) -> list[Source]:
+    rng = hidden_rng("03.2")
+    return [random_case(rng, index) for index in range(count)]
+
+
+def hints(value: Any, expected: dict) -> list[Hint]:
+    values = expected["enum"]
+    names = [getattr(member, "name", None) for member in value] if isinstance(value, type) else []
+    kind = type(values[0]).__name__ if values else ""
+    return [
+        (lambda g: not isinstance(g, dict), hint("not_a_dict")),
+        (lambda g: "enum" not in g, hint("enum_missing")),
+        (lambda g: g["enum"] == names and names != values, hint("names_not_values")),
+        (lambda g: expected["type"] == "boolean" and g.get("type") == "integer",
+         shared_hint("bool")),
+        (lambda g: expected["type"] == "number" and g.get("type") != "number",
+         hint("float_number")),
+        (lambda g: g.get("type") != expected["type"],
+         hint("value_type", values=values, kind=kind, name=expected["type"])),
+        (lambda g: sorted(map(repr, g["enum"])) == sorted(map(repr, values)), hint("order")),
+    ]  # fmt: skip
+
+
+@exercise(
+    "03.2",
+    notebook="03_pitfalls",
+    title="enum_schema",
+    points=2,
+    targets=("enum_schema",),
+    rules=RULES,
+)
+def check_enum_schema(learner: Learner) -> str:
+    hidden = hidden_cases()
+    for source in (*map(annotation, VISIBLE), *hidden):
+        case = case_of(source.expr)
+        value = source.value()
+        expected = expected_enum(value)
+        raised = [
+            (lambda r, e=expected: e["type"] == "number", hint("float_number")),
+            (lambda r: True, hint("must_not_raise", annotation=source.expr)),
+        ]
+        reply = learner.call("enum_schema", source.spec(learner), case=case, hints=raised)
+        got = returned_json(case, reply, expected)
+        expect_equal(case, expected, got, hints=hints(value, expected))
+    for expr, name, key in REFUSED:
+        expect_type_error(
+            learner,
+            "enum_schema",
+            annotation(expr).spec(learner),
+            case=case_of(expr),
+            names=[name],
+            no_raise=hint(key, annotation=expr),
+        )
+    return f"{len(VISIBLE)} visible and {len(hidden)} hidden cases, {len(REFUSED)} refused"

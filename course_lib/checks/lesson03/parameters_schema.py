@@ -1,0 +1,252 @@
+"""Exercise 03.6, ``parameters_schema(func) -> dict``, second version: right where 02.2 was naive.
+
+Each function is checked twice: written in an ordinary module, then in one that starts with
+``from __future__ import annotations`` (where every annotation is a string). Then functions no
+schema can describe (``*args``, ``**kwargs``, no annotation) must raise, naming what is wrong.
+Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
+"""
+
+from __future__ import annotations
+
+import enum
+import inspect
+import random
+from typing import Any
+
+from course_lib.checks.compare import HintText, hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner
+from course_lib.checks.lesson02 import parameters_schema as basic
+from course_lib.checks.lesson02._shared import (
+    FunctionCase,
+    after_earlier,
+    expect_schema,
+    expect_type_error,
+    parameter_text,
+    returned_json,
+    string_annotations,
+)
+from course_lib.checks.lesson02.parameters_schema import random_parts
+from course_lib.checks.lesson03._shared import setup_for
+from course_lib.checks.lesson03.json_type import evaluate, expected_schema, random_annotation
+from course_lib.checks.lesson03.schema_hints import schema_hint
+
+
+def function(name: str, parts: tuple[str, ...], future: bool = False) -> FunctionCase:
+    """The function, after the classes its annotations and defaults name."""
+    before = setup_for(" ".join(parts))
+    context = "where its classes are defined above it" if before else ""
+    return FunctionCase(
+        name, parts, future=future, before=before and before + "\n\n", context=context
+    )
+
+
+FIND_HOTELS = (
+    "find_hotels",
+    ("city: str", "max_price: int | None", "stars: int = 3", "早餐: bool = False"),
+)
+SET_UNITS = ("set_units", ("unit: Unit = Unit.CELSIUS", "*", "priority: Priority = Priority.HIGH"))
+PLAN_ROUTE = (
+    "plan_route",
+    (
+        "stops: list[tuple[float, float]]",
+        "avoid: set[str] | None = None",
+        "*",
+        "城市: City = City.BEIJING",
+        "options: dict[str, bool | int] | None = None",
+    ),
+)
+VISIBLE = (FIND_HOTELS, SET_UNITS, PLAN_ROUTE)
+# (function, the parameter the TypeError must name, the hint key when nothing is raised)
+TOTAL_PRICE = function("total_price", ("*prices: float", "currency: str = 'CNY'"))
+SEARCH = function("search", ("query: str", "**filters: str"))
+GREET = function("greet", ("name", "polite: bool = True"))
+TOP = function("top", ("limit=3",))
+REFUSED = (
+    (TOTAL_PRICE, "prices", "loud"),
+    (SEARCH, "filters", "loud"),
+    (GREET, "name", "loud"),
+    (TOP, "limit", "guess"),
+    (function("订票", ("*城市们: str",)), "城市们", "loud"),
+)
+
+
+def case_of(case: FunctionCase) -> str:
+    return f"parameters_schema({case.label})"
+
+
+RULES = (
+    Rule("types", "Each property is json_type of the type resolve_annotations gives.",
+         case=case_of(function(*FIND_HOTELS, future=True)), hint="future"),
+    Rule("shape", 'The shape is 02.2\'s, "additionalProperties": false included.',
+         case=case_of(function(*FIND_HOTELS)), hint="closed"),
+    Rule("nullable_required", "An X | None parameter without a default is required.",
+         case=case_of(function(*FIND_HOTELS)), hint="nullable_required"),
+    Rule("default_optional", "A parameter with a default is not.",
+         case=case_of(function(*FIND_HOTELS)), hint="default_is_optional"),
+    Rule("enum_default", "An Enum default is shown as its .value.",
+         case=case_of(function(*SET_UNITS)), hint="enum_default"),
+    Rule("varargs", "*args raises TypeError.", case=case_of(TOTAL_PRICE), hint="loud"),
+    Rule("names_both", "The message names the function and the parameter.",
+         case=case_of(TOTAL_PRICE), hint="type_error_names"),
+    Rule("kwargs", "**kwargs raises TypeError.", case=case_of(SEARCH), hint="loud"),
+    Rule("unannotated", "A parameter without an annotation raises TypeError.",
+         case=case_of(GREET), hint="loud"),
+    Rule("no_guess", "Also with a default: its type is not guessed from it.", case=case_of(TOP),
+         hint="guess"),
+)  # fmt: skip
+
+HINTS = {
+    "future": (
+        "This function's module uses `from __future__ import annotations`, so every annotation "
+        "is a string ('int', 'list[str]', ...). Take the types from resolve_annotations(func) "
+        "(03.5), which asks typing.get_type_hints, not from parameter.annotation."
+    ),
+    "enum_default": (
+        "A default that is an Enum member is not JSON: show the model its value (Unit.CELSIUS "
+        'becomes "c"), which is also what the model sends back.'
+    ),
+    "loud": (
+        "Never drop or guess a parameter: raise TypeError for *args, **kwargs and parameters "
+        "without an annotation, naming the function and the parameter."
+    ),
+    "guess": (
+        "This parameter has a default but no annotation: do not guess its type from the default "
+        "(3 could stand for int, float or int | None). Raise TypeError naming the function and "
+        "the parameter."
+    ),
+    "property": "Compare each property with json_type of the parameter's type (03.4).",
+    "must_not_raise": (
+        "Only *args, **kwargs, unannotated parameters and types json_type cannot map may raise; "
+        "this function has none of them, so return its schema."
+    ),
+}
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+def expected(case: FunctionCase) -> dict:
+    return basic.expected_parameters_schema(case.value(), expected_schema)
+
+
+def enum_defaults(case: FunctionCase) -> list[str]:
+    return [
+        name
+        for name, p in inspect.signature(case.value()).parameters.items()
+        if isinstance(p.default, enum.Enum)
+    ]
+
+
+# --- hidden functions ----------------------------------------------------------------------
+
+
+def _default_for(rng: random.Random, source: str) -> str | None:
+    """A default that fits the annotation, as source text (``None`` when there is none)."""
+    value = evaluate(source)
+    if type(None) in getattr(value, "__args__", ()):
+        return "None"
+    if isinstance(value, type) and issubclass(value, enum.Enum):
+        return f"{value.__name__}.{rng.choice(list(value)).name}"
+    if getattr(value, "__origin__", None) is not None and source.startswith("Literal"):
+        return repr(rng.choice(value.__args__))
+    return basic.basic_default(rng, source)
+
+
+def hidden_functions(count: int = 24) -> list[tuple[str, tuple[str, ...]]]:
+    rng = hidden_rng("03.6")
+    return [
+        (f"tool_{index}", random_parts(rng, random_annotation, _default_for))
+        for index in range(count)
+    ]
+
+
+def random_bad(rng: random.Random, index: int) -> tuple[FunctionCase, str, str]:
+    """A random valid signature with one parameter a schema cannot represent."""
+    text, where, name, key = rng.choice(
+        [("*prices: float", "varargs", "prices", "loud"), ("*args", "varargs", "args", "loud"),
+         ("**options: str", "end", "options", "loud"), ("**kwargs", "end", "kwargs", "loud"),
+         ("地点", "start", "地点", "loud"), ("城市='北京'", "end", "城市", "guess")]
+    )  # fmt: skip
+    names = [n for n in rng.sample(basic.NAMES, 3) if n not in (name, "unit")]
+    parts = [parameter_text(n, rng.choice(["str", "int", "bool"])) for n in names]
+    if where == "start":
+        parts.insert(0, text)
+    elif where == "varargs":
+        parts.insert(rng.randint(0, len(parts)), text)
+        parts.append("unit: str = 'c'")
+    else:
+        parts.append(text)
+    return function(f"bad_tool_{index}", tuple(parts), future=index % 2 == 1), name, key
+
+
+# --- checking ------------------------------------------------------------------------------
+
+
+def check_function(learner: Learner, case: FunctionCase, override: HintText | None) -> None:
+    __tracebackhide__ = True
+    label = case_of(case)
+    func = case.value()
+    want = expected(case)
+    texts = string_annotations(func)
+    raised = [
+        (lambda r: case.future and any(text in r.message for text in texts), hint("future")),
+        (lambda r: True, hint("must_not_raise")),
+    ]
+    reply = learner.call("parameters_schema", case.spec(learner), case=label, hints=raised)
+    enums = enum_defaults(case)
+    got = returned_json(label, reply, want, hints=[
+        (lambda problem: any(f"$.properties.{n}.default" in problem for n in enums),
+         hint("enum_default")),
+    ])  # fmt: skip
+    hints = basic.parameters_hints(want, func)
+    default = _property_hint(want, got) or hint("property")
+    expect_schema(label, want, got, [] if override else hints, override or default)
+
+
+def _property_hint(want: dict, got: Any) -> HintText | None:
+    if not isinstance(got, dict) or not isinstance(got.get("properties"), dict):
+        return None
+    for name, prop in want["properties"].items():
+        found = schema_hint(prop, got["properties"].get(name))
+        if found:
+            return found
+    return None
+
+
+def run(learner: Learner) -> str:
+    rng = hidden_rng("03.6 refused")
+    hidden = hidden_functions()
+    for name, parts in (*VISIBLE, *hidden):
+        check_function(learner, function(name, parts), None)
+        # The same signature passed in an ordinary module, so a failure here is the strings.
+        check_function(learner, function(name, parts, future=True), hint("future"))
+    refused = [*REFUSED, *(random_bad(rng, index) for index in range(12))]
+    for case, parameter, key in refused:
+        expect_type_error(
+            learner,
+            "parameters_schema",
+            case.spec(learner),
+            case=case_of(case),
+            names=[case.name, parameter],
+            no_raise=hint(key),
+        )
+    return (
+        f"{2 * len(VISIBLE)} visible and {2 * len(hidden)} hidden functions, {len(refused)} refused"
+    )
+
+
+EARLIER = (("resolve_annotations", "03.5"), ("json_type", "03.4"))
+
+
+@exercise(
+    "03.6",
+    notebook="03_pitfalls",
+    title="parameters_schema, second version",
+    points=2,
+    targets=("parameters_schema",),
+    rules=RULES,
+)
+def check_parameters_schema(learner: Learner) -> str:
+    return after_earlier(learner, "parameters_schema", EARLIER, lambda: run(learner))

@@ -1,0 +1,199 @@
+"""Exercise 03.1, ``union_schema(annotation, json_type) -> dict``: unions and null as ``anyOf``.
+
+The check passes its own json_type (``_shared.GIVEN``); the expected value is
+``{"anyOf": [json_type(m) for m in typing.get_args(annotation)]}``.
+Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
+"""
+
+from __future__ import annotations
+
+import random
+import types
+import typing
+from typing import Any
+
+from course_lib.checks.compare import Hint, HintText, expect_equal, hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner, Reply
+from course_lib.checks.lesson02._shared import expect_type_error, returned_json
+from course_lib.checks.lesson03._shared import annotation, given, given_json_type
+
+
+def case_of(expr: str) -> str:
+    return f"union_schema({expr}, json_type)"
+
+
+VISIBLE = (
+    "Optional[int]", "int | None", "Union[int, str]", "str | int | None",
+    "Optional[Union[int, str]]", "Union[list[str], None]", "dict[str, int] | Literal['c', 'f']",
+    "Unit | None", "Union[bool, int, float]",
+)  # fmt: skip
+NOT_UNIONS = (("list[int]", "list"), ("int", "int"), ("Literal['c', 'f']", "Literal"))
+
+RULES = (
+    Rule("typing_union", "Optional[X] and Union[A, B] (typing.Union) are unions.",
+         case=case_of("Optional[int]"), hint="typing_union"),
+    Rule("any_of", 'The result is {"anyOf": [...]}, one branch per member.',
+         case=case_of("Optional[int]"), hint="type_list"),
+    Rule("null_kept", "None is a member: its branch is json_type(type(None)).",
+         case=case_of("Optional[int]"), hint="null_dropped"),
+    Rule("order", "The branches are in typing.get_args order.", case=case_of("Optional[int]"),
+         hint="order"),
+    Rule("union_type", "X | None and A | B (types.UnionType) are unions too.",
+         case=case_of("int | None"), hint="union_type"),
+    Rule("every_member", "Every member is kept.", case=case_of("Union[int, str]"),
+         hint="collapsed"),
+    Rule("given", "Each branch is json_type(member), with the json_type given.",
+         case=case_of("Union[list[str], None]"), hint="use_given"),
+    Rule("refuse", "Anything that is not a union raises TypeError.", case=case_of("list[int]"),
+         hint="not_a_union"),
+    Rule("names_it", "The message names the annotation.", case=case_of("list[int]"),
+         hint="type_error_names"),
+)  # fmt: skip
+
+HINTS = {
+    "not_a_dict": 'Return a dict: {{"anyOf": [...]}}.',
+    "type_list": (
+        'A list of types such as {{"type": ["integer", "null"]}} accepts the same values, so it '
+        "is equivalent, but this exercise asks for the form that works for every member: "
+        '{{"anyOf": [<json_type of each member>]}}.'
+    ),
+    "null_dropped": (
+        'The null branch was dropped: `Optional[X]` and `X | None` become {{"anyOf": [<json_type '
+        'of X>, {{"type": "null"}}]}}, so the model may send null. None is a member like any '
+        "other: typing.get_args gives it as type(None)."
+    ),
+    "collapsed": (
+        'The union collapsed to one member: Union[A, B] becomes {{"anyOf": [<json_type of A>, '
+        "<json_type of B>]}}, every member kept."
+    ),
+    "order": "Keep the branches in the order typing.get_args() gives the members.",
+    "as_string": (
+        "The union became a plain string: your code did not recognise it and fell back to "
+        "string. Unions have the origin typing.Union (Optional[X], Union[A, B]) or "
+        "types.UnionType (`X | None`); typing.get_args() gives the members."
+    ),
+    "typing_union": (
+        "Optional[X] and Union[A, B] have the origin typing.Union (`A | B` has "
+        "types.UnionType): accept both; typing.get_args() gives the members."
+    ),
+    "union_type": (
+        "`A | B` (and `X | None`) is a types.UnionType, not a typing.Union: typing.get_origin() "
+        "returns types.UnionType for it. Accept both origins; typing.get_args() reads both."
+    ),
+    "use_given": (
+        "Call the json_type you are given for each member: json_type(member) is the branch, "
+        "whatever the member is (the check's json_type marks what it would hand on, as "
+        '{{"$comment": "json_type(list[str])"}}).'
+    ),
+    "not_a_union": (
+        "{annotation} is not a union: raise TypeError naming it. Its typing.get_args() are not "
+        "members of a union, and an anyOf built from them would describe something else."
+    ),
+    "must_not_raise": "{annotation} is a union: return its anyOf, do not raise.",
+}
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+def expected_union(value: Any) -> dict:
+    """The oracle: every member through the check's json_type, in ``get_args`` order."""
+    json_type = given_json_type()
+    return {"anyOf": [json_type(member) for member in typing.get_args(value)]}
+
+
+_MEMBERS = (
+    "int", "str", "float", "bool", "None", "list[int]", "list[str]", "Unit", "City",
+    "Literal['北京', '上海']", "dict[str, float]", "tuple[int, int]", "set[str]",
+)  # fmt: skip
+
+
+def random_union(rng: random.Random) -> str:
+    """A union of two to four distinct members, written in one of the three spellings."""
+    chosen = rng.sample(_MEMBERS, rng.randint(2, 4))
+    form = rng.randrange(3)
+    if form == 0 and len(chosen) == 2 and "None" in chosen:
+        other = next(member for member in chosen if member != "None")
+        return f"Optional[{other}]"
+    if form == 1 or chosen[0] in ("None", "Literal['北京', '上海']"):
+        return f"Union[{', '.join(chosen)}]"
+    return " | ".join(chosen)
+
+
+def hidden_unions(count: int = 30) -> list[str]:
+    rng = hidden_rng("03.1")
+    return [random_union(rng) for _ in range(count)]
+
+
+def hints(value: Any, expected: dict) -> list[Hint]:
+    branches = expected["anyOf"]
+    json_type = given_json_type()
+    non_null = [json_type(m) for m in typing.get_args(value) if m is not type(None)]
+    null = {"type": "null"} in branches
+    return [
+        (lambda g: not isinstance(g, dict), hint("not_a_dict")),
+        (lambda g: "anyOf" not in g and isinstance(g.get("type"), list), hint("type_list")),
+        (lambda g: g == {"type": "string"} and {"type": "string"} not in branches,
+         hint("as_string")),
+        (lambda g: null and "anyOf" not in g and g in non_null, hint("null_dropped")),
+        (lambda g: "anyOf" not in g and g in branches, hint("collapsed")),
+        (lambda g: null and {"type": "null"} not in g["anyOf"], hint("null_dropped")),
+        (lambda g: len(g["anyOf"]) < len(branches) and all(b in branches for b in g["anyOf"]),
+         hint("collapsed")),
+        (lambda g: sorted(map(repr, g["anyOf"])) == sorted(map(repr, branches)), hint("order")),
+        (lambda g: True, hint("use_given")),
+    ]  # fmt: skip
+
+
+def raised_hint(value: Any, expr: str) -> list[tuple[Any, HintText]]:
+    origin = typing.get_origin(value)
+
+    def not_basic(reply: Reply) -> bool:
+        """A member the check's json_type marks: code mapping members itself fails there."""
+        return any("$comment" in given_json_type()(m) for m in typing.get_args(value))
+
+    return [
+        (not_basic, hint("use_given")),
+        (lambda r: origin is types.UnionType and origin is not typing.Union, hint("union_type")),
+        (lambda r: origin is typing.Union, hint("typing_union")),
+        (lambda r: True, hint("must_not_raise", annotation=expr)),
+    ]  # fmt: skip
+
+
+@exercise(
+    "03.1",
+    notebook="03_pitfalls",
+    title="union_schema",
+    points=1,
+    targets=("union_schema",),
+    rules=RULES,
+)
+def check_union_schema(learner: Learner) -> str:
+    hidden = hidden_unions()
+    for expr in (*VISIBLE, *hidden):
+        case = case_of(expr)
+        source = annotation(expr)
+        value = source.value()
+        expected = expected_union(value)
+        reply = learner.call(
+            "union_schema",
+            source.spec(learner),
+            given(learner),
+            case=case,
+            hints=raised_hint(value, expr),
+        )
+        got = returned_json(case, reply, expected)
+        expect_equal(case, expected, got, hints=hints(value, expected))
+    for expr, name in NOT_UNIONS:
+        expect_type_error(
+            learner,
+            "union_schema",
+            annotation(expr).spec(learner),
+            given(learner),
+            case=case_of(expr),
+            names=[name],
+            no_raise=hint("not_a_union", annotation=expr),
+        )
+    return f"{len(VISIBLE)} visible and {len(hidden)} hidden unions, {len(NOT_UNIONS)} refused"

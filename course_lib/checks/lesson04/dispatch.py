@@ -1,0 +1,218 @@
+"""Exercise 04.4, ``DispatchRegistry.call(name, arguments) -> str``: run a tool the way the model
+asked for it, and answer every problem as an error object instead of raising.
+
+The registry is built beside the learner's code from the learner's ``DispatchRegistry``, with
+entries the check writes itself (so ``call`` is tested alone, whatever 04.1's ``tool`` does); the
+tools are source text and run there. Each ``call`` comes back as the text it returned.
+Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner, Reply
+from course_lib.checks.lesson04._shared import (
+    NOTEBOOK,
+    expect_json_text,
+    json_text,
+    local_tool,
+    method,
+    phrase,
+)
+from course_lib.checks.lesson04.dispatch_cases import (
+    EMPTY_CASE,
+    ERROR_CASES,
+    HINTS,
+    OK_CASES,
+    TOOLS,
+    ErrorCase,
+    OkCase,
+    build_snippet,
+    entries,
+    error_case_of,
+    hidden_cases,
+    ok_case_of,
+)
+
+RULES = (
+    Rule("json_result", "A result that is not a str comes back as json.dumps(result).",
+         case=ok_case_of("json_result"), hint="json_not_str"),
+    Rule("readable", "The JSON keeps 北京 readable (ensure_ascii=False).",
+         case=ok_case_of("json_result"), hint="ensure_ascii"),
+    Rule("json_arguments", "arguments may be a JSON string.",
+         case=ok_case_of("json_arguments"), hint="parse_json"),
+    Rule("str_result", "A str result comes back unchanged.",
+         case=ok_case_of("str_result"), hint="str_unchanged"),
+    Rule("empty", 'An empty string means no arguments, {}.', case=EMPTY_CASE, hint="empty"),
+    Rule("never_raises", "call never raises.",
+         case=error_case_of("unknown"), hint="raised_unknown"),
+    Rule("error_object", 'Every error is a JSON object {"error": message}.',
+         case=error_case_of("unknown"), hint="error_object"),
+    Rule("unknown", "An unknown name: the error lists every registered name.",
+         case=error_case_of("unknown"), hint="list_tools"),
+    Rule("bad_json", "A string that is not valid JSON: the error says JSON.",
+         case=error_case_of("bad_json"), hint="bad_json"),
+    Rule("not_object", "JSON that is not an object: the error says object.",
+         case=error_case_of("not_object"), hint="not_object"),
+    Rule("validate", "Invalid arguments: an error with the problems; the tool does not run.",
+         case=error_case_of("validate"), hint="validate_first"),
+    Rule("every_problem", "The error contains every problem message.",
+         case=error_case_of("every_problem"), hint="every_problem"),
+    Rule("unencodable", "A result json.dumps cannot encode is an error with its type and text.",
+         case=error_case_of("unencodable"), hint="unencodable"),
+    Rule("tool_raises", "A tool that raises: an error with the exception's type and text.",
+         case=error_case_of("tool_raises"), hint="tool_raised"),
+)  # fmt: skip
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+def build_registry(learner: Learner) -> str:
+    __tracebackhide__ = True
+    case = "DispatchRegistry() with the check's tools in registry._tools"
+    reply = learner.run(
+        build_snippet(),
+        result="registry",
+        keep=True,
+        bind={"DispatchRegistry": learner.target("DispatchRegistry"), "entries": entries()},
+    )
+    if reply.raised:
+        fail(
+            case,
+            phrase("dispatch_registry"),
+            Plain(reply.raised_text),
+            hint("no_tools"),
+        )
+    return reply.handle
+
+
+def called(
+    learner: Learner, registry: str, name: str, arguments: Any, case: str, raised_key: str
+) -> str:
+    __tracebackhide__ = True
+    reply = learner.attempt(method(learner, registry, "call"), name, arguments)
+    if reply.raised:
+        fail(case, phrase("a_str"), Plain(reply.raised_text), hint(raised_key))
+    if reply.type != "str":
+        fail(case, phrase("a_str"), _shown(reply), hint("not_str"))
+    return reply.value
+
+
+def _shown(reply: Reply) -> Any:
+    return Plain(reply.data["repr"]) if "unjson" in reply.data else reply.value
+
+
+def expect_result(learner: Learner, registry: str, item: OkCase) -> None:
+    __tracebackhide__ = True
+    got = called(learner, registry, item.name, item.arguments, item.label, item.raised_key)
+    result = local_tool(item.name)(**item.parsed)
+    if isinstance(result, str):
+        expect_equal(
+            item.label,
+            result,
+            got,
+            hints=[
+                (lambda g: g == json_text(result), hint("str_unchanged")),
+                (lambda g: "error" in g, hint(item.error_hint)),
+            ],
+        )
+        return
+    wrong = hint(item.error_hint) if _is_error(got) else hint("json_not_str")
+    expect_json_text(
+        item.label,
+        result,
+        got,
+        not_text=hint("not_str"),
+        not_json=hint("json_not_str"),
+        wrong=wrong,
+        escaped=hint("ensure_ascii"),
+    )
+
+
+def _is_error(text: str) -> bool:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text.lower().startswith("error")
+    return isinstance(value, dict) and "error" in value
+
+
+def error_message(case: str, got: str, expected: Plain, item: ErrorCase) -> str:
+    """The message in ``got``, failing unless it is a JSON object with an "error" string."""
+    __tracebackhide__ = True
+    try:
+        value = json.loads(got)
+    except ValueError:
+        value = None
+    if isinstance(value, dict) and isinstance(value.get("error"), str) and value["error"]:
+        return value["error"]
+    if isinstance(value, dict) and "error" in value:
+        fail(case, expected, got, hint("error_key"))
+    if got.lower().startswith(("error", "exception")):
+        fail(case, expected, got, hint("error_object"))
+    fail(case, expected, got, hint(item.ran_hint, name=item.name))
+    return ""
+
+
+def validator_accepts(learner: Learner, item: ErrorCase) -> bool:
+    """Whether the ``validate_arguments`` the learner's ``call`` uses finds no problem in the
+    case's arguments (then the tool ran because 04.3 let them through)."""
+    parsed = json.loads(item.arguments) if isinstance(item.arguments, str) else item.arguments
+    reply = learner.run(
+        "fn = getattr(getattr(cls, 'call', None), '__globals__', {}).get('validate_arguments')\n"
+        "found = fn(schema, arguments) if callable(fn) else None\n",
+        result="found",
+        bind={"cls": learner.target("DispatchRegistry"), "schema": item.schema,
+              "arguments": parsed},
+    )  # fmt: skip
+    return reply.value == [] and reply.type == "list"
+
+
+def expect_error(learner: Learner, registry: str, item: ErrorCase) -> None:
+    __tracebackhide__ = True
+    case = item.label
+    expected = phrase("error_mentioning", words=", ".join(item.words))
+    got = called(learner, registry, item.name, item.arguments, case, item.raised_key)
+    blame = item.kind == "invalid" and validator_accepts(learner, item)
+    if blame:
+        item = item.with_hint("validator_misses")
+    message = error_message(case, got, expected, item)
+    if "\\u" in got:
+        fail(case, expected, got, hint("ensure_ascii_error"))
+    missing = [word for word in item.words if word not in message]
+    if missing:
+        fail(
+            case,
+            expected,
+            message,
+            hint(item.hint, name=item.name),
+            where=str(phrase("not_mentioned", word=missing[0])),
+        )
+
+
+@exercise(
+    "04.4",
+    notebook=NOTEBOOK,
+    title="DispatchRegistry.call",
+    points=3,
+    targets=("DispatchRegistry",),
+    rules=RULES,
+)
+def check_dispatch(learner: Learner) -> str:
+    registry = build_registry(learner)
+    ok, errors = hidden_cases(hidden_rng("04.4"))
+    ok_cases, error_cases = [*OK_CASES, *ok], [*ERROR_CASES, *errors]
+    for item in ok_cases:
+        expect_result(learner, registry, item)
+    for item in error_cases:
+        expect_error(learner, registry, item)
+    return f"{len(ok_cases)} results and {len(error_cases)} errors"
+
+
+__all__ = ["RULES", "TOOLS", "check_dispatch"]

@@ -1,0 +1,331 @@
+"""Exercise 04.5, ``to_text(result, *, max_chars=20_000) -> str``: the text a model reads for a
+tool's result.
+
+Every value that is not plain JSON (dates, Decimals, sets, tuples, a dataclass, a pydantic model)
+is written as source text and built beside the learner's code, so every run sees the same values;
+the text comes back as a str. Rules, the case that breaks each, and the hint that names it: see
+``RULES`` and ``HINTS``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from course_lib.checks.compare import (
+    HintText,
+    Plain,
+    expect_equal,
+    first_difference,
+    hidden_rng,
+    pick_hint,
+)
+from course_lib.checks.compare import fail as fail_case
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner
+from course_lib.checks.lesson04._shared import NOTEBOOK, expect_json_text, json_text, phrase
+
+MARKER_MAX = 100
+DEFAULT_MAX = 20_000
+
+ORDER_SETUP = """
+@dataclass
+class Order:
+    id: int
+    city: str
+    placed: date
+    items: tuple
+    total: Decimal
+"""
+FORECAST_SETUP = """
+from pydantic import BaseModel
+
+class Forecast(BaseModel):
+    city: str
+    high: float
+    issued: DateTime
+"""
+POINT_SETUP = """
+class Point:
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+"""
+
+
+@dataclass(frozen=True)
+class TextCase:
+    """A value (JSON, or source text built beside the learner's code) and the expected text:
+    the text itself for a str, else the JSON value the text must decode to."""
+
+    label: str
+    expected: Any
+    value: Any = None
+    source: str | None = None
+    setup: str = ""
+    key: str = ""  # the HINTS key of the likely mistake when this case fails
+
+    def spec(self, learner: Learner) -> Any:
+        return self.value if self.source is None else learner.source(self.source, self.setup)
+
+
+ORDER = "Order(7, '上海', date(2024, 5, 1), ('茶', 'tea'), Decimal('19.90'))"
+FORECAST = "Forecast(city='北京', high=31.5, issued=DateTime(2024, 7, 1, 6, 0))"
+CASES = (
+    TextCase("to_text('北京 is sunny')", "北京 is sunny", value="北京 is sunny", key="str"),
+    TextCase("to_text({'city': '北京', 'temp': 21})", {"city": "北京", "temp": 21},
+             value={"city": "北京", "temp": 21}, key="ensure_ascii"),
+    TextCase("to_text(datetime(2024, 5, 1, 9, 30))", "2024-05-01T09:30:00",
+             source="DateTime(2024, 5, 1, 9, 30)", key="isoformat"),
+    TextCase("to_text({'day': date(2024, 2, 29)})", {"day": "2024-02-29"},
+             source="{'day': date(2024, 2, 29)}", key="isoformat"),
+    TextCase("to_text(Decimal('19.90'))", "19.90", source="Decimal('19.90')", key="decimal"),
+    TextCase("to_text({10, 3, 1, 8})", [1, 3, 8, 10], source="{10, 3, 1, 8}", key="set"),
+    TextCase("to_text((1, '二'))", [1, "二"], source="(1, '二')", key="tuple"),
+    TextCase(f"to_text({ORDER}) (a dataclass)",
+             {"id": 7, "city": "上海", "placed": "2024-05-01", "items": ["茶", "tea"],
+              "total": "19.90"},
+             source=ORDER, setup=ORDER_SETUP, key="dataclass"),
+    TextCase(f"to_text({FORECAST}) (a pydantic model)",
+             {"city": "北京", "high": 31.5, "issued": "2024-07-01T06:00:00"},
+             source=FORECAST, setup=FORECAST_SETUP, key="pydantic"),
+    TextCase("to_text([None, True, 1.5])", [None, True, 1.5], value=[None, True, 1.5],
+             key="json"),
+)  # fmt: skip
+UNKNOWN_CASE = "to_text(Point(1, 2)) (a class json cannot encode)"
+
+HINTS = {
+    "not_str": "to_text always returns a str.",
+    "str": "A string passes through unchanged: do not json.dumps it (it adds quotes).",
+    "ensure_ascii": "Use ensure_ascii=False so 北京 stays 北京, not \\u5317\\u4eac.",
+    "isoformat": (
+        "Dates use ISO 8601: value.isoformat() (a T between date and time), not str(value)."
+    ),
+    "repr": "Do not fall back to repr(): convert each kind of value to JSON in `jsonable`.",
+    "set_repr": "A set becomes a sorted JSON array, not its Python repr.",
+    "not_json": "Everything but a str becomes JSON text: json.dumps(..., default=jsonable).",
+    "decimal": "A Decimal becomes its exact digits as a string: str(value) gives '19.90'.",
+    "set": "A set becomes a sorted list: sorted(value).",
+    "tuple": "A tuple becomes a JSON array, as json.dumps writes it.",
+    "dataclass": "A dataclass becomes its fields: dataclasses.asdict(value).",
+    "pydantic": "A pydantic model becomes its fields: value.model_dump(mode='json').",
+    "json": "Compare your JSON with the expected value, key by key.",
+    "unknown_type": (
+        "For a value jsonable does not know, raise TypeError naming its type (here Point): "
+        "writing str(value) or repr(value) hands the model text it cannot use."
+    ),
+    "unknown_name": "Name the type in the TypeError's message: it does not mention {name}.",
+    "fits": "A text that fits (len(text) <= max_chars) passes through unchanged.",
+    "fits_le": (
+        "A text of exactly max_chars characters fits and passes through unchanged: compare "
+        "with <=, not <."
+    ),
+    "never_silent": (
+        "The cut must never be silent: append a marker saying how many characters were cut."
+    ),
+    "keep_at_most": "Keep at most max_chars={limit} characters of the text.",
+    "marker_shape": (
+        "The marker starts with a newline and stays short (at most {limit} characters)."
+    ),
+    "cut_count": "Say how much was cut: the number of characters removed, len(text) - kept.",
+    "default_limit": (
+        "max_chars defaults to 20_000: a 50,000 character text is cut without being asked."
+    ),
+    "cut_raised": (
+        "to_text raised on a long result: it returns the text, cut with a marker when it is "
+        "longer than max_chars."
+    ),
+    "cut_json": (
+        "Cut the text after turning the result into JSON: a long list is cut like a long string."
+    ),
+}
+
+RULES = (
+    Rule("str", "A str passes through unchanged.", case=CASES[0].label, hint="str"),
+    Rule("json", "Anything else becomes JSON with ensure_ascii=False.",
+         case=CASES[1].label, hint="ensure_ascii"),
+    Rule("isoformat", "datetime, date, time: value.isoformat().",
+         case=CASES[2].label, hint="isoformat"),
+    Rule("decimal", "Decimal: str(value), every digit kept.", case=CASES[4].label, hint="decimal"),
+    Rule("set", "set, frozenset: a sorted list.", case=CASES[5].label, hint="set"),
+    Rule("dataclass", "A dataclass instance: dataclasses.asdict(value).",
+         case=CASES[7].label, hint="dataclass"),
+    Rule("pydantic", 'A pydantic model: value.model_dump(mode="json").',
+         case=CASES[8].label, hint="pydantic"),
+    Rule("unknown", "Anything else: TypeError naming the type.",
+         case=UNKNOWN_CASE, hint="unknown_type"),
+    Rule("fits", "A text of at most max_chars characters is not cut.",
+         case="to_text(a string exactly max_chars long, max_chars=300)", hint="fits_le"),
+    Rule("default_limit", "max_chars defaults to 20_000.",
+         case="to_text(a 50,000 character string)", hint="default_limit"),
+    Rule("never_silent", "A longer text is cut with a marker.",
+         case="to_text(a 50,000 character string)", hint="never_silent"),
+    Rule("keep_at_most", "The cut keeps at most max_chars characters of the text.",
+         case="to_text(a 50,000 character string)", hint="keep_at_most"),
+    Rule("marker_shape", "The marker starts with a newline and has at most 100 characters.",
+         case="to_text(a 50,000 character string)", hint="marker_shape"),
+    Rule("cut_count", "The marker says how many characters were cut, in digits.",
+         case="to_text(a 50,000 character string)", hint="cut_count"),
+    Rule("cut_json", "The JSON of a result that is not a str is cut the same way.",
+         case="to_text(a list of 2,000 dicts, max_chars=5_000)", hint="cut_json"),
+)  # fmt: skip
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+TEXT_HINTS = [
+    (lambda g: not isinstance(g, str), hint("not_str")),
+    (lambda g: "\\u" in g, hint("ensure_ascii")),
+    (lambda g: " 09:30" in g or "2024-05-01 " in g, hint("isoformat")),
+    (lambda g: any(word in g for word in ("Decimal(", "datetime.", "Order(", "Forecast(")),
+     hint("repr")),
+    (lambda g: g.startswith("{") and "}" in g and ", " in g and ":" not in g, hint("set_repr")),
+]  # fmt: skip
+
+
+def check_value(learner: Learner, item: TextCase) -> None:
+    __tracebackhide__ = True
+    raised = [(lambda r: r.raised_a("TypeError"), hint(item.key))]
+    got = learner.call("to_text", item.spec(learner), case=item.label, hints=raised).value
+    if isinstance(item.value, str):
+        expect_equal(
+            item.label,
+            item.expected,
+            got,
+            hints=[
+                (lambda g: g == json_text(item.value), hint("str")),
+                *TEXT_HINTS,
+            ],
+        )
+        return
+    expect_json_text(
+        item.label, item.expected, got, not_text=hint("not_str"),
+        not_json=pick_hint(got, TEXT_HINTS, hint("not_json")),
+        wrong=pick_hint(got, TEXT_HINTS, hint(item.key)), escaped=hint("ensure_ascii"),
+    )  # fmt: skip
+
+
+def check_unknown(learner: Learner) -> None:
+    __tracebackhide__ = True
+    reply = learner.attempt("to_text", learner.source("Point(1, 2)", POINT_SETUP))
+    wanted = phrase("type_error_naming", name="Point")
+    if not reply.raised_a("TypeError"):
+        got = Plain(reply.raised_text) if reply.raised else reply.value
+        fail_case(UNKNOWN_CASE, wanted, got, hint("unknown_type"))
+    if "Point" not in reply.message:
+        fail_case(
+            UNKNOWN_CASE, wanted, Plain(reply.raised_text), hint("unknown_name", name="Point")
+        )
+
+
+# --- long results -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CutCase:
+    label: str
+    text: str  # the whole text to_text must start from (the JSON, for a value that is not a str)
+    limit: int
+    value: Any = None  # a JSON value, or None to send ``source``
+    source: str | None = None
+
+
+def cut_cases() -> list[CutCase]:
+    rng = hidden_rng("04.5")
+    page = '("北京天气晴. " * 7143)[:50_000]'
+    texts = [
+        CutCase("to_text(a 50,000 character string)", ("北京天气晴. " * 7143)[:50_000], DEFAULT_MAX,
+                source=page),
+        CutCase("to_text(a string exactly max_chars long, max_chars=300)", "上海" * 150, 300,
+                value="上海" * 150),
+        CutCase("to_text(a string one character too long, max_chars=300)", "x" * 301, 300,
+                value="x" * 301),
+    ]  # fmt: skip
+    for index in range(5):
+        length = rng.randint(150, 2_000)
+        text = "".join(rng.choice("abc 北京上海 xyz") for _ in range(length))
+        limit = rng.randint(120, 1_500)
+        label = f"to_text(hidden text {index} ({length} characters), max_chars={limit})"
+        texts.append(CutCase(label, text, limit, value=text))
+    big = "[{'城市': '北京', 'n': n} for n in range(2_000)]"
+    whole = json_text([{"城市": "北京", "n": n} for n in range(2_000)])
+    texts.append(
+        CutCase("to_text(a list of 2,000 dicts, max_chars=5_000)", whole, 5_000, source=big)
+    )
+    return texts
+
+
+def check_cut(learner: Learner, item: CutCase) -> None:
+    __tracebackhide__ = True
+    text, limit, case = item.text, item.limit, item.label
+    spec = item.value if item.source is None else learner.source(item.source)
+    kwargs = {} if limit == DEFAULT_MAX else {"max_chars": limit}
+    raised = [(lambda r: True, hint("cut_raised"))]
+    got = learner.call("to_text", spec, case=case, hints=raised, **kwargs).value
+    shape = phrase("cut_shape", limit=limit, marker=MARKER_MAX)
+    if not isinstance(got, str):
+        fail_case(case, shape, got, hint("not_str"))
+    if len(text) <= limit:
+        if got != text:
+            key = "fits_le" if len(text) == limit else "fits"
+            fail_case(
+                case,
+                phrase("unchanged_text", count=len(text)),
+                phrase("characters", count=len(got)),
+                hint(key),
+                where=first_difference(text, got),
+            )
+        return
+    same = (i for i, (a, b) in enumerate(zip(text, got, strict=False)) if a != b)
+    kept = next(same, min(len(text), len(got)))
+    marker = got[kept:]
+    if not marker:
+        key = silent_cut_hint(learner, item, spec, got)
+        fail_case(case, shape, phrase("no_marker", count=len(got)), hint(key))
+    if kept > limit:
+        fail_case(
+            case,
+            shape,
+            phrase("kept", count=kept),
+            hint("keep_at_most", limit=limit),
+        )
+    if not marker.startswith("\n") or len(marker) > MARKER_MAX + 1:
+        fail_case(case, shape, marker[:200], hint("marker_shape", limit=MARKER_MAX))
+    if str(len(text) - kept) not in marker:
+        fail_case(
+            case,
+            phrase("marker_mentioning", count=len(text) - kept),
+            marker,
+            hint("cut_count"),
+        )
+
+
+def silent_cut_hint(learner: Learner, item: CutCase, spec: Any, got: str) -> str:
+    """Why a long text came back without a marker: a default limit that is not 20_000 (the
+    same text is cut when max_chars is given), a result cut only when it is a str, or no
+    marker at all."""
+    if got != item.text:
+        return "never_silent"
+    if item.source and item.source.startswith("["):
+        return "cut_json"
+    if item.limit == DEFAULT_MAX:
+        probe = learner.attempt("to_text", spec, max_chars=item.limit)
+        if isinstance(probe.value, str) and probe.value != item.text:
+            return "default_limit"
+    return "never_silent"
+
+
+@exercise("04.5", notebook=NOTEBOOK, title="to_text", points=2, targets=("to_text",), rules=RULES)
+def check_to_text(learner: Learner) -> str:
+    for item in CASES:
+        check_value(learner, item)
+    check_unknown(learner)
+    cuts = cut_cases()
+    for item in cuts:
+        check_cut(learner, item)
+    return f"{len(CASES) + 1} values and {len(cuts)} long results"
+
+
+__all__ = ["RULES", "check_to_text", "json"]

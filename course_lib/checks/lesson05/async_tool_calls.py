@@ -1,0 +1,289 @@
+"""Exercise 05.5, ``async def arun_tool_calls(registry, tool_calls) -> list[dict]``: 05.3 for
+async code, with ``asyncio.gather``.
+
+Each batch gets its own registry beside the learner's code (``ASYNC_MEETING_SOURCE``): some of
+its tools are async, the others plain, and all of them finish only once every call of the batch
+is running, the last call first. The learner's coroutine is run with ``asyncio.run`` on a fresh
+thread: the thread that answers the check may already run an event loop (IPython's kernel
+does). The registry notes a plain tool that ran on that loop's own thread (it blocks every other
+call) and an async tool that ran on another loop (not awaited). Rules, the case that breaks
+each, and the hint that names it: see ``RULES``.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner, Reply, raise_learner_error
+from course_lib.checks.lesson05._meeting import (
+    ASYNC_MEETING_SOURCE,
+    NAMES,
+    WAIT,
+    batch,
+    expected_messages,
+    shown_calls,
+)
+from course_lib.checks.lesson05._shared import NOTEBOOK
+from course_lib.checks.lesson05.tool_calls import judge
+
+TEXTS = {
+    "case": "await arun_tool_calls(registry, [{calls}]) where {names} are async",
+    "case_down": (
+        "await arun_tool_calls(registry, [{calls}]) where {names} are async and {down} raise(s)"
+    ),
+    "case_plain": "await arun_tool_calls(registry, [{calls}]) where every tool is plain",
+    "a_coroutine": "a coroutine to await (async def)",
+    "a_value": "a {kind} returned right away",
+    "overlapping": "every call running at the same time, on the caller's loop or in threads",
+    "blocked": "a plain tool ran on the event loop's own thread, blocking every other call",
+    "foreign": "an async tool ran on an event loop of its own, in another thread",
+    "summary": "{count} batches",
+}
+
+
+def text(key: str, **fields: object) -> str:
+    return TEXTS[key].format(**fields)
+
+
+Batch = tuple[list[dict], list[str], list[str]]
+
+
+def batches(rng: Random) -> list[Batch]:
+    """(calls, names whose call raises, names of the async tools), the visible ones first:
+    four calls whose first tool is plain, three async ones, two plain ones, four with one
+    raising, one call, none; then random ones with at most four calls (``asyncio.to_thread``'s
+    default pool has at least five threads)."""
+    mixed = ["get_time", "get_news"]
+    table: list[Batch] = [
+        (*batch(rng, 4, 0), mixed),
+        (*batch(rng, 3, 0), NAMES[:3]),
+        (*batch(rng, 2, 0), []),
+        (*batch(rng, 4, 1), mixed),
+        (*batch(rng, 1, 0), NAMES[:1]),
+        ([], [], mixed),
+    ]
+    for _ in range(6):
+        calls, down = batch(rng, rng.randint(1, 4), rng.choice([0, 0, 1]))
+        table.append((calls, down, sorted(rng.sample(NAMES, rng.randint(0, 4)))))
+    return table
+
+
+def case_label(calls: list[dict], down: list[str], asynchronous: list[str]) -> str:
+    shown = shown_calls(calls)
+    if not asynchronous:
+        return text("case_plain", calls=shown)
+    names = ", ".join(asynchronous)
+    if down:
+        return text("case_down", calls=shown, names=names, down=", ".join(down))
+    return text("case", calls=shown, names=names)
+
+
+BATCHES = batches(hidden_rng("05.5"))
+MIXED, ASYNC_ONLY, PLAIN_ONLY, MIXED_DOWN = (case_label(*b) for b in BATCHES[:4])
+
+RULES = (
+    Rule(
+        "coroutine",
+        "It is a coroutine function (async def): the caller awaits what it returns.",
+        case=MIXED,
+        hint="async_def",
+    ),
+    Rule(
+        "arguments",
+        "Every call gets its arguments string unchanged.",
+        case=MIXED,
+        hint="arguments_parsed",
+    ),
+    Rule(
+        "together",
+        "All calls run at the same time, started together with asyncio.gather.",
+        case=MIXED,
+        hint="together",
+    ),
+    Rule(
+        "awaited",
+        "An async tool is awaited on your own loop: await registry.acall(name, arguments).",
+        case=MIXED,
+        hint="foreign_loop",
+    ),
+    Rule(
+        "plain_in_thread",
+        "A plain tool runs in a thread, never on the loop's own thread.",
+        case=MIXED,
+        hint="blocked_loop",
+    ),
+    Rule(
+        "message",
+        'One {"role": "tool", "tool_call_id": ..., "content": ...} per call.',
+        case=MIXED,
+        hint="tool_call_id_key",
+    ),
+    Rule("order", "In the order of tool_calls.", case=MIXED, hint="completion_order"),
+    Rule(
+        "isolated",
+        "When the registry raises, the other calls still run and keep their results.",
+        case=MIXED_DOWN,
+        hint="batch_down",
+    ),
+    Rule(
+        "error_text",
+        'That call\'s content is json.dumps({"error": f"{type(exc).__name__}: {exc}"}, '
+        "ensure_ascii=False).",
+        case=MIXED_DOWN,
+        hint="error_format",
+    ),
+)
+
+HINTS = {
+    "async_def": (
+        "arun_tool_calls must be a coroutine function: write async def arun_tool_calls(...), "
+        "so that the caller can await it next to other work on its event loop."
+    ),
+    "nested_run": (
+        "asyncio.run cannot start a loop inside a running one, and the caller of "
+        "arun_tool_calls is already running one: make it async def and await inside it "
+        "(await asyncio.gather(...)) instead of calling asyncio.run."
+    ),
+    "too_slow": (
+        "The calls did not finish within {seconds:g} s: something waits for a call that never "
+        "starts. Start every call first (asyncio.gather), then await them together."
+    ),
+    "together": (
+        "Start every call before awaiting any: build one coroutine per call and await them "
+        "together with await asyncio.gather(*coroutines)."
+    ),
+    "blocked_loop": (
+        "A plain tool ran on the event loop's own thread: registry.call inside an async def "
+        "does not make it concurrent, it stops the loop until it returns. Run it in a thread "
+        "with await asyncio.to_thread(registry.call, name, arguments), or use await "
+        "registry.acall(name, arguments), which does that for plain tools."
+    ),
+    "foreign_loop": (
+        "An async tool ran on an event loop of its own in some thread instead of being awaited "
+        "on yours (registry.call in asyncio.to_thread starts a new loop for it): await "
+        "registry.acall(name, arguments), which awaits an async tool on your loop."
+    ),
+    "arguments_parsed": (
+        "The registry received the parsed arguments (a dict) instead of the "
+        "string. It would accept them, but the exercise asks for each call's arguments string "
+        'exactly as it came: tool_call["function"]["arguments"].'
+    ),
+    "arguments_unchanged": "Pass each call's arguments string to the registry unchanged.",
+    "batch_down": (
+        "One failing call took the whole batch down: asyncio.gather raises the first exception "
+        "of its coroutines. Catch the exception inside the coroutine of each call and answer "
+        'that call with json.dumps({{"error": f"{{type(exc).__name__}}: {{exc}}"}}, '
+        "ensure_ascii=False)."
+    ),
+    "result_list": "Return a list: one tool message dict per call.",
+    "one_per_call": "Return exactly one tool message per call, no more, no fewer.",
+    "item_dict": 'Each item is a dict {{"role": "tool", "tool_call_id": ..., "content": ...}}.',
+    "completion_order": (
+        "The messages come in the order the calls finished, not the order they were asked: "
+        "asyncio.gather returns the results in the order of its arguments; "
+        "asyncio.as_completed does not."
+    ),
+    "tool_call_id_key": 'The key is "tool_call_id" (the id of the call the message answers).',
+    "role_tool": 'Each message has "role": "tool".',
+    "ensure_ascii": (
+        "The error object is right, but written with \\u escapes: pass ensure_ascii=False to "
+        "json.dumps, so that text such as 北京 stays readable."
+    ),
+    "error_format": (
+        "When the registry raises, that call's content is "
+        'json.dumps({{"error": f"{{type(exc).__name__}}: {{exc}}"}}, ensure_ascii=False) and the '
+        "other calls keep their results: catch the exception inside each call's coroutine."
+    ),
+    "message_shape": (
+        'Each tool message is {{"role": "tool", "tool_call_id": call["id"], "content": result}}.'
+    ),
+}
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+# Runs the learner's coroutine to its end on a fresh thread with a loop of its own: the thread
+# answering the check may already be running a loop (an IPython kernel's), where asyncio.run
+# cannot start another one.
+RUN_CODE = """\
+import asyncio
+import inspect
+from concurrent.futures import ThreadPoolExecutor
+
+
+async def main():
+    registry.caller_loop = asyncio.get_running_loop()
+    outcome = arun_tool_calls(registry, calls)
+    if not inspect.isawaitable(outcome):
+        registry.not_awaitable = type(outcome).__name__
+        return outcome
+    return await asyncio.wait_for(outcome, deadline)
+
+
+with ThreadPoolExecutor(max_workers=1) as pool:
+    got = pool.submit(asyncio.run, main()).result()
+"""
+DEADLINE = 3 * WAIT  # the whole batch; a correct answer takes a fraction of a second
+
+
+@exercise(
+    "05.5",
+    notebook=NOTEBOOK,
+    title="arun_tool_calls",
+    points=3,
+    targets=("arun_tool_calls",),
+    rules=RULES,
+)
+def check_arun_tool_calls(learner: Learner) -> str:
+    for calls, down, asynchronous in BATCHES:
+        case = case_label(calls, down, asynchronous)
+        made = learner.run(
+            ASYNC_MEETING_SOURCE,
+            result="AsyncMeetingRegistry(count, down, timeout, asynchronous)",
+            bind={"count": len(calls), "down": down, "timeout": WAIT, "asynchronous": asynchronous},
+            keep=True,
+        )
+        registry = learner.handle(made.handle)
+        bind = {
+            "arun_tool_calls": learner.target("arun_tool_calls"),
+            "registry": registry,
+            "calls": calls,
+            "deadline": DEADLINE,
+        }
+        reply = learner.run(RUN_CODE, result="got", bind=bind)
+        observed = learner.run(
+            "", result="[r.observed(), getattr(r, 'not_awaitable', None)]", bind={"r": registry}
+        ).value
+        learner.release(made.handle)
+        seen, not_awaitable = observed
+        if not_awaitable is not None:
+            fail(
+                case,
+                Plain(text("a_coroutine")),
+                Plain(text("a_value", kind=not_awaitable)),
+                hint("async_def"),
+            )
+        if reply.raised:
+            explain_raised(case, reply, calls, down)
+        if seen["blocked_loop"]:
+            fail(case, Plain(text("overlapping")), Plain(text("blocked")), hint("blocked_loop"))
+        if seen["foreign_loop"]:
+            fail(case, Plain(text("overlapping")), Plain(text("foreign")), hint("foreign_loop"))
+        judge(case, calls, down, seen, reply, hint)
+    return text("summary", count=len(BATCHES))
+
+
+def explain_raised(case: str, reply: Reply, calls: list[dict], down: list[str]) -> None:
+    __tracebackhide__ = True
+    expected = expected_messages(calls, down)
+    if reply.raised_a("RuntimeError") and "is down for" in reply.message:
+        fail(case, expected, Plain(reply.raised_text), hint("batch_down"))
+    if reply.raised_a("RuntimeError") and "running event loop" in reply.message:
+        fail(case, expected, Plain(reply.raised_text), hint("nested_run"))
+    if reply.raised_a("TimeoutError"):
+        fail(case, expected, Plain(reply.raised_text), hint("too_slow", seconds=DEADLINE))
+    raise_learner_error(case, reply)

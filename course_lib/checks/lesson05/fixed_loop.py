@@ -1,0 +1,153 @@
+"""Exercise 05.2, ``fixed_loop(client, registry, question, *, model, max_turns=6)``: the given
+``buggy_loop`` (the assistant message appended once per tool call), fixed.
+
+The learner's loop talks to a model session on the check's side; its messages are compared with
+the reference loop's on the same conversation (``max_turns`` plays ``max_iterations``; there is
+no repeated-call guard here, and no conversation repeats a call). Rules, the case that breaks
+each, and the hint that names it: see ``RULES``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from course_lib.checks.compare import hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner
+from course_lib.checks.lesson05._shared import (
+    CHECK_MODEL,
+    CITIES,
+    KERNEL_SOURCE,
+    NOTEBOOK,
+    unwrap,
+)
+from course_lib.checks.lesson05.agent_loop import explain_raised, reference_view
+from course_lib.checks.lesson05.agent_loop_cases import Endless, call_spec, heuristic, script
+from course_lib.checks.lesson05.conversation import compare_messages, plain_messages
+from course_lib.checks.lesson05.requests import diagnose_requests
+
+TEXTS = {
+    "case": "fixed_loop(client, registry, {question}, model={model})",
+    "case_limit": "fixed_loop(client, registry, {question}, model={model}, max_turns={limit})",
+    "summary": "{count} conversations",
+}
+
+TWO_CITIES = "北京和上海的天气怎么样？"
+ENDLESS_QUESTION = "a model that never stops calling"
+
+
+def text(key: str, **fields: object) -> str:
+    return TEXTS[key].format(**fields)
+
+
+def case_label(question: str, limit: int | None) -> str:
+    if limit is None:
+        return text("case", question=repr(question), model=repr(CHECK_MODEL))
+    return text("case_limit", question=repr(question), model=repr(CHECK_MODEL), limit=limit)
+
+
+RULES = (
+    Rule(
+        "requests",
+        "The same requests as buggy_loop: model=model, messages, tools=registry.schemas().",
+        case=case_label(TWO_CITIES, None),
+        hint="request",
+    ),
+    Rule(
+        "assistant_once",
+        "Each turn appends the assistant message once, with all its calls.",
+        case=case_label(TWO_CITIES, None),
+        hint="assistant_twice",
+    ),
+    Rule(
+        "tool_messages_after",
+        "Right after it come the tool messages, before anything else.",
+        case=case_label(TWO_CITIES, None),
+        hint="refused",
+    ),
+    Rule(
+        "every_call",
+        "One tool message per call, each with its call's tool_call_id.",
+        case=case_label(TWO_CITIES, None),
+        hint="unanswered",
+    ),
+    Rule(
+        "call_order",
+        "The tool messages follow the order of the calls.",
+        case=case_label(TWO_CITIES, None),
+        hint="call_order",
+    ),
+    Rule(
+        "final_answer",
+        "A reply with no calls is appended too, and the list returned.",
+        case=case_label(TWO_CITIES, None),
+        hint="final_missing",
+    ),
+    Rule(
+        "max_turns",
+        "At most max_turns turns.",
+        case=case_label(ENDLESS_QUESTION, 3),
+        hint="too_many_turns",
+    ),
+    Rule(
+        "last_turn_calls",
+        "When the last turn asked for calls, they are answered before the list is returned.",
+        case=case_label(ENDLESS_QUESTION, 3),
+        hint="last_turn_unanswered_list",
+    ),
+)
+
+
+def fixed_loop_cases() -> list[tuple[str, Any, int | None]]:
+    """(question, policy factory, max_turns or None for the default), the visible ones first."""
+    rng = hidden_rng("05.2")
+    table: list[tuple[str, Any, int | None]] = [
+        (TWO_CITIES, heuristic, None),
+        ("What is the weather in 北京, 上海 and Paris?", heuristic, None),
+        ("What time is it in London?", heuristic, None),
+        ("hello", heuristic, None),
+        (ENDLESS_QUESTION, Endless, 3),
+    ]
+    for _ in range(4):
+        cities = rng.sample(CITIES, 4)
+        policy = script(
+            [call_spec("get_weather", city=cities[0]), call_spec("get_time", city=cities[1])],
+            [call_spec("get_time", city=c) for c in cities[2:]],
+            rng.choice(["好的。", "Done."]),
+        )
+        table.append(("、".join(cities), policy, None))
+    return table
+
+
+CODE = "result = fixed_loop(client, registry, question, model=model, **limit)"
+
+
+@exercise(
+    "05.2", notebook=NOTEBOOK, title="fixed_loop", points=2, targets=("fixed_loop",), rules=RULES
+)
+def check_fixed_loop(learner: Learner) -> str:
+    table = fixed_loop_cases()
+    for question, policy, limit in table:
+        case = case_label(question, limit)
+        session = learner.model(policy(), model_name=CHECK_MODEL)
+        reply = learner.run(
+            CODE,
+            result="describe_messages(result)",
+            bind={
+                "fixed_loop": learner.target("fixed_loop"),
+                "client": learner.client(session),
+                "registry": learner.source("make_registry()", setup=KERNEL_SOURCE),
+                "question": question,
+                "model": CHECK_MODEL,
+                "limit": {} if limit is None else {"max_turns": limit},
+            },
+        )
+        diagnose_requests(case, question, session.exchanges)
+        if reply.raised:
+            explain_raised(case, reply, session.exchanges)
+        view, _ = reference_view(f"05.2 {case}", question, policy, limit or 6)
+        want = plain_messages(case, view["messages"], unwrap)
+        have = plain_messages(case, reply.value, unwrap)
+        stopped = unwrap(case, view["stopped"], "stopped")
+        compare_messages(case, want, have, stopped=stopped, limit=("max_turns", limit or 6))
+    return text("summary", count=len(table))

@@ -1,0 +1,55 @@
+"""What a learner's loop sent (05.1 and 05.2), read from the model session's ``exchanges``: the
+model name, the tools, and the first request's messages, the same on every turn."""
+
+from __future__ import annotations
+
+from course_lib.checks.compare import HintText, Plain, fail, first_difference
+from course_lib.checks.lesson05._shared import CHECK_MODEL, check_tools
+
+HINTS = {
+    "no_request": "Call client.chat.completions.create: the loop never asked the model.",
+    "request": (
+        "Every turn calls client.chat.completions.create(model=model, messages=messages, "
+        "tools=registry.schemas()): pass model=model and the registry's tools each time."
+    ),
+    "first_message": (
+        'Start with messages = [{{"role": "user", "content": question}}], nothing else before '
+        "the first request."
+    ),
+}
+TEXTS = {
+    "a_request": "a request to the model",
+    "no_request": "no request",
+    "request_number": "request {number} of {count} your loop sent",
+    "no_tools": "no tools (tools= not passed)",
+    "the_tools": "the registry's tools, registry.schemas()",
+    "first_messages": "the first request's messages",
+}
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+def text(key: str, **fields: object) -> str:
+    return TEXTS[key].format(**fields)
+
+
+def diagnose_requests(case: str, question: str, exchanges: list) -> None:
+    """Fail on the first request that did not pass the model, the tools or the question."""
+    __tracebackhide__ = True
+    if not exchanges:
+        fail(case, Plain(text("a_request")), Plain(text("no_request")), hint("no_request"))
+    tools = check_tools()
+    for number, exchange in enumerate(exchanges, start=1):
+        where = text("request_number", number=number, count=len(exchanges))
+        body = exchange.request
+        if body.get("model") != CHECK_MODEL:
+            fail(case, CHECK_MODEL, body.get("model"), hint("request"), where=where)
+        if first_difference(tools, body.get("tools")) is not None:
+            got = body["tools"] if "tools" in body else Plain(text("no_tools"))
+            fail(case, Plain(text("the_tools")), got, hint("request"), where=where)
+    user = [{"role": "user", "content": question}]
+    sent = exchanges[0].request.get("messages")
+    if first_difference(user, sent) is not None:
+        fail(case, user, sent, hint("first_message"), where=text("first_messages"))

@@ -1,0 +1,35 @@
+"""What the checks of lesson 06 share: the notebook's name, the roles, and showing an answer.
+
+Some answers of this lesson are not JSON at all (a calculator that ran ``__import__('os')`` and
+returned a module, or ``inf``): the driver sends back their type (and a repr), never the object.
+``shown_answer`` turns that into what the Got line shows, with no path or address in it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from course_lib.checks.compare import Plain
+from course_lib.checks.learner import Reply
+
+NOTEBOOK = "06_hardening"
+# The roles of the lesson (cell w06-roles); the tests prove the notebook defines the same ones.
+ROLES = {"guest": {"read"}, "member": {"read", "write"}, "admin": {"read", "write", "admin"}}
+
+TEXTS = {
+    "object": "a {type} object (not JSON)",
+    "raised": "{raised}",
+}
+# Types whose repr is the same on every machine and says what the value is (inf, a complex).
+REPR_TYPES = ("float", "int", "complex", "bool", "str")
+
+
+def shown_answer(reply: Reply) -> Any:
+    """What came back, as the Got line shows it: the JSON value, or a plain description."""
+    if reply.raised:
+        return Plain(TEXTS["raised"].format(raised=reply.raised_text))
+    if "unjson" not in reply.data:
+        return reply.value
+    if reply.type in REPR_TYPES:
+        return Plain(reply.data.get("repr", "")[:200])
+    return Plain(TEXTS["object"].format(type=reply.type))

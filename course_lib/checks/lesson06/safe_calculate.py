@@ -1,0 +1,361 @@
+"""Exercise 06.1, ``safe_calculate(expression) -> float``: arithmetic without ``eval``.
+
+Every expression travels to the learner's function as a plain string; what comes back is JSON, or
+the type of what was returned or raised. Nothing here evaluates an expression: the visible cases
+carry their values, and the hidden ones are generated as trees whose values are computed while
+they are built (``random_calculation``), so the oracle is the contract written as code, never a
+call to ``eval``. The hostile texts are harmless even for a calculator that falls back to
+``eval`` (an import of ``os``, a walk to ``__subclasses__``, powers that are cheap as integers),
+so such a calculator returns something and is told so, without anything dangerous having run.
+Rules, the case that breaks each, and the hint that names it: see ``RULES``.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable
+from random import Random
+from typing import Any
+
+from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner, Reply, raise_learner_error
+from course_lib.checks.lesson06._shared import NOTEBOOK, shown_answer
+
+MAX_LENGTH = 200
+TEXTS = {
+    "case": "safe_calculate({expression})",
+    "case_long": "safe_calculate(<{length} characters: {start}…>)",
+    "value_error": "ValueError",
+    "summary": "{valid} calculations and {refused} refusals",
+}
+LONG_SUM = " + ".join(["1"] * 61)  # 241 characters of honest arithmetic
+DEEP_MINUS = "-" * 100_000 + "1"  # nesting the parser itself cannot take
+DEEP_PARENTHESES = "(" * 150 + "1" + ")" * 150  # 301 characters the parser takes
+DEEP_UNARY = "-" * 150 + "1"  # deep but short: 151 characters, value 1.0
+
+
+def case_label(expression: Any) -> str:
+    if isinstance(expression, str) and len(expression) > 60:
+        start = repr(expression[:12])
+        return TEXTS["case_long"].format(length=f"{len(expression):,}", start=start)
+    return TEXTS["case"].format(expression=repr(expression))
+
+
+RULES = (
+    Rule(
+        "no_eval",
+        "Never eval or exec the text, not even as a fallback.",
+        case=case_label("__import__('os')"),
+        hint="eval",
+    ),
+    Rule("not_str", "Not a str: ValueError.", case=case_label(42), hint="not_str"),
+    Rule(
+        "length",
+        "More than MAX_LENGTH characters: ValueError, before parsing.",
+        case=case_label(DEEP_PARENTHESES),
+        hint="length",
+    ),
+    Rule("syntax", "Text that does not parse: ValueError.", case=case_label("1 +"), hint="syntax"),
+    Rule(
+        "numbers",
+        "Constants are int or float only, never bool.",
+        case=case_label("True + 1"),
+        hint="bool",
+    ),
+    Rule(
+        "operators",
+        "Only the operators of BINARY and UNARY.",
+        case=case_label("2 ^ 3"),
+        hint="xor",
+    ),
+    Rule(
+        "nodes",
+        "Every other node (names, attributes, calls, ...): ValueError.",
+        case=case_label("pi * 2"),
+        hint="names",
+    ),
+    Rule(
+        "power_limit",
+        "An exponent above MAX_EXPONENT in absolute value: ValueError, before computing.",
+        case=case_label("2 ** 1000"),
+        hint="power_limit",
+    ),
+    Rule(
+        "power_inclusive",
+        "An exponent of exactly MAX_EXPONENT is allowed.",
+        case=case_label("2 ** 100"),
+        hint="power_inclusive",
+    ),
+    Rule(
+        "arithmetic_errors",
+        "ZeroDivisionError and OverflowError become ValueError.",
+        case=case_label("1 / 0"),
+        hint="arithmetic_errors",
+    ),
+    Rule(
+        "finite",
+        "A result that is not a finite float: ValueError.",
+        case=case_label("1e308 * 10"),
+        hint="finite",
+    ),
+    Rule("float", "Return a float.", case=case_label("2 * (3 + 4)"), hint="float"),
+    Rule(
+        "value",
+        "The value is what the operators of BINARY and UNARY give on floats.",
+        case=case_label("-3 ** 2"),
+        hint="sign",
+    ),
+)
+
+HINTS = {
+    "valid": (
+        "This is plain arithmetic and must give its value: numbers, + - * / // % **, unary "
+        "+ and -, parentheses."
+    ),
+    "float": "Return a float: convert each constant with float(...), so 2 * (3 + 4) gives 14.0.",
+    "sign": "The sign is lost: apply the unary operator, UNARY[type(node.op)], to the operand.",
+    "value": (
+        "Compute each operator as BINARY and UNARY do, on floats: // floors, % is the "
+        "remainder, and -3 ** 2 is -(3 ** 2)."
+    ),
+    "power_inclusive": (
+        "An exponent of exactly MAX_EXPONENT (100) is allowed: refuse only when abs(exponent) "
+        "> MAX_EXPONENT, not >=."
+    ),
+    "eval": (
+        "It returned something, so your code ran this text: never fall back to eval or exec. "
+        "Walk the tree and refuse every node that is not a number or an allowed operator."
+    ),
+    "not_value_error": (
+        "Every refusal is a ValueError, and this one raised {type}: check the node first, or "
+        "catch the error where it happens, and raise ValueError instead."
+    ),
+    "not_str": "Refuse anything that is not a str with ValueError, before len() or ast.parse.",
+    "length": (
+        "Refuse text longer than MAX_LENGTH (200) characters with ValueError, before parsing: "
+        "that also bounds how deep the nesting can go."
+    ),
+    "deep_nesting": (
+        "Refuse text longer than MAX_LENGTH (200) characters before parsing: on this deeply "
+        "nested text the parser itself fails, here with {type}."
+    ),
+    "syntax": "Text that does not parse is refused: turn ast.parse's SyntaxError into ValueError.",
+    "bool": (
+        "True is a bool, a subclass of int, but not a number here: test "
+        "type(node.value) in (int, float), not isinstance."
+    ),
+    "complex": "Only int and float constants are numbers: refuse 3j (a complex).",
+    "string": "Only int and float constants are numbers: refuse a string.",
+    "names": "Names are not numbers: refuse ast.Name (no variables, no constants such as pi).",
+    "attributes": "Attributes are not arithmetic: refuse ast.Attribute.",
+    "calls": "Calls are not arithmetic: refuse ast.Call.",
+    "subscripts": "Lists and subscripts are not arithmetic: refuse them.",
+    "comprehensions": "Comprehensions are not arithmetic: refuse them.",
+    "lambda": "A lambda is not arithmetic: refuse it.",
+    "compare": "Comparisons are not arithmetic: refuse ast.Compare.",
+    "conditional": "A conditional expression (x if c else y) is not arithmetic: refuse ast.IfExp.",
+    "xor": (
+        "Only the operators of BINARY and UNARY are allowed. In Python ^ is bitwise xor, not a "
+        "power: refuse it with ValueError."
+    ),
+    "operators": (
+        "Only the operators of BINARY and UNARY are allowed: refuse any other one with "
+        "ValueError before looking it up or applying it."
+    ),
+    "power_limit": (
+        "Refuse a power whose exponent is larger than MAX_EXPONENT (100) in absolute value, "
+        "before computing it: 9 ** 9 ** 9 would run for minutes."
+    ),
+    "power_negative": "The exponent limit applies to its absolute value: -101 is too large too.",
+    "power_computed": "Check the computed exponent (50 * 3 is 150), not only literal ones.",
+    "arithmetic_errors": (
+        "Turn arithmetic errors into ValueError: catch ArithmeticError, the base of "
+        "ZeroDivisionError and OverflowError, around the computation."
+    ),
+    "overflow": (
+        "A float power that is too large raises OverflowError: turn it into ValueError like "
+        "ZeroDivisionError (catch ArithmeticError, their common base)."
+    ),
+    "finite": "This result is not a finite float: refuse inf and nan with ValueError.",
+    "complex_result": (
+        "A negative number to a fractional power gives a complex number: refuse a result "
+        "that is not a float."
+    ),
+}
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+# (expression, its value, the hint when the learner raises instead)
+VALID: list[tuple[str, float, str]] = [
+    ("2 * (3 + 4)", 14.0, "valid"),
+    ("-3 ** 2", -9.0, "valid"),
+    ("1 + 2.5", 3.5, "valid"),
+    ("7 // 2", 3.0, "valid"),
+    ("7 % 3", 1.0, "valid"),
+    ("-7 // 2", -4.0, "valid"),
+    ("2 ** -1", 0.5, "valid"),
+    ("(1 + 2) * -(3 - 5)", 6.0, "valid"),
+    ("10 / 4", 2.5, "valid"),
+    ("+5", 5.0, "valid"),
+    ("1.5e3 - 0.5", 1499.5, "valid"),
+    ("2 ** 100", 2.0**100, "power_inclusive"),
+    ("10 ** -100", 10.0**-100, "power_inclusive"),
+    ("9 ** 9 ** 2", 9.0**81, "valid"),
+    (DEEP_UNARY, 1.0, "valid"),
+    ("(" * 90 + "1" + ")" * 90, 1.0, "valid"),
+]
+
+# (expression, the hint when it comes back with a value, the hint when it raises another error)
+REFUSED: list[tuple[Any, str, str]] = [
+    ("__import__('os')", "eval", "not_value_error"),
+    ("().__class__.__base__.__subclasses__()", "eval", "not_value_error"),
+    ("pi * 2", "names", "not_value_error"),
+    ("(1).real", "attributes", "not_value_error"),
+    ("abs(-3)", "calls", "not_value_error"),
+    ("[1, 2][0]", "subscripts", "not_value_error"),
+    ("[x for x in (1, 2)]", "comprehensions", "not_value_error"),
+    ("lambda: 1", "lambda", "not_value_error"),
+    ("1 < 2", "compare", "not_value_error"),
+    ("1 if 2 else 3", "conditional", "not_value_error"),
+    ("2 ^ 3", "xor", "operators"),
+    ("~5", "operators", "operators"),
+    ("not 1", "operators", "operators"),
+    ("True + 1", "bool", "not_value_error"),
+    ("'a' * 3", "string", "not_value_error"),
+    ("3j * 2", "complex", "not_value_error"),
+    ("2 ** 1000", "power_limit", "not_value_error"),
+    ("10 ** -101", "power_negative", "not_value_error"),
+    ("2 ** (50 * 3)", "power_computed", "not_value_error"),
+    ("9 ** 9 ** 3", "power_limit", "not_value_error"),
+    ("1 / 0", "arithmetic_errors", "arithmetic_errors"),
+    ("5 % 0", "arithmetic_errors", "arithmetic_errors"),
+    ("7 // 0.0", "arithmetic_errors", "arithmetic_errors"),
+    ("1e200 ** 2", "overflow", "overflow"),
+    ("1e308 * 10", "finite", "not_value_error"),
+    ("1e999", "finite", "not_value_error"),
+    ("1e308 * 10 - 1e308 * 10", "finite", "not_value_error"),
+    ("(-8) ** 0.5", "complex_result", "complex_result"),
+    (DEEP_MINUS, "length", "deep_nesting"),
+    (DEEP_PARENTHESES, "length", "deep_nesting"),
+    (LONG_SUM, "length", "length"),
+    ("1 +", "syntax", "syntax"),
+    ("", "syntax", "syntax"),
+    ("2 * (3", "syntax", "syntax"),
+    (42, "not_str", "not_str"),
+    (["1 + 1"], "not_str", "not_str"),
+]
+
+BINARY_OPERATORS: dict[str, Callable[[float, float], float]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "//": operator.floordiv,
+    "%": operator.mod,
+}
+# Hostile wrappings of a hidden calculation, with the hint the wrapping earns.
+WRAPPINGS = [
+    ("({}).real", "attributes"),
+    ("abs({})", "calls"),
+    ("[{}][0]", "subscripts"),
+    ("({}) if 1 else 0", "conditional"),
+    ("({}) < 1", "compare"),
+]
+
+
+def random_calculation(rng: Random, depth: int) -> tuple[str, float | None]:
+    """An expression and its value, built together: the value is computed from the tree as it
+    is made (``None`` once a division by zero appears), never by evaluating the text."""
+    if depth == 0 or rng.random() < 0.3:
+        number: float = rng.choice([rng.randint(0, 20), rng.randint(1, 99) / 10])
+        return str(number), float(number)
+    if rng.random() < 0.15:
+        text, value = random_calculation(rng, depth - 1)
+        return f"-({text})", None if value is None else -value
+    symbol = rng.choice(sorted(BINARY_OPERATORS))
+    left_text, left = random_calculation(rng, depth - 1)
+    right_text, right = random_calculation(rng, depth - 1)
+    value: float | None = None
+    if left is not None and right is not None:
+        try:
+            value = BINARY_OPERATORS[symbol](left, right)
+        except ZeroDivisionError:
+            value = None
+    return f"({left_text} {symbol} {right_text})", value
+
+
+def hidden_calculations(count: int = 14) -> list[tuple[str, float | None, str]]:
+    """(expression, value or None when it must be refused, hint key): random arithmetic, some
+    of it dividing by zero, some wrapped in a node that is not arithmetic."""
+    rng = hidden_rng("06.1")
+    cases: list[tuple[str, float | None, str]] = []
+    while len(cases) < count:
+        text, value = random_calculation(rng, 3)
+        key = "valid" if value is not None else "arithmetic_errors"
+        if rng.random() < 0.3:
+            wrapper, key = rng.choice(WRAPPINGS)
+            text, value = wrapper.format(text), None
+        elif rng.random() < 0.5 and text.startswith("("):
+            text = text[1:-1]  # the outer parentheses are optional
+        if len(text) <= MAX_LENGTH:
+            cases.append((text, value, key))
+    return cases
+
+
+def expect_value(learner: Learner, expression: str, expected: float, raised_key: str) -> None:
+    __tracebackhide__ = True
+    case = case_label(expression)
+    reply = learner.attempt("safe_calculate", expression)
+    if reply.raised:
+        raise_learner_error(case, reply, [(lambda r: True, hint(raised_key))])
+    got = reply.value
+    if reply.type == "int" and "unjson" not in reply.data:
+        fail(case, expected, got, hint("float"))
+    if reply.type != "float" or not isinstance(got, float):
+        fail(case, expected, shown_answer(reply), hint("float"))
+    if not math.isclose(got, expected, rel_tol=1e-9):
+        key = "sign" if math.isclose(got, -expected, rel_tol=1e-9) else "value"
+        fail(case, expected, got, hint(key))
+
+
+def expect_refusal(learner: Learner, expression: Any, returned_key: str, raised_key: str) -> None:
+    __tracebackhide__ = True
+    case = case_label(expression)
+    reply = learner.attempt("safe_calculate", expression)
+    if not reply.raised:
+        fail(case, Plain(TEXTS["value_error"]), shown_answer(reply), hint(returned_key))
+    if not reply.raised_a("ValueError"):
+        chosen = hint(raised_key, type=reply.type)
+        raise_learner_error(case, reply, [(_always, chosen)])
+
+
+def _always(reply: Reply) -> bool:
+    return True
+
+
+@exercise(
+    "06.1",
+    notebook=NOTEBOOK,
+    title="safe_calculate",
+    points=3,
+    targets=("safe_calculate",),
+    rules=RULES,
+)
+def check_safe_calculate(learner: Learner) -> str:
+    hidden = hidden_calculations()
+    valid = [*VALID, *((e, v, key) for e, v, key in hidden if v is not None)]
+    for expression, expected, raised_key in valid:
+        expect_value(learner, expression, expected, raised_key)
+    refused = [
+        *REFUSED,
+        *((e, key, "not_value_error" if key != "arithmetic_errors" else key)
+          for e, v, key in hidden if v is None),
+    ]  # fmt: skip
+    for expression, returned_key, raised_key in refused:
+        expect_refusal(learner, expression, returned_key, raised_key)
+    return TEXTS["summary"].format(valid=len(valid), refused=len(refused))

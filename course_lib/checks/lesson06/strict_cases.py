@@ -1,0 +1,296 @@
+"""The schemas exercise 06.2 sends to ``to_strict``, each with what a strict version must accept.
+
+A case is a name (shown in the case label), a schema, one complete argument object the schema
+accepts, the paths of the properties that were optional (their strict version must accept
+``null``) and of those that were required (it must not start to). Every schema is plain JSON;
+``WEATHER_PARAMETERS`` and ``SCORES_PARAMETERS`` are what ``parameters_schema`` gives for the
+two functions named in their comments (the tests prove it).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from course_lib.checks.compare import hidden_rng
+
+Path = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class StrictCase:
+    name: str
+    schema: dict
+    sample: dict
+    optional: tuple[Path, ...] = ()
+    required: tuple[Path, ...] = ()
+
+
+# def get_weather(city: str, unit: Literal["c", "f"] = "c", days: int | None = None,
+#                 tags: list[str] | None = None) -> dict   (with a Google docstring)
+WEATHER_PARAMETERS = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string", "description": "A city, e.g. 北京."},
+        "unit": {"type": "string", "enum": ["c", "f"], "description": "c or f.", "default": "c"},
+        "days": {
+            "type": ["integer", "null"],
+            "description": "How many days ahead.",
+            "default": None,
+        },
+        "tags": {
+            "anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}],
+            "description": "Labels to attach.",
+            "default": None,
+        },
+    },
+    "required": ["city"],
+    "additionalProperties": False,
+}
+# def scores(names: list[str], weights: dict[str, int]) -> int
+SCORES_PARAMETERS = {
+    "type": "object",
+    "properties": {
+        "names": {"type": "array", "items": {"type": "string"}},
+        "weights": {"type": "object", "additionalProperties": {"type": "integer"}},
+    },
+    "required": ["names", "weights"],
+    "additionalProperties": False,
+}
+NESTED = {
+    "type": "object",
+    "properties": {
+        "trip": {
+            "type": "object",
+            "properties": {
+                "city": {"type": "string", "default": "北京"},
+                "nights": {"type": "integer", "description": "晚数"},
+            },
+            "required": ["nights"],
+        },
+        "stops": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"city": {"type": "string"}, "note": {"type": "string"}},
+                "required": ["city"],
+            },
+        },
+    },
+    "required": ["trip"],
+    "additionalProperties": False,
+}
+REFS = {
+    "type": "object",
+    "properties": {"home": {"$ref": "#/$defs/Place"}, "work": {"$ref": "#/$defs/Place"}},
+    "required": ["home"],
+    "additionalProperties": False,
+    "$defs": {
+        "Place": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}, "zip": {"type": "string", "default": ""}},
+            "required": ["city"],
+        }
+    },
+}
+NAMED_DEFAULT = {
+    "type": "object",
+    "properties": {"default": {"type": "boolean", "default": False}, "name": {"type": "string"}},
+    "required": ["name"],
+    "additionalProperties": False,
+}
+EMPTY = {"type": "object", "properties": {}, "required": [], "additionalProperties": False}
+
+
+def _object(properties: dict, required: list[str]) -> dict:
+    return {"type": "object", "properties": properties, "required": required}
+
+
+BRANCHES = {
+    "type": "object",
+    "properties": {
+        "target": {"anyOf": [_object({"user": {"type": "string"}}, []), {"type": "string"}]}
+    },
+    "required": ["target"],
+    "additionalProperties": False,
+}
+ALL_OF = {
+    "type": "object",
+    "properties": {
+        "when": {
+            "allOf": [
+                _object(
+                    {"city": {"type": "string"}, "days": {"type": "integer", "default": 1}},
+                    ["city"],
+                )
+            ]
+        }
+    },
+    "required": ["when"],
+    "additionalProperties": False,
+}
+ONE_OF = {
+    "type": "object",
+    "properties": {
+        "contact": {
+            "oneOf": [
+                _object({"email": {"type": "string"}, "name": {"type": "string"}}, ["email"]),
+                {"type": "string", "description": "a phone number"},
+            ]
+        }
+    },
+    "required": ["contact"],
+    "additionalProperties": False,
+}
+PREFIX_ITEMS = {
+    "type": "object",
+    "properties": {
+        "point": {
+            "type": "array",
+            "prefixItems": [
+                _object({"lat": {"type": "number"}, "label": {"type": "string"}}, ["lat"])
+            ],
+        }
+    },
+    "required": ["point"],
+    "additionalProperties": False,
+}
+
+WEATHER_CASE = "parameters_schema(get_weather)"
+NESTED_CASE = "a nested object and an array of objects"
+NAMED_DEFAULT_CASE = "a property named default"
+EMPTY_CASE = "no parameters at all"
+ALL_OF_CASE = "allOf with an object branch"
+
+STRICT_CASES = (
+    StrictCase(
+        WEATHER_CASE,
+        WEATHER_PARAMETERS,
+        {"city": "北京", "unit": "f", "days": 3, "tags": ["a"]},
+        (("unit",), ("days",), ("tags",)),
+        (("city",),),
+    ),
+    StrictCase(
+        NESTED_CASE,
+        NESTED,
+        {"trip": {"city": "上海", "nights": 2}, "stops": [{"city": "北京", "note": "x"}]},
+        (("stops",), ("trip", "city"), ("stops", 0, "note")),
+        (("trip",), ("trip", "nights"), ("stops", 0, "city")),
+    ),
+    StrictCase(
+        "$defs with $ref",
+        REFS,
+        {"home": {"city": "北京", "zip": "100000"}, "work": {"city": "上海", "zip": "200000"}},
+        (("work",), ("home", "zip")),
+        (("home",), ("home", "city")),
+    ),
+    StrictCase(
+        NAMED_DEFAULT_CASE,
+        NAMED_DEFAULT,
+        {"default": True, "name": "张三"},
+        (("default",),),
+        (("name",),),
+    ),
+    StrictCase(EMPTY_CASE, EMPTY, {}),
+    StrictCase(
+        "anyOf with an object branch",
+        BRANCHES,
+        {"target": {"user": "ada"}},
+        (("target", "user"),),
+        (("target",),),
+    ),
+    StrictCase(
+        ALL_OF_CASE,
+        ALL_OF,
+        {"when": {"city": "北京", "days": 2}},
+        (("when", "days"),),
+        (("when",), ("when", "city")),
+    ),
+)
+# Walked like anyOf by the exercise's rules; the real strict mode (and the reference to_strict)
+# refuses oneOf and prefixItems instead, so a ValueError is accepted here too.
+MAY_REFUSE = (
+    StrictCase(
+        "oneOf with an object branch",
+        ONE_OF,
+        {"contact": {"email": "a@example.com", "name": "张三"}},
+        (("contact", "name"),),
+        (("contact",), ("contact", "email")),
+    ),
+    StrictCase(
+        "prefixItems with an object",
+        PREFIX_ITEMS,
+        {"point": [{"lat": 39.9, "label": "北京"}]},
+        (("point", 0, "label"),),
+        (("point",), ("point", 0, "lat")),
+    ),
+)
+OPEN_MAP_CASE = "parameters_schema(scores) with weights: dict[str, int]"
+OPEN_MAPS: tuple[tuple[str, dict], ...] = (
+    (OPEN_MAP_CASE, SCORES_PARAMETERS),
+    (
+        'a bare {"type": "object"} property',
+        {
+            "type": "object",
+            "properties": {"meta": {"type": "object"}},
+            "required": ["meta"],
+            "additionalProperties": False,
+        },
+    ),
+    (
+        "additionalProperties: true at the top",
+        {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": True},
+    ),
+    (
+        "an open map inside array items",
+        {
+            "type": "object",
+            "properties": {
+                "rows": {
+                    "type": "array",
+                    "items": {"type": "object", "additionalProperties": {"type": "number"}},
+                }
+            },
+            "required": ["rows"],
+            "additionalProperties": False,
+        },
+    ),
+)
+
+KINDS = {
+    "string": ({"type": "string"}, "北京", "x"),
+    "integer": ({"type": "integer"}, 3, 0),
+    "number": ({"type": "number"}, 1.5, 0),
+    "boolean": ({"type": "boolean"}, True, False),
+    "enum": ({"type": "string", "enum": ["c", "f"]}, "f", "c"),
+    "array": ({"type": "array", "items": {"type": "string"}}, ["上海"], []),
+}
+NAMES = ["city", "城市", "limit", "unit", "tags", "days", "flag", "query"]
+
+
+def hidden_cases(count: int = 8) -> list[StrictCase]:
+    """Flat schemas of four properties of random kinds, some required, most others defaulted."""
+    rng = hidden_rng("06.2")
+    cases = []
+    for index in range(count):
+        names = rng.sample(NAMES, 4)
+        required = sorted(rng.sample(names, rng.randint(0, 3)), key=names.index)
+        properties, sample = {}, {}
+        for name in names:
+            schema, value, default = KINDS[rng.choice(list(KINDS))]
+            schema = copy.deepcopy(schema)
+            if name not in required and rng.random() < 0.7:
+                schema["default"] = default
+            properties[name], sample[name] = schema, value
+        schema = {
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": False,
+        }
+        label = f"hidden schema {index} {json.dumps(schema, ensure_ascii=False)}"
+        optional = tuple((n,) for n in names if n not in required)
+        cases.append(StrictCase(label, schema, sample, optional, tuple((n,) for n in required)))
+    return cases

@@ -1,0 +1,8 @@
+"""Checks for notebook 07_other_protocols, one module per exercise."""
+
+from course_lib.checks.lesson07 import (  # noqa: F401 (importing registers 07.1 to 07.4)
+    anthropic_round_trip,
+    chat_to_responses,
+    extract,
+    responses_round_trip,
+)

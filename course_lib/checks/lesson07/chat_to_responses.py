@@ -1,0 +1,347 @@
+"""Exercise 07.2, ``chat_to_responses_input(messages) -> list[dict]``: a Chat Completions
+conversation as Responses API input items.
+
+The conversations are plain JSON; the function runs on each beside the learner's code, which
+also reports whether the list it was given changed. The oracle is the contract as code
+(``expected_items``). Rules, the case that breaks each, and the hint that names it: see
+``RULES``.
+"""
+
+from __future__ import annotations
+
+import json
+from random import Random
+from typing import Any
+
+from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner
+from course_lib.checks.lesson07._shared import NOTEBOOK, PLACES
+
+TEXTS = {
+    "case": "chat_to_responses_input(<{shape}>)",
+    "with_calls": "assistant with {count} call(s)",
+    "with_text_and_calls": "assistant with text and {count} call(s)",
+    "unchanged": "the messages you were given, unchanged",
+    "changed": "they were changed",
+    "a_list": "a list of items",
+    "summary": "{count} conversations",
+}
+
+
+def text(key: str, **fields: object) -> str:
+    return TEXTS[key].format(**fields)
+
+
+def call(call_id: str, name: str, arguments: dict) -> dict:
+    arguments_text = json.dumps(arguments, ensure_ascii=False)
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": name, "arguments": arguments_text},
+    }
+
+
+def tool(call_id: str, content: Any) -> dict:
+    content = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
+    return {"role": "tool", "tool_call_id": call_id, "content": content}
+
+
+TEXT_ONLY = [
+    {"role": "user", "content": "你好"},
+    {"role": "assistant", "content": "你好！有什么可以帮你？"},
+]
+ROUND_TRIP = [
+    {"role": "user", "content": "北京和上海的天气怎么样？"},
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            call("call_a1", "get_weather", {"city": "北京"}),
+            call("call_b2", "get_weather", {"city": "上海"}),
+        ],
+    },
+    tool("call_a1", {"city": "北京", "sky": "晴"}),
+    tool("call_b2", {"city": "上海", "sky": "多云"}),
+    {"role": "assistant", "content": "北京晴，上海多云。"},
+]
+TEXT_AND_CALL = [
+    {"role": "system", "content": "Answer briefly."},
+    {"role": "user", "content": "What time is it in Paris?"},
+    {
+        "role": "assistant",
+        "content": "Let me check.",
+        "tool_calls": [call("call_t1", "get_time", {"city": "Paris"})],
+    },
+    tool("call_t1", "06:00"),
+    {"role": "assistant", "content": "It is 06:00 in Paris."},
+]
+
+
+def shape(messages: list[dict]) -> str:
+    """A conversation's shape, e.g. ``user, assistant with 2 call(s), tool, tool, assistant``."""
+    parts = []
+    for message in messages:
+        calls = message.get("tool_calls") or []
+        if not calls:
+            parts.append(message["role"])
+        elif message.get("content"):
+            parts.append(text("with_text_and_calls", count=len(calls)))
+        else:
+            parts.append(text("with_calls", count=len(calls)))
+    return ", ".join(parts)
+
+
+def case_label(messages: list[dict]) -> str:
+    return text("case", shape=shape(messages))
+
+
+TEXT_CASE, ROUND_TRIP_CASE, TEXT_AND_CALL_CASE = map(
+    case_label, (TEXT_ONLY, ROUND_TRIP, TEXT_AND_CALL)
+)
+
+RULES = (
+    Rule(
+        "message",
+        'A text message becomes {"type": "message", "role": ..., "content": ...}.',
+        case=TEXT_CASE,
+        hint="missing_type",
+    ),
+    Rule(
+        "no_empty_message",
+        "An assistant message without text adds no message item.",
+        case=ROUND_TRIP_CASE,
+        hint="empty_message",
+    ),
+    Rule(
+        "text_then_calls",
+        "An assistant's text comes before its calls.",
+        case=TEXT_AND_CALL_CASE,
+        hint="text_first",
+    ),
+    Rule(
+        "function_call",
+        "Each tool call becomes a function_call item whose call_id is the call's id.",
+        case=ROUND_TRIP_CASE,
+        hint="call_id_key",
+    ),
+    Rule(
+        "arguments",
+        "arguments stay the JSON string they are.",
+        case=ROUND_TRIP_CASE,
+        hint="arguments_string",
+    ),
+    Rule(
+        "output",
+        "Each tool message becomes a function_call_output item.",
+        case=ROUND_TRIP_CASE,
+        hint="tool_role",
+    ),
+    Rule("order", "The items keep the conversation's order.", case=ROUND_TRIP_CASE, hint="order"),
+    Rule(
+        "unchanged",
+        "The messages you are given stay as they were.",
+        case=TEXT_CASE,
+        hint="changed",
+    ),
+)
+
+HINTS = {
+    "not_list": "Return a list of items (dicts), one list for the whole conversation.",
+    "missing_type": (
+        'Your message items have no "type". The Responses API accepts that (a role makes it a '
+        "message), so they are equivalent, but this exercise asks for the explicit "
+        '"type": "message" on each.'
+    ),
+    "parts": (
+        "Your message content is a list of text parts. The API accepts that too, but this "
+        "exercise asks you to keep the content string as it is."
+    ),
+    "empty_message": (
+        "An assistant message whose content is None (or empty) holds only calls: it becomes no "
+        "message item, only its function_call items."
+    ),
+    "text_first": (
+        "An assistant message with text and calls becomes its message item first, then one "
+        "function_call item per call."
+    ),
+    "split_calls": (
+        "Responses has no tool_calls list: each call becomes an item of its own, "
+        '{{"type": "function_call", "call_id", "name", "arguments"}}.'
+    ),
+    "call_id_key": (
+        'The call\'s id goes under "call_id" (an item\'s "id" is the API\'s own, fc_...).'
+    ),
+    "arguments_string": ("Keep arguments as the JSON string the call holds; do not json.loads it."),
+    "tool_role": (
+        'Responses has no tool role: a tool message becomes {{"type": "function_call_output", '
+        '"call_id": <its tool_call_id>, "output": <its content>}}.'
+    ),
+    "order": "Keep the conversation's order: one message after the other, as they came.",
+    "changed": (
+        "Your function changed the messages it was given. Build new dicts for the items and "
+        "leave the conversation as it was."
+    ),
+    "generic": "Compare your items with the expected ones, item by item.",
+}
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+def expected_items(messages: list[dict]) -> list[dict]:
+    """The oracle: the contract as code."""
+    items: list[dict] = []
+    for message in messages:
+        if message["role"] == "tool":
+            items.append(
+                {
+                    "type": "function_call_output",
+                    "call_id": message["tool_call_id"],
+                    "output": message["content"],
+                }
+            )
+            continue
+        if message.get("content"):
+            items.append(
+                {"type": "message", "role": message["role"], "content": message["content"]}
+            )
+        for tool_call in message.get("tool_calls") or []:
+            function = tool_call["function"]
+            items.append(
+                {
+                    "type": "function_call",
+                    "call_id": tool_call["id"],
+                    "name": function["name"],
+                    "arguments": function["arguments"],
+                }
+            )
+    return items
+
+
+def hidden_conversations(rng: Random, count: int = 4) -> list[list[dict]]:
+    conversations = []
+    for number in range(count):
+        messages: list[dict] = []
+        if rng.random() < 0.5:
+            messages.append({"role": rng.choice(["system", "developer"]), "content": "Be brief."})
+        for turn in range(rng.randint(1, 2)):
+            places = rng.sample(PLACES, rng.randint(1, 3))
+            messages.append({"role": "user", "content": "、".join(places) + "的天气？"})
+            calls = [
+                call(f"call_{number}{turn}{i}x{rng.randint(100, 999)}", "get_weather", {"city": p})
+                for i, p in enumerate(places)
+            ]
+            preface = rng.choice([None, "", "我查一下。"])
+            messages.append({"role": "assistant", "content": preface, "tool_calls": calls})
+            for tool_call, place in zip(calls, places, strict=True):
+                messages.append(tool(tool_call["id"], {"city": place, "temperature": 20 + turn}))
+            messages.append({"role": "assistant", "content": f"{places[0]} 20 °C."})
+        conversations.append(messages)
+    return conversations
+
+
+def hints(expected: list[dict]) -> list[tuple]:
+    """Likely mistakes, most specific first; each predicate sees the returned JSON."""
+
+    def items_of(got: Any, kind: str) -> list[dict]:
+        return [i for i in got if isinstance(i, dict) and i.get("type", "message") == kind]
+
+    def without_type(items: list) -> list:
+        return [
+            {k: v for k, v in i.items() if k != "type"} if i.get("type") == "message" else i
+            for i in items
+        ]
+
+    def text_after_calls() -> list[dict]:
+        moved = list(expected)
+        for index in range(len(moved) - 1):
+            item, after = moved[index], moved[index + 1]
+            if item.get("role") == "assistant" and after.get("type") == "function_call":
+                end = index + 1
+                while end < len(moved) and moved[end].get("type") == "function_call":
+                    end += 1
+                moved[index:end] = [*moved[index + 1 : end], item]
+        return moved
+
+    def same_items(got: Any) -> bool:
+        canon = sorted(json.dumps(i, sort_keys=True, ensure_ascii=False) for i in got)
+        return canon == sorted(json.dumps(i, sort_keys=True, ensure_ascii=False) for i in expected)
+
+    return [
+        (lambda got: not isinstance(got, list), hint("not_list")),
+        (
+            lambda got: any(isinstance(i, dict) and i.get("role") == "tool" for i in got),
+            hint("tool_role"),
+        ),
+        (
+            lambda got: any(isinstance(i, dict) and "tool_calls" in i for i in got),
+            hint("split_calls"),
+        ),
+        (lambda got: without_type(expected) == got, hint("missing_type")),
+        (
+            lambda got: any(isinstance(i.get("content"), list) for i in items_of(got, "message")),
+            hint("parts"),
+        ),
+        (
+            lambda got: any(not i.get("content") for i in items_of(got, "message")),
+            hint("empty_message"),
+        ),
+        (
+            lambda got: any("call_id" not in i for i in items_of(got, "function_call")),
+            hint("call_id_key"),
+        ),
+        (
+            lambda got: any(
+                not isinstance(i.get("arguments"), str) for i in items_of(got, "function_call")
+            ),
+            hint("arguments_string"),
+        ),
+        (lambda got: got == text_after_calls() and got != expected, hint("text_first")),
+        (same_items, hint("order")),
+    ]
+
+
+RUN = """\
+import copy
+given = copy.deepcopy(messages)
+got = chat_to_responses_input(messages)
+changed = messages != given
+"""
+
+
+@exercise(
+    "07.2",
+    notebook=NOTEBOOK,
+    title="chat_to_responses_input",
+    points=2,
+    targets=("chat_to_responses_input",),
+    rules=RULES,
+)
+def check_chat_to_responses_input(learner: Learner) -> str:
+    visible = [TEXT_ONLY, ROUND_TRIP, TEXT_AND_CALL]
+    table = [*visible, *hidden_conversations(hidden_rng("07.2"))]
+    for messages in table:
+        case = case_label(messages)
+        reply = learner.run(
+            RUN,
+            result="{'got': got, 'changed': changed}",
+            bind={
+                "chat_to_responses_input": learner.target("chat_to_responses_input"),
+                "messages": messages,
+            },
+        )
+        if reply.raised:
+            from course_lib.checks.learner import raise_learner_error
+
+            raise_learner_error(case, reply)
+        if "unjson" in reply.data:
+            shown = Plain(reply.data.get("repr", "")[:300])
+            fail(case, Plain(text("a_list")), shown, hint("not_list"), where=reply.data["unjson"])
+        got = reply.value["got"]
+        expected = expected_items(messages)
+        expect_equal(case, expected, got, hints=hints(expected))
+        if reply.value["changed"]:
+            fail(case, Plain(text("unchanged")), Plain(text("changed")), hint("changed"))
+    return text("summary", count=len(table))

@@ -1,0 +1,330 @@
+"""Exercise 07.4, ``extract(client, text, schema_model, *, model) -> BaseModel``: structured output
+into a pydantic model, and a clear error when the reply does not validate.
+
+The pydantic models are built beside the learner's code from ``MODELS_SOURCE`` (and here, from the
+same text, to validate what the model said). The model is a session on the check's side: the toy
+model fills the schema from the text, or a script sends a reply that does not validate. The check
+reads the request (one user message, a strict ``json_schema`` format) and what came back: an
+instance of the schema model holding exactly the validated reply, or an ``ExtractionError`` that
+names the model and the fields that failed. Rules, the case that breaks each, and the hint that
+names it: see ``RULES``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner, Reply, raise_learner_error
+from course_lib.checks.lesson07._shared import CHECK_MODEL, NOTEBOOK
+
+MODELS_SOURCE = """\
+from pydantic import BaseModel
+
+
+class Person(BaseModel):
+    name: str
+    city: str
+    age: int | None
+
+
+class Trip(BaseModel):
+    name: str
+    cities: list[str]
+    nights: int
+
+"""
+# Runs beside the learner's code: the call, then what came back, described as JSON.
+RUN = """\
+got = extract(client, text, Model, model=model_name)
+answer = {
+    "class": type(got).__name__,
+    "is_schema_model": type(got) is Model,
+    "fields": got.model_dump(mode="json", warnings=False) if type(got) is Model else None,
+}
+"""
+TEXTS = {
+    "case": "extract(client, {text}, {model_class}, model={model})",
+    "case_bad": "extract(client, {text}, {model_class}, model={model}) with the reply {reply}",
+    "a_request": "a request to the model",
+    "no_request": "no request",
+    "one_request": "one request",
+    "requests": "{count} request(s)",
+    "messages": "the request's messages",
+    "format": "the request's response_format",
+    "strict_format": 'a "json_schema" response_format with "strict": true',
+    "instance": "an instance of {model_class}",
+    "raises": "ExtractionError naming {model_class}{fields}",
+    "fields": " and the field(s) {names}",
+    "returned": "a returned {kind}",
+    "summary": "{count} texts",
+}
+
+
+def text(key: str, **fields: object) -> str:
+    return TEXTS[key].format(**fields)
+
+
+def case_label(sample: str, model_class: str, reply: str | None = None) -> str:
+    if reply is None:
+        return text("case", text=repr(sample), model_class=model_class, model=repr(CHECK_MODEL))
+    return text(
+        "case_bad",
+        text=repr(sample),
+        model_class=model_class,
+        model=repr(CHECK_MODEL),
+        reply=repr(reply),
+    )
+
+
+PERSON_TEXT = "张三住在北京，今年30岁。"
+PERSON_CASE = case_label(PERSON_TEXT, "Person")
+BAD_AGE = '{"name": "张三", "city": "北京", "age": "thirty"}'
+BAD_AGE_CASE = case_label(PERSON_TEXT, "Person", BAD_AGE)
+
+RULES = (
+    Rule("model", "Pass model=model.", case=PERSON_CASE, hint="model"),
+    Rule(
+        "messages",
+        "Send one user message holding the text.",
+        case=PERSON_CASE,
+        hint="messages",
+    ),
+    Rule(
+        "strict_schema",
+        "Ask for a strict json_schema made from schema_model.",
+        case=PERSON_CASE,
+        hint="strict_refused",
+    ),
+    Rule(
+        "instance",
+        "Return an instance of schema_model holding what the model sent.",
+        case=PERSON_CASE,
+        hint="return_model",
+    ),
+    Rule(
+        "validate",
+        "A reply that does not validate raises ExtractionError, never an unchecked object.",
+        case=BAD_AGE_CASE,
+        hint="unvalidated",
+    ),
+    Rule(
+        "wrap",
+        "Raise ExtractionError (from the validation error), not pydantic's own error.",
+        case=BAD_AGE_CASE,
+        hint="wrap",
+    ),
+    Rule(
+        "message",
+        "Its message names schema_model and the fields that failed.",
+        case=BAD_AGE_CASE,
+        hint="message",
+    ),
+)
+
+HINTS = {
+    "no_request": "Call client.chat.completions.parse (or create) to ask the model.",
+    "one_request": "One request per text is enough.",
+    "model": "Pass model=model.",
+    "messages": 'Send one user message holding the text: [{{"role": "user", "content": text}}].',
+    "no_format": (
+        "Ask for structured output: client.chat.completions.parse(..., "
+        "response_format=schema_model) sends a strict JSON Schema made from the model."
+    ),
+    "json_object": (
+        '"json_object" promises JSON, not your schema: ask for the schema itself with '
+        "response_format=schema_model."
+    ),
+    "not_strict": (
+        'Ask for a strict schema: "strict": true (parse(response_format=schema_model) does).'
+    ),
+    "strict_refused": (
+        "Strict mode refused the schema: model_json_schema() leaves objects open and optional "
+        "fields out of required. Let client.chat.completions.parse(response_format="
+        "schema_model) build the strict schema (or make it strict as in lesson 06)."
+    ),
+    "forced_tool": (
+        "A forced tool gets JSON too, but this exercise asks for response_format: "
+        "client.chat.completions.parse(..., response_format=schema_model)."
+    ),
+    "return_model": ("Return an instance of schema_model (message.parsed), not {kind}."),
+    "return_fields": "Return what the model sent, validated: message.parsed, unchanged.",
+    "unvalidated": (
+        "The reply does not validate, yet your function returned an object: it trusted the JSON "
+        "(model_construct or building the object by hand skips validation). Validate it "
+        "(parse does, or schema_model.model_validate_json) and raise ExtractionError when it "
+        "fails."
+    ),
+    "wrap": (
+        "Catch pydantic.ValidationError and raise ExtractionError(...) from it, so the caller "
+        "gets one error type for a reply that does not fit."
+    ),
+    "message": (
+        "The ExtractionError's message should name the schema model ({model_class}) and the "
+        "fields that failed ({names}): include str(error) of the ValidationError."
+    ),
+    "raised_other": (
+        "A reply that does not validate should raise ExtractionError; your function raised "
+        "{raised} instead."
+    ),
+}
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+@cache
+def _models() -> dict[str, Any]:
+    namespace: dict[str, Any] = {}
+    exec(compile(MODELS_SOURCE, "<07.4 models>", "exec", dont_inherit=True), namespace)
+    return namespace
+
+
+def validation_problem(model_class: str, content: str) -> list[str] | None:
+    """The fields (as dotted paths) whose values fail, ``[]`` for text that is not JSON at all,
+    ``None`` when the reply validates."""
+    from pydantic import ValidationError
+
+    try:
+        _models()[model_class].model_validate_json(content)
+    except ValidationError as error:
+        return [".".join(map(str, e["loc"])) for e in error.errors() if e["loc"]]
+    return None
+
+
+def validated(model_class: str, content: str) -> dict[str, Any]:
+    return _models()[model_class].model_validate_json(content).model_dump(mode="json")
+
+
+def cases() -> list[tuple[str, str, str | None]]:
+    """(text, model class, scripted reply or None for the toy model), the visible ones first."""
+    rng = hidden_rng("07.4")
+    table: list[tuple[str, str, str | None]] = [
+        (PERSON_TEXT, "Person", None),
+        ("Alice is 30 and lives in Paris.", "Person", None),
+        ("小明要去北京和上海玩5晚。", "Trip", None),
+        (PERSON_TEXT, "Person", BAD_AGE),
+        ("Bob lives in London.", "Person", '{"name": "Bob"}'),
+        ("张三 spends 4 nights in 上海 and 北京.", "Trip", "Sorry, I cannot answer that."),
+    ]
+    people, places = ["张三", "李雷", "Carol", "Dave"], ["北京", "上海", "Paris", "Berlin"]
+    for _ in range(2):
+        person, place = rng.choice(people), rng.choice(places)
+        table.append((f"{person} lives in {place} and is {rng.randint(20, 70)}.", "Person", None))
+    nights = rng.randint(2, 9)
+    table.append(("Carol", "Trip", f'{{"name": "Carol", "cities": "上海", "nights": {nights}}}'))
+    return table
+
+
+@exercise("07.4", notebook=NOTEBOOK, title="extract", points=2, targets=("extract",), rules=RULES)
+def check_extract(learner: Learner) -> str:
+    from course_lib.local_model import HeuristicPolicy, ScriptedPolicy
+
+    table = cases()
+    for index, (sample, model_class, scripted) in enumerate(table):
+        policy = ScriptedPolicy([scripted]) if scripted is not None else HeuristicPolicy()
+        session = learner.model(policy, model_name=CHECK_MODEL, seed=740 + index)
+        case = case_label(sample, model_class, scripted)
+        reply = learner.run(
+            f"{MODELS_SOURCE}\nModel = {model_class}\n{RUN}",
+            result="answer",
+            bind={
+                "extract": learner.target("extract"),
+                "client": learner.client(session),
+                "text": sample,
+                "model_name": CHECK_MODEL,
+            },
+        )
+        diagnose_request(case, sample, session.exchanges, raised=reply.raised)
+        content = session.exchanges[0].reply["choices"][0]["message"]["content"]
+        problem = validation_problem(model_class, content)
+        if problem is None:
+            expect_instance(case, model_class, validated(model_class, content), reply)
+        else:
+            expect_extraction_error(case, model_class, problem, reply)
+    return text("summary", count=len(table))
+
+
+def diagnose_request(case: str, sample: str, exchanges: list, *, raised: bool) -> None:
+    __tracebackhide__ = True
+    if not exchanges:
+        fail(case, Plain(text("a_request")), Plain(text("no_request")), hint("no_request"))
+    if len(exchanges) > 1:
+        fail(
+            case,
+            Plain(text("one_request")),
+            Plain(text("requests", count=len(exchanges))),
+            hint("one_request"),
+        )
+    exchange = exchanges[0]
+    body = exchange.request
+    if body.get("model") != CHECK_MODEL:
+        fail(case, CHECK_MODEL, body.get("model"), hint("model"))
+    user = [{"role": "user", "content": sample}]
+    if body.get("messages") != user:
+        fail(case, user, body.get("messages"), hint("messages"), where=text("messages"))
+    wanted = Plain(text("strict_format"))
+    shape = body.get("response_format")
+    where = text("format")
+    if shape is None:
+        key = (
+            "forced_tool" if body.get("tool_choice") not in (None, "auto", "none") else "no_format"
+        )
+        fail(case, wanted, body.get("response_format"), hint(key), where=where)
+    if not isinstance(shape, dict) or shape.get("type") != "json_schema":
+        key = (
+            "json_object"
+            if isinstance(shape, dict) and shape.get("type") == "json_object"
+            else "no_format"
+        )
+        fail(case, wanted, shape, hint(key), where=where)
+    if exchange.status == 400:
+        fail(case, wanted, exchange.reply, hint("strict_refused"), where=where)
+    if (shape.get("json_schema") or {}).get("strict") is not True:
+        fail(case, wanted, shape, hint("not_strict"), where=where)
+    if exchange.status != 200 and raised:
+        fail(case, wanted, exchange.reply, hint("no_format"), where=where)
+
+
+def expect_instance(case: str, model_class: str, expected: dict, reply: Reply) -> None:
+    __tracebackhide__ = True
+    wanted = Plain(text("instance", model_class=model_class))
+    if reply.raised:
+        raise_learner_error(case, reply)
+    answer = reply.value
+    if not answer["is_schema_model"]:
+        kind = answer["class"]
+        fail(
+            case, wanted, Plain(text("returned", kind=kind)), hint("return_model", kind=f"a {kind}")
+        )
+    expect_equal(case, expected, answer["fields"], hint=hint("return_fields"))
+
+
+def first_line(reply: Reply) -> str:
+    """The first line of what was raised (pydantic's later lines name its own version)."""
+    return reply.raised_text.splitlines()[0][:300] if reply.raised_text else ""
+
+
+def expect_extraction_error(case: str, model_class: str, fields: list[str], reply: Reply) -> None:
+    __tracebackhide__ = True
+    names = ", ".join(fields)
+    field_text = text("fields", names=names) if fields else ""
+    wanted = Plain(text("raises", model_class=model_class, fields=field_text))
+    if not reply.raised:
+        kind = reply.value["class"] if isinstance(reply.value, dict) else reply.type
+        fail(case, wanted, Plain(text("returned", kind=kind)), hint("unvalidated"))
+    if reply.raised_a("ValidationError") and not reply.raised_a("ExtractionError"):
+        fail(case, wanted, Plain(first_line(reply)), hint("wrap"))
+    if not reply.raised_a("ExtractionError"):
+        fail(case, wanted, Plain(first_line(reply)), hint("raised_other", raised=reply.type))
+    missing = [
+        f for f in [model_class, *(f.split(".")[0] for f in fields)] if f not in reply.message
+    ]
+    if missing:
+        chosen = hint(
+            "message", model_class=model_class, names=names or "none: the reply is not JSON"
+        )
+        fail(case, wanted, Plain(first_line(reply)), chosen)

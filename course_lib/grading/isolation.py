@@ -1,0 +1,216 @@
+"""What keeps a grading kernel apart from the grader and from the other kernels.
+
+The kernel launcher (``kernel_launcher``) puts each kernel in:
+
+- its own **user, network, PID and IPC namespaces** where Linux allows it (as root or not): no
+  network at all (a loopback that is down; the grader reaches the kernel over unix sockets in a
+  private folder), the kernel is the init of its PID namespace (when it ends, every process it
+  started ends, however it detached), a ``/proc`` of its own (only its own processes), and
+  mounts of its own where ``/tmp``, ``/run`` and the other scratch folders are empty;
+  without namespaces a subreaper (Linux) or the process group (elsewhere) cleans up instead;
+- an **environment** reduced to ``PASSED_ENVIRONMENT`` (nothing of the grader's secrets);
+- no **capabilities**, no file descriptors of the grader's (``namespaces`` does the
+  process-level part);
+- **Landlock** (``sandbox``), an allowlist of what it may read, write and reach (``grants``).
+
+**The isolation record**: the launcher writes what each kernel actually got as JSON into its
+private runtime folder (``RECORD_FILE``) before the learner's code runs; the grader copies it
+into ``grades.json`` (``totals.<student>.notebooks.<notebook>.isolation``). Stable fields
+(``gaps`` turns the missing protections into sentences):
+
+- ``platform``; ``user_namespace``, ``network_namespace``, ``pid_namespace``, ``ipc_namespace``;
+- ``private_proc`` (``/proc`` shows only the kernel's processes), ``private_mounts`` (``/tmp``,
+  ``/run``, ``/dev/shm`` and the scratch root show only the kernel's own folders);
+- ``process_cleanup``: ``pid_namespace``, ``subreaper`` or ``process_group``;
+- ``channels``: ``ipc`` or ``tcp``; ``environment``: ``allowlist``; ``no_capabilities``;
+- ``landlock_abi`` (0: none), ``landlock_filesystem``, ``landlock_tcp``, ``landlock_signals``,
+  ``landlock_abstract_unix``;
+- ``checks_hidden``: ``course_lib/checks`` unreadable (lessons whose older checks still run in
+  the kernel need it readable).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import sysconfig
+
+from course_lib.grading.sandbox import Grants, readable_beneath
+
+RECORD_FILE = "isolation.json"
+
+# Set by the grader for every kernel (``kernel_environment``), or passed on from its own
+# environment: what Python, IPython and ipykernel need, and nothing else.
+SET_ENVIRONMENT = (
+    "HOME",
+    "TMPDIR",
+    "TMP",
+    "TEMP",
+    "JUPYTER_RUNTIME_DIR",
+    "PYTHONHASHSEED",
+    "PYTHONDONTWRITEBYTECODE",
+    "PYDEVD_DISABLE_FILE_VALIDATION",
+)
+PASSED_ENVIRONMENT = (
+    "PATH",
+    "LANG",
+    "LANGUAGE",
+    "TZ",
+    "TERM",
+    "PYTHONPATH",
+    "PYTHONUTF8",
+    "PYTHONIOENCODING",
+    "VIRTUAL_ENV",
+    "CONDA_PREFIX",
+    "CONDA_DEFAULT_ENV",
+    "SYSTEMROOT",
+)
+PASSED_PREFIXES = ("LC_",)
+
+# Beneath /etc, what a Python kernel reads: the loader, names, time zones, certificates, types.
+ETC_READABLE = (
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "localtime",
+    "timezone",
+    "passwd",
+    "group",
+    "nsswitch.conf",
+    "hosts",
+    "host.conf",
+    "resolv.conf",
+    "gai.conf",
+    "ssl",
+    "ca-certificates",
+    "pki",
+    "mime.types",
+    "os-release",
+    "locale.alias",
+    "fonts",
+    "matplotlibrc",
+)
+SYSTEM_READABLE = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/opt/homebrew")
+DEVICES_READABLE = ("/dev/zero", "/dev/random", "/dev/urandom")  # /dev/fd is /proc/self/fd
+# course_lib's parts a kernel must not read: the checks run in the grader, and the grader's
+# own code. The repository's solutions are never readable (they lie outside every grant).
+HIDDEN_PARTS = ("checks", "grading")
+# Covered by an empty folder in the kernel's mount namespace (its own folders bound back).
+HIDDEN_FOLDERS = ("/tmp", "/var/tmp", "/run", "/var/run", "/dev/shm")
+
+GAP_MESSAGES = {
+    "network_namespace": "the kernel was not in a network namespace: it could use the network",
+    "pid_namespace": (
+        "the kernel was not in a PID namespace: a process it started and detached could "
+        "outlive it ({process_cleanup} cleanup only)"
+    ),
+    "private_proc": "the kernel could see other processes in /proc",
+    "private_mounts": (
+        "the kernel could see /tmp, /run and the other scratch folders (no mount namespace): "
+        "it could connect to a unix socket there whose path it knew"
+    ),
+    "landlock_filesystem": (
+        "Landlock was not available: the kernel could read and write every file the grading "
+        "user can"
+    ),
+    "landlock_signals": (
+        "Landlock could not scope signals and abstract unix sockets (ABI 6): only namespaces "
+        "kept the kernel from signalling other processes"
+    ),
+    "checks_hidden": "the kernel could read course_lib/checks (this lesson's checks run there)",
+    "no_capabilities": "the kernel kept capabilities it did not need",
+}
+
+
+def kernel_environment(source: dict[str, str], *, home: str, runtime: str) -> dict[str, str]:
+    """The grading kernel's whole environment: the allowlisted part of ``source``, and a
+    ``HOME``, temp folder and Jupyter runtime folder of its own. A fixed hash seed keeps set
+    and dict orders (and so messages) the same on every run."""
+    env = allowed_environment(source)
+    tmp = os.path.join(home, "tmp")
+    env.update(
+        HOME=home,
+        TMPDIR=tmp,
+        TMP=tmp,
+        TEMP=tmp,
+        JUPYTER_RUNTIME_DIR=runtime,
+        PYTHONHASHSEED="0",
+        PYTHONDONTWRITEBYTECODE="1",
+        PYDEVD_DISABLE_FILE_VALIDATION="1",
+    )
+    return env
+
+
+def allowed_environment(source: dict[str, str]) -> dict[str, str]:
+    allowed = set(PASSED_ENVIRONMENT) | set(SET_ENVIRONMENT)
+    return {
+        key: value
+        for key, value in source.items()
+        if key in allowed or key.startswith(PASSED_PREFIXES)
+    }
+
+
+def grants(workdir: str, runtime: str, *, tcp_ports: list[int]) -> Grants:
+    """The grading kernel's allowlist: read the Python installation, the system and the parts
+    of ``course_lib`` lessons import; write its own scratch folder; bind sockets in its runtime
+    folder; nothing of the grader's, of other submissions, of ``solutions/``."""
+    package = _package()
+    hidden = [os.path.join(package, part) for part in HIDDEN_PARTS]
+    hidden.append(os.path.join(os.path.dirname(package), "solutions"))
+    read, list_only = readable_beneath(readable_roots(), hidden)
+    return Grants(
+        read=tuple(read),
+        list_only=tuple(list_only),
+        write=(workdir,),
+        sockets=(runtime,),
+        devices=("/dev/null",),
+        tcp_bind=tuple(tcp_ports),
+    )
+
+
+def readable_roots() -> list[str]:
+    """Where the kernel may read (before ``course_lib``'s hidden parts are taken out)."""
+    python = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    python.update(sysconfig.get_paths().values())
+    python.add(os.path.dirname(os.path.realpath(sys.executable)))
+    roots = [*sorted(path for path in python if path), *SYSTEM_READABLE]
+    roots += [f"/etc/{name}" for name in ETC_READABLE]
+    roots += [_package(), "/proc", "/sys/devices/system/cpu", *DEVICES_READABLE]
+    return [path for path in roots if os.path.exists(path)]
+
+
+def folders_to_hide(workdir: str) -> list[str]:
+    """What the kernel's mount namespace covers: the shared temporary and runtime folders, and
+    the folder holding every submission's scratch folder (the working folder's grandparent)."""
+    return [*HIDDEN_FOLDERS, os.path.dirname(os.path.dirname(os.path.abspath(workdir)))]
+
+
+def _package() -> str:
+    import course_lib
+
+    return os.path.dirname(os.path.realpath(course_lib.__file__))
+
+
+def weakest(first: dict[str, object], second: dict[str, object]) -> dict[str, object]:
+    """One record for several kernels (a restarted one): each protection only if all had it."""
+    if not first or not second:
+        return dict(first or second)
+    merged: dict[str, object] = {}
+    for key in sorted({*first, *second}):
+        a, b = first.get(key), second.get(key)
+        if isinstance(a, bool) or isinstance(b, bool):
+            merged[key] = bool(a) and bool(b)
+        elif isinstance(a, int) and isinstance(b, int):
+            merged[key] = min(a, b)
+        else:
+            merged[key] = a if a == b or b is None else b
+    return merged
+
+
+def gaps(record: dict[str, object]) -> list[str]:
+    """The protections a kernel lacked, as sentences (for the notes and the report)."""
+    return [
+        message.format(**record)
+        for key, message in GAP_MESSAGES.items()
+        if key in record and not record[key]
+    ]

@@ -1,0 +1,381 @@
+"""Validating an Anthropic Messages API request and bringing it to the policy's shape.
+
+Anthropic's API differs from OpenAI's in the places a learner trips over: ``max_tokens`` is
+required; ``system`` is a top-level field, not a message; tools carry ``input_schema``; the
+assistant asks for a call with a ``tool_use`` content block (``id``, ``name``, ``input`` as an
+object) and the **next user message** answers it with a ``tool_result`` block (``tool_use_id``,
+``content``, ``is_error``); roles alternate user/assistant. Mistakes get Anthropic's own 400s,
+worded ``field.path: what is wrong``, in Anthropic's error shape (``messages_reply.py``).
+
+The conversation becomes Chat Completions messages (``tool_use`` -> ``tool_calls``,
+``tool_result`` -> tool messages; a result with ``is_error`` reads as ``{"error": ...}``), so
+the same policy answers all three APIs alike.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from course_lib.local_model.protocol import ProtocolError
+from course_lib.local_model.tool_schemas import check_keywords
+from course_lib.local_model.turns import ChatRequest
+
+TOOL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
+USER_BLOCKS = ("text", "image", "document", "tool_result")
+ASSISTANT_BLOCKS = ("text", "tool_use", "thinking", "redacted_thinking")
+CHOICES = ("auto", "any", "tool", "none")
+MAX_TOOLS = 128
+
+MESSAGES = {
+    "version": "anthropic-version: header is required",
+    "required": "{field}: Field required",
+    "string": "{field}: Input should be a valid string",
+    "integer": "{field}: Input should be a valid integer",
+    "boolean": "{field}: Input should be a valid boolean",
+    "number": "{field}: Input should be a valid number",
+    "list": "{field}: Input should be a valid list",
+    "dict": "{field}: Input should be a valid dictionary",
+    "positive": "{field}: Input should be greater than or equal to 1",
+    "no_messages": "messages: at least one message is required",
+    "role": "{field}: Input should be 'user' or 'assistant'",
+    "alternate": (
+        'messages: roles must alternate between "user" and "assistant", but found multiple '
+        '"{role}" roles in a row'
+    ),
+    "empty": (
+        "messages.{index}: all messages must have non-empty content except for the optional "
+        "final assistant message"
+    ),
+    "block_tag": (
+        "{field}: Input tag '{tag}' found using 'type' does not match any of the expected tags: "
+        "{tags}"
+    ),
+    "unanswered": (
+        "messages.{index}: `tool_use` ids were found without `tool_result` blocks immediately "
+        "after: {ids}. Each `tool_use` block must have a corresponding `tool_result` block in "
+        "the next message."
+    ),
+    "unknown_result": (
+        "messages.{index}.content.{position}: unexpected `tool_use_id` found in `tool_result` "
+        "blocks: {id}. Each `tool_result` block must have a corresponding `tool_use` block in "
+        "the previous message."
+    ),
+    "tool_name": "{field}: String should match pattern '^[a-zA-Z0-9_-]{{1,128}}$'",
+    "schema_object": "{field}: Input should be 'object'",
+    "server_tool": (
+        "{field}: the local model has no server tools (got type {tag!r}); define a custom tool "
+        "with 'name', 'description' and 'input_schema'."
+    ),
+    "duplicate_tool": "tools: Tool names must be unique (found {name!r} twice).",
+    "too_many_tools": "tools: List should have at most {limit} items after validation, not {n}",
+    "choice_tag": "tool_choice: Input tag '{tag}' found using 'type' does not match any of the "
+    "expected tags: 'auto', 'any', 'tool', 'none'",
+    "choice_unknown": "tool_choice: Tool '{name}' not found in the provided tools ({names}).",
+    "choice_without_tools": "tool_choice: a tool choice other than 'auto' requires 'tools'.",
+}
+
+
+@dataclass
+class MessagesCall:
+    """A validated Messages request: what the policy sees, and what the reply needs."""
+
+    request: ChatRequest
+    model: str
+    max_tokens: int
+
+
+def check_headers(headers: dict[str, str]) -> None:
+    """The real API refuses a request without ``anthropic-version`` (the SDK always sends it)."""
+    if "anthropic-version" not in headers:
+        raise ProtocolError(MESSAGES["version"])
+
+
+def fail(key: str, **fields: Any) -> ProtocolError:
+    return ProtocolError(MESSAGES[key].format(**fields))
+
+
+def validate(body: dict[str, Any]) -> MessagesCall:
+    """Check a Messages request body; raise ProtocolError as Anthropic's API would."""
+    model = body.get("model")
+    if model is None:
+        raise fail("required", field="model")
+    if not isinstance(model, str):
+        raise fail("string", field="model")
+    max_tokens = body.get("max_tokens")
+    if max_tokens is None:
+        raise fail("required", field="max_tokens")
+    if isinstance(max_tokens, bool) or not isinstance(max_tokens, int):
+        raise fail("integer", field="max_tokens")
+    if max_tokens < 1:
+        raise fail("positive", field="max_tokens")
+    messages = body.get("messages")
+    if messages is None:
+        raise fail("required", field="messages")
+    if not isinstance(messages, list):
+        raise fail("list", field="messages")
+    if not messages:
+        raise fail("no_messages")
+    for index, message in enumerate(messages):
+        _check_message(index, message, last=index == len(messages) - 1)
+    _check_pairing(messages)
+    system = _system_text(body.get("system"))
+    tools = _check_tools(body.get("tools"))
+    tool_choice, parallel = _check_tool_choice(body.get("tool_choice"), tools)
+    _check_options(body)
+    chat = ([{"role": "system", "content": system}] if system else []) + to_messages(messages)
+    request = ChatRequest(model, chat, tools, tool_choice, parallel)
+    return MessagesCall(request, model, max_tokens)
+
+
+# -- messages -------------------------------------------------------------------------------------
+
+
+def _check_message(index: int, message: Any, *, last: bool) -> None:
+    where = f"messages.{index}"
+    if not isinstance(message, dict):
+        raise fail("dict", field=where)
+    role = message.get("role")
+    if role is None:
+        raise fail("required", field=f"{where}.role")
+    if role not in ("user", "assistant"):
+        raise fail("role", field=f"{where}.role")
+    if "content" not in message:
+        raise fail("required", field=f"{where}.content")
+    content = message["content"]
+    if isinstance(content, str):
+        if not content and not (last and role == "assistant"):
+            raise fail("empty", index=index)
+        return
+    if not isinstance(content, list):
+        raise fail("list", field=f"{where}.content")
+    if not content and not (last and role == "assistant"):
+        raise fail("empty", index=index)
+    allowed = USER_BLOCKS if role == "user" else ASSISTANT_BLOCKS
+    for position, block in enumerate(content):
+        _check_block(f"{where}.content.{position}", block, allowed)
+
+
+def _check_block(where: str, block: Any, allowed: tuple[str, ...]) -> None:
+    if not isinstance(block, dict):
+        raise fail("dict", field=where)
+    tag = block.get("type")
+    if tag is None:
+        raise fail("required", field=f"{where}.type")
+    if tag not in allowed:
+        tags = ", ".join(f"'{t}'" for t in allowed)
+        raise fail("block_tag", field=where, tag=str(tag)[:80], tags=tags)
+    if tag == "text" and not isinstance(block.get("text"), str):
+        raise fail("string" if "text" in block else "required", field=f"{where}.text")
+    if tag == "tool_use":
+        for key, kind, check in (
+            ("id", "string", str),
+            ("name", "string", str),
+            ("input", "dict", dict),
+        ):
+            if key not in block:
+                raise fail("required", field=f"{where}.{key}")
+            if not isinstance(block[key], check):
+                raise fail(kind, field=f"{where}.{key}")
+    if tag == "tool_result":
+        if "tool_use_id" not in block:
+            raise fail("required", field=f"{where}.tool_use_id")
+        if not isinstance(block["tool_use_id"], str):
+            raise fail("string", field=f"{where}.tool_use_id")
+        content = block.get("content", "")
+        if not isinstance(content, (str, list)):
+            raise fail("list", field=f"{where}.content")
+        if isinstance(content, list):
+            for position, part in enumerate(content):
+                _check_block(f"{where}.content.{position}", part, ("text", "image", "document"))
+        if "is_error" in block and not isinstance(block["is_error"], bool):
+            raise fail("boolean", field=f"{where}.is_error")
+
+
+def _blocks(message: dict, tag: str) -> list[dict]:
+    content = message["content"]
+    return [b for b in content if b["type"] == tag] if isinstance(content, list) else []
+
+
+def _check_pairing(messages: list[dict]) -> None:
+    """Roles alternate; each ``tool_use`` is answered in the very next message, and each
+    ``tool_result`` answers a ``tool_use`` of the message right before it."""
+    for index in range(1, len(messages)):
+        if messages[index]["role"] == messages[index - 1]["role"]:
+            raise fail("alternate", role=messages[index]["role"])
+    for index, message in enumerate(messages):
+        asked = [b["id"] for b in _blocks(messages[index - 1], "tool_use")] if index else []
+        if message["role"] == "user":
+            content = message["content"] if isinstance(message["content"], list) else []
+            for position, block in enumerate(content):
+                if block["type"] == "tool_result" and block["tool_use_id"] not in asked:
+                    raise fail(
+                        "unknown_result", index=index, position=position, id=block["tool_use_id"]
+                    )
+        if message["role"] == "assistant":
+            ids = [b["id"] for b in _blocks(message, "tool_use")]
+            following = messages[index + 1] if index + 1 < len(messages) else None
+            answered = (
+                {b["tool_use_id"] for b in _blocks(following, "tool_result")}
+                if following
+                else set()
+            )
+            open_ids = [i for i in ids if i not in answered]
+            if open_ids:
+                raise fail("unanswered", index=index, ids=", ".join(open_ids))
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    return "".join(b.get("text", "") for b in content if b.get("type") == "text")
+
+
+def to_messages(messages: list[dict]) -> list[dict[str, Any]]:
+    """The conversation as Chat Completions messages (see the module docstring)."""
+    chat: list[dict[str, Any]] = []
+    for message in messages:
+        if message["role"] == "assistant":
+            calls = [
+                {
+                    "id": block["id"],
+                    "type": "function",
+                    "function": {
+                        "name": block["name"],
+                        "arguments": json.dumps(block["input"], ensure_ascii=False),
+                    },
+                }
+                for block in _blocks(message, "tool_use")
+            ]
+            text = _text(message["content"])
+            turn: dict[str, Any] = {"role": "assistant", "content": text or None}
+            if calls:
+                turn["tool_calls"] = calls
+            elif not text:
+                turn["content"] = ""
+            chat.append(turn)
+            continue
+        results = _blocks(message, "tool_result")
+        if not results:
+            chat.append({"role": "user", "content": _text(message["content"])})
+        for block in results:  # text beside tool results is not a new question
+            chat.append(
+                {"role": "tool", "tool_call_id": block["tool_use_id"], "content": _result(block)}
+            )
+    return chat
+
+
+def _result(block: dict) -> str:
+    """The result as a tool message reads: an ``is_error`` result becomes ``{"error": ...}``,
+    unless its text already is such an object (a registry's error result, sent as it is)."""
+    text = _text(block.get("content", ""))
+    if not block.get("is_error") or _is_error_object(text):
+        return text
+    return json.dumps({"error": text}, ensure_ascii=False)
+
+
+def _is_error_object(text: str) -> bool:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and "error" in value
+
+
+def _system_text(system: Any) -> str:
+    if system is None:
+        return ""
+    if isinstance(system, str):
+        return system
+    if not isinstance(system, list):
+        raise fail("string", field="system")
+    for position, block in enumerate(system):
+        _check_block(f"system.{position}", block, ("text",))
+    return _text(system)
+
+
+# -- tools, tool_choice, options ------------------------------------------------------------------
+
+
+def _check_tools(tools: Any) -> list[dict[str, Any]]:
+    if tools is None:
+        return []
+    if not isinstance(tools, list):
+        raise fail("list", field="tools")
+    if len(tools) > MAX_TOOLS:
+        raise fail("too_many_tools", limit=MAX_TOOLS, n=len(tools))
+    functions: list[dict[str, Any]] = []
+    for index, tool in enumerate(tools):
+        where = f"tools.{index}"
+        if not isinstance(tool, dict):
+            raise fail("dict", field=where)
+        tag = tool.get("type", "custom")
+        if tag != "custom":
+            raise fail("server_tool", field=where, tag=str(tag)[:80])
+        where = f"{where}.custom"
+        name = tool.get("name")
+        if name is None:
+            raise fail("required", field=f"{where}.name")
+        if not isinstance(name, str) or not TOOL_NAME.match(name):
+            raise fail("tool_name", field=f"{where}.name")
+        if "description" in tool and not isinstance(tool["description"], str):
+            raise fail("string", field=f"{where}.description")
+        schema = tool.get("input_schema")
+        if schema is None:
+            raise fail("required", field=f"{where}.input_schema")
+        if not isinstance(schema, dict):
+            raise fail("dict", field=f"{where}.input_schema")
+        if schema.get("type") != "object":
+            raise fail("schema_object", field=f"{where}.input_schema.type")
+        check_keywords(f"tool '{name}'", schema, param=f"{where}.input_schema", code=None)
+        if any(f["name"] == name for f in functions):
+            raise fail("duplicate_tool", name=name)
+        functions.append(
+            {"name": name, "description": tool.get("description") or "", "parameters": schema}
+        )
+    return functions
+
+
+def _check_tool_choice(choice: Any, tools: list[dict]) -> tuple[Any, bool]:
+    """(tool_choice for the policy, whether parallel calls are allowed)."""
+    if choice is None:
+        return "auto", True
+    if not isinstance(choice, dict):
+        raise fail("dict", field="tool_choice")
+    tag = choice.get("type")
+    if tag is None:
+        raise fail("required", field="tool_choice.type")
+    if tag not in CHOICES:
+        raise fail("choice_tag", tag=str(tag)[:80])
+    disable = choice.get("disable_parallel_tool_use", False)
+    if not isinstance(disable, bool):
+        raise fail("boolean", field="tool_choice.disable_parallel_tool_use")
+    if tag in ("any", "tool") and not tools:
+        raise fail("choice_without_tools")
+    if tag == "tool":
+        name = choice.get("name")
+        if name is None:
+            raise fail("required", field="tool_choice.name")
+        names = [tool["name"] for tool in tools]
+        if name not in names:
+            raise fail("choice_unknown", name=str(name)[:80], names=", ".join(names))
+        return {"name": name}, not disable
+    return {"auto": "auto", "any": "required", "none": "none"}[tag], not disable
+
+
+def _check_options(body: dict) -> None:
+    for key, kind, check in (
+        ("stream", "boolean", bool),
+        ("temperature", "number", (int, float)),
+        ("top_p", "number", (int, float)),
+        ("top_k", "integer", int),
+        ("stop_sequences", "list", list),
+        ("metadata", "dict", dict),
+    ):
+        value = body.get(key)
+        if value is None:
+            continue
+        if (isinstance(value, bool) and check is not bool) or not isinstance(value, check):
+            raise fail(kind, field=key)

@@ -1,0 +1,113 @@
+"""Structured output requests: Chat's ``response_format`` and Responses' ``text.format``.
+
+Both name one of three formats: plain ``text``, ``json_object`` (any JSON object; the
+conversation must say "json" somewhere, as the real API insists) or ``json_schema`` (a named
+schema, ``strict`` or not; strict schemas follow the rules in ``tool_schemas.py``). Both become
+one :class:`~course_lib.local_model.turns.OutputFormat` for the policy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from course_lib.local_model.protocol import ProtocolError, invalid_value, missing, wrong_type
+from course_lib.local_model.tool_schemas import check_name, check_output_schema
+from course_lib.local_model.turns import OutputFormat
+
+FORMATS = ["text", "json_object", "json_schema"]
+MESSAGES = {
+    "json_word_chat": (
+        "'messages' must contain the word 'json' in some form, to use 'response_format' of type "
+        "'json_object'."
+    ),
+    "json_word_responses": (
+        "Response input messages must contain the word 'json' in some form to use 'text.format' "
+        "of type 'json_object'."
+    ),
+}
+
+
+def check_response_format(value: Any, messages: list[dict]) -> OutputFormat | None:
+    """``response_format``: ``text``, ``json_object`` or ``json_schema`` (strict or not)."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise wrong_type("response_format", "an object", value)
+    kind = value.get("type")
+    if kind is None:
+        raise missing("response_format.type")
+    if kind == "text":
+        return None
+    if kind == "json_object":
+        if not mentions_json(messages):
+            raise ProtocolError(MESSAGES["json_word_chat"], param="messages")
+        return OutputFormat("json_object")
+    if kind != "json_schema":
+        raise invalid_value("response_format.type", kind, FORMATS)
+    spec = value.get("json_schema")
+    if spec is None:
+        raise missing("response_format.json_schema")
+    if not isinstance(spec, dict):
+        raise wrong_type("response_format.json_schema", "an object", spec)
+    return json_schema_format(spec, "response_format.json_schema", error_param="response_format")
+
+
+def json_schema_format(spec: dict, where: str, *, error_param: str, code=None) -> OutputFormat:
+    """The ``{"name", "schema", "strict", "description"}`` part both OpenAI APIs share."""
+    name = spec.get("name")
+    if name is None:
+        raise missing(f"{where}.name")
+    if not isinstance(name, str):
+        raise wrong_type(f"{where}.name", "a string", name)
+    check_name(f"{where}.name", name)
+    strict = spec.get("strict")
+    if strict is not None and not isinstance(strict, bool):
+        raise wrong_type(f"{where}.strict", "a boolean", strict)
+    schema = spec.get("schema", {"type": "object"})
+    label = f"response_format {name!r}"
+    check_output_schema(label, schema, strict=bool(strict), param=error_param, code=code)
+    return OutputFormat("json_schema", name, schema, bool(strict))
+
+
+def mentions_json(messages: list[dict]) -> bool:
+    """Whether any message's text says "json" (the real API's condition for ``json_object``)."""
+    for message in messages:
+        content = message.get("content")
+        parts = [content] if isinstance(content, str) else content or []
+        for part in parts:
+            text = part.get("text") if isinstance(part, dict) else part
+            if isinstance(text, str) and "json" in text.lower():
+                return True
+    return False
+
+
+def check_text_format(text: Any, messages: list[dict]) -> OutputFormat | None:
+    """Responses' ``text``: ``{"format": {"type": "json_schema", "name", "schema", "strict"}}``.
+
+    Unlike Chat, the schema's fields sit in the format itself, not under ``json_schema``.
+    """
+    if text is None:
+        return None
+    if not isinstance(text, dict):
+        raise wrong_type("text", "an object", text)
+    spec = text.get("format")
+    if spec is None:
+        return None
+    if not isinstance(spec, dict):
+        raise wrong_type("text.format", "an object", spec)
+    kind = spec.get("type")
+    if kind is None:
+        raise missing("text.format.type")
+    if kind == "text":
+        return None
+    if kind == "json_object":
+        if not mentions_json(messages):
+            raise ProtocolError(MESSAGES["json_word_responses"], param="text.format.type")
+        return OutputFormat("json_object")
+    if kind != "json_schema":
+        raise invalid_value("text.format.type", kind, FORMATS)
+    if "schema" not in spec:
+        raise missing("text.format.schema")
+    return json_schema_format(
+        spec, "text.format", error_param="text.format.schema", code="invalid_json_schema"
+    )

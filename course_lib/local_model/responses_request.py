@@ -1,0 +1,370 @@
+"""Validating an OpenAI Responses API request and bringing it to the policy's shape.
+
+The Responses API talks in *items* rather than messages: ``input`` is a string or a list of
+``message``, ``function_call`` (``call_id``, ``name``, ``arguments``) and
+``function_call_output`` (``call_id``, ``output``) items; ``instructions`` is the system prompt;
+tools are flat (``{"type": "function", "name", "description", "parameters", "strict"}``);
+``previous_response_id`` continues a stored conversation (``response_store.py``), and an item it
+already holds must not be sent again. Every call must be answered by an output and every output
+must answer a call, with the real API's wording. A tool without ``strict`` is made strict when
+its schema can be (``strict_default.py``), as the real API does.
+
+The items become Chat Completions messages (an assistant turn with ``tool_calls``, then one tool
+message per call), so the same policy answers Chat and Responses alike.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from course_lib.local_model import strict_default
+from course_lib.local_model.output_formats import check_text_format
+from course_lib.local_model.protocol import (
+    ProtocolError,
+    invalid_value,
+    json_kind,
+    missing,
+    wrong_type,
+)
+from course_lib.local_model.response_store import ResponseStore
+from course_lib.local_model.tool_schemas import check_function, unique_names
+from course_lib.local_model.turns import ChatRequest
+
+ITEM_TYPES = ["message", "function_call", "function_call_output", "reasoning"]
+MESSAGE_ROLES = ["user", "assistant", "system", "developer"]
+TEXT_PARTS = ("input_text", "output_text", "text", "refusal")
+MAX_TOOLS = 128
+
+MESSAGES = {
+    "input_type": (
+        "Invalid type for 'input': expected one of a string or array of input items, but got "
+        "{got} instead."
+    ),
+    "chat_tool": (
+        "Responses tools are flat: {'type': 'function', 'name': ..., 'parameters': ...}. The "
+        "Chat Completions form nests them under 'function'."
+    ),
+    "unanswered_call": "No tool output found for function call {call_id}.",
+    "unknown_output": "No tool call found for function call output with call_id {call_id}.",
+    "duplicate_item": (
+        "Duplicate item found with id {id}. Remove duplicate items from your input and try again."
+    ),
+    "choice_not_found": (
+        "Tool choice 'function' not found in 'tools' parameter: there is no function named "
+        "{name!r}. Available functions: {names}."
+    ),
+    "choice_without_tools": (
+        "Tool choice 'function' not found in 'tools' parameter: the request has no tools."
+    ),
+    "choice_shape": (
+        "Invalid value for 'tool_choice': a named tool choice in the Responses API is flat: "
+        "{'type': 'function', 'name': '<tool name>'}."
+    ),
+}
+
+
+@dataclass
+class ResponsesCall:
+    """A validated Responses request: what the policy sees, and what the reply must echo."""
+
+    request: ChatRequest
+    items: list[dict[str, Any]]  # the whole conversation: stored items, then the new input
+    tools: list[dict[str, Any]] = field(default_factory=list)  # as echoed in the response
+    echo: dict[str, Any] = field(default_factory=dict)  # request fields the response repeats
+
+
+def validate(body: dict[str, Any], store: ResponseStore) -> ResponsesCall:
+    """Check a Responses request body; raise ProtocolError as the real API would."""
+    model = body.get("model")
+    if not isinstance(model, str) or not model:
+        raise missing("model")
+    previous_id = body.get("previous_response_id")
+    if previous_id is not None and not isinstance(previous_id, str):
+        raise wrong_type("previous_response_id", "a string", previous_id)
+    if "input" not in body and previous_id is None:
+        raise missing("input")
+    new_items = _input_items(body.get("input", []))
+    items = (store.conversation(previous_id) if previous_id else []) + new_items
+    _check_unique_ids(items)
+    _check_pairing(items)
+    instructions = body.get("instructions")
+    if instructions is not None and not isinstance(instructions, str):
+        raise wrong_type("instructions", "a string", instructions)
+    tools, functions = _check_tools(body.get("tools"))
+    tool_choice, echoed_choice = _check_tool_choice(body.get("tool_choice", "auto"), functions)
+    parallel = body.get("parallel_tool_calls", True)
+    if not isinstance(parallel, bool):
+        raise wrong_type("parallel_tool_calls", "a boolean", parallel)
+    options = _check_options(body)
+    messages = to_messages(items, instructions)
+    output_format = check_text_format(body.get("text"), messages)
+    request = ChatRequest(model, messages, functions, tool_choice, parallel, output_format)
+    echo = dict(
+        model=model,
+        instructions=instructions,
+        previous_response_id=previous_id,
+        tool_choice=echoed_choice,
+        parallel_tool_calls=parallel,
+        text=_echo_text(body.get("text")),
+        **options,
+    )
+    return ResponsesCall(request, items, tools, echo)
+
+
+# -- input items ----------------------------------------------------------------------------------
+
+
+def _input_items(value: Any) -> list[dict[str, Any]]:
+    if isinstance(value, str):
+        return [{"type": "message", "role": "user", "content": value}]
+    if not isinstance(value, list):
+        raise ProtocolError(
+            MESSAGES["input_type"].format(got=json_kind(value)), param="input", code="invalid_type"
+        )
+    return [_check_item(f"input[{index}]", item) for index, item in enumerate(value)]
+
+
+def _check_item(where: str, item: Any) -> dict[str, Any]:
+    if not isinstance(item, dict):
+        raise wrong_type(where, "an object", item)
+    kind = item.get("type", "message" if "role" in item else None)
+    if kind is None:
+        raise missing(f"{where}.type")
+    if kind == "message":
+        return _check_message(where, item)
+    if kind == "function_call":
+        for key in ("call_id", "name", "arguments"):
+            if key not in item:
+                raise missing(f"{where}.{key}")
+            if not isinstance(item[key], str):
+                raise wrong_type(f"{where}.{key}", "a string", item[key])
+        return {**item, "type": "function_call"}
+    if kind == "function_call_output":
+        if "call_id" not in item:
+            raise missing(f"{where}.call_id")
+        if not isinstance(item["call_id"], str):
+            raise wrong_type(f"{where}.call_id", "a string", item["call_id"])
+        if "output" not in item:
+            raise missing(f"{where}.output")
+        _check_text_or_parts(f"{where}.output", item["output"])
+        return item
+    if kind == "reasoning":
+        return item
+    raise invalid_value(f"{where}.type", kind, ITEM_TYPES)
+
+
+def _check_message(where: str, item: dict) -> dict[str, Any]:
+    role = item.get("role")
+    if role is None:
+        raise missing(f"{where}.role")
+    if role not in MESSAGE_ROLES:
+        raise invalid_value(f"{where}.role", role, MESSAGE_ROLES)
+    if "content" not in item:
+        raise missing(f"{where}.content")
+    _check_text_or_parts(f"{where}.content", item["content"])
+    return {**item, "type": "message"}
+
+
+def _check_text_or_parts(where: str, content: Any) -> None:
+    if isinstance(content, str):
+        return
+    if not isinstance(content, list):
+        raise wrong_type(where, "a string or an array of content parts", content)
+    for position, part in enumerate(content):
+        here = f"{where}[{position}]"
+        if not isinstance(part, dict):
+            raise wrong_type(here, "an object", part)
+        if not isinstance(part.get("type"), str):
+            raise missing(f"{here}.type")
+        if part["type"] in TEXT_PARTS:
+            key = "refusal" if part["type"] == "refusal" else "text"
+            if not isinstance(part.get(key), str):
+                raise wrong_type(f"{here}.{key}", "a string", part.get(key))
+
+
+def text_of(content: Any) -> str:
+    """The text of a message's content or a call's output (a string, or text parts)."""
+    if isinstance(content, str):
+        return content
+    return "".join(
+        part.get("text", "") or "" for part in content or [] if part.get("type") in TEXT_PARTS
+    )
+
+
+def _check_unique_ids(items: list[dict[str, Any]]) -> None:
+    """No item twice: an input that repeats what ``previous_response_id`` already holds (the
+    output items of the stored response, with their ids) is refused, as the real API does."""
+    seen: set[str] = set()
+    for item in items:
+        item_id = item.get("id")
+        if not isinstance(item_id, str):
+            continue
+        if item_id in seen:
+            message = MESSAGES["duplicate_item"].format(id=item_id[:100])
+            raise ProtocolError(message, param="input")
+        seen.add(item_id)
+
+
+def _check_pairing(items: list[dict[str, Any]]) -> None:
+    """Every output answers a call made before it; every call gets an output."""
+    called: set[str] = set()
+    answered: set[str] = set()
+    for item in items:
+        if item["type"] == "function_call":
+            called.add(item["call_id"])
+        elif item["type"] == "function_call_output":
+            if item["call_id"] not in called:
+                message = MESSAGES["unknown_output"].format(call_id=item["call_id"][:100])
+                raise ProtocolError(message, param="input")
+            answered.add(item["call_id"])
+    for item in items:
+        if item["type"] == "function_call" and item["call_id"] not in answered:
+            message = MESSAGES["unanswered_call"].format(call_id=item["call_id"][:100])
+            raise ProtocolError(message, param="input")
+
+
+def to_messages(items: list[dict[str, Any]], instructions: str | None) -> list[dict[str, Any]]:
+    """The conversation as Chat Completions messages: calls grouped into one assistant turn,
+    each followed at once by its outputs (wherever they were in the input)."""
+    outputs = {
+        item["call_id"]: text_of(item["output"])
+        for item in items
+        if item["type"] == "function_call_output"
+    }
+    messages: list[dict[str, Any]] = []
+    if instructions:
+        messages.append({"role": "system", "content": instructions})
+    pending: list[dict[str, Any]] = []  # tool messages owed after the current group of calls
+    for item in items:
+        if item["type"] != "function_call" and pending:
+            messages.extend(pending)
+            pending = []
+        if item["type"] == "message":
+            messages.append({"role": item["role"], "content": text_of(item["content"])})
+        elif item["type"] == "function_call":
+            call = {
+                "id": item["call_id"],
+                "type": "function",
+                "function": {"name": item["name"], "arguments": item["arguments"]},
+            }
+            last = messages[-1] if messages else None
+            joins = (
+                last is not None
+                and last["role"] == "assistant"
+                and (not pending or last.get("tool_calls"))
+            )
+            if joins:
+                last.setdefault("tool_calls", []).append(call)
+            else:
+                messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
+            pending.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": item["call_id"],
+                    "content": outputs[item["call_id"]],
+                }
+            )
+    return messages + pending
+
+
+# -- tools, tool_choice, options ------------------------------------------------------------------
+
+
+def _check_tools(value: Any) -> tuple[list[dict], list[dict]]:
+    """(tools as the response echoes them, function dicts for the policy)."""
+    if value is None:
+        return [], []
+    if not isinstance(value, list):
+        raise wrong_type("tools", "an array", value)
+    if len(value) > MAX_TOOLS:
+        raise ProtocolError(
+            f"Invalid 'tools': array too long. Expected an array with maximum length {MAX_TOOLS}, "
+            f"but got an array with length {len(value)} instead.",
+            param="tools",
+            code="array_above_max_length",
+        )
+    echoed, functions = [], []
+    for index, tool in enumerate(value):
+        where = f"tools[{index}]"
+        if not isinstance(tool, dict):
+            raise wrong_type(where, "an object", tool)
+        if "type" not in tool:
+            raise missing(f"{where}.type")
+        if tool["type"] != "function":
+            raise invalid_value(f"{where}.type", tool["type"], ["function"])
+        if "name" not in tool and isinstance(tool.get("function"), dict):
+            error = missing(f"{where}.name")
+            error.message += " " + MESSAGES["chat_tool"]
+            raise error
+        function = check_function(where, tool)
+        read = function
+        if tool.get("strict") is None:  # unset: strict if the schema can be made strict
+            normalized = strict_default.normalize(function["parameters"])
+            function["strict"] = normalized is not None
+            if normalized is not None:
+                reading = strict_default.as_the_model_reads_it(function["parameters"], normalized)
+                read = {**function, "parameters": reading}
+        functions.append(read)
+        echoed.append({"type": "function", **function})
+    return echoed, unique_names(functions, "tools[{index}].name")
+
+
+def _check_tool_choice(choice: Any, functions: list[dict]) -> tuple[Any, Any]:
+    """(tool_choice for the policy, tool_choice as the response echoes it)."""
+    if isinstance(choice, str):
+        if choice not in ("none", "auto", "required"):
+            raise invalid_value("tool_choice", choice, ["none", "auto", "required"])
+        return choice, choice
+    if not isinstance(choice, dict):
+        raise wrong_type("tool_choice", "a string or an object", choice)
+    if choice.get("type") != "function" or not isinstance(choice.get("name"), str):
+        raise ProtocolError(MESSAGES["choice_shape"], param="tool_choice", code="invalid_value")
+    names = [function["name"] for function in functions]
+    if not names:
+        raise ProtocolError(MESSAGES["choice_without_tools"], param="tool_choice")
+    if choice["name"] not in names:
+        message = MESSAGES["choice_not_found"].format(
+            name=choice["name"][:100], names=", ".join(names)
+        )
+        raise ProtocolError(message, param="tool_choice")
+    return {"name": choice["name"]}, {"type": "function", "name": choice["name"]}
+
+
+def _check_options(body: dict) -> dict[str, Any]:
+    """The options the response echoes, each of the right JSON type."""
+    checks = {
+        "stream": (bool, "a boolean", False),
+        "store": (bool, "a boolean", True),
+        "max_output_tokens": (int, "an integer", None),
+        "temperature": ((int, float), "a number", 1.0),
+        "top_p": ((int, float), "a number", 1.0),
+        "metadata": (dict, "an object", {}),
+        "stream_options": (dict, "an object", None),
+        "user": (str, "a string", None),
+    }
+    found: dict[str, Any] = {}
+    for key, (kind, expected, default) in checks.items():
+        value = body.get(key)
+        if value is None:
+            found[key] = dict(default) if isinstance(default, dict) else default
+        elif isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
+            raise wrong_type(key, expected, value)
+        else:
+            found[key] = value
+    if found["stream_options"] is not None and not found["stream"]:
+        raise ProtocolError(
+            "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+            param="stream_options",
+        )
+    found.pop("stream")
+    found.pop("stream_options")
+    return found
+
+
+def _echo_text(text: Any) -> dict[str, Any]:
+    spec = text.get("format") if isinstance(text, dict) else None
+    if not isinstance(spec, dict) or spec.get("type") in (None, "text"):
+        return {"format": {"type": "text"}, "verbosity": "medium"}
+    return {"format": json.loads(json.dumps(spec)), "verbosity": "medium"}

@@ -1,0 +1,96 @@
+"""What every reply shares on the wire: deterministic ids, approximate token counts, SSE framing.
+
+Determinism: ids and timestamps come from an :class:`IdSource` seeded per client (or per
+server), so the same conversation run twice prints the same ids, and notebooks stay stable.
+
+Token counts are **approximate** (there is no tokenizer here) but deterministic: one token per
+4 ASCII characters (rounded up) plus one per non-ASCII character. Real providers count
+differently; only the shape and the arithmetic (``total = input + output``) match.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import string
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+EPOCH = 1_767_225_600  # 2026-01-01T00:00:00Z: timestamps count up from here, one per reply
+ALPHABET = string.ascii_letters + string.digits
+HEX = "0123456789abcdef"
+PIECE = re.compile(r"\s*[\u3400-\u9fff\uf900-\ufaff]{1,2}|\s*[^\s\u3400-\u9fff\uf900-\ufaff]+|\s+")
+# How each API spells its ids: (prefix, alphabet, length of the random part).
+ID_STYLES = {
+    "chatcmpl": ("chatcmpl-", ALPHABET, 29),
+    "call": ("call_", ALPHABET, 24),
+    "resp": ("resp_", HEX, 48),
+    "msg": ("msg_", HEX, 48),
+    "fc": ("fc_", HEX, 48),
+    "anthropic_msg": ("msg_01", ALPHABET, 22),
+    "toolu": ("toolu_01", ALPHABET, 22),
+}
+
+
+class IdSource:
+    """Deterministic ids and timestamps under a seed; thread-safe."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self._random = random.Random(seed)
+        self._replies = 0
+        self._lock = threading.Lock()
+
+    def reply(self, calls: int) -> tuple[str, int, list[str]]:
+        """Reserve ids for one Chat Completions reply: (completion id, created, call ids)."""
+        completion_id, created, [call_ids] = self.reserve("chatcmpl", [("call", calls)])
+        return completion_id, created, call_ids
+
+    def reserve(self, kind: str, groups: list[tuple[str, int]]) -> tuple[str, int, list[list[str]]]:
+        """One reply's id of style ``kind``, its timestamp, and ``count`` ids per group style."""
+        with self._lock:
+            self._replies += 1
+            main = self._id(kind)
+            return main, EPOCH + self._replies, [[self._id(k) for _ in range(n)] for k, n in groups]
+
+    def _id(self, kind: str) -> str:
+        prefix, alphabet, length = ID_STYLES[kind]
+        return prefix + "".join(self._random.choice(alphabet) for _ in range(length))
+
+
+def count_tokens(text: str) -> int:
+    """Approximate tokens: ceil(ASCII chars / 4) + one per other character."""
+    ascii_chars = len(text.encode("ascii", "ignore"))
+    return -(-ascii_chars // 4) + (len(text) - ascii_chars)
+
+
+def json_tokens(value: Any) -> int:
+    """Approximate tokens of a value's JSON text."""
+    return count_tokens(json.dumps(value, ensure_ascii=False))
+
+
+def text_pieces(text: str) -> list[str]:
+    """Split text into small streaming pieces: a word (with its leading space) or two CJK chars."""
+    pieces = PIECE.findall(text)
+    assert "".join(pieces) == text, "text pieces must join back to the text"
+    return pieces
+
+
+def argument_pieces(arguments: str, size: int = 8) -> list[str]:
+    """Arguments in fragments of ``size`` characters, as they are streamed."""
+    return [arguments[start : start + size] for start in range(0, len(arguments), size)]
+
+
+def sse_data(events: Iterator[dict[str, Any]]) -> Iterator[bytes]:
+    """OpenAI Chat framing: ``data: <json>`` blank line, ending with ``data: [DONE]``."""
+    for event in events:
+        yield b"data: " + json.dumps(event, ensure_ascii=False).encode() + b"\n\n"
+    yield b"data: [DONE]\n\n"
+
+
+def sse_named(events: Iterator[dict[str, Any]]) -> Iterator[bytes]:
+    """Responses and Anthropic framing: ``event: <type>`` then ``data: <json>``, no [DONE]."""
+    for event in events:
+        head = b"event: " + event["type"].encode() + b"\ndata: "
+        yield head + json.dumps(event, ensure_ascii=False).encode() + b"\n\n"

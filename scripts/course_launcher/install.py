@@ -1,0 +1,124 @@
+"""Installing the course's packages: with uv when it can be had, else with pip.
+
+uv resolves and installs the same ``pyproject.toml`` ranges as pip, several times faster (the
+README quotes both, measured in the same run by ``benchmarks/bench_first_start.py``). When
+``uv`` is not on the PATH it is installed from PyPI into ``.venv`` itself (it is a registry
+package with a prebuilt binary); when that fails too, pip does the work. A conda environment
+gets uv only when the learner has it already: the course adds nothing to it beyond its packages.
+
+``COURSE_INSTALLER=pip`` (or ``uv``) chooses one explicitly.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from course_launcher import messages
+
+if TYPE_CHECKING:
+    from course_launcher.environment import CourseEnv
+
+INSTALLER_VARIABLE = "COURSE_INSTALLER"
+
+
+class SetupFailed(Exception):
+    """Setting up failed; the reason was already told to the learner. Carries the exit code."""
+
+    def __init__(self, code: int = 1) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+# What a first install takes on a laptop, told to the learner before it starts.
+EXPECTED_SECONDS = {"uv": 15, "pip": 90}
+
+
+def chosen_installer(environ: Mapping[str, str]) -> str:
+    """``"uv"``, ``"pip"`` or ``""`` (take uv if it can be had)."""
+    value = environ.get(INSTALLER_VARIABLE, "").strip().lower()
+    if value not in ("", "uv", "pip"):
+        messages.say("BAD_INSTALLER", value=value)
+        raise SetupFailed(2)
+    return value
+
+
+def requirement(root: Path, extras: set[str]) -> str:
+    """The editable requirement for the checkout, e.g. ``/course[dev]``."""
+    return f"{root}[{','.join(sorted(extras))}]" if extras else str(root)
+
+
+def installer_environ(environ: Mapping[str, str]) -> dict[str, str]:
+    """The environment for the installers.
+
+    pip checks for its own updates on every run: not here. uv trusts only the certificates it
+    was built with, unlike pip, which also takes the system's: behind a proxy that inspects TLS
+    (common in companies and classrooms) uv would fail where pip works, so it is told to use
+    the system's certificates too (``UV_SYSTEM_CERTS``; ``UV_NATIVE_TLS`` for older uv).
+    """
+    defaults = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "UV_SYSTEM_CERTS": "1", "UV_NATIVE_TLS": "1"}
+    return {**defaults, **environ}
+
+
+def uv_in(env: CourseEnv) -> Path:
+    return env.bin_dir / ("uv.exe" if env.windows else "uv")
+
+
+def find_or_get_uv(env: CourseEnv) -> tuple[str | None, str]:
+    """The uv to use and, when there is none, why not."""
+    on_path = shutil.which("uv")
+    if on_path:
+        return on_path, ""
+    if uv_in(env).exists():
+        return str(uv_in(env)), ""
+    if env.kind != "venv":
+        return None, "uv is not on the PATH"
+    command = [str(env.python), "-m", "pip", "install", "--quiet", "uv"]
+    code = subprocess.call(command, env=installer_environ(os.environ))
+    if code != 0 or not uv_in(env).exists():
+        return None, f"pip install uv exited with {code}"
+    return str(uv_in(env)), ""
+
+
+def install_course(env: CourseEnv, root: Path, extras: set[str], *, again: bool) -> str:
+    """Install the checkout (editable) with ``extras`` into ``env``; the installer's name."""
+    choice = chosen_installer(os.environ)
+    uv, reason = (None, "") if choice == "pip" else find_or_get_uv(env)
+    if uv is None and choice == "uv":
+        messages.say("UV_REQUIRED", reason=reason)
+        raise SetupFailed(1)
+    if uv is None and choice == "":
+        messages.say("UV_UNAVAILABLE", reason=reason)
+    installer = "uv" if uv else "pip"
+    if again:
+        messages.say("INSTALLING_AGAIN", installer=installer)
+    else:
+        messages.say(
+            "INSTALLING", prefix=env.prefix, installer=installer,
+            seconds=EXPECTED_SECONDS[installer],
+        )  # fmt: skip
+    target = requirement(root, extras)
+    started = time.monotonic()
+    code = run_installer(env, target, uv)
+    if code != 0 and uv and choice == "":
+        messages.say("UV_FAILED", code=code)
+        installer, code = "pip", run_installer(env, target, None)
+    if code != 0:
+        messages.say("INSTALL_FAILED", code=code)
+        raise SetupFailed(code)
+    messages.say("INSTALLED", installer=installer, elapsed=time.monotonic() - started)
+    return installer
+
+
+def run_installer(env: CourseEnv, target: str, uv: str | None) -> int:
+    """Install ``target`` (editable) into ``env`` with ``uv``, or with pip when it is None."""
+    if uv:
+        command = [uv, "pip", "install", "--quiet", "--python", str(env.python), "-e", target]
+    else:
+        command = [str(env.python), "-m", "pip", "install", "--quiet", "-e", target]
+    return subprocess.call(command, env=installer_environ(os.environ))

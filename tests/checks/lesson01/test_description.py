@@ -1,0 +1,74 @@
+"""Exercise 01.6: the solution routes every question; a wrong description fails on its rule.
+
+The check computes the routing on its own side from the returned string, so the tests pass
+plain strings, exactly what a notebook's ``BETTER_DESCRIPTION`` sends back.
+"""
+
+from __future__ import annotations
+
+import pytest
+from rules import assert_breaks_rule
+from solution_cells import rejected
+
+from course_lib.checks import evaluate
+from course_lib.checks.lesson01 import description
+from lesson01.notebook import solution
+
+
+def test_the_solution_routes_every_question():
+    assert evaluate("01.6", solution("BETTER_DESCRIPTION")) == (
+        "Exercise 01.6 passed: BETTER_DESCRIPTION (18 questions routed)."
+    )
+
+
+def test_the_notebook_shows_the_questions_and_tools_the_check_uses():
+    assert solution("ORDER_QUESTIONS") == description.ORDER_QUESTIONS
+    assert solution("WEB_QUESTIONS") == description.WEB_QUESTIONS
+    assert solution("order_tool")("x") == description.order_tool("x")
+    assert solution("SEARCH_WEB_TOOL") == description.SEARCH_WEB_TOOL
+
+
+# One wrong answer per rule of the contract, each breaking that rule alone.
+WRONG_BY_RULE = {
+    "01.6": {
+        "short_string": "Track orders, parcels and packages by their order number. " * 6,
+        "orders": "Tracks orders.",
+        "web": solution("BETTER_DESCRIPTION") + " Also searches the web for news and facts.",
+    }
+}
+
+
+@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["01.6"]))
+def test_a_wrong_description_breaking_one_rule_gets_that_rules_hint(rule):
+    assert_breaks_rule("01.6", rule, WRONG_BY_RULE["01.6"][rule])
+
+
+def test_the_vague_description_is_told_to_rewrite_it():
+    assert "Rewrite the vague description" in rejected("01.6", "Gets info.")
+
+
+def test_a_description_in_chinese_only_is_told_the_words_people_use():
+    message = rejected("01.6", "追踪订单和快递的物流状态")
+    assert "in the words people use" in message
+    assert "Where:    explain_choice scores: track_order" in message
+
+
+def test_a_description_that_claims_web_questions_is_told_so():
+    assert "claims web questions too" in rejected("01.6", WRONG_BY_RULE["01.6"]["web"])
+
+
+def test_an_overlong_description_is_told_to_keep_it_short():
+    assert "Keep it short (at most 300 characters)" in rejected(
+        "01.6", WRONG_BY_RULE["01.6"]["short_string"]
+    )
+
+
+def test_a_description_that_is_not_a_string_is_told_to_assign_one():
+    assert "Assign a string" in rejected("01.6", ["track", "order"])
+
+
+def test_the_routing_does_not_depend_on_the_notebooks_model(monkeypatch):
+    """The check asks its own local model, whatever backend the notebook would use."""
+    monkeypatch.setenv("COURSE_BACKEND", "openai")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    assert evaluate("01.6", solution("BETTER_DESCRIPTION")).startswith("Exercise 01.6 passed")

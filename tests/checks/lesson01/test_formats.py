@@ -1,0 +1,150 @@
+"""Exercise 01.5: the solutions pass; a wrong converter fails on the rule it breaks."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from rules import assert_breaks_rule
+from solution_cells import rejected
+
+from course_lib.checks import evaluate
+from course_lib.checks.compare import hidden_rng
+from course_lib.checks.lesson01.formats import FORMAT_EXAMPLE, random_tool
+from lesson01.notebook import solution
+
+
+def to_anthropic(tool):
+    return solution("to_anthropic")(tool)
+
+
+def to_responses(tool):
+    return solution("to_responses")(tool)
+
+
+def test_the_solutions_pass():
+    assert evaluate("01.5", to_anthropic, to_responses) == (
+        "Exercise 01.5 passed: to_anthropic and to_responses (22 conversions)."
+    )
+
+
+@pytest.mark.parametrize("fmt", ["anthropic", "responses"])
+def test_the_solutions_agree_with_the_reference_convert_tool(fmt):
+    from course_lib.reference import convert_tool
+
+    rng = hidden_rng("agreement")
+    convert = solution(f"to_{fmt}")
+    for tool in [FORMAT_EXAMPLE, solution("TIME_TOOL"), *(random_tool(rng) for _ in range(20))]:
+        assert convert(copy.deepcopy(tool)) == convert_tool(tool, fmt)
+
+
+def anthropic_with_type(tool):
+    return {"type": "function", **to_anthropic(tool)}
+
+
+def anthropic_with_parameters(tool):
+    function = tool["function"]
+    return {key: function[key] for key in ("name", "description", "parameters")}
+
+
+def responses_nested(tool):
+    return {"type": "function", "function": tool["function"]}
+
+
+def responses_without_strict(tool):
+    return {key: value for key, value in to_responses(tool).items() if key != "strict"}
+
+
+def anthropic_dropping_required(tool):
+    function = tool["function"]
+    schema = {"type": "object", "properties": function["parameters"]["properties"]}
+    return {
+        "name": function["name"],
+        "description": function["description"],
+        "input_schema": schema,
+    }
+
+
+def anthropic_popping(tool):
+    function = tool.pop("function")
+    function["input_schema"] = function.pop("parameters")
+    return function
+
+
+# One wrong answer per rule of the contract, each breaking that rule alone.
+WRONG_BY_RULE = {
+    "01.5": {
+        "anthropic_keys": (anthropic_with_type, to_responses),
+        "anthropic_input_schema": (anthropic_with_parameters, to_responses),
+        "responses_flat": (to_anthropic, responses_nested),
+        "responses_strict": (to_anthropic, responses_without_strict),
+        "schema_unchanged": (anthropic_dropping_required, to_responses),
+        "new_dict": (anthropic_popping, to_responses),
+    }
+}
+
+
+@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["01.5"]))
+def test_a_wrong_converter_breaking_one_rule_gets_that_rules_hint(rule):
+    assert_breaks_rule("01.5", rule, *WRONG_BY_RULE["01.5"][rule])
+
+
+def test_a_failure_shows_the_unchanged_schema_as_one_line():
+    message = rejected("01.5", anthropic_with_type, to_responses)
+    assert "<the tool's parameters schema, unchanged>" in message
+    assert '"additionalProperties"' not in message
+    assert len(message.splitlines()) < 20
+
+
+def test_anthropic_keeping_parameters_is_told_input_schema():
+    assert '"input_schema", not "parameters"' in rejected(
+        "01.5", anthropic_with_parameters, to_responses
+    )
+
+
+def test_anthropic_with_a_type_key_is_told_it_has_none():
+    assert 'no "type": "function"' in rejected("01.5", anthropic_with_type, to_responses)
+
+
+def test_responses_still_nested_is_told_it_is_flat():
+    assert "Responses tools are flat" in rejected("01.5", to_anthropic, responses_nested)
+
+
+def test_responses_without_type_is_told_to_keep_it():
+    assert 'keeps "type": "function"' in rejected("01.5", to_anthropic, anthropic_with_parameters)
+
+
+def test_responses_with_input_schema_is_told_to_keep_parameters():
+    assert 'keeps the name "parameters"' in rejected("01.5", to_anthropic, anthropic_with_type)
+
+
+def test_a_converter_that_changes_its_input_is_told_to_build_a_new_dict():
+    message = rejected("01.5", anthropic_popping, to_responses)
+    assert "Case: the input of to_anthropic(<the get_weather tool>) after the call" in message
+    assert "do not change the tool you were given" in message
+
+
+def test_responses_without_strict_is_told_strict_false():
+    assert 'expects "strict"' in rejected("01.5", to_anthropic, responses_without_strict)
+
+
+def test_a_schema_missing_its_required_list_is_told_to_pass_it_unchanged():
+    message = rejected("01.5", anthropic_dropping_required, to_responses)
+    assert 'Where:    at $.input_schema: missing key "required"' in message
+
+
+def test_a_converter_that_raises_something_else_names_the_exception():
+    def broken(tool):
+        return {"name": tool["function"]["name"].upper(), "schema": tool["function"]["x"]}
+
+    message = rejected("01.5", broken, to_responses)
+    assert "raised KeyError: 'x'" in message and "in a new cell" in message
+
+
+def test_reading_the_name_at_the_top_level_is_told_it_sits_inside_function():
+    def flat_reader(tool):
+        return {"name": tool["name"], "description": tool["description"]}
+
+    message = rejected("01.5", flat_reader, to_responses)
+    assert "raised KeyError: 'name'" in message
+    assert 'sit inside tool["function"]' in message

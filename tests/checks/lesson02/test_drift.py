@@ -1,0 +1,119 @@
+"""Exercise 02.5: the solution passes; each rule's wrong answer gets that rule's hint."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+from rules import assert_breaks_rule
+from solution_cells import rejected
+
+from course_lib.checks import NotDoneYet, evaluate
+
+from ._solution import edited, solution
+
+
+def correct(func, tool):
+    return solution()["find_drift"](func, tool)
+
+
+def test_the_solution_passes_every_case():
+    assert evaluate("02.5", solution()["find_drift"]) == (
+        "Exercise 02.5 passed: find_drift (6 visible and 25 hidden cases)."
+    )
+
+
+def test_the_stub_is_not_done_yet():
+    def find_drift(func, tool):
+        raise NotImplementedError("Exercise 02.5: write it")
+
+    with pytest.raises(NotDoneYet, match="not done yet"):
+        evaluate("02.5", find_drift)
+
+
+def also_required_for_missing(func, tool):
+    """A parameter absent from the tool is also reported as a required mismatch."""
+    lines = correct(func, tool)
+    parameters = tool["function"]["parameters"]
+    required = set(parameters.get("required", []))
+    for name, parameter in inspect.signature(func).parameters.items():
+        absent = name not in parameters.get("properties", {})
+        if absent and parameter.default is inspect.Parameter.empty and name not in required:
+            lines.append(f"required: {name} is required in the function but optional in the tool")
+    return lines
+
+
+def swapped_words(func, tool):
+    swap = {"missing": "extra", "extra": "missing"}
+    return [
+        swap.get(line.split(":")[0], line.split(":")[0]) + ":" + line.split(":", 1)[1]
+        for line in correct(func, tool)
+    ]
+
+
+def free_wording(func, tool):
+    return [f"Parameter {line.split(': ')[1].split()[0]} drifted" for line in correct(func, tool)]
+
+
+def ignores_required(func, tool):
+    return [line for line in correct(func, tool) if not line.startswith("required")]
+
+
+def ignores_types(func, tool):
+    return [line for line in correct(func, tool) if not line.startswith("type")]
+
+
+def type_without_types(func, tool):
+    return [
+        line.split(" is ")[0] if line.startswith("type") else line for line in correct(func, tool)
+    ]
+
+
+CELL = "w02-ex5"
+WRONG_BY_RULE = {
+    "02.5": {
+        "list": lambda func, tool: "\n".join(correct(func, tool)),
+        "format": free_wording,
+        "missing_extra": swapped_words,
+        "only_line": also_required_for_missing,
+        "required": ignores_required,
+        "type": ignores_types,
+        "type_names": type_without_types,
+        "untyped": edited(
+            "find_drift",
+            (
+                CELL,
+                "if my_type != their_type:",
+                "if their_type is not None and my_type != their_type:",
+            ),
+        ),  # fmt: skip
+        "no_required": edited(
+            "find_drift",
+            (CELL, 'set(theirs.get("required", []))', 'set(theirs["required"])'),
+        ),
+        "only_type": edited(
+            "find_drift",
+            (CELL, "if my_type != their_type:", "if schema != their_properties[name]:"),
+        ),
+    }
+}
+
+
+@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["02.5"]))
+def test_a_wrong_answer_breaking_one_rule_gets_that_rules_hint(rule):
+    assert_breaks_rule("02.5", rule, WRONG_BY_RULE["02.5"][rule])
+
+
+def test_an_extra_type_line_is_named_with_its_type_not_blamed_on_untyped():
+    message = rejected("02.5", WRONG_BY_RULE["02.5"]["only_type"])
+    assert 'type: city is reported, but city has "type": "string" on both sides' in message
+    assert "without" not in message.split("Hint:")[-1]
+
+
+def test_a_missing_type_key_read_with_brackets_is_named():
+    wrong = edited(
+        "find_drift", (CELL, 'their_properties[name].get("type")', 'their_properties[name]["type"]')
+    )
+    message = rejected("02.5", wrong)
+    assert "Your code raised KeyError: 'type'" in message
+    assert 'read it with .get("type")' in message

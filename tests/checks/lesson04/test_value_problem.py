@@ -1,0 +1,113 @@
+"""Exercise 04.2: the solution passes; each rule's wrong answer gets that rule's hint."""
+
+from __future__ import annotations
+
+import pytest
+from rules import assert_breaks_rule
+from solution_cells import rejected
+
+from course_lib.checks import NotDoneYet, evaluate
+from course_lib.checks.lesson04.value_problem import CASES, fits, hidden_cases
+from course_lib.reference import validate_arguments as reference_validate
+
+from ._solution import edited, solution
+
+CELL = "w04-ex2-code"
+INTEGER = '"integer": lambda value: isinstance(value, int) and not isinstance(value, bool),\n'
+NUMBER = (
+    '"number": lambda value: isinstance(value, (int, float)) and not isinstance(value, bool),\n'
+)
+TYPE_NAMES = 'names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]'
+
+
+def wrong(old: str, new: str):
+    return edited("value_problem", (CELL, old, new))
+
+
+def test_the_solution_passes_every_case():
+    assert evaluate("04.2", solution()["value_problem"]) == (
+        "Exercise 04.2 passed: value_problem (23 visible and 16 hidden cases)."
+    )
+
+
+def test_the_oracle_agrees_with_the_reference_validator_on_every_case():
+    for item in (*CASES, *hidden_cases()):
+        if "items" in item.schema or "properties" in item.schema:
+            continue  # the reference looks inside; value_problem does not
+        schema = {"type": "object", "properties": {"x": item.schema}}
+        assert (reference_validate(schema, {"x": item.value}) == []) == fits(
+            item.schema, item.value
+        )
+
+
+def test_the_stub_is_not_done_yet():
+    def value_problem(schema, value):
+        raise NotImplementedError("Exercise 04.2: write it")
+
+    with pytest.raises(NotDoneYet):
+        evaluate("04.2", value_problem)
+
+
+WRONG_BY_RULE = {
+    "04.2": {
+        "fits_none": wrong("    return None\n", '    return ""\n'),
+        "integer": wrong(INTEGER, '"integer": lambda value: isinstance(value, int),\n'),
+        "number_int": wrong(NUMBER, '"number": lambda value: isinstance(value, float),\n'),
+        "number_bool": wrong(NUMBER, '"number": lambda value: isinstance(value, (int, float)),\n'),
+        "boolean": wrong('"boolean": lambda value: isinstance(value, bool),',
+                         '"boolean": lambda value: value in (True, False),'),
+        "basic": wrong('    "null": lambda value: value is None,\n', ""),
+        "type_list": wrong(TYPE_NAMES, 'names = [schema["type"]]'),
+        "any_of": wrong('    if "anyOf" in schema:\n', "    if False:\n"),
+        "enum": wrong('if "enum" in schema and value not in schema["enum"]:', "if False:"),
+        "no_type": wrong('    if "type" in schema:\n', "    if True:\n"),
+        "this_node": wrong(
+            "    return None\n",
+            '    if isinstance(value, list) and "items" in schema:\n'
+            "        for item in value:\n"
+            '            if value_problem(schema["items"], item) is not None:\n'
+            '                return "an item " + value_problem(schema["items"], item)\n'
+            "    return None\n",
+        ),
+        "every_type": wrong("_expected({'type': names})", "_expected({'type': names[0]})"),
+        "enum_json": wrong("_expected({'enum': schema['enum']})",
+                           "'one of ' + ', '.join(map(str, schema['enum']))"),
+    }
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["04.2"]))
+def test_a_wrong_answer_breaking_one_rule_gets_that_rules_hint(rule):
+    assert_breaks_rule("04.2", rule, WRONG_BY_RULE["04.2"][rule])
+
+
+def test_true_accepted_as_an_integer_is_told_bool_is_a_subclass_of_int():
+    assert "bool is a subclass of int" in rejected("04.2", WRONG_BY_RULE["04.2"]["integer"])
+
+
+def test_a_forgotten_type_name_is_named():
+    assert "here null is missing" in rejected("04.2", WRONG_BY_RULE["04.2"]["basic"])
+
+
+def test_an_any_of_that_needs_every_option_is_told_one_is_enough():
+    fn = wrong(
+        'if not any(value_problem(option, value) is None for option in schema["anyOf"]):',
+        'if not all(value_problem(option, value) is None for option in schema["anyOf"]):',
+    )
+    message = rejected("04.2", fn)
+    assert (
+        "Case: value_problem({'anyOf': [{'type': 'integer'}, {'type': 'null'}]}, None)" in message
+    )
+    assert "fits {'anyOf'" in message
+
+
+def test_a_misfit_answered_with_a_bool_is_told_to_answer_with_a_message():
+    fn = edited(
+        "value_problem",
+        (
+            CELL,
+            "return f\"should be {_expected({'type': names})}, got {_shown(value)}\"",
+            "return False",
+        ),
+    )
+    assert "gives its message, one str" in rejected("04.2", fn)

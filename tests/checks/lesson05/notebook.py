@@ -1,0 +1,35 @@
+"""The solution cells of lesson 05, run in process, for the checks' tests (never copied)."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from solution_cells import load_cells
+
+NOTEBOOK = "05_agent_loop"
+# The imports, the helpers the exercises use, the given buggy loop, and every exercise cell.
+LOADED_CELLS = (
+    "w05-imports",
+    "w05-helpers",
+    "w05-buggy-loop",
+    "w05-ex1",
+    "w05-ex2",
+    "w05-ex3",
+    "w05-ex4",
+    "w05-ex5",
+)
+
+
+@cache
+def _solution() -> dict[str, Any]:
+    return load_cells(NOTEBOOK, LOADED_CELLS)
+
+
+def solution(name: str) -> Any:
+    """What the solution notebook defines as ``name``."""
+    return _solution()[name]
+
+
+def assistant_message(message: Any) -> dict:
+    return solution("assistant_message")(message)

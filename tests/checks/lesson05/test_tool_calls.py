@@ -1,0 +1,146 @@
+"""Exercise 05.3: the solution passes; a wrong run_tool_calls fails on the rule it breaks.
+
+The check's registry proves concurrency with a meeting point, never with a clock: a correct
+answer passes however loaded the machine is, and only a wrong one waits for the meeting's bound.
+"""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
+import pytest
+from rules import assert_breaks_rule
+from solution_cells import rejected
+
+from course_lib.checks import evaluate
+from lesson05.notebook import solution
+
+
+def tool_message(tool_call: dict, content: str) -> dict:
+    return {"role": "tool", "tool_call_id": tool_call["id"], "content": content}
+
+
+def run(registry, tool_call: dict) -> str:
+    return registry.call(tool_call["function"]["name"], tool_call["function"]["arguments"])
+
+
+def safely(registry, tool_call: dict) -> str:
+    try:
+        return run(registry, tool_call)
+    except Exception as exc:
+        return json.dumps({"error": f"{type(exc).__name__}: {exc}"}, ensure_ascii=False)
+
+
+def in_threads(content, *, workers=None, empty_check=True):
+    """A run_tool_calls that runs ``content(registry, call)`` in a pool, in call order."""
+
+    def run_tool_calls(registry, tool_calls):
+        if empty_check and not tool_calls:
+            return []
+        with ThreadPoolExecutor(max_workers=workers or len(tool_calls)) as pool:
+            results = list(pool.map(lambda c: content(registry, c), tool_calls))
+        return [tool_message(c, r) for c, r in zip(tool_calls, results, strict=True)]
+
+    return run_tool_calls
+
+
+def sequential(registry, tool_calls):
+    return [tool_message(c, safely(registry, c)) for c in tool_calls]
+
+
+def completion_order(registry, tool_calls):
+    if not tool_calls:
+        return []
+    with ThreadPoolExecutor(max_workers=len(tool_calls)) as pool:
+        futures = {pool.submit(safely, registry, c): c for c in tool_calls}
+        return [tool_message(futures[f], f.result()) for f in as_completed(futures)]
+
+
+def parsed_arguments(registry, tool_call):
+    function = tool_call["function"]
+    return registry.call(function["name"], json.loads(function["arguments"]))
+
+
+def error_as_plain_text(registry, tool_call):
+    try:
+        return run(registry, tool_call)
+    except Exception as exc:
+        return str(exc)
+
+
+def error_without_ensure_ascii(registry, tool_call):
+    try:
+        return run(registry, tool_call)
+    except Exception as exc:
+        return json.dumps({"error": f"{type(exc).__name__}: {exc}"})
+
+
+def id_instead_of_tool_call_id(registry, tool_calls):
+    return [
+        {"role": "tool", "id": m["tool_call_id"], "content": m["content"]}
+        for m in solution("run_tool_calls")(registry, tool_calls)
+    ]
+
+
+def test_the_solution_passes_every_batch():
+    assert evaluate("05.3", solution("run_tool_calls")) == (
+        "Exercise 05.3 passed: run_tool_calls (10 batches)."
+    )
+
+
+WRONG_BY_RULE = {
+    "05.3": {
+        "arguments": in_threads(parsed_arguments),
+        "together": sequential,
+        "message": id_instead_of_tool_call_id,
+        "order": completion_order,
+        "isolated": in_threads(run),
+        "error_text": in_threads(error_as_plain_text),
+        "ensure_ascii": in_threads(error_without_ensure_ascii),
+        "empty": in_threads(safely, empty_check=False),
+    }
+}
+
+
+@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["05.3"]))
+def test_a_wrong_run_tool_calls_breaking_one_rule_gets_that_rules_hint(rule):
+    assert_breaks_rule("05.3", rule, WRONG_BY_RULE["05.3"][rule])
+
+
+def test_calls_one_after_another_are_told_they_did_not_overlap():
+    message = rejected("05.3", WRONG_BY_RULE["05.3"]["together"])
+    assert "the calls ran one after another" in message
+    assert "ThreadPoolExecutor(max_workers=len(tool_calls))" in message
+
+
+def test_a_pool_too_small_is_told_how_many_calls_ran_at_once():
+    assert "at most 2 of the 3 calls running at once" in rejected(
+        "05.3", in_threads(safely, workers=2)
+    )
+
+
+def test_one_failing_call_raising_out_of_the_batch_is_told_to_catch_it_per_call():
+    message = rejected("05.3", WRONG_BY_RULE["05.3"]["isolated"])
+    assert "One failing call took the whole batch down" in message
+    assert "RuntimeError" in message and "is down for" in message
+
+
+def test_parsed_arguments_are_told_the_registry_received_a_dict():
+    assert "received the parsed arguments (a dict)" in rejected(
+        "05.3", WRONG_BY_RULE["05.3"]["arguments"]
+    )
+
+
+def test_reserialised_arguments_are_told_to_pass_the_string_unchanged():
+    def reserialised(registry, tool_call):
+        function = tool_call["function"]
+        return registry.call(function["name"], json.dumps(json.loads(function["arguments"])))
+
+    message = rejected("05.3", in_threads(reserialised))
+    assert "Pass each call's arguments string to registry.call unchanged." in message
+
+
+def test_an_error_without_ensure_ascii_is_told_it_is_the_right_object_with_escapes():
+    message = rejected("05.3", WRONG_BY_RULE["05.3"]["ensure_ascii"])
+    assert "The error object is right, but written with \\u escapes" in message

@@ -1,0 +1,97 @@
+"""Helpers for the red-team tests: attack notebooks, one graded batch, and a look at the rows.
+
+An attack is a submission of the tests' lesson ``90_test`` whose 90.1 cell runs the attack and
+then defines ``double`` to return a report of what the attack achieved: the check fails on its
+first case, and that case's ``Got`` is the report, read back from the gradebook row. Each part
+of an attack is tried with ``attempt(label, action)``, which reports ``label: blocked (...)``
+when the action raised or found nothing, and ``label: GOT ...`` when it got something (which
+only the controls, the things a notebook may do, should). The attacks also solve 90.2 and
+90.3, which must keep their points.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from grading_lesson import CHECK_MODULE, SLUG, SOLUTIONS, submission, write
+
+from course_lib.grading import GradeOptions, grade_all
+from course_lib.grading.canonical import load_lessons
+from course_lib.grading.discover import discover
+from course_lib.grading.isolation import GAP_MESSAGES
+from course_lib.grading.results import SubmissionResult
+
+# Generous: the attacks wait for nothing, but the CI box is a loaded 2-core machine.
+OPTIONS = GradeOptions(cell_timeout=120, memory_mb=1500, jobs=2, check_modules=(CHECK_MODULE,))
+
+ATTEMPT = """
+def attempt(label, action):
+    try:
+        found = action()
+    except BaseException as exc:  # the attack reports every refusal as data
+        return f"{label}: blocked ({type(exc).__name__})"
+    if not found:
+        return f"{label}: blocked (nothing there)"
+    return f"{label}: GOT {str(found)[:200]}"
+
+"""
+REPORT = """
+REPORT = "; ".join(ATTEMPTS)
+
+def double(x):
+    return REPORT
+"""
+
+
+def attack(source: str) -> object:
+    """A submission whose 90.1 cell runs ``source``, which fills the list ``ATTEMPTS``."""
+    cell = ATTEMPT + "ATTEMPTS = []\n" + source.strip("\n") + "\n" + REPORT
+    return submission({**SOLUTIONS, "90.1": cell})
+
+
+def grade(root: Path, canonical_dir: Path, notebooks: dict[str, object], **options):
+    """Grade ``notebooks`` (student -> notebook) as one class; results by student."""
+    for student, nb in notebooks.items():
+        write(root / student / f"{SLUG}.ipynb", nb)
+    settings = GradeOptions(**{**OPTIONS.__dict__, **options})
+    results = grade_all(discover(root), load_lessons(canonical_dir), settings)
+    return {result.student: result for result in results}
+
+
+def report(result: SubmissionResult) -> dict[str, str]:
+    """The attack's report, label -> what happened (``blocked (...)`` or ``GOT ...``)."""
+    row = next(row for row in result.exercises if row.exercise == "90.1")
+    assert row.status == "failed" and row.failure, f"no report came back: {row.message}"
+    assert "more characters)" not in row.failure["got"], "the report is too long to be shown"
+    text = json.loads(row.failure["got"])
+    return dict(part.split(": ", 1) for part in text.split("; "))
+
+
+def assert_blocked(
+    result: SubmissionResult, labels: list[str], controls: tuple[str, ...] = ()
+) -> None:
+    """Every part of the attack was tried and refused, every control worked (so a refusal is
+    the sandbox's, not a broken attack's), and the rest was graded as usual."""
+    found = report(result)
+    assert sorted(found) == sorted([*labels, *controls]), found
+    leaked = {label: found[label] for label in labels if not found[label].startswith("blocked")}
+    assert not leaked, leaked
+    failed = {label: found[label] for label in controls if not found[label].startswith("GOT")}
+    assert not failed, failed
+    assert_rest_graded(result)
+
+
+def assert_rest_graded(result: SubmissionResult) -> None:
+    rows = {row.exercise: row for row in result.exercises}
+    assert (rows["90.1"].status, rows["90.1"].points) == ("failed", 0)
+    assert (rows["90.2"].status, rows["90.3"].status) == ("passed", "passed")
+
+
+def require(record: dict, *fields: str) -> None:
+    """Skip unless the kernel that ran the attack had all of ``fields`` (an isolation record)."""
+    missing = [field for field in fields if not record.get(field)]
+    if missing:
+        reasons = "; ".join(GAP_MESSAGES.get(field, field).format(**record) for field in missing)
+        pytest.skip(f"this platform lacks what the test needs: {reasons}")
