@@ -30,6 +30,7 @@ name is not mistaken for it.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -229,8 +230,8 @@ def borrowing(exercise_source: str, notebook: Notebook, targets: Iterable[str] =
 def _run_time_route(tree: ast.Module, aliases: dict[str, str], shadowed: frozenset) -> str | None:
     """A guarded module named in a string, handed to ``getattr``/``vars``, or spelled out in
     pieces (strings, attributes of a call's result) beside a dynamic access."""
-    strings = [node.value for node in _strings(tree)]
-    for text in strings:
+    texts = _texts(tree)
+    for text in texts:
         for prefix in (*GUARDED, *GUARDED_PATHS):
             if prefix in text:
                 return RUN_TIME.format(module=_module_of(prefix))
@@ -248,16 +249,60 @@ def _run_time_route(tree: ast.Module, aliases: dict[str, str], shadowed: frozens
                     return RUN_TIME.format(module=origin)
     names = [node.id for node in ast.walk(tree) if isinstance(node, ast.Name)]
     attributes = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute)]
-    # Pieces count together too: "re" + "ference", or "".join([...]).
-    loose = [*strings, "".join(strings)]
+    # Whole words of names and paths only: ``lesson90_checks.py`` and "run the checks" name no
+    # module, ``"re" + "ference"`` does.
+    loose = [text for text in texts if not any(ch.isspace() for ch in text)]
     loose += [node.attr for node in attributes if _chain(node) is None]
-    package = any("course_lib" in text for text in loose) or any(
+    package = any(_has_word(text, "course_lib") for text in loose) or any(
         _resolve(name, aliases) == "course_lib" for name in names if name not in shadowed
     )
-    word = next((w for w in GUARDED_WORDS if any(w in text for text in loose)), None)
+    word = next((w for w in GUARDED_WORDS if any(_has_word(text, w) for text in loose)), None)
     dynamic = any(name in DYNAMIC for name in names + [node.attr for node in attributes])
     if package and word and dynamic:
         return RUN_TIME.format(module=f"course_lib.{word}")
+    return None
+
+
+def _has_word(text: str, word: str) -> bool:
+    """``word`` in ``text`` as a whole module or path part (not inside a longer name)."""
+    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(word)}(?![A-Za-z0-9_])", text) is not None
+
+
+def _texts(tree: ast.Module) -> list[str]:
+    """Every string the cell uses, and every string expression assembled from literals
+    (``"course_lib." + "re" + "ference"``, ``".".join([...])``, f-strings, path joins)."""
+    texts = [node.value for node in _strings(tree)]
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.BinOp, ast.JoinedStr, ast.Call)):
+            folded = _fold(node)
+            if folded is not None:
+                texts.append(folded)
+    return texts
+
+
+def _fold(node: ast.AST, depth: int = 0) -> str | None:
+    """The string an expression of literals evaluates to, or ``None`` if it is not one."""
+    if depth > 50:
+        return None
+    if isinstance(node, ast.Constant):
+        return node.value if isinstance(node.value, str) else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _fold(node.left, depth + 1), _fold(node.right, depth + 1)
+        return None if left is None or right is None else left + right
+    if isinstance(node, ast.JoinedStr):
+        parts = [_fold(getattr(v, "value", v), depth + 1) for v in node.values]
+        return None if None in parts else "".join(parts)  # type: ignore[arg-type]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr != "join" or node.keywords:
+            return None
+        items = node.args
+        if len(items) == 1 and isinstance(items[0], (ast.List, ast.Tuple)):
+            items = items[0].elts
+        parts = [_fold(item, depth + 1) for item in items]
+        if None in parts:
+            return None
+        separator = _fold(node.func.value, depth + 1)
+        return (separator if separator is not None else "/").join(parts)  # type: ignore[arg-type]
     return None
 
 

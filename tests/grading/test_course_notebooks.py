@@ -1,5 +1,5 @@
 """The real course: every student notebook grades to zero (not attempted, no crash), and every
-solution notebook grades to full marks, with the guard on and nothing flagged."""
+solution notebook grades to full marks, every check decided in the grader, nothing flagged."""
 
 from __future__ import annotations
 

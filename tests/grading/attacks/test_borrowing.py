@@ -205,6 +205,12 @@ def test_an_alias_of_a_provided_name_made_in_a_scratch_cell_is_followed():
         "    return []",
         # a local variable that happens to share a scratch import's name
         "def run_tool_calls(registry, calls):\n    ref = {'a': 1}\n    return [ref['a']]",
+        # a file of one's own whose name holds a guarded word inside a longer name
+        "LOG = '/home/me/course_lib/lesson90_checks.py'\n"
+        "def run_tool_calls(registry, calls):\n    return [open(LOG).read() for c in calls]",
+        # prose that uses the words, beside an open()
+        "NOTE = 'course_lib: run the checks and read the reference'\n"
+        "def run_tool_calls(registry, calls):\n    return [open('calls.txt').read()]",
     ],
 )
 def test_honest_code_that_resembles_a_route_is_not_zeroed(exercise):
