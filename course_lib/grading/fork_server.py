@@ -255,7 +255,8 @@ class ForkServer:
         self.env = env
         self.lock = threading.Lock()
         self.process: subprocess.Popen | None = None
-        self.waiting: dict[str, Queue] = {}
+        # Each waiting job's queue, and the server process it was sent to.
+        self.waiting: dict[str, tuple[Queue, subprocess.Popen]] = {}
         self.counter = 0
 
     def _ensure_started(self) -> subprocess.Popen:
@@ -282,12 +283,15 @@ class ForkServer:
             except ValueError:
                 continue
             with self.lock:
-                queue = self.waiting.pop(str(reply.get("id")), None)
-            if queue is not None:
-                queue.put(reply)
-        with self.lock:  # the server ended: nobody will answer the jobs still waiting
-            gone, self.waiting = self.waiting, {}
-        for queue in gone.values():
+                waiting = self.waiting.pop(str(reply.get("id")), None)
+            if waiting is not None:
+                waiting[0].put(reply)
+        # This server ended: nobody will answer the jobs sent to it (a job already sent to the
+        # server started after it is not this reader's to fail).
+        with self.lock:
+            gone = [job for job, (_, sent_to) in self.waiting.items() if sent_to is process]
+            queues = [self.waiting.pop(job)[0] for job in gone]
+        for queue in queues:
             queue.put(None)
 
     def run(
@@ -300,7 +304,7 @@ class ForkServer:
             process = self._ensure_started()
             self.counter += 1
             job = str(self.counter)
-            self.waiting[job] = queue
+            self.waiting[job] = (queue, process)
             line = {"id": job, "args": args, "cwd": cwd, "log": log, "budget": budget}
             line["env"] = dict(self.env if env is None else env)
             try:
