@@ -1,12 +1,15 @@
 """The grader and the self-check: a pipeline of small steps around nbval.
 
-- ``discover``: find ``SUBMISSIONS/<student>/<NN_slug>.ipynb``.
+- ``discover``, ``names``: find ``SUBMISSIONS/<student>/<NN_slug>.ipynb`` and read each file
+  without following links out of the student's folder or opening FIFOs and devices; printable,
+  unambiguous student names.
 - ``canonical``: what the course says a lesson holds (its exercises, points and check cells).
-- ``sanitize``: never trust a submission: restore check cells, drop outputs, refuse what is not
-  a notebook of the right lesson.
+- ``parse``, ``sanitize``: never trust a submission: check its shape and types before use,
+  restore check cells, drop outputs, refuse what is not a notebook of the right lesson.
 - ``runner``, ``plugin``, ``kernel``, ``kernel_launcher``: run the sanitized copy as
   ``pytest --nbval-lax`` items in a scratch directory, with timeouts, a memory limit and a
-  kernel that is restarted when it dies;
+  kernel that is restarted when it dies; ``fork_server``: the warm parent that forks one
+  pytest process per submission (pytest, nbval and the checks imported once).
 - ``isolation``, ``sandbox``: what keeps that kernel apart from the grader and other kernels
   (namespaces, Landlock, an environment allowlist, limits).
 - ``kernel_channel``, ``borrowing``: checks run here, in the grader, and reach the notebook only
@@ -14,7 +17,10 @@
   source of exercise cells.
 - ``results``: nbval's positional cell results back to exercise results.
 - ``grader``: one submission, or a whole class in parallel.
-- ``report``, ``shard``: gradebook files, and grading a class in shards on many machines.
+- ``scrub``: nothing that differs between two runs (addresses, scratch paths) in a result.
+- ``similarity``: token fingerprints of exercise cells, flags for the instructor.
+- ``report``, ``class_report``, ``shard``: gradebook files, ``report.html``, and grading a
+  class in shards on many machines.
 - ``cli``: ``course check`` and ``course grade``.
 
 Its names are imported on first use: the kernel launcher lives in this package, and a kernel

@@ -3,7 +3,7 @@
 ``grade`` takes two forms with one parser (argparse cannot tell a folder from a subcommand):
 
     course grade SUBMISSIONS --out DIR [--jobs N] [--cell-timeout S] [--notebook NN_slug]
-                 [--shard i/n]
+                 [--shard i/n] [--solutions DIR]
     course grade merge SHARD_DIR... --out DIR
 
 A submissions folder that is really called ``merge`` can be given as ``./merge``.
@@ -12,20 +12,29 @@ A submissions folder that is really called ``merge`` can be given as ``./merge``
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from course_lib.grading.canonical import course_meta, default_canonical_dir, load_lessons
-from course_lib.grading.discover import Submission, discover, students
+from course_lib.grading.canonical import default_canonical_dir, load_lessons
+from course_lib.grading.class_report import flag_count
+from course_lib.grading.discover import (
+    UnreadableSubmission,
+    discover,
+    named_file,
+    read_submission,
+    students,
+)
 from course_lib.grading.grader import GradeOptions, grade_all
-from course_lib.grading.report import summary_table, to_payload, write_outputs
+from course_lib.grading.report import from_payload, summary_table, to_payload, write_outputs
 from course_lib.grading.results import SubmissionResult, not_submitted
 from course_lib.grading.shard import merge, parse_shard, shard_students
+from course_lib.grading.similarity import compare_results, load_corpus
 
 GRADE_USAGE = """course grade SUBMISSIONS --out DIR [--jobs N] [--cell-timeout S]
-                    [--notebook NN_slug] [--shard i/n]
+                    [--notebook NN_slug] [--shard i/n] [--solutions DIR]
        course grade merge SHARD_DIR... --out DIR"""
 
 
@@ -44,14 +53,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         usage=GRADE_USAGE,
         help="grade a class: SUBMISSIONS/<student>/<NN_slug>.ipynb (or merge shard outputs)",
         description="Grade every SUBMISSIONS/<student>/<NN_slug>.ipynb; write grades.csv, "
-        "grades.json and feedback/<student>.md to --out. With `merge`, combine the --out "
-        "folders of shards into one.",
+        "grades.json, report.html and feedback/<student>.md to --out. With `merge`, combine "
+        "the --out folders of shards into one.",
     )
     grade.add_argument("paths", nargs="+", metavar="SUBMISSIONS | merge SHARD_DIR...")
     grade.add_argument("--out", type=Path, required=True, help="folder for the gradebook files")
     grade.add_argument("--jobs", type=int, default=1, help="submissions graded in parallel")
     grade.add_argument("--notebook", default=None, metavar="NN_slug", help="grade one lesson only")
     grade.add_argument("--shard", default=None, metavar="i/n", help="grade share i of n (1-based)")
+    grade.add_argument(
+        "--solutions",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="the solution notebooks answers are compared with (default: solutions/ of this "
+        "checkout)",
+    )
     _add_run_options(grade)
     grade.set_defaults(handler=run_grade)
 
@@ -113,6 +130,7 @@ def run_grade(args: argparse.Namespace) -> int:
             print(f"course grade merge: {exc}", file=sys.stderr)
             return 2
         print(summary_table(payload))
+        print(wrote_line(args.out, payload, len(from_payload(payload))))
         return 0
     if len(args.paths) != 1:
         print(
@@ -142,11 +160,23 @@ def run_grade(args: argparse.Namespace) -> int:
         for slug in expected
         if (student, slug) not in handed_in
     ]
+    solutions = args.solutions or default_canonical_dir().parent / "solutions"
+    compare_results(results, load_corpus(lessons, solutions))
     payload = to_payload(results, shard=f"{shard[0]}/{shard[1]}")
     write_outputs(args.out, payload)
     print(summary_table(payload))
-    print(f"\nwrote {args.out / 'grades.csv'}, grades.json and feedback/ ({len(results)} files)")
+    print(wrote_line(args.out, payload, len(results)))
     return 0
+
+
+def wrote_line(out: Path, payload: dict[str, Any], files: int) -> str:
+    """The summary's last lines: what was written, and where to look first."""
+    flags = flag_count(payload)
+    return (
+        f"\nwrote {out / 'grades.csv'}, grades.json and feedback/ ({files} files)\n"
+        f"class report: {out / 'report.html'} (score distributions, pass rates, frequent "
+        f"hints, {flags} flags to look at)"
+    )
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -155,7 +185,7 @@ def run_check(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         print(f"course check: {exc}", file=sys.stderr)
         return 2
-    submissions = [Submission("you", _lesson_of(path), path) for path in args.notebooks]
+    submissions = [named_file(path, "you", _lesson_of(path)) for path in args.notebooks]
     results = grade_all(submissions, lessons, _options(args))
     for result in results:
         print(scorecard(result))
@@ -164,13 +194,17 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def _lesson_of(path: Path) -> str:
-    """The lesson a notebook says it is (its metadata), else its file name."""
-    try:
-        import nbformat
-
-        return course_meta(nbformat.read(path, as_version=4)).get("notebook") or path.stem
-    except Exception:  # noqa: BLE001 (the grader reports unreadable files itself)
+    """The lesson a notebook says it is (its metadata), else its file name. Read like any
+    submission (a FIFO or a device is not opened); the grader reports unreadable files itself."""
+    submission = named_file(path, "you", path.stem)
+    if submission.problem:
         return path.stem
+    try:
+        data = json.loads(read_submission(submission.path))
+        claimed = data["metadata"]["course"]["notebook"]
+    except (UnreadableSubmission, ValueError, RecursionError, KeyError, TypeError):
+        return path.stem
+    return claimed if isinstance(claimed, str) and claimed else path.stem
 
 
 # The lines of a check's message a scorecard repeats: what failed and what to do about it.

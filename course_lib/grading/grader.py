@@ -6,9 +6,10 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
-from course_lib.grading.borrowing import borrowing, lesson_allowed
+from course_lib.grading.borrowing import borrowing, notebook_aliases
 from course_lib.grading.canonical import Lesson, course_meta
-from course_lib.grading.discover import Submission
+from course_lib.grading.discover import Submission, UnreadableSubmission, read_submission
+from course_lib.grading.parse import shown
 from course_lib.grading.results import (
     ExerciseResult,
     SubmissionResult,
@@ -18,8 +19,19 @@ from course_lib.grading.results import (
 )
 from course_lib.grading.runner import RunOptions, run_sanitized
 from course_lib.grading.sanitize import InvalidSubmission, Sanitized, sanitize
+from course_lib.grading.scrub import scrub, stable
 
-MAX_FILE_BYTES = 50 * 1024 * 1024
+# Learner-facing messages, whole sentences (one place, for the translation).
+MESSAGES = {
+    "unknown_lesson": (
+        "not a lesson of this course: {slug} (lessons: {known}). Name the file after the lesson "
+        "it holds, for example {example}.ipynb, and submit it again."
+    ),
+    "grader_failed": (
+        "the grader failed on this file ({error}); nobody else's grading was affected. Your "
+        "instructor has the details and will grade it by hand if need be."
+    ),
+}
 
 
 @dataclass(frozen=True)
@@ -30,30 +42,46 @@ class GradeOptions(RunOptions):
 def grade_submission(
     submission: Submission, lessons: dict[str, Lesson], options: GradeOptions
 ) -> SubmissionResult:
-    """Grade one file; every problem becomes a result, never an exception."""
+    """Grade one file; every problem becomes a result, never an exception, and the result holds
+    no text that would differ on a regrade."""
+    try:
+        return stable(_grade(submission, lessons, options))
+    except Exception as exc:  # noqa: BLE001 (a bug of ours must not stop the class run)
+        error = scrub(f"{type(exc).__name__}: {exc}")[:300]
+        lesson = lessons.get(submission.notebook)
+        reason = MESSAGES["grader_failed"].format(error=error)
+        rows = invalid(submission.student, submission.notebook, lesson, reason).exercises
+        return SubmissionResult(
+            submission.student, submission.notebook, [replace(r, status="error") for r in rows]
+        )
+
+
+def _grade(
+    submission: Submission, lessons: dict[str, Lesson], options: GradeOptions
+) -> SubmissionResult:
     student, slug = submission.student, submission.notebook
     lesson = lessons.get(slug)
+    if submission.problem:
+        return invalid(student, slug, lesson, submission.problem)
     if lesson is None:
         known = ", ".join(sorted(lessons)) or "none"
-        return invalid(
-            student, slug, None, f"not a lesson of this course: {slug!r} (lessons: {known})"
-        )
+        example = min(lessons, default="00_welcome")
+        message = MESSAGES["unknown_lesson"].format(slug=shown(slug), known=known, example=example)
+        return invalid(student, slug, None, message)
     try:
-        if submission.path.stat().st_size > MAX_FILE_BYTES:
-            raise InvalidSubmission(
-                f"the file is larger than {MAX_FILE_BYTES // 2**20} MB; clear the outputs "
-                "(Edit > Clear Outputs of All Cells), save and submit again"
-            )
-        sanitized = sanitize(submission.path.read_bytes(), lesson)
-    except (InvalidSubmission, OSError) as exc:
+        sanitized = sanitize(read_submission(submission.path), lesson)
+    except (InvalidSubmission, UnreadableSubmission) as exc:
         return invalid(student, slug, lesson, str(exc))
+    sources = exercise_sources(sanitized)
     run = run_sanitized(sanitized, lesson, options)
     if run.failure:
         rows = [
             ExerciseResult(student, slug, spec.id, 0, spec.points, "error", run.failure)
             for spec in lesson.exercises
         ]
-        return SubmissionResult(student, slug, rows, sanitized.repairs, run.isolation)
+        return SubmissionResult(
+            student, slug, rows, sanitized.repairs, sources=sources, isolation=run.isolation
+        )
     rows = exercise_results(
         student,
         lesson,
@@ -64,7 +92,17 @@ def grade_submission(
     )
     rows = zero_borrowed(rows, sanitized, lesson)
     notes = sanitized.repairs + run.notes + notebook_notes(sanitized.roles, run.records)
-    return SubmissionResult(student, slug, rows, notes, run.isolation)
+    return SubmissionResult(student, slug, rows, notes, sources=sources, isolation=run.isolation)
+
+
+def exercise_sources(sanitized: Sanitized) -> dict[str, str]:
+    """Each exercise's cell source as it runs (the first cell that claims the exercise)."""
+    code = [cell for cell in sanitized.notebook.cells if cell.cell_type == "code"]
+    return {
+        role.exercise: cell.source
+        for role, cell in zip(sanitized.roles, code, strict=False)
+        if role.kind == "exercise"
+    }
 
 
 BORROWED = (
@@ -78,24 +116,22 @@ def zero_borrowed(
 ) -> list[ExerciseResult]:
     """Each exercise whose cell borrows from course_lib.reference or .checks gets zero."""
     code = [cell for cell in sanitized.notebook.cells if cell.cell_type == "code"]
-    sources = {
-        role.exercise: cell.source
-        for role, cell in zip(sanitized.roles, code, strict=False)
-        if role.kind == "exercise"
-    }
-    others = [
+    sources = exercise_sources(sanitized)
+    learner = [
         cell.source
         for role, cell in zip(sanitized.roles, code, strict=False)
         if role.kind != "check"
     ]
-    allowed = lesson_allowed(
+    lesson_cells = [
         cell.source
         for cell in lesson.notebook.cells
         if cell.cell_type == "code" and "exercise" not in course_meta(cell)
-    )
+    ]
+    notebook = notebook_aliases(lesson_cells, learner)
+    targets = {spec.id: spec.targets for spec in lesson.exercises}
     out = []
     for row in rows:
-        origin = borrowing(sources.get(row.exercise, ""), others, allowed)
+        origin = borrowing(sources.get(row.exercise, ""), notebook, targets.get(row.exercise, ()))
         if origin is not None and row.status not in ("not_attempted", "invalid"):
             row = replace(
                 row,

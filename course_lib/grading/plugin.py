@@ -52,13 +52,21 @@ def pytest_configure(config: pytest.Config) -> None:
         nbval.plugin.RunningKernel = grading.new_kernel
 
 
+_LOADED_CHECK_MODULES: set[str] = set()
+
+
 def load_check_modules(paths: list[str]) -> None:
-    """Import the checks the grader runs: the course's, then any extra files the plan names."""
+    """Import the checks the grader runs: the course's, then any extra files the plan names
+    (each once per process: the fork server loads them before it forks)."""
     import importlib.util
 
     import course_lib.checks  # noqa: F401 (registers the course's exercises)
 
-    for number, path in enumerate(paths):
+    for path in paths:
+        if path in _LOADED_CHECK_MODULES:
+            continue
+        number = len(_LOADED_CHECK_MODULES)
+        _LOADED_CHECK_MODULES.add(path)
         spec = importlib.util.spec_from_file_location(f"course_extra_checks_{number}", path)
         if spec is None or spec.loader is None:
             raise pytest.UsageError(f"cannot load the check module {path}")

@@ -2,7 +2,15 @@
 
 Everything written is a function of the results alone (no timestamps, no durations, sorted
 keys), so grading the same submissions twice gives byte-identical files, and merging shards
-gives the same files as one run: ``write_outputs`` is the only writer either way.
+gives the same files as one run: ``write_outputs`` is the only writer either way. The
+similarity flags are computed here too, from the exercise sources the payload keeps, so a merge
+compares classmates across shards exactly as one run would.
+
+Every field that came from a learner (a folder name, a file name, a message quoting their code)
+is written so that no reader acts on it: a CSV field that a spreadsheet would take for a formula
+(it starts with ``=``, ``+``, ``-``, ``@``, a tab or a line break) is prefixed with ``'``, the
+feedback file name is made from the student's name by ``names.feedback_file_name``, and the
+class report escapes everything (``class_report``).
 """
 
 from __future__ import annotations
@@ -15,10 +23,28 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from course_lib.grading.class_report import render_report
+from course_lib.grading.names import feedback_file_name
 from course_lib.grading.results import ExerciseResult, SubmissionResult
+from course_lib.grading.similarity import (
+    Answer,
+    Compared,
+    decode_prints,
+    encode_prints,
+    similarity_flags,
+)
 
 COLUMNS = ("student", "notebook", "exercise", "points", "max_points", "status", "message")
 VERSIONED = ("course_lib", "nbval", "pytest", "ipykernel", "jupyter_client", "nbformat")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """A CSV field no spreadsheet will run: text that starts like a formula gets a leading
+    ``'`` (the usual defence; the JSON keeps the text as it was)."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 def versions() -> dict[str, str]:
@@ -38,8 +64,15 @@ def to_payload(
     shard: str = "1/1",
     versions_used: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """``grades.json``: the rows, per-student totals, notes, the versions, and the shard."""
+    """``grades.json``: the rows, per-student totals, notes, the exercise sources and their
+    fingerprints, the similarity flags, the versions, and the shard."""
     results = sorted(results, key=lambda r: (r.student, r.notebook))
+    sources: dict[str, dict[str, dict[str, str]]] = {}
+    for result in results:
+        if result.sources:
+            sources.setdefault(result.student, {})[result.notebook] = dict(
+                sorted(result.sources.items())
+            )
     totals: dict[str, dict[str, Any]] = {}
     for result in results:
         student = totals.setdefault(result.student, {"points": 0, "max_points": 0, "notebooks": {}})
@@ -51,11 +84,22 @@ def to_payload(
             "notes": result.notes,
             "isolation": result.isolation,
         }
+    compared: dict[Answer, Compared] = {}
+    prints: dict[str, dict[str, dict[str, str]]] = {}
+    for result in results:
+        for exercise, entry in sorted(result.similarity.items()):
+            source = result.sources.get(exercise, "")
+            compared[Answer(result.student, result.notebook, exercise, source)] = entry
+            cells = prints.setdefault(result.student, {}).setdefault(result.notebook, {})
+            cells[exercise] = encode_prints(entry.fingerprints)
     return {
         "shard": shard,
         "versions": versions_used or versions(),
         "grades": [row.as_row() for result in results for row in result.exercises],
         "totals": totals,
+        "sources": sources,
+        "fingerprints": prints,
+        "flags": similarity_flags(compared),
     }
 
 
@@ -65,34 +109,50 @@ def from_payload(payload: dict[str, Any]) -> list[SubmissionResult]:
     for row in payload["grades"]:
         rows.setdefault((row["student"], row["notebook"]), []).append(ExerciseResult(**row))
     results = []
+    sources, prints = payload.get("sources", {}), payload.get("fingerprints", {})
+    course_flags = {
+        (flag["student"], flag["notebook"], flag["exercise"]): flag
+        for flag in payload.get("flags", [])
+        if "other_student" not in flag
+    }
     for (student, notebook), exercises in sorted(rows.items()):
         graded = payload["totals"][student]["notebooks"][notebook]
+        cells = dict(sources.get(student, {}).get(notebook, {}))
+        similarity = {
+            exercise: Compared(decode_prints(text), course_flags.get((student, notebook, exercise)))
+            for exercise, text in prints.get(student, {}).get(notebook, {}).items()
+        }
         results.append(
             SubmissionResult(
                 student,
                 notebook,
                 exercises,
                 list(graded["notes"]),
-                dict(graded.get("isolation") or {}),
+                sources=cells,
+                similarity=similarity,
+                isolation=dict(graded.get("isolation") or {}),
             )
         )
     return results
 
 
 def write_outputs(out: Path, payload: dict[str, Any]) -> None:
-    """``grades.csv``, ``grades.json`` and ``feedback/<student>.md`` under ``out``."""
+    """``grades.csv``, ``grades.json``, ``report.html`` and ``feedback/<student>.md`` under
+    ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=COLUMNS, lineterminator="\n", extrasaction="ignore")
     writer.writeheader()
-    writer.writerows(payload["grades"])
+    for row in payload["grades"]:
+        writer.writerow({column: spreadsheet_safe(row[column]) for column in COLUMNS})
     (out / "grades.csv").write_text(buffer.getvalue(), encoding="utf-8")
+    (out / "report.html").write_text(render_report(payload), encoding="utf-8")
     text = json.dumps(payload, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
     (out / "grades.json").write_text(text, encoding="utf-8")
     feedback_dir = out / "feedback"
     feedback_dir.mkdir(exist_ok=True)
     for student, text in feedback(payload).items():
-        (feedback_dir / f"{student}.md").write_text(text, encoding="utf-8")
+        (feedback_dir / feedback_file_name(student)).write_text(text, encoding="utf-8")
 
 
 def feedback(payload: dict[str, Any]) -> dict[str, str]:
@@ -104,12 +164,13 @@ def feedback(payload: dict[str, Any]) -> dict[str, str]:
     for student, rows in sorted(by_student.items()):
         total = payload["totals"][student]
         lines = [
-            f"# Feedback for {student}",
+            f"# Feedback for {_markdown_text(student)}",
             "",
             f"Total: {total['points']} / {total['max_points']}",
         ]
         for notebook, summary in sorted(total["notebooks"].items()):
-            lines += ["", f"## {notebook}: {summary['points']} / {summary['max_points']}", ""]
+            heading = f"{_markdown_text(notebook)}: {summary['points']} / {summary['max_points']}"
+            lines += ["", f"## {heading}", ""]
             for row in (r for r in rows if r["notebook"] == notebook):
                 label = row["exercise"] or "(whole notebook)"
                 lines.append(
@@ -119,9 +180,14 @@ def feedback(payload: dict[str, Any]) -> dict[str, str]:
                     lines += ["", _quote(row["message"]), ""]
             if summary["notes"]:
                 lines += ["", "Notes from the grader:", ""]
-                lines += [f"- {note}" for note in summary["notes"]]
+                lines += [f"- {_markdown_text(note)}" for note in summary["notes"]]
         pages[student] = "\n".join(lines).rstrip() + "\n"
     return pages
+
+
+def _markdown_text(text: str) -> str:
+    """Text from a submission, shown as text by a Markdown viewer (no HTML, no link)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\n", " ")
 
 
 def _quote(message: str) -> str:

@@ -55,6 +55,10 @@ class SubmissionResult:
     notebook: str
     exercises: list[ExerciseResult]
     notes: list[str] = field(default_factory=list)
+    # The source of each exercise cell as it ran (exercise id -> source), for similarity flags.
+    sources: dict[str, str] = field(default_factory=dict)
+    # What the similarity comparison found (exercise id -> ``similarity.Compared``).
+    similarity: dict[str, Any] = field(default_factory=dict)
     # What kept this notebook's kernel apart (course_lib.grading.isolation); empty when no
     # kernel ran (an invalid or missing file).
     isolation: dict[str, Any] = field(default_factory=dict)

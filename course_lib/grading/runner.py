@@ -1,13 +1,17 @@
 """Run one sanitized notebook as ``pytest --nbval-lax`` items, in its own scratch folder.
 
 One pytest process per submission: a crash, a leak or a hung kernel stays with that submission.
-The notebook runs from ``SCRATCH/notebook/`` (its working directory, where its writes are
-confined); the plan and the log sit in ``SCRATCH/grader/``. Results come back through a pipe
-the kernel does not inherit, not through a file the notebook could overwrite.
+The process is forked from a warm parent that already imported pytest, nbval and the checks
+(``fork_server``); where ``fork`` is missing, or with ``COURSE_GRADE_FORK=0``, it is a fresh
+``python`` process instead. The notebook runs from ``SCRATCH/notebook/`` (its working directory,
+where its writes are confined); the plan and the log sit in ``SCRATCH/grader/``. Results come
+back through a pipe the kernel does not inherit, not through a file the notebook could
+overwrite.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import os
@@ -24,7 +28,9 @@ from typing import Any
 import nbformat
 
 from course_lib.grading.canonical import Lesson
+from course_lib.grading.fork_server import ForkServer, ServerGone
 from course_lib.grading.sanitize import Sanitized
+from course_lib.grading.scrub import scrub_log
 
 
 @dataclass(frozen=True)
@@ -87,6 +93,22 @@ PYTEST_MAIN = (
 )
 
 
+def pytest_args(grader_dir: Path, notebook: Path, plan: Path, cell_timeout: float) -> list[str]:
+    """pytest's arguments for one submission (the results descriptor is added by the caller)."""
+    return [
+        "-q", "-p", "nbval.plugin", "-p", "course_lib.grading.plugin", "-p", "no:cacheprovider",
+        "-c", str(grader_dir / "pytest.ini"), "--rootdir", str(grader_dir),
+        "--nbval-lax", "--nbval-current-env", f"--nbval-cell-timeout={cell_timeout}",
+        f"--grading-plan={plan}", str(notebook),
+    ]  # fmt: skip
+
+
+def grading_env() -> dict[str, str]:
+    """The environment of the pytest process: no plugins found by chance, a fixed hash seed
+    (set and dict orders, and so messages, are the same on every run)."""
+    return {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONHASHSEED": "0"}
+
+
 def _run_in(scratch: Path, sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> RunResult:
     notebook_dir, grader_dir = scratch / "notebook", scratch / "grader"
     notebook_dir.mkdir()
@@ -96,21 +118,36 @@ def _run_in(scratch: Path, sanitized: Sanitized, lesson: Lesson, options: RunOpt
     plan = grader_dir / "plan.json"
     plan.write_text(json.dumps(plan_for(sanitized, lesson, options)), encoding="utf-8")
     (grader_dir / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-    read_end, write_end = os.pipe()
-    command = [
-        sys.executable, "-c", PYTEST_MAIN, "-q", "-p", "nbval.plugin",
-        "-p", "course_lib.grading.plugin", "-p", "no:cacheprovider",
-        "-c", str(grader_dir / "pytest.ini"), "--rootdir", str(grader_dir),
-        "--nbval-lax", "--nbval-current-env", f"--nbval-cell-timeout={options.cell_timeout}",
-        f"--grading-plan={plan}", f"--grading-results-fd={write_end}", str(notebook),
-    ]  # fmt: skip
-    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONHASHSEED": "0"}
+    args = pytest_args(grader_dir, notebook, plan, options.cell_timeout)
     log_path = grader_dir / "pytest.log"
     budget = len(sanitized.roles) * (options.cell_timeout + 15) + 120
+    server = fork_server_for(options.check_modules)
+    text = None
+    if server is not None:
+        try:
+            reply = server.run(args, str(grader_dir), str(log_path), budget, grading_env())
+            text = reply["results"]
+        except ServerGone:
+            text = None  # the server died (not this notebook's doing): run it the slow way
+    if text is None:
+        text = _run_fresh_process(args, grader_dir, log_path, budget)
+    try:
+        payload = json.loads(text)
+    except ValueError:  # nothing arrived, or pytest was killed while writing it
+        tail = log_path.read_text(encoding="utf-8", errors="replace")[-1500:]
+        return RunResult({}, failure=f"the grader could not run this notebook:\n{scrub_log(tail)}")
+    records = {r["index"]: r for r in payload["records"]}
+    return RunResult(records, payload["notes"], isolation=payload.get("isolation") or {})
+
+
+def _run_fresh_process(args: list[str], grader_dir: Path, log_path: Path, budget: float) -> str:
+    """pytest in a new Python process (where there is no fork server): the results' text."""
+    read_end, write_end = os.pipe()
+    command = [sys.executable, "-c", PYTEST_MAIN, *args, f"--grading-results-fd={write_end}"]
     chunks: list[bytes] = []
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
-            command, cwd=grader_dir, env=env, stdout=log, stderr=subprocess.STDOUT,
+            command, cwd=grader_dir, env=grading_env(), stdout=log, stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL, pass_fds=(write_end,), start_new_session=True,
         )  # fmt: skip
         os.close(write_end)
@@ -125,13 +162,34 @@ def _run_in(scratch: Path, sanitized: Sanitized, lesson: Lesson, options: RunOpt
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
         reader.join(timeout=10)
-    try:
-        payload = json.loads(b"".join(chunks).decode("utf-8"))
-    except ValueError:  # nothing arrived, or pytest was killed while writing it
-        tail = log_path.read_text(encoding="utf-8", errors="replace")[-1500:]
-        return RunResult({}, failure=f"the grader could not run this notebook:\n{tail}")
-    records = {r["index"]: r for r in payload["records"]}
-    return RunResult(records, payload["notes"], isolation=payload.get("isolation") or {})
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+_SERVERS: dict[tuple[str, ...], ForkServer] = {}
+_SERVERS_LOCK = threading.Lock()
+
+
+def fork_server_for(check_modules: tuple[str, ...]) -> ForkServer | None:
+    """The fork server that has ``check_modules`` loaded (started on first use, stopped at
+    exit); ``None`` where there is no ``fork`` or ``COURSE_GRADE_FORK=0`` asks for a fresh
+    process per submission."""
+    if not hasattr(os, "fork") or os.environ.get("COURSE_GRADE_FORK", "1") == "0":
+        return None
+    key = tuple(str(Path(path).resolve()) for path in check_modules)
+    with _SERVERS_LOCK:
+        if not _SERVERS:
+            atexit.register(stop_fork_servers)
+        if key not in _SERVERS:
+            _SERVERS[key] = ForkServer(key, grading_env())
+        return _SERVERS[key]
+
+
+def stop_fork_servers() -> None:
+    with _SERVERS_LOCK:
+        servers = list(_SERVERS.values())
+        _SERVERS.clear()
+    for server in servers:
+        server.stop()
 
 
 def _read_all(fd: int, chunks: list[bytes]) -> None:

@@ -13,16 +13,14 @@ A short pipeline of named steps, each doing one job:
 
 from __future__ import annotations
 
-import json
-import warnings
 from dataclasses import dataclass, field
 
-import nbformat
 from nbformat import NotebookNode
-from nbformat.v4.rwbase import rejoin_lines
-from nbformat.validator import ValidationError, normalize
 
 from course_lib.grading.canonical import ExerciseSpec, Lesson, course_meta
+from course_lib.grading.parse import InvalidSubmission, parse, shown
+
+__all__ = ["InvalidSubmission", "Sanitized", "parse", "roles", "sanitize"]
 
 # Tags that would change how nbval runs a cell (skip it, accept its errors).
 NBVAL_TAGS = {
@@ -33,10 +31,6 @@ NBVAL_TAGS = {
     "raises-exception",
     "pytest-validate-ignore-output",
 }
-
-
-class InvalidSubmission(ValueError):
-    """The file cannot be graded as this lesson; the message says why and what to do."""
 
 
 @dataclass(frozen=True)
@@ -56,80 +50,26 @@ class Sanitized:
     repairs: list[str] = field(default_factory=list)
 
 
+# Repair lines for the feedback, whole sentences (one place, for the translation).
+REPAIRS = {
+    "extra_check": "an extra check cell (for {claimed}) was removed",
+    "check_deleted": "check cell {id} was deleted: re-inserted",
+    "check_moved": "check cell {id} was moved: put back after its exercise",
+    "check_edited": "check cell {id} was edited: restored",
+    "exercise_missing": "exercise cell {id} was not found: its check runs where it was",
+}
+
+
+def say(key: str, **values: object) -> str:
+    return REPAIRS[key].format(**values)
+
+
 def sanitize(raw: bytes, lesson: Lesson) -> Sanitized:
     """The notebook to run for a submission of ``lesson``, or ``InvalidSubmission``."""
-    nb = parse(raw, lesson)
+    nb, repairs = parse(raw, lesson)
     strip_outputs(nb)
-    repairs = restore_checks(nb, lesson)
+    repairs += restore_checks(nb, lesson)
     return Sanitized(nb, roles(nb), repairs)
-
-
-def parse(raw: bytes, lesson: Lesson) -> NotebookNode:
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InvalidSubmission(
-            f"not a notebook: the file is not valid JSON ({exc.__class__.__name__}: "
-            f"{str(exc)[:120]}). Submit the .ipynb file saved by JupyterLab."
-        ) from None
-    if not isinstance(data, dict) or "nbformat" not in data:
-        raise InvalidSubmission(
-            "not a notebook: the JSON has no nbformat version. Submit the .ipynb file saved by "
-            "JupyterLab."
-        )
-    version = data.get("nbformat")
-    if version != 4:
-        raise InvalidSubmission(
-            f"wrong notebook format: nbformat {version!r}, the course uses nbformat 4. Open the "
-            "course's own notebook in JupyterLab 3 or later, redo the exercises there and save."
-        )
-    try:
-        with warnings.catch_warnings():  # missing cell ids are repaired below
-            warnings.simplefilter("ignore")
-            _, data = normalize(data, strip_invalid_metadata=True)
-        nb = rejoin_lines(nbformat.from_dict(data))  # "source" may be stored as a list of lines
-        _repair_cell_ids(nb)
-        nbformat.validate(nb)
-    except (ValidationError, KeyError, TypeError, AttributeError) as exc:
-        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise InvalidSubmission(
-            f"corrupted notebook: {first_line[:200]}. Re-download the course notebook and "
-            "copy your answers into it."
-        ) from None
-    claimed = course_meta(nb).get("notebook")
-    if claimed is not None and claimed != lesson.slug:
-        raise InvalidSubmission(
-            f"wrong lesson: this file is {claimed!r} but was submitted as {lesson.slug!r}. "
-            f"Submit it as {claimed}.ipynb, and submit your {lesson.slug} notebook under its name."
-        )
-    if claimed is None and not _looks_like(nb, lesson):
-        raise InvalidSubmission(
-            f"wrong lesson: this notebook has none of the cells of {lesson.slug!r}. Submit the "
-            f"course's {lesson.slug}.ipynb with your answers in it."
-        )
-    return nb
-
-
-def _repair_cell_ids(nb: NotebookNode) -> None:
-    """Give missing or duplicated cell ids a deterministic new one (copy-paste duplicates ids)."""
-    if nb.get("nbformat_minor", 0) < 5:
-        return
-    seen: set[str] = set()
-    for position, cell in enumerate(nb.cells):
-        cell_id = cell.get("id")
-        if not isinstance(cell_id, str) or not cell_id or cell_id in seen:
-            cell["id"] = f"{cell_id or 'cell'}-{position}"[:64]
-        seen.add(cell["id"])
-
-
-def _looks_like(nb: NotebookNode, lesson: Lesson) -> bool:
-    """Without the lesson metadata, recognise the lesson by its exercise cells (by id or tag)."""
-    ids = {spec.exercise_cell_id for spec in lesson.exercises}
-    exercise_ids = {spec.id for spec in lesson.exercises}
-    return any(
-        cell.get("id") in ids or course_meta(cell).get("exercise") in exercise_ids
-        for cell in nb.cells
-    )
 
 
 def strip_outputs(nb: NotebookNode) -> None:
@@ -170,7 +110,7 @@ def restore_checks(nb: NotebookNode, lesson: Lesson) -> list[str]:
             continue
         claimed = course_meta(cell).get("check") or _check_for_id(cell.get("id"), lesson)
         if claimed in found or claimed not in {spec.id for spec in lesson.exercises}:
-            repairs.append(f"an extra check cell (for {claimed!r}) was removed")
+            repairs.append(say("extra_check", claimed=shown(claimed)))
             continue
         found[claimed] = pos
 
@@ -180,15 +120,15 @@ def restore_checks(nb: NotebookNode, lesson: Lesson) -> list[str]:
         exercise_pos = exercise_at[spec.id]
         anchor = _anchor(cells, is_check, spec, pos, exercise_pos, exercise_positions, lesson)
         if pos is None:
-            repairs.append(f"check cell {spec.id} was deleted: re-inserted")
+            repairs.append(say("check_deleted", id=spec.id))
         elif anchor is not None and _anchor_of_found(cells, is_check, pos) != anchor:
-            repairs.append(f"check cell {spec.id} was moved: put back after its exercise")
+            repairs.append(say("check_moved", id=spec.id))
         elif cells[pos].source != spec.check_cell.source or course_meta(cells[pos]) != course_meta(
             spec.check_cell
         ):
-            repairs.append(f"check cell {spec.id} was edited: restored")
+            repairs.append(say("check_edited", id=spec.id))
         if exercise_pos is None:
-            repairs.append(f"exercise cell {spec.id} was not found: its check runs where it was")
+            repairs.append(say("exercise_missing", id=spec.id))
         anchors.setdefault(-1 if anchor is None else anchor, []).append(spec)
 
     rebuilt = [spec.fresh_check_cell() for spec in anchors.get(-2, [])]

@@ -1,5 +1,6 @@
 """The command line: ``course grade`` (both forms), shards that merge into exactly one run's
-files, re-grading that changes no byte, and ``course check``'s scorecard."""
+files (the class report included), re-grading that changes no byte, and ``course check``'s
+scorecard."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from course_lib.cli import build_parser, main
 FILES = (
     "grades.csv",
     "grades.json",
+    "report.html",
     "feedback/ada.md",
     "feedback/bo.md",
     "feedback/cy.md",

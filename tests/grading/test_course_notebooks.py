@@ -1,6 +1,7 @@
 """The real course: every student notebook grades to zero (not attempted, no crash), and every
-solution notebook grades to full marks, with the guard on and nothing flagged. The capstone's
-scenario check earns partial credit through the same grader, and grades.json keeps each scenario."""
+solution notebook grades to full marks, every check decided in the grader, nothing flagged. The
+capstone's scenario check earns partial credit through the same grader, and grades.json keeps
+each scenario."""
 
 from __future__ import annotations
 

@@ -40,18 +40,23 @@ def read(path):
     with open(path, "rb") as handle:
         return handle.read(80)
 
-# Names built from parts: borrowing (which this is not) is judged from the cell's source.
+# The guarded names are computed, never written: borrowing is judged from the cell's source,
+# and a cell that spells out a route to the checks or the reference is zeroed for it before
+# the sandbox is ever tested (test_borrowing.py); this attack is about the sandbox.
+def spelled(backwards):
+    return backwards[::-1]
+
+checks, solutions, reference = spelled("skcehc"), spelled("snoitulos"), spelled("ecnerefer")
 package = os.path.join(REPO, "course_lib")
 for label, path in {
-    "solutions/": os.path.join(REPO, "solutions", "00_welcome.ipynb"),
-    "course_lib/checks/": os.path.join(package, "checks", "core.py"),
+    solutions + "/": os.path.join(REPO, solutions, "00_welcome.ipynb"),
+    "course_lib/" + checks + "/": os.path.join(package, checks, "core.py"),
     "the lesson's check module": CHECK_MODULE,
     "course_lib/grading/": os.path.join(package, "grading", "plugin.py"),
-    "course_lib/reference/": os.path.join(package, "reference", "__init__.py"),
+    "course_lib/" + reference + "/": os.path.join(package, reference, "__init__.py"),
 }.items():
     ATTEMPTS.append(attempt(label, lambda path=path: read(path)))
-checks = ".".join(["course_lib", "checks"])
-ATTEMPTS.append(attempt("importing the checks", lambda: __import__(checks)))
+ATTEMPTS.append(attempt("importing the checks", lambda: __import__("course_lib." + checks)))
 """
 
 REACHES_KERNELS = """

@@ -1,0 +1,339 @@
+"""A warm parent that forks one pytest process per submission (a fork server).
+
+Starting ``python -m pytest`` for every submission pays, each time, for importing pytest, nbval,
+nbformat, jupyter_client, zmq and every check module before the first cell runs. This server
+imports them once and then, for each submission, forks a child that runs ``pytest.main`` for
+that submission alone. The child is a new process in its own session: a crash, a hang or a leak
+stays with it (the server kills its process group at the deadline), it gets a fresh kernel as
+before, and its results come back through a pipe made for it alone, which the kernel does not
+inherit (jupyter_client starts kernels with ``close_fds``). The server itself never runs a
+notebook, holds no zmq context and no thread when it forks, and answers on its stdout, one JSON
+line per finished child.
+
+The grader's side is ``ForkServer``: one server per set of check modules, shared by the
+grading threads, restarted if it ever dies. Where ``fork`` does not exist, the runner starts
+pytest as a fresh process instead (the same arguments, the same results channel).
+
+    python -m course_lib.grading.fork_server [CHECK_MODULE...]   # speaks JSON lines
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from queue import Empty, Queue
+from typing import Any
+
+READY = "ready"
+GRACE_SECONDS = 30  # beyond a job's own deadline, before the grader stops waiting for the server
+KILL_GRACE_SECONDS = 5  # after killing a child at its deadline, before giving up on its pipe
+
+
+def warm_imports(check_modules: list[str]) -> None:
+    """Everything a child would import before its first cell, imported once, here."""
+    sys.modules.setdefault("rfc3987_syntax", None)  # see runner.PYTEST_MAIN
+    import _pytest.config
+    import nbformat  # noqa: F401
+    import nbval.plugin  # noqa: F401
+    import pytest  # noqa: F401
+
+    from course_lib.grading import plugin
+
+    for name in _pytest.config.default_plugins:
+        with contextlib.suppress(ImportError):
+            __import__(f"_pytest.{name}")
+    plugin.load_check_modules(check_modules)
+
+
+# --- the server ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Child:
+    job: str
+    pid: int
+    read_fd: int
+    deadline: float
+    chunks: list[bytes] = field(default_factory=list)
+    eof: bool = False
+    timed_out: bool = False
+
+
+def serve(check_modules: list[str]) -> None:
+    """Read job lines on stdin, fork a child per job, write one reply line per finished child;
+    end (killing what still runs) when stdin closes."""
+    # Replies go to a copy of stdout; stdout itself goes to stderr, so nothing a module prints
+    # while it is imported (or a child prints before its own redirection) mixes with them.
+    replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    warm_imports(check_modules)
+    requests = os.fdopen(sys.stdin.fileno(), "rb", buffering=0, closefd=False)
+    os.set_blocking(requests.fileno(), False)
+    replies.write(READY + "\n")
+    replies.flush()
+    selector = selectors.DefaultSelector()
+    selector.register(requests.fileno(), selectors.EVENT_READ, None)
+    children: dict[int, Child] = {}  # by process id (a closed pipe's number is reused)
+    pending = b""
+    open_requests = True
+    while open_requests or children:
+        timeout = _next_timeout(children)
+        for key, _ in selector.select(timeout):
+            if key.data is None:
+                data = _read_some(requests.fileno())
+                if data is None:
+                    continue
+                if not data:
+                    open_requests = False
+                    selector.unregister(requests.fileno())
+                    _kill_all(children)
+                    continue
+                pending += data
+                while b"\n" in pending:
+                    line, pending = pending.split(b"\n", 1)
+                    child = _start(json.loads(line), replies, selector)
+                    children[child.pid] = child
+            else:
+                _collect(key.data, selector)
+        now = time.monotonic()
+        for child in list(children.values()):
+            if not child.timed_out and now >= child.deadline:
+                child.timed_out = True
+                _kill_group(child.pid)
+            # A child that was killed is reaped even if something it started still holds its
+            # pipe open (nothing should: kernels do not inherit it).
+            abandoned = child.timed_out and now >= child.deadline + KILL_GRACE_SECONDS
+            if (child.eof or abandoned) and _reap(child, replies):
+                if not child.eof:
+                    selector.unregister(child.read_fd)
+                    os.close(child.read_fd)
+                del children[child.pid]
+
+
+def _next_timeout(children: dict[int, Child]) -> float | None:
+    if not children:
+        return None
+    if any(child.eof or child.timed_out for child in children.values()):
+        return 0.05  # waiting for a child that closed its pipe (or was killed) to exit
+    return max(0.0, min(child.deadline for child in children.values()) - time.monotonic())
+
+
+def _read_some(fd: int) -> bytes | None:
+    try:
+        return os.read(fd, 1 << 16)
+    except BlockingIOError:
+        return None
+
+
+def _start(job: dict[str, Any], replies: Any, selector: selectors.BaseSelector) -> Child:
+    read_fd, write_fd = os.pipe()
+    replies.flush()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        os.close(read_fd)
+        _run_child(job, write_fd)
+    os.close(write_fd)
+    os.set_blocking(read_fd, False)
+    child = Child(job["id"], pid, read_fd, time.monotonic() + float(job["budget"]))
+    selector.register(read_fd, selectors.EVENT_READ, child)
+    return child
+
+
+def _run_child(job: dict[str, Any], results_fd: int) -> None:
+    """Run pytest for one job in this fresh process, and end it without running anything of
+    the server's (``os._exit``)."""
+    code = 70
+    try:
+        os.setsid()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        log = os.open(job["log"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(log, 1)
+        os.dup2(log, 2)
+        _close_other_fds(results_fd)
+        os.environ.clear()  # the environment of this submission, as a fresh process would get
+        os.environ.update(job["env"])
+        os.chdir(job["cwd"])
+        import pytest
+
+        code = int(pytest.main([*job["args"], f"--grading-results-fd={results_fd}"]))
+    except BaseException:  # noqa: BLE001 (anything at all: the child reports and ends)
+        with contextlib.suppress(Exception):
+            import traceback
+
+            traceback.print_exc()
+    finally:
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(code)
+
+
+def _close_other_fds(keep: int) -> None:
+    """Close every descriptor but 0-2 and ``keep``: the server's request and reply pipes and
+    the other children's result pipes are not this child's business."""
+    top = os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 65536
+    os.closerange(3, keep)
+    os.closerange(keep + 1, max(keep + 1, top))
+
+
+def _collect(child: Child, selector: selectors.BaseSelector) -> None:
+    data = _read_some(child.read_fd)
+    if data is None:
+        return
+    if data:
+        child.chunks.append(data)
+        return
+    child.eof = True
+    selector.unregister(child.read_fd)
+    os.close(child.read_fd)
+
+
+def _reap(child: Child, replies: Any) -> bool:
+    """Reply for ``child`` if it has exited (after its pipe closed); False if not yet.
+
+    Whatever the child left in its session is killed while the child is still a zombie, so its
+    process id cannot have been reused by anyone else yet."""
+    if hasattr(os, "waitid"):
+        try:
+            exited = os.waitid(os.P_PID, child.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:  # already reaped: nothing left to kill by its id
+            exited = None
+        else:
+            if exited is None:
+                return False
+            _kill_group(child.pid)
+    try:
+        pid, status = os.waitpid(child.pid, os.WNOHANG)
+    except ChildProcessError:
+        pid, status = child.pid, 0
+    if pid == 0:
+        return False
+    reply = {
+        "id": child.job,
+        "exit": os.waitstatus_to_exitcode(status),
+        "timed_out": child.timed_out,
+        "results": b"".join(child.chunks).decode("utf-8", "replace"),
+    }
+    replies.write(json.dumps(reply) + "\n")
+    replies.flush()
+    return True
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+def _kill_all(children: dict[int, Child]) -> None:
+    for child in children.values():
+        child.timed_out = True
+        _kill_group(child.pid)
+
+
+# --- the grader's side --------------------------------------------------------------------------
+
+
+class ServerGone(RuntimeError):
+    """The fork server ended or could not start; the message says how."""
+
+
+class ForkServer:
+    """A running server, shared by threads: ``run(job)`` blocks until that job's reply."""
+
+    def __init__(self, check_modules: tuple[str, ...], env: dict[str, str]) -> None:
+        self.check_modules = check_modules
+        self.env = env
+        self.lock = threading.Lock()
+        self.process: subprocess.Popen | None = None
+        # Each waiting job's queue, and the server process it was sent to.
+        self.waiting: dict[str, tuple[Queue, subprocess.Popen]] = {}
+        self.counter = 0
+
+    def _ensure_started(self) -> subprocess.Popen:
+        if self.process is not None and self.process.poll() is None:
+            return self.process
+        command = [sys.executable, "-m", "course_lib.grading.fork_server", *self.check_modules]
+        process = subprocess.Popen(
+            command, env=self.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, start_new_session=True,
+        )  # fmt: skip
+        ready = process.stdout.readline().decode("utf-8", "replace").strip()
+        if ready != READY:
+            process.kill()
+            process.wait()
+            raise ServerGone(f"the fork server did not start (it said {ready[:200]!r})")
+        self.process = process
+        threading.Thread(target=self._read_replies, args=(process,), daemon=True).start()
+        return process
+
+    def _read_replies(self, process: subprocess.Popen) -> None:
+        for line in process.stdout:
+            try:
+                reply = json.loads(line)
+            except ValueError:
+                continue
+            with self.lock:
+                waiting = self.waiting.pop(str(reply.get("id")), None)
+            if waiting is not None:
+                waiting[0].put(reply)
+        # This server ended: nobody will answer the jobs sent to it (a job already sent to the
+        # server started after it is not this reader's to fail).
+        with self.lock:
+            gone = [job for job, (_, sent_to) in self.waiting.items() if sent_to is process]
+            queues = [self.waiting.pop(job)[0] for job in gone]
+        for queue in queues:
+            queue.put(None)
+
+    def run(
+        self, args: list[str], cwd: str, log: str, budget: float, env: dict[str, str] | None = None
+    ) -> dict[str, Any]:
+        """Run one pytest child in ``cwd`` with ``env`` (default: the server's); its reply
+        (``exit``, ``timed_out``, ``results``)."""
+        queue: Queue = Queue()
+        with self.lock:
+            process = self._ensure_started()
+            self.counter += 1
+            job = str(self.counter)
+            self.waiting[job] = (queue, process)
+            line = {"id": job, "args": args, "cwd": cwd, "log": log, "budget": budget}
+            line["env"] = dict(self.env if env is None else env)
+            try:
+                process.stdin.write((json.dumps(line) + "\n").encode("utf-8"))
+                process.stdin.flush()
+            except OSError as exc:
+                self.waiting.pop(job, None)
+                raise ServerGone(f"the fork server stopped taking work ({exc})") from None
+        try:
+            reply = queue.get(timeout=budget + GRACE_SECONDS)
+        except Empty:
+            raise ServerGone("the fork server did not answer in time") from None
+        if reply is None:
+            raise ServerGone("the fork server ended while this notebook was graded")
+        return reply
+
+    def stop(self) -> None:
+        with self.lock:
+            process, self.process = self.process, None
+        if process is None:
+            return
+        with contextlib.suppress(OSError):
+            process.stdin.close()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1:])

@@ -1,0 +1,220 @@
+"""Read an untrusted notebook file: its shape and types are checked before anything looks inside.
+
+A submission can be any bytes. Before nbformat (or anything else) walks it, ``parse`` makes sure
+it is JSON (a RecursionError while decoding is a refusal, not a crash), that its outputs are gone
+(they are never graded), that nothing in it nests deeper than ``MAX_DEPTH`` (nbformat's validator
+and ``deepcopy`` recurse), that it is a version-4 notebook nbformat accepts, that it holds a
+reasonable number of code cells, and that every metadata value the grader reads has the type it
+expects. What fails becomes ``InvalidSubmission`` with a message that says what to do.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import nbformat
+from nbformat import NotebookNode
+from nbformat.v4.rwbase import rejoin_lines
+from nbformat.validator import normalize
+
+from course_lib.grading.canonical import Lesson, course_meta
+
+
+class InvalidSubmission(ValueError):
+    """The file cannot be graded as this lesson; the message says why and what to do."""
+
+
+# Learner-facing messages, whole sentences (one place, for the translation).
+MESSAGES = {
+    "not_json": (
+        "not a notebook: the file is not valid JSON ({error}). Submit the .ipynb file saved by "
+        "JupyterLab."
+    ),
+    "too_deep": (
+        "not a notebook the grader can read: its JSON is nested more than {limit} levels deep. "
+        "Re-download the course notebook and copy your answers into it."
+    ),
+    "no_version": (
+        "not a notebook: the JSON has no nbformat version. Submit the .ipynb file saved by "
+        "JupyterLab."
+    ),
+    "wrong_version": (
+        "wrong notebook format: nbformat {version}, the course uses nbformat 4. Open the "
+        "course's own notebook in JupyterLab 3 or later, redo the exercises there and save."
+    ),
+    "corrupted": (
+        "corrupted notebook: {error}. Re-download the course notebook and copy your answers "
+        "into it."
+    ),
+    "too_many_cells": (
+        "the notebook has {count} code cells, more than the {limit} the grader runs. Delete "
+        "the cells you added for experiments, save and submit again."
+    ),
+    "wrong_lesson": (
+        "wrong lesson: this file is {claimed} but was submitted as {slug}. Submit it as "
+        "{claimed_file}, and submit your {slug} notebook under its name."
+    ),
+    "not_this_lesson": (
+        "wrong lesson: this notebook has none of the cells of {slug}. Submit the course's "
+        "{slug}.ipynb with your answers in it."
+    ),
+    "metadata_ignored": (
+        "the course metadata of {where} was not the course's (it must hold text where the course "
+        "puts an exercise id or a lesson name) and was ignored"
+    ),
+}
+
+MAX_DEPTH = 40  # metadata nested deeper than this is not a notebook JupyterLab wrote
+MAX_CODE_CELLS = 2000
+COURSE_TEXT_KEYS = ("exercise", "check", "notebook")
+
+
+def say(key: str, **values: object) -> str:
+    return MESSAGES[key].format(**values)
+
+
+def parse(raw: bytes, lesson: Lesson) -> tuple[NotebookNode, list[str]]:
+    """The notebook, checked for shape and type before anything looks inside it, and the repairs
+    made to its metadata; ``InvalidSubmission`` when it is not a notebook of ``lesson``."""
+    data = _load_json(raw)
+    if not isinstance(data, dict) or "nbformat" not in data:
+        raise InvalidSubmission(say("no_version"))
+    version = data.get("nbformat")
+    if type(version) is not int or version != 4:
+        raise InvalidSubmission(say("wrong_version", version=shown(version)))
+    _drop_outputs(data)  # never graded, so never a reason to refuse (or to recurse into)
+    if _deeper_than(data, MAX_DEPTH):
+        raise InvalidSubmission(say("too_deep", limit=MAX_DEPTH))
+    _repair_cell_ids(data)
+    try:
+        with warnings.catch_warnings():  # missing cell ids are repaired below
+            warnings.simplefilter("ignore")
+            _, data = normalize(data, strip_invalid_metadata=True)
+        nb = rejoin_lines(nbformat.from_dict(data))  # "source" may be stored as a list of lines
+        repairs = clean_metadata(nb)
+        nbformat.validate(nb)
+    except Exception as exc:  # noqa: BLE001 (whatever a malformed file makes nbformat raise)
+        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InvalidSubmission(say("corrupted", error=first_line[:200])) from None
+    count = sum(cell.cell_type == "code" for cell in nb.cells)
+    if count > MAX_CODE_CELLS:
+        raise InvalidSubmission(say("too_many_cells", count=count, limit=MAX_CODE_CELLS))
+    claimed = course_meta(nb).get("notebook")
+    if claimed is not None and claimed != lesson.slug:
+        raise InvalidSubmission(
+            say(
+                "wrong_lesson",
+                claimed=shown(claimed),
+                slug=shown(lesson.slug),
+                claimed_file=shown(f"{claimed}.ipynb"),
+            )
+        )
+    if claimed is None and not _looks_like(nb, lesson):
+        raise InvalidSubmission(say("not_this_lesson", slug=shown(lesson.slug)))
+    return nb, repairs
+
+
+def shown(value: object) -> str:
+    """A value from the file, quoted and cut short, for a message."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
+def _load_json(raw: bytes) -> object:
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except RecursionError:
+        raise InvalidSubmission(say("too_deep", limit=MAX_DEPTH)) from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        error = f"{exc.__class__.__name__}: {str(exc)[:120]}"
+        raise InvalidSubmission(say("not_json", error=error)) from None
+
+
+def _drop_outputs(data: dict) -> None:
+    cells = data.get("cells")
+    for cell in cells if isinstance(cells, list) else ():
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            cell["outputs"] = []
+            cell["execution_count"] = None
+
+
+def _deeper_than(data: object, limit: int) -> bool:
+    """Whether ``data`` nests more than ``limit`` containers deep (without recursing)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            if depth > limit:
+                return True
+            items = value.values() if isinstance(value, dict) else value
+            stack.extend((item, depth + 1) for item in items)
+    return False
+
+
+def clean_metadata(nb: NotebookNode) -> list[str]:
+    """Make every metadata value the grader reads the type it expects, before anything reads it:
+    a course block that is not a mapping, an exercise id, check id or lesson name that is not
+    text (``{"exercise": {"id": ...}}``), tags that are not text. What is not the course's is
+    dropped (the canonical values are put back later), and each drop is one repair line."""
+    repairs = []
+    if _clean_course_block(nb):
+        repairs.append(say("metadata_ignored", where="the notebook"))
+    for position, cell in enumerate(nb.cells):
+        metadata = cell.get("metadata")
+        if not isinstance(metadata, dict):
+            cell["metadata"] = nbformat.NotebookNode()
+            continue
+        if _clean_course_block(cell):
+            repairs.append(say("metadata_ignored", where=f"cell {position + 1}"))
+        tags = metadata.get("tags")
+        if tags is not None:
+            kept = [tag for tag in tags if isinstance(tag, str)] if isinstance(tags, list) else []
+            metadata["tags"] = kept
+    return repairs
+
+
+def _clean_course_block(node: NotebookNode) -> bool:
+    """Drop a ``course`` block, or the keys of it, that are not what the course writes."""
+    metadata = node.get("metadata", {})
+    course = metadata.get("course")
+    if course is None:
+        return False
+    if not isinstance(course, dict):
+        del metadata["course"]
+        return True
+    bad = [key for key in COURSE_TEXT_KEYS if key in course and not isinstance(course[key], str)]
+    for key in bad:
+        del course[key]
+    return bool(bad)
+
+
+def _repair_cell_ids(data: dict) -> None:
+    """Give missing, duplicated or non-text cell ids a deterministic new one (copy-paste
+    duplicates ids; nbformat would invent random ones); before nbformat 4.5 (no ids), drop an
+    id that is not text. Works on the raw JSON, before nbformat looks at the ids."""
+    cells = data.get("cells")
+    cells = [cell for cell in cells if isinstance(cell, dict)] if isinstance(cells, list) else []
+    minor = data.get("nbformat_minor")
+    if type(minor) is not int or minor < 5:
+        for cell in cells:
+            if "id" in cell and not isinstance(cell["id"], str):
+                del cell["id"]
+        return
+    seen: set[str] = set()
+    for position, cell in enumerate(cells):
+        cell_id = cell.get("id")
+        if not isinstance(cell_id, str) or not cell_id or cell_id in seen:
+            prefix = cell_id if isinstance(cell_id, str) and cell_id else "cell"
+            cell["id"] = f"{prefix}-{position}"[:64]
+        seen.add(cell["id"])
+
+
+def _looks_like(nb: NotebookNode, lesson: Lesson) -> bool:
+    """Without the lesson metadata, recognise the lesson by its exercise cells (by id or tag)."""
+    ids = {spec.exercise_cell_id for spec in lesson.exercises}
+    exercise_ids = {spec.id for spec in lesson.exercises}
+    return any(
+        cell.get("id") in ids or course_meta(cell).get("exercise") in exercise_ids
+        for cell in nb.cells
+    )

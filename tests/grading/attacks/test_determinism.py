@@ -1,0 +1,150 @@
+"""Regrading writes byte-identical files, even for notebooks built to make every run differ:
+memory addresses, temporary folders, clock readings and set orders in their error messages, a
+kernel that dies. Graded twice, with different parallelism and in different scratch folders,
+every file of the gradebook (CSV, JSON, report, feedback) is the same to the byte."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from grading_lesson import CHECK_MODULE, SLUG, SOLUTIONS, submission, write
+
+from course_lib.cli import main
+from course_lib.grading.scrub import scrub, scrub_log
+
+SOLVED_90_2 = {"90.2": SOLUTIONS["90.2"]}
+# student -> the exercise cell of 90.1
+RUN_DEPENDENT = {
+    "address_from_the_check": "def double(x):\n    raise ValueError(f'broken {object()}')",
+    "address_in_the_cell": "raise ValueError(repr(object()))",
+    "temporary_folder": "import tempfile\nraise RuntimeError(tempfile.mkdtemp())",
+    "clock": "import datetime, time\nraise ValueError(f'{datetime.datetime.now()} {time.time()}')",
+    "clock_from_the_check": (
+        "import datetime\n\ndef double(x):\n    raise ValueError(str(datetime.datetime.now()))"
+    ),
+    "set_order": "raise ValueError(str({'pear', 'apple', 'fig', 'kiwi', 'plum', 'lime'}))",
+    "dies": "import os\nos._exit(3)",
+}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory, canonical_dir) -> tuple[Path, Path]:
+    root = tmp_path_factory.mktemp("class")
+    for student, source in RUN_DEPENDENT.items():
+        write(root / student / f"{SLUG}.ipynb", submission({**SOLVED_90_2, "90.1": source}))
+    write(root / "honest" / f"{SLUG}.ipynb", submission(SOLUTIONS))
+    outs = []
+    for jobs in ("1", "2"):
+        out = tmp_path_factory.mktemp(f"out{jobs}")
+        code = main(
+            ["grade", str(root), "--out", str(out), "--canonical", str(canonical_dir)]
+            + ["--checks", CHECK_MODULE, "--cell-timeout", "60", "--jobs", jobs]
+        )
+        assert code == 0
+        outs.append(out)
+    return outs[0], outs[1]
+
+
+def files(out: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+def test_two_gradings_write_byte_identical_files(runs):
+    first, second = files(runs[0]), files(runs[1])
+    assert sorted(first) == sorted(second)
+    assert {"grades.csv", "grades.json", "report.html"} <= set(first)
+    for name in first:
+        assert first[name] == second[name], name
+
+
+def messages(out: Path) -> dict[str, str]:
+    payload = json.loads((out / "grades.json").read_text(encoding="utf-8"))
+    return {
+        row["student"]: row["message"] for row in payload["grades"] if row["exercise"] == "90.1"
+    }
+
+
+@pytest.mark.parametrize(
+    ("student", "shown"),
+    [
+        ("address_from_the_check", "<object object at 0x…>"),
+        ("address_in_the_cell", "<object object at 0x…>"),
+        ("clock", "<time> <time>"),
+        ("clock_from_the_check", "Your code raised ValueError: <time>"),
+    ],
+)
+def test_what_differs_between_runs_is_replaced_by_a_placeholder(runs, student, shown):
+    assert shown in messages(runs[0])[student]
+
+
+def test_a_temporary_folder_in_a_message_is_replaced(runs):
+    message = messages(runs[0])["temporary_folder"]
+    assert ("<scratch>" in message or "<temp>" in message) and "/tmp" not in message, message
+
+
+def test_a_set_in_a_message_comes_out_in_the_same_order(runs):
+    assert messages(runs[0])["set_order"] == messages(runs[1])["set_order"]
+    assert "pear" in messages(runs[0])["set_order"]
+
+
+def test_the_run_dependent_notebooks_cost_only_their_exercise(runs):
+    payload = json.loads((runs[0] / "grades.json").read_text(encoding="utf-8"))
+    assert {s: t["points"] for s, t in payload["totals"].items()} == {
+        **dict.fromkeys(RUN_DEPENDENT, 3),
+        "honest": 6,
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "scrubbed"),
+    [
+        ("<Foo object at 0x7f3a2b1c0d90>", "<Foo object at 0x…>"),
+        ("/tmp/course-grade-k2j3_x/notebook/a.txt", "<scratch>"),
+        ("/var/tmp/course-grade-abc/grader/plan.json: bad", "<scratch>: bad"),
+        ("kernel-1b4e28ba-2fa1-11d2-883f-0016d3cca427.json", "kernel-<id>.json"),
+        ("pid 31337 ended", "pid <n> ended"),
+        ("Expected: 2024-05-01T12:00:00", "Expected: 2024-05-01T12:00:00"),
+        ("expected 12 got 13", "expected 12 got 13"),
+        ("0x1F is hex", "0x1F is hex"),
+    ],
+)
+def test_scrub_replaces_only_what_differs_between_runs(text, scrubbed):
+    assert scrub(text) == scrubbed
+
+
+def test_a_log_tail_loses_its_durations_and_clock_readings_too():
+    assert scrub_log("1 failed in 3.52s") == "1 failed in <time>"
+    assert scrub_log("at 2025-03-01T10:20:30.123456+00:00 done") == "at <time> done"
+
+
+def test_a_date_a_check_compares_is_kept_in_a_failed_row():
+    from course_lib.grading.results import ExerciseResult, SubmissionResult
+    from course_lib.grading.scrub import stable
+
+    failure = {"case": "to_text(d)", "expected": '"2024-05-01"', "got": '"2024-5-1"'}
+    message = 'Case: to_text(d)\nExpected: "2024-05-01T00:00:00"'
+    row = ExerciseResult("a", "04_registry", "04.4", 0, 2, "failed", message, failure)
+    [kept] = stable(SubmissionResult("a", "04_registry", [row])).exercises
+    assert kept.message == message and kept.failure == failure
+
+
+def test_each_scenario_of_a_row_is_scrubbed_like_the_row():
+    from course_lib.grading.results import ExerciseResult, SubmissionResult
+    from course_lib.grading.scrub import stable
+
+    raised = "ValueError: <object object at 0x7f3a2b1c> at 2025-03-01 10:20:30"
+    scenarios = [
+        {"id": "refund", "title": "a refund", "points": 2, "passed": True},
+        {"id": "late", "title": "a late order", "points": 1, "passed": False,
+         "failure": {"case": "late", "raised": raised, "expected": '"2024-05-01 00:00:00"'}},
+    ]  # fmt: skip
+    message = f"1 of 2 scenarios failed\nYour code raised {raised}"
+    row = ExerciseResult("a", "09_capstone", "09.1", 2, 3, "failed", message, None, scenarios)
+    [kept] = stable(SubmissionResult("a", "09_capstone", [row])).exercises
+    failure = kept.scenarios[1]["failure"]
+    assert failure["raised"] == "ValueError: <object object at 0x…> at <time>"
+    assert failure["expected"] == '"2024-05-01 00:00:00"'  # data a check compares stays
+    assert kept.message == f"1 of 2 scenarios failed\nYour code raised {failure['raised']}"
+    assert kept.scenarios[0] == scenarios[0]

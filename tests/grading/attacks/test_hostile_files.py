@@ -1,0 +1,262 @@
+"""Hostile files in a class: none of them stops the run, changes a classmate's rows, or is opened
+when it is not a regular file of the student's own folder; each becomes that student's
+``invalid`` rows with a message that says what to do.
+
+One batch holds every kind of file (FIFOs, links to devices, to a classmate, in a circle, to
+nowhere, a socket, a folder, a huge file, JSON nested 200,000 deep, metadata of the wrong types)
+beside an honest student, who must be graded exactly as when graded alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+from pathlib import Path
+
+import nbformat
+import pytest
+from grading_lesson import CHECK_MODULE, SLUG, SOLUTIONS, submission, write
+
+from course_lib.grading import GradeOptions, grade_all
+from course_lib.grading.canonical import load_lessons
+from course_lib.grading.discover import (
+    UnreadableSubmission,
+    discover,
+    named_file,
+    read_submission,
+)
+from course_lib.grading.parse import MAX_CODE_CELLS
+
+OPTIONS = GradeOptions(cell_timeout=60, memory_mb=1500, jobs=2, check_modules=(CHECK_MODULE,))
+FILE = f"{SLUG}.ipynb"
+
+
+def solved_json() -> dict:
+    return json.loads(nbformat.writes(submission(SOLUTIONS)))
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+def with_metadata(change) -> dict:
+    data = solved_json()
+    change(data)
+    return data
+
+
+def bind_socket(path: Path) -> socket.socket:
+    """A Unix socket at ``path`` (bound by relative name: the full path may be too long)."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    here = os.getcwd()
+    os.chdir(path.parent)
+    try:
+        sock.bind(path.name)
+    finally:
+        os.chdir(here)
+    return sock
+
+
+# student -> (what to put at <student>/90_test.ipynb, words the message must hold)
+REFUSED = {
+    "fifo": ("fifo", "named pipe (FIFO)"),
+    "zero_link": ("link:/dev/zero", "link to a file outside your folder"),
+    "classmate_link": ("link:../honest/" + FILE, "link to a file outside your folder"),
+    "loop_link": ("link:" + FILE, "leads nowhere (or in a circle)"),
+    "dangling_link": ("link:missing.ipynb", "leads nowhere"),
+    "socket": ("socket", "a socket"),
+    "folder": ("folder", "a folder"),
+    "huge": ("sparse", "larger than 50 MB"),
+    "deep_200000": ('{"nbformat": 4, "metadata": ' + nested(200_000) + "}", "nested more than"),
+    "deep_500": (
+        '{"nbformat": 4, "nbformat_minor": 5, "cells": [], "metadata": {"x": ' + nested(500) + "}}",
+        "nested more than 40 levels",
+    ),
+    "nbformat_text": ({"nbformat": "4", "nbformat_minor": 5, "cells": []}, "nbformat '4'"),
+    "minor_text": (
+        with_metadata(lambda d: d.update(nbformat_minor="5")),
+        "corrupted notebook",
+    ),
+    "many_cells": (
+        {
+            "nbformat": 4,
+            "nbformat_minor": 5,
+            "metadata": {"course": {"notebook": SLUG}},
+            "cells": [
+                {
+                    "cell_type": "code",
+                    "id": f"c{n}",
+                    "metadata": {},
+                    "source": "1",
+                    "outputs": [],
+                    "execution_count": None,
+                }
+                for n in range(MAX_CODE_CELLS + 1)
+            ],
+        },
+        "Delete the cells you added",
+    ),  # fmt: skip
+    "not_utf8": (b"\xff\xfe{\x00", "not valid JSON"),
+    "empty": (b"", "not valid JSON"),
+    "notebook_name_is_a_list": (
+        with_metadata(lambda d: d["metadata"].update(course={"notebook": [SLUG]})),
+        None,  # its metadata is dropped; then it is recognised by its cells and graded
+    ),
+}
+# Files with metadata of the wrong types that are still the lesson: graded, every exercise passed.
+GRADED = {
+    "inside_link": "inside_link",
+    "exercise_id_is_a_dict": with_metadata(
+        lambda d: d["cells"][3]["metadata"]["course"].update(exercise={"id": "90.1"})
+    ),
+    "check_id_is_a_list": with_metadata(
+        lambda d: d["cells"][4]["metadata"]["course"].update(check=["90.1"])
+    ),
+    "tags_are_dicts": with_metadata(
+        lambda d: d["cells"][3]["metadata"].update(tags=[{"nbval-skip": 1}, ["x"], 3])
+    ),
+    "course_is_text": with_metadata(lambda d: d["metadata"].update(course="90_test")),
+    "cell_id_is_a_list": with_metadata(lambda d: d["cells"][2].update(id=["t-scratch"])),
+    "deep_outputs": with_metadata(
+        lambda d: d["cells"][3].update(
+            outputs=[
+                {
+                    "output_type": "execute_result",
+                    "execution_count": 1,
+                    "metadata": {},
+                    "data": {"application/json": json.loads(nested(300))},
+                }
+            ]
+        )
+    ),  # fmt: skip
+}
+
+
+def plant(folder: Path, what) -> None:
+    """Put ``what`` at ``folder/90_test.ipynb``: bytes, JSON, or a special kind of file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / FILE
+    if isinstance(what, bytes):
+        path.write_bytes(what)
+    elif isinstance(what, dict):
+        path.write_text(json.dumps(what), encoding="utf-8")
+    elif what == "fifo":
+        os.mkfifo(path)
+    elif what.startswith("link:"):
+        os.symlink(what[len("link:") :], path)
+    elif what == "socket":
+        bind_socket(path).close()
+    elif what == "folder":
+        path.mkdir()
+    elif what == "sparse":
+        with open(path, "wb") as handle:
+            handle.truncate(51 * 1024 * 1024)
+    elif what == "inside_link":
+        write(folder / "my work.json", submission(SOLUTIONS))
+        os.symlink("my work.json", path)
+    else:
+        path.write_text(what, encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def batch(tmp_path_factory, canonical_dir):
+    root = tmp_path_factory.mktemp("hostile")
+    write(root / "honest" / FILE, submission(SOLUTIONS))
+    for student, (what, _) in REFUSED.items():
+        plant(root / student, what)
+    for student, what in GRADED.items():
+        plant(root / student, what)
+    lessons = load_lessons(canonical_dir)
+    results = grade_all(discover(root), lessons, OPTIONS)
+    alone_root = tmp_path_factory.mktemp("alone")
+    write(alone_root / "honest" / FILE, submission(SOLUTIONS))
+    [alone] = grade_all(discover(alone_root), lessons, OPTIONS)
+    return {result.student: result for result in results}, alone
+
+
+def test_every_file_of_the_batch_has_rows_and_the_run_finished(batch):
+    results, _ = batch
+    assert set(results) == {"honest", *REFUSED, *GRADED}
+
+
+@pytest.mark.parametrize("student", sorted(k for k, (_, words) in REFUSED.items() if words))
+def test_a_hostile_file_is_refused_as_invalid_with_what_to_do(batch, student):
+    results, _ = batch
+    rows = results[student].exercises
+    assert {row.status for row in rows} == {"invalid"}
+    assert {row.points for row in rows} == {0}
+    message = rows[0].message
+    assert REFUSED[student][1] in message
+    assert any(word in message for word in ("Submit", "submit", "Re-download", "Delete", "Open"))
+
+
+@pytest.mark.parametrize("student", ["notebook_name_is_a_list", *sorted(GRADED)])
+def test_metadata_of_the_wrong_type_is_dropped_and_the_notebook_still_graded(batch, student):
+    results, _ = batch
+    assert {row.exercise: row.status for row in results[student].exercises} == dict.fromkeys(
+        ("90.1", "90.2", "90.3"), "passed"
+    ), results[student]
+
+
+def test_dropped_metadata_is_noted_in_the_feedback(batch):
+    results, _ = batch
+    assert any("was not the course's" in note for note in results["exercise_id_is_a_dict"].notes)
+
+
+def test_the_honest_student_is_graded_exactly_as_alone(batch):
+    results, alone = batch
+    assert results["honest"] == alone
+    assert results["honest"].points == 6
+
+
+def test_a_link_to_a_classmates_file_does_not_grade_the_classmates_work(batch):
+    results, _ = batch
+    assert results["classmate_link"].points == 0
+
+
+def test_discovery_opens_nothing_and_leaves_a_fifo_unread(tmp_path):
+    plant(tmp_path / "ann", "fifo")
+    [found] = discover(tmp_path)
+    assert "named pipe" in found.problem
+    with pytest.raises(UnreadableSubmission, match="named pipe"):
+        read_submission(found.path)  # O_NONBLOCK: refused at once, never blocks
+
+
+def test_a_device_named_on_the_command_line_is_refused_without_reading_it():
+    found = named_file(Path("/dev/zero"), "you", SLUG)
+    assert "a character device" in found.problem
+    with pytest.raises(UnreadableSubmission, match="a character device"):
+        read_submission(Path("/dev/zero"))
+
+
+def test_a_file_swapped_for_a_link_after_discovery_is_not_followed(tmp_path):
+    target = write(tmp_path / "elsewhere.ipynb", submission())
+    plant(tmp_path / "ann", b"{}")
+    [found] = discover(tmp_path)
+    found.path.unlink()
+    os.symlink(target, found.path)
+    with pytest.raises(UnreadableSubmission, match="could not be read"):
+        read_submission(found.path)  # O_NOFOLLOW
+
+
+def test_an_unreadable_student_folder_is_that_students_invalid_row(
+    tmp_path, canonical_dir, monkeypatch
+):
+    plant(tmp_path / "locked", submission())
+    write(tmp_path / "open" / FILE, b"not json")
+    scandir = os.scandir
+
+    def refusing(path="."):  # what chmod 000 does, also when the tests run as root
+        if Path(path).name == "locked":
+            raise PermissionError(13, "Permission denied")
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", refusing)
+    found = discover(tmp_path)
+    monkeypatch.undo()
+    by_student = {r.student: r for r in grade_all(found, load_lessons(canonical_dir), OPTIONS)}
+    assert "your folder could not be read (Permission denied)" in (
+        by_student["locked"].exercises[0].message
+    )
+    assert by_student["open"].exercises[0].status == "invalid"

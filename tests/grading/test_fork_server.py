@@ -1,0 +1,126 @@
+"""The fork server: one warm parent, one forked pytest process per job. Many jobs at once each
+get their own reply, a crash or a hang stays with its job (a hang is killed at its budget, with
+everything in its session), and the server answers the next job as if nothing happened.
+
+The jobs here run tiny pytest files instead of notebooks, so each test takes seconds; the
+grading tests run notebooks through the same server.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from course_lib.grading.fork_server import ForkServer
+from course_lib.grading.runner import grading_env
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+
+PASSING = "def test_ok():\n    assert True\n"
+CRASHING = "import os\n\ndef test_crash():\n    os._exit(5)\n"
+HANGING = (
+    "import subprocess, sys, time\n\n"
+    "def test_hang():\n"
+    "    with open('grandchild.pid', 'w') as handle:\n"
+    "        child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n"
+    "        handle.write(str(child.pid))\n"
+    "    time.sleep(600)\n"
+)
+
+
+@pytest.fixture(scope="module")
+def server():
+    server = ForkServer((), {**grading_env(), "SERVER_ONLY": "set when the server started"})
+    yield server
+    server.stop()
+
+
+def job(server: ForkServer, folder: Path, source: str, budget: float = 120, env=None) -> dict:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "test_job.py").write_text(source, encoding="utf-8")
+    args = ["-q", "-p", "no:cacheprovider", "-p", "course_lib.grading.plugin", "test_job.py"]
+    return server.run(args, str(folder), str(folder / "log.txt"), budget, env)
+
+
+def test_a_job_runs_pytest_in_a_child_and_reports_its_exit(server, tmp_path):
+    reply = job(server, tmp_path, PASSING)
+    assert (reply["exit"], reply["timed_out"]) == (0, False)
+    assert "1 passed" in (tmp_path / "log.txt").read_text(encoding="utf-8")
+
+
+def test_a_crash_stays_with_its_job_and_the_server_goes_on(server, tmp_path):
+    assert job(server, tmp_path / "crash", CRASHING)["exit"] == 5
+    assert job(server, tmp_path / "next", PASSING)["exit"] == 0
+
+
+def test_a_hang_is_killed_at_its_budget_with_what_it_started(server, tmp_path):
+    reply = job(server, tmp_path, HANGING, budget=5)
+    assert reply["timed_out"] is True
+    grandchild = int((tmp_path / "grandchild.pid").read_text())
+    with pytest.raises(ProcessLookupError):
+        for _ in range(50):  # the kill is sent before the reply; the exit can lag a little
+            os.kill(grandchild, 0)
+            threading.Event().wait(0.1)
+
+
+def test_many_jobs_at_once_each_get_their_own_reply(server, tmp_path):
+    replies: dict[int, dict] = {}
+
+    def run(number: int) -> None:
+        source = PASSING if number % 2 else CRASHING
+        replies[number] = job(server, tmp_path / str(number), source)
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    assert {n: r["exit"] for n, r in replies.items()} == {n: 0 if n % 2 else 5 for n in range(8)}
+
+
+def test_a_server_that_died_is_started_again_for_the_next_job(tmp_path):
+    server = ForkServer((), grading_env())
+    try:
+        assert job(server, tmp_path / "a", PASSING)["exit"] == 0
+        server.process.kill()
+        server.process.wait()
+        assert job(server, tmp_path / "b", PASSING)["exit"] == 0
+    finally:
+        server.stop()
+
+
+def test_the_child_holds_none_of_the_servers_pipes(server, tmp_path):
+    if not Path("/proc/self/fd").exists():
+        pytest.skip("needs /proc")
+    source = (
+        "import os\n\ndef test_fds():\n"
+        "    links = []\n"
+        "    for fd in os.listdir('/proc/self/fd'):\n"
+        "        try:\n"
+        "            links.append(os.readlink(f'/proc/self/fd/{fd}'))\n"
+        "        except OSError:\n"
+        "            pass  # the listing's own descriptor, already closed\n"
+        "    with open('fds.txt', 'w') as handle:\n"
+        "        handle.write('\\n'.join(links))\n"
+    )
+    assert job(server, tmp_path, source)["exit"] == 0
+    held = set((tmp_path / "fds.txt").read_text().splitlines())
+    requests = os.fstat(server.process.stdin.fileno()).st_ino
+    replies = os.fstat(server.process.stdout.fileno()).st_ino
+    assert f"pipe:[{requests}]" not in held and f"pipe:[{replies}]" not in held
+    assert len([link for link in held if link.startswith("pipe:")]) == 1  # its results pipe
+
+
+def test_each_job_runs_with_the_environment_it_was_given(server, tmp_path):
+    source = (
+        "import os\n\ndef test_env():\n"
+        "    with open('env.txt', 'w') as handle:\n"
+        "        handle.write(repr((os.environ.get('JOB_MARK'), 'SERVER_ONLY' in os.environ)))\n"
+    )
+    env = {**grading_env(), "JOB_MARK": "this job"}
+    env.pop("SERVER_ONLY", None)
+    assert job(server, tmp_path, source, env=env)["exit"] == 0
+    assert (tmp_path / "env.txt").read_text() == "('this job', False)"
