@@ -25,8 +25,8 @@ into ``grades.json`` (``totals.<student>.notebooks.<notebook>.isolation``). Stab
 - ``channels``: ``ipc`` or ``tcp``; ``environment``: ``allowlist``; ``no_capabilities``;
 - ``landlock_abi`` (0: none), ``landlock_filesystem``, ``landlock_tcp``, ``landlock_signals``,
   ``landlock_abstract_unix``;
-- ``checks_hidden``: ``course_lib/checks`` unreadable (lessons whose older checks still run in
-  the kernel need it readable).
+- ``checks_hidden``: ``course_lib/checks`` unreadable (without Landlock it stays readable: the
+  checks still decide in the grader, but a notebook could read their hidden cases).
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ GAP_MESSAGES = {
         "Landlock could not scope signals and abstract unix sockets (ABI 6): only namespaces "
         "kept the kernel from signalling other processes"
     ),
-    "checks_hidden": "the kernel could read course_lib/checks (this lesson's checks run there)",
+    "checks_hidden": "the kernel could read course_lib/checks (no Landlock), so a notebook could read the hidden cases",
     "no_capabilities": "the kernel kept capabilities it did not need",
 }
 
