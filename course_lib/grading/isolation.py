@@ -117,7 +117,10 @@ GAP_MESSAGES = {
         "Landlock could not scope signals and abstract unix sockets (ABI 6): only namespaces "
         "kept the kernel from signalling other processes"
     ),
-    "checks_hidden": "the kernel could read course_lib/checks (no Landlock), so a notebook could read the hidden cases",
+    "checks_hidden": (
+        "the kernel could read course_lib/checks (no Landlock), so a notebook could read the "
+        "hidden cases"
+    ),
     "no_capabilities": "the kernel kept capabilities it did not need",
 }
 
