@@ -24,6 +24,7 @@ cases (each naming the rule of the contract it tests), an oracle, and the hints:
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -69,7 +70,78 @@ class Exercise:
         raise KeyError(f"exercise {self.id} has no rule {rule_id!r}")
 
 
-EXERCISES: dict[str, Exercise] = {}
+class ExerciseTable(dict):
+    """Every exercise's check by id; a lesson's checks are imported when first asked for.
+
+    ``check("03.1", ...)`` needs lesson 03's checks only: importing every lesson's would make
+    each lesson's first check pay for the others (lesson 08's alone pull in the MCP SDK, about a
+    second). Asking for an id imports ``course_lib.checks.lessonNN``; listing the table
+    (iterating, ``len``, ``keys``, ``items``, ``values``) imports every lesson first. Modules
+    outside the package (a test's or an instructor's ``--checks`` file) register themselves when
+    they are imported.
+    """
+
+    def load(self, exercise_id: object) -> None:
+        """Import the lesson module that registers ``exercise_id`` (``"03.1"``: ``lesson03``)."""
+        if not isinstance(exercise_id, str) or dict.__contains__(self, exercise_id):
+            return
+        lesson = exercise_id.partition(".")[0]
+        if len(lesson) == 2 and lesson.isdigit():
+            _import_lesson(f"lesson{lesson}")
+
+    def load_all(self) -> None:
+        """Import every ``lessonNN`` package of ``course_lib.checks``."""
+        import pkgutil
+
+        import course_lib.checks as package
+
+        for module in pkgutil.iter_modules(package.__path__):
+            if module.name.startswith("lesson") and module.name[6:].isdigit():
+                _import_lesson(module.name)
+
+    def get(self, key: object, default: Any = None) -> Any:
+        self.load(key)
+        return dict.get(self, key, default)
+
+    def __getitem__(self, key: str) -> Exercise:
+        self.load(key)
+        return dict.__getitem__(self, key)
+
+    def __contains__(self, key: object) -> bool:
+        self.load(key)
+        return dict.__contains__(self, key)
+
+    def __iter__(self):
+        self.load_all()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self.load_all()
+        return dict.__len__(self)
+
+    def keys(self):
+        self.load_all()
+        return dict.keys(self)
+
+    def values(self):
+        self.load_all()
+        return dict.values(self)
+
+    def items(self):
+        self.load_all()
+        return dict.items(self)
+
+
+def _import_lesson(name: str) -> None:
+    full = f"course_lib.checks.{name}"
+    try:
+        importlib.import_module(full)
+    except ModuleNotFoundError as error:
+        if error.name != full:  # the lesson exists but something it imports does not
+            raise
+
+
+EXERCISES: ExerciseTable = ExerciseTable()
 
 
 def exercise(
@@ -85,11 +157,12 @@ def exercise(
     ``"12 cases"``) that the success line shows, and raises ``CheckFailed`` on a wrong case."""
 
     def register(run: Callable[..., str | None]) -> Callable[..., str | None]:
-        if id in EXERCISES:
+        if dict.__contains__(EXERCISES, id):
             raise ValueError(f"exercise {id!r} is registered twice; each id needs one check")
         if points <= 0:
             raise ValueError(f"exercise {id!r} must be worth at least one point, not {points}")
-        EXERCISES[id] = Exercise(id, notebook, title, points, tuple(targets), run, tuple(rules))
+        spec = Exercise(id, notebook, title, points, tuple(targets), run, tuple(rules))
+        dict.__setitem__(EXERCISES, id, spec)
         return run
 
     return register

@@ -277,3 +277,39 @@ def test_a_scenario_check_earns_the_points_of_the_scenarios_that_passed():
         )
     finally:
         del EXERCISES["99.5"]
+
+
+# -- lessons imported when first asked for ------------------------------------------------------
+
+LAZY_PROBE = """
+import json, sys
+from course_lib.checks import EXERCISES
+loaded = lambda: sorted(m.rsplit(".", 1)[1] for m in sys.modules
+                        if m.startswith("course_lib.checks.lesson") and m.count(".") == 2)
+before = loaded()
+found = EXERCISES.get("01.2") is not None
+after_one = loaded()
+unknown = EXERCISES.get("77.1") is None and "77.1" not in EXERCISES
+count = len(EXERCISES)
+print(json.dumps([before, found, after_one, unknown, count, loaded()]))
+"""
+
+
+def test_a_lessons_checks_are_imported_when_one_of_its_ids_is_asked_for_and_all_when_listed():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    lessons = sorted(
+        path.name
+        for path in (Path(__file__).parents[2] / "course_lib" / "checks").glob("lesson[0-9][0-9]")
+    )
+    reply = subprocess.run(
+        [sys.executable, "-c", LAZY_PROBE], capture_output=True, text=True, check=True
+    )
+    before, found, after_one, unknown, count, at_end = json.loads(reply.stdout)
+    assert before == []
+    assert found and after_one == ["lesson01"]
+    assert unknown
+    assert at_end == lessons and count >= len(lessons)
