@@ -44,7 +44,8 @@ def open_and_settle(page, url: str) -> None:
 
     JupyterLab decides about the news question as soon as its settings are loaded, before it
     opens any document; a kernel takes a good while longer to start. Both tests look at the
-    page at this same point, and the second shows the question is already up by then.
+    page at this same point; the second waits for the question (bounded), as on a loaded box
+    it can come a moment after the kernel.
     """
     page.goto(url)
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
@@ -73,6 +74,9 @@ def test_the_popup_check_sees_the_news_question_when_the_settings_ask_for_it(fir
     lab.api("PUT", path, {"raw": '{"fetchNews": "none"}'})  # the learner's own setting wins
     try:
         open_and_settle(page, first_start.url)
+        # usually up by now; on a loaded box it may come a little later, so wait for it (bounded)
+        question = page.locator(POPUPS).filter(has_text="official Jupyter news")
+        question.first.wait_for(state="visible", timeout=90_000)
         assert any("official Jupyter news" in text for text in popups(page)), popups(page)
     finally:
         lab.api("PUT", path, {"raw": "{}"})
