@@ -101,27 +101,22 @@ def has_pip(env: CourseEnv) -> bool:
     return subprocess.call(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0
 
 
-def ensure_pip(env: CourseEnv) -> None:
-    """pip in ``env`` (a venv made without it gets it from ensurepip), or a clear message."""
+def ensure_pip(env: CourseEnv) -> bool:
+    """Whether ``env`` has pip, after ensurepip put it there if a venv was made without it."""
     if has_pip(env):
-        return
+        return True
     command = [str(env.python), "-m", "ensurepip", "--default-pip"]
-    reply = subprocess.run(command, capture_output=True, text=True)
-    if reply.returncode == 0 and has_pip(env):
-        return
-    say_no_venv_module(str(env.python), tuple(sys.version_info[:3]))
-    raise SetupFailed(1)
+    return subprocess.run(command, capture_output=True).returncode == 0 and has_pip(env)
 
 
-def pip_command(env: CourseEnv) -> list[str]:
+def pip_command(env: CourseEnv) -> list[str] | None:
     """Running pip: from ``env``, or from the bundled wheel itself when ``env`` has no pip."""
     if has_pip(env):
         return [str(env.python), "-m", "pip"]
     wheel = bundled_pip_wheel(env)
     if wheel:
         return [str(env.python), os.path.join(wheel, "pip")]
-    ensure_pip(env)
-    return [str(env.python), "-m", "pip"]
+    return [str(env.python), "-m", "pip"] if ensure_pip(env) else None
 
 
 def find_or_get_uv(env: CourseEnv) -> tuple[str | None, str]:
@@ -133,11 +128,10 @@ def find_or_get_uv(env: CourseEnv) -> tuple[str | None, str]:
         return str(uv_in(env)), ""
     if env.kind != "venv":
         return None, "uv is not on the PATH"
-    try:
-        command = [*pip_command(env), "install", "--quiet", "uv"]
-    except SetupFailed:
+    pip = pip_command(env)
+    if pip is None:
         return None, "no pip to install it with"
-    code = subprocess.call(command, env=installer_environ(os.environ))
+    code = subprocess.call([*pip, "install", "--quiet", "uv"], env=installer_environ(os.environ))
     if code != 0 or not uv_in(env).exists():
         return None, f"pip install uv exited with {code}"
     return str(uv_in(env)), ""
@@ -180,7 +174,9 @@ def run_installer(env: CourseEnv, target: str, uv: str | None) -> int:
         with_pip = ["pip"] if env.kind == "venv" else []
         python = ["--python", str(env.python)]
         command = [uv, "pip", "install", "--quiet", *python, "-e", target, *with_pip]
-    else:
-        ensure_pip(env)
+    elif ensure_pip(env):
         command = [str(env.python), "-m", "pip", "install", "--quiet", "-e", target]
+    else:  # said once, here: the uv road only reports that it had no pip to fetch uv with
+        say_no_venv_module(str(env.python), tuple(sys.version_info[:3]))
+        raise SetupFailed(1)
     return subprocess.call(command, env=installer_environ(os.environ))
