@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from course_lib.local_model import wire
+from course_lib.local_model import protocol, wire
 
 
 @pytest.mark.parametrize("alphabet", sorted({style[1] for style in wire.ID_STYLES.values()}))
@@ -36,3 +36,46 @@ def test_ids_drawn_inline_match_choice_for_an_alphabet_that_is_not_a_power_of_tw
 @pytest.mark.skipif(sys.implementation.name != "cpython", reason="the check is for CPython")
 def test_cpython_uses_the_inline_draw_after_checking_it_against_choice():
     assert wire._DRAW is wire.draw_inline
+
+
+def _nested(levels: int, leaf: object) -> object:
+    value = leaf
+    for _ in range(levels):
+        value = {"a": value}
+    return value
+
+
+def _random_body(generator: random.Random, depth: int = 1) -> object:
+    roll = generator.random()
+    if depth > 70 or roll < 0.3:
+        return generator.choice(["a", "北京", "\ud800x", 1, None, "ok\udfff", ""])
+    if roll < 0.65:
+        return [_random_body(generator, depth + 1) for _ in range(generator.randint(0, 3))]
+    keys = ("k", "键", "\udc00")
+    return {
+        generator.choice(keys) + str(i): _random_body(generator, depth + 1)
+        for i in range(generator.randint(0, 3))
+    }
+
+
+def _shape_verdict(check, body: object) -> str | None:
+    try:
+        check(body)
+    except protocol.ProtocolError as error:
+        return f"{error.message} / {error.param}"
+    return None
+
+
+def test_the_quick_body_walk_refuses_exactly_what_the_naming_walk_refuses():
+    bodies = [
+        _nested(levels, leaf)
+        for levels in (62, 63, 64, 65)
+        for leaf in (1, {}, [], "\ud800", [1], "北")
+    ]
+    for seed in range(400):
+        generator = random.Random(seed)
+        body = {"x": _random_body(generator)}
+        bodies.append(_nested(generator.randint(55, 70), body) if seed % 4 == 0 else body)
+    verdicts = [_shape_verdict(protocol._find_shape_error, body) for body in bodies]
+    assert [_shape_verdict(protocol._check_shape, body) for body in bodies] == verdicts
+    assert 50 < sum(v is not None for v in verdicts) < len(bodies) - 50  # both kinds covered
