@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from course_lib.local_model import protocol, wire
+from course_lib.local_model import memo, protocol, strict_default, tool_schemas, wire
 
 
 @pytest.mark.parametrize("alphabet", sorted({style[1] for style in wire.ID_STYLES.values()}))
@@ -79,3 +79,47 @@ def test_the_quick_body_walk_refuses_exactly_what_the_naming_walk_refuses():
     verdicts = [_shape_verdict(protocol._find_shape_error, body) for body in bodies]
     assert [_shape_verdict(protocol._check_shape, body) for body in bodies] == verdicts
     assert 50 < sum(v is not None for v in verdicts) < len(bodies) - 50  # both kinds covered
+
+
+def test_exact_keys_tell_apart_values_json_would_print_differently():
+    values = [1, 1.0, True, "1", [1], (1,), {"a": 1, "b": 2}, {"b": 2, "a": 1}, None]
+    assert len({memo.exact_key(value) for value in values}) == len(values)
+    assert memo.exact_key("x" * (memo.MAX_KEY_CHARS + 1)) is None
+
+
+def test_a_memo_forgets_the_oldest_beyond_its_size_and_never_keeps_a_failure():
+    kept: memo.Memo[int] = memo.Memo(2)
+    assert [kept.get_or_make(k, lambda k=k: len(k)) for k in ("a", "bb", "a", "ccc")] == [
+        1,
+        2,
+        1,
+        3,
+    ]
+    assert len(kept) == 2 and kept.hits == 1
+    assert kept.get_or_make("bb", lambda: 99) == 99  # "bb" was the least recently used
+
+    def refuse() -> int:
+        raise ValueError("no")
+
+    with pytest.raises(ValueError):
+        kept.get_or_make("bad", refuse)
+    assert kept.get_or_make("bad", lambda: 5) == 5
+    assert kept.get_or_make(None, lambda: 6) == 6 and len(kept) == 2
+
+
+def test_each_caller_gets_its_own_copy_of_a_kept_strict_reading():
+    parameters = {"type": "object", "properties": {"city": {"type": "string"}}}
+    first = strict_default.strict_reading(parameters)
+    first["properties"]["city"]["type"] = "spoiled"  # a policy that changes what it was given
+    assert strict_default.strict_reading(parameters) == strict_default.as_the_model_reads_it(
+        parameters, strict_default.normalize(parameters)
+    )
+    assert strict_default.strict_reading({"type": "object"}) is None  # an open map stays loose
+
+
+def test_a_schema_refused_once_is_refused_again_with_the_wording_for_where_it_is():
+    schema = {"type": "object", "properties": {"a": {"enum": "c"}}}
+    for label in ("function 'x'", "function 'y'"):
+        with pytest.raises(protocol.ProtocolError) as refused:
+            tool_schemas.check_keywords(label, schema, param=f"p.{label}", code=None)
+        assert label in refused.value.message and refused.value.param == f"p.{label}"
