@@ -62,6 +62,10 @@ class Memo(Generic[Value]):
                 self._values.popitem(last=False)
         return value
 
+    def __reduce__(self) -> tuple[type, tuple[int]]:
+        """A copy (``copy.deepcopy``, ``pickle``) of a policy gets an empty memory of its own."""
+        return (type(self), (self.size,))
+
     def clear(self) -> None:
         with self._lock:
             self._values.clear()

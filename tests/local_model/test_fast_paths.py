@@ -7,12 +7,22 @@ because stored notebook outputs print those ids and replies.
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 import sys
 
 import pytest
 
 from course_lib.local_model import memo, protocol, strict_default, tool_schemas, wire
+from course_lib.local_model.policy import HeuristicPolicy
+from course_lib.local_model.turns import ChatRequest
+
+WEATHER_FUNCTION = {
+    "name": "get_weather",
+    "description": "Get the current weather for a city.",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+}
 
 
 @pytest.mark.parametrize("alphabet", sorted({style[1] for style in wire.ID_STYLES.values()}))
@@ -123,3 +133,14 @@ def test_a_schema_refused_once_is_refused_again_with_the_wording_for_where_it_is
         with pytest.raises(protocol.ProtocolError) as refused:
             tool_schemas.check_keywords(label, schema, param=f"p.{label}", code=None)
         assert label in refused.value.message and refused.value.param == f"p.{label}"
+
+
+def test_a_copied_or_pickled_policy_answers_alike_with_an_empty_memory_of_its_own():
+    policy = HeuristicPolicy()
+    request = ChatRequest(
+        "m", [{"role": "user", "content": "Weather in 北京?"}], [WEATHER_FUNCTION]
+    )
+    first = policy.respond(request)
+    for twin in (copy.deepcopy(policy), pickle.loads(pickle.dumps(policy))):
+        assert len(twin._plans) == 0
+        assert twin.respond(request) == first
