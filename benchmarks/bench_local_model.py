@@ -21,8 +21,9 @@ Three breakdowns follow, to say where the time goes:
 * in process, each SDK call cut in three at the transport: the SDK building and sending the
   request, the transport answering (the local model, or the frozen reply), the SDK reading the
   reply into its typed objects;
-* the model alone (``LocalEndpoint.handle``, no SDK), with its memories of plans and checked
-  schemas full (a request seen before, as in the timed roads) and bypassed (a new request);
+* the model alone (``LocalEndpoint.handle``, no SDK): a request seen before (its memories of
+  plans and checked schemas full, as in the timed roads), a new question with the same tools
+  (the policy's plans bypassed) and a request with nothing kept (every memory bypassed);
 * the HTTP server alone: the same request posted with ``http.client`` on one kept-alive
   connection, to ``serve()`` and to the trivial server (no SDK on either side).
 """
@@ -30,6 +31,7 @@ Three breakdowns follow, to say where the time goes:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import platform
@@ -281,24 +283,25 @@ def cut_timings(api: str, stream: bool, n: int) -> dict[str, list[tuple[float, f
     return parts
 
 
-def model_alone(api: str, n: int) -> tuple[float, float]:
-    """Median ms of ``LocalEndpoint.handle`` for the plain request: memories full, bypassed."""
+def model_alone(api: str, n: int) -> tuple[float, float, float]:
+    """Median ms of ``LocalEndpoint.handle`` for the plain request (alternating): memories full
+    (a request seen before), the policy's plans bypassed (a new question with tools seen
+    before), every memory bypassed (nothing seen before)."""
     path, body = REQUESTS[api]
     raw = json.dumps(body).encode()
     headers = {"anthropic-version": "2023-06-01"}
     endpoint = local_endpoint()
     endpoint.handle("POST", path, raw, headers)
-    full, bypassed = [], []
+    ways = [contextlib.nullcontext, lambda: memo.bypassed(endpoint.policy.plans), memo.bypassed]
+    samples: list[list[float]] = [[] for _ in ways]
     for _ in range(n):
-        for samples in (full, bypassed):
-            start = time.perf_counter()
-            if samples is bypassed:
-                with memo.bypassed():
-                    endpoint.handle("POST", path, raw, headers)
-            else:
+        for way, timed in zip(ways, samples, strict=True):
+            with way():
+                start = time.perf_counter()
                 endpoint.handle("POST", path, raw, headers)
-            samples.append((time.perf_counter() - start) * 1000)
-    return statistics.median(full), statistics.median(bypassed)
+                timed.append((time.perf_counter() - start) * 1000)
+    full, new_question, nothing_kept = (statistics.median(timed) for timed in samples)
+    return full, new_question, nothing_kept
 
 
 def server_alone(urls: tuple[str, str], api: str, n: int) -> tuple[float, float]:
@@ -335,10 +338,10 @@ def print_breakdowns(urls: tuple[str, str], n: int) -> None:
                 before, inside, after = (statistics.median(p) for p in zip(*parts, strict=True))
                 print(f"{name:<30}{side:>8}{before:>12.2f}{inside:>11.2f}{after:>11.2f}")
     print("\nthe model alone, LocalEndpoint.handle without an SDK (medians in ms):")
-    print(f"{'request':<30}{'memories full':>15}{'bypassed':>10}")
+    print(f"{'request':<30}{'seen before':>13}{'new question':>14}{'nothing kept':>14}")
     for api in APIS:
-        full, bypassed = model_alone(api, n)
-        print(f"{api + ' plain':<30}{full:>15.3f}{bypassed:>10.3f}")
+        full, new_question, nothing_kept = model_alone(api, n)
+        print(f"{api + ' plain':<30}{full:>13.3f}{new_question:>14.3f}{nothing_kept:>14.3f}")
     print("\nthe HTTP servers alone, http.client without an SDK (medians in ms):")
     print(f"{'request':<30}{'serve()':>10}{'trivial':>10}{'ratio':>8}")
     for api in APIS:

@@ -43,12 +43,13 @@ class Memo(Generic[Value]):
         self._values: OrderedDict[str, Value] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = 0  # how often a kept value was given again
+        self.bypassed = False
         _MEMORIES.add(self)
 
     def get_or_make(self, key: str | None, make: Callable[[], Value]) -> Value:
         """The value kept for ``key``, or ``make()`` (kept unless ``key`` is None). ``make``
         runs outside the lock: two threads may both make a value, and both get an equal one."""
-        if key is None or _BYPASSED.is_set():
+        if key is None or self.bypassed or _BYPASSED.is_set():
             return make()
         with self._lock:
             if key in self._values:
@@ -81,13 +82,20 @@ def forget_everything() -> None:
 
 
 @contextlib.contextmanager
-def bypassed() -> Iterator[None]:
-    """Within the block, no memory keeps or gives anything: the plain code's replies."""
-    _BYPASSED.set()
+def bypassed(*memories: Memo[Any]) -> Iterator[None]:
+    """Within the block, the given memories (all of them if none is given) keep and give
+    nothing: the plain code's replies (the benchmark also times a new question this way)."""
+    if not memories:
+        _BYPASSED.set()
+    for memory in memories:
+        memory.bypassed = True
     try:
         yield
     finally:
-        _BYPASSED.clear()
+        if not memories:
+            _BYPASSED.clear()
+        for memory in memories:
+            memory.bypassed = False
 
 
 def total_hits() -> int:

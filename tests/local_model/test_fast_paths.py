@@ -142,5 +142,15 @@ def test_a_copied_or_pickled_policy_answers_alike_with_an_empty_memory_of_its_ow
     )
     first = policy.respond(request)
     for twin in (copy.deepcopy(policy), pickle.loads(pickle.dumps(policy))):
-        assert len(twin._plans) == 0
+        assert len(twin.plans) == 0
         assert twin.respond(request) == first
+
+
+def test_bypassing_one_memory_leaves_the_others_working():
+    one, other = memo.Memo[int](4), memo.Memo[int](4)
+    one.get_or_make("k", lambda: 1)
+    other.get_or_make("k", lambda: 1)
+    with memo.bypassed(one):
+        assert one.get_or_make("k", lambda: 2) == 2
+        assert other.get_or_make("k", lambda: 2) == 1
+    assert one.get_or_make("k", lambda: 3) == 1  # kept again once the block is left
