@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterator
 from typing import Any, Generic, TypeVar
 
 Value = TypeVar("Value")
-MAX_KEY_CHARS = 64 * 1024  # inputs bigger than this are worked out afresh, not kept
+MAX_KEY_CHARS = 16 * 1024  # inputs bigger than this are worked out afresh, not kept
+MAX_KEPT_CHARS = 1024 * 1024  # a memory forgets its oldest once its keys hold more than this
 _BYPASSED = threading.Event()  # set: every memory works its values out afresh
 _MEMORIES: weakref.WeakSet[Memo[Any]] = weakref.WeakSet()  # a policy's memo goes with it
 
@@ -36,11 +37,14 @@ def exact_key(*parts: Any) -> str | None:
 
 
 class Memo(Generic[Value]):
-    """At most ``size`` values by key; the least recently used is forgotten first."""
+    """At most ``size`` values by key, and keys of at most :data:`MAX_KEPT_CHARS` characters
+    in all (values are about as big as their keys, or smaller); the least recently used is
+    forgotten first."""
 
     def __init__(self, size: int) -> None:
         self.size = size
         self._values: OrderedDict[str, Value] = OrderedDict()
+        self._kept_chars = 0
         self._lock = threading.Lock()
         self.hits = 0  # how often a kept value was given again
         self.bypassed = False
@@ -58,9 +62,12 @@ class Memo(Generic[Value]):
                 return self._values[key]
         value = make()
         with self._lock:
+            if key not in self._values:
+                self._kept_chars += len(key)
             self._values[key] = value
-            if len(self._values) > self.size:
-                self._values.popitem(last=False)
+            while len(self._values) > self.size or self._kept_chars > MAX_KEPT_CHARS:
+                forgotten, _ = self._values.popitem(last=False)
+                self._kept_chars -= len(forgotten)
         return value
 
     def __reduce__(self) -> tuple[type, tuple[int]]:
@@ -70,6 +77,7 @@ class Memo(Generic[Value]):
     def clear(self) -> None:
         with self._lock:
             self._values.clear()
+            self._kept_chars = 0
 
     def __len__(self) -> int:
         return len(self._values)

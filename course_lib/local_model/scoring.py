@@ -55,7 +55,7 @@ class ToolScore:
 Profile = dict[str, dict[str, list[str]]]  # field -> concept -> the tool's words meaning it
 # A tool's profile, kept: every clause of every request scores the same tools again. Profiles
 # are only read (by score_tool and _label), never changed, so one is shared by all its readers.
-PROFILES: Memo[Profile] = Memo(512)
+PROFILES: Memo[Profile] = Memo(256)
 
 
 def _profile(function: dict[str, Any]) -> Profile:

@@ -31,7 +31,7 @@ from course_lib.local_model.tool_schemas import (
 )
 
 # A tool's parameters -> the JSON text of how the model reads them ("null": cannot be strict).
-READINGS: Memo[str | None] = Memo(512)
+READINGS: Memo[str | None] = Memo(256)
 
 
 def strict_reading(parameters: dict[str, Any]) -> dict[str, Any] | None:

@@ -64,8 +64,8 @@ MESSAGES = {
 }
 # Schemas that passed a check: the same schema comes back with every request of a conversation.
 # Only success is kept (a failure is raised again, worded for where the schema sits).
-KEYWORDS_PASSED: Memo[bool] = Memo(512)
-STRICT_PASSED: Memo[bool] = Memo(512)
+KEYWORDS_PASSED: Memo[bool] = Memo(256)
+STRICT_PASSED: Memo[bool] = Memo(256)
 WHY_OBJECT = {
     "function": "Parameters are always an object whose 'properties' are the named arguments.",
     "response_format": "Structured outputs in strict mode need an object at the root.",

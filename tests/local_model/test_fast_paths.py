@@ -154,3 +154,12 @@ def test_bypassing_one_memory_leaves_the_others_working():
         assert one.get_or_make("k", lambda: 2) == 2
         assert other.get_or_make("k", lambda: 2) == 1
     assert one.get_or_make("k", lambda: 3) == 1  # kept again once the block is left
+
+
+def test_a_memo_forgets_its_oldest_once_its_keys_hold_too_many_characters(monkeypatch):
+    monkeypatch.setattr(memo, "MAX_KEPT_CHARS", 25)
+    kept: memo.Memo[int] = memo.Memo(100)
+    for key in ("a" * 10, "b" * 10, "c" * 10):
+        kept.get_or_make(key, lambda: 1)
+    assert len(kept) == 2  # 30 characters of keys would be over 25: "aaaaaaaaaa" went
+    assert kept.get_or_make("a" * 10, lambda: 2) == 2
