@@ -38,10 +38,11 @@ class ServerLimits:
     - ``workers``: threads running the (CPU-bound) model, so a slow request does not block
       the event loop that accepts and reads every other connection.
     - ``inline_body_bytes``: a request body up to this size, to the built-in policy, is answered
-      on the event loop itself: its work is bounded (a few ms at worst at 16 KB, well under a
-      millisecond for a usual request) and handing it to a worker thread and back costs more
-      than that work (about 0.3 ms a round trip on a 2-core machine). Bigger bodies, and every
-      request to another policy (whose time nobody knows), go to the workers. 0: always them.
+      on the event loop itself: its work is bounded (under 10 ms in the worst requests of
+      16 KB we could build, well under a millisecond for a usual one) and handing it to a
+      worker thread and back costs more than that work (about 0.3 ms on a 2-core machine).
+      Bigger bodies, and every request to another policy (whose time nobody knows), go to the
+      workers. 0: always them.
     """
 
     max_body_bytes: int = 4 * MEGABYTE
