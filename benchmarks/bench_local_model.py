@@ -11,14 +11,28 @@ and errors are counted.
 
 Each road is compared with a *trivial handler* on the same road in the same run, requests
 alternating between the two: a transport or server that returns the same reply, frozen, without
-reading the request. The ratio is what the
-local model itself costs on top of the SDK and the transport. Targets: in-process median
-<= 2 ms, HTTP median <= 4 ms, for every API; 0 errors under concurrency.
+reading the request. The trivial road is the SDK alone (and, over HTTP, the SDK's HTTP stack and
+a do-nothing server): the floor no model can go under. The ratio is what the local model itself
+costs on top of it. Targets: in-process median <= 2 ms, HTTP median <= 4 ms, for every API;
+0 errors under concurrency.
+
+Three breakdowns follow, to say where the time goes:
+
+* in process, each SDK call cut in three at the transport: the SDK building and sending the
+  request, the transport answering (the local model, or the frozen reply), the SDK reading the
+  reply into its typed objects;
+* the model alone (``LocalEndpoint.handle``, no SDK): a request seen before (its memories of
+  plans and checked schemas full, as in the timed roads), a new question with the same tools
+  (the policy's plans bypassed) and a request with nothing kept (every memory bypassed);
+* the HTTP server alone: the same request posted with ``http.client`` on one kept-alive
+  connection, to ``serve()`` and to the trivial server (no SDK on either side).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import http.client
 import json
 import platform
 import statistics
@@ -37,9 +51,10 @@ import openai
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from course_lib.local_model import make_anthropic_client, make_client  # noqa: E402
+from course_lib.local_model import make_anthropic_client, make_client, memo  # noqa: E402
 from course_lib.local_model.client import local_endpoint  # noqa: E402
 from course_lib.local_model.server import serve  # noqa: E402
+from course_lib.local_model.transport import LocalTransport  # noqa: E402
 
 WEATHER = {
     "name": "get_weather",
@@ -164,6 +179,21 @@ def trivial_server() -> Iterator[str]:
         server.server_close()
 
 
+class CutTransport(httpx2.BaseTransport):
+    """Another transport, with the moments each request entered and left it kept."""
+
+    def __init__(self, inner: httpx2.BaseTransport) -> None:
+        self.inner = inner
+        self.entered = self.left = 0.0
+
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        self.entered = time.perf_counter()
+        try:
+            return self.inner.handle_request(request)
+        finally:
+            self.left = time.perf_counter()
+
+
 def clients_at(base_url: str | None, transport: httpx2.BaseTransport | None = None) -> dict:
     """An OpenAI and an Anthropic client for a base URL (``.../v1``) or an in-process transport."""
     if transport is not None:
@@ -233,6 +263,92 @@ def summary(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
+def cut_timings(api: str, stream: bool, n: int) -> dict[str, list[tuple[float, float, float]]]:
+    """In process, ``n`` calls per side (alternating): (SDK before the transport, in the
+    transport, SDK after it), each in ms."""
+    sides = {
+        "local": CutTransport(LocalTransport(local_endpoint())),
+        "trivial": CutTransport(TrivialTransport()),
+    }
+    clients = {side: clients_at(None, transport) for side, transport in sides.items()}
+    parts: dict[str, list[tuple[float, float, float]]] = {side: [] for side in sides}
+    for round_number in range(n + 20):
+        for side, transport in sides.items():
+            start = time.perf_counter()
+            assert one_round_trip(clients[side], api, stream) == 2
+            end = time.perf_counter()
+            if round_number >= 20:  # the first ones warm up
+                cut = (transport.entered - start, transport.left - transport.entered)
+                parts[side].append((cut[0] * 1000, cut[1] * 1000, (end - transport.left) * 1000))
+    return parts
+
+
+def model_alone(api: str, n: int) -> tuple[float, float, float]:
+    """Median ms of ``LocalEndpoint.handle`` for the plain request (alternating): memories full
+    (a request seen before), the policy's plans bypassed (a new question with tools seen
+    before), every memory bypassed (nothing seen before)."""
+    path, body = REQUESTS[api]
+    raw = json.dumps(body).encode()
+    headers = {"anthropic-version": "2023-06-01"}
+    endpoint = local_endpoint()
+    endpoint.handle("POST", path, raw, headers)
+    ways = [contextlib.nullcontext, lambda: memo.bypassed(endpoint.policy.plans), memo.bypassed]
+    samples: list[list[float]] = [[] for _ in ways]
+    for _ in range(n):
+        for way, timed in zip(ways, samples, strict=True):
+            with way():
+                start = time.perf_counter()
+                endpoint.handle("POST", path, raw, headers)
+                timed.append((time.perf_counter() - start) * 1000)
+    full, new_question, nothing_kept = (statistics.median(timed) for timed in samples)
+    return full, new_question, nothing_kept
+
+
+def server_alone(urls: tuple[str, str], api: str, n: int) -> tuple[float, float]:
+    """Median ms of the plain request posted with ``http.client`` (no SDK) on one kept-alive
+    connection to each server (``.../v1`` URLs), alternating."""
+    path, body = REQUESTS[api]
+    raw = json.dumps(body).encode()
+    headers = {"content-type": "application/json", "anthropic-version": "2023-06-01"}
+    connections = [http.client.HTTPConnection(*url.split("/")[2].split(":")) for url in urls]
+    samples: tuple[list[float], list[float]] = ([], [])
+    try:
+        for round_number in range(n + 20):
+            for side, connection in enumerate(connections):
+                start = time.perf_counter()
+                connection.request("POST", path, body=raw, headers=headers)
+                reply = connection.getresponse()
+                reply.read()
+                assert reply.status == 200
+                if round_number >= 20:
+                    samples[side].append((time.perf_counter() - start) * 1000)
+    finally:
+        for connection in connections:
+            connection.close()
+    return statistics.median(samples[0]), statistics.median(samples[1])
+
+
+def print_breakdowns(urls: tuple[str, str], n: int) -> None:
+    print("\nin process, each call cut at the transport (medians in ms):")
+    print(f"{'road':<30}{'side':>8}{'SDK before':>12}{'transport':>11}{'SDK after':>11}")
+    for api in APIS:
+        for stream in (False, True):
+            name = f"in-process {api} {'stream' if stream else 'plain'}"
+            for side, parts in cut_timings(api, stream, n).items():
+                before, inside, after = (statistics.median(p) for p in zip(*parts, strict=True))
+                print(f"{name:<30}{side:>8}{before:>12.2f}{inside:>11.2f}{after:>11.2f}")
+    print("\nthe model alone, LocalEndpoint.handle without an SDK (medians in ms):")
+    print(f"{'request':<30}{'seen before':>13}{'new question':>14}{'nothing kept':>14}")
+    for api in APIS:
+        full, new_question, nothing_kept = model_alone(api, n)
+        print(f"{api + ' plain':<30}{full:>13.3f}{new_question:>14.3f}{nothing_kept:>14.3f}")
+    print("\nthe HTTP servers alone, http.client without an SDK (medians in ms):")
+    print(f"{'request':<30}{'serve()':>10}{'trivial':>10}{'ratio':>8}")
+    for api in APIS:
+        ours, trivial = server_alone(urls, api, n)
+        print(f"{api + ' plain':<30}{ours:>10.2f}{trivial:>10.2f}{ours / trivial:>8.2f}")
+
+
 def concurrent(make: Callable[[], dict], clients: int, per_client: int) -> tuple:
     """``clients`` threads with their own clients each, taking the APIs in turn; returns
     (latencies, errors, seconds)."""
@@ -279,6 +395,7 @@ def main() -> int:
     in_process = {"openai": make_client(), "anthropic": make_anthropic_client()}
     trivial_in_process = clients_at(None, TrivialTransport())
     results: dict[str, float] = {}
+    floors: dict[str, float] = {}
     with serve() as server, trivial_server() as trivial_url:
         roads = {
             "in-process": (in_process, trivial_in_process),
@@ -293,11 +410,13 @@ def main() -> int:
                     )
                     local_ms, trivial_ms = summary(local_samples), summary(trivial_samples)
                     results[name] = local_ms[0]
+                    floors[name] = trivial_ms[0]
                     print(
                         f"{name:<30}{local_ms[0]:>13.2f}{local_ms[1]:>8.2f}"
                         f"{trivial_ms[0]:>16.2f}{trivial_ms[1]:>8.2f}"
                         f"{local_ms[0] / trivial_ms[0]:>8.2f}"
                     )
+        print_breakdowns((server.base_url, trivial_url), args.requests)
         total = args.clients * args.per_client
         print(
             f"\n{args.clients} concurrent HTTP clients x {args.per_client} requests ({total} total,"
@@ -321,6 +440,16 @@ def main() -> int:
             name = f"{road} {api} plain"
             verdict = "meets" if results[name] <= limit else "MISSES"
             print(f"target: {name} median {results[name]:.2f} ms {verdict} <= {limit} ms")
+    print()
+    for api in APIS:
+        for road, limit in (("in-process", 2.0), ("http", 4.0)):
+            name = f"{road} {api} plain"
+            floor, share = floors[name], results[name] - floors[name]
+            reach = "under" if floor <= limit else "ABOVE"
+            print(
+                f"floor: {name}: the SDK alone (trivial) {floor:.2f} ms, {reach} the {limit} ms"
+                f" target; the model adds {share:.2f} ms"
+            )
     return 1 if failed else 0
 
 

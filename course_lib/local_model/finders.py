@@ -223,6 +223,23 @@ def enum_values(options: list, request: str) -> list[Any]:
     return distinct(enum_mentions(options, request))
 
 
+ENGLISH_NUMBER = re.compile(
+    r"(?<![A-Za-z])(" + "|".join(ENGLISH_NUMBERS) + r")(?![A-Za-z])", flags=re.IGNORECASE
+)
+CHINESE_COUNT = re.compile(r"([一二两三四五六七八九十])(?=[条个篇本天项次件份位])")
+# One pattern per currency word, compiled once (a request is searched for every one of them).
+CURRENCY_PATTERNS = [
+    (
+        re.compile(
+            re.escape(word) if txt.is_chinese(word) else rf"(?<![A-Za-z]){word}(?![A-Za-z])",
+            flags=re.IGNORECASE,
+        ),
+        code,
+    )
+    for word, code in txt.CURRENCIES.items()
+]
+
+
 def numbers(request: str, wants_expression: bool) -> list[float | int]:
     """Numbers in order of appearance; digits inside an arithmetic expression do not count."""
     text = txt.EXPRESSION.sub(" ", request) if wants_expression else request
@@ -230,11 +247,9 @@ def numbers(request: str, wants_expression: bool) -> list[float | int]:
     for match in NUMBER.finditer(text):
         value = float(match.group(0))
         found.append((match.start(), int(value) if value.is_integer() else value))
-    for match in re.finditer(
-        r"(?<![A-Za-z])(" + "|".join(ENGLISH_NUMBERS) + r")(?![A-Za-z])", text, flags=re.IGNORECASE
-    ):
+    for match in ENGLISH_NUMBER.finditer(text):
         found.append((match.start(), ENGLISH_NUMBERS[match.group(1).lower()]))
-    for match in re.finditer(r"([一二两三四五六七八九十])(?=[条个篇本天项次件份位])", text):
+    for match in CHINESE_COUNT.finditer(text):
         found.append((match.start(), CHINESE_DIGITS[match.group(1)]))
     return [value for _, value in sorted(found, key=lambda hit: hit[0])]
 
@@ -242,9 +257,8 @@ def numbers(request: str, wants_expression: bool) -> list[float | int]:
 def currency_mentions(request: str) -> list[tuple[int, str]]:
     """(position, ISO code) of every currency the request names."""
     hits: list[tuple[int, str]] = []
-    for word, code in txt.CURRENCIES.items():
-        pattern = re.escape(word) if txt.is_chinese(word) else rf"(?<![A-Za-z]){word}(?![A-Za-z])"
-        for match in re.finditer(pattern, request, flags=re.IGNORECASE):
+    for pattern, code in CURRENCY_PATTERNS:
+        for match in pattern.finditer(request):
             hits.append((match.start(), code))
     return sorted(hits)
 

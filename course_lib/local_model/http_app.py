@@ -7,7 +7,9 @@ cap (413) and the body deadline (408), and the reply: bytes with a ``Content-Len
 sent as it is produced (chunked for HTTP/1.1; for HTTP/1.0 h11 ends it by closing).
 
 The model is CPU-bound Python, so it runs on a small thread pool: the event loop that accepts
-and reads every other connection never waits for it. A bug in the model (an exception) becomes a
+and reads every other connection never waits for it, except for a small request to the
+built-in policy, whose bounded work costs less than the trip to a thread and back
+(``ServerLimits.inline_body_bytes``). A bug in the model (an exception) becomes a
 JSON 500 and a logged traceback; a bug in the middle of a stream ends it with an error event,
 which the SDKs raise as ``APIError``.
 """
@@ -24,6 +26,7 @@ from typing import Any
 from course_lib.local_model.endpoint import LocalEndpoint
 from course_lib.local_model.http_errors import error_json, is_anthropic_path, message
 from course_lib.local_model.http_limits import ServerLimits
+from course_lib.local_model.policy import HeuristicPolicy
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +69,8 @@ class EndpointApp:
         self.endpoint = endpoint
         self.limits = limits
         self.pool = pool
+        # Exactly the built-in policy: a subclass or any other policy may take any time.
+        self.bounded_policy = type(endpoint.policy) is HeuristicPolicy
 
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -117,9 +122,12 @@ class EndpointApp:
         request_headers = {
             name.decode("latin-1"): value.decode("latin-1") for name, value in scope["headers"]
         }
-        prepared = await loop.run_in_executor(
-            self.pool, self.prepare, as_method, path, body, request_headers
-        )
+        if self.answers_inline(body):
+            prepared = self.prepare(as_method, path, body, request_headers)
+        else:
+            prepared = await loop.run_in_executor(
+                self.pool, self.prepare, as_method, path, body, request_headers
+            )
         # Both framings at once may be an attempt to smuggle a request: RFC 9112 (6.3) says to
         # answer it (h11 reads the chunked body) and then close the connection.
         both = b"transfer-encoding" in headers and b"content-length" in headers
@@ -142,6 +150,11 @@ class EndpointApp:
         if encoding.lower() not in ("", "identity"):
             return 415, message("content_encoding", encoding=encoding), []
         return None
+
+    def answers_inline(self, body: bytes) -> bool:
+        """Whether this request is answered on the event loop rather than by a worker."""
+        limit = self.limits.inline_body_bytes
+        return self.bounded_policy and limit > 0 and len(body) <= limit
 
     def prepare(
         self, method: str, path: str, body: bytes, headers: dict[str, str] | None = None

@@ -14,7 +14,6 @@ Errors have Anthropic's shape: ``{"type": "error", "error": {"type", "message"}}
 
 from __future__ import annotations
 
-import copy
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -113,9 +112,13 @@ def _fit(text: str, max_tokens: int) -> tuple[str, bool]:
 
 def events(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The stream events of a finished message, in wire order."""
-    opening = copy.deepcopy(message)
-    opening.update(content=[], stop_reason=None, stop_sequence=None)
-    opening["usage"]["output_tokens"] = 1
+    opening = {  # a new head on shared parts: every event is encoded as it is, never changed
+        **message,
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": {**message["usage"], "output_tokens": 1},
+    }
     yield {"type": "message_start", "message": opening}
     yield {"type": "ping"}
     for index, block in enumerate(message["content"]):

@@ -17,7 +17,9 @@ What it does, in the order it decides:
    is not a tool call is JSON following the schema, filled from the request and the results
    (``structured.py``).
 
-Everything is deterministic: the same request always gets the same reply.
+Everything is deterministic: the same request always gets the same reply. So a policy keeps
+its last plans (``memo.py``): a round trip asks the same question with the same tools twice,
+and a notebook run again asks them all again.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 from course_lib.local_model import replies
 from course_lib.local_model.arguments import complete_required, fill_arguments
 from course_lib.local_model.followup import Exchange, correct, exchanges_since, message_text
+from course_lib.local_model.memo import Memo, exact_key
 from course_lib.local_model.scoring import THRESHOLD, choose_for_clause, score_tool
 from course_lib.local_model.structured import structured_reply
 from course_lib.local_model.text import MAX_READ, mostly_chinese, split_clauses
@@ -50,8 +53,11 @@ class HeuristicPolicy:
         client = make_client(HeuristicPolicy(threshold=0.5))
     """
 
+    PLANS_KEPT = 256
+
     def __init__(self, *, threshold: float = THRESHOLD) -> None:
         self.threshold = threshold
+        self.plans: Memo[Plan] = Memo(self.PLANS_KEPT)  # the last plans, by question and tools
 
     # -- the whole reply ------------------------------------------------------------------------
 
@@ -93,7 +99,14 @@ class HeuristicPolicy:
     # -- a fresh request --------------------------------------------------------------------------
 
     def plan(self, user_text: str, request: ChatRequest) -> Plan:
-        """The calls (or the question) this request gets before any tool has run."""
+        """The calls (or the question) this request gets before any tool has run.
+
+        A plan depends on nothing but the text, the tools, ``tool_choice`` and the threshold,
+        and is immutable: one worked out before for the same ones is given again."""
+        key = exact_key(self.threshold, user_text, request.tools, request.tool_choice)
+        return self.plans.get_or_make(key, lambda: self._make_plan(user_text, request))
+
+    def _make_plan(self, user_text: str, request: ChatRequest) -> Plan:
         choice = request.tool_choice
         if isinstance(choice, dict):
             return self._calls_for(choice["name"], user_text, request, forced=True)

@@ -117,7 +117,42 @@ def parse_body(raw: bytes) -> dict[str, Any]:
 
 
 def _check_shape(body: dict[str, Any]) -> None:
-    """Walk the body once, without recursion: bounded depth, and only encodable strings."""
+    """Bounded depth, and only encodable strings: a quick walk, and the one that names the
+    culprit only when the quick one finds something wrong."""
+    if not _well_shaped(body):
+        _find_shape_error(body)
+
+
+def _well_shaped(body: dict[str, Any]) -> bool:
+    """The walk of :func:`_find_shape_error` without keeping paths: containers only, each
+    string checked where it is met."""
+    stack: list[tuple[Any, int]] = [(body, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if value and depth >= MAX_NESTING:  # its members would be deeper than the limit
+            return False
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in items:
+            if isinstance(key, str) and not (key.isascii() or _encodable(key)):
+                return False
+            if isinstance(item, str):
+                if not (item.isascii() or _encodable(item)):
+                    return False
+            elif isinstance(item, (dict, list)):
+                stack.append((item, depth + 1))
+    return True
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _find_shape_error(body: dict[str, Any]) -> None:
+    """Walk the body once, without recursion, and raise the first problem found."""
     stack: list[tuple[Any, int, tuple]] = [(body, 1, ())]
     while stack:
         value, depth, path = stack.pop()

@@ -15,7 +15,6 @@ for text; ``response.function_call_arguments.delta``..., ``.done`` for a call),
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from typing import Any
 
@@ -102,8 +101,14 @@ def _text_part(text: str) -> dict[str, Any]:
 
 def events(response: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The stream events of a finished response, in wire order (without sequence numbers)."""
-    opening = copy.deepcopy(response)
-    opening.update(status="in_progress", output=[], usage=None, completed_at=None)
+    # A new head on shared parts: every event is encoded as it is, never changed.
+    opening = {
+        **response,
+        "status": "in_progress",
+        "output": [],
+        "usage": None,
+        "completed_at": None,
+    }
     yield {"type": "response.created", "response": opening}
     yield {"type": "response.in_progress", "response": opening}
     for index, item in enumerate(response["output"]):

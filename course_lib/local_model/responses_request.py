@@ -314,10 +314,9 @@ def _check_tools(value: Any) -> tuple[list[dict], list[dict]]:
         function = check_function(where, tool)
         read = function
         if tool.get("strict") is None:  # unset: strict if the schema can be made strict
-            normalized = strict_default.normalize(function["parameters"])
-            function["strict"] = normalized is not None
-            if normalized is not None:
-                reading = strict_default.as_the_model_reads_it(function["parameters"], normalized)
+            reading = strict_default.strict_reading(function["parameters"])
+            function["strict"] = reading is not None
+            if reading is not None:
                 read = {**function, "parameters": reading}
         functions.append(read)
         echoed.append({"type": "function", **function})

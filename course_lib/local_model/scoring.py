@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from course_lib.local_model import text as txt
+from course_lib.local_model.memo import Memo, exact_key
 
 THRESHOLD = 0.4
 TIE_MARGIN = 0.05
@@ -52,9 +53,16 @@ class ToolScore:
 
 
 Profile = dict[str, dict[str, list[str]]]  # field -> concept -> the tool's words meaning it
+# A tool's profile, kept: every clause of every request scores the same tools again. Profiles
+# are only read (by score_tool and _label), never changed, so one is shared by all its readers.
+PROFILES: Memo[Profile] = Memo(256)
 
 
 def _profile(function: dict[str, Any]) -> Profile:
+    return PROFILES.get_or_make(exact_key(function), lambda: _make_profile(function))
+
+
+def _make_profile(function: dict[str, Any]) -> Profile:
     parameters = (function.get("parameters") or {}).get("properties") or {}
     parameter_text = " ".join(
         f"{name} {schema.get('description', '')} {' '.join(map(str, schema.get('enum', [])))}"

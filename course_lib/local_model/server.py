@@ -3,16 +3,17 @@
 It runs on **uvicorn** (HTTP/1.1 parsed by h11): a well-kept server that reads chunked request
 bodies, keeps HTTP/1.1 connections alive, ends HTTP/1.0 streams by closing, and leaves the
 request's meaning to a small ASGI application (``http_app.py``) on an event loop, with the
-CPU-bound model on a thread pool. We also measured tornado (it comes with JupyterLab; see
-``benchmarks/compare_http_servers.py``): it has header and body timeouts built in, but it answers
-every malformed request, including a body over its size limit, with a bare 400 without a body,
-and closes timed-out and oversized-header connections without a reply, all inside one long
-method with no hook to change it. uvicorn lets us answer each of those in JSON by overriding one
-connection class (``http_protocol.py``), which also adds the header and idle timeouts uvicorn
-lacks. Round trips cost about the same on both (and on the stdlib server this one replaced,
-which failed requests at 200 concurrent clients where this one fails none; see
-``benchmarks/bench_http_server.py``). uvicorn also comes with the ``mcp`` SDK that lesson 08
-uses, so the course needs it anyway.
+CPU-bound model on a thread pool (a small request to the built-in policy is answered on the loop
+itself: its work costs less than the trip to a thread). We also measured tornado (it comes with
+JupyterLab; see ``benchmarks/compare_http_servers.py``): it has header and body timeouts built in,
+but it answers every malformed request, including a body over its size limit, with a bare 400
+without a body, and closes timed-out and oversized-header connections without a reply, all inside
+one long method with no hook to change it. uvicorn lets us answer each of those in JSON by
+overriding one connection class (``http_protocol.py``), which also adds the header and idle
+timeouts uvicorn lacks. Round trips cost about the same on both (and on the stdlib server this one
+replaced, which failed requests at 200 concurrent clients where this one fails none; see
+``benchmarks/bench_http_server.py``). uvicorn also comes with the ``mcp`` SDK that lesson 08 uses,
+so the course needs it anyway.
 
 Limits (``ServerLimits``): bodies up to 4 MB (413 above), 10 s for a request's headers and 30 s
 for its body (408 after), 30 s idle between requests, 8 model threads. Every reply is JSON in the

@@ -17,8 +17,10 @@ the normalized schema with that filler as the property's ``default``
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
+from course_lib.local_model.memo import Memo, exact_key
 from course_lib.local_model.protocol import ProtocolError
 from course_lib.local_model.schema_values import admits_null, declared_default, placeholder
 from course_lib.local_model.tool_schemas import (
@@ -27,6 +29,29 @@ from course_lib.local_model.tool_schemas import (
     SUBSCHEMA_SINGLE,
     check_strict,
 )
+
+# A tool's parameters -> the JSON text of how the model reads them ("null": cannot be strict).
+READINGS: Memo[str | None] = Memo(256)
+
+
+def strict_reading(parameters: dict[str, Any]) -> dict[str, Any] | None:
+    """:func:`as_the_model_reads_it` of the normalized ``parameters``, or ``None`` when they
+    cannot be made strict. Worked out once per schema; each caller gets its own copy."""
+    text = READINGS.get_or_make(exact_key(parameters), lambda: _reading_text(parameters))
+    if text is None:  # not kept: a value JSON would not give back exactly as it is
+        return _reading(parameters)
+    return json.loads(text)
+
+
+def _reading(parameters: dict[str, Any]) -> dict[str, Any] | None:
+    normalized = normalize(parameters)
+    return None if normalized is None else as_the_model_reads_it(parameters, normalized)
+
+
+def _reading_text(parameters: dict[str, Any]) -> str | None:
+    text = json.dumps(_reading(parameters), ensure_ascii=False)
+    same = exact_key(json.loads(text)) == exact_key(_reading(parameters))
+    return text if same else None
 
 
 def normalize(parameters: dict[str, Any]) -> dict[str, Any] | None:

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from course_lib.local_model.memo import Memo, exact_key
 from course_lib.local_model.protocol import ProtocolError, json_kind, missing, wrong_type
 
 NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]+$")
@@ -61,6 +62,10 @@ MESSAGES = {
         "which was not found in the schema."
     ),
 }
+# Schemas that passed a check: the same schema comes back with every request of a conversation.
+# Only success is kept (a failure is raised again, worded for where the schema sits).
+KEYWORDS_PASSED: Memo[bool] = Memo(256)
+STRICT_PASSED: Memo[bool] = Memo(256)
 WHY_OBJECT = {
     "function": "Parameters are always an object whose 'properties' are the named arguments.",
     "response_format": "Structured outputs in strict mode need an object at the root.",
@@ -146,6 +151,12 @@ def subschemas(schema: dict, context: tuple = ()) -> Iterator[tuple[Any, tuple]]
 
 def check_keywords(label: str, schema: dict, *, param: str, code: str | None) -> None:
     """The keywords the local model reads have the JSON types JSON Schema gives them."""
+    KEYWORDS_PASSED.get_or_make(
+        exact_key(schema), lambda: _check_keywords(label, schema, param=param, code=code)
+    )
+
+
+def _check_keywords(label: str, schema: dict, *, param: str, code: str | None) -> bool:
     for sub, context in [(schema, ()), *subschemas(schema)]:
         problem = _keyword_problem(sub, context)
         if problem:
@@ -161,6 +172,7 @@ def check_keywords(label: str, schema: dict, *, param: str, code: str | None) ->
                 param=param,
                 code=code,
             )
+    return True
 
 
 def _keyword_problem(schema: Any, context: tuple) -> tuple[str, str, Any] | None:
@@ -213,6 +225,12 @@ def check_strict(label: str, schema: dict, *, param: str, code: str | None) -> N
 
     ``default`` is allowed (api.openai.com ignores it in strict schemas; Azure OpenAI refuses it).
     """
+    STRICT_PASSED.get_or_make(
+        exact_key(schema), lambda: _check_strict(label, schema, param=param, code=code)
+    )
+
+
+def _check_strict(label: str, schema: dict, *, param: str, code: str | None) -> bool:
     for sub, context in [(schema, ()), *subschemas(schema)]:
         if not isinstance(sub, dict) or (context and context[-1] == "additionalProperties"):
             continue
@@ -236,6 +254,7 @@ def check_strict(label: str, schema: dict, *, param: str, code: str | None) -> N
             raise ProtocolError(
                 MESSAGES["strict_ref"].format(**fields, ref=ref), param=param, code=code
             )
+    return True
 
 
 def resolve_ref(root: dict, ref: str) -> dict | None:

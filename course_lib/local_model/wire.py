@@ -56,7 +56,47 @@ class IdSource:
 
     def _id(self, kind: str) -> str:
         prefix, alphabet, length = ID_STYLES[kind]
-        return prefix + "".join(self._random.choice(alphabet) for _ in range(length))
+        return prefix + _DRAW(self._random, alphabet, length)
+
+
+def draw_by_choice(generator: random.Random, alphabet: str, length: int) -> str:
+    """``length`` characters of ``alphabet``, one ``random.choice`` each: the definition."""
+    return "".join(generator.choice(alphabet) for _ in range(length))
+
+
+def draw_inline(generator: random.Random, alphabet: str, length: int) -> str:
+    """The same characters as :func:`draw_by_choice`, about three times faster.
+
+    ``choice`` calls ``_randbelow(len(alphabet))``, which draws ``getrandbits(k)`` (``k`` the
+    size's bit length) until the value is below the size; doing that here, with the method
+    looked up once, skips two Python calls per character and draws the very same bits.
+    """
+    size = len(alphabet)
+    bits = size.bit_length()
+    getrandbits = generator.getrandbits
+    out = []
+    for _ in range(length):
+        value = getrandbits(bits)
+        while value >= size:
+            value = getrandbits(bits)
+        out.append(alphabet[value])
+    return "".join(out)
+
+
+def _inline_matches_choice() -> bool:
+    """Whether this Python's ``random.choice`` is the algorithm :func:`draw_inline` mirrors
+    (true for CPython 3.10 to 3.13): otherwise ids are drawn by ``choice`` itself."""
+    for alphabet in {style[1] for style in ID_STYLES.values()}:
+        fast, reference = random.Random(12345), random.Random(12345)
+        for length in (1, 7, 48, 200):
+            if draw_inline(fast, alphabet, length) != draw_by_choice(reference, alphabet, length):
+                return False
+        if fast.random() != reference.random():
+            return False
+    return True
+
+
+_DRAW = draw_inline if _inline_matches_choice() else draw_by_choice
 
 
 def count_tokens(text: str) -> int:

@@ -198,9 +198,36 @@ def test_a_slow_request_does_not_hold_up_other_clients():
 
 def test_leaving_serve_stops_every_thread_it_started():
     before = set(threading.enumerate())
-    with serve() as running:
+    with serve(limits=ServerLimits(inline_body_bytes=0)) as running:  # every request on a worker
         remote = openai.OpenAI(api_key="unused", base_url=running.base_url, max_retries=0)
         for _ in range(10):
             remote.chat.completions.create(model="m", messages=user("hi"))
         assert len(set(threading.enumerate()) - before) >= 2  # server loop and model workers
     assert set(threading.enumerate()) - before == set()
+
+
+class Lingering(HeuristicPolicy):
+    """The built-in policy's behaviour under another type: its time is not vouched for."""
+
+
+@pytest.mark.parametrize(
+    "policy, limit, size, inline",
+    [
+        (HeuristicPolicy(), 16 * 1024, 2_000, True),
+        (HeuristicPolicy(), 16 * 1024, 16 * 1024, True),
+        (HeuristicPolicy(), 16 * 1024, 16 * 1024 + 1, False),
+        (HeuristicPolicy(), 0, 0, False),
+        (Lingering(), 16 * 1024, 10, False),
+    ],
+)
+def test_only_a_small_request_to_the_built_in_policy_is_answered_on_the_event_loop(
+    policy, limit, size, inline
+):
+    with serve(policy=policy, limits=ServerLimits(inline_body_bytes=limit)) as running:
+        app = running.uvicorn.config.app
+        assert app.answers_inline(b"x" * size) is inline
+
+
+def test_a_negative_inline_size_is_refused_with_its_name():
+    with pytest.raises(ValueError, match="inline_body_bytes"):
+        ServerLimits(inline_body_bytes=-1)
