@@ -238,6 +238,10 @@ def run_check(spec: Exercise, channel: Any) -> str | CheckFailed:
             return line
     except CheckFailed as failed:
         return failed.for_exercise(spec.id, spec.title)
+    finally:
+        close = getattr(channel, "close", None)
+        if close is not None:  # the kernel channel: the notebook's next cell needs the kernel
+            close()
     return passed_line(spec, summary)
 
 
