@@ -20,6 +20,8 @@ pytest as a fresh process instead (the same arguments, the same results channel)
 from __future__ import annotations
 
 import contextlib
+import gc
+import importlib
 import json
 import os
 import selectors
@@ -29,6 +31,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from queue import Empty, Queue
 from typing import Any
 
@@ -38,19 +41,49 @@ KILL_GRACE_SECONDS = 5  # after killing a child at its deadline, before giving u
 
 
 def warm_imports(check_modules: list[str]) -> None:
-    """Everything a child would import before its first cell, imported once, here."""
+    """Everything a child would import before its first cell, imported once, here.
+
+    That includes every lesson's checks (``check()`` imports a lesson's checks on first use, so
+    that a learner's notebook pays only for its own lesson) and what those checks import inside
+    their functions (the openai SDK, the MCP SDK, the local model: over a second per lesson if
+    each child imported them anew)."""
     sys.modules.setdefault("rfc3987_syntax", None)  # see runner.PYTEST_MAIN
     import _pytest.config
     import nbformat  # noqa: F401
     import nbval.plugin  # noqa: F401
     import pytest  # noqa: F401
 
+    from course_lib.checks import EXERCISES
     from course_lib.grading import plugin
 
     for name in _pytest.config.default_plugins:
         with contextlib.suppress(ImportError):
             __import__(f"_pytest.{name}")
     plugin.load_check_modules(check_modules)
+    EXERCISES.load_all()
+    for name in deferred_imports_of_checks():
+        with contextlib.suppress(ImportError):  # a name that is not a module is not imported
+            importlib.import_module(name)
+
+
+def deferred_imports_of_checks() -> list[str]:
+    """The modules the course's check modules import inside functions (deferred so that a
+    learner's ``check()`` loads only what its own exercise needs), read from their source."""
+    import ast
+
+    import course_lib.checks as package
+
+    names: set[str] = set()
+    for path in sorted(Path(package.__path__[0]).rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for top in tree.body:
+            for node in ast.walk(top) if not isinstance(top, ast.Import | ast.ImportFrom) else ():
+                if isinstance(node, ast.Import):
+                    names.update(alias.name for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                    names.add(node.module)  # and any submodule it names, if it is one:
+                    names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return sorted(names)
 
 
 # --- the server ---------------------------------------------------------------------------------
@@ -75,6 +108,10 @@ def serve(check_modules: list[str]) -> None:
     replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
     warm_imports(check_modules)
+    # Every child would otherwise walk (and so copy, page by page) all that the imports made,
+    # at its first full garbage collection: those objects live as long as the server anyway.
+    gc.collect()
+    gc.freeze()
     requests = os.fdopen(sys.stdin.fileno(), "rb", buffering=0, closefd=False)
     os.set_blocking(requests.fileno(), False)
     replies.write(READY + "\n")

@@ -124,3 +124,51 @@ def test_each_job_runs_with_the_environment_it_was_given(server, tmp_path):
     env.pop("SERVER_ONLY", None)
     assert job(server, tmp_path, source, env=env)["exit"] == 0
     assert (tmp_path / "env.txt").read_text() == "('this job', False)"
+
+
+WARM = """
+import gc, pkgutil, sys
+import course_lib.checks
+
+def test_warm():
+    lessons = [m.name for m in pkgutil.iter_modules(course_lib.checks.__path__)
+               if m.name.startswith("lesson")]
+    assert len(lessons) >= 10
+    for name in lessons:
+        assert f"course_lib.checks.{name}" in sys.modules, name
+    for name in ("openai", "course_lib.local_model", "mcp.server.lowlevel", "jsonschema"):
+        assert name in sys.modules, name
+    assert gc.get_freeze_count() > 0
+"""
+
+
+def test_a_child_finds_every_lessons_checks_and_their_deferred_imports_loaded(server, tmp_path):
+    reply = job(server, tmp_path, WARM)
+    assert reply["exit"] == 0, (tmp_path / "log.txt").read_text(encoding="utf-8")
+
+
+def test_warming_up_starts_no_thread(tmp_path):
+    """The server forks while it holds no thread: an import that started one would leave the
+    children with a lock some thread held."""
+    import subprocess
+    import sys
+
+    code = (
+        "import threading\n"
+        "from course_lib.grading.fork_server import warm_imports\n"
+        "warm_imports([])\n"
+        "print(threading.active_count())\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
+    )
+    assert out.stdout.strip() == "1"
+
+
+def test_the_deferred_imports_are_read_from_inside_functions_only():
+    from course_lib.grading.fork_server import deferred_imports_of_checks
+
+    deferred = deferred_imports_of_checks()
+    assert "course_lib.local_model" in deferred  # imported inside check functions
+    assert "course_lib.checks.lesson04.to_text" not in deferred  # a module-level import
+    assert deferred == sorted(set(deferred))
