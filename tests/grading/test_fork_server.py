@@ -38,11 +38,13 @@ def server():
     server.stop()
 
 
-def job(server: ForkServer, folder: Path, source: str, budget: float = 120, env=None) -> dict:
+def job(
+    server: ForkServer, folder: Path, source: str, budget: float = 120, env=None, warm=False
+) -> dict:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "test_job.py").write_text(source, encoding="utf-8")
     args = ["-q", "-p", "no:cacheprovider", "-p", "course_lib.grading.plugin", "test_job.py"]
-    return server.run(args, str(folder), str(folder / "log.txt"), budget, env)
+    return server.run(args, str(folder), str(folder / "log.txt"), budget, env, warm=warm)
 
 
 def test_a_job_runs_pytest_in_a_child_and_reports_its_exit(server, tmp_path):
@@ -143,7 +145,7 @@ def test_warm():
 
 
 def test_a_child_finds_every_lessons_checks_and_their_deferred_imports_loaded(server, tmp_path):
-    reply = job(server, tmp_path, WARM)
+    reply = job(server, tmp_path, WARM, warm=True)
     assert reply["exit"] == 0, (tmp_path / "log.txt").read_text(encoding="utf-8")
 
 
@@ -172,3 +174,22 @@ def test_the_deferred_imports_are_read_from_inside_functions_only():
     assert "course_lib.local_model" in deferred  # imported inside check functions
     assert "course_lib.checks.lesson04.to_text" not in deferred  # a module-level import
     assert deferred == sorted(set(deferred))
+
+
+COLD = """
+import sys
+
+def test_cold():
+    assert "course_lib.checks.lesson08" not in sys.modules
+"""
+
+
+def test_the_first_job_is_forked_at_once_not_after_the_warm_up(tmp_path):
+    """The server says it is ready after the base imports; a job that comes at once is not
+    kept waiting for every lesson's checks to load (its child imports what it needs)."""
+    fresh = ForkServer((), grading_env())
+    try:
+        assert job(fresh, tmp_path / "first", COLD)["exit"] == 0
+        assert job(fresh, tmp_path / "warm", WARM, warm=True)["exit"] == 0
+    finally:
+        fresh.stop()
