@@ -36,6 +36,11 @@ LOCAL_BASE_URL = "http://local-model.invalid/v1"
 LOCAL_ANTHROPIC_BASE_URL = "http://local-model.invalid"  # the SDK adds /v1/messages itself
 LOCAL_API_KEY = "local-model-needs-no-key"
 CASE_MODULE = "check_case"
+# The kernel channel's prompts (``input_request``): the model's requests, the driver's answers,
+# and the grader's word that a check is over.
+MODEL_PROMPT = "course-model:"
+DRIVER_PROMPT = "course-driver:"
+STOP = "course-driver-stop"
 
 # What a case's source text may use without importing it.
 PRELUDE_SOURCE = """\
@@ -229,10 +234,11 @@ class Driver:
 
     # --- entry points ------------------------------------------------------------------------
 
-    def handle_json(self, text: str) -> str:
-        """The kernel channel's entry point: a request as JSON text, the reply as JSON text."""
+    def handle_json(self, text: str, *, ascii_only: bool = False) -> str:
+        """A channel's entry point: a request as JSON text, the reply as JSON text (all ASCII
+        with ``ascii_only``, so that a lone surrogate the learner's code returned travels too)."""
         reply = self.handle(_loads(text))
-        out = _dumps(reply, ensure_ascii=False)
+        out = _dumps(reply, ensure_ascii=ascii_only)
         if len(out) > MAX_REPLY_CHARS:
             out = _dumps({"error": f"the reply is larger than {MAX_REPLY_CHARS} characters"})
         return out
@@ -410,11 +416,15 @@ def install() -> str:
 
 
 class _KernelDriver(Driver):
-    """A driver whose model link asks the grader through ``input_request`` messages.
+    """A driver that talks to the grader through the kernel's stdin channel.
 
-    The route back to the grader (the request's ident and parent header) is taken when a request
-    arrives, on the kernel's main thread, so that learner code calling the model from a worker
-    thread still reaches the grader."""
+    :meth:`serve` answers a whole check's requests inside one ``execute_request``: each answer
+    goes to the grader as the prompt of an ``input_request``, and the grader's ``input_reply``
+    is the next request (about 1 ms a request, where an ``execute_request`` each costs about
+    5 ms in ipykernel). The model link asks the grader the same way. The route back to the
+    grader (the request's ident and parent header) is taken on the kernel's main thread when a
+    check starts, so that learner code calling the model from a worker thread still reaches it.
+    """
 
     def __init__(self, namespace: Mapping[str, Any], kernel: Any) -> None:
         super().__init__(namespace, self._ask_grader)
@@ -425,12 +435,38 @@ class _KernelDriver(Driver):
         self.route = _shell_route(self.kernel)
         return super().handle_json(text)
 
+    def serve(self, first: str) -> str:
+        """Answer ``first`` and every request after it until the grader sends ``STOP``."""
+        self.route = _shell_route(self.kernel)
+        text = first
+        forwarded, builtins.input = builtins.input, _no_input  # as a script with no stdin has
+        try:
+            while text != STOP:
+                try:
+                    answer = Driver.handle_json(self, text, ascii_only=True)
+                except Exception as exc:  # noqa: BLE001 (a forged request: say so, keep serving)
+                    problem = f"{type(exc).__name__}: {scrub(str(exc))[:300]}"
+                    answer = _dumps({"error": f"the notebook's driver failed: {problem}"})
+                with self._lock:  # not while a worker thread of the learner's waits for the model
+                    text = self._ask(DRIVER_PROMPT + answer)
+        finally:
+            builtins.input = forwarded
+        return "stopped"
+
     def _ask_grader(self, message: dict[str, Any]) -> dict[str, Any]:
-        prompt = "course-model:" + _dumps(message, ensure_ascii=False)
+        return _loads(self._ask(MODEL_PROMPT + _dumps(message, ensure_ascii=False)))
+
+    def _ask(self, prompt: str) -> str:
         if self.route is None:
-            return _loads(self.kernel.raw_input(prompt))
+            return self.kernel.raw_input(prompt)
         ident, parent = self.route
-        return _loads(self.kernel._input_request(prompt, ident, parent, password=False))
+        return self.kernel._input_request(prompt, ident, parent, password=False)
+
+
+def _no_input(prompt: object = "") -> str:
+    """``input()`` while a check runs: nobody is there to type, as for a script whose stdin is
+    closed."""
+    raise EOFError("EOF when reading a line")
 
 
 def _shell_route(kernel: Any) -> tuple[Any, Any] | None:

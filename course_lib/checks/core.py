@@ -91,13 +91,8 @@ class ExerciseTable(dict):
 
     def load_all(self) -> None:
         """Import every ``lessonNN`` package of ``course_lib.checks``."""
-        import pkgutil
-
-        import course_lib.checks as package
-
-        for module in pkgutil.iter_modules(package.__path__):
-            if module.name.startswith("lesson") and module.name[6:].isdigit():
-                _import_lesson(module.name)
+        for name in lesson_modules():
+            _import_lesson(name.rpartition(".")[2])
 
     def get(self, key: object, default: Any = None) -> Any:
         self.load(key)
@@ -130,6 +125,19 @@ class ExerciseTable(dict):
     def items(self):
         self.load_all()
         return dict.items(self)
+
+
+def lesson_modules() -> list[str]:
+    """The full names of the ``lessonNN`` packages of ``course_lib.checks``, in order."""
+    import pkgutil
+
+    import course_lib.checks as package
+
+    return sorted(
+        f"{package.__name__}.{module.name}"
+        for module in pkgutil.iter_modules(package.__path__)
+        if module.name.startswith("lesson") and module.name[6:].isdigit()
+    )
 
 
 def _import_lesson(name: str) -> None:
@@ -238,6 +246,10 @@ def run_check(spec: Exercise, channel: Any) -> str | CheckFailed:
             return line
     except CheckFailed as failed:
         return failed.for_exercise(spec.id, spec.title)
+    finally:
+        close = getattr(channel, "close", None)
+        if close is not None:  # the kernel channel: the notebook's next cell needs the kernel
+            close()
     return passed_line(spec, summary)
 
 

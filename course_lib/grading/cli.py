@@ -15,9 +15,11 @@ import argparse
 import json
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from course_lib.grading import without_iri_grammar  # noqa: F401 (first: before nbformat)
 from course_lib.grading.canonical import default_canonical_dir, load_lessons
 from course_lib.grading.class_report import flag_count
 from course_lib.grading.discover import (
@@ -152,7 +154,12 @@ def run_grade(args: argparse.Namespace) -> int:
     expected = [slug for slug in expected if slug in lessons]
     mine = shard_students(class_list, *shard)
     submissions = [s for s in submissions if s.student in set(mine)]
-    results = grade_all(submissions, lessons, _options(args), _progress(time.monotonic()))
+    solutions = args.solutions or default_canonical_dir().parent / "solutions"
+    # The course's own answers are read while the notebooks run (this process only waits for
+    # them then), not after.
+    with ThreadPoolExecutor(max_workers=1) as reader:
+        corpus = reader.submit(load_corpus, lessons, solutions)
+        results = grade_all(submissions, lessons, _options(args), _progress(time.monotonic()))
     handed_in = {(s.student, s.notebook) for s in submissions}
     results += [
         not_submitted(student, lessons[slug])
@@ -160,8 +167,7 @@ def run_grade(args: argparse.Namespace) -> int:
         for slug in expected
         if (student, slug) not in handed_in
     ]
-    solutions = args.solutions or default_canonical_dir().parent / "solutions"
-    compare_results(results, load_corpus(lessons, solutions))
+    compare_results(results, corpus.result())
     payload = to_payload(results, shard=f"{shard[0]}/{shard[1]}")
     write_outputs(args.out, payload)
     print(summary_table(payload))

@@ -20,6 +20,9 @@ pytest as a fresh process instead (the same arguments, the same results channel)
 from __future__ import annotations
 
 import contextlib
+import functools
+import gc
+import importlib
 import json
 import os
 import selectors
@@ -28,7 +31,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from queue import Empty, Queue
 from typing import Any
 
@@ -37,8 +42,9 @@ GRACE_SECONDS = 30  # beyond a job's own deadline, before the grader stops waiti
 KILL_GRACE_SECONDS = 5  # after killing a child at its deadline, before giving up on its pipe
 
 
-def warm_imports(check_modules: list[str]) -> None:
-    """Everything a child would import before its first cell, imported once, here."""
+def base_imports(check_modules: list[str]) -> None:
+    """What every child imports before its first cell: imported before the server says it is
+    ready."""
     sys.modules.setdefault("rfc3987_syntax", None)  # see runner.PYTEST_MAIN
     import _pytest.config
     import nbformat  # noqa: F401
@@ -51,6 +57,68 @@ def warm_imports(check_modules: list[str]) -> None:
         with contextlib.suppress(ImportError):
             __import__(f"_pytest.{name}")
     plugin.load_check_modules(check_modules)
+
+
+def warm_steps() -> list[Callable[[], object]]:
+    """What some child will import, in steps the server takes between jobs: every lesson's
+    checks (``check()`` imports a lesson's checks on first use, so that a learner's notebook
+    pays only for its own lesson) and what those checks import inside their functions (the
+    openai SDK, the MCP SDK, the local model: about a second a lesson if each child imported
+    them anew). The last step freezes the garbage collector (see :func:`_freeze`)."""
+    from course_lib.checks.core import lesson_modules
+
+    steps: list[Callable[[], object]] = [
+        functools.partial(importlib.import_module, name) for name in lesson_modules()
+    ]
+    steps.append(lambda: [_import_if_module(name) for name in deferred_imports_of_checks()])
+    steps.append(_freeze)
+    return steps
+
+
+def warm_imports(check_modules: list[str]) -> None:
+    """Everything at once: the base imports and every warm step."""
+    base_imports(check_modules)
+    for step in warm_steps():
+        step()
+
+
+def _take_step(steps: list[Callable[[], object]]) -> None:
+    """Take the next warm step. One that fails is not the server's end: a child that needs
+    what it would have imported imports it itself, and reports what goes wrong there."""
+    with contextlib.suppress(Exception):
+        steps.pop(0)()
+
+
+def _import_if_module(name: str) -> None:
+    with contextlib.suppress(ImportError):  # a name that is not a module is not imported
+        importlib.import_module(name)
+
+
+def _freeze() -> None:
+    """Every child would otherwise walk (and so copy, page by page) all that the imports made,
+    at its first full garbage collection: those objects live as long as the server anyway."""
+    gc.collect()
+    gc.freeze()
+
+
+def deferred_imports_of_checks() -> list[str]:
+    """The modules the course's check modules import inside functions (deferred so that a
+    learner's ``check()`` loads only what its own exercise needs), read from their source."""
+    import ast
+
+    import course_lib.checks as package
+
+    names: set[str] = set()
+    for path in sorted(Path(package.__path__[0]).rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for top in tree.body:
+            for node in ast.walk(top) if not isinstance(top, ast.Import | ast.ImportFrom) else ():
+                if isinstance(node, ast.Import):
+                    names.update(alias.name for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                    names.add(node.module)  # and any submodule it names, if it is one:
+                    names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return sorted(names)
 
 
 # --- the server ---------------------------------------------------------------------------------
@@ -74,7 +142,10 @@ def serve(check_modules: list[str]) -> None:
     # while it is imported (or a child prints before its own redirection) mixes with them.
     replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
-    warm_imports(check_modules)
+    base_imports(check_modules)
+    # The rest of the warm-up happens while the first children run: the first job does not
+    # wait for it (its child imports what it needs itself), and the next ones find it done.
+    warming = warm_steps()
     requests = os.fdopen(sys.stdin.fileno(), "rb", buffering=0, closefd=False)
     os.set_blocking(requests.fileno(), False)
     replies.write(READY + "\n")
@@ -85,7 +156,7 @@ def serve(check_modules: list[str]) -> None:
     pending = b""
     open_requests = True
     while open_requests or children:
-        timeout = _next_timeout(children)
+        timeout = 0 if warming and children else _next_timeout(children)
         for key, _ in selector.select(timeout):
             if key.data is None:
                 data = _read_some(requests.fileno())
@@ -99,10 +170,15 @@ def serve(check_modules: list[str]) -> None:
                 pending += data
                 while b"\n" in pending:
                     line, pending = pending.split(b"\n", 1)
-                    child = _start(json.loads(line), replies, selector)
+                    job = json.loads(line)
+                    while job.get("warm") and warming:  # the job asks for a warm parent
+                        _take_step(warming)
+                    child = _start(job, replies, selector)
                     children[child.pid] = child
             else:
                 _collect(key.data, selector)
+        if warming and children and not pending:  # while a child runs: never before a job
+            _take_step(warming)
         now = time.monotonic()
         for child in list(children.values()):
             if not child.timed_out and now >= child.deadline:
@@ -295,10 +371,18 @@ class ForkServer:
             queue.put(None)
 
     def run(
-        self, args: list[str], cwd: str, log: str, budget: float, env: dict[str, str] | None = None
+        self,
+        args: list[str],
+        cwd: str,
+        log: str,
+        budget: float,
+        env: dict[str, str] | None = None,
+        *,
+        warm: bool = False,
     ) -> dict[str, Any]:
         """Run one pytest child in ``cwd`` with ``env`` (default: the server's); its reply
-        (``exit``, ``timed_out``, ``results``)."""
+        (``exit``, ``timed_out``, ``results``). With ``warm``, the child is forked only once
+        the server has taken every warm step (otherwise it may come sooner, less warm)."""
         queue: Queue = Queue()
         with self.lock:
             process = self._ensure_started()
@@ -306,6 +390,7 @@ class ForkServer:
             job = str(self.counter)
             self.waiting[job] = (queue, process)
             line = {"id": job, "args": args, "cwd": cwd, "log": log, "budget": budget}
+            line["warm"] = warm
             line["env"] = dict(self.env if env is None else env)
             try:
                 process.stdin.write((json.dumps(line) + "\n").encode("utf-8"))

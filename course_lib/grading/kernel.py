@@ -42,6 +42,10 @@ POLL_SECONDS = 0.2
 STOP_SECONDS = 10  # how long a launcher may take to end its kernel after SIGTERM
 KERNEL_NAME = "course-grading"
 CONNECTION_NAME = "k"  # short: the channels' socket paths are built from it
+# ipykernel answers "aborted", without running it, to a request that reaches it while it is
+# still cancelling what was queued behind a cell that failed (a race a loaded machine loses now
+# and then): such a request is sent again, a few times at most.
+ABORTED_RETRIES = 5
 MAX_SOCKET_PATH = 100  # a unix socket's path must fit sun_path (108 bytes on Linux, 104 macOS)
 
 
@@ -232,13 +236,15 @@ class GuardedKernel(RunningKernel):
 
     def run_quietly(self, code: str, timeout: float) -> str:
         """Run ``code`` (a replayed cell) without showing anything; return the reply status."""
-        msg_id = self.kc.execute(code, silent=False, store_history=False, allow_stdin=False)
-        status = "timeout"
-        try:
-            reply = self._reply(msg_id, timeout)
-            status = reply["content"]["status"]
-        except Empty:
-            self.interrupt()
+        status, deadline = "timeout", time.monotonic() + timeout
+        for _ in range(ABORTED_RETRIES):
+            msg_id = self.kc.execute(code, silent=False, store_history=False, allow_stdin=False)
+            try:
+                status = self._reply(msg_id, deadline - time.monotonic())["content"]["status"]
+            except Empty:
+                self.interrupt()
+            if status != "aborted":
+                break
         try:
             self.await_idle(msg_id, 5)
         except Empty:
@@ -248,10 +254,14 @@ class GuardedKernel(RunningKernel):
     def evaluate(self, expression: str, timeout: float = 20) -> Any:
         """Evaluate one expression through ``user_expressions`` (nothing shows); the result as
         a Python literal, or a ``RuntimeError`` that says what went wrong."""
-        msg_id = self.kc.execute(
-            "", silent=True, store_history=False, user_expressions={"r": expression}
-        )
-        reply = self._reply(msg_id, timeout)
+        deadline = time.monotonic() + timeout
+        for _ in range(ABORTED_RETRIES):
+            msg_id = self.kc.execute(
+                "", silent=True, store_history=False, user_expressions={"r": expression}
+            )
+            reply = self._reply(msg_id, deadline - time.monotonic())
+            if reply["content"].get("status") != "aborted":
+                break
         result = reply["content"].get("user_expressions", {}).get("r", {})
         if result.get("status") != "ok":
             raise RuntimeError(f"{result.get('ename')}: {result.get('evalue')}")

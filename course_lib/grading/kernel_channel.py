@@ -1,11 +1,14 @@
 """The grader's end of a check: requests to the driver in the learner's kernel, as data.
 
 When grading, a check runs here, in the grader's process (``course_lib.checks.core.run_check``).
-Each request it makes travels to the kernel as one silent ``execute_request`` whose only work is
-a ``user_expressions`` entry calling ``__course_driver__.handle_json(...)``; the reply is the JSON
-text that call returned. While the kernel works on a request, the learner's model client may send
-HTTP requests: they arrive as ``input_request`` messages on the stdin channel and are answered
-here, by a local model that lives in this process (``ModelSession``), which records them.
+Its first request starts ``__course_driver__.serve(...)`` in the kernel, as one silent
+``execute_request``; from then on the two sides take turns over the kernel's stdin channel: the
+driver's answer arrives as the prompt of an ``input_request`` and the next request goes back as
+its ``input_reply``, until :meth:`KernelChannel.close` sends the word to stop. One execute per
+check, not one per request: an ``execute_request`` costs about 5 ms in ipykernel, an
+``input_request`` about 1 ms. While the kernel works on a request, the learner's model client
+may send HTTP requests: they arrive as ``input_request`` messages too and are answered here, by a
+local model that lives in this process (``ModelSession``), which records them.
 
 Everything that comes back is untrusted data: it is size-capped and parsed defensively, and a
 reply that is not what the driver sends becomes a failed case, never an exception of ours.
@@ -13,7 +16,6 @@ reply that is not what the driver sends becomes a failed case, never an exceptio
 
 from __future__ import annotations
 
-import ast
 import json
 import time
 from typing import Any
@@ -21,11 +23,12 @@ from typing import Any
 import zmq
 
 from course_lib.checks.learner import ModelSession
-from course_lib.grading.kernel import KernelDied
+from course_lib.driver import DRIVER_PROMPT, MODEL_PROMPT, STOP
+from course_lib.grading.kernel import ABORTED_RETRIES, KernelDied
 
 MAX_REPLY_CHARS = 4_000_000
-MODEL_PROMPT = "course-model:"
 POLL_MS = 200
+CLOSE_GRACE = 10.0  # seconds a finished check waits for the driver to stop serving
 
 
 class CheckTimeout(RuntimeError):
@@ -40,27 +43,57 @@ class KernelChannel:
         self.timeout = timeout
         self.deadline = time.monotonic() + timeout
         self.sessions: dict[str, ModelSession] = {}
+        self.serving: str | None = None  # the msg_id of the kernel's serve() request, if running
+        self.waiting = False  # the driver has answered and waits for the next request
+        self.starting = ""  # the code that starts serving, until the driver first answers
+        self.retries = 0
 
     def add_session(self, session: ModelSession) -> None:
         self.sessions[session.id] = session
 
     def send(self, request: dict[str, Any]) -> dict[str, Any]:
-        call = f"__course_driver__.handle_json({json.dumps(json.dumps(request))})"
+        text = json.dumps(request)
         client = self.kernel.kc
-        msg_id = client.execute(
-            "", silent=True, store_history=False, allow_stdin=True, user_expressions={"r": call}
-        )
-        reply = self._await_reply(msg_id)
-        return _parse(reply)
+        if self.serving is None:
+            self.starting = f"__course_driver__.serve({text!r})"
+            self._start_serving()
+        else:
+            self.waiting = False
+            client.input(text)
+        return self._await_answer(self.deadline)
 
-    def _await_reply(self, msg_id: str) -> dict[str, Any]:
+    def _start_serving(self) -> None:
+        self.serving = self.kernel.kc.execute(
+            self.starting, silent=True, store_history=False, allow_stdin=True
+        )
+
+    def close(self) -> None:
+        """End the kernel's serve loop, so that the notebook's next cell can run. The driver
+        gets the word to stop; if it has not stopped within ``CLOSE_GRACE`` (the learner's code
+        may have caught the timeout's interrupt and gone on), the kernel is interrupted, and
+        after a second grace the channel gives up (the next cell then times out, as it would)."""
+        for _ in range(2):
+            if self.serving is None or not self.kernel.is_alive():
+                break
+            if self.waiting:
+                self.waiting = False
+                self.kernel.kc.input(STOP)
+            try:
+                self._await_answer(time.monotonic() + CLOSE_GRACE, closing=True)
+            except CheckTimeout:
+                continue  # interrupted: wait once more
+            except KernelDied:
+                break
+        self.serving, self.waiting = None, False
+
+    def _await_answer(self, deadline: float, *, closing: bool = False) -> dict[str, Any]:
         client = self.kernel.kc
         poller = zmq.Poller()
         shell, stdin = client.shell_channel.socket, client.stdin_channel.socket
         poller.register(shell, zmq.POLLIN)
         poller.register(stdin, zmq.POLLIN)
         while True:
-            left = self.deadline - time.monotonic()
+            left = deadline - time.monotonic()
             if left <= 0:
                 self.kernel.interrupt()
                 raise CheckTimeout(
@@ -68,16 +101,29 @@ class KernelChannel:
                 )
             ready = dict(poller.poll(min(POLL_MS, max(1, int(left * 1000)))))
             if stdin in ready:
-                self._answer_input(client.get_stdin_msg(timeout=0))
+                # The channels' own reads: the client's get_*_msg wrappers run an asyncio loop
+                # for each message (about half a millisecond, a request takes two).
+                prompt = _prompt(client.stdin_channel.get_msg(timeout=0))
+                if prompt.startswith(DRIVER_PROMPT):
+                    if closing:
+                        client.input(STOP)
+                        continue
+                    self.waiting, self.starting, self.retries = True, "", 0
+                    return _parse(prompt[len(DRIVER_PROMPT) :])
+                self._answer_input(prompt)
             if shell in ready:
-                msg = client.get_shell_msg(timeout=0)
-                if msg["parent_header"].get("msg_id") == msg_id:
-                    return msg
+                msg = client.shell_channel.get_msg(timeout=0)
+                if msg["parent_header"].get("msg_id") == self.serving:
+                    if _aborted(msg) and self.starting and self.retries < ABORTED_RETRIES - 1:
+                        self.retries += 1  # see kernel.ABORTED_RETRIES
+                        self._start_serving()
+                        continue
+                    self.serving, self.waiting = None, False
+                    return _ended(msg)
             if not ready and not self.kernel.is_alive():
                 raise KernelDied(f"the kernel died ({self.kernel.exit_description()})")
 
-    def _answer_input(self, msg: dict[str, Any]) -> None:
-        prompt = str(msg.get("content", {}).get("prompt", ""))
+    def _answer_input(self, prompt: str) -> None:
         if not prompt.startswith(MODEL_PROMPT):
             self.kernel.kc.input("")  # the learner's own input(): there is nobody to answer
             return
@@ -94,24 +140,33 @@ class KernelChannel:
         self.kernel.kc.input(json.dumps(answer, ensure_ascii=False))
 
 
-def _parse(msg: dict[str, Any]) -> dict[str, Any]:
-    """The driver's reply out of an ``execute_reply``, or ``{"error": ...}`` saying why not."""
-    try:
-        result = msg["content"]["user_expressions"]["r"]
-    except (KeyError, TypeError):
-        return {"error": "the kernel sent no answer to the check's request"}
-    if result.get("status") != "ok":
-        name, value = str(result.get("ename", "")), str(result.get("evalue", ""))[:300]
-        return {"error": f"the notebook's driver failed: {name}: {value}"}
-    text = result.get("data", {}).get("text/plain", "")
-    if not isinstance(text, str) or len(text) > MAX_REPLY_CHARS:
+def _prompt(msg: dict[str, Any]) -> str:
+    prompt = msg.get("content", {}).get("prompt", "") if isinstance(msg, dict) else ""
+    return prompt if isinstance(prompt, str) else ""
+
+
+def _parse(text: str) -> dict[str, Any]:
+    """The driver's answer, or ``{"error": ...}`` saying why it cannot be read."""
+    if len(text) > MAX_REPLY_CHARS:
         return {"error": "the notebook's answer is larger than the grader reads"}
-    if text[:1] not in ("'", '"') or text[-1:] != text[:1]:
-        return {"error": "the notebook's answer is not what the driver sends"}
     try:
-        payload = json.loads(ast.literal_eval(text))
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        payload = json.loads(text)
+    except (ValueError, RecursionError):
         return {"error": "the notebook's answer is not what the driver sends"}
     if not isinstance(payload, dict):
         return {"error": "the notebook's answer is not what the driver sends"}
     return payload
+
+
+def _aborted(msg: dict[str, Any]) -> bool:
+    content = msg.get("content") if isinstance(msg, dict) else None
+    return isinstance(content, dict) and content.get("status") == "aborted"
+
+
+def _ended(msg: dict[str, Any]) -> dict[str, Any]:
+    """What a request gets when the kernel's serve loop ended instead of answering it."""
+    content = msg.get("content") if isinstance(msg, dict) else None
+    if isinstance(content, dict) and content.get("status") == "error":
+        name, value = str(content.get("ename", "")), str(content.get("evalue", ""))[:300]
+        return {"error": f"the notebook's driver failed: {name}: {value}"}
+    return {"error": "the kernel sent no answer to the check's request"}

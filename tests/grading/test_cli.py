@@ -166,3 +166,19 @@ def test_the_scorecard_leaves_out_values_that_span_lines_and_keeps_where_they_di
         'Where:    at $[0]: expected "a", got "b"',
         "Hint: Keep order.",
     ]
+
+
+def test_the_grader_command_line_goes_without_the_iri_grammar():
+    """jsonschema builds the IRI grammar at import (about 0.7 s) when rfc3987_syntax is
+    installed; the grader never validates IRIs, so its command line must not pay for it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "import course_lib.grading.cli\n"
+        "import nbformat\n"
+        "print(sys.modules.get('rfc3987_syntax', 'absent'))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "None"

@@ -38,11 +38,13 @@ def server():
     server.stop()
 
 
-def job(server: ForkServer, folder: Path, source: str, budget: float = 120, env=None) -> dict:
+def job(
+    server: ForkServer, folder: Path, source: str, budget: float = 120, env=None, warm=False
+) -> dict:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "test_job.py").write_text(source, encoding="utf-8")
     args = ["-q", "-p", "no:cacheprovider", "-p", "course_lib.grading.plugin", "test_job.py"]
-    return server.run(args, str(folder), str(folder / "log.txt"), budget, env)
+    return server.run(args, str(folder), str(folder / "log.txt"), budget, env, warm=warm)
 
 
 def test_a_job_runs_pytest_in_a_child_and_reports_its_exit(server, tmp_path):
@@ -124,3 +126,70 @@ def test_each_job_runs_with_the_environment_it_was_given(server, tmp_path):
     env.pop("SERVER_ONLY", None)
     assert job(server, tmp_path, source, env=env)["exit"] == 0
     assert (tmp_path / "env.txt").read_text() == "('this job', False)"
+
+
+WARM = """
+import gc, pkgutil, sys
+import course_lib.checks
+
+def test_warm():
+    lessons = [m.name for m in pkgutil.iter_modules(course_lib.checks.__path__)
+               if m.name.startswith("lesson")]
+    assert len(lessons) >= 10
+    for name in lessons:
+        assert f"course_lib.checks.{name}" in sys.modules, name
+    for name in ("openai", "course_lib.local_model", "mcp.server.lowlevel", "jsonschema"):
+        assert name in sys.modules, name
+    assert gc.get_freeze_count() > 0
+"""
+
+
+def test_a_child_finds_every_lessons_checks_and_their_deferred_imports_loaded(server, tmp_path):
+    reply = job(server, tmp_path, WARM, warm=True)
+    assert reply["exit"] == 0, (tmp_path / "log.txt").read_text(encoding="utf-8")
+
+
+def test_warming_up_starts_no_thread(tmp_path):
+    """The server forks while it holds no thread: an import that started one would leave the
+    children with a lock some thread held."""
+    import subprocess
+    import sys
+
+    code = (
+        "import threading\n"
+        "from course_lib.grading.fork_server import warm_imports\n"
+        "warm_imports([])\n"
+        "print(threading.active_count())\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True
+    )
+    assert out.stdout.strip() == "1"
+
+
+def test_the_deferred_imports_are_read_from_inside_functions_only():
+    from course_lib.grading.fork_server import deferred_imports_of_checks
+
+    deferred = deferred_imports_of_checks()
+    assert "course_lib.local_model" in deferred  # imported inside check functions
+    assert "course_lib.checks.lesson04.to_text" not in deferred  # a module-level import
+    assert deferred == sorted(set(deferred))
+
+
+COLD = """
+import sys
+
+def test_cold():
+    assert "course_lib.checks.lesson08" not in sys.modules
+"""
+
+
+def test_the_first_job_is_forked_at_once_not_after_the_warm_up(tmp_path):
+    """The server says it is ready after the base imports; a job that comes at once is not
+    kept waiting for every lesson's checks to load (its child imports what it needs)."""
+    fresh = ForkServer((), grading_env())
+    try:
+        assert job(fresh, tmp_path / "first", COLD)["exit"] == 0
+        assert job(fresh, tmp_path / "warm", WARM, warm=True)["exit"] == 0
+    finally:
+        fresh.stop()

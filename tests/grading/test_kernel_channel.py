@@ -156,3 +156,120 @@ def test_an_anthropic_client_reaches_the_grader_side_model_too(kernel):
         assert here == there == "Exercise 98.3 passed: ask_claude (1 request)."
     finally:
         del EXERCISES["98.3"]
+
+
+# --- one execute_request per check: the driver serves the requests over the stdin channel ------
+
+
+def test_a_checks_requests_share_one_execute_request(exercises, kernel, monkeypatch):
+    executes = []
+    real_execute = kernel.kc.execute
+    monkeypatch.setattr(
+        kernel.kc, "execute", lambda *a, **k: executes.append(a) or real_execute(*a, **k)
+    )
+    channel = KernelChannel(kernel, timeout=30)
+    result = run_check(exercises["98.1"], channel)
+    assert "Case: double(1)" in str(result)  # describe + one call: two requests
+    assert len(executes) == 1
+    assert channel.serving is None  # closed: the kernel is free for the next cell
+    monkeypatch.undo()
+    assert kernel.run_quietly("after_the_check = 1", 10) == "ok"
+
+
+def test_a_target_that_swallows_the_timeouts_interrupt_still_frees_the_kernel(exercises, kernel):
+    swallowing = (
+        "def double(x):\n"
+        "    try:\n"
+        "        while True:\n"
+        "            pass\n"
+        "    except KeyboardInterrupt:\n"
+        "        return 2 * x\n"
+    )
+    assert kernel.run_quietly(swallowing, 10) == "ok"
+    try:
+        with pytest.raises(CheckTimeout):
+            run_check(exercises["98.1"], KernelChannel(kernel, timeout=3))
+        assert kernel.run_quietly("next_cell = 1", 10) == "ok"
+    finally:
+        kernel.run_quietly(TARGETS, 10)
+
+
+FORGED_SERVES = {
+    "returns at once": "def serve(self, first):\n        return 'done'\n",
+    "answers with text that is not JSON": (
+        "def serve(self, first):\n        input('course-driver:{not json')\n        return 'x'\n"
+    ),
+    "answers with a JSON list": (
+        "def serve(self, first):\n        input('course-driver:[1, 2]')\n        return 'x'\n"
+    ),
+    "raises": "def serve(self, first):\n        raise RuntimeError('forged')\n",
+}
+
+
+@pytest.mark.parametrize("how", sorted(FORGED_SERVES))
+def test_a_forged_serve_loop_is_a_failed_case_and_frees_the_kernel(exercises, kernel, how):
+    assert kernel.run_quietly("real_driver = __course_driver__", 10) == "ok"
+    forged = f"class F:\n    {FORGED_SERVES[how]}\n__course_driver__ = F()"
+    try:
+        assert kernel.run_quietly(forged, 10) == "ok"
+        result = run_check(exercises["98.1"], KernelChannel(kernel, timeout=30))
+        assert "The check could not" in str(result)
+        assert kernel.run_quietly("next_cell = 1", 10) == "ok"
+    finally:
+        kernel.run_quietly("__course_driver__ = real_driver", 10)
+
+
+def test_a_forged_serve_loop_that_never_answers_times_out(exercises, kernel):
+    assert kernel.run_quietly("real_driver = __course_driver__", 10) == "ok"
+    forged = "class F:\n    def serve(self, first):\n        while True:\n            pass\n"
+    try:
+        assert kernel.run_quietly(forged + "__course_driver__ = F()", 10) == "ok"
+        with pytest.raises(CheckTimeout):
+            run_check(exercises["98.1"], KernelChannel(kernel, timeout=3))
+        assert kernel.run_quietly("next_cell = 1", 10) == "ok"
+    finally:
+        kernel.run_quietly("__course_driver__ = real_driver", 10)
+
+
+def test_a_lone_surrogate_from_the_learners_code_reads_the_same_as_in_process(exercises, kernel):
+    source = "def double(x):\n    return '\\ud800'\n"
+    namespace: dict = {}
+    exec(source, namespace)
+    here = in_process(exercises["98.1"], double=namespace["double"])
+    assert kernel.run_quietly(source, 10) == "ok"
+    try:
+        there = run_check(exercises["98.1"], KernelChannel(kernel, timeout=30))
+        assert str(there) == str(here)
+        assert 'Got:      "\ud800"' in str(there)
+    finally:
+        kernel.run_quietly(TARGETS, 10)
+
+
+def test_a_check_queued_behind_a_failing_cell_is_sent_again_not_failed(exercises, kernel):
+    """ipykernel cancels ("aborted") what was queued behind a cell that failed; a check that
+    starts then must not read that as the notebook's answer."""
+    executes = []
+    real_execute = kernel.kc.execute
+
+    def counting(*args, **kwargs):
+        executes.append(args)
+        return real_execute(*args, **kwargs)
+
+    namespace: dict = {}
+    exec(TARGETS, namespace)
+    here = in_process(exercises["98.1"], double=namespace["double"])
+    kernel.kc.execute("import time\ntime.sleep(1)\n1 / 0")  # the check is queued behind it
+    kernel.kc.execute = counting
+    try:
+        there = run_check(exercises["98.1"], KernelChannel(kernel, timeout=30))
+    finally:
+        kernel.kc.execute = real_execute
+    assert str(there) == str(here)
+    assert len(executes) == 2  # aborted once, then served
+
+
+def test_an_evaluation_queued_behind_a_failing_cell_is_sent_again(kernel):
+    kernel.kc.execute("import time\ntime.sleep(1)\n1 / 0")
+    assert kernel.evaluate("6 * 7") == 42
+    kernel.kc.execute("import time\ntime.sleep(1)\n1 / 0")
+    assert kernel.run_quietly("after = 1", 30) == "ok"
