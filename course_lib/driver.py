@@ -61,6 +61,11 @@ ModelLink = Callable[[dict[str, Any]], dict[str, Any]]
 _loads, _dumps = json.loads, json.dumps
 
 
+def driver_failed(name: str, message: str) -> dict[str, str]:
+    """The answer a request gets when the driver itself failed (raised ``name``)."""
+    return {"error": f"the notebook's driver failed: {name}: {scrub(message)[:300]}"}
+
+
 class DriverError(Exception):
     """A request the driver cannot carry out (a check author's mistake, or a forged request)."""
 
@@ -445,8 +450,7 @@ class _KernelDriver(Driver):
                 try:
                     answer = Driver.handle_json(self, text, ascii_only=True)
                 except Exception as exc:  # noqa: BLE001 (a forged request: say so, keep serving)
-                    problem = f"{type(exc).__name__}: {scrub(str(exc))[:300]}"
-                    answer = _dumps({"error": f"the notebook's driver failed: {problem}"})
+                    answer = _dumps(driver_failed(type(exc).__name__, str(exc)))
                 with self._lock:  # not while a worker thread of the learner's waits for the model
                     text = self._ask(DRIVER_PROMPT + answer)
         finally:

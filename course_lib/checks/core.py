@@ -87,12 +87,12 @@ class ExerciseTable(dict):
             return
         lesson = exercise_id.partition(".")[0]
         if len(lesson) == 2 and lesson.isdigit():
-            _import_lesson(f"lesson{lesson}")
+            import_lesson(f"lesson{lesson}")
 
     def load_all(self) -> None:
         """Import every ``lessonNN`` package of ``course_lib.checks``."""
         for name in lesson_modules():
-            _import_lesson(name.rpartition(".")[2])
+            import_lesson(name)
 
     def get(self, key: object, default: Any = None) -> Any:
         self.load(key)
@@ -128,19 +128,21 @@ class ExerciseTable(dict):
 
 
 def lesson_modules() -> list[str]:
-    """The full names of the ``lessonNN`` packages of ``course_lib.checks``, in order."""
+    """The names of the ``lessonNN`` packages of ``course_lib.checks`` (``"lesson03"``), in
+    order."""
     import pkgutil
 
     import course_lib.checks as package
 
     return sorted(
-        f"{package.__name__}.{module.name}"
+        module.name
         for module in pkgutil.iter_modules(package.__path__)
         if module.name.startswith("lesson") and module.name[6:].isdigit()
     )
 
 
-def _import_lesson(name: str) -> None:
+def import_lesson(name: str) -> None:
+    """Import ``course_lib.checks.<name>`` (``"lesson03"``), which registers its exercises."""
     full = f"course_lib.checks.{name}"
     try:
         importlib.import_module(full)

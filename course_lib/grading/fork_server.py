@@ -45,7 +45,7 @@ KILL_GRACE_SECONDS = 5  # after killing a child at its deadline, before giving u
 def base_imports(check_modules: list[str]) -> None:
     """What every child imports before its first cell: imported before the server says it is
     ready."""
-    sys.modules.setdefault("rfc3987_syntax", None)  # see runner.PYTEST_MAIN
+    importlib.import_module("course_lib.grading.without_iri_grammar")  # before nbformat
     import _pytest.config
     import nbformat  # noqa: F401
     import nbval.plugin  # noqa: F401
@@ -65,10 +65,10 @@ def warm_steps() -> list[Callable[[], object]]:
     pays only for its own lesson) and what those checks import inside their functions (the
     openai SDK, the MCP SDK, the local model: about a second a lesson if each child imported
     them anew). The last step freezes the garbage collector (see :func:`_freeze`)."""
-    from course_lib.checks.core import lesson_modules
+    from course_lib.checks.core import import_lesson, lesson_modules
 
     steps: list[Callable[[], object]] = [
-        functools.partial(importlib.import_module, name) for name in lesson_modules()
+        functools.partial(import_lesson, name) for name in lesson_modules()
     ]
     steps.append(lambda: [_import_if_module(name) for name in deferred_imports_of_checks()])
     steps.append(_freeze)
@@ -112,7 +112,9 @@ def deferred_imports_of_checks() -> list[str]:
     for path in sorted(Path(package.__path__[0]).rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for top in tree.body:
-            for node in ast.walk(top) if not isinstance(top, ast.Import | ast.ImportFrom) else ():
+            if isinstance(top, ast.Import | ast.ImportFrom):
+                continue  # imported with the module itself
+            for node in ast.walk(top):
                 if isinstance(node, ast.Import):
                     names.update(alias.name for alias in node.names)
                 elif isinstance(node, ast.ImportFrom) and node.module and not node.level:

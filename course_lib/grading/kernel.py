@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from queue import Empty
 from typing import Any
 
@@ -236,15 +237,17 @@ class GuardedKernel(RunningKernel):
 
     def run_quietly(self, code: str, timeout: float) -> str:
         """Run ``code`` (a replayed cell) without showing anything; return the reply status."""
-        status, deadline = "timeout", time.monotonic() + timeout
-        for _ in range(ABORTED_RETRIES):
-            msg_id = self.kc.execute(code, silent=False, store_history=False, allow_stdin=False)
-            try:
-                status = self._reply(msg_id, deadline - time.monotonic())["content"]["status"]
-            except Empty:
-                self.interrupt()
-            if status != "aborted":
-                break
+
+        def execute() -> str:
+            return self.kc.execute(code, silent=False, store_history=False, allow_stdin=False)
+
+        status = "timeout"
+        try:
+            msg_id, reply = self._unaborted(execute, timeout)
+            status = reply["content"]["status"]
+        except _NoReply as missing:
+            msg_id = missing.msg_id
+            self.interrupt()
         try:
             self.await_idle(msg_id, 5)
         except Empty:
@@ -254,18 +257,32 @@ class GuardedKernel(RunningKernel):
     def evaluate(self, expression: str, timeout: float = 20) -> Any:
         """Evaluate one expression through ``user_expressions`` (nothing shows); the result as
         a Python literal, or a ``RuntimeError`` that says what went wrong."""
-        deadline = time.monotonic() + timeout
-        for _ in range(ABORTED_RETRIES):
-            msg_id = self.kc.execute(
+
+        def execute() -> str:
+            return self.kc.execute(
                 "", silent=True, store_history=False, user_expressions={"r": expression}
             )
-            reply = self._reply(msg_id, deadline - time.monotonic())
-            if reply["content"].get("status") != "aborted":
-                break
+
+        _, reply = self._unaborted(execute, timeout)
         result = reply["content"].get("user_expressions", {}).get("r", {})
         if result.get("status") != "ok":
             raise RuntimeError(f"{result.get('ename')}: {result.get('evalue')}")
         return ast.literal_eval(result["data"]["text/plain"])
+
+    def _unaborted(self, execute: Callable[[], str], timeout: float) -> tuple[str, dict[str, Any]]:
+        """``execute()`` (which sends one request and returns its id) and its reply, sent again
+        while the kernel answers "aborted" (see ``ABORTED_RETRIES``); ``_NoReply`` (an
+        ``Empty``) when no reply comes within ``timeout``."""
+        deadline = time.monotonic() + timeout
+        for _ in range(ABORTED_RETRIES):
+            msg_id = execute()
+            try:
+                reply = self._reply(msg_id, deadline - time.monotonic())
+            except Empty:
+                raise _NoReply(msg_id) from None
+            if reply["content"].get("status") != "aborted":
+                break
+        return msg_id, reply
 
     def _reply(self, msg_id: str, timeout: float) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
@@ -273,3 +290,11 @@ class GuardedKernel(RunningKernel):
             msg = self.get_message("shell", timeout=max(0.0, deadline - time.monotonic()))
             if msg["parent_header"].get("msg_id") == msg_id:
                 return msg
+
+
+class _NoReply(Empty):
+    """No reply to ``msg_id`` in time (an ``Empty``, as ``_reply`` raises)."""
+
+    def __init__(self, msg_id: str) -> None:
+        super().__init__(msg_id)
+        self.msg_id = msg_id

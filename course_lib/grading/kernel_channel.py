@@ -23,7 +23,7 @@ from typing import Any
 import zmq
 
 from course_lib.checks.learner import ModelSession
-from course_lib.driver import DRIVER_PROMPT, MODEL_PROMPT, STOP
+from course_lib.driver import DRIVER_PROMPT, MODEL_PROMPT, STOP, driver_failed
 from course_lib.grading.kernel import ABORTED_RETRIES, KernelDied
 
 MAX_REPLY_CHARS = 4_000_000
@@ -46,7 +46,7 @@ class KernelChannel:
         self.serving: str | None = None  # the msg_id of the kernel's serve() request, if running
         self.waiting = False  # the driver has answered and waits for the next request
         self.starting = ""  # the code that starts serving, until the driver first answers
-        self.retries = 0
+        self.attempts = 0  # how many times it was sent (ipykernel may answer "aborted")
 
     def add_session(self, session: ModelSession) -> None:
         self.sessions[session.id] = session
@@ -55,7 +55,7 @@ class KernelChannel:
         text = json.dumps(request)
         client = self.kernel.kc
         if self.serving is None:
-            self.starting = f"__course_driver__.serve({text!r})"
+            self.starting, self.attempts = f"__course_driver__.serve({text!r})", 0
             self._start_serving()
         else:
             self.waiting = False
@@ -63,6 +63,7 @@ class KernelChannel:
         return self._await_answer(self.deadline)
 
     def _start_serving(self) -> None:
+        self.attempts += 1
         self.serving = self.kernel.kc.execute(
             self.starting, silent=True, store_history=False, allow_stdin=True
         )
@@ -108,15 +109,14 @@ class KernelChannel:
                     if closing:
                         client.input(STOP)
                         continue
-                    self.waiting, self.starting, self.retries = True, "", 0
+                    self.waiting, self.starting = True, ""
                     return _parse(prompt[len(DRIVER_PROMPT) :])
                 self._answer_input(prompt)
             if shell in ready:
                 msg = client.shell_channel.get_msg(timeout=0)
                 if msg["parent_header"].get("msg_id") == self.serving:
-                    if _aborted(msg) and self.starting and self.retries < ABORTED_RETRIES - 1:
-                        self.retries += 1  # see kernel.ABORTED_RETRIES
-                        self._start_serving()
+                    if _aborted(msg) and self.starting and self.attempts < ABORTED_RETRIES:
+                        self._start_serving()  # see kernel.ABORTED_RETRIES
                         continue
                     self.serving, self.waiting = None, False
                     return _ended(msg)
@@ -167,6 +167,5 @@ def _ended(msg: dict[str, Any]) -> dict[str, Any]:
     """What a request gets when the kernel's serve loop ended instead of answering it."""
     content = msg.get("content") if isinstance(msg, dict) else None
     if isinstance(content, dict) and content.get("status") == "error":
-        name, value = str(content.get("ename", "")), str(content.get("evalue", ""))[:300]
-        return {"error": f"the notebook's driver failed: {name}: {value}"}
+        return driver_failed(str(content.get("ename", "")), str(content.get("evalue", "")))
     return {"error": "the kernel sent no answer to the check's request"}

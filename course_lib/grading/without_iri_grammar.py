@@ -1,10 +1,10 @@
-"""Imported first by the grader's command line, before anything imports nbformat.
+"""Imported by the grader's processes (its command line, the fork server, a fresh pytest
+process per submission) before anything imports nbformat.
 
 nbformat imports jsonschema, which builds the grammar of its IRI format checker
 (``rfc3987_syntax``) at import when that package is installed (JupyterLab's dependencies
-install it): about 0.7 s, for a check neither the grader nor the self-check ever makes. The
-grading processes go without it too (``runner.PYTEST_MAIN``); learners' kernels are not
-affected.
+install it): about 0.7 s a process, for a check neither the grader nor the self-check ever
+makes. Learners' kernels are not affected.
 """
 
 import sys

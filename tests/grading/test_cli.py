@@ -92,6 +92,17 @@ def test_regrading_gives_byte_identical_files(submissions, canonical_dir, single
         assert (tmp_path / name).read_bytes() == (single_run / name).read_bytes(), name
 
 
+def test_a_fresh_pytest_process_per_submission_grades_exactly_as_the_fork_server(
+    submissions, canonical_dir, single_run, tmp_path, monkeypatch
+):
+    """Where there is no fork (or with COURSE_GRADE_FORK=0) each submission gets a new Python
+    process started from ``runner.PYTEST_MAIN``: the same files, byte for byte."""
+    monkeypatch.setenv("COURSE_GRADE_FORK", "0")
+    assert grade(submissions, tmp_path, canonical_dir) == 0
+    for name in FILES:
+        assert (tmp_path / name).read_bytes() == (single_run / name).read_bytes(), name
+
+
 @pytest.fixture(scope="module")
 def shards(submissions, canonical_dir, tmp_path_factory) -> list[Path]:
     root = tmp_path_factory.mktemp("shards")

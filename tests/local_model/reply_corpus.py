@@ -20,10 +20,24 @@ import json
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import local_model_fixtures as fixtures
+
 Send = Callable[[str, str, bytes, dict[str, str]], tuple[int, str, bytes]]
 ANTHROPIC_HEADERS = {"anthropic-version": "2023-06-01", "content-type": "application/json"}
 JSON_HEADERS = {"content-type": "application/json"}
 MODEL = "local-toy"
+# The tools the other local-model tests use, as flat functions (the Chat Completions wrapper off).
+WEATHER, NOTES, CONVERT, CALC, EMAIL, TIME = (
+    tool["function"]
+    for tool in (
+        fixtures.WEATHER,
+        fixtures.NOTES,
+        fixtures.CONVERT,
+        fixtures.CALC,
+        fixtures.EMAIL,
+        fixtures.TIME,
+    )
+)
 
 
 def _function(name: str, description: str, properties: dict, required: list[str]) -> dict:
@@ -34,35 +48,6 @@ def _function(name: str, description: str, properties: dict, required: list[str]
     }
 
 
-WEATHER = _function(
-    "get_weather",
-    "Get the current weather for a city.",
-    {
-        "city": {"type": "string", "description": "City name, e.g. Beijing or 北京"},
-        "unit": {"type": "string", "enum": ["c", "f"], "description": "Temperature unit"},
-    },
-    ["city"],
-)
-NOTES = _function(
-    "search_notes",
-    "Search the user's notes by keyword.",
-    {
-        "keyword": {"type": "string", "description": "Word or phrase to look for"},
-        "limit": {"type": "integer", "description": "How many notes to return at most"},
-        "tags": {"type": "array", "items": {"type": "string"}},
-    },
-    ["keyword"],
-)
-CONVERT = _function(
-    "convert_currency",
-    "Convert an amount of money from one currency to another using today's exchange rate.",
-    {
-        "amount": {"type": "number", "description": "Amount of money"},
-        "from_currency": {"type": "string", "description": "Currency code to convert from"},
-        "to_currency": {"type": "string", "description": "Currency code to convert to"},
-    },
-    ["amount", "from_currency", "to_currency"],
-)
 UNITS = _function(
     "convert_length",
     "Convert a length from one unit to another.",
@@ -72,27 +57,6 @@ UNITS = _function(
         "target": {"type": "string", "enum": ["km", "miles", "m", "ft"]},
     },
     ["value", "source", "target"],
-)
-CALC = _function(
-    "calculate",
-    "Evaluate an arithmetic expression and return the number.",
-    {"expression": {"type": "string", "description": "Arithmetic expression, e.g. 2 * (3 + 4)"}},
-    ["expression"],
-)
-EMAIL = _function(
-    "send_email",
-    "Send an email to a contact.",
-    {
-        "recipient": {"type": "string", "description": "Name of the person to write to"},
-        "subject": {"type": "string", "description": "Subject line"},
-    },
-    ["recipient", "subject"],
-)
-TIME = _function(
-    "get_time",
-    "Get the current local time in a city.",
-    {"city": {"type": "string", "description": "City name"}},
-    ["city"],
 )
 BOOKING = _function(
     "book_trip",
