@@ -9,7 +9,9 @@
 - ``runner``, ``plugin``, ``kernel``, ``kernel_launcher``: run the sanitized copy as
   ``pytest --nbval-lax`` items in a scratch directory, with timeouts, a memory limit and a
   kernel that is restarted when it dies; ``fork_server``: the warm parent that forks one
-  pytest process per submission (pytest, nbval and the checks imported once).
+  pytest process per submission (pytest, nbval and the checks imported once);
+  ``kernel_zygote``: the clean process that forks each kernel's launcher (IPython's kernel
+  imported once).
 - ``isolation``, ``sandbox``: what keeps that kernel apart from the grader and other kernels
   (namespaces, Landlock, an environment allowlist, limits).
 - ``kernel_channel``, ``borrowing``: checks run here, in the grader, and reach the notebook only

@@ -10,6 +10,9 @@ inherit (jupyter_client starts kernels with ``close_fds``). The server itself ne
 notebook, holds no zmq context and no thread when it forks, and answers on its stdout, one JSON
 line per finished child.
 
+The server also starts the kernel zygote (``kernel_zygote``) that its children's kernels are
+forked from; each child keeps the socket to it.
+
 The grader's side is ``ForkServer``: one server per set of check modules, shared by the
 grading threads, restarted if it ever dies. Where ``fork`` does not exist, the runner starts
 pytest as a fresh process instead (the same arguments, the same results channel).
@@ -144,6 +147,7 @@ def serve(check_modules: list[str]) -> None:
     # while it is imported (or a child prints before its own redirection) mixes with them.
     replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
+    start_kernel_zygote()
     base_imports(check_modules)
     # The rest of the warm-up happens while the first children run: the first job does not
     # wait for it (its child imports what it needs itself), and the next ones find it done.
@@ -194,6 +198,9 @@ def serve(check_modules: list[str]) -> None:
                     selector.unregister(child.read_fd)
                     os.close(child.read_fd)
                 del children[child.pid]
+    from course_lib.grading import kernel_zygote
+
+    kernel_zygote.stop()
 
 
 def _next_timeout(children: dict[int, Child]) -> float | None:
@@ -237,7 +244,9 @@ def _run_child(job: dict[str, Any], results_fd: int) -> None:
         os.dup2(null, 0)
         os.dup2(log, 1)
         os.dup2(log, 2)
-        _close_other_fds(results_fd)
+        from course_lib.grading import kernel_zygote
+
+        _close_other_fds(results_fd, kernel_zygote.control_fd())
         os.environ.clear()  # the environment of this submission, as a fresh process would get
         os.environ.update(job["env"])
         os.chdir(job["cwd"])
@@ -256,12 +265,25 @@ def _run_child(job: dict[str, Any], results_fd: int) -> None:
         os._exit(code)
 
 
-def _close_other_fds(keep: int) -> None:
+def _close_other_fds(*keep: int | None) -> None:
     """Close every descriptor but 0-2 and ``keep``: the server's request and reply pipes and
     the other children's result pipes are not this child's business."""
     top = os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 65536
-    os.closerange(3, keep)
-    os.closerange(keep + 1, max(keep + 1, top))
+    low = 3
+    for fd in sorted(fd for fd in keep if fd is not None and fd >= 3):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, max(low, top))
+
+
+def start_kernel_zygote() -> None:
+    """The kernel zygote (``kernel_zygote``) every child's kernels are forked from, started
+    with a kernel's own environment: it boots while this server imports."""
+    from course_lib.grading import kernel_zygote
+    from course_lib.grading.isolation import kernel_environment
+
+    neutral = os.path.realpath(os.sep)
+    kernel_zygote.start(kernel_environment(dict(os.environ), home=neutral, runtime=neutral))
 
 
 def _collect(child: Child, selector: selectors.BaseSelector) -> None:

@@ -7,7 +7,8 @@ death is noticed within ``POLL_SECONDS`` and reported as ``KernelDied``; the gra
 starts a new kernel and goes on. It also caps how much output one cell may send, so a cell that
 prints gigabytes cannot exhaust the grader, and it runs the grader's silent requests.
 
-Each kernel is started through ``kernel_launcher`` (kept apart, see ``isolation``), with a
+Each kernel is started through ``kernel_launcher`` (kept apart, see ``isolation``; forked by the
+kernel zygote where there is one, see ``kernel_zygote``), with a
 private runtime folder beside its working folder (mode 0700, removed when it stops) holding
 its connection file and, where unix sockets can be used, its channels (``ipc`` transport):
 no TCP port to find, and the kernel can run without any network (where the socket paths would
@@ -27,15 +28,19 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from collections.abc import Callable
 from queue import Empty
 from typing import Any
 
 import zmq
+from jupyter_client.connect import KernelConnectionInfo
 from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
 from jupyter_client.manager import KernelManager
+from jupyter_client.provisioning import LocalProvisioner
 from nbval.kernel import RunningKernel
 
+from course_lib.grading import kernel_zygote
 from course_lib.grading.isolation import RECORD_FILE, kernel_environment
 from course_lib.grading.kernel_launcher import LAUNCH
 
@@ -95,6 +100,28 @@ def _sockets_fit(runtime: str) -> bool:
     return len(longest.encode()) <= MAX_SOCKET_PATH
 
 
+class ZygoteProvisioner(LocalProvisioner):
+    """jupyter_client's local provisioner, with the launcher forked by the kernel zygote
+    (``kernel_zygote``) instead of started with ``Popen``; ``Popen`` where the zygote cannot."""
+
+    async def launch_kernel(self, cmd: list[str], **kwargs: Any) -> KernelConnectionInfo:
+        env = kwargs.get("env") or dict(os.environ)
+        cwd = str(kwargs.get("cwd") or os.getcwd())
+        try:
+            process = kernel_zygote.LauncherProcess(kernel_zygote.launcher_args(cmd), env, cwd)
+        except kernel_zygote.ZygoteGone:
+            return await super().launch_kernel(cmd, **kwargs)
+        self.process = process
+        self.pid = self.pgid = process.pid
+        self.cwd = cwd
+        return self.connection_info
+
+    async def cleanup(self, restart: bool = False) -> None:
+        if isinstance(self.process, kernel_zygote.LauncherProcess):
+            self.process.close()
+        await super().cleanup(restart)
+
+
 class GuardedKernel(RunningKernel):
     def __init__(
         self,
@@ -128,6 +155,11 @@ class GuardedKernel(RunningKernel):
             transport=channel_transport(self.runtime),
             connection_file=os.path.join(self.runtime, f"{CONNECTION_NAME}.json"),
         )
+        if kernel_zygote.available():
+            self.km.kernel_id = str(uuid.uuid4())
+            self.km.provisioner = ZygoteProvisioner(
+                kernel_id=self.km.kernel_id, kernel_spec=self.km.kernel_spec, parent=self.km
+            )
         env = kernel_environment(dict(os.environ), home=home, runtime=self.runtime)
         try:
             self.km.start_kernel(
@@ -135,12 +167,31 @@ class GuardedKernel(RunningKernel):
             )
             self.kc = self.km.client()
             self.kc.start_channels()
-            self.kc.wait_for_ready(timeout=startup_timeout)
+            self._wait_until_ready(startup_timeout)
         except BaseException:
             self.stop()
             raise
         self.isolation = self._read_isolation()
-        self._ensure_iopub_up()
+
+    def _wait_until_ready(self, timeout: float) -> None:
+        """Until the kernel answers on shell and IOPub: a ``kernel_info`` request, sent again
+        after 0.1 s, 0.2 s, 0.4 s ... (at most a second apart; one sent before the kernel
+        listens, or whose status went out before IOPub was subscribed, is not answered in full)
+        until one's reply and its idle status arrive. ``wait_for_ready`` would then wait 0.2 s
+        more for IOPub to fall silent; nothing read here later needs that (every wait matches
+        replies to its own request)."""
+        deadline = time.monotonic() + timeout
+        wait = 0.1
+        while True:
+            msg_id = self.kc.kernel_info()
+            try:
+                self._reply(msg_id, min(wait, max(0.0, deadline - time.monotonic())))
+                self.await_idle(msg_id, min(wait, max(0.0, deadline - time.monotonic())))
+                return
+            except Empty:
+                if time.monotonic() >= deadline:
+                    raise RuntimeError(f"the kernel did not answer within {timeout:g} s") from None
+            wait = min(1.0, wait * 2)
 
     def _read_isolation(self) -> dict[str, Any]:
         """The launcher's record, written before the kernel went on to start IPython."""

@@ -15,14 +15,21 @@ launcher kills what it reaped as subreaper), and the launcher exits the way the 
 the grader's process ends) ends the kernel the same way; interrupts go to the whole process
 group and reach the kernel directly. History is switched off: parallel kernels would all write
 to one SQLite file.
+
+Where the grader has a kernel zygote (``kernel_zygote``, Linux), the launcher is not started
+with ``exec`` but forked by the zygote, which has already imported IPython's kernel: ``main``
+then gets a lifeline socket instead of a parent that is the grader (the kernel ends when the
+grader's end closes) and the zygote reports the exit status; everything else is the same.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
+import select
 import signal
 import sys
 from pathlib import Path
@@ -41,8 +48,16 @@ LAUNCH = (
 )
 
 
-def main(argv: list[str]) -> None:
+def main(
+    argv: list[str], lifeline: int | None = None, set_by_imports: dict[str, str] | None = None
+) -> None:
+    """For a launcher the kernel zygote forked: ``lifeline``, a socket whose other end the
+    grader holds (this launcher's parent is not the grader): when it closes, the kernel ends;
+    ``set_by_imports``, what the zygote's imports of IPython's kernel put in the environment,
+    which a kernel that imported them itself would have (unless already set)."""
     args = _parse(argv)
+    if lifeline is not None:
+        os.set_inheritable(lifeline, False)  # kept: close_inherited_fds closes the rest
     namespaces.close_inherited_fds()
     namespaces.die_with_parent(signal.SIGTERM)
     if args.parent_pid and os.getppid() != args.parent_pid:
@@ -61,6 +76,10 @@ def main(argv: list[str]) -> None:
     if kernel == 0:
         os.close(record_read)
         os.close(go_write)
+        if lifeline is not None:
+            os.close(lifeline)
+        for key, value in (set_by_imports or {}).items():
+            os.environ.setdefault(key, value)
         _run_kernel(args, kernel_args, spaces, connection, record_write, go_read)
         raise SystemExit(0)
     os.close(record_write)
@@ -70,7 +89,7 @@ def main(argv: list[str]) -> None:
     cleanup = "pid_namespace" if spaces["pid_namespace"] else "subreaper" if subreaper else ""
     facts = {"channels": channels, "process_cleanup": cleanup or "process_group", **spaces}
     _publish_record(Path(args.runtime), record_read, go_write, facts)
-    status = _wait_for(kernel)
+    status = _wait_for(kernel) if lifeline is None else _wait_watching(kernel, lifeline)
     if subreaper:
         namespaces.kill_descendants()
     _exit_like(status)
@@ -184,12 +203,47 @@ def _wait_for(kernel: int) -> int:
             return status
 
 
+def _wait_watching(kernel: int, lifeline: int) -> int:
+    """``_wait_for``, and the kernel is killed when the grader's end of ``lifeline`` closes.
+    (No thread: after entering a new PID namespace this process cannot start one.)"""
+    wake_read, wake_write = os.pipe()
+    os.set_blocking(wake_write, False)
+    signal.set_wakeup_fd(wake_write)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    poller = select.poll()
+    poller.register(lifeline, select.POLLIN)
+    poller.register(wake_read, select.POLLIN)
+    while True:
+        while True:  # reap what has ended; as subreaper, orphans too
+            try:
+                pid, status = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return 0
+            if pid == kernel:
+                return status
+            if pid == 0:
+                break
+        for fd, _ in poller.poll():
+            if fd == wake_read:
+                with contextlib.suppress(BlockingIOError):
+                    os.read(wake_read, 4096)
+                continue
+            try:  # the grader sends nothing after its request: data here is only skipped
+                ended = not os.read(lifeline, 4096)
+            except OSError:
+                ended = True
+            if ended:
+                poller.unregister(lifeline)
+                _kill(kernel)
+
+
 def _exit_like(status: int) -> None:
     """End this process the way the kernel ended: the same exit code, or the same signal."""
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        signal.signal(sig, signal.SIG_DFL)
+        with contextlib.suppress(OSError, ValueError):  # SIGKILL's action cannot be changed
+            signal.signal(sig, signal.SIG_DFL)
         os.kill(os.getpid(), sig)
         os._exit(128 + sig)
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)

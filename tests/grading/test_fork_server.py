@@ -9,6 +9,7 @@ grading tests run notebooks through the same server.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from pathlib import Path
 
@@ -114,6 +115,22 @@ def test_the_child_holds_none_of_the_servers_pipes(server, tmp_path):
     replies = os.fstat(server.process.stdout.fileno()).st_ino
     assert f"pipe:[{requests}]" not in held and f"pipe:[{replies}]" not in held
     assert len([link for link in held if link.startswith("pipe:")]) == 1  # its results pipe
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the kernel zygote is Linux-only")
+def test_a_child_starts_its_kernels_from_the_servers_zygote(server, tmp_path):
+    """The server starts the kernel zygote once; every child keeps the socket to it, and the
+    zygote runs with a kernel's environment, not the server's (SERVER_ONLY is the server's)."""
+    source = (
+        "import os\n\ndef test_zygote():\n"
+        "    from course_lib.grading import kernel_zygote\n"
+        "    os.fstat(kernel_zygote.control_fd())\n"
+        "    environ = open(f'/proc/{kernel_zygote._process.pid}/environ', 'rb').read()\n"
+        "    with open('zygote.txt', 'w') as handle:\n"
+        "        handle.write(repr((kernel_zygote.available(), b'SERVER_ONLY' in environ)))\n"
+    )
+    assert job(server, tmp_path, source)["exit"] == 0
+    assert (tmp_path / "zygote.txt").read_text() == "(True, False)"
 
 
 def test_each_job_runs_with_the_environment_it_was_given(server, tmp_path):
