@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import hashlib
 import io
 import keyword
@@ -103,8 +104,10 @@ def _hash(gram: tuple[str, ...]) -> int:
     return int.from_bytes(digest, "big")
 
 
+@functools.lru_cache(maxsize=8192)
 def fingerprints(source: str) -> frozenset[int]:
-    """The winnowed hashes of ``source``'s ``K``-token runs."""
+    """The winnowed hashes of ``source``'s ``K``-token runs (remembered: the course's own
+    sources are compared with every answer, and ``load_corpus`` fingerprints them ahead)."""
     words = tokens(source)
     hashes = [_hash(tuple(words[i : i + K])) for i in range(len(words) - K + 1)]
     if len(hashes) <= WINDOW:
@@ -236,7 +239,12 @@ def load_corpus(lessons: dict[str, Lesson], solutions_dir: Path | None) -> Corpu
             if exercise:
                 label = f"solutions/{slug}.ipynb, exercise {exercise}"
                 solutions[(slug, exercise)] = Known(label, cell.source)
-    return Corpus(solutions, reference_pieces(), stubs)
+    corpus = Corpus(solutions, reference_pieces(), stubs)
+    # Fingerprinted here, while the notebooks run (the grader reads the corpus in a thread of
+    # its own), rather than once the last one has.
+    for source in [*stubs.values(), *(k.source for k in [*solutions.values(), *corpus.reference])]:
+        fingerprints(source)
+    return corpus
 
 
 def _exercise_id(cell: nbformat.NotebookNode) -> str:
