@@ -4,7 +4,9 @@
    graded with ``course grade --jobs J`` against plain ``pytest --nbval-lax --nbval-current-env``
    on the same files, split over J pytest processes run side by side (one process when J is 1).
    The grader is also timed with ``COURSE_GRADE_FORK=0`` (a fresh pytest process per
-   submission instead of a fork of a warm one), to show what the fork server saves. Rounds are
+   submission instead of a fork of a warm one), to show what the fork server saves, and with
+   ``COURSE_GRADE_ZYGOTE=0`` (each kernel started with ``exec`` instead of forked from the
+   kernel zygote, Linux), to show what the zygote saves. Rounds are
    interleaved (the candidates take turns) and the medians compared. Target: at most 1.0x.
 2. A dead kernel: one notebook whose first exercise calls ``os._exit``, graded with the default
    30 s cell timeout, against the same notebook without that line, in alternating rounds.
@@ -78,6 +80,7 @@ def overhead(work: Path, copies: int, jobs: int, rounds: int) -> None:
     files = make_class(work / "class", copies)
     shares = [files[i::jobs] for i in range(jobs)]
     fresh_env = {**os.environ, "COURSE_GRADE_FORK": "0"}
+    exec_env = {**os.environ, "COURSE_GRADE_ZYGOTE": "0"}
     candidates = {
         "plain": lambda: timed_together(
             [([*NBVAL, *map(str, share)], work / "class") for share in shares]
@@ -88,10 +91,14 @@ def overhead(work: Path, copies: int, jobs: int, rounds: int) -> None:
         "fresh": lambda: timed_together(
             [(grade_command(work / "class", work / "out2", jobs), ROOT)], env=fresh_env
         ),
+        "exec": lambda: timed_together(
+            [(grade_command(work / "class", work / "out3", jobs), ROOT)], env=exec_env
+        ),
     }
     times: dict[str, list[float]] = {name: [] for name in candidates}
     for round_number in range(rounds):
-        order = list(candidates)[round_number % 3 :] + list(candidates)[: round_number % 3]
+        turn = round_number % len(candidates)
+        order = list(candidates)[turn:] + list(candidates)[:turn]
         for name in order:
             times[name].append(candidates[name]())
     median = {name: statistics.median(values) for name, values in times.items()}
@@ -99,8 +106,10 @@ def overhead(work: Path, copies: int, jobs: int, rounds: int) -> None:
     print(f"plain pytest --nbval-lax ({jobs} process(es)):      {median['plain']:7.1f} s")
     print(f"course grade (fork server):                  {median['grader']:7.1f} s")
     print(f"course grade, COURSE_GRADE_FORK=0:           {median['fresh']:7.1f} s")
+    print(f"course grade, COURSE_GRADE_ZYGOTE=0:         {median['exec']:7.1f} s")
     print(f"ratio grader / plain:    {median['grader'] / median['plain']:5.2f}x (target <= 1.0x)")
     print(f"ratio fresh / plain:     {median['fresh'] / median['plain']:5.2f}x")
+    print(f"ratio exec / plain:      {median['exec'] / median['plain']:5.2f}x")
 
 
 def dead_kernel(work: Path, rounds: int) -> None:

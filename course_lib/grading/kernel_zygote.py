@@ -35,6 +35,7 @@ standard library: the zygote loads nothing of the grader's.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import importlib
 import json
@@ -46,6 +47,7 @@ import subprocess
 import sys
 import threading
 import time
+import traceback
 from typing import Any
 
 ZYGOTE = (
@@ -238,12 +240,39 @@ def _fork_launcher(lifeline: socket.socket) -> int | None:
         from course_lib.grading.kernel_launcher import main
 
         sys.argv = ["-c", *request["argv"]]
+        # Returns (or raises SystemExit) only in the kernel, when IPython has ended.
         main(list(request["argv"]), lifeline=keep, set_by_imports=_SET_BY_IMPORTS)
         code = 0
+    except SystemExit as exc:
+        code = _exit_code(exc)
     except BaseException:  # noqa: BLE001 (anything: the status says the launcher failed)
+        with contextlib.suppress(Exception):
+            traceback.print_exc()
         code = 1
     finally:
-        os._exit(code)
+        _end_like_an_interpreter(code)
+
+
+def _exit_code(exc: SystemExit) -> int:
+    """The exit status Python gives ``raise SystemExit(code)``."""
+    if exc.code is None:
+        return 0
+    if isinstance(exc.code, int):
+        return exc.code & 0xFF
+    with contextlib.suppress(Exception):
+        print(exc.code, file=sys.stderr)
+    return 1
+
+
+def _end_like_an_interpreter(code: int) -> None:
+    """What an exec'd kernel does as it exits (atexit handlers, flushed streams), then exit:
+    never back into the zygote's loop."""
+    with contextlib.suppress(BaseException):
+        atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(BaseException):
+            stream.flush()
+    os._exit(code)
 
 
 def _read_request(lifeline: socket.socket) -> dict[str, Any]:

@@ -119,24 +119,34 @@ def kernel_pid(kernel: GuardedKernel) -> int:
     return int(children[0])
 
 
-def test_exit_codes_and_signals_are_reported_as_for_a_child(zygote, tmp_path):
+EXITS = (
+    ("import os; os._exit(3)", "exit code 3"),
+    ("import ctypes; ctypes.string_at(0)", "killed by signal SIGSEGV"),
+    ("raise SystemExit(5)", None),  # IPython catches it: the kernel lives on
+    ("exit()", "exit code 0"),  # the kernel's own way out: it ends cleanly
+    (None, "killed by signal SIGKILL"),
+)
+
+
+@pytest.mark.parametrize("how", ["forked", "execd"])
+def test_exit_codes_and_signals_are_reported_as_for_a_child(how, zygote, tmp_path):
     """(The kernel is the init of its PID namespace: a signal it sends itself is ignored, so
     the signals here are a real fault and a kill from outside.)"""
-    for number, (code, said) in enumerate(
-        (
-            ("import os; os._exit(3)", "exit code 3"),
-            ("import ctypes; ctypes.string_at(0)", "killed by signal SIGSEGV"),
-            (None, "killed by signal SIGKILL"),
-        )
-    ):
+    if how == "execd":
+        kernel_zygote.stop()
+    for number, (code, said) in enumerate(EXITS):
         kernel = start_kernel(tmp_path, f"k{number}")
         try:
+            if code is None:
+                os.kill(kernel_pid(kernel), 9)
+            else:
+                kernel.kc.execute(code)
+            if said is None:
+                assert kernel.evaluate("'alive'", timeout=60) == "alive"
+                continue
             with pytest.raises(KernelDied, match=said):
-                if code is None:
-                    os.kill(kernel_pid(kernel), 9)
+                for _ in range(100):
                     kernel.evaluate("'still here?'", timeout=60)
-                else:
-                    kernel.evaluate(f"exec({code!r})", timeout=60)
         finally:
             kernel.stop()
 
