@@ -59,9 +59,12 @@ def main(
     if lifeline is not None:
         os.set_inheritable(lifeline, False)  # kept: close_inherited_fds closes the rest
     namespaces.close_inherited_fds()
-    namespaces.die_with_parent(signal.SIGTERM)
-    if args.parent_pid and os.getppid() != args.parent_pid:
-        raise SystemExit("the grader that started this kernel has already ended")
+    # The parent is the grader, unless the zygote forked this launcher: then the lifeline
+    # stands for the grader, and the kernel does not end with the zygote.
+    if lifeline is None:
+        namespaces.die_with_parent(signal.SIGTERM)
+        if args.parent_pid and os.getppid() != args.parent_pid:
+            raise SystemExit("the grader that started this kernel has already ended")
     allowed = isolation.allowed_environment(dict(os.environ))
     os.environ.clear()
     os.environ.update(allowed)

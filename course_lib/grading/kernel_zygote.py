@@ -19,7 +19,9 @@ What keeps this inside the trust boundary:
   with ``exec`` does (namespaces, limits, Landlock, the isolation record); the kernel it forks
   does not keep the socket.
 - The socket is the kernel's lifeline: when the grader's end closes (the grader ended, or was
-  killed), the launcher ends its kernel, as a launcher whose parent died does. The zygote sends
+  killed), the launcher ends its kernel, as a launcher whose parent died does. A launcher does
+  not end with the zygote: a kernel that could kill the zygote (no PID namespace, no Landlock
+  scoping) would otherwise end every other submission's running kernel with it. The zygote sends
   the launcher's process id on it, and its exit status when it ends, and reaps it only once the
   grader has closed its end, so the process id is not reused while the grader may still signal
   it (as with a child of its own).
@@ -127,7 +129,8 @@ def serve(control_fd: int) -> None:
     from course_lib.grading.namespaces import die_with_parent
 
     control = socket.socket(fileno=control_fd)
-    die_with_parent(signal.SIGTERM)  # the fork server ended: so does this, and every launcher
+    # The fork server ended: so does this (each launcher goes on until its grader lets go).
+    die_with_parent(signal.SIGTERM)
     if os.getppid() == 1:
         raise SystemExit("the process that started the kernel zygote has already ended")
     before = dict(os.environ)

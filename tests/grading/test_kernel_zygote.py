@@ -228,6 +228,28 @@ def test_the_kernel_ends_when_the_grader_that_asked_for_it_ends(zygote, tmp_path
         kernel.stop()
 
 
+def test_a_running_kernel_outlives_the_zygote(zygote, tmp_path):
+    """Where a kernel could signal the zygote (no PID namespace, no Landlock scoping), killing it
+    must not take the other submissions' running kernels with it: they go on, and their end is
+    still noticed; new kernels start the ordinary way."""
+    kernel = start_kernel(tmp_path, "running")
+    try:
+        zygote.kill()
+        zygote.wait()
+        assert kernel.evaluate("'goes on'", timeout=60) == "goes on"
+        kernel.kc.execute("import os; os._exit(6)")
+        with pytest.raises(KernelDied):
+            for _ in range(100):
+                kernel.evaluate("'still here?'", timeout=60)
+    finally:
+        kernel.stop()
+    later = start_kernel(tmp_path, "later")
+    try:
+        assert isinstance(launcher_of(later), subprocess.Popen)
+    finally:
+        later.stop()
+
+
 def test_kernels_of_one_grader_are_separate_processes_with_separate_state(zygote, tmp_path):
     first, second = start_kernel(tmp_path, "a"), start_kernel(tmp_path, "b")
     try:
