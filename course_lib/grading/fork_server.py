@@ -40,6 +40,8 @@ from pathlib import Path
 from queue import Empty, Queue
 from typing import Any
 
+from course_lib.grading import kernel_zygote  # the standard library only, like this module
+
 READY = "ready"
 GRACE_SECONDS = 30  # beyond a job's own deadline, before the grader stops waiting for the server
 KILL_GRACE_SECONDS = 5  # after killing a child at its deadline, before giving up on its pipe
@@ -198,8 +200,6 @@ def serve(check_modules: list[str]) -> None:
                     selector.unregister(child.read_fd)
                     os.close(child.read_fd)
                 del children[child.pid]
-    from course_lib.grading import kernel_zygote
-
     kernel_zygote.stop()
 
 
@@ -244,8 +244,6 @@ def _run_child(job: dict[str, Any], results_fd: int) -> None:
         os.dup2(null, 0)
         os.dup2(log, 1)
         os.dup2(log, 2)
-        from course_lib.grading import kernel_zygote
-
         _close_other_fds(results_fd, kernel_zygote.control_fd())
         os.environ.clear()  # the environment of this submission, as a fresh process would get
         os.environ.update(job["env"])
@@ -279,7 +277,6 @@ def _close_other_fds(*keep: int | None) -> None:
 def start_kernel_zygote() -> None:
     """The kernel zygote (``kernel_zygote``) every child's kernels are forked from, started
     with a kernel's own environment: it boots while this server imports."""
-    from course_lib.grading import kernel_zygote
     from course_lib.grading.isolation import kernel_environment
 
     neutral = os.path.realpath(os.sep)

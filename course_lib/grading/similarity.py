@@ -242,8 +242,10 @@ def load_corpus(lessons: dict[str, Lesson], solutions_dir: Path | None) -> Corpu
     corpus = Corpus(solutions, reference_pieces(), stubs)
     # Fingerprinted here, while the notebooks run (the grader reads the corpus in a thread of
     # its own), rather than once the last one has.
-    for source in [*stubs.values(), *(k.source for k in [*solutions.values(), *corpus.reference])]:
-        fingerprints(source)
+    for known in [*solutions.values(), *corpus.reference]:
+        fingerprints(known.source)
+    for stub in stubs.values():
+        fingerprints(stub)
     return corpus
 
 

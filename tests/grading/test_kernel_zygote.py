@@ -15,10 +15,10 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
+from attacks.machine import children_of, eventually, interrupt_running_cell, process_state
 
 from course_lib.grading import kernel_zygote
 from course_lib.grading.isolation import kernel_environment
@@ -54,17 +54,7 @@ def launcher_of(kernel: GuardedKernel):
 
 def gone(pid: int, within: float = 60) -> bool:
     """``pid`` no longer exists (not even as a zombie), waiting at most ``within`` seconds."""
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        if not os.path.exists(f"/proc/{pid}"):
-            return True
-        time.sleep(0.05)
-    return False
-
-
-def state(pid: int) -> str:
-    text = Path(f"/proc/{pid}/stat").read_text()
-    return text.rsplit(")", 1)[1].split()[0]
+    return eventually(lambda: not process_state(pid), within)
 
 
 SURROUNDINGS = (
@@ -113,10 +103,8 @@ def test_the_kernel_has_its_own_environment_and_nothing_of_the_graders(zygote, t
 
 def kernel_pid(kernel: GuardedKernel) -> int:
     """The kernel's own process id (outside its PID namespace): its launcher's child."""
-    launcher = launcher_of(kernel).pid
-    children = Path(f"/proc/{launcher}/task/{launcher}/children").read_text().split()
-    assert len(children) == 1
-    return int(children[0])
+    [pid] = children_of(launcher_of(kernel).pid)
+    return pid
 
 
 EXITS = (
@@ -154,14 +142,7 @@ def test_exit_codes_and_signals_are_reported_as_for_a_child(how, zygote, tmp_pat
 def test_an_interrupt_reaches_the_kernel(zygote, tmp_path):
     kernel = start_kernel(tmp_path)
     try:
-        code = "import time\nprint('looping', flush=True)\nwhile True:\n    time.sleep(0.01)\n"
-        msg_id = kernel.kc.execute(code)
-        while True:  # the loop has started once its line is out
-            msg = kernel.get_message("iopub", timeout=60)
-            if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
-                break
-        kernel.interrupt()
-        reply = kernel._reply(msg_id, 60)
+        reply = interrupt_running_cell(kernel, 60)
         assert reply["content"]["ename"] == "KeyboardInterrupt"
         assert kernel.evaluate("1 + 1") == 2
     finally:
@@ -176,12 +157,10 @@ def test_an_ended_launcher_keeps_its_id_until_the_grader_has_its_status(zygote, 
     launcher = launcher_of(kernel)
     try:
         kernel.kc.execute("import os; os._exit(4)")
-        deadline = time.monotonic() + 60
-        while state(launcher.pid) != "Z" and time.monotonic() < deadline:
-            time.sleep(0.05)
+        eventually(lambda: process_state(launcher.pid) == "Z")
         other = start_kernel(tmp_path, "b")  # the zygote has gone round its loop since
         try:
-            assert state(launcher.pid) == "Z"
+            assert process_state(launcher.pid) == "Z"
         finally:
             other.stop()
         assert launcher.poll() == 4

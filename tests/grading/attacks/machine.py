@@ -69,12 +69,28 @@ def children_of(parent: int) -> list[int]:
     return found
 
 
-def running(pid: int) -> bool:
+def process_state(pid: int) -> str:
+    """The state letter ``/proc`` shows for ``pid`` (``R``, ``S``, ``Z``, ...); "" if it is gone."""
     try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
     except (OSError, IndexError):
-        return False
-    return state != "Z"
+        return ""
+
+
+def running(pid: int) -> bool:
+    return process_state(pid) not in ("", "Z")
+
+
+def interrupt_running_cell(kernel, timeout: float) -> dict:
+    """Run a cell that loops forever, interrupt the kernel once it runs (an idle kernel ignores
+    SIGINT), and return the cell's reply."""
+    msg_id = kernel.kc.execute("import time\nprint('started', flush=True)\ntime.sleep(3600)")
+    while True:
+        msg = kernel.get_message("iopub", timeout=timeout)
+        if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
+            break
+    kernel.interrupt()
+    return kernel._reply(msg_id, timeout)
 
 
 def eventually(condition, seconds: float = 100):

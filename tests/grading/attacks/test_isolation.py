@@ -31,7 +31,14 @@ from attacks.isolation_attacks import (
     SIGNALS_OTHERS,
     WRITES_OUTSIDE,
 )
-from attacks.machine import Listener, children_of, eventually, host_processes, running
+from attacks.machine import (
+    Listener,
+    children_of,
+    eventually,
+    host_processes,
+    interrupt_running_cell,
+    running,
+)
 from course_lib.grading.isolation import allowed_environment, gaps, kernel_environment, weakest
 from course_lib.grading.kernel import GuardedKernel, KernelDied
 from course_lib.grading.runner import fork_server_for
@@ -428,13 +435,7 @@ def test_a_grader_that_is_killed_leaves_no_kernel_and_no_daemon_behind(tmp_path)
 def test_an_interrupt_still_reaches_the_kernel(tmp_path):
     kernel = _kernel(tmp_path)
     try:
-        msg_id = kernel.kc.execute("import time\nprint('started', flush=True)\ntime.sleep(3600)")
-        while True:  # interrupt once the cell runs (an idle kernel ignores SIGINT)
-            msg = kernel.get_message("iopub", timeout=120)
-            if msg["parent_header"].get("msg_id") == msg_id and msg["msg_type"] == "stream":
-                break
-        kernel.interrupt()
-        reply = kernel._reply(msg_id, 120)
+        reply = interrupt_running_cell(kernel, 120)
         assert reply["content"]["ename"] == "KeyboardInterrupt"
         assert kernel.is_alive() and kernel.evaluate("1 + 1") == 2
     finally:
