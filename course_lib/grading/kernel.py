@@ -42,9 +42,17 @@ from nbval.kernel import RunningKernel
 
 from course_lib.grading import kernel_zygote
 from course_lib.grading.isolation import RECORD_FILE, kernel_environment
+from course_lib.grading.kernel_client import close_client, grading_client
 from course_lib.grading.kernel_launcher import LAUNCH
 
 POLL_SECONDS = 0.2
+# How long a new kernel may take to answer on every channel before it counts as not started
+# (the grader then starts it once more; see ``plugin.GradingSession.new_kernel``). A kernel
+# forked from the zygote answers in about 0.25 s, an exec'd one without bytecode in about 2 s.
+READY_SECONDS = 15.0
+# How long a running kernel's heartbeat may go unanswered before the kernel counts as dead: it
+# is pinged once a second, and one missed beat on a busy machine is not silence.
+HEARTBEAT_SILENCE = 10.0
 STOP_SECONDS = 10  # how long a launcher may take to end its kernel after SIGTERM
 KERNEL_NAME = "course-grading"
 CONNECTION_NAME = "k"  # short: the channels' socket paths are built from it
@@ -56,7 +64,11 @@ MAX_SOCKET_PATH = 100  # a unix socket's path must fit sun_path (108 bytes on Li
 
 
 class KernelDied(RuntimeError):
-    """The kernel process ended while a cell was running."""
+    """The kernel process ended (or stopped answering) while a cell was running."""
+
+
+class KernelNotReady(RuntimeError):
+    """A new kernel did not answer on every channel within its time (``READY_SECONDS``)."""
 
 
 class GradingSpecManager(KernelSpecManager):
@@ -131,7 +143,7 @@ class GuardedKernel(RunningKernel):
         output_cap: int,
         confine: bool = True,
         namespaces: bool = True,
-        startup_timeout: float = 60,
+        startup_timeout: float | None = None,
     ) -> None:
         """``confine``: Landlock (writes only in ``cwd``, reads only what a lesson needs);
         ``namespaces``: Linux namespaces where the platform allows them (off: what a platform
@@ -165,20 +177,22 @@ class GuardedKernel(RunningKernel):
             self.km.start_kernel(
                 cwd=workdir, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
             )
-            self.kc = self.km.client()
+            self.kc = grading_client(self.km)
             self.kc.start_channels()
-            self._wait_until_ready(startup_timeout)
+            self._wait_until_ready(READY_SECONDS if startup_timeout is None else startup_timeout)
         except BaseException:
             self.stop()
             raise
         self.isolation = self._read_isolation()
 
     def _wait_until_ready(self, timeout: float) -> None:
-        """Until the kernel answers on shell and IOPub: a ``kernel_info`` request, sent again
-        after 0.1 s, 0.2 s, 0.4 s ... (at most a second apart; one sent before the kernel
-        listens, or whose status went out before IOPub was subscribed, is not answered in full)
-        until one's reply and its idle status arrive. ``wait_for_ready`` would then wait 0.2 s
-        more for IOPub to fall silent; nothing read here later needs that (every wait matches
+        """Until the kernel answers on shell and IOPub and its stdin channel has connected: a
+        ``kernel_info`` request, sent again after 0.1 s, 0.2 s, 0.4 s ... (at most a second
+        apart; one sent before the kernel listens, or whose status went out before IOPub was
+        subscribed, is not answered in full) until one's reply and its idle status arrive; then
+        the channels' handshakes (see ``kernel_client``: a check's first ``input_request`` must
+        not go out before stdin has connected). ``wait_for_ready`` would then wait 0.2 s more
+        for IOPub to fall silent; nothing read here later needs that (every wait matches
         replies to its own request)."""
         deadline = time.monotonic() + timeout
         wait = 0.1
@@ -187,11 +201,13 @@ class GuardedKernel(RunningKernel):
             try:
                 self._reply(msg_id, min(wait, max(0.0, deadline - time.monotonic())))
                 self.await_idle(msg_id, min(wait, max(0.0, deadline - time.monotonic())))
-                return
+                break
             except Empty:
                 if time.monotonic() >= deadline:
-                    raise RuntimeError(f"the kernel did not answer within {timeout:g} s") from None
+                    raise KernelNotReady(f"it did not answer within {timeout:g} s") from None
             wait = min(1.0, wait * 2)
+        if not self.kc.wait_connected(max(0.0, deadline - time.monotonic())):
+            raise KernelNotReady(f"its channels did not all connect within {timeout:g} s")
 
     def _read_isolation(self) -> dict[str, Any]:
         """The launcher's record, written before the kernel went on to start IPython."""
@@ -204,6 +220,9 @@ class GuardedKernel(RunningKernel):
 
     def exit_description(self) -> str:
         """How the process ended, e.g. ``killed by signal SIGSEGV`` or ``exit code 3``."""
+        silent = self.heartbeat_silence()
+        if silent >= HEARTBEAT_SILENCE:
+            return f"it stopped answering: no heartbeat for {HEARTBEAT_SILENCE:g} s"
         process = getattr(getattr(self, "km", None), "provisioner", None)
         code = getattr(getattr(process, "process", None), "returncode", None)
         if code is None:
@@ -253,8 +272,17 @@ class GuardedKernel(RunningKernel):
         return True
 
     def is_alive(self) -> bool:
+        """The process runs and its heartbeat has not been silent for ``HEARTBEAT_SILENCE``."""
         km = getattr(self, "km", None)
-        return km is not None and km.is_alive()
+        if km is None or not km.is_alive():
+            return False
+        return self.heartbeat_silence() < HEARTBEAT_SILENCE
+
+    def heartbeat_silence(self) -> float:
+        """Seconds the kernel's heartbeat has gone unanswered (0 while it answers)."""
+        kc = getattr(self, "kc", None)
+        channel = getattr(kc, "_hb_channel", None) if kc is not None else None
+        return channel.silent_for() if channel is not None else 0.0
 
     def stop(self) -> None:
         """Stop the channels and the process, even when the process is already gone, and
@@ -262,7 +290,7 @@ class GuardedKernel(RunningKernel):
         try:
             kc = getattr(self, "kc", None)
             if kc is not None:
-                kc.stop_channels()
+                close_client(kc)
         finally:
             self.kill()
             shutil.rmtree(getattr(self, "runtime", ""), ignore_errors=True)

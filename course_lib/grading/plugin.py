@@ -6,8 +6,12 @@ grader needs and nbval lacks:
 - the kernel is a ``GuardedKernel`` (kept apart from the grader and other kernels, memory
   limit, death noticed within a fraction of a second, output cap), with the check driver
   installed before the first cell;
-- a dead kernel (or one that ran out of memory) is replaced before the next cell, and the
-  cells that had run are replayed quietly, so later exercises are still graded;
+- a dead kernel (or one that ran out of memory, or stopped answering) is replaced before the
+  next cell, and the cells that had run are replayed quietly, so later exercises are still
+  graded;
+- a kernel that does not become ready within ``kernel.READY_SECONDS`` is started once more; if
+  that one fails too, every cell left says that the grader could not start a kernel (status
+  ``error``: the grader's fault, never the learner's);
 - a timeout costs its own cell only (nbval would mark every later cell as expected to fail);
 - a check cell does not run in the kernel at all: its check runs here, in the grader's process,
   and reaches the learner's code only through the driver (``kernel_channel.py``); the verdict is
@@ -21,6 +25,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+from queue import Empty
 from typing import Any
 
 import nbval.plugin
@@ -28,11 +33,16 @@ import pytest
 from nbval.plugin import IPyNbCell, NbCellError
 
 from course_lib.grading.isolation import weakest
-from course_lib.grading.kernel import GuardedKernel, KernelDied
+from course_lib.grading.kernel import READY_SECONDS, GuardedKernel, KernelDied, KernelNotReady
 from course_lib.grading.kernel_channel import CheckTimeout, KernelChannel
 
 DRIVER = "__import__('course_lib.driver', fromlist=['_']).install()"
 MAX_MESSAGE = 4000
+KERNEL_STARTS = 2  # attempts at a kernel that becomes ready, each time one is needed
+
+
+class KernelStartFailed(RuntimeError):
+    """No kernel became ready in ``KERNEL_STARTS`` attempts: the cells left cannot be graded."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -85,20 +95,39 @@ class GradingSession:
         self.verdicts: dict[int, dict[str, Any]] = {}
         self.notes: list[str] = []
         self.isolation: dict[str, Any] = {}  # the weakest any of this notebook's kernels got
+        self.start_failure: str | None = None  # why no kernel could be started, once it failed
 
     # --- kernels ---------------------------------------------------------------------------
 
-    def new_kernel(self, kernel_name: str, cwd: str | None = None, startup_timeout: float = 60):
+    def new_kernel(self, kernel_name: str, cwd: str | None = None, startup_timeout: float = 0):
+        """A ready kernel with the driver installed (nbval's ``RunningKernel``; its startup
+        timeout is not used: ``kernel.READY_SECONDS`` is); ``KernelStartFailed`` after
+        ``KERNEL_STARTS`` attempts."""
+        if self.start_failure is not None:
+            raise KernelStartFailed(self.start_failure)
+        problems = []
+        for _ in range(KERNEL_STARTS):
+            try:
+                return self._start_kernel(cwd or os.getcwd())
+            except (KernelNotReady, KernelDied) as exc:
+                problems.append(str(exc))
+        self.start_failure = "; then ".join(problems)
+        raise KernelStartFailed(self.start_failure)
+
+    def _start_kernel(self, cwd: str) -> GuardedKernel:
         kernel = GuardedKernel(
-            cwd or os.getcwd(),
+            cwd,
             memory_mb=int(self.plan["memory_mb"]),
             output_cap=int(self.plan["output_cap"]),
             confine=bool(self.plan.get("confine", True)),
             namespaces=bool(self.plan.get("namespaces", True)),
-            startup_timeout=startup_timeout,
         )
+        try:
+            kernel.evaluate(DRIVER, timeout=READY_SECONDS)
+        except (RuntimeError, Empty) as exc:
+            kernel.stop()
+            raise KernelNotReady(f"the check driver could not be installed ({exc})") from None
         self.isolation = weakest(self.isolation, kernel.isolation)
-        kernel.evaluate(DRIVER)
         return kernel
 
     # --- checks: run here, not in the kernel -----------------------------------------------
@@ -136,6 +165,7 @@ class GradingSession:
     def _restart(self, parent: Any, index: int) -> None:
         if parent.kernel is not None:
             parent.kernel.stop()
+            parent.kernel = None
         parent.kernel = self.new_kernel("", str(parent.fspath.dirname))
         replayed = 0
         for source in self.history:
@@ -164,6 +194,8 @@ class GradingSession:
             return
         parent = item.parent
         parent.timed_out = False  # a timeout costs its own cell, not every later one
+        if self.start_failure is not None:
+            raise KernelStartFailed(self.start_failure)
         if parent.kernel is not None and not parent.kernel.is_alive():
             self._restart(parent, item.cell_num)
 
@@ -195,7 +227,9 @@ class GradingSession:
         if report.passed:
             return record
         exc = call.excinfo.value if call.excinfo else None
-        if isinstance(exc, KernelDied) or (
+        if isinstance(exc, KernelStartFailed):
+            record.update(kind="no_kernel", message=str(exc)[:MAX_MESSAGE])
+        elif isinstance(exc, KernelDied) or (
             isinstance(exc, RuntimeError) and "Kernel dead" in str(exc)
         ):
             record.update(kind="kernel_died", message=str(exc))

@@ -24,6 +24,12 @@ STATUSES = (
 )
 
 
+NO_KERNEL = (
+    "the grader could not start a kernel for this notebook ({problem}), so this exercise was "
+    "not graded; that is the grader's fault, not yours: your instructor will grade it again"
+)
+
+
 @dataclass(frozen=True)
 class ExerciseResult:
     """One row of the gradebook."""
@@ -138,6 +144,9 @@ def _judge(
     cell_timeout: float,
     memory_mb: int,
 ) -> tuple[str, str]:
+    for record in (exercise, checked):
+        if record is not None and record["kind"] == "no_kernel":
+            return "error", NO_KERNEL.format(problem=record.get("message", ""))
     if checked is None:
         return "error", "the check cell did not run"
     for record, which in ((exercise, "exercise cell"), (checked, "check")):
