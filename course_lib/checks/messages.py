@@ -26,7 +26,12 @@ MESSAGES: dict[str, str] = {
     # scenarios (checks with partial credit)
     "scenarios_failed": (
         "{failed} of {count} scenarios failed; the ones that passed earn {earned} of {total} "
-        "points. Each failed scenario says what happened and where to look:"
+        "points. What went wrong in each:"
+    ),
+    "scenario_line": "  ✗ {id} ({title}): {hint}",
+    "scenario_details": (
+        "Details of each failed scenario (the case, what was expected and what came back, the "
+        "conversation) follow below."
     ),
     "scenario_title": "Scenario {id}: {title}",
     "scenarios_passed": "{count} scenarios",

@@ -57,7 +57,14 @@ class PartlyRight(CheckFailed):
             earned=earned(outcomes),
             total=total,
         )
-        parts = [head]
+        summary = [head]  # one line a failed scenario first, so the whole picture fits a screen
+        for outcome in failed:
+            hint = outcome.failure.hint or outcome.failure.detail or ""
+            summary.append(
+                messages.say("scenario_line", id=outcome.id, title=outcome.title, hint=hint)
+            )
+        summary.append(messages.say("scenario_details"))
+        parts = ["\n".join(summary)]
         for outcome in failed:
             heading = messages.say("scenario_title", id=outcome.id, title=outcome.title)
             parts.append(heading + "\n" + render(outcome.failure))

@@ -54,12 +54,13 @@ USAGE = """Usage: python3 scripts/course.py COMMAND [ARGUMENTS...]
        (on Windows: py scripts\\course.py COMMAND [ARGUMENTS...])
 
 Commands:
-  start          set up the course (first time only) and open JupyterLab on 00_welcome.ipynb
-  test           set up the development tools and run the whole test suite (arguments go to pytest)
-  check NOTEBOOK grade your own notebook and print a scorecard
-  grade ...      grade a class (see the README)
-  serve-model    serve the local model over HTTP on loopback
-  setup [--dev]  only set up (or update) the course's environment
+  start [OPTIONS] set up the course (first time only) and open JupyterLab on 00_welcome.ipynb;
+                  options go to JupyterLab, e.g. --no-browser, --port 8890
+  test            set up the development tools and run the whole test suite (arguments go to pytest)
+  check NOTEBOOK  grade your own notebook and print a scorecard
+  grade ...       grade a class (see the README)
+  serve-model     serve the local model over HTTP on loopback
+  setup [--dev]   only set up (or update) the course's environment
 
 Each command runs inside the course's environment: .venv/ in the course folder, made on first
 use and updated when pyproject.toml changes, or the conda environment that is active."""

@@ -9,6 +9,7 @@ does see that popup when the settings ask for it.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -80,3 +81,41 @@ def test_the_popup_check_sees_the_news_question_when_the_settings_ask_for_it(fir
         assert any("official Jupyter news" in text for text in popups(page)), popups(page)
     finally:
         lab.api("PUT", path, {"raw": "{}"})
+
+
+def test_where_run_all_stopped_is_marked_in_the_table_of_contents(first_start, page):
+    """Lesson 00 says so: Run All stops at the first unfinished exercise, JupyterLab does not
+    scroll there, and the table of contents marks that section with a red ⚠ (JupyterLab's own
+    "error" state, ``data-running="-0.5"``); clicking it brings the stop into view."""
+    lab = first_start.lab
+    copy = "run-all-probe.ipynb"
+    made = lab.api("POST", "/api/contents", {"copy_from": "09_capstone.ipynb"})
+    lab.api("PATCH", f"/api/contents/{made['path']}", {"path": copy})
+    fresh = page.context.browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        # ``reset``: the workspace as a first visit has it, whatever the other tests opened
+        open_and_settle(fresh, first_start.url.replace("00_welcome.ipynb", copy) + "&reset")
+        fresh.locator(".jp-Notebook .jp-Cell").first.click()
+        if not fresh.locator(".jp-TableOfContents-tree").first.is_visible():
+            fresh.locator(".jp-SideBar [data-id='table-of-contents']").click()
+        fresh.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        fresh.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        marked = fresh.locator(".jp-tocItem-content[data-running='-0.5']")
+        deadline = time.monotonic() + 120
+        while not marked.count() and time.monotonic() < deadline:
+            if fresh.locator(".jp-Dialog .jp-mod-accept").count():  # which kernel: as offered
+                fresh.locator(".jp-Dialog .jp-mod-accept").first.click()
+            fresh.wait_for_timeout(500)
+        marked.first.wait_for(state="visible", timeout=10_000)
+        assert marked.count() == 1
+        assert "Exercise 09.2" in marked.first.inner_text()
+        marked.first.click()
+        stop = fresh.locator(".jp-CodeCell", has_text='check("09.2", route)')
+        stop.first.wait_for(state="attached", timeout=30_000)
+        box = stop.first.bounding_box()
+        assert box is not None and box["y"] < 800 and box["y"] + box["height"] > 0  # on screen
+    finally:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        fresh.screenshot(path=str(ARTIFACTS / "run-all-stop.png"))
+        fresh.close()
+        lab.api("DELETE", f"/api/contents/{copy}")

@@ -175,6 +175,17 @@ def test_jupyterlab_starts_on_the_lessons_with_00_welcome_open():
     assert ("--allow-root" in command) == (os.geteuid() == 0)
 
 
+def test_the_usage_and_the_readme_say_that_start_passes_options_to_jupyterlab(capsys):
+    assert main.main(["--help"]) == 0
+    usage = capsys.readouterr().out
+    assert "start [OPTIONS]" in usage and "options go to JupyterLab" in usage
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    example = "bash scripts/start.sh --no-browser --port 8890"
+    assert example in readme
+    env = CourseEnv("venv", ROOT / ".venv", ".venv")
+    assert jupyter.lab_command(env, ROOT, example.split()[2:])[-3:] == example.split()[2:]
+
+
 @pytest.mark.parametrize(
     "kind, windows, python",
     [("venv", False, "python3"), ("conda", False, "python3"), ("venv", True, "py"),

@@ -126,6 +126,18 @@ def arguments_label(arguments: dict) -> str:
     return text("case_arguments", arguments=json.dumps(arguments, ensure_ascii=False))
 
 
+def outline(value: Any, depth: int = 2) -> Any:
+    """``value`` cut to its top ``depth`` levels of keys, the way ``SHAPE`` is written: what a
+    wrong envelope needs is where its keys sit, not every line of its schema."""
+    if isinstance(value, dict):
+        return {key: outline(item, depth - 1) for key, item in value.items()} if depth else "{…}"
+    if isinstance(value, list):
+        return "[…]"
+    if isinstance(value, str) and len(value) > 20:
+        return "..."
+    return value
+
+
 def tool_parameters(tool: Any, what: str, name: str) -> dict:
     """The ``parameters`` schema of a Chat Completions tool, after checking the envelope."""
     __tracebackhide__ = True
@@ -134,11 +146,11 @@ def tool_parameters(tool: Any, what: str, name: str) -> dict:
         fail(case, SHAPE, tool, hint("not_dict", what=what))
     function = tool.get("function")
     if not isinstance(function, dict):
-        fail(case, SHAPE, tool, hint("flat" if "name" in tool else "no_function"))
+        fail(case, SHAPE, outline(tool), hint("flat" if "name" in tool else "no_function"))
     if tool.get("type") != "function":
-        fail(case, SHAPE, tool, hint("type_function"))
+        fail(case, SHAPE, outline(tool), hint("type_function"))
     if "parameters" in tool or "properties" in tool:
-        fail(case, SHAPE, tool, hint("parameters_outside"))
+        fail(case, SHAPE, outline(tool), hint("parameters_outside"))
     if function.get("name") != name:
         fail(
             case,
@@ -159,7 +171,13 @@ def tool_parameters(tool: Any, what: str, name: str) -> dict:
     parameters = function.get("parameters")
     if not isinstance(parameters, dict):
         key = "wrap_parameters" if "properties" in function else "no_parameters"
-        fail(case, SHAPE, tool, hint(key), where=text("at_path", path="$.function.parameters"))
+        fail(
+            case,
+            SHAPE,
+            outline(tool),
+            hint(key),
+            where=text("at_path", path="$.function.parameters"),
+        )
     if parameters.get("type") != "object":
         fail(
             case,
@@ -182,7 +200,8 @@ def _expect_valid_schema(case: str, parameters: dict) -> None:
         where = text("at_path", path=path)
         type_names = "type" in exc.path or exc.validator in ("anyOf", "enum")
         chosen = hint("type_names") if type_names else hint("invalid_schema", message=exc.message)
-        fail(case, plain("a_valid_schema"), parameters, chosen, where=where)
+        # Only the part of the schema that is wrong: ``where`` says where it sits.
+        fail(case, plain("a_valid_schema"), exc.instance, chosen, where=where)
 
 
 def expect_properties(parameters: dict, names: list[str], what: str) -> dict:

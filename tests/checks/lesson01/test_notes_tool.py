@@ -119,3 +119,19 @@ def test_a_default_of_5_point_0_counts_as_5():
 def test_a_default_of_true_is_not_5():
     tool = notes_tool(lambda t: prop(t, "limit").update(default=True))
     assert "The function's default is 5" in rejected("01.2", tool)
+
+
+def test_an_invalid_schema_shows_only_the_wrong_part_and_where_it_sits():
+    message = rejected("01.2", notes_tool(lambda t: prop(t, "tags").update(type="list")))
+    assert 'Got:      "list"' in message
+    assert "Where:    at $.function.parameters.properties.tags.type" in message
+    assert "Word to look for" not in message  # not the whole schema around it
+    assert len(message.splitlines()) <= 8
+
+
+def test_a_wrong_envelope_shows_the_tools_outline_not_its_whole_schema():
+    message = rejected("01.2", WRONG_BY_RULE["01.2"]["envelope"])
+    assert '"properties": "{…}"' in message and '"required": "[…]"' in message
+    assert "Word to look for" not in message
+    assert message.index("Where:") < message.index("Hint:")
+    assert len(message.splitlines()) <= 25

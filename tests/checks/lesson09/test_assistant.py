@@ -144,6 +144,20 @@ def test_an_assistant_breaking_one_outcome_loses_those_scenarios_and_keeps_the_r
     assert f"{len(expected)} of 12 scenarios failed" in str(result)
 
 
+def test_the_message_leads_with_one_line_per_failed_scenario_and_its_hint():
+    build_assistant, expected, _ = BROKEN_OUTCOMES["a trace missing calls"]
+    result = partly_right(build_assistant)
+    lines = str(result).splitlines()
+    hints = {o.id: o.failure.hint for o in result.outcomes if not o.passed}
+    summary = lines[1 : 2 + len(expected)]  # after the exercise's header
+    assert summary[0].startswith(f"{len(expected)} of 12 scenarios failed")
+    assert [line.split(" (")[0] for line in summary[1:]] == [f"  ✗ {id}" for id in expected]
+    for line, scenario in zip(summary[1:], expected, strict=True):
+        assert line.endswith(f": {hints[scenario]}")
+    assert lines[2 + len(expected)].startswith("Details of each failed scenario")
+    assert str(result).index("Scenario staff_tool:") > str(result).index("  ✗ malformed")
+
+
 def test_a_failed_visible_scenario_shows_the_conversation_and_how_to_watch_it():
     message = str(partly_right(WRONG_BY_RULE["09.1"]["calculator"]))
     assert "Scenario eval: an expression aimed at eval" in message
