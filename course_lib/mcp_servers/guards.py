@@ -80,18 +80,18 @@ def unreadable_error(error: Exception) -> types.JSONRPCError:
 
 
 async def answer_unreadable_lines(
-    transport_read: Any, transport_write: Any, server_read: Any
+    transport_read: Any, transport_write: Any, to_server: Any
 ) -> None:
-    """Pass every readable message from the transport on to the server (``server_read`` is the
+    """Pass every readable message from the transport on to the server (``to_server`` is the
     send end of the server's read stream); answer every unreadable line on the transport's
     write stream. Ends, closing the server's stream, when the transport's read side ends."""
-    async with server_read:
+    async with to_server:
         async for item in transport_read:
             try:
                 if isinstance(item, Exception):
                     await transport_write.send(SessionMessage(unreadable_error(item)))
                 else:
-                    await server_read.send(item)
+                    await to_server.send(item)
             except (anyio.ClosedResourceError, anyio.BrokenResourceError):
                 return  # the server has stopped: nobody is left to read or answer
 

@@ -60,9 +60,9 @@ def serve_stdio(server: Server) -> int:
 
     async def run() -> None:
         async with stdio_server() as (read_stream, write_stream):
-            readable, server_read = anyio.create_memory_object_stream[SessionMessage](0)
+            to_server, server_read = anyio.create_memory_object_stream[SessionMessage](0)
             async with anyio.create_task_group() as tasks:
-                tasks.start_soon(answer_unreadable_lines, read_stream, write_stream, readable)
+                tasks.start_soon(answer_unreadable_lines, read_stream, write_stream, to_server)
                 options = server.create_initialization_options()
                 await server.run(server_read, write_stream, options)
 
