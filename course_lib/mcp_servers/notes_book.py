@@ -86,6 +86,11 @@ TOOLS: tuple[dict[str, Any], ...] = (
         "title": "List tags",
         "description": "Which tags are in use, and how many notes carry each one, as JSON.",
         "inputSchema": _object({}, []),
+        "outputSchema": {
+            "type": "object",
+            "description": "Each tag in use, and how many notes carry it.",
+            "additionalProperties": {"type": "integer", "minimum": 1},
+        },
         "annotations": {"readOnlyHint": True, "openWorldHint": False},
     },
     {
@@ -145,10 +150,12 @@ class UnknownTool(LookupError):
 
 @dataclass(frozen=True)
 class Answer:
-    """What a tool call produced: text blocks, and whether they describe a failure."""
+    """What a tool call produced: text blocks, whether they describe a failure, and for a tool
+    with an ``outputSchema`` the data itself (the server's ``structuredContent``)."""
 
     blocks: tuple[str, ...]
     is_error: bool = False
+    data: Any = None
 
 
 @dataclass
@@ -221,7 +228,8 @@ class NotesBook:
         for note in self.notes.values():
             for tag in note.tags:
                 counts[tag] = counts.get(tag, 0) + 1
-        return Answer((json.dumps(dict(sorted(counts.items())), ensure_ascii=False),))
+        counts = dict(sorted(counts.items()))
+        return Answer((json.dumps(counts, ensure_ascii=False),), data=counts)
 
     def _add_note(self, title: str, text: str, tags: list[str] | None = None) -> Answer:
         note = self._add(title, text, tuple(tags or ()))

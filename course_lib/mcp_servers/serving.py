@@ -10,6 +10,13 @@ The two transports of the MCP specification, for every server the course ships:
   default, where the SDK also turns on its DNS-rebinding protection (the ``Host`` and ``Origin``
   headers must name this machine), and it runs on uvicorn, as ``serve-model`` does.
 
+On both, the SDK serves protocol revision 2026-07-28 (no handshake: each request carries its
+revision and the client's capabilities in ``_meta``, ``server/discover`` says what the server
+speaks, and over HTTP the ``MCP-Protocol-Version``, ``Mcp-Method`` and ``Mcp-Name`` headers must
+match the body) and a client that opens with 2025-11-25's ``initialize`` (over HTTP with an
+``Mcp-Session-Id`` session, ended by ``DELETE``), on the same endpoint. ``guards`` answers the
+malformed messages the SDK would leave unanswered or misroute.
+
 Both exit with status 0 on Ctrl-C and on SIGTERM, after finishing what is in flight.
 """
 
@@ -23,10 +30,13 @@ import anyio
 import uvicorn
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
 
 from course_lib.listening import bind
+from course_lib.mcp_servers.guards import EnvelopeHeaderGuard, answer_unreadable_lines
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+ENDPOINT = "/mcp"  # the SDK's default path for the MCP endpoint
 GRACEFUL_SECONDS = 3  # a client still streaming after this long is cut off on shutdown
 MESSAGES = {
     "serving_http": "Serving {what} over MCP (Streamable HTTP) at {url} (Ctrl-C to stop)",
@@ -50,13 +60,29 @@ def serve_stdio(server: Server) -> int:
 
     async def run() -> None:
         async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+            to_server, server_read = anyio.create_memory_object_stream[SessionMessage](0)
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(answer_unreadable_lines, read_stream, write_stream, to_server)
+                options = server.create_initialization_options()
+                await server.run(server_read, write_stream, options)
 
     try:
         anyio.run(run)
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def http_app(server: Server, host: str) -> EnvelopeHeaderGuard:
+    """The SDK's Streamable HTTP app for ``server`` at ``/mcp``, behind ``EnvelopeHeaderGuard``."""
+    app = server.streamable_http_app(streamable_http_path=ENDPOINT, host=host)
+    manager = server.session_manager
+    return EnvelopeHeaderGuard(
+        app,
+        path=ENDPOINT,
+        security=manager.security_settings,
+        max_body_size=manager.max_request_body_size,
+    )
 
 
 def serve_http(server: Server, host: str, port: int, *, what: str) -> int:
@@ -70,10 +96,9 @@ def serve_http(server: Server, host: str, port: int, *, what: str) -> int:
         return 1
     bound_host, bound_port = sock.getsockname()[:2]
     shown_host = f"[{bound_host}]" if ":" in bound_host else bound_host
-    url = f"http://{shown_host}:{bound_port}/mcp"
-    app = server.streamable_http_app(host=host)
+    url = f"http://{shown_host}:{bound_port}{ENDPOINT}"
     config = uvicorn.Config(
-        app,
+        http_app(server, host),
         loop="asyncio",
         lifespan="on",  # the app's lifespan runs the SDK's session manager
         ws="none",

@@ -11,7 +11,10 @@ Three things need care on the way:
   accepts ``^[a-zA-Z0-9_-]{1,64}$``, and two servers may both offer ``search_notes``. Names are
   made valid, prefixed per server when asked, and made unique; the tools keep the order of the
   listing, so the name the model uses maps back to the server's by position.
-- **results**: a result is a list of content blocks; the model reads their text, joined.
+- **results**: a result is a list of content blocks; the model reads their text, joined. A
+  result may also carry ``structuredContent`` (data that fits the tool's ``outputSchema``),
+  which servers are asked to repeat as a text block; when a result has no text at all, the
+  model reads that data as JSON instead of an empty string.
 - **errors** come two ways: a result with ``isError: true`` (the tool failed and says why) and
   a protocol error the SDK raises as ``mcp.MCPError`` (an unknown tool, a timeout). Both go
   back to the model as ``{"error": ...}``, the convention of lesson 04, and the loop goes on.
@@ -95,8 +98,12 @@ def mcp_tools_to_openai(
 
 
 def result_text(result: types.CallToolResult) -> str:
-    """The text of a result's text blocks, joined by newlines (other blocks carry no text)."""
-    return "\n".join(block.text for block in result.content if isinstance(block, types.TextContent))
+    """The text of a result's text blocks, joined by newlines (other blocks carry no text); the
+    JSON of its ``structuredContent`` when it has no text block but has that."""
+    texts = [block.text for block in result.content if isinstance(block, types.TextContent)]
+    if not texts and result.structured_content is not None:
+        return json.dumps(result.structured_content, ensure_ascii=False)
+    return "\n".join(texts)
 
 
 def tool_content(result: types.CallToolResult) -> str:

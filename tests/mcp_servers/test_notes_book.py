@@ -82,3 +82,28 @@ def test_every_input_schema_is_valid_json_schema_and_the_fast_check_agrees_with_
     for sample in samples:
         if fits(schema, sample):
             assert validator.is_valid(sample), (tool["name"], sample)
+
+
+SAMPLE_ARGUMENTS = {
+    "search_notes": {"keyword": "a"},
+    "read_note": {"note_id": 1},
+    "list_notes": {},
+    "tags.list": {},
+    "add_note": {"title": "茶", "text": "Buy 龙井"},
+    "delete_note": {"note_id": 1},
+}
+
+
+def test_tag_counts_come_as_data_beside_their_json_text_and_fit_the_output_schema():
+    answer = NotesBook().call("tags.list", {})
+    assert answer.data == {"home": 2, "reading": 1, "travel": 1, "work": 1}
+    assert json.loads(answer.blocks[0]) == answer.data
+    (tool,) = [tool for tool in TOOLS if tool["name"] == "tags.list"]
+    Draft202012Validator(tool["outputSchema"]).validate(answer.data)
+
+
+@pytest.mark.parametrize("tool", TOOLS, ids=[tool["name"] for tool in TOOLS])
+def test_only_a_tool_with_an_output_schema_answers_with_data(tool):
+    answer = NotesBook().call(tool["name"], SAMPLE_ARGUMENTS[tool["name"]])
+    assert not answer.is_error
+    assert (answer.data is not None) == ("outputSchema" in tool)

@@ -7,19 +7,17 @@ Every wait is bounded generously; nothing here measures time.
 from __future__ import annotations
 
 import json
-import os
 import re
 import signal
 import subprocess
 import sys
-from contextlib import contextmanager
 from pathlib import Path
 
-import anyio
 import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from processes import course_servers
+from servers import ENV, http_server, run
 
 from course_lib.cli import build_parser
 from course_lib.mcp_servers.connect import (
@@ -30,15 +28,6 @@ from course_lib.mcp_servers.connect import (
 )
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc and sends signals")
-ENV = {**os.environ, "PYTHONUNBUFFERED": "1"}
-
-
-def run(main):
-    async def bounded():
-        with anyio.fail_after(120):
-            return await main()
-
-    return anyio.run(bounded)
 
 
 def list_and_call(connect, *args):
@@ -83,29 +72,6 @@ def test_the_stdio_server_exits_with_status_0_when_its_stdin_closes():
     assert b"Traceback" not in err
 
 
-@contextmanager
-def http_server():
-    """``serve-mcp --http`` on any free loopback port: the process and its URL (from its banner)."""
-    server = subprocess.Popen(
-        [sys.executable, *COURSE_TOOLS_SERVER, "--http", "--port", "0"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=ENV,
-    )
-    try:
-        banner = server.stdout.readline()
-        url = banner.split(" at ")[1].split()[0]
-        assert url.startswith("http://127.0.0.1:") and url.endswith("/mcp"), banner
-        yield server, url
-    finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait()
-        server.stdout.close()
-        server.stderr.close()
-
-
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_serve_mcp_over_http_answers_on_loopback_and_stops_cleanly(stop):
     with http_server() as (server, url):
@@ -139,10 +105,9 @@ def test_a_port_in_use_is_refused_with_a_message_and_status_1():
 def test_the_notes_server_runs_as_a_module_over_stdio():
     async def main():
         async with connect_stdio(*NOTES_SERVER) as session:
-            hello = session.initialize_result
             names = [tool.name for tool in (await session.list_tools()).tools]
             found = await session.call_tool("search_notes", {"keyword": "豆腐"})
-            return hello.server_info.name, names, found.content[0].text
+            return session.server_info.name, names, found.content[0].text
 
     name, names, found = run(main)
     assert name == "course-notes"

@@ -99,6 +99,45 @@ def test_the_model_reads_the_blocks_text_joined_and_errors_as_error_objects():
     assert "没有" in tool_content(text_result("没有 #9", is_error=True))
 
 
+def test_a_result_with_data_but_no_text_is_read_as_its_json_and_text_wins_when_both_come():
+    data = {"城市": "北京", "temperature": 31}
+    only_data = types.CallToolResult(content=[], structured_content=data)
+    assert json.loads(result_text(only_data)) == data
+    assert "北京" in result_text(only_data)  # readable, not \u escapes
+    both = types.CallToolResult(
+        content=[types.TextContent(type="text", text="31 degrees in 北京")],
+        structured_content=data,
+    )
+    assert result_text(both) == "31 degrees in 北京"
+    assert result_text(types.CallToolResult(content=[])) == ""
+
+
+def test_the_loop_reads_a_2026_server_that_answers_with_data_alone():
+    counts = {"home": 2, "work": 1}
+
+    async def list_tools(ctx, params):
+        tool = types.Tool(
+            name="tag_counts",
+            description="How many notes carry each tag.",
+            input_schema={"type": "object", "properties": {}},
+            output_schema={"type": "object", "additionalProperties": {"type": "integer"}},
+        )
+        return types.ListToolsResult(tools=[tool])
+
+    async def call_tool(ctx, params):
+        return types.CallToolResult(content=[], structured_content=counts)
+
+    server = Server("data-only", on_list_tools=list_tools, on_call_tool=call_tool)
+    policy = ScriptedPolicy([call("tag_counts")], then=HeuristicPolicy())
+
+    async def main():
+        async with connect_in_memory(server) as session:
+            assert session.protocol_version == "2026-07-28"
+            return await run_agent_with_mcp(make_client(policy), session, "Tags?", model=MODEL)
+
+    assert 'tag_counts(): {"home": 2, "work": 1}' in run(main)
+
+
 def converse(policy, question, *, max_turns=6):
     async def main():
         async with connect_in_memory(build_notes_server()) as notes:

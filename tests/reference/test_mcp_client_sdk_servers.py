@@ -1,7 +1,8 @@
 """Our MCP client (``mcp_tools_to_openai``, ``run_agent_with_mcp``) against servers we did not
 write: the SDK's high-level ``MCPServer``, with its own schemas (pydantic's), its own results
 (text blocks and ``structuredContent``) and its own ``isError`` answers, started over stdio as
-a desktop client would start it."""
+a desktop client would start it, and spoken to in each protocol revision (every test runs
+twice: 2026-07-28 after ``server/discover``, 2025-11-25 after ``initialize``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import textwrap
 
 import anyio
 import pytest
+from mcp import MCPError
 
 from course_lib.local_model import MODEL, HeuristicPolicy, ScriptedPolicy, call, make_client
 from course_lib.mcp_servers.connect import connect_stdio
@@ -59,6 +61,32 @@ if __name__ == "__main__":
 '''
 
 
+# The same kind of server, but of the handshake era only: the SDK's 2025 serving loop, which
+# knows nothing of server/discover or of requests that carry their revision in _meta.
+LEGACY_ONLY_SERVER = '''
+import anyio
+from mcp.server.mcpserver import MCPServer
+from mcp.server.runner import serve_loop
+from mcp.server.stdio import stdio_server
+
+server = MCPServer("sdk-todo-2025")
+
+
+@server.tool(name="todo.find")
+def find(keyword: str) -> list[str]:
+    """Find to-do items that contain a keyword, e.g. 上海."""
+    return [todo for todo in ["Book the train to 上海", "买牛奶"] if keyword in todo]
+
+
+async def main():
+    async with stdio_server() as (read_stream, write_stream):
+        await serve_loop(server._lowlevel_server, read_stream, write_stream, lifespan_state={})
+
+
+anyio.run(main)
+'''
+
+
 @pytest.fixture(scope="module")
 def server_script(tmp_path_factory):
     path = tmp_path_factory.mktemp("sdk_server") / "todo_server.py"
@@ -66,22 +94,28 @@ def server_script(tmp_path_factory):
     return str(path)
 
 
-def with_session(script, body):
+@pytest.fixture(params=["2026-07-28", "2025-11-25"])
+def protocol(request):
+    return request.param
+
+
+def with_session(script, body, protocol):
     async def main():
         with anyio.fail_after(120):
-            async with connect_stdio(script) as session:
+            async with connect_stdio(script, protocol=protocol) as session:
+                assert session.protocol_version == protocol
                 return await body(session)
 
     return anyio.run(main)
 
 
 def test_an_sdk_servers_listing_becomes_tools_the_api_accepts_with_its_own_schemas(
-    server_script,
+    server_script, protocol
 ):
     async def body(session):
         return (await session.list_tools()).tools
 
-    listing = with_session(server_script, body)
+    listing = with_session(server_script, body, protocol)
     tools = mcp_tools_to_openai(listing)
     names = [tool["function"]["name"] for tool in tools]
     assert names == ["todo_add", "find_todos", "finish", "share"]
@@ -102,7 +136,9 @@ def test_an_sdk_servers_listing_becomes_tools_the_api_accepts_with_its_own_schem
     )
 
 
-def test_the_loop_calls_a_dotted_sdk_tool_by_its_own_name_and_reads_its_result(server_script):
+def test_the_loop_calls_a_dotted_sdk_tool_by_its_own_name_and_reads_its_result(
+    server_script, protocol
+):
     policy = ScriptedPolicy(
         [call("todo_add", text="Call 李四", priority="high")], then=HeuristicPolicy()
     )
@@ -112,7 +148,7 @@ def test_the_loop_calls_a_dotted_sdk_tool_by_its_own_name_and_reads_its_result(s
         found = await session.call_tool("find_todos", {"keyword": "李四"})
         return answer, found
 
-    answer, found = with_session(server_script, body)
+    answer, found = with_session(server_script, body, protocol)
     assert '"number": 3' in answer and "Call 李四" in answer
     assert "#3 Call 李四" in found.content[0].text
 
@@ -128,35 +164,76 @@ class Recorded:
         return self.policy.respond(request)
 
 
-def tool_errors(server_script, tool_call):
+def tool_errors(server_script, tool_call, protocol):
     """What the model read for ``tool_call``, a call the SDK server answers with ``isError``."""
     policy = Recorded(ScriptedPolicy([tool_call, "It failed."]))
 
     async def body(session):
         return await run_agent_with_mcp(make_client(policy), session, "Try it", model=MODEL)
 
-    assert with_session(server_script, body) == "It failed."
+    assert with_session(server_script, body, protocol) == "It failed."
     (tool_message,) = [m for m in policy.requests[-1] if m["role"] == "tool"]
     return json.loads(tool_message["content"])
 
 
-def test_a_tool_error_the_sdk_server_raises_reaches_the_model_with_its_text(server_script):
-    error = tool_errors(server_script, call("finish", number=9))
+def test_a_tool_error_the_sdk_server_raises_reaches_the_model_with_its_text(
+    server_script, protocol
+):
+    error = tool_errors(server_script, call("finish", number=9), protocol)
     assert error == {"error": "Error executing tool finish: no to-do #9; the numbers are [1, 2]"}
 
 
-def test_a_crash_in_an_sdk_tool_reaches_the_model_as_an_error_without_its_cause(server_script):
-    error = tool_errors(server_script, call("share", number=1, email="a@example.com"))
+def test_a_crash_in_an_sdk_tool_reaches_the_model_as_an_error_without_its_cause(
+    server_script, protocol
+):
+    error = tool_errors(server_script, call("share", number=1, email="a@example.com"), protocol)
     assert error == {"error": "Error executing tool share"}  # the password stays in the log
 
 
 def test_arguments_an_sdk_tool_refuses_reach_the_model_as_an_error_naming_the_field(
-    server_script,
+    server_script, protocol
 ):
-    error = tool_errors(server_script, call("finish", number="two"))
+    error = tool_errors(server_script, call("finish", number="two"), protocol)
     assert error["error"].startswith("Error executing tool finish:") and "number" in error["error"]
 
 
-def test_an_unknown_tool_is_an_error_the_sdk_server_answers_and_the_loop_goes_on(server_script):
-    error = tool_errors(server_script, call("todo_remove", number=1))
+def test_an_unknown_tool_is_an_error_the_sdk_server_answers_and_the_loop_goes_on(
+    server_script, protocol
+):
+    error = tool_errors(server_script, call("todo_remove", number=1), protocol)
     assert "todo_remove" in error["error"]
+
+
+@pytest.fixture(scope="module")
+def legacy_script(tmp_path_factory):
+    path = tmp_path_factory.mktemp("sdk_server_2025") / "todo_server_2025.py"
+    path.write_text(textwrap.dedent(LEGACY_ONLY_SERVER), encoding="utf-8")
+    return str(path)
+
+
+def test_against_a_server_of_the_handshake_era_auto_falls_back_and_the_loop_runs(legacy_script):
+    policy = ScriptedPolicy([call("todo_find", keyword="上海")], then=HeuristicPolicy())
+
+    async def main():
+        with anyio.fail_after(120):
+            async with connect_stdio(legacy_script) as session:
+                answer = await run_agent_with_mcp(
+                    make_client(policy), session, "上海?", model=MODEL
+                )
+                return session.protocol_version, answer
+
+    version, answer = anyio.run(main)
+    assert version == "2025-11-25"
+    assert answer == '工具返回的结果如下：\n- todo_find(keyword="上海")：Book the train to 上海'
+
+
+def test_a_client_pinned_to_2026_07_28_fails_plainly_against_a_server_of_the_handshake_era(
+    legacy_script,
+):
+    async def main():
+        with anyio.fail_after(120):
+            async with connect_stdio(legacy_script, protocol="2026-07-28"):
+                pass  # pragma: no cover
+
+    with pytest.raises(MCPError, match="Method not found"):
+        anyio.run(main)

@@ -124,3 +124,14 @@ def test_only_json_objects_with_an_error_key_are_errors():
     assert call_result("北京") == types.CallToolResult(
         content=[types.TextContent(type="text", text="北京")], is_error=False
     )
+
+
+def test_the_server_names_itself_with_the_course_version_in_both_revisions():
+    from course_lib import __version__
+
+    async def main(protocol):
+        async with connect_in_memory(serve_registry(course_registry()), protocol=protocol) as s:
+            return s.protocol_version, s.server_info.name, s.server_info.version
+
+    for protocol in ("2026-07-28", "2025-11-25"):
+        assert run(lambda p=protocol: main(p)) == (protocol, "course-tools", __version__)

@@ -39,6 +39,12 @@ MESSAGES = {
 }
 
 
+# The revision a learner's server is asked in. On 2025-11-25 an exception a handler raises
+# reaches the client as a JSON-RPC error with its message, which the hints quote ("can't be used
+# in 'await' expression" means a handler that is not async); on 2026-07-28 the SDK answers
+# -32603 "Internal server error" and keeps the message in the server's log.
+LEARNER_SERVER_PROTOCOL = "2025-11-25"
+
 # The SDK's loggers ("client" is the name its ClientSession logs under).
 SDK_LOGGERS = ("mcp", "client")
 
@@ -122,7 +128,9 @@ def serve_and_ask(server: Any, calls: Sequence[Sequence[Any]]) -> dict[str, Any]
 
     async def ask() -> None:
         with anyio.fail_after(EXCHANGE_SECONDS):
-            async with connect_in_memory(server, read_timeout_seconds=READ_SECONDS) as session:
+            async with connect_in_memory(
+                server, protocol=LEARNER_SERVER_PROTOCOL, read_timeout_seconds=READ_SECONDS
+            ) as session:
                 report["listing"] = await outcome(
                     session.list_tools(), lambda result: [wire(tool) for tool in result.tools]
                 )
