@@ -208,6 +208,7 @@ class GuardedKernel(RunningKernel):
             wait = min(1.0, wait * 2)
         if not self.kc.wait_connected(max(0.0, deadline - time.monotonic())):
             raise KernelNotReady(f"its channels did not all connect within {timeout:g} s")
+        self.kc.hb_channel.arm()  # from now on a silent heartbeat means a kernel gone quiet
 
     def _read_isolation(self) -> dict[str, Any]:
         """The launcher's record, written before the kernel went on to start IPython."""

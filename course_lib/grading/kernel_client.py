@@ -66,12 +66,19 @@ class MonitoredContext(zmq.Context):
 
 
 class HeartbeatClock(HBChannel):
-    """jupyter_client's heartbeat, which also remembers since when it has gone unanswered."""
+    """jupyter_client's heartbeat, which also remembers since when it has gone unanswered,
+    once ``arm`` was called (a kernel still starting does not answer yet: readiness, not the
+    heartbeat, judges a start)."""
 
     silent_since: float | None = None
+    armed: bool = False
+
+    def arm(self) -> None:
+        self.silent_since = None
+        self.armed = True
 
     def call_handlers(self, since_last_heartbeat: float) -> None:
-        if self.silent_since is None:
+        if self.armed and self.silent_since is None:
             self.silent_since = time.monotonic() - since_last_heartbeat
 
     def silent_for(self) -> float:

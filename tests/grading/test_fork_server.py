@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from course_lib.grading import kernel_zygote
 from course_lib.grading.fork_server import ForkServer
 from course_lib.grading.runner import grading_env
 
@@ -117,7 +118,7 @@ def test_the_child_holds_none_of_the_servers_pipes(server, tmp_path):
     assert len([link for link in held if link.startswith("pipe:")]) == 1  # its results pipe
 
 
-@pytest.mark.skipif(sys.platform != "linux", reason="the kernel zygote is Linux-only")
+@pytest.mark.skipif(not kernel_zygote.wanted(), reason="no kernel zygote here (or it is off)")
 def test_a_child_starts_its_kernels_from_the_servers_zygote(server, tmp_path):
     """The server starts the kernel zygote once; every child keeps the socket to it, and the
     zygote runs with a kernel's environment, not the server's (SERVER_ONLY is the server's)."""
@@ -170,7 +171,6 @@ def test_warming_up_starts_no_thread(tmp_path):
     """The server forks while it holds no thread: an import that started one would leave the
     children with a lock some thread held."""
     import subprocess
-    import sys
 
     code = (
         "import threading\n"

@@ -156,11 +156,11 @@ def test_two_failed_starts_end_the_notebook_with_both_reasons(monkeypatch, tmp_p
 
 
 def test_a_kernel_whose_heartbeat_falls_silent_counts_as_dead(monkeypatch, tmp_path):
-    monkeypatch.setattr(kernel_module, "HEARTBEAT_SILENCE", 2.0)
     kernel = start_kernel(tmp_path)
     try:
         pid = kernel.km.provisioner.process.pid
         assert kernel.is_alive()
+        monkeypatch.setattr(kernel_module, "HEARTBEAT_SILENCE", 2.0)
         os.killpg(pid, signal.SIGSTOP)  # the launcher and the kernel stop: nothing answers
         try:
             assert eventually(lambda: not kernel.is_alive(), 30)
@@ -189,6 +189,25 @@ def test_a_notebook_whose_kernel_cannot_start_is_an_error_saying_so(tmp_path, ca
     for row in rows:
         assert row["message"].startswith("the grader could not start a kernel"), row["message"]
         assert "; then " in row["message"]  # it was tried twice
+
+
+def test_a_kernel_still_starting_is_not_judged_by_its_heartbeat(monkeypatch, tmp_path):
+    """Before readiness the heartbeat is not armed: a slow start (an exec'd kernel on a busy
+    machine answers its first ping seconds after the grader began pinging) is readiness's to
+    judge, within READY_SECONDS; from readiness on, silence counts."""
+    clock = kernel_client.HeartbeatClock(address="ipc:///nowhere")
+    clock.call_handlers(3.0)  # a missed beat while the kernel starts
+    assert clock.silent_for() == 0.0
+    clock.arm()
+    clock.call_handlers(3.0)
+    assert clock.silent_for() >= 3.0
+    monkeypatch.setenv("COURSE_GRADE_ZYGOTE", "0")
+    kernel = start_kernel(tmp_path)
+    try:
+        assert kernel.kc.hb_channel.armed  # armed by readiness
+        assert kernel.evaluate("6 * 7") == 42
+    finally:
+        kernel.stop()
 
 
 def test_get_message_still_times_out_when_the_kernel_is_merely_quiet(tmp_path):
