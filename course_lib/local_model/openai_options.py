@@ -183,7 +183,8 @@ def check_value(param: str, value: Any, rule: Rule) -> None:
     if not _has_kind(value, rule.kind):
         raise wrong_type(param, EXPECTED[rule.kind], value)
     if rule.kind in (NUMBER, INTEGER):
-        error = out_of_range(param, value, rule.minimum, rule.maximum)
+        integer = rule.kind == INTEGER
+        error = out_of_range(param, value, rule.minimum, rule.maximum, integer=integer)
         if error is not None:
             raise error
     if rule.choices and value not in rule.choices:

@@ -273,11 +273,12 @@ def shown_number(value: int | float) -> str:
 
 
 def out_of_range(
-    param: str, value: int | float, minimum=None, maximum=None
+    param: str, value: int | float, minimum=None, maximum=None, *, integer: bool = False
 ) -> ProtocolError | None:
     """The API's error for a number outside ``[minimum, maximum]`` (either bound may be None),
-    or None when it is inside. Integers and decimals are worded as the API words them."""
-    kind = "integer" if isinstance(value, int) else "decimal"
+    or None when it is inside. ``integer`` says the parameter is an integer one: the API words
+    the error by the parameter's type (``decimal above maximum value ... but got 3``)."""
+    kind = "integer" if integer else "decimal"
     if minimum is not None and value < minimum:
         key, limit, code = "below_min", minimum, f"{kind}_below_min_value"
     elif maximum is not None and value > maximum:
