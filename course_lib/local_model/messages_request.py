@@ -39,7 +39,6 @@ MESSAGES = {
     "string": "{field}: Input should be a valid string",
     "integer": "{field}: Input should be a valid integer",
     "boolean": "{field}: Input should be a valid boolean",
-    "number": "{field}: Input should be a valid number",
     "list": "{field}: Input should be a valid list",
     "dict": "{field}: Input should be a valid dictionary",
     "positive": "{field}: Input should be greater than or equal to 1",

@@ -218,7 +218,8 @@ def check_rules(body: Mapping[str, Any], rules: Mapping[str, Rule]) -> None:
 
 
 def check_output_limit(param: str, value: int | None) -> None:
-    """``max_tokens is too large: ...`` for a limit above what the model can write."""
+    """``max_tokens is too large: ...`` for a limit above what the model can write. (The
+    sentence was found for ``max_tokens`` only; the other limits are worded the same way.)"""
     if value is not None and value > MODEL_MAX_OUTPUT:
         shown = str(value) if len(str(value)) <= MAX_SHOWN else str(value)[:MAX_SHOWN] + "…"
         message = MESSAGES["too_large"].format(param=param, value=shown, limit=MODEL_MAX_OUTPUT)
@@ -261,7 +262,8 @@ def check_stream_options(body: Mapping[str, Any], known: frozenset[str]) -> None
 
 
 def check_stop(stop: Any) -> tuple[str, ...]:
-    """Chat's ``stop``: a string or an array of one to four strings; the sequences."""
+    """Chat's ``stop``: a string or an array of one to four strings; the sequences. (The
+    wrong-type sentence was not found; it is the form the API uses for other unions.)"""
     if stop is None:
         return ()
     if isinstance(stop, str):
