@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from local_model_fixtures import NOTES, WEATHER, flat, for_anthropic, user
 
@@ -197,8 +197,10 @@ def test_an_anthropic_tool_use_cut_short_keeps_the_members_it_had_completed(any_
 # -- limits.end and partial_object, directly ------------------------------------------------------
 
 TEXTS = st.text(alphabet=st.sampled_from(list("ab cd.\n北京天气")), max_size=60)
+UNTIMED = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])  # no clock
 
 
+@UNTIMED
 @given(TEXTS, st.integers(min_value=0, max_value=30))
 def test_a_cut_text_is_the_longest_run_of_whole_pieces_within_the_limit(text, budget):
     ending = end(Turn(text), Limits(max_tokens=budget))
@@ -212,6 +214,7 @@ def test_a_cut_text_is_the_longest_run_of_whole_pieces_within_the_limit(text, bu
         assert kept == text
 
 
+@UNTIMED
 @given(TEXTS, st.lists(st.sampled_from(["b", "天", "d.", "zz"]), max_size=3))
 def test_a_stop_sequence_ends_the_text_before_its_first_appearance(text, stops):
     ending = end(Turn(text, (ToolCall.of("f", {"a": 1}),)), Limits(stop=tuple(stops)))
