@@ -3,14 +3,19 @@
 A malformed conversation gets HTTP 400 with ``{"error": {"message", "type", "param", "code"}}``;
 the ``openai`` SDK raises ``openai.BadRequestError``. The rules: messages with known roles and
 text content, tool messages that answer the assistant turn right before them (every call, once),
-valid tools (see ``tool_schemas.py``), a ``tool_choice`` that names one of them, a
-``response_format`` the model can follow, and options of the right types.
+valid tools (see ``tool_schemas.py``), a ``tool_choice`` that names one of them
+(``tool_choices.py``), a ``response_format`` the model can follow, no parameter the API does not
+have, and options of the right types and ranges (``openai_options.py``). ``max_tokens`` /
+``max_completion_tokens`` and ``stop`` decide where the reply ends (``limits.py``).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+from course_lib.local_model import openai_options, sdk_params
+from course_lib.local_model.limits import Limits
 from course_lib.local_model.output_formats import check_response_format
 from course_lib.local_model.protocol import (
     ProtocolError,
@@ -19,10 +24,12 @@ from course_lib.local_model.protocol import (
     missing,
     wrong_type,
 )
+from course_lib.local_model.tool_choices import chat_choice
 from course_lib.local_model.tool_schemas import check_function, unique_names
 from course_lib.local_model.turns import ChatRequest
 
 ROLES = ("system", "developer", "user", "assistant", "tool", "function")
+SUPPORTED_ROLES = ["system", "assistant", "user", "function", "tool", "developer"]  # as listed
 MAX_TOOLS = 128
 
 MESSAGES = {
@@ -73,55 +80,64 @@ MESSAGES = {
         "got an array with length {length} instead."
     ),
     "tool_shape": "(A Chat Completions tool looks like {'type': 'function', 'function': {...}}.)",
-    "named_choice": (
-        "Invalid value for 'tool_choice': a named tool choice looks like "
-        "{'type': 'function', 'function': {'name': '<tool name>'}}."
-    ),
-    "unknown_choice": (
-        "Invalid value for 'tool_choice': function {name!r} was not found in 'tools'. Available "
-        "functions: {names}."
-    ),
-    "choice_without_tools": (
-        "Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified."
-    ),
-    "stream_options": "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
-    "n": (
-        "Invalid value for 'n': the local model returns one choice, got n={n}. Leave 'n' out "
-        "(or set it to 1)."
+    "no_model": "you must provide a model parameter",
+    "parallel_without_tools": (
+        "Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when "
+        "'tools' are specified."
     ),
 }
 
 
-def validate_chat_request(body: dict[str, Any]) -> ChatRequest:
-    """Check a Chat Completions request body; return what a policy needs, or raise ProtocolError."""
+@dataclass(frozen=True)
+class ChatCall:
+    """A validated Chat Completions request: what the policy sees, and how the reply ends
+    (``limits``), how many choices it has (``n``) and the service tier it reports."""
+
+    request: ChatRequest
+    limits: Limits = Limits()
+    n: int = 1
+    service_tier: str = "default"
+
+
+def validate_chat_request(body: dict[str, Any]) -> ChatCall:
+    """Check a Chat Completions request body; return what the reply needs, or raise
+    ProtocolError as the real API would (the required parameters, then unknown ones, then the
+    conversation, the tools and every option)."""
     model = body.get("model")
-    if not isinstance(model, str) or not model:
-        raise missing("model")
+    if not isinstance(model, str) or not model:  # worded so, without param or code (measured)
+        raise ProtocolError(MESSAGES["no_model"])
     messages = body.get("messages")
     if messages is None:
         raise missing("messages")
+    openai_options.check_known(body, sdk_params.CHAT, responses=False)
     if not isinstance(messages, list):
-        raise wrong_type("messages", "an array", messages)
+        raise wrong_type("messages", "an array of objects", messages)
     if not messages:
         raise ProtocolError(MESSAGES["empty_messages"], param="messages", code="empty_array")
     for index, message in enumerate(messages):
         _check_message(index, message)
     _check_tool_pairing(messages)
     tools = _check_tools(body)
-    tool_choice = _check_tool_choice(body.get("tool_choice", "auto"), tools)
-    parallel = body.get("parallel_tool_calls", True)
-    if not isinstance(parallel, bool):
+    choice = chat_choice(body.get("tool_choice"), tools)
+    parallel = body.get("parallel_tool_calls")
+    if parallel is not None and not tools:
+        raise ProtocolError(MESSAGES["parallel_without_tools"], param="parallel_tool_calls")
+    if parallel is not None and not isinstance(parallel, bool):
         raise wrong_type("parallel_tool_calls", "a boolean", parallel)
-    _check_options(body)
+    stop = openai_options.chat_options(body)
     output_format = check_response_format(body.get("response_format"), messages)
-    return ChatRequest(
+    request = ChatRequest(
         model=model,
         messages=messages,
-        tools=tools,
-        tool_choice=tool_choice,
-        parallel_tool_calls=parallel,
+        tools=choice.functions,
+        tool_choice=choice.policy,
+        parallel_tool_calls=parallel is not False,
         output_format=output_format,
     )
+    most = body.get("max_completion_tokens")
+    limits = Limits(body.get("max_tokens") if most is None else most, stop)
+    tier = openai_options.served_tier(body.get("service_tier"))
+    return ChatCall(request, limits, body.get("n") or 1, tier)
 
 
 # -- messages -------------------------------------------------------------------------------------
@@ -135,7 +151,7 @@ def _check_message(index: int, message: Any) -> None:
     if role is None:
         raise missing(f"{where}.role")
     if role not in ROLES:
-        raise invalid_value(f"{where}.role", role, ["system", "assistant", "user", *ROLES[4:]])
+        raise invalid_value(f"{where}.role", role, SUPPORTED_ROLES)
     if role == "tool":
         _check_tool_message(where, message)
     elif role == "assistant":
@@ -301,61 +317,3 @@ def _check_tool(index: int, tool: Any) -> dict:
     if not isinstance(function, dict):
         raise wrong_type(f"{where}.function", "an object", function)
     return check_function(f"{where}.function", function)
-
-
-# -- tool_choice and options -----------------------------------------------------
-
-
-def _check_tool_choice(choice: Any, tools: list[dict]) -> str | dict:
-    if isinstance(choice, str):
-        if choice not in ("none", "auto", "required"):
-            raise invalid_value("tool_choice", choice, ["none", "auto", "required"])
-        if choice == "required" and not tools:
-            raise ProtocolError(MESSAGES["choice_without_tools"], param="tool_choice")
-        return choice
-    if not isinstance(choice, dict):
-        raise wrong_type("tool_choice", "a string or an object", choice)
-    function = choice.get("function")
-    if choice.get("type") != "function" or not isinstance(function, dict):
-        raise ProtocolError(MESSAGES["named_choice"], param="tool_choice", code="invalid_value")
-    return named_choice(function.get("name"), tools)
-
-
-def named_choice(name: Any, tools: list[dict]) -> dict:
-    """``{"name": ...}`` for a tool choice naming one of ``tools``, or the real API's 400."""
-    if not tools:
-        raise ProtocolError(MESSAGES["choice_without_tools"], param="tool_choice")
-    names = [tool["name"] for tool in tools]
-    if name not in names:
-        raise ProtocolError(
-            MESSAGES["unknown_choice"].format(name=name, names=", ".join(names)),
-            param="tool_choice",
-            code="invalid_value",
-        )
-    return {"name": name}
-
-
-def _check_options(body: dict) -> None:
-    stream = body.get("stream", False)
-    if stream is not None and not isinstance(stream, bool):
-        raise wrong_type("stream", "a boolean", stream)
-    options = body.get("stream_options")
-    if options is not None:
-        if not stream:
-            raise ProtocolError(MESSAGES["stream_options"], param="stream_options")
-        if not isinstance(options, dict):
-            raise wrong_type("stream_options", "an object", options)
-        include = options.get("include_usage")
-        if include is not None and not isinstance(include, bool):
-            raise wrong_type("stream_options.include_usage", "a boolean", include)
-    n = body.get("n")
-    if n not in (None, 1) or isinstance(n, bool):
-        raise ProtocolError(MESSAGES["n"].format(n=repr(n)[:40]), param="n", code="invalid_value")
-    for key in ("max_tokens", "max_completion_tokens", "seed"):
-        value = body.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise wrong_type(key, "an integer", value)
-    for key in ("temperature", "top_p"):
-        value = body.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
-            raise wrong_type(key, "a number", value)

@@ -25,6 +25,7 @@ from typing import Any
 
 from course_lib.local_model import (
     chat_reply,
+    limits,
     messages_reply,
     messages_request,
     responses_reply,
@@ -34,7 +35,7 @@ from course_lib.local_model.chat_request import validate_chat_request
 from course_lib.local_model.protocol import ProtocolError, parse_body
 from course_lib.local_model.response_store import ResponseStore
 from course_lib.local_model.turns import ChatRequest, Policy, Turn
-from course_lib.local_model.wire import EPOCH, IdSource, sse_data
+from course_lib.local_model.wire import EPOCH, IdSource, request_id, sse_data
 
 MODEL_LIST_CREATED = EPOCH
 SSE = "text/event-stream; charset=utf-8"
@@ -105,10 +106,11 @@ class LocalEndpoint:
         try:
             return self._route(method, path, body, lowered, headers is not None)
         except ProtocolError as error:
-            return self._error(error, anthropic)
+            return self._error(error, anthropic, body)
         except Exception as error:  # a bug of ours: say so, never drop the request
             message = MESSAGES["internal"].format(kind=type(error).__name__, error=error)
-            return self._error(ProtocolError(message, status=500, type="server_error"), anthropic)
+            failure = ProtocolError(message, status=500, type="server_error")
+            return self._error(failure, anthropic, body)
 
     def _route(self, method: str, path: str, raw: bytes, headers: dict, checked: bool) -> Reply:
         anthropic = "anthropic-version" in headers
@@ -130,9 +132,12 @@ class LocalEndpoint:
             MESSAGES["unknown_path"].format(method=method, path=path[:200]), status=404
         )
 
-    def _error(self, error: ProtocolError, anthropic: bool) -> Reply:
-        body = messages_reply.error_body(error) if anthropic else error.body()
-        return Reply.json(error.status, body)
+    def _error(self, error: ProtocolError, anthropic: bool, raw: bytes) -> Reply:
+        if anthropic:
+            return Reply.json(
+                error.status, messages_reply.error_body(error, request_id(raw, error.message))
+            )
+        return Reply.json(error.status, error.body())
 
     # -- models ---------------------------------------------------------------------------------
 
@@ -178,18 +183,24 @@ class LocalEndpoint:
 
     def chat_completions(self, raw: bytes) -> Reply:
         body = parse_body(raw)
-        request = validate_chat_request(body)
-        turn = self.decide(request)
-        completion_id, created, call_ids = self.ids.reply(len(turn.tool_calls))
+        call = validate_chat_request(body)
+        ending = limits.end(self.decide(call.request), call.limits)
+        turn = ending.turn
+        completion_id, created, call_ids = self.ids.reply(len(turn.tool_calls) * call.n)
         stream = bool(body.get("stream"))
         include_usage = stream and bool((body.get("stream_options") or {}).get("include_usage"))
-        usage = chat_reply.usage(request.messages, body.get("tools") or [], turn)
+        usage = chat_reply.usage(call.request.messages, body.get("tools") or [], turn, call.n)
         meta = dict(
-            model=request.model, completion_id=completion_id, created=created, call_ids=call_ids
+            model=call.request.model,
+            completion_id=completion_id,
+            created=created,
+            call_ids=call_ids,
+            choices=call.n,
+            service_tier=call.service_tier,
         )
         if not stream:
-            return Reply.json(200, chat_reply.completion(turn, usage_counts=usage, **meta))
-        chunks = chat_reply.chunks(turn, usage_counts=usage if include_usage else None, **meta)
+            return Reply.json(200, chat_reply.completion(ending, usage_counts=usage, **meta))
+        chunks = chat_reply.chunks(ending, usage_counts=usage if include_usage else None, **meta)
         return Reply.stream(sse_data(chunks))
 
     def responses(self, raw: bytes) -> Reply:

@@ -3,7 +3,8 @@
 Most errors come from :class:`LocalEndpoint` (a bad conversation, an unknown URL). These are the
 ones a request meets before it gets there: a malformed request line, a body too large or too
 slow, a method we do not serve, our own bug. A request to the Anthropic Messages API
-(``/v1/messages``) gets Anthropic's shape ``{"type": "error", "error": {"type", "message"}}``;
+(``/v1/messages``) gets Anthropic's shape ``{"type": "error", "error": {"type", "message"},
+"request_id"}``;
 everything else gets OpenAI's ``{"error": {"message", "type", "param", "code"}}``, so
 ``openai.APIStatusError`` / ``anthropic.APIStatusError`` carry our sentence as their message.
 """
@@ -13,6 +14,8 @@ from __future__ import annotations
 import json
 import re
 from typing import Any
+
+from course_lib.local_model.wire import request_id
 
 MESSAGES = {
     "malformed": (
@@ -88,7 +91,8 @@ def error_payload(path: str, status: int, text: str) -> dict[str, Any]:
     """The JSON error body a client of ``path`` expects, for an HTTP ``status``."""
     if is_anthropic_path(path):
         kind = ANTHROPIC_TYPES.get(status, "invalid_request_error")
-        return {"type": "error", "error": {"type": kind, "message": text}}
+        error = {"type": kind, "message": text}
+        return {"type": "error", "error": error, "request_id": request_id(path, text)}
     kind = OPENAI_TYPES.get(status, "invalid_request_error")
     return {"error": {"message": text, "type": kind, "param": None, "code": None}}
 

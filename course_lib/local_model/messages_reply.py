@@ -1,15 +1,20 @@
 """Turning a :class:`Turn` into an Anthropic ``message``, its stream of events, or an error.
 
 A turn's text becomes a ``text`` content block and each call a ``tool_use`` block (``id``
-``toolu_...``, ``name``, ``input`` as an object); ``stop_reason`` is ``tool_use`` when there are
-calls, ``max_tokens`` when the text had to be cut to ``max_tokens``, else ``end_turn``.
+``toolu_...``, ``name``, ``input`` as an object, ``caller`` direct); ``stop_reason`` is
+``tool_use`` when there are calls, ``max_tokens`` when the reply was cut at ``max_tokens``,
+``stop_sequence`` (with ``stop_sequence`` naming it) when one of ``stop_sequences`` ended the
+text, else ``end_turn``. Every field the specification requires is there, ``null`` where it is
+nullable and the local model has nothing to say (``stop_details``, ``container``, ``citations``,
+the cache and server-tool usage).
 
 A stream sends, as named server-sent events: ``message_start`` (the message with no content),
 ``ping``, then per block ``content_block_start``, ``content_block_delta`` (``text_delta`` pieces,
 or ``input_json_delta`` pieces of the input's JSON) and ``content_block_stop``; then
-``message_delta`` (``stop_reason`` and the output token count) and ``message_stop``.
+``message_delta`` (``stop_reason``, ``stop_sequence`` and the usage) and ``message_stop``.
 
-Errors have Anthropic's shape: ``{"type": "error", "error": {"type", "message"}}``.
+Errors have Anthropic's shape: ``{"type": "error", "error": {"type", "message"},
+"request_id"}``.
 """
 
 from __future__ import annotations
@@ -18,17 +23,13 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from course_lib.local_model import limits
+from course_lib.local_model.limits import Ending, Limits, prompt_tokens, turn_tokens
 from course_lib.local_model.messages_request import MessagesCall
+from course_lib.local_model.openai_options import MODEL_MAX_OUTPUT
 from course_lib.local_model.protocol import ProtocolError
-from course_lib.local_model.turns import Turn
-from course_lib.local_model.wire import (
-    IdSource,
-    argument_pieces,
-    count_tokens,
-    json_tokens,
-    sse_named,
-    text_pieces,
-)
+from course_lib.local_model.turns import ToolCall, Turn
+from course_lib.local_model.wire import IdSource, argument_pieces, sse_named, text_pieces
 
 ERROR_TYPES = {
     400: "invalid_request_error",
@@ -41,6 +42,7 @@ ERROR_TYPES = {
     529: "overloaded_error",
 }
 MODEL_CREATED = "2026-01-01T00:00:00Z"
+PARTIAL_TRIES = 64  # places a cut object's value may have ended, tried from the last
 MESSAGES = {
     "not_object": (
         "A scripted call to {name} has arguments that are not a JSON object ({arguments!r}). "
@@ -52,16 +54,14 @@ MESSAGES = {
 
 
 def render(call: MessagesCall, turn: Turn, ids: IdSource) -> dict[str, Any]:
-    """The complete ``message`` object for one turn."""
+    """The complete ``message`` object for one turn, ended by ``max_tokens`` or a stop
+    sequence where they end it (``limits.py``)."""
+    ending = limits.end(turn, Limits(call.max_tokens, call.stop_sequences))
+    turn = _whole_inputs(ending)
     message_id, _, [tool_ids] = ids.reserve("anthropic_msg", [("toolu", len(turn.tool_calls))])
     content: list[dict[str, Any]] = []
-    stop_reason = "tool_use" if turn.tool_calls else "end_turn"
-    text = turn.content
-    if text is not None and not turn.tool_calls:
-        text, cut = _fit(text, call.max_tokens)
-        stop_reason = "max_tokens" if cut else stop_reason
-    if text:
-        content.append({"type": "text", "text": text})
+    if turn.content:
+        content.append({"type": "text", "text": turn.content, "citations": None})
     for tool_call, tool_id in zip(turn.tool_calls, tool_ids, strict=True):
         arguments = tool_call.parsed()
         if arguments is None:
@@ -71,43 +71,90 @@ def render(call: MessagesCall, turn: Turn, ids: IdSource) -> dict[str, Any]:
                 type="api_error",
             )
         content.append(
-            {"type": "tool_use", "id": tool_id, "name": tool_call.name, "input": arguments}
+            {
+                "type": "tool_use",
+                "id": tool_id,
+                "name": tool_call.name,
+                "input": arguments,
+                "caller": {"type": "direct"},
+            }
         )
-    input_tokens = sum(4 + json_tokens(m) for m in call.request.messages) + (
-        json_tokens(call.request.tools) if call.request.tools else 0
-    )
-    output_tokens = sum(
-        count_tokens(b["text"]) if b["type"] == "text" else 3 + json_tokens(b["input"])
-        for b in content
-    )
     return {
         "id": message_id,
         "type": "message",
         "role": "assistant",
         "model": call.model,
         "content": content,
-        "stop_reason": stop_reason,
-        "stop_sequence": None,
+        "stop_reason": _stop_reason(ending, turn),
+        "stop_sequence": ending.stop_sequence,
+        "stop_details": None,
+        "container": None,
         "usage": {
-            "input_tokens": input_tokens,
-            "output_tokens": output_tokens,
+            "input_tokens": prompt_tokens(call.request.messages, call.tools),
+            "output_tokens": turn_tokens(turn),
             "cache_creation_input_tokens": 0,
             "cache_read_input_tokens": 0,
+            "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0},
+            "output_tokens_details": None,
+            "server_tool_use": None,
             "service_tier": "standard",
+            "inference_geo": call.inference_geo,
         },
     }
 
 
-def _fit(text: str, max_tokens: int) -> tuple[str, bool]:
-    """The text cut (between streaming pieces) to at most ``max_tokens``; whether it was cut."""
-    if count_tokens(text) <= max_tokens:
-        return text, False
-    kept = ""
-    for piece in text_pieces(text):
-        if count_tokens(kept + piece) > max_tokens:
-            break
-        kept += piece
-    return kept, True
+def _stop_reason(ending: Ending, turn: Turn) -> str:
+    if ending.reason == limits.LENGTH:
+        return "max_tokens"
+    if ending.reason == limits.STOP_SEQUENCE:
+        return "stop_sequence"
+    return "tool_use" if turn.tool_calls else "end_turn"
+
+
+def _whole_inputs(ending: Ending) -> Turn:
+    """The turn with a cut call's arguments as the object they had begun (its complete
+    members), since a ``tool_use`` input is always an object."""
+    turn = ending.turn
+    if not ending.cut_call:
+        return turn
+    *whole, cut = turn.tool_calls
+    begun = ToolCall.of(cut.name, partial_object(cut.arguments))
+    return Turn(turn.content, (*whole, begun))
+
+
+def partial_object(text: str) -> dict[str, Any]:
+    """The members of a JSON object cut short that were complete: ``{"a": 1, "b": "x`` ->
+    ``{"a": 1}``. Closes the open brackets after each place a value ended, from the last."""
+    ends: list[tuple[int, str]] = []
+    stack: list[str] = []
+    in_string = escaped = False
+    for index, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+                ends.append((index + 1, "".join(reversed(stack))))
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            stack.append("}" if char == "{" else "]")
+        elif char in "}]":
+            if stack:
+                stack.pop()
+            ends.append((index + 1, "".join(reversed(stack))))
+        elif char.isalnum() or char in ".-+":
+            ends.append((index + 1, "".join(reversed(stack))))
+    for end, closers in reversed(ends[-PARTIAL_TRIES:]):
+        try:
+            value = json.loads(text[:end] + closers)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return {}
 
 
 def events(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -123,7 +170,7 @@ def events(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
     yield {"type": "ping"}
     for index, block in enumerate(message["content"]):
         if block["type"] == "text":
-            start = {"type": "text", "text": ""}
+            start = {"type": "text", "text": "", "citations": None}
             deltas = [{"type": "text_delta", "text": piece} for piece in text_pieces(block["text"])]
         else:
             start = {**block, "input": {}}
@@ -136,10 +183,23 @@ def events(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
         for delta in deltas:
             yield {"type": "content_block_delta", "index": index, "delta": delta}
         yield {"type": "content_block_stop", "index": index}
+    usage = message["usage"]
     yield {
         "type": "message_delta",
-        "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
-        "usage": {"output_tokens": message["usage"]["output_tokens"]},
+        "delta": {
+            "stop_reason": message["stop_reason"],
+            "stop_sequence": message["stop_sequence"],
+            "stop_details": None,
+            "container": None,
+        },
+        "usage": {
+            "input_tokens": usage["input_tokens"],
+            "output_tokens": usage["output_tokens"],
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": 0,
+            "output_tokens_details": usage["output_tokens_details"],
+            "server_tool_use": None,
+        },
     }
     yield {"type": "message_stop"}
 
@@ -148,10 +208,14 @@ def stream(message: dict[str, Any]) -> Iterator[bytes]:
     return sse_named(events(message))
 
 
-def error_body(error: ProtocolError) -> dict[str, Any]:
-    """A :class:`ProtocolError` in Anthropic's shape."""
+def error_body(error: ProtocolError, request_id: str) -> dict[str, Any]:
+    """A :class:`ProtocolError` in Anthropic's shape, with the request's id."""
     kind = ERROR_TYPES.get(error.status, "api_error" if error.status >= 500 else error.type)
-    return {"type": "error", "error": {"type": kind, "message": error.message}}
+    return {
+        "type": "error",
+        "error": {"type": kind, "message": error.message},
+        "request_id": request_id,
+    }
 
 
 def model_card(model: str) -> dict[str, Any]:
@@ -160,6 +224,10 @@ def model_card(model: str) -> dict[str, Any]:
         "id": model,
         "display_name": "Local toy model (course_lib)",
         "created_at": MODEL_CREATED,
+        "lifecycle": "active",
+        "capabilities": None,
+        "max_input_tokens": None,
+        "max_tokens": MODEL_MAX_OUTPUT,
     }
 
 

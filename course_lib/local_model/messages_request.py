@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from course_lib.local_model import anthropic_options
 from course_lib.local_model.protocol import ProtocolError
 from course_lib.local_model.tool_schemas import check_keywords
 from course_lib.local_model.turns import ChatRequest
@@ -38,11 +39,13 @@ MESSAGES = {
     "string": "{field}: Input should be a valid string",
     "integer": "{field}: Input should be a valid integer",
     "boolean": "{field}: Input should be a valid boolean",
-    "number": "{field}: Input should be a valid number",
     "list": "{field}: Input should be a valid list",
     "dict": "{field}: Input should be a valid dictionary",
     "positive": "{field}: Input should be greater than or equal to 1",
     "no_messages": "messages: at least one message is required",
+    "empty_text": "{part}: text content blocks must be non-empty",
+    "blank_text": "{part}: text content blocks must contain non-whitespace text",
+    "trailing_whitespace": "messages: final assistant content cannot end with trailing whitespace",
     "role": "{field}: Input should be 'user' or 'assistant'",
     "empty": (
         "messages.{index}: all messages must have non-empty content except for the optional "
@@ -89,6 +92,9 @@ class MessagesCall:
     request: ChatRequest
     model: str
     max_tokens: int
+    stop_sequences: tuple[str, ...] = ()
+    tools: list[dict[str, Any]] = field(default_factory=list)  # as sent, for the token count
+    inference_geo: str = "global"  # where the reply says it was made
 
 
 def check_headers(headers: dict[str, str]) -> None:
@@ -115,6 +121,7 @@ def validate(body: dict[str, Any]) -> MessagesCall:
         raise fail("integer", field="max_tokens")
     if max_tokens < 1:
         raise fail("positive", field="max_tokens")
+    anthropic_options.check_max_tokens(max_tokens, model)
     messages = body.get("messages")
     if messages is None:
         raise fail("required", field="messages")
@@ -124,15 +131,18 @@ def validate(body: dict[str, Any]) -> MessagesCall:
         raise fail("no_messages")
     for index, message in enumerate(messages):
         _check_message(index, message, last=index == len(messages) - 1)
+    _check_final_whitespace(messages[-1])
     messages = combine_turns(messages)
     _check_pairing(messages)
     system = _system_text(body.get("system"))
     tools = _check_tools(body.get("tools"))
     tool_choice, parallel = _check_tool_choice(body.get("tool_choice"), tools)
-    _check_options(body)
+    stop_sequences = anthropic_options.check_options(body)
+    anthropic_options.check_known(body)  # reported after every other problem, as measured
     chat = ([{"role": "system", "content": system}] if system else []) + to_messages(messages)
     request = ChatRequest(model, chat, tools, tool_choice, parallel)
-    return MessagesCall(request, model, max_tokens)
+    geo = body.get("inference_geo") or "global"
+    return MessagesCall(request, model, max_tokens, stop_sequences, body.get("tools") or [], geo)
 
 
 # -- messages -------------------------------------------------------------------------------------
@@ -172,8 +182,13 @@ def _check_block(where: str, block: Any, allowed: tuple[str, ...]) -> None:
     if tag not in allowed:
         tags = ", ".join(f"'{t}'" for t in allowed)
         raise fail("block_tag", field=where, tag=str(tag)[:80], tags=tags)
-    if tag == "text" and not isinstance(block.get("text"), str):
-        raise fail("string" if "text" in block else "required", field=f"{where}.text")
+    if tag == "text":
+        text = block.get("text")
+        if not isinstance(text, str):
+            raise fail("string" if "text" in block else "required", field=f"{where}.text")
+        if not text.strip():
+            part = where.split(".", 1)[0]  # "messages" (measured), or "system" by analogy
+            raise fail("empty_text" if not text else "blank_text", part=part)
     if tag == "tool_use":
         for key, kind, check in (
             ("id", "string", str),
@@ -197,6 +212,18 @@ def _check_block(where: str, block: Any, allowed: tuple[str, ...]) -> None:
                 _check_block(f"{where}.content.{position}", part, ("text", "image", "document"))
         if "is_error" in block and not isinstance(block["is_error"], bool):
             raise fail("boolean", field=f"{where}.is_error")
+
+
+def _check_final_whitespace(message: dict) -> None:
+    """A final assistant message (a prefill the reply continues) may not end in whitespace."""
+    if message["role"] != "assistant":
+        return
+    content = message["content"]
+    last = content if isinstance(content, str) else (content[-1] if content else None)
+    if isinstance(last, dict):
+        last = last.get("text") if last.get("type") == "text" else None
+    if isinstance(last, str) and last != last.rstrip():
+        raise fail("trailing_whitespace")
 
 
 def _blocks(message: dict, tag: str) -> list[dict]:
@@ -385,19 +412,3 @@ def _check_tool_choice(choice: Any, tools: list[dict]) -> tuple[Any, bool]:
             raise fail("choice_unknown", name=str(name)[:80], names=", ".join(names))
         return {"name": name}, not disable
     return {"auto": "auto", "any": "required", "none": "none"}[tag], not disable
-
-
-def _check_options(body: dict) -> None:
-    for key, kind, check in (
-        ("stream", "boolean", bool),
-        ("temperature", "number", (int, float)),
-        ("top_p", "number", (int, float)),
-        ("top_k", "integer", int),
-        ("stop_sequences", "list", list),
-        ("metadata", "dict", dict),
-    ):
-        value = body.get(key)
-        if value is None:
-            continue
-        if (isinstance(value, bool) and check is not bool) or not isinstance(value, check):
-            raise fail(kind, field=key)

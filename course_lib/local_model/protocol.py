@@ -30,6 +30,10 @@ MESSAGES = {
         "We could not parse the JSON body of your request: {constant} is not a JSON value. "
         "Send numbers as finite decimals (json.dumps(..., allow_nan=False) finds the culprit)."
     ),
+    "too_large": (
+        "We could not parse the JSON body of your request: the number {number} is too large to "
+        "be represented. Send numbers within the range of a double (about 1.8e308)."
+    ),
     "too_deep": (
         "The request body is nested more than {limit} levels deep. No request needs that "
         "much nesting: flatten the structure (a schema can use '$defs' and '$ref')."
@@ -42,6 +46,27 @@ MESSAGES = {
     "missing": "Missing required parameter: '{param}'.",
     "wrong_type": "Invalid type for '{param}': expected {expected}, but got {got} instead.",
     "invalid_value": "Invalid value: {value}. Supported values are: {supported}.",
+    "below_min": (
+        "Invalid '{param}': {kind} below minimum value. Expected a value >= {limit}, but got "
+        "{value} instead."
+    ),
+    "above_max": (
+        "Invalid '{param}': {kind} above maximum value. Expected a value <= {limit}, but got "
+        "{value} instead."
+    ),
+    "string_too_long": (
+        "Invalid '{param}': string too long. Expected a string with maximum length {limit}, but "
+        "got a string with length {length} instead."
+    ),
+    "array_too_long": (
+        "Invalid '{param}': array too long. Expected an array with maximum length {limit}, but "
+        "got an array with length {length} instead."
+    ),
+    "empty_array": (
+        "Invalid '{param}': empty array. Expected an array with minimum length 1, but got an "
+        "empty array instead."
+    ),
+    "unknown_parameter": "Unknown parameter: '{param}'.",
 }
 
 
@@ -81,8 +106,10 @@ def json_kind(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
+    if isinstance(value, int):
+        return "an integer"
+    if isinstance(value, float):
+        return "a decimal number"
     if isinstance(value, str):
         return "a string"
     if isinstance(value, list):
@@ -100,12 +127,30 @@ def _refuse_constant(constant: str) -> Any:
     raise _NotJSON(constant)
 
 
+class _TooLarge(ValueError):
+    def __init__(self, number: str) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+def _finite_float(text: str) -> float:
+    """A JSON decimal as a float; one beyond float's range (``1e400``) would become infinity,
+    which no reply could carry back as JSON, so it is refused."""
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise _TooLarge(text)
+    return value
+
+
 def parse_body(raw: bytes) -> dict[str, Any]:
     """Decode the request body, refusing anything that is not a well-formed JSON object."""
     try:
-        body = json.loads(raw, parse_constant=_refuse_constant)
+        body = json.loads(raw, parse_constant=_refuse_constant, parse_float=_finite_float)
     except _NotJSON as error:
         raise ProtocolError(MESSAGES["constant"].format(constant=error.constant)) from None
+    except _TooLarge as error:
+        number = error.number if len(error.number) <= MAX_SHOWN else error.number[:MAX_SHOWN] + "…"
+        raise ProtocolError(MESSAGES["too_large"].format(number=number)) from None
     except RecursionError:
         raise ProtocolError(MESSAGES["too_deep"].format(limit=MAX_NESTING)) from None
     except ValueError:  # includes UnicodeDecodeError: bytes that are not UTF-8/16/32
@@ -218,4 +263,52 @@ def invalid_value(param: str, value: Any, supported: list[str]) -> ProtocolError
         MESSAGES["invalid_value"].format(value=shown, supported=listing),
         param=param,
         code="invalid_value",
+    )
+
+
+def shown_number(value: int | float) -> str:
+    """A number as the API quotes it back: ``2.5``, ``3``, ``1e+300``, shortened if huge."""
+    text = json.dumps(value) if isinstance(value, float) else str(value)
+    return text if len(text) <= MAX_SHOWN else text[:MAX_SHOWN] + "…"
+
+
+def out_of_range(
+    param: str, value: int | float, minimum=None, maximum=None, *, integer: bool = False
+) -> ProtocolError | None:
+    """The API's error for a number outside ``[minimum, maximum]`` (either bound may be None),
+    or None when it is inside. ``integer`` says the parameter is an integer one: the API words
+    the error by the parameter's type (``decimal above maximum value ... but got 3``)."""
+    kind = "integer" if integer else "decimal"
+    if minimum is not None and value < minimum:
+        key, limit, code = "below_min", minimum, f"{kind}_below_min_value"
+    elif maximum is not None and value > maximum:
+        key, limit, code = "above_max", maximum, f"{kind}_above_max_value"
+    else:
+        return None
+    message = MESSAGES[key].format(param=param, kind=kind, limit=limit, value=shown_number(value))
+    return ProtocolError(message, param=param, code=code)
+
+
+def string_too_long(param: str, value: str, limit: int) -> ProtocolError:
+    message = MESSAGES["string_too_long"].format(param=param, limit=limit, length=len(value))
+    return ProtocolError(message, param=param, code="string_above_max_length")
+
+
+def array_too_long(param: str, length: int, limit: int) -> ProtocolError:
+    message = MESSAGES["array_too_long"].format(param=param, limit=limit, length=length)
+    return ProtocolError(message, param=param, code="array_above_max_length")
+
+
+def empty_array(param: str) -> ProtocolError:
+    return ProtocolError(
+        MESSAGES["empty_array"].format(param=param), param=param, code="empty_array"
+    )
+
+
+def unknown_parameter(param: str) -> ProtocolError:
+    """What both OpenAI APIs answer for a parameter they do not have (a typo, or the other
+    API's): ``Unknown parameter: 'temprature'.``, naming it in ``param``."""
+    shown = param if len(param) <= MAX_SHOWN else param[:MAX_SHOWN] + "…"
+    return ProtocolError(
+        MESSAGES["unknown_parameter"].format(param=shown), param=param, code="unknown_parameter"
     )

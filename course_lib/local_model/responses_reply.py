@@ -11,6 +11,10 @@ A stream replays the same response as the real API's events, each with a ``seque
 ``response.output_text.delta``..., ``response.output_text.done``, ``response.content_part.done``
 for text; ``response.function_call_arguments.delta``..., ``.done`` for a call),
 ``response.output_item.done``; finally ``response.completed`` with the whole response.
+
+A reply cut at ``max_output_tokens`` (``limits.py``) is ``incomplete``, with
+``incomplete_details.reason`` ``max_output_tokens``, its cut item ``incomplete`` too, and its
+stream ends with ``response.incomplete`` instead.
 """
 
 from __future__ import annotations
@@ -18,14 +22,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from course_lib.local_model import chat_reply
+from course_lib.local_model import chat_reply, limits
 from course_lib.local_model.responses_request import ResponsesCall
 from course_lib.local_model.turns import Turn
 from course_lib.local_model.wire import IdSource, argument_pieces, sse_named, text_pieces
 
 
 def render(call: ResponsesCall, turn: Turn, ids: IdSource) -> dict[str, Any]:
-    """The complete ``response`` object for one turn."""
+    """The complete ``response`` object for one turn (cut at ``max_output_tokens``)."""
+    ending = limits.end(turn, call.limits)
+    turn = ending.turn
+    cut = ending.reason == limits.LENGTH
     calls = len(turn.tool_calls)
     has_text = turn.content is not None
     response_id, created, (message_ids, item_ids, call_ids) = ids.reserve(
@@ -33,13 +40,18 @@ def render(call: ResponsesCall, turn: Turn, ids: IdSource) -> dict[str, Any]:
     )
     output: list[dict[str, Any]] = []
     if has_text:
-        output.append(_message_item(message_ids[0], turn.content or "", "completed"))
-    for tool_call, item_id, call_id in zip(turn.tool_calls, item_ids, call_ids, strict=True):
+        text_cut = cut and not turn.tool_calls
+        status = "incomplete" if text_cut else "completed"
+        output.append(_message_item(message_ids[0], turn.content or "", status))
+    for number, (tool_call, item_id, call_id) in enumerate(
+        zip(turn.tool_calls, item_ids, call_ids, strict=True)
+    ):
+        call_cut = ending.cut_call and number == calls - 1
         output.append(
             {
                 "id": item_id,
                 "type": "function_call",
-                "status": "completed",
+                "status": "incomplete" if call_cut else "completed",
                 "arguments": tool_call.arguments,
                 "call_id": call_id,
                 "name": tool_call.name,
@@ -51,11 +63,11 @@ def render(call: ResponsesCall, turn: Turn, ids: IdSource) -> dict[str, Any]:
         "id": response_id,
         "object": "response",
         "created_at": created,
-        "status": "completed",
+        "status": "incomplete" if cut else "completed",
         "background": False,
-        "completed_at": created,
+        "completed_at": None if cut else created,
         "error": None,
-        "incomplete_details": None,
+        "incomplete_details": {"reason": "max_output_tokens"} if cut else None,
         "instructions": echo["instructions"],
         "max_output_tokens": echo["max_output_tokens"],
         "max_tool_calls": None,
@@ -65,14 +77,14 @@ def render(call: ResponsesCall, turn: Turn, ids: IdSource) -> dict[str, Any]:
         "parallel_tool_calls": echo["parallel_tool_calls"],
         "previous_response_id": echo["previous_response_id"],
         "reasoning": {"effort": None, "summary": None},
-        "service_tier": "default",
+        "service_tier": echo["service_tier"],
         "store": echo["store"],
         "temperature": echo["temperature"],
         "text": echo["text"],
         "tool_choice": echo["tool_choice"],
         "tools": call.tools,
         "top_p": echo["top_p"],
-        "truncation": "disabled",
+        "truncation": echo["truncation"],
         "usage": {
             "input_tokens": counts["prompt_tokens"],
             "input_tokens_details": {"cached_tokens": 0, "cache_write_tokens": 0},
@@ -85,7 +97,7 @@ def render(call: ResponsesCall, turn: Turn, ids: IdSource) -> dict[str, Any]:
 
 
 def _message_item(item_id: str, text: str, status: str) -> dict[str, Any]:
-    content = [_text_part(text)] if status == "completed" else []
+    content = [] if status == "in_progress" else [_text_part(text)]
     return {
         "id": item_id,
         "type": "message",
@@ -116,7 +128,7 @@ def events(response: dict[str, Any]) -> Iterator[dict[str, Any]]:
             yield from _message_events(index, item)
         else:
             yield from _call_events(index, item)
-    yield {"type": "response.completed", "response": response}
+    yield {"type": f"response.{response['status']}", "response": response}
 
 
 def _message_events(index: int, item: dict[str, Any]) -> Iterator[dict[str, Any]]:

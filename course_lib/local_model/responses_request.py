@@ -19,7 +19,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from course_lib.local_model import strict_default
+from course_lib.local_model import openai_options, sdk_params, strict_default
+from course_lib.local_model.limits import Limits
 from course_lib.local_model.output_formats import check_text_format
 from course_lib.local_model.protocol import (
     ProtocolError,
@@ -29,12 +30,27 @@ from course_lib.local_model.protocol import (
     wrong_type,
 )
 from course_lib.local_model.response_store import ResponseStore
+from course_lib.local_model.tool_choices import responses_choice
 from course_lib.local_model.tool_schemas import check_function, unique_names
 from course_lib.local_model.turns import ChatRequest
 
 ITEM_TYPES = ["message", "function_call", "function_call_output", "reasoning"]
 MESSAGE_ROLES = ["user", "assistant", "system", "developer"]
-TEXT_PARTS = ("input_text", "output_text", "text", "refusal")
+TEXT_PARTS = ("input_text", "output_text", "refusal")
+# The content part types the API lists when it refuses another one (a Chat Completions
+# ``{"type": "text"}`` part, usually), in its order; a call's output takes the input ones only.
+MESSAGE_PARTS = [
+    "input_text",
+    "input_image",
+    "input_audio",
+    "output_text",
+    "refusal",
+    "input_file",
+    "computer_screenshot",
+    "summary_text",
+    "encrypted_content",
+]
+OUTPUT_PARTS = ["input_text", "input_image", "input_file"]
 MAX_TOOLS = 128
 # The API mints item ids with these prefixes and refuses an input item whose id has another one
 # (a call's call_... sent as its item id is the usual slip).
@@ -55,16 +71,10 @@ MESSAGES = {
     "duplicate_item": (
         "Duplicate item found with id {id}. Remove duplicate items from your input and try again."
     ),
-    "choice_not_found": (
-        "Tool choice 'function' not found in 'tools' parameter: there is no function named "
-        "{name!r}. Available functions: {names}."
-    ),
-    "choice_without_tools": (
-        "Tool choice 'function' not found in 'tools' parameter: the request has no tools."
-    ),
-    "choice_shape": (
-        "Invalid value for 'tool_choice': a named tool choice in the Responses API is flat: "
-        "{'type': 'function', 'name': '<tool name>'}."
+    "chat_part": (
+        "Invalid value: {kind!r}. Supported values are: {supported}. (The Responses API names "
+        "text parts 'input_text', and 'output_text' in an assistant's message; 'text' is the "
+        "Chat Completions name.)"
     ),
 }
 
@@ -77,13 +87,16 @@ class ResponsesCall:
     items: list[dict[str, Any]]  # the whole conversation: stored items, then the new input
     tools: list[dict[str, Any]] = field(default_factory=list)  # as echoed in the response
     echo: dict[str, Any] = field(default_factory=dict)  # request fields the response repeats
+    limits: Limits = Limits()  # max_output_tokens
 
 
 def validate(body: dict[str, Any], store: ResponseStore) -> ResponsesCall:
-    """Check a Responses request body; raise ProtocolError as the real API would."""
+    """Check a Responses request body; raise ProtocolError as the real API would (the model,
+    then parameters the API does not have, then the conversation, the tools and the options)."""
     model = body.get("model")
     if not isinstance(model, str) or not model:
         raise missing("model")
+    openai_options.check_known(body, sdk_params.RESPONSES, responses=True)
     previous_id = body.get("previous_response_id")
     if previous_id is not None and not isinstance(previous_id, str):
         raise wrong_type("previous_response_id", "a string", previous_id)
@@ -93,28 +106,27 @@ def validate(body: dict[str, Any], store: ResponseStore) -> ResponsesCall:
     items = (store.conversation(previous_id) if previous_id else []) + new_items
     _check_unique_ids(items)
     _check_pairing(items)
-    instructions = body.get("instructions")
-    if instructions is not None and not isinstance(instructions, str):
-        raise wrong_type("instructions", "a string", instructions)
     tools, functions = _check_tools(body.get("tools"))
-    tool_choice, echoed_choice = _check_tool_choice(body.get("tool_choice", "auto"), functions)
+    choice = responses_choice(body.get("tool_choice"), functions)
     parallel = body.get("parallel_tool_calls", True)
-    if not isinstance(parallel, bool):
+    if parallel is not None and not isinstance(parallel, bool):
         raise wrong_type("parallel_tool_calls", "a boolean", parallel)
-    options = _check_options(body)
+    parallel = parallel is not False
+    openai_options.responses_options(body)
+    instructions = body.get("instructions")
     messages = to_messages(items, instructions)
     output_format = check_text_format(body.get("text"), messages)
-    request = ChatRequest(model, messages, functions, tool_choice, parallel, output_format)
+    request = ChatRequest(model, messages, choice.functions, choice.policy, parallel, output_format)
     echo = dict(
         model=model,
         instructions=instructions,
         previous_response_id=previous_id,
-        tool_choice=echoed_choice,
+        tool_choice=choice.echo,
         parallel_tool_calls=parallel,
         text=_echo_text(body.get("text")),
-        **options,
+        **_echo_options(body),
     )
-    return ResponsesCall(request, items, tools, echo)
+    return ResponsesCall(request, items, tools, echo, Limits(body.get("max_output_tokens")))
 
 
 # -- input items ----------------------------------------------------------------------------------
@@ -153,7 +165,7 @@ def _check_item(where: str, item: Any) -> dict[str, Any]:
             raise wrong_type(f"{where}.call_id", "a string", item["call_id"])
         if "output" not in item:
             raise missing(f"{where}.output")
-        _check_text_or_parts(f"{where}.output", item["output"])
+        _check_text_or_parts(f"{where}.output", item["output"], OUTPUT_PARTS)
         return item
     if kind == "reasoning":
         return item
@@ -176,11 +188,11 @@ def _check_message(where: str, item: dict) -> dict[str, Any]:
         raise invalid_value(f"{where}.role", role, MESSAGE_ROLES)
     if "content" not in item:
         raise missing(f"{where}.content")
-    _check_text_or_parts(f"{where}.content", item["content"])
+    _check_text_or_parts(f"{where}.content", item["content"], MESSAGE_PARTS)
     return {**item, "type": "message"}
 
 
-def _check_text_or_parts(where: str, content: Any) -> None:
+def _check_text_or_parts(where: str, content: Any, allowed: list[str]) -> None:
     if isinstance(content, str):
         return
     if not isinstance(content, list):
@@ -191,10 +203,20 @@ def _check_text_or_parts(where: str, content: Any) -> None:
             raise wrong_type(here, "an object", part)
         if not isinstance(part.get("type"), str):
             raise missing(f"{here}.type")
+        if part["type"] not in allowed:
+            message = MESSAGES["chat_part"].format(
+                kind=part["type"][:80], supported=_listing(allowed)
+            )
+            raise ProtocolError(message, param=here, code="invalid_value")
         if part["type"] in TEXT_PARTS:
             key = "refusal" if part["type"] == "refusal" else "text"
             if not isinstance(part.get(key), str):
                 raise wrong_type(f"{here}.{key}", "a string", part.get(key))
+
+
+def _listing(options: list[str]) -> str:
+    quoted = [repr(option) for option in options]
+    return ", ".join(quoted[:-1]) + f", and {quoted[-1]}"
 
 
 def text_of(content: Any) -> str:
@@ -323,55 +345,22 @@ def _check_tools(value: Any) -> tuple[list[dict], list[dict]]:
     return echoed, unique_names(functions, "tools[{index}].name")
 
 
-def _check_tool_choice(choice: Any, functions: list[dict]) -> tuple[Any, Any]:
-    """(tool_choice for the policy, tool_choice as the response echoes it)."""
-    if isinstance(choice, str):
-        if choice not in ("none", "auto", "required"):
-            raise invalid_value("tool_choice", choice, ["none", "auto", "required"])
-        return choice, choice
-    if not isinstance(choice, dict):
-        raise wrong_type("tool_choice", "a string or an object", choice)
-    if choice.get("type") != "function" or not isinstance(choice.get("name"), str):
-        raise ProtocolError(MESSAGES["choice_shape"], param="tool_choice", code="invalid_value")
-    names = [function["name"] for function in functions]
-    if not names:
-        raise ProtocolError(MESSAGES["choice_without_tools"], param="tool_choice")
-    if choice["name"] not in names:
-        message = MESSAGES["choice_not_found"].format(
-            name=choice["name"][:100], names=", ".join(names)
-        )
-        raise ProtocolError(message, param="tool_choice")
-    return {"name": choice["name"]}, {"type": "function", "name": choice["name"]}
-
-
-def _check_options(body: dict) -> dict[str, Any]:
-    """The options the response echoes, each of the right JSON type."""
-    checks = {
-        "stream": (bool, "a boolean", False),
-        "store": (bool, "a boolean", True),
-        "max_output_tokens": (int, "an integer", None),
-        "temperature": ((int, float), "a number", 1.0),
-        "top_p": ((int, float), "a number", 1.0),
-        "metadata": (dict, "an object", {}),
-        "stream_options": (dict, "an object", None),
-        "user": (str, "a string", None),
+def _echo_options(body: dict) -> dict[str, Any]:
+    """The options a response repeats, as sent or their defaults (checked already)."""
+    found: dict[str, Any] = {
+        "store": True,
+        "max_output_tokens": None,
+        "temperature": 1.0,
+        "top_p": 1.0,
+        "metadata": {},
+        "user": None,
+        "truncation": "disabled",
     }
-    found: dict[str, Any] = {}
-    for key, (kind, expected, default) in checks.items():
+    for key, default in found.items():
         value = body.get(key)
-        if value is None:
-            found[key] = dict(default) if isinstance(default, dict) else default
-        elif isinstance(value, bool) and kind is not bool or not isinstance(value, kind):
-            raise wrong_type(key, expected, value)
-        else:
-            found[key] = value
-    if found["stream_options"] is not None and not found["stream"]:
-        raise ProtocolError(
-            "The 'stream_options' parameter is only allowed when 'stream' is enabled.",
-            param="stream_options",
-        )
-    found.pop("stream")
-    found.pop("stream_options")
+        found[key] = default if value is None else value
+    found["metadata"] = dict(found["metadata"])
+    found["service_tier"] = openai_options.served_tier(body.get("service_tier"))
     return found
 
 

@@ -10,6 +10,7 @@ differently; only the shape and the arithmetic (``total = input + output``) matc
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -57,6 +58,22 @@ class IdSource:
     def _id(self, kind: str) -> str:
         prefix, alphabet, length = ID_STYLES[kind]
         return prefix + _DRAW(self._random, alphabet, length)
+
+
+def request_id(*parts: bytes | str) -> str:
+    """An Anthropic-style request id (``req_011C`` and 20 letters or digits) for an error body,
+    drawn from the request itself, so the same request gets the same id in every run and the
+    reply ids of the requests that follow stay as they were."""
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part.encode("utf-8", "replace") if isinstance(part, str) else part)
+        digest.update(b"\0")
+    number = int.from_bytes(digest.digest(), "big")
+    letters = []
+    for _ in range(20):
+        number, index = divmod(number, len(ALPHABET))
+        letters.append(ALPHABET[index])
+    return "req_011C" + "".join(letters)
 
 
 def draw_by_choice(generator: random.Random, alphabet: str, length: int) -> str:

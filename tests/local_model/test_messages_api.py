@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import anthropic
 import httpx2
@@ -345,10 +346,13 @@ def test_a_request_without_max_tokens_is_refused_as_anthropic_refuses_it():
         {"model": MODEL, "messages": user("hi")}, {"anthropic-version": "2023-06-01"}
     )
     assert reply.status_code == 400
-    assert reply.json() == {
+    body = reply.json()
+    assert body == {
         "type": "error",
         "error": {"type": "invalid_request_error", "message": "max_tokens: Field required"},
+        "request_id": body["request_id"],
     }
+    assert re.fullmatch(r"req_011C[A-Za-z0-9]{20}", body["request_id"])
 
 
 def test_a_request_without_an_anthropic_version_header_is_refused():

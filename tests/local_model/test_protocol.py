@@ -84,7 +84,7 @@ VIOLATIONS = [
     (
         "tool content that is a number",
         dict(messages=[*user("hi"), ASKED, answer("call_1", 21), answer("call_2")]),
-        ["messages[2].content", "but got a number"],
+        ["messages[2].content", "but got an integer"],
         "messages[2].content",
     ),
     (
