@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from course_lib.local_model import strict_default
+from course_lib.local_model import reasoning_items, strict_default
 from course_lib.local_model.output_formats import check_text_format
 from course_lib.local_model.protocol import (
     ProtocolError,
@@ -38,7 +38,7 @@ TEXT_PARTS = ("input_text", "output_text", "text", "refusal")
 MAX_TOOLS = 128
 # The API mints item ids with these prefixes and refuses an input item whose id has another one
 # (a call's call_... sent as its item id is the usual slip).
-ID_PREFIXES = {"function_call": "fc", "message": "msg"}
+ID_PREFIXES = {"function_call": "fc", "message": "msg", "reasoning": "rs"}
 
 MESSAGES = {
     "input_type": (
@@ -156,7 +156,7 @@ def _check_item(where: str, item: Any) -> dict[str, Any]:
         _check_text_or_parts(f"{where}.output", item["output"])
         return item
     if kind == "reasoning":
-        return item
+        return reasoning_items.check_item(where, item)
     raise invalid_value(f"{where}.type", kind, ITEM_TYPES)
 
 
