@@ -122,6 +122,8 @@ def test_effort_sets_how_much_is_thought(client):
 
 
 def test_encrypted_content_comes_only_when_included(client):
+    assert ask(client).output[0].encrypted_content is None
+    assert ask(client, store=False).output[0].encrypted_content is None
     sealed = ask(client, include=INCLUDE).output[0].encrypted_content
     assert isinstance(sealed, str) and len(sealed) > 40
     assert "Beijing" not in base64.b64decode(sealed).decode("latin-1")  # not readable
