@@ -371,15 +371,17 @@ def get_weather(city: str, unit: str = "c") -> str:
     return json.dumps({"city": city, "sky": "晴"}, ensure_ascii=False)
 
 
+@pytest.mark.parametrize("stream", [False, True], ids=["plain", "streamed"])
 @pytest.mark.parametrize("model", MODELS)
-def test_the_sdks_tool_runner_completes_a_strict_tool_loop(claude, model):
+def test_the_sdks_tool_runner_completes_a_strict_tool_loop(claude, model, stream):
     runner = claude.beta.messages.tool_runner(
         model=model,
         max_tokens=4000,
         tools=[get_weather],
         messages=[{"role": "user", "content": "北京和上海的天气怎么样？"}],
+        stream=stream,
     )
-    replies = list(runner)
+    replies = [step.get_final_message() if stream else step for step in runner]
     assert [b.type for b in replies[0].content if b.type == "tool_use"] == ["tool_use"] * 2
     final = replies[-1].content[-1].text
     assert 'get_weather(city="北京")' in final and "晴" in final
