@@ -26,10 +26,13 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError
+
 from course_lib.local_model.messages_request import MessagesCall, fail
 from course_lib.local_model.protocol import ProtocolError
 from course_lib.local_model.strict_values import conform
-from course_lib.local_model.tool_schemas import check_keywords, subschemas
+from course_lib.local_model.tool_schemas import check_keywords, resolve_ref, subschemas
 from course_lib.local_model.turns import ChatRequest, OutputFormat, ToolCall, Turn
 
 FORMAT_WHERE = "output_config.format.schema"
@@ -47,6 +50,10 @@ DEFINITIONS = ("$defs", "definitions")
 
 MESSAGES = {
     "format_type": "output_config.format.type: Input should be 'json_schema'",
+    "invalid": (
+        "{where}: JSON schema is invalid. It must match JSON Schema draft 2020-12 "
+        "(https://json-schema.org/draft/2020-12)."
+    ),
     "open_object": (
         "{where}: For 'object' type, 'additionalProperties' must be explicitly set to false"
     ),
@@ -134,6 +141,8 @@ def read_format(spec: Any) -> OutputFormat | None:
 
 def check_rules(schema: dict[str, Any], where: str) -> None:
     """The subset of JSON Schema a strict schema may use (the real 400 for the first break)."""
+    if not _valid_schema(schema):
+        raise ProtocolError(MESSAGES["invalid"].format(where=where))
     for node, _ in [(schema, ()), *subschemas(schema)]:
         if isinstance(node, dict):
             problem = _problem(node)
@@ -142,6 +151,20 @@ def check_rules(schema: dict[str, Any], where: str) -> None:
     cycle = _cycle(schema)
     if cycle:
         raise ProtocolError(MESSAGES["circular"].format(cycle=" -> ".join(cycle)))
+
+
+def _valid_schema(schema: dict[str, Any]) -> bool:
+    """A draft 2020-12 schema whose references all point inside it (a grammar needs them)."""
+    try:
+        Draft202012Validator.check_schema(schema)
+    except (SchemaError, RecursionError):
+        return False
+    references = (node.get("$ref") for node, _ in subschemas(schema) if isinstance(node, dict))
+    return all(
+        not isinstance(ref, str) or resolve_ref(schema, ref) is not None for ref in references
+    ) and (
+        not isinstance(schema.get("$ref"), str) or resolve_ref(schema, schema["$ref"]) is not None
+    )
 
 
 def _types(node: dict[str, Any]) -> list[str]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError
+from referencing.exceptions import Unresolvable
 
 from course_lib.local_model.schema_values import first_non_null, json_type, placeholder, resolve
 
@@ -37,9 +38,9 @@ def conform(value: Any, schema: dict[str, Any]) -> Any:
         validator = Draft202012Validator(schema)
         if validator.is_valid(value):
             return value
-    except (SchemaError, RecursionError, re.error):
-        return value  # a schema jsonschema cannot use: nothing to check against
-    return _repair(value, schema, schema, validator, 0)
+        return _repair(value, schema, schema, validator, 0)
+    except (SchemaError, RecursionError, re.error, Unresolvable):
+        return value  # a schema jsonschema cannot use (strict ones are checked before)
 
 
 def _repair(value: Any, schema: Any, root: dict, validator: Any, depth: int) -> Any:

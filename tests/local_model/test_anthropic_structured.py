@@ -204,6 +204,18 @@ REFUSALS = [
         "Circular reference detected in schema definitions: Node -> Node. Self-referencing or "
         "mutually-referencing definitions are not supported.",
     ),
+    *[
+        (
+            closed({"value": value}),
+            "{where}: JSON schema is invalid. It must match JSON Schema draft 2020-12 "
+            "(https://json-schema.org/draft/2020-12).",
+        )
+        for value in (
+            {"$ref": "#/$defs/Missing"},
+            {"$ref": "https://example.com/schema.json"},
+            {"type": "string", "pattern": "(unclosed"},
+        )
+    ],
 ]
 
 
