@@ -7,7 +7,8 @@ that was altered or made up. The local model does the same with a **seal**: the 
 encrypted and authenticated under a key only this process knows.
 
 * :func:`seal` is deterministic (a synthetic IV: the IV is the payload's own MAC, as in
-  AES-SIV), so the same request gets byte-identical replies within a process.
+  AES-SIV; the keystream is SHAKE-256 of a secret key and that IV), so the same request gets
+  byte-identical replies within a process.
 * :func:`unseal` gives the payload back only for a token this process sealed, for the same
   purpose; any change to a token (one character) makes it fail.
 * :func:`tag` marks the ids of a reasoning model's items, so a ``function_call`` item's id
@@ -18,8 +19,8 @@ anything a learner can see: code in a notebook cannot compute a valid signature,
 grader runs the model in its own process, a submission's kernel cannot read that key at all.
 The price: a signature is valid only in the process (or the ``serve-model`` server) that made
 it, and the sealed bytes differ from one process to the next (the text they hold does not), so
-a notebook must never print them. HMAC-SHA256 (``hmac``, ``hashlib``) does all of it: no
-dependency, and fast enough for every reply (see ``benchmarks/bench_local_model.py``).
+a notebook must never print them. HMAC-SHA256 and SHAKE-256 (``hmac``, ``hashlib``) do all of
+it: no dependency, one C call each (see ``benchmarks/bench_local_model.py``).
 """
 
 from __future__ import annotations
@@ -34,11 +35,10 @@ from typing import Any
 
 KEY = secrets.token_bytes(32)
 IV_BYTES = 16
-BLOCK = hashlib.sha256().digest_size
 
 
 def _derived(purpose: str) -> bytes:
-    return hmac.new(KEY, purpose.encode(), hashlib.sha256).digest()
+    return hmac.digest(KEY, purpose.encode(), "sha256")
 
 
 _MAC_KEY = _derived("mac")
@@ -49,7 +49,7 @@ _TAG_KEY = _derived("tag")
 def tag(*parts: str, length: int = 24) -> str:
     """``length`` hex characters that only this process can compute for ``parts``."""
     text = "\x1f".join(parts).encode()
-    return hmac.new(_TAG_KEY, text, hashlib.sha256).hexdigest()[:length]
+    return hmac.digest(_TAG_KEY, text, "sha256").hex()[:length]
 
 
 def seal(purpose: str, payload: dict[str, Any]) -> str:
@@ -79,15 +79,12 @@ def unseal(purpose: str, token: Any) -> dict[str, Any] | None:
 
 def _mac(purpose: str, plain: bytes) -> bytes:
     message = purpose.encode() + b"\x00" + plain
-    return hmac.new(_MAC_KEY, message, hashlib.sha256).digest()[:IV_BYTES]
+    return hmac.digest(_MAC_KEY, message, "sha256")[:IV_BYTES]
 
 
 def _keystream(iv: bytes, size: int) -> bytes:
-    blocks = (
-        hmac.new(_STREAM_KEY, iv + counter.to_bytes(4, "big"), hashlib.sha256).digest()
-        for counter in range(-(-size // BLOCK))
-    )
-    return b"".join(blocks)[:size]
+    """``size`` bytes from SHAKE-256 (an extendable-output hash) keyed by a secret prefix."""
+    return hashlib.shake_256(_STREAM_KEY + iv).digest(size)
 
 
 def _xor(data: bytes, stream: bytes) -> bytes:
