@@ -97,13 +97,15 @@ class Person(BaseModel):
     tags: list[str] = []
 
 
+@pytest.mark.parametrize("beta", [False, True], ids=["messages", "beta.messages"])
 @pytest.mark.parametrize("model", MODELS)
-def test_messages_parse_gives_the_parsed_model(claude, model):
+def test_messages_parse_gives_the_parsed_model(claude, model, beta):
+    messages = claude.beta.messages if beta else claude.messages
     for question, expected in [
         ("Alice is 30 and lives in Paris.", Person(name="Alice", city="Paris", age=30)),
         ("张三住在北京，今年30岁。", Person(name="张三", city="北京", age=30)),
     ]:
-        reply = claude.messages.parse(
+        reply = messages.parse(
             model=model,
             max_tokens=4000,
             messages=[{"role": "user", "content": question}],
