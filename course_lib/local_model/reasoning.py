@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from course_lib.local_model.followup import exchanges_since
+from course_lib.local_model.memo import Memo, exact_key
 from course_lib.local_model.policy import _latest_user
 from course_lib.local_model.protocol import ProtocolError, invalid_value
 from course_lib.local_model.replies import label, quote
@@ -43,6 +44,7 @@ KEPT = {
 }
 KEPT["xhigh"] = KEPT["max"] = KEPT["high"]
 QUESTION_CHARS = 120
+THOUGHTS_KEPT: Memo[Thoughts] = Memo(256)  # immutable: a memory may give them out again
 
 THOUGHTS = {
     "en": {
@@ -111,36 +113,51 @@ class Thoughts:
 
 
 def think(request: ChatRequest, turn: Turn, effort: str = DEFAULT_EFFORT) -> Thoughts:
-    """The thoughts behind ``turn`` at ``effort`` (none at ``"none"``), in the user's language."""
-    kept = KEPT.get(effort)
-    if kept is None:
+    """The thoughts behind ``turn`` at ``effort`` (none at ``"none"``), in the user's language.
+
+    They depend on nothing but the conversation since the latest user message, the tools'
+    names, the output format's name, the turn and the effort: thoughts worked out before for the
+    same ones are given again (a tool loop asks the same question with every request)."""
+    if effort not in KEPT:
         return Thoughts()
     start, user_text = _latest_user(request.messages)
-    exchanges = exchanges_since(request.messages, start) if start >= 0 else []
+    since = request.messages[start:] if start >= 0 else []
+    output = request.output_format.name if request.output_format is not None else None
+    names = [tool["name"] for tool in request.tools]
+    key = exact_key(effort, since, names, output, turn)
+    return THOUGHTS_KEPT.get_or_make(
+        key, lambda: _think(user_text, since, names, output, turn, KEPT[effort])
+    )
+
+
+def _think(
+    user_text: str, since: list, names: list[str], output: str | None, turn: Turn, kept: set
+) -> Thoughts:
+    exchanges = exchanges_since(since, 0)
     words = THOUGHTS["zh" if mostly_chinese(user_text) else "en"]
     parts = [("question", words["question"].format(question=_short(user_text)))]
-    decision = _decision(words, request, turn, len(exchanges))
+    decision = _decision(words, names, turn, len(exchanges))
     parts.append(("decision", decision))
     if len(turn.tool_calls) > 1:
         parts.append(("detail", words["parallel"].format(count=len(turn.tool_calls))))
     failed = sum(1 for exchange in exchanges if exchange.error is not None)
     if failed and not turn.tool_calls:
         parts.append(("detail", words["failed"].format(failed=failed)))
-    if request.output_format is not None and not turn.tool_calls:
-        parts.append(("detail", words["format"].format(name=request.output_format.name)))
+    if output is not None and not turn.tool_calls:
+        parts.append(("detail", words["format"].format(name=output)))
     parts.append(("check", words["check_calls" if turn.tool_calls else "check_answer"]))
     return Thoughts(tuple(text for part, text in parts if part in kept), decision)
 
 
-def _decision(words: dict[str, str], request: ChatRequest, turn: Turn, results: int) -> str:
+def _decision(words: dict[str, str], names: list[str], turn: Turn, results: int) -> str:
     if turn.tool_calls:
         calls = ", ".join(label(call) for call in turn.tool_calls)
         key = "more_calls" if results else "calls"
         return words[key].format(calls=calls, results=results)
     if results:
         return words["answer"].format(results=results)
-    if request.tools:
-        return words["no_call"].format(tools=", ".join(tool["name"] for tool in request.tools))
+    if names:
+        return words["no_call"].format(tools=", ".join(names))
     return words["direct"]
 
 

@@ -119,15 +119,12 @@ def add_reasoning(
     prefix = response["id"].removeprefix("resp_")[:24] + ("1" if options.store else "0")
     item = _reasoning_item(reasoning_id(prefix), thoughts, options)
     renamed = [_renamed(output, prefix, n) for n, output in enumerate(response["output"])]
-    usage = response["usage"]
+    usage, tokens = response["usage"], thoughts.tokens
     usage = {
         **usage,
-        "output_tokens": usage["output_tokens"] + thoughts.tokens,
-        "output_tokens_details": {
-            **usage["output_tokens_details"],
-            "reasoning_tokens": thoughts.tokens,
-        },
-        "total_tokens": usage["total_tokens"] + thoughts.tokens,
+        "output_tokens": usage["output_tokens"] + tokens,
+        "output_tokens_details": {**usage["output_tokens_details"], "reasoning_tokens": tokens},
+        "total_tokens": usage["total_tokens"] + tokens,
     }
     return {**response, "output": [item, *renamed], "reasoning": echo, "usage": usage}
 

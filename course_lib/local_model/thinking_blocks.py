@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from course_lib.local_model.anthropic_structured import output_config
+from course_lib.local_model.memo import Memo, exact_key
 from course_lib.local_model.messages_reply import _fit
 from course_lib.local_model.messages_request import MessagesCall, fail
 from course_lib.local_model.protocol import ProtocolError
@@ -46,6 +47,7 @@ REDACTING_PROMPT = (
 )
 PURPOSES = {"thinking": "anthropic thinking", "redacted_thinking": "anthropic redacted thinking"}
 DOCS = "https://docs.claude.com/en/docs/build-with-claude/extended-thinking"
+SIGNATURES: Memo[str] = Memo(256)  # the same thoughts come back with every request of a loop
 
 MESSAGES = {
     "budget_minimum": (
@@ -238,7 +240,10 @@ def _block(text: str, options: ThinkingOptions, redacted: bool) -> dict[str, Any
         data = seal(PURPOSES["redacted_thinking"], {"thinking": text})
         return {"type": "redacted_thinking", "data": data}
     shown = "" if options.display == "omitted" else text
-    signature = seal(PURPOSES["thinking"], {"thinking": text, "shown": shown})
+    payload = {"thinking": text, "shown": shown}
+    signature = SIGNATURES.get_or_make(
+        exact_key(text, shown), lambda: seal(PURPOSES["thinking"], payload)
+    )
     return {"type": "thinking", "thinking": shown, "signature": signature}
 
 
