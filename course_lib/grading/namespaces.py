@@ -72,14 +72,14 @@ def enter_namespaces(
     if sys.platform != "linux" or not wanted:
         return got
     libc = _libc()
+    mine, group = os.geteuid(), os.getegid()  # before unshare: then they read as "nobody"
     others = _CLONE_NEWIPC | _CLONE_NEWPID | (_CLONE_NEWNET if network else 0)
-    writer = _MapWriter(uid) if uid is not None and os.geteuid() == 0 else None
+    writer = _MapWriter(uid) if uid is not None and mine == 0 else None
     if libc.unshare(_CLONE_NEWUSER | others) == 0:
         got["own_uid"] = writer is not None and writer.finish(go=True)
         if not got["own_uid"]:
             # Always allowed for one's own ids; without the map the kernel would be "nobody",
             # unable to use its own scratch folder, so a failure here stops the launch.
-            mine, group = os.geteuid(), os.getegid()
             Path("/proc/self/setgroups").write_text("deny")
             Path("/proc/self/uid_map").write_text(f"{mine} {mine} 1")
             Path("/proc/self/gid_map").write_text(f"{group} {group} 1")
@@ -87,7 +87,7 @@ def enter_namespaces(
     else:
         if writer is not None:
             writer.finish(go=False)
-        if os.geteuid() != 0 or libc.unshare(others) != 0:
+        if mine != 0 or libc.unshare(others) != 0:
             return got
     got.update(network_namespace=network, ipc_namespace=True, pid_namespace=True)
     return got

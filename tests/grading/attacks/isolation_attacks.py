@@ -265,7 +265,7 @@ from zmq.utils.monitor import recv_monitor_message
 _libc = ctypes.CDLL(None, use_errno=True)
 _IN_CREATE, _IN_MOVED_TO, _IN_ISDIR = 0x100, 0x80, 0x40000000
 _HANDSHAKES = zmq.EVENT_HANDSHAKE_SUCCEEDED | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL | (
-    zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL | zmq.EVENT_HANDSHAKE_FAILED_AUTH
+    zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL | zmq.EVENT_HANDSHAKE_FAILED_AUTH | zmq.EVENT_DISCONNECTED
 )
 SNIFFED = {"watching": [], "refused": [], "folders": [], "sockets": [], "handshakes": {},
            "read": [], "busy": False}
@@ -279,13 +279,16 @@ def _error():
 
 
 def subscribe(path):
-    # A raw connect first: a refusal (no such file, no permission) shows there at once.
+    # A raw connect first: a refusal (no such file, no permission) shows there at once; a
+    # socket not listening yet is left to ZeroMQ, which tries again.
     if path in _subscribers or path.startswith(_mine):
         return
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
             probe.settimeout(5)
             probe.connect(path)
+    except ConnectionRefusedError:
+        pass
     except OSError as exc:
         SNIFFED["refused"].append(f"connect {os.path.basename(path)}: {type(exc).__name__}")
         return
@@ -336,8 +339,9 @@ def _receive(sock):
     for path, (sub, monitor) in _subscribers.items():
         if sock is monitor:
             event = recv_monitor_message(monitor)["event"]
-            ok = event == zmq.EVENT_HANDSHAKE_SUCCEEDED
-            SNIFFED["handshakes"][path] = "succeeded" if ok else "failed"
+            if SNIFFED["handshakes"].get(path) != "succeeded":  # a wrong socket type hangs up
+                ok = event == zmq.EVENT_HANDSHAKE_SUCCEEDED
+                SNIFFED["handshakes"][path] = "succeeded" if ok else "failed"
         elif sock is sub:
             frames = sub.recv_multipart()
             if b"execute_input" in b"".join(frames):
@@ -377,8 +381,30 @@ def sniff(seconds, until=lambda: False):
         sniff_once(100)
 
 
+_background = {"thread": None, "stop": None}
+
+
+def watch_in_background(roots):
+    import threading
+
+    start_watching(roots)
+    _background["stop"] = threading.Event()
+    _background["thread"] = threading.Thread(
+        target=sniff, args=(600, _background["stop"].is_set), daemon=True
+    )
+    _background["thread"].start()
+
+
+def stop_watching():
+    _background["stop"].set()
+    _background["thread"].join()
+    _background["thread"] = None
+
+
 def settled():
     # Nothing left to read from inotify, and every socket it connected to has a verdict.
+    if _background["thread"] is None:  # nobody else reads the sockets: read them here
+        sniff_once(200)
     pending = 0
     if _watch["fd"] >= 0:
         pending = struct.unpack("i", fcntl.ioctl(_watch["fd"], termios.FIONREAD, b"\\0" * 4))[0]
