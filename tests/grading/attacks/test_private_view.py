@@ -121,9 +121,9 @@ def test_without_any_protection_the_sniffer_reads_a_classmates_cells():
 
 def test_private_mounts_alone_hide_the_classmate_even_with_the_venv_in_the_scratch_root():
     got = sniff_a_classmate(_only("mounts"))
-    assert got["record"]["private_mounts"] and private_view(got["record"])
-    assert got["found"]["folders"] == [] and got["found"]["sockets"] == []
     assert not got["by_inotify"] and not got["by_path"]
+    assert got["found"]["folders"] == [] and got["found"]["sockets"] == []
+    assert got["record"]["private_mounts"] and private_view(got["record"])
     assert got["refused_by_path"] == [f"connect {got['iopub']}: FileNotFoundError"]
 
 
