@@ -175,7 +175,7 @@ SCRATCH = os.path.dirname(_mine)  # this kernel's scratch root: its classmates' 
 start_watching([SCRATCH, SCRATCH_ROOT, '/tmp', '/dev/shm'])
 for path in named_in_proc_net_unix() + [p + '/k-ipc-2' for p in runtime_paths_in_proc()]:
     subscribe(path)
-sniff({WINDOW}, lambda: bool(stolen('def shout')))
+sniff({WINDOW}, lambda: bool(stolen(SECRET_MARKER)))
 # Counts: the report must fit what a check shows of a value.
 ATTEMPTS.append(attempt("watching folders", lambda: len(SNIFFED["watching"])))
 ATTEMPTS.append(attempt("a classmate's scratch folder", lambda: len(SNIFFED["folders"])))
@@ -183,10 +183,13 @@ ATTEMPTS.append(attempt("sockets named in /proc/net/unix", lambda: len(named_in_
 ATTEMPTS.append(attempt("runtime folders in /proc", lambda: len(runtime_paths_in_proc())))
 ATTEMPTS.append(attempt("abstract unix sockets", lambda: len(abstract_sockets())))
 ATTEMPTS.append(attempt("guessed folder names", lambda: len(guessed_folders(SCRATCH))))
+# Classmates are those graded in this batch (in its scratch root, their cells marked): without
+# a network namespace /proc/net/unix also names other Jupyter kernels of the machine.
 ATTEMPTS.append(attempt("a classmate's IOPub", lambda: sum(
-    verdict == "succeeded" for verdict in SNIFFED["handshakes"].values())))
-ATTEMPTS.append(attempt("a classmate's cell", lambda: len(SNIFFED["read"])))
-STOLEN = "\\n".join(stolen("def shout"))
+    verdict == "succeeded" and path.startswith(SCRATCH)
+    for path, verdict in SNIFFED["handshakes"].items())))
+ATTEMPTS.append(attempt("a classmate's cell", lambda: len(stolen(SECRET_MARKER))))
+STOLEN = "\\n".join(stolen(SECRET_MARKER))
 """
 )
 # Its 90.2 is whatever it read of a classmate's: it earns points only if it stole them.
