@@ -348,7 +348,7 @@ def isolation_section(payload: dict[str, Any], shown: int = 12) -> str:
 
 
 def similarity_section(payload: dict[str, Any]) -> str:
-    flags = [flag for flag in payload.get("flags", []) if flag.get("kind") == "similarity"]
+    flags = [f for f in payload.get("flags", []) if f.get("kind") in ("similarity", "borrowing")]
     if not flags:
         return ""
     lines = [
@@ -357,7 +357,7 @@ def similarity_section(payload: dict[str, Any]) -> str:
             flag["exercise"],
             flag["student"],
             flag["match"],
-            f"{round(100 * flag['score'])}%",
+            f"{round(100 * flag['score'])}%" if "score" in flag else "",
             f'<details><summary>{esc(TEXT["show_sources"])}</summary><div class="pair">'
             f"<pre>{esc(flag['source'])}</pre><pre>{esc(flag['matched_source'])}</pre>"
             "</div></details>",

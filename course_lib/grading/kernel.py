@@ -79,6 +79,7 @@ class GradingSpecManager(KernelSpecManager):
     runtime = ""
     confine = True
     namespaces = True
+    hide_reference = False
 
     def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
         argv = [sys.executable, "-s", "-c", LAUNCH, "--memory-mb", str(self.memory_mb)]
@@ -86,6 +87,7 @@ class GradingSpecManager(KernelSpecManager):
         argv += ["--parent-pid", str(os.getpid())]
         argv += ["--confine"] if self.confine else []
         argv += [] if self.namespaces else ["--no-namespaces"]
+        argv += ["--hide-reference"] if self.hide_reference else []
         argv += ["--", "-f", "{connection_file}"]
         return KernelSpec(argv=argv, display_name="course grading", language="python")
 
@@ -143,11 +145,13 @@ class GuardedKernel(RunningKernel):
         output_cap: int,
         confine: bool = True,
         namespaces: bool = True,
+        hide_reference: bool = False,
         startup_timeout: float | None = None,
     ) -> None:
         """``confine``: Landlock (writes only in ``cwd``, reads only what a lesson needs);
         ``namespaces``: Linux namespaces where the platform allows them (off: what a platform
-        without them gets, a subreaper instead of a PID namespace);
+        without them gets, a subreaper instead of a PID namespace); ``hide_reference``:
+        ``course_lib/reference`` unreadable too (a lesson that does not need it: ``reference_use``);
         Start it from a thread that outlives it: the launcher ends
         its kernel when the thread that started it ends (so a killed grader leaves nothing)."""
         workdir = os.path.abspath(cwd)
@@ -161,6 +165,7 @@ class GuardedKernel(RunningKernel):
         specs = GradingSpecManager()
         specs.memory_mb, specs.workdir, specs.runtime = memory_mb, workdir, self.runtime
         specs.confine, specs.namespaces = confine, namespaces
+        specs.hide_reference = hide_reference
         self.km = KernelManager(
             kernel_name=KERNEL_NAME,
             kernel_spec_manager=specs,

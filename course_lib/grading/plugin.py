@@ -121,6 +121,7 @@ class GradingSession:
             output_cap=int(self.plan["output_cap"]),
             confine=bool(self.plan.get("confine", True)),
             namespaces=bool(self.plan.get("namespaces", True)),
+            hide_reference=bool(self.plan.get("hide_reference", False)),
         )
         try:
             kernel.evaluate(DRIVER, timeout=READY_SECONDS)
@@ -158,6 +159,7 @@ class GradingSession:
 
             verdict["points"] = earned(list(outcomes))
             verdict["scenarios"] = [outcome.record() for outcome in outcomes]
+        verdict["origins"] = channel.origins
         self.verdicts[item.cell_num] = verdict
         if not isinstance(result, str):
             raise result

@@ -29,6 +29,7 @@ import nbformat
 
 from course_lib.grading.canonical import Lesson
 from course_lib.grading.fork_server import ForkServer, ServerGone
+from course_lib.grading.reference_use import needs_reference
 from course_lib.grading.sanitize import Sanitized
 from course_lib.grading.scrub import scrub_log
 
@@ -67,6 +68,7 @@ def plan_for(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> dict[
         "output_cap": options.output_cap,
         "confine": options.confine,
         "namespaces": options.namespaces,
+        "hide_reference": not needs_reference(lesson),
         "check_modules": [str(Path(path).resolve()) for path in options.check_modules],
     }
 
