@@ -228,6 +228,10 @@ def borrowing(source: str, notebook: Notebook, targets: Iterable[str] = ()) -> s
     shadowed, local_aliases = _local_bindings(tree, aliases)
     aliases.update(local_aliases)
     wanted = set(targets)
+    own = {**_imports(tree), **local_aliases}
+    bound = sorted(name for name in wanted & set(own) if guarded(own[name]))
+    if bound:  # the target is the course's object itself, whatever the lesson uses
+        return own[bound[0]]
     used = _used_origins(tree, aliases, shadowed)
     for origin in sorted(used, key=lambda o: (-o.count("."), o)):  # the most specific first
         if not guarded(origin):

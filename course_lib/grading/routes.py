@@ -50,6 +50,7 @@ OPAQUE_ATTRIBUTES = {
 MODULE_WALK = "walks every loaded module (sys.modules)"
 COMPUTED_IMPORT = "imports a module by a name computed at run time ({call})"
 IMPORT_CALLS = ("__import__", "import_module", "find_spec", "spec_from_file_location")
+NAMESPACES = ("globals", "locals", "vars")
 CASE_METHODS = ("lower", "upper", "casefold", "strip", "lstrip", "rstrip", "title", "swapcase")
 NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 MAX_CODE_STRING = 5_000  # longer strings are not parsed as code
@@ -269,14 +270,32 @@ def _call_name(node: ast.Call) -> str:
 
 
 def chain_of(node: ast.AST) -> str | None:
-    """``a.b.c`` for an attribute chain on a name, else ``None``."""
+    """``a.b.c`` for an attribute chain on a name, else ``None``. A name looked up by a string
+    is that name: ``globals()['a'].b`` and ``eval('a.b')`` are ``a.b``."""
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
         node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
+    head = _looked_up(node)
+    if head is not None:
+        parts.append(head)
         return ".".join(reversed(parts))
+    return None
+
+
+def _looked_up(node: ast.AST) -> str | None:
+    """The name (or dotted name) ``node`` reads: a name, ``globals()['x']`` (also ``locals()``,
+    ``vars()``, ``__builtins__``), or ``eval('x')``."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call):
+        call = node.value
+        if isinstance(call.func, ast.Name) and call.func.id in NAMESPACES and not call.args:
+            key = fold(node.slice)
+            return key if key is not None and NAME.fullmatch(key) else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "eval":
+        text = fold(node.args[0]) if len(node.args) == 1 else None
+        return text if text is not None and NAME.fullmatch(text) else None
     return None
 
 

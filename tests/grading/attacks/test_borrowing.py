@@ -2,8 +2,10 @@
 exercise it answers (``tampered``, the message naming what was borrowed), the other exercises of
 the notebook keep their points, and honest code that merely resembles a route is not touched.
 
-The end-to-end batch runs real kernels: every borrowed answer below would pass its check (the
-reference and the checks' oracles are right), so the zero comes from reading the source alone.
+The end-to-end batch runs real kernels, in the tests' lesson as one whose own code loads the
+reference (as lessons 04 to 09 do), so the kernels can read it: every borrowed answer below would
+pass its check (the reference and the checks' oracles are right), so the zero comes from reading
+the source.
 The unit tests use lesson sources of their own, for routes that need a lesson that provides
 reference names to build on.
 """
@@ -11,7 +13,7 @@ reference names to build on.
 from __future__ import annotations
 
 import pytest
-from grading_lesson import CHECK_MODULE, SLUG, SOLUTIONS, submission, write
+from grading_lesson import CHECK_MODULE, REFERENCE_SETUP, SLUG, SOLUTIONS, submission, write
 
 from course_lib.grading import GradeOptions, grade_all
 from course_lib.grading.borrowing import borrowing, notebook_aliases
@@ -104,16 +106,17 @@ ROUTES = {
 
 
 @pytest.fixture(scope="module")
-def batch(tmp_path_factory, canonical_dir):
+def batch(tmp_path_factory, reference_lesson_dir):
     root = tmp_path_factory.mktemp("borrowing")
     for student, (scratch, answer, _) in ROUTES.items():
         answers = {"90.2": SOLUTIONS["90.2"], "90.3": answer}
-        write(root / student / f"{SLUG}.ipynb", submission(answers, scratch=scratch or None))
-    write(root / "honest" / f"{SLUG}.ipynb", submission(SOLUTIONS))
-    lessons = load_lessons(canonical_dir)
+        nb = submission(answers, scratch=scratch or None, setup=REFERENCE_SETUP)
+        write(root / student / f"{SLUG}.ipynb", nb)
+    write(root / "honest" / f"{SLUG}.ipynb", submission(SOLUTIONS, setup=REFERENCE_SETUP))
+    lessons = load_lessons(reference_lesson_dir)
     results = {r.student: r for r in grade_all(discover(root), lessons, OPTIONS)}
     alone_root = tmp_path_factory.mktemp("alone")
-    write(alone_root / "honest" / f"{SLUG}.ipynb", submission(SOLUTIONS))
+    write(alone_root / "honest" / f"{SLUG}.ipynb", submission(SOLUTIONS, setup=REFERENCE_SETUP))
     [alone] = grade_all(discover(alone_root), lessons, OPTIONS)
     return results, alone
 
