@@ -12,6 +12,7 @@ this report, as it can forge any answer; the README says what is left then.
 
 from __future__ import annotations
 
+import dis
 import functools
 import types
 from typing import Any
@@ -21,6 +22,7 @@ COURSE_PACKAGE = "course_lib"
 MAX_OBJECTS = 3_000  # objects looked at for one target
 MAX_REACHED = 40  # course_lib objects reported for one target
 MAX_ITEMS = 200  # items of one container looked at
+GLOBAL_READS = ("LOAD_GLOBAL", "LOAD_NAME")
 
 
 def origins(value: Any) -> dict[str, Any]:
@@ -122,7 +124,7 @@ class _Walk:
             return []
         if code.co_filename not in self.files:
             self.files.append(code.co_filename)
-        names = _names_used(code)
+        names = _globals_read(code)
         scope = function.__globals__
         found: list[Any] = []
         for name in sorted(names):
@@ -140,9 +142,10 @@ class _Walk:
             found.append(wrapped)
         # A module the function reads: the attributes of it that the function names.
         modules = [item for item in found if isinstance(item, types.ModuleType)]
+        attributes = _names_used(code)
         for module in modules:
             if _module_name(module).startswith(COURSE_PACKAGE):
-                found += [getattr(module, name) for name in sorted(names) if hasattr(module, name)]
+                found += [getattr(module, n) for n in sorted(attributes) if hasattr(module, n)]
         return found
 
     def _class(self, kind: type) -> list[Any]:
@@ -201,6 +204,21 @@ def _file_of(value: Any) -> str:
     if isinstance(code, types.CodeType):
         return code.co_filename
     return ""
+
+
+def _globals_read(code: types.CodeType, depth: int = 0) -> set[str]:
+    """The global names the code (and the code nested in it) reads: not its attribute names,
+    which ``co_names`` mixes in (``self.registry`` is no global ``registry``)."""
+    names = {
+        instruction.argval
+        for instruction in dis.get_instructions(code)
+        if instruction.opname in GLOBAL_READS and isinstance(instruction.argval, str)
+    }
+    if depth < 10:
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                names |= _globals_read(const, depth + 1)
+    return names
 
 
 def _names_used(code: types.CodeType, depth: int = 0) -> set[str]:

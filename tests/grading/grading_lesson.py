@@ -39,6 +39,18 @@ SOLUTIONS = {
     ),
 }
 TARGETS = {"90.1": "double", "90.2": "shout", "90.3": "type_name"}
+# A solution to 90.3 long enough for similarity to judge (the solutions folder's, in the tests).
+LONG_SOLUTION = """NAMES = {str: "string", int: "integer", float: "number", bool: "boolean"}
+
+
+def type_name(annotation):
+    if annotation is bool:
+        return {"type": "boolean"}
+    for python_type, json_name in NAMES.items():
+        if annotation is python_type:
+            return {"type": json_name}
+    raise TypeError(f"no JSON type for {annotation!r}")
+"""
 
 
 def _exercise_cell(exercise_id: str, source: str) -> nbformat.NotebookNode:
