@@ -79,7 +79,7 @@ def _borrowed(
 ) -> str | None:
     module, file = _text(report.get("module")), _text(report.get("file"))
     if guarded(module) or GUARDED_FILE.search(file):
-        return f"{module or _shown_file(file)} (as {target})"
+        return f"{module if guarded(module) else _shown_file(file)} (as {target})"
     for path in _texts(report.get("files")):
         if GUARDED_FILE.search(path):
             return f"{_shown_file(path)} (rebuilt as a function of the notebook)"

@@ -285,7 +285,7 @@ def chain_of(node: ast.AST) -> str | None:
 
 def _looked_up(node: ast.AST) -> str | None:
     """The name (or dotted name) ``node`` reads: a name, ``globals()['x']`` (also ``locals()``,
-    ``vars()``, ``__builtins__``), or ``eval('x')``."""
+    ``vars()``), ``eval('x')``, or ``getattr(a, 'x')`` (``a.x``)."""
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call):
@@ -296,6 +296,10 @@ def _looked_up(node: ast.AST) -> str | None:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "eval":
         text = fold(node.args[0]) if len(node.args) == 1 else None
         return text if text is not None and NAME.fullmatch(text) else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr":
+        owner = chain_of(node.args[0]) if len(node.args) in (2, 3) else None
+        name = fold(node.args[1]) if owner else None
+        return f"{owner}.{name}" if name is not None and name.isidentifier() else None
     return None
 
 

@@ -171,7 +171,7 @@ def borrowed(exercise: str, scratch: str = "", targets=("run_tool_calls",)) -> s
         (
             "run_tool_calls = getattr(reference, 'run_' + 'tool_calls')",
             ("run_tool_calls",),
-            "course_lib.reference (reached at run time)",
+            "course_lib.reference.run_tool_calls",
         ),
         ("class ToolRegistry(ReferenceRegistry):\n    pass", ("ToolRegistry",), "ToolRegistry"),
         (
