@@ -44,8 +44,10 @@ TEXT = {
     ),
     "similarity": "Similarity flags",
     "similarity_intro": (
-        "Exercise cells whose token fingerprints largely match the course's own answer or a "
-        "classmate's. Nothing was deducted: read both sources and decide."
+        "Answers whose token fingerprints largely match the course's own answer or a "
+        "classmate's, and answers that suggest they were taken without proving it (an "
+        "unchanged stub whose check passed, a route the source cannot show, code written "
+        "outside the notebook's cells). Nothing was deducted: read the sources and decide."
     ),
     "borrowing": "Borrowing (zero for the exercise)",
     "faults": "Faults (timeouts, kernels that died, errors)",
