@@ -36,6 +36,7 @@ from course_lib.grading.routes import (
     chain_of,
     code_in_strings,
     guarded,
+    memo,
     run_time_route,
 )
 
@@ -60,7 +61,12 @@ def _resolve(chain: str, aliases: dict[str, str]) -> str:
 
 
 def _imports(tree: ast.AST) -> dict[str, str]:
-    """Names bound by the imports of a tree: name -> full dotted origin."""
+    """Names bound by the imports of a tree: name -> full dotted origin (a shared answer:
+    never change it)."""
+    return memo("imports", tree, _imports_of)
+
+
+def _imports_of(tree: ast.AST) -> dict[str, str]:
     found: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -175,45 +181,64 @@ def _used_origins(tree: ast.AST, aliases: dict[str, str], shadowed: frozenset = 
 
 
 def _read_origins(tree: ast.AST, aliases: dict[str, str], shadowed: frozenset) -> set[str]:
-    used: set[str] = set()
+    reads, imported = memo("reads", tree, _reads)
+    used = {_resolve(chain, aliases) for chain in reads if chain.split(".")[0] not in shadowed}
+    return used | imported
+
+
+def _reads(tree: ast.AST) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The names and longest attribute chains ``tree`` reads (unresolved), and the full names
+    its imports bring in."""
+    chains: list[str] = []
+    imported: set[str] = set()
     inner: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and id(node) not in inner:
             chain = chain_of(node)
             if chain is not None:
                 inner.update(id(part) for part in ast.walk(node))
-                if chain.split(".")[0] not in shadowed:
-                    used.add(_resolve(chain, aliases))
+                chains.append(chain)
         elif isinstance(node, ast.Name) and id(node) not in inner:
-            if isinstance(node.ctx, ast.Load) and node.id not in shadowed:
-                used.add(_resolve(node.id, aliases))
+            if isinstance(node.ctx, ast.Load):
+                chains.append(node.id)
         elif isinstance(node, ast.Import):
-            used.update(alias.name for alias in node.names)
+            imported.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            used.update(_imports(node).values())
-    return used
+            imported.update(_imports(node).values())
+    return tuple(dict.fromkeys(chains)), frozenset(imported)
 
 
 def _local_bindings(tree: ast.Module, aliases: dict[str, str]) -> tuple[frozenset, dict]:
     """What the cell binds itself, at any depth: aliases of a guarded origin (``r = reference``
     inside a function counts), and the other names it binds, which shadow the notebook's aliases
     of the same name."""
-    names, local_aliases = set(), {}
+    names, assigned = memo("binds", tree, _binds)
+    local_aliases = {}
+    for target, chain in assigned:
+        origin = _resolve(chain, aliases)
+        if guarded(origin):
+            local_aliases[target] = origin
+    return frozenset(names - set(local_aliases) - set(_imports(tree))), local_aliases
+
+
+def _binds(tree: ast.Module) -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
+    """Every name the tree binds, and its assignments of a name or chain to a name."""
+    names: set[str] = set()
+    assigned: list[tuple[str, str]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign | ast.AnnAssign | ast.NamedExpr) and node.value is not None:
             chain = chain_of(node.value)
-            origin = _resolve(chain, aliases) if chain else ""
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
-                if isinstance(target, ast.Name) and guarded(origin):
-                    local_aliases[target.id] = origin
+                if isinstance(target, ast.Name) and chain:
+                    assigned.append((target.id, chain))
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
             names.add(node.id)
         elif isinstance(node, ast.arg):
             names.add(node.arg)
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             names.add(node.name)
-    return frozenset(names - set(local_aliases) - set(_imports(tree))), local_aliases
+    return frozenset(names), tuple(assigned)
 
 
 def borrowing(source: str, notebook: Notebook, targets: Iterable[str] = ()) -> str | None:

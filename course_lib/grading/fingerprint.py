@@ -40,6 +40,7 @@ LAYOUT = {tokenize.NEWLINE: ";", tokenize.INDENT: "{", tokenize.DEDENT: "}"}
 # Statements whose bodies are lists of statements, by field.
 BODIES = ("body", "orelse", "finalbody")
 DOCUMENTED = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+MAX_DEPTH = 200  # statements nested deeper keep their inert statements
 
 
 def effective_source(source: str) -> str:
@@ -54,13 +55,23 @@ def effective_source(source: str) -> str:
         return source
 
 
-def _drop_inert(tree: ast.AST) -> None:
-    for node in ast.walk(tree):
-        for name in BODIES:
-            statements = getattr(node, name, None)
-            if isinstance(statements, list) and statements and isinstance(statements[0], ast.stmt):
-                documented = name == "body" and isinstance(node, DOCUMENTED)
-                setattr(node, name, _kept(statements, documented))
+def _drop_inert(node: ast.AST, depth: int = 0) -> None:
+    """Drop the inert statements of every statement list in ``node``, statements only (the
+    expressions inside them hold none)."""
+    if depth > MAX_DEPTH:
+        return
+    for name in BODIES:
+        statements = getattr(node, name, None)
+        if isinstance(statements, list) and statements and isinstance(statements[0], ast.stmt):
+            documented = name == "body" and isinstance(node, DOCUMENTED)
+            kept = _kept(statements, documented)
+            setattr(node, name, kept)
+            for statement in kept:
+                _drop_inert(statement, depth + 1)
+    for handler in getattr(node, "handlers", ()):  # try: ... except: ...
+        _drop_inert(handler, depth + 1)
+    for case in getattr(node, "cases", ()):  # match: case ...:
+        _drop_inert(case, depth + 1)
 
 
 def _kept(statements: list[ast.stmt], documented: bool) -> list[ast.stmt]:

@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 GUARDED = ("course_lib.reference", "course_lib.checks")
 GUARDED_PATHS = ("course_lib/reference", "course_lib/checks", "course_lib\\reference")
@@ -57,6 +60,25 @@ MAX_CODE_STRING = 5_000  # longer strings are not parsed as code
 MAX_FOLD_DEPTH = 50
 
 
+_MEMO: dict[tuple[str, int], tuple[ast.AST, Any]] = {}
+MAX_MEMO = 100_000
+
+
+def memo(kind: str, node: ast.AST, compute: Callable[[ast.AST], Any]) -> Any:
+    """``compute(node)``, remembered for this very node (trees are parsed once per source and
+    shared, and a notebook's cells are read once per exercise: the same questions come back).
+    The node is kept with its answer, so that its ``id`` is not reused while remembered."""
+    key = (kind, id(node))
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    if len(_MEMO) > MAX_MEMO:
+        _MEMO.clear()
+    value = compute(node)
+    _MEMO[key] = (node, value)
+    return value
+
+
 def guarded(origin: str) -> str | None:
     """The guarded package ``origin`` lies in, or ``None``."""
     for prefix in GUARDED:
@@ -72,6 +94,10 @@ def texts(tree: ast.AST) -> list[str]:
     """Every string the code uses, and every string expression assembled from literals
     (``"course_lib." + "re" + "ference"``, ``".".join([...])``, f-strings, path joins, case
     changes, reversals)."""
+    return memo("texts", tree, _texts)
+
+
+def _texts(tree: ast.AST) -> list[str]:
     found = [node.value for node in strings(tree)]
     for node in ast.walk(tree):
         if isinstance(node, ast.BinOp | ast.JoinedStr | ast.Call | ast.Subscript):
@@ -161,6 +187,10 @@ def strings(tree: ast.AST) -> list[ast.Constant]:
 def code_in_strings(tree: ast.AST) -> list[ast.AST]:
     """The strings of ``tree`` that are a name, a dotted name or Python code, parsed: what
     ``globals()[...]``, ``eval``, ``exec`` or ``getattr`` would make of them."""
+    return memo("code", tree, _code_in_strings)
+
+
+def _code_in_strings(tree: ast.AST) -> list[ast.AST]:
     parsed = []
     for text in dict.fromkeys(texts(tree)):
         if len(text) > MAX_CODE_STRING or not any(c.isalpha() for c in text):
@@ -182,12 +212,44 @@ def run_time_route(tree: ast.AST, resolve, shadowed: frozenset) -> str | None:
     """A guarded module named in a string (any case), handed to ``getattr``/``vars``, or spelled
     out in pieces (strings, attributes of a call's result) beside a dynamic access.
     ``resolve`` turns a name or chain into its origin (``borrowing``'s aliases)."""
+    facts = memo("route", tree, _route_facts)
+    if facts.named:
+        return RUN_TIME.format(module=facts.named)
+    for chain in facts.introspected:
+        if chain.split(".")[0] not in shadowed:
+            origin = resolve(chain)
+            if guarded(origin):
+                return RUN_TIME.format(module=origin)
+    package = facts.package_word or any(
+        resolve(name) == "course_lib" for name in facts.names if name not in shadowed
+    )
+    if package and facts.word and facts.dynamic:
+        return RUN_TIME.format(module=f"course_lib.{facts.word}")
+    return None
+
+
+@dataclass(frozen=True)
+class _RouteFacts:
+    """What ``run_time_route`` needs of a tree, whatever the notebook's aliases."""
+
+    named: str  # the guarded module a string names outright, or ""
+    introspected: tuple[str, ...]  # chains handed to getattr/vars/dir
+    names: tuple[str, ...]
+    package_word: bool  # "course_lib" as a whole word of a loose string or attribute
+    word: str | None  # the first guarded word found loose
+    dynamic: bool  # a dynamic access is named
+
+
+def _route_facts(tree: ast.AST) -> _RouteFacts:
     found = texts(tree)
+    named = ""
     for text in found:
         folded = text.casefold()
-        for prefix in (*GUARDED, *GUARDED_PATHS):
-            if prefix in folded:
-                return RUN_TIME.format(module=_module_of(prefix))
+        prefix = next((p for p in (*GUARDED, *GUARDED_PATHS) if p in folded), None)
+        if prefix is not None:
+            named = _module_of(prefix)
+            break
+    introspected = []
     for node in ast.walk(tree):
         if (
             isinstance(node, ast.Call)
@@ -196,24 +258,23 @@ def run_time_route(tree: ast.AST, resolve, shadowed: frozenset) -> str | None:
             and node.args
         ):
             chain = chain_of(node.args[0])
-            if chain and chain.split(".")[0] not in shadowed:
-                origin = resolve(chain)
-                if guarded(origin):
-                    return RUN_TIME.format(module=origin)
+            if chain:
+                introspected.append(chain)
     names = [node.id for node in ast.walk(tree) if isinstance(node, ast.Name)]
     attributes = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute)]
     # Whole words of names and paths only: ``lesson90_checks.py`` and "run the checks" name no
     # module, ``"re" + "ference"`` does.
     loose = [text.casefold() for text in found if not any(ch.isspace() for ch in text)]
     loose += [node.attr for node in attributes if chain_of(node) is None]
-    package = any(_has_word(text, "course_lib") for text in loose) or any(
-        resolve(name) == "course_lib" for name in names if name not in shadowed
-    )
     word = next((w for w in GUARDED_WORDS if any(_has_word(text, w) for text in loose)), None)
-    dynamic = any(name in DYNAMIC for name in names + [node.attr for node in attributes])
-    if package and word and dynamic:
-        return RUN_TIME.format(module=f"course_lib.{word}")
-    return None
+    return _RouteFacts(
+        named=named,
+        introspected=tuple(introspected),
+        names=tuple(names),
+        package_word=any(_has_word(text, "course_lib") for text in loose),
+        word=word,
+        dynamic=any(name in DYNAMIC for name in names + [node.attr for node in attributes]),
+    )
 
 
 def touches_driver(tree: ast.AST) -> bool:

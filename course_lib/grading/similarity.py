@@ -221,9 +221,11 @@ def reference_pieces() -> tuple[Known, ...]:
     folder = Path(reference.__file__).parent
     for path in sorted(folder.glob("*.py")):
         text = path.read_text(encoding="utf-8")
+        lines = text.splitlines(keepends=True)
         for node in ast.parse(text).body:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                source = ast.get_source_segment(text, node) or ""
+                # top-level: whole lines, from the ``def`` or ``class`` line to the last one
+                source = "".join(lines[node.lineno - 1 : node.end_lineno])
                 label = f"course_lib/reference/{path.name}: {node.name}"
                 pieces.append(Known(label, source))
     return tuple(pieces)
