@@ -1,7 +1,8 @@
 """The parts that decide whether an answer is the learner's own, each on its own (no kernel):
-which cells make up an exercise's answer; strings read as names and code; routes read from the
-source; the driver's report of where a target's code was written, and the grader's judgement of
-it. The graded batches are in attacks/test_answers_taken.py and attacks/test_borrowing.py."""
+which cells make up an exercise's answer; routes read from the source; the driver's report of
+where a target's code was written, and the grader's judgement of it. Strings read as names and
+code are tested with the other borrowing rules, and the graded batches are in
+attacks/test_answers_taken.py and attacks/test_borrowing.py."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from grading_lesson import REFERENCE_SETUP, SOLUTIONS, canonical, submission
 from nbformat.v4 import new_code_cell
 
 from course_lib.grading.answers import answer_cells, check_positions, learner_cells
-from course_lib.grading.borrowing import borrowing, notebook_aliases
 from course_lib.grading.canonical import load_lesson
 from course_lib.grading.provenance import judge, lesson_names
 from course_lib.grading.routes import opaque_routes, touches_driver
@@ -76,63 +76,6 @@ def test_the_lessons_own_cells_as_they_are_are_not_the_learners(lesson):
     sanitized = sanitize(nbformat.writes(nb).encode("utf-8"), lesson)
     own = {cell.source for cell in learner_cells(sanitized, lesson) if cell.own}
     assert own == set(SOLUTIONS.values())
-
-
-# --- strings are names, and code ----------------------------------------------------------------
-
-LESSON = [
-    "from course_lib import reference\n"
-    "from course_lib.reference import ToolRegistry as ReferenceRegistry\n"
-    "demo = ReferenceRegistry()\n"
-]
-
-
-def borrowed(exercise: str, scratch: str = "", targets=("ToolRegistry",)) -> str | None:
-    return borrowing(exercise, notebook_aliases(LESSON, [scratch, exercise]), targets)
-
-
-@pytest.mark.parametrize(
-    "exercise",
-    [
-        "ToolRegistry = globals()['ReferenceRegistry']",
-        "ToolRegistry = eval('Reference' + 'Registry')",
-        "ToolRegistry = vars()['ReferenceRegistry']",
-        "exec('ToolRegistry = ReferenceRegistry')",
-        "CODE = 'class ToolRegistry(ReferenceRegistry):\\n    pass'\nexec(CODE)",
-        "ToolRegistry = getattr(reference, 'ToolRegistry')",
-    ],
-)
-def test_a_name_the_lesson_binds_written_in_a_string_is_that_name(exercise):
-    assert borrowed(exercise) == "course_lib.reference.ToolRegistry"
-
-
-@pytest.mark.parametrize(
-    "scratch",
-    [
-        "import importlib\nR = importlib.import_module('COURSE_LIB.REFERENCE'.lower())",
-        "import importlib\nR = importlib.import_module('ecnerefer.bil_esruoc'[::-1])",
-        "R = __import__('course_lib.REFERENCE'.replace('REFERENCE', 'reference'), fromlist=['x'])",
-    ],
-)
-def test_a_module_imported_at_run_time_in_a_scratch_cell_binds_its_name(scratch):
-    exercise = "def run_tool_calls(registry, calls):\n    return R.run_tool_calls(registry, calls)"
-    found = borrowed(exercise, scratch, ("run_tool_calls",))
-    assert found is not None and found.startswith("course_lib.reference")
-
-
-@pytest.mark.parametrize(
-    "exercise",
-    [
-        # the error messages and keys of an honest answer are strings, not borrowing
-        "class ToolRegistry:\n    def tool(self, f):\n"
-        "        raise ValueError('ToolRegistry: the name is taken')\n",
-        "class ToolRegistry:\n    KEYS = ['function', 'description', 'parameters']\n",
-        # the lesson's demo registry used for what the lesson uses it for
-        "class ToolRegistry:\n    pass\nprint(demo.names())",
-    ],
-)
-def test_strings_and_the_lessons_demos_in_honest_code_are_not_borrowing(exercise):
-    assert borrowed(exercise) is None
 
 
 # --- routes read from the source ---------------------------------------------------------------

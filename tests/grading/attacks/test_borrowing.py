@@ -235,3 +235,50 @@ def test_the_lessons_check_cell_naming_the_target_does_not_allow_a_borrowed_targ
     exercise = "from course_lib.reference import type_schema as type_name"
     notebook = notebook_aliases(lesson, [exercise, check_source("90.3")])
     assert borrowing(exercise, notebook, ("type_name",)) == "course_lib.reference.type_schema"
+
+
+# --- strings are names, and code (LESSON above binds the names) ----------------------------
+
+
+@pytest.mark.parametrize(
+    "exercise",
+    [
+        "ToolRegistry = globals()['ReferenceRegistry']",
+        "ToolRegistry = eval('Reference' + 'Registry')",
+        "ToolRegistry = vars()['ReferenceRegistry']",
+        "exec('ToolRegistry = ReferenceRegistry')",
+        "CODE = 'class ToolRegistry(ReferenceRegistry):\\n    pass'\nexec(CODE)",
+        "ToolRegistry = getattr(reference, 'ToolRegistry')",
+    ],
+)
+def test_a_name_the_lesson_binds_written_in_a_string_is_that_name(exercise):
+    assert borrowed(exercise, targets=("ToolRegistry",)) == "course_lib.reference.ToolRegistry"
+
+
+@pytest.mark.parametrize(
+    "scratch",
+    [
+        "import importlib\nR = importlib.import_module('COURSE_LIB.REFERENCE'.lower())",
+        "import importlib\nR = importlib.import_module('ecnerefer.bil_esruoc'[::-1])",
+        "R = __import__('course_lib.REFERENCE'.replace('REFERENCE', 'reference'), fromlist=['x'])",
+    ],
+)
+def test_a_module_imported_at_run_time_in_a_scratch_cell_binds_its_name(scratch):
+    exercise = "def run_tool_calls(registry, calls):\n    return R.run_tool_calls(registry, calls)"
+    found = borrowed(exercise, scratch, ("run_tool_calls",))
+    assert found is not None and found.startswith("course_lib.reference")
+
+
+@pytest.mark.parametrize(
+    "exercise",
+    [
+        # the error messages and keys of an honest answer are strings, not borrowing
+        "class ToolRegistry:\n    def tool(self, f):\n"
+        "        raise ValueError('ToolRegistry: the name is taken')\n",
+        "class ToolRegistry:\n    KEYS = ['function', 'description', 'parameters']\n",
+        # the lesson's demo registry used for what the lesson uses it for
+        "class ToolRegistry:\n    pass\nprint(demo.names())",
+    ],
+)
+def test_strings_and_the_lessons_demos_in_honest_code_are_not_borrowing(exercise):
+    assert borrowed(exercise, targets=("ToolRegistry",)) is None
