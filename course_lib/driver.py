@@ -29,6 +29,8 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from course_lib.origins import origins
+
 MAX_REPLY_CHARS = 2_000_000  # a reply larger than this is reported, not sent
 MAX_TEXT = 2_000  # characters of an exception message or repr kept
 ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{4,}\b")
@@ -382,13 +384,16 @@ class Driver:
         except _Missing as missing:
             return {"missing": missing.name}
         code = getattr(value, "__code__", None)
-        return {
+        reply = {
             "type": type_name(value),
             "callable": callable(value),
             "is_class": isinstance(value, type),
             "is_ellipsis": value is ...,
             "names_used": sorted(_names_used(code)) if code is not None else [],
         }
+        if isinstance(request["value"], dict) and "target" in request["value"]:
+            reply["origins"] = origins(value)  # facts for the grader to judge (provenance)
+        return reply
 
 
 class _Missing(Exception):

@@ -44,8 +44,10 @@ TEXT = {
     ),
     "similarity": "Similarity flags",
     "similarity_intro": (
-        "Exercise cells whose token fingerprints largely match the course's own answer or a "
-        "classmate's. Nothing was deducted: read both sources and decide."
+        "Answers whose token fingerprints largely match the course's own answer or a "
+        "classmate's, and answers that suggest they were taken without proving it (an "
+        "unchanged stub whose check passed, a route the source cannot show, code written "
+        "outside the notebook's cells). Nothing was deducted: read the sources and decide."
     ),
     "borrowing": "Borrowing (zero for the exercise)",
     "faults": "Faults (timeouts, kernels that died, errors)",
@@ -348,7 +350,7 @@ def isolation_section(payload: dict[str, Any], shown: int = 12) -> str:
 
 
 def similarity_section(payload: dict[str, Any]) -> str:
-    flags = [flag for flag in payload.get("flags", []) if flag.get("kind") == "similarity"]
+    flags = [f for f in payload.get("flags", []) if f.get("kind") in ("similarity", "borrowing")]
     if not flags:
         return ""
     lines = [
@@ -357,7 +359,7 @@ def similarity_section(payload: dict[str, Any]) -> str:
             flag["exercise"],
             flag["student"],
             flag["match"],
-            f"{round(100 * flag['score'])}%",
+            f"{round(100 * flag['score'])}%" if "score" in flag else "",
             f'<details><summary>{esc(TEXT["show_sources"])}</summary><div class="pair">'
             f"<pre>{esc(flag['source'])}</pre><pre>{esc(flag['matched_source'])}</pre>"
             "</div></details>",

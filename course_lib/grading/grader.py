@@ -6,9 +6,10 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
-from course_lib.grading.borrowing import borrowing, notebook_aliases
-from course_lib.grading.canonical import Lesson, course_meta
+from course_lib.grading.answers import learner_cells
+from course_lib.grading.canonical import Lesson
 from course_lib.grading.discover import Submission, UnreadableSubmission, read_submission
+from course_lib.grading.ownership import judge_answers
 from course_lib.grading.parse import shown
 from course_lib.grading.results import (
     ExerciseResult,
@@ -18,7 +19,7 @@ from course_lib.grading.results import (
     notebook_notes,
 )
 from course_lib.grading.runner import RunOptions, run_sanitized
-from course_lib.grading.sanitize import InvalidSubmission, Sanitized, sanitize
+from course_lib.grading.sanitize import InvalidSubmission, sanitize
 from course_lib.grading.scrub import scrub, stable
 
 # Learner-facing messages, whole sentences (one place, for the translation).
@@ -72,13 +73,14 @@ def _grade(
         sanitized = sanitize(read_submission(submission.path), lesson)
     except (InvalidSubmission, UnreadableSubmission) as exc:
         return invalid(student, slug, lesson, str(exc))
-    sources = exercise_sources(sanitized)
+    cells = learner_cells(sanitized, lesson)
     run = run_sanitized(sanitized, lesson, options)
     if run.failure:
         rows = [
             ExerciseResult(student, slug, spec.id, 0, spec.points, "error", run.failure)
             for spec in lesson.exercises
         ]
+        sources = judge_answers(rows, sanitized, lesson, cells, {}).sources
         return SubmissionResult(
             student, slug, rows, sanitized.repairs, sources=sources, isolation=run.isolation
         )
@@ -90,58 +92,17 @@ def _grade(
         cell_timeout=options.cell_timeout,
         memory_mb=options.memory_mb,
     )
-    rows = zero_borrowed(rows, sanitized, lesson)
+    found = judge_answers(rows, sanitized, lesson, cells, run.records)
     notes = sanitized.repairs + run.notes + notebook_notes(sanitized.roles, run.records)
-    return SubmissionResult(student, slug, rows, notes, sources=sources, isolation=run.isolation)
-
-
-def exercise_sources(sanitized: Sanitized) -> dict[str, str]:
-    """Each exercise's cell source as it runs (the first cell that claims the exercise)."""
-    code = [cell for cell in sanitized.notebook.cells if cell.cell_type == "code"]
-    return {
-        role.exercise: cell.source
-        for role, cell in zip(sanitized.roles, code, strict=False)
-        if role.kind == "exercise"
-    }
-
-
-BORROWED = (
-    "no points: the exercise cell uses {origin}, the course's own answer, instead of your code. "
-    "Write the solution yourself (the lesson's prose and the check's hints show the way)."
-)
-
-
-def zero_borrowed(
-    rows: list[ExerciseResult], sanitized: Sanitized, lesson: Lesson
-) -> list[ExerciseResult]:
-    """Each exercise whose cell borrows from course_lib.reference or .checks gets zero."""
-    code = [cell for cell in sanitized.notebook.cells if cell.cell_type == "code"]
-    sources = exercise_sources(sanitized)
-    learner = [
-        cell.source
-        for role, cell in zip(sanitized.roles, code, strict=False)
-        if role.kind != "check"
-    ]
-    lesson_cells = [
-        cell.source
-        for cell in lesson.notebook.cells
-        if cell.cell_type == "code" and "exercise" not in course_meta(cell)
-    ]
-    notebook = notebook_aliases(lesson_cells, learner)
-    targets = {spec.id: spec.targets for spec in lesson.exercises}
-    out = []
-    for row in rows:
-        origin = borrowing(sources.get(row.exercise, ""), notebook, targets.get(row.exercise, ()))
-        if origin is not None and row.status not in ("not_attempted", "invalid"):
-            row = replace(
-                row,
-                points=0,
-                status="tampered",
-                message=BORROWED.format(origin=origin),
-                failure=None,
-            )
-        out.append(row)
-    return out
+    return SubmissionResult(
+        student,
+        slug,
+        found.rows,
+        notes,
+        sources=found.sources,
+        isolation=run.isolation,
+        flags=found.flags,
+    )
 
 
 def grade_all(

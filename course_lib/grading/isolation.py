@@ -35,7 +35,10 @@ into ``grades.json`` (``totals.<student>.notebooks.<notebook>.isolation``). Stab
   ``landlock_abstract_unix``;
 - ``checks_hidden``: ``course_lib/checks`` unreadable (without Landlock it stays readable: the
   checks still decide in the grader, but a notebook could read their hidden cases);
-- ``own_uid``, ``watch_blocked``, ``channels_encrypted``: the three protections above.
+- ``own_uid``, ``watch_blocked``, ``channels_encrypted``: the three protections above;
+- ``reference_hidden`` (only for a lesson whose own cells do not need ``course_lib.reference``,
+  see ``reference_use``): ``course_lib/reference`` unreadable, so the course's answers to the
+  lesson's exercises are not there to take.
 
 **A private view** (``private_view``): no other kernel's scratch folder, runtime folder or socket
 can be found or reached, because the mounts cover them or because the kernel's own id cannot
@@ -157,6 +160,10 @@ GAP_MESSAGES = {
         "the kernel's channels were not encrypted: whoever reached its sockets could read "
         "every message"
     ),
+    "reference_hidden": (
+        "the kernel could read course_lib/reference (no Landlock), which this lesson does not "
+        "need: taking the course's answers was detected, not prevented"
+    ),
 }
 # Why a notebook was not graded (``refusal``), and what the instructor can do about it.
 REFUSAL = (
@@ -199,12 +206,16 @@ def allowed_environment(source: dict[str, str]) -> dict[str, str]:
     }
 
 
-def grants(workdir: str, runtime: str, *, tcp_ports: list[int]) -> Grants:
+def grants(
+    workdir: str, runtime: str, *, tcp_ports: list[int], hide_reference: bool = False
+) -> Grants:
     """The grading kernel's allowlist: read the Python installation, the system and the parts
     of ``course_lib`` lessons import; write its own scratch folder; bind sockets in its runtime
-    folder; nothing of the grader's, of other submissions, of ``solutions/``."""
+    folder; nothing of the grader's, of other submissions, of ``solutions/``; and, for a lesson
+    that does not need it, nothing of ``course_lib/reference`` (``hide_reference``)."""
     package = _package()
-    hidden = [os.path.join(package, part) for part in HIDDEN_PARTS]
+    parts = (*HIDDEN_PARTS, "reference") if hide_reference else HIDDEN_PARTS
+    hidden = [os.path.join(package, part) for part in parts]
     hidden.append(os.path.join(os.path.dirname(package), "solutions"))
     read, list_only = readable_beneath(readable_roots(), hidden)
     return Grants(

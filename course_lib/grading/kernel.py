@@ -98,6 +98,7 @@ class GradingSpecManager(KernelSpecManager):
     namespaces = True
     uid = 0  # 0: the launcher keeps the grader's own user
     without: tuple[str, ...] = ()
+    hide_reference = False
 
     def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
         argv = [sys.executable, "-s", "-c", LAUNCH, "--memory-mb", str(self.memory_mb)]
@@ -107,6 +108,7 @@ class GradingSpecManager(KernelSpecManager):
         argv += [] if self.namespaces else ["--no-namespaces"]
         argv += ["--uid", str(self.uid)] if self.uid else []
         argv += ["--without", ",".join(self.without)] if self.without else []
+        argv += ["--hide-reference"] if self.hide_reference else []
         argv += ["--", "-f", "{connection_file}"]
         # ipykernel 7.4 encrypts its channels when the connection file holds CurveZMQ keys.
         metadata = {"supported_encryption": ["curve"]}
@@ -191,6 +193,7 @@ class GuardedKernel(RunningKernel):
         output_cap: int,
         confine: bool = True,
         namespaces: bool = True,
+        hide_reference: bool = False,
         startup_timeout: float | None = None,
         seed: int | None = None,
         require_private: bool = False,
@@ -198,9 +201,10 @@ class GuardedKernel(RunningKernel):
     ) -> None:
         """``confine``: Landlock (writes only in ``cwd``, reads only what a lesson needs);
         ``namespaces``: Linux namespaces where the platform allows them (off: what a platform
-        without them gets, a subreaper instead of a PID namespace); ``seed``: for ``random``;
-        ``require_private``: refuse a kernel without a private view; ``without``: protections
-        taken away (``isolation.MEASURES``, for the tests only).
+        without them gets, a subreaper instead of a PID namespace); ``hide_reference``:
+        ``course_lib/reference`` unreadable too (a lesson that does not need it: ``reference_use``);
+        ``seed``: for ``random``; ``require_private``: refuse a kernel without a private view;
+        ``without``: protections taken away (``isolation.MEASURES``, for the tests only).
         Start it from a thread that outlives it: the launcher ends
         its kernel when the thread that started it ends (so a killed grader leaves nothing)."""
         workdir = os.path.abspath(cwd)
@@ -217,6 +221,8 @@ class GuardedKernel(RunningKernel):
         if os.geteuid() == 0 and sys.platform == "linux" and namespaces and "uid" not in without:
             specs.uid = kernel_uid(workdir)
             own_folders(specs.uid, workdir, self.runtime)
+        specs.confine, specs.namespaces = confine, namespaces
+        specs.hide_reference = hide_reference
         self.km = KernelManager(
             kernel_name=KERNEL_NAME,
             kernel_spec_manager=specs,

@@ -47,6 +47,9 @@ class KernelChannel:
         self.waiting = False  # the driver has answered and waits for the next request
         self.starting = ""  # the code that starts serving, until the driver first answers
         self.attempts = 0  # how many times it was sent (ipykernel may answer "aborted")
+        # What the driver said about each target's origins (``describe``): for the grader to
+        # judge after the check (``provenance``), as data.
+        self.origins: dict[str, Any] = {}
 
     def add_session(self, session: ModelSession) -> None:
         self.sessions[session.id] = session
@@ -60,7 +63,11 @@ class KernelChannel:
         else:
             self.waiting = False
             client.input(text)
-        return self._await_answer(self.deadline)
+        reply = self._await_answer(self.deadline)
+        value = request.get("value") if request.get("op") == "describe" else None
+        if isinstance(value, dict) and isinstance(value.get("target"), str):
+            self.origins[value["target"]] = reply.get("origins")
+        return reply
 
     def _start_serving(self) -> None:
         self.attempts += 1

@@ -121,6 +121,7 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--runtime", required=True)
     parser.add_argument("--confine", action="store_true")
     parser.add_argument("--no-namespaces", action="store_true")
+    parser.add_argument("--hide-reference", action="store_true")
     parser.add_argument("--parent-pid", type=int, default=0)
     parser.add_argument("--uid", type=int, default=0)
     parser.add_argument("--without", type=lambda text: set(text.split(",")) - {""}, default=set())
@@ -163,12 +164,15 @@ def _run_kernel(
             args.workdir,
             args.runtime,
             tcp_ports=ports if connection.get("transport") == "tcp" else [],
+            hide_reference=args.hide_reference,
         )
         record.update(confine(grants))
     else:
         record.update(not_confined(landlock_abi()))
     record["checks_hidden"] = bool(record["landlock_filesystem"])
     record["watch_blocked"] = "seccomp" not in args.without and syscall_filter.block_fs_watch()
+    if args.hide_reference:
+        record["reference_hidden"] = bool(record["landlock_filesystem"])
     os.write(record_write, json.dumps(record).encode("utf-8"))
     os.close(record_write)
     go = os.read(go_read, 1)

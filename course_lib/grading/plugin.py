@@ -133,6 +133,7 @@ class GradingSession:
             namespaces=bool(self.plan.get("namespaces", True)),
             seed=self.plan.get("seed"),
             require_private=not self.plan.get("accept_isolation_gap", False),
+            hide_reference=bool(self.plan.get("hide_reference", False)),
         )
         try:
             kernel.evaluate(DRIVER, timeout=READY_SECONDS)
@@ -170,6 +171,7 @@ class GradingSession:
 
             verdict["points"] = earned(list(outcomes))
             verdict["scenarios"] = [outcome.record() for outcome in outcomes]
+        verdict["origins"] = channel.origins
         self.verdicts[item.cell_num] = verdict
         if not isinstance(result, str):
             raise result

@@ -32,6 +32,7 @@ from course_lib.grading.similarity import (
     decode_prints,
     encode_prints,
     similarity_flags,
+    sorted_flags,
 )
 
 COLUMNS = ("student", "notebook", "exercise", "points", "max_points", "status", "message")
@@ -99,7 +100,7 @@ def to_payload(
         "totals": totals,
         "sources": sources,
         "fingerprints": prints,
-        "flags": similarity_flags(compared),
+        "flags": sorted_flags(similarity_flags(compared) + [f for r in results for f in r.flags]),
     }
 
 
@@ -113,8 +114,12 @@ def from_payload(payload: dict[str, Any]) -> list[SubmissionResult]:
     course_flags = {
         (flag["student"], flag["notebook"], flag["exercise"]): flag
         for flag in payload.get("flags", [])
-        if "other_student" not in flag
+        if flag.get("kind") == "similarity" and "other_student" not in flag
     }
+    graded_flags: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for flag in payload.get("flags", []):
+        if flag.get("kind") != "similarity":
+            graded_flags.setdefault((flag["student"], flag["notebook"]), []).append(flag)
     for (student, notebook), exercises in sorted(rows.items()):
         graded = payload["totals"][student]["notebooks"][notebook]
         cells = dict(sources.get(student, {}).get(notebook, {}))
@@ -131,6 +136,7 @@ def from_payload(payload: dict[str, Any]) -> list[SubmissionResult]:
                 sources=cells,
                 similarity=similarity,
                 isolation=dict(graded.get("isolation") or {}),
+                flags=graded_flags.get((student, notebook), []),
             )
         )
     return results

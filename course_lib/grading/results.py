@@ -61,13 +61,17 @@ class SubmissionResult:
     notebook: str
     exercises: list[ExerciseResult]
     notes: list[str] = field(default_factory=list)
-    # The source of each exercise cell as it ran (exercise id -> source), for similarity flags.
+    # Each exercise's answer as it ran (exercise id -> the source of its cells, see
+    # ``answers``), for similarity flags.
     sources: dict[str, str] = field(default_factory=dict)
     # What the similarity comparison found (exercise id -> ``similarity.Compared``).
     similarity: dict[str, Any] = field(default_factory=dict)
     # What kept this notebook's kernel apart (course_lib.grading.isolation); empty when no
     # kernel ran (an invalid or missing file).
     isolation: dict[str, Any] = field(default_factory=dict)
+    # Flags for the instructor found while grading (``ownership``: an unchanged stub that
+    # passed, a route the source cannot follow, a target written outside the notebook's cells).
+    flags: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def points(self) -> int:

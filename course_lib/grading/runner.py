@@ -30,6 +30,7 @@ import nbformat
 from course_lib.grading.canonical import Lesson
 from course_lib.grading.fork_server import ForkServer, ServerGone
 from course_lib.grading.kernel import submission_seed
+from course_lib.grading.reference_use import needs_reference
 from course_lib.grading.sanitize import Sanitized
 from course_lib.grading.scrub import scrub_log
 
@@ -74,6 +75,7 @@ def plan_for(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> dict[
         "seed": submission_seed(
             [cell.source for cell in sanitized.notebook.cells if cell.cell_type == "code"]
         ),
+        "hide_reference": not needs_reference(lesson),
         "check_modules": [str(Path(path).resolve()) for path in options.check_modules],
     }
 

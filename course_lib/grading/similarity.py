@@ -1,30 +1,24 @@
 """Similar sources, found by token fingerprints and flagged for the instructor (never zeroed).
 
-Each exercise cell is compared with the course's own answers (the solution cell in
-``solutions/`` and every function and class of ``course_lib/reference/``) and with classmates'
-cells for the same exercise. The comparison is the one plagiarism detectors use (winnowing, as
-in MOSS): the source becomes a list of normalised tokens (every name the code chose becomes
-``V``, every number ``0``, every string its words; keywords, builtins, attribute names and operators
-stay; comments and layout go), every run of ``K`` tokens is hashed, and the smallest hash of
-every ``WINDOW`` consecutive ones is kept as a fingerprint. Renaming variables, reformatting,
-rewording comments or strings changes nothing; writing the code yourself changes most of it.
+Each exercise's answer (its exercise cell and every cell of the learner's that feeds it: see
+``answers``) is compared with the course's own answers (the solution cell in ``solutions/`` and
+every function and class of ``course_lib/reference/``) and with classmates' answers to the same
+exercise, by the fingerprints of ``fingerprint`` (statements that do nothing dropped, names and
+layout normalised, winnowed 7-token runs).
 
 Fingerprints the stub already holds (the signature and docstring every learner starts from) are
-not counted, and a cell with fewer than ``MIN_FINGERPRINTS`` of its own is too short to say
-anything about (``return 2 * x`` is how everybody writes it). A flag is raised when at least
-``THRESHOLD`` of the cell's fingerprints are found in the other source.
+not counted. The comparison goes both ways: a flag is raised when at least ``THRESHOLD`` of the
+answer's own fingerprints are found in the other source (a copy, however renamed), or when at
+least ``THRESHOLD`` of the other source's own fingerprints are found in the answer (a copy with
+code of one's own around it, or spread over several cells). A side with fewer than
+``MIN_FINGERPRINTS`` is too short to say anything about (``return 2 * x`` is how everybody
+writes it), and is not measured.
 """
 
 from __future__ import annotations
 
 import ast
-import builtins
-import functools
-import hashlib
-import io
-import keyword
-import re
-import tokenize
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
@@ -35,98 +29,35 @@ import nbformat
 
 from course_lib import reference
 from course_lib.grading.canonical import Lesson
+from course_lib.grading.fingerprint import (
+    decode_prints,
+    encode_prints,
+    fingerprints,
+)
 
-K = 7
-WINDOW = 4
+__all__ = [
+    "Answer",
+    "Compared",
+    "Corpus",
+    "Known",
+    "compare_results",
+    "compare_with_course",
+    "decode_prints",
+    "encode_prints",
+    "fingerprints",
+    "load_corpus",
+    "similarity_flags",
+    "sorted_flags",
+]
+
 MIN_FINGERPRINTS = 10
 THRESHOLD = 0.7
-MAX_SOURCE_CHARS = 100_000  # a longer cell is compared on its beginning
-KEPT_NAMES = frozenset(keyword.kwlist) | frozenset(dir(builtins))
-FALLBACK_TOKEN = re.compile(r"\w+|[^\w\s]")
-STRING_WORD = re.compile(r"\w+|[^\w\s'\"]")
-FIELD = re.compile(r"\{[^{}]*\}")  # an f-string's fields: the names in them are the code's
-STRING_PREFIX = re.compile(r"^[rbuf]+(?=['\"])")
-DROPPED = {tokenize.COMMENT, tokenize.NL, tokenize.ENCODING, tokenize.ENDMARKER}
-STRING_PARTS = {tokenize.STRING} | {
-    getattr(tokenize, name)
-    for name in ("FSTRING_START", "FSTRING_MIDDLE", "FSTRING_END")
-    if hasattr(tokenize, name)
-}
-LAYOUT = {tokenize.NEWLINE: ";", tokenize.INDENT: "{", tokenize.DEDENT: "}"}
-
-
-def tokens(source: str) -> list[str]:
-    """The normalised tokens of ``source`` (a rough split when it is not valid Python)."""
-    source = source[:MAX_SOURCE_CHARS]
-    try:
-        return _python_tokens(source)
-    except (tokenize.TokenError, IndentationError, SyntaxError, ValueError, RecursionError):
-        return [_normalised_word(word, "") for word in FALLBACK_TOKEN.findall(source)]
-
-
-def _python_tokens(source: str) -> list[str]:
-    out: list[str] = []
-    previous = ""
-    for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        if token.type in DROPPED:
-            continue
-        if token.type in STRING_PARTS:
-            out.append(_normalised_string(token.string))
-        elif token.type in LAYOUT:
-            out.append(LAYOUT[token.type])
-        elif token.type == tokenize.NUMBER:
-            out.append("0")
-        elif token.type == tokenize.NAME:
-            out.append(_normalised_word(token.string, previous))
-        else:
-            out.append(token.string)
-        previous = token.string
-    return out
-
-
-def _normalised_string(text: str) -> str:
-    """A string literal by its words: quotes, prefixes, case and spacing do not count."""
-    body = FIELD.sub("{}", STRING_PREFIX.sub("", text.lower()))
-    return "S:" + " ".join(STRING_WORD.findall(body))
-
-
-def _normalised_word(word: str, previous: str) -> str:
-    if word in KEPT_NAMES or previous == ".":
-        return word
-    if word[:1].isdigit():
-        return "0"
-    return "V"
-
-
-def _hash(gram: tuple[str, ...]) -> int:
-    """A stable 48-bit hash (JSON readers keep it exact; Python's ``hash`` changes per run)."""
-    digest = hashlib.blake2b(" ".join(gram).encode("utf-8"), digest_size=6).digest()
-    return int.from_bytes(digest, "big")
-
-
-@functools.lru_cache(maxsize=8192)
-def fingerprints(source: str) -> frozenset[int]:
-    """The winnowed hashes of ``source``'s ``K``-token runs (remembered: the course's own
-    sources are compared with every answer, and ``load_corpus`` fingerprints them ahead)."""
-    words = tokens(source)
-    hashes = [_hash(tuple(words[i : i + K])) for i in range(len(words) - K + 1)]
-    if len(hashes) <= WINDOW:
-        return frozenset(hashes)
-    kept = set()
-    for start in range(len(hashes) - WINDOW + 1):
-        window = hashes[start : start + WINDOW]
-        kept.add(min(window))
-    return frozenset(kept)
-
-
-def containment(mine: frozenset[int], other: frozenset[int]) -> float:
-    """The share of ``mine`` found in ``other``."""
-    return len(mine & other) / len(mine) if mine else 0.0
 
 
 @dataclass(frozen=True)
 class Answer:
-    """One exercise cell of one student, as it ran."""
+    """One student's answer to one exercise, as it ran: the source of its cells
+    (``answers.answer_cells``)."""
 
     student: str
     notebook: str
@@ -165,23 +96,48 @@ class Compared:
 
 def compare_with_course(answers: Iterable[Answer], corpus: Corpus) -> dict[Answer, Compared]:
     """Each answer long enough to compare, with its match in the solution or the reference."""
-    reference = [(known, fingerprints(known.source)) for known in corpus.reference]
+    index = _Index(corpus.reference)
     compared = {}
     for answer in answers:
         key = (answer.notebook, answer.exercise)
-        prints = fingerprints(answer.source) - fingerprints(corpus.stubs.get(key, ""))
+        stub = fingerprints(corpus.stubs.get(key, ""))
+        prints = fingerprints(answer.source) - stub
         if len(prints) < MIN_FINGERPRINTS:
             continue
         known = corpus.solutions.get(key)
-        candidates = [(known, fingerprints(known.source))] if known else []
         flag = None
-        for other, other_prints in candidates + reference:
-            score = containment(prints, other_prints)
+        for other in ([known] if known else []) + index.near(prints):
+            score = both_ways(prints, fingerprints(other.source) - stub)
             if score >= THRESHOLD:
                 flag = _flag(answer, score, other.label, other.source)
                 break
         compared[answer] = Compared(prints, flag)
     return compared
+
+
+def both_ways(mine: frozenset[int], theirs: frozenset[int]) -> float:
+    """How much of either side is found in the other: the larger containment, each measured
+    only when its side has at least ``MIN_FINGERPRINTS``."""
+    overlap = len(mine & theirs)
+    shares = [overlap / len(side) for side in (mine, theirs) if len(side) >= MIN_FINGERPRINTS]
+    return max(shares, default=0.0)
+
+
+class _Index:
+    """The reference's pieces by fingerprint: an answer is measured only against the pieces it
+    shares enough fingerprints with to reach the threshold (a few of some two hundred)."""
+
+    def __init__(self, pieces: Iterable[Known]) -> None:
+        self.pieces = list(pieces)
+        self.holders: dict[int, list[int]] = {}
+        for number, piece in enumerate(self.pieces):
+            for value in fingerprints(piece.source):
+                self.holders.setdefault(value, []).append(number)
+        self.enough = int(THRESHOLD * MIN_FINGERPRINTS)
+
+    def near(self, prints: frozenset[int]) -> list[Known]:
+        shared = Counter(number for value in prints for number in self.holders.get(value, ()))
+        return [self.pieces[n] for n in sorted(n for n, c in shared.items() if c >= self.enough)]
 
 
 def similarity_flags(compared: dict[Answer, Compared]) -> list[dict]:
@@ -196,11 +152,15 @@ def similarity_flags(compared: dict[Answer, Compared]) -> list[dict]:
             mine, theirs = compared[first], compared[second]
             if mine.course_flag is not None and theirs.course_flag is not None:
                 continue
-            overlap = len(mine.fingerprints & theirs.fingerprints)
-            score = overlap / min(len(mine.fingerprints), len(theirs.fingerprints))
+            score = both_ways(mine.fingerprints, theirs.fingerprints)
             if score >= THRESHOLD:
                 match = f"student {second.student}"
                 flags.append(_flag(first, score, match, second.source, second.student))
+    return sorted_flags(flags)
+
+
+def sorted_flags(flags: list[dict]) -> list[dict]:
+    """Flags in the order ``grades.json`` and the report list them."""
     return sorted(flags, key=lambda f: (f["notebook"], f["exercise"], f["student"], f["match"]))
 
 
@@ -261,21 +221,14 @@ def reference_pieces() -> tuple[Known, ...]:
     folder = Path(reference.__file__).parent
     for path in sorted(folder.glob("*.py")):
         text = path.read_text(encoding="utf-8")
+        lines = text.splitlines(keepends=True)
         for node in ast.parse(text).body:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                source = ast.get_source_segment(text, node) or ""
+                # top-level: whole lines, from the ``def`` or ``class`` line to the last one
+                source = "".join(lines[node.lineno - 1 : node.end_lineno])
                 label = f"course_lib/reference/{path.name}: {node.name}"
                 pieces.append(Known(label, source))
     return tuple(pieces)
-
-
-def encode_prints(prints: frozenset[int]) -> str:
-    """Fingerprints as one line of 12-digit hex numbers, sorted (compact in ``grades.json``)."""
-    return " ".join(f"{value:012x}" for value in sorted(prints))
-
-
-def decode_prints(text: str) -> frozenset[int]:
-    return frozenset(int(part, 16) for part in text.split())
 
 
 def compare_results(results: Iterable[Any], corpus: Corpus) -> None:

@@ -14,7 +14,6 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from course_lib.reference import function_to_tool, parameters_schema, to_strict
 from course_lib.widgets.base import MUTED_COLOUR, PlainTextWidget, error_html, escape, indent
 from course_lib.widgets.json_view import Difference, differences, json_html, json_text
 
@@ -27,6 +26,10 @@ FORMAT_OPTIONS = (
 )
 FORMAT_NAMES = dict((value, label) for label, value in FORMAT_OPTIONS)
 MAX_DIFFERENCES = 8
+NO_REFERENCE = (
+    "The reference is not readable in this kernel (a grading kernel of a lesson that does not "
+    "need it cannot read it), so only your side is shown."
+)
 
 DEFAULT_SOURCE = '''from typing import Literal
 
@@ -71,11 +74,26 @@ def function_from_source(source: str) -> Callable[..., Any]:
     return namespace[names[-1]]
 
 
+class ReferenceMissing(Exception):
+    """``course_lib.reference`` cannot be loaded here (a grading kernel that hides it)."""
+
+
+def reference() -> Any:
+    """The reference library, loaded when the explorer first draws it: the grader hides it from
+    the kernels of lessons that do not need it (``course_lib.grading.reference_use``), and this
+    widget is how the reflection lessons would otherwise load it."""
+    try:
+        import course_lib.reference as loaded
+    except (ImportError, OSError) as error:
+        raise ReferenceMissing(NO_REFERENCE) from error
+    return loaded
+
+
 def tool_for(func: Callable[..., Any], format: str) -> dict[str, Any]:
     """The reference tool for ``func`` in ``format`` ("strict" is Chat Completions, strict)."""
     if format == "strict":
-        return function_to_tool(func, strict=True)
-    return function_to_tool(func, format=format)
+        return reference().function_to_tool(func, strict=True)
+    return reference().function_to_tool(func, format=format)
 
 
 def same_spelling(node: Any) -> Any:
@@ -199,6 +217,8 @@ class SchemaExplorer(PlainTextWidget, widgets.VBox):
                 self.tool = tool_for(func, self.format)
             except (TypeError, ValueError) as error:
                 self.error = f"{type(error).__name__}: {error}"
+            except ReferenceMissing as missing:
+                self.error = str(missing)
             if self.compare is not None:
                 self._compare(func)
         self._render()
@@ -220,8 +240,8 @@ class SchemaExplorer(PlainTextWidget, widgets.VBox):
     def _reference_like(self, func: Callable[..., Any], output: Any) -> Any:
         """The reference output of the same kind as the learner's: parameters or a tool."""
         if isinstance(output, dict) and output.get("type") == "object":
-            schema = parameters_schema(func)
-            return to_strict(schema) if self.format == "strict" else schema
+            schema = reference().parameters_schema(func)
+            return reference().to_strict(schema) if self.format == "strict" else schema
         return self.tool
 
     # -- views ----------------------------------------------------------------------------

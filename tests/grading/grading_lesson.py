@@ -21,6 +21,9 @@ POINTS = {"90.1": 2, "90.2": 3, "90.3": 1}
 # code, which every submission runs first.
 CHECK_MODULE = str(Path(__file__).with_name("lesson90_checks.py"))
 SETUP = "LESSON = 'a test lesson'\n"
+# A lesson whose own code loads the reference (as lessons 04 to 09 do, for their demos): its
+# kernels can read course_lib.reference, so taking from it is detected, not prevented.
+REFERENCE_SETUP = SETUP + "from course_lib.reference import to_text as reference_to_text\n"
 
 STUBS = {
     "90.1": 'def double(x):\n    raise NotImplementedError("Exercise 90.1: return 2 * x")',
@@ -36,6 +39,18 @@ SOLUTIONS = {
     ),
 }
 TARGETS = {"90.1": "double", "90.2": "shout", "90.3": "type_name"}
+# A solution to 90.3 long enough for similarity to judge (the solutions folder's, in the tests).
+LONG_SOLUTION = """NAMES = {str: "string", int: "integer", float: "number", bool: "boolean"}
+
+
+def type_name(annotation):
+    if annotation is bool:
+        return {"type": "boolean"}
+    for python_type, json_name in NAMES.items():
+        if annotation is python_type:
+            return {"type": json_name}
+    raise TypeError(f"no JSON type for {annotation!r}")
+"""
 
 
 def _exercise_cell(exercise_id: str, source: str) -> nbformat.NotebookNode:
@@ -62,9 +77,9 @@ def _check_cell(exercise_id: str) -> nbformat.NotebookNode:
     return cell
 
 
-def canonical() -> nbformat.NotebookNode:
+def canonical(setup: str = SETUP) -> nbformat.NotebookNode:
     """The student version: stubs in every exercise cell."""
-    cells = [new_markdown_cell("# A test lesson", id="t-intro"), new_code_cell(SETUP, id="t-setup")]
+    cells = [new_markdown_cell("# A test lesson", id="t-intro"), new_code_cell(setup, id="t-setup")]
     cells.append(new_code_cell("print('scratch space')", id="t-scratch"))
     for exercise_id, stub in STUBS.items():
         cells += [_exercise_cell(exercise_id, stub), _check_cell(exercise_id)]
@@ -73,10 +88,13 @@ def canonical() -> nbformat.NotebookNode:
     return nb
 
 
-def submission(answers: dict[str, str] | None = None, scratch: str | None = None):
+def submission(
+    answers: dict[str, str] | None = None, scratch: str | None = None, setup: str = SETUP
+):
     """The canonical notebook with ``answers`` (exercise id -> source) and an optional source
-    for the learner's scratch cell (which runs before every exercise)."""
-    nb = canonical()
+    for the learner's scratch cell (which runs before every exercise); ``setup`` is the
+    lesson's own first code cell (``REFERENCE_SETUP`` for a lesson that loads the reference)."""
+    nb = canonical(setup)
     for cell in nb.cells:
         exercise_id = cell.metadata.get("course", {}).get("exercise")
         if exercise_id and answers and exercise_id in answers:

@@ -15,6 +15,7 @@ import pytest
 from course_lib.grading import GradeOptions, grade_all
 from course_lib.grading.canonical import default_canonical_dir, load_lessons
 from course_lib.grading.discover import discover
+from course_lib.grading.reference_use import needs_reference
 from course_lib.grading.report import summary_table, to_payload, write_outputs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,6 +70,25 @@ def test_solution_notebook_grades_to_full_marks(graded, slug):
         row.exercise: ("passed", "passed") for row in result.exercises
     }
     assert result.points == result.max_points > 0
+
+
+@pytest.mark.parametrize("slug", LESSONS)
+def test_solution_notebook_raises_no_flag_and_its_kernel_reads_the_reference_only_if_needed(
+    graded, slug
+):
+    result = graded[("solutions", slug)]
+    assert result.flags == []
+    record = result.isolation
+    if needs_reference(load_lessons(default_canonical_dir())[slug]):
+        assert "reference_hidden" not in record
+    else:
+        assert record["reference_hidden"] is bool(record["landlock_filesystem"])
+
+
+def test_the_lessons_that_need_the_reference_are_those_whose_demos_show_it():
+    lessons = load_lessons(default_canonical_dir())
+    hidden = sorted(slug for slug, lesson in lessons.items() if not needs_reference(lesson))
+    assert hidden == ["00_welcome", "02_reflection", "03_pitfalls"]
 
 
 def test_an_unguarded_09_capstone_earns_partial_credit_and_grades_json_keeps_each_scenario(

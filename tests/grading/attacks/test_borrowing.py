@@ -2,8 +2,10 @@
 exercise it answers (``tampered``, the message naming what was borrowed), the other exercises of
 the notebook keep their points, and honest code that merely resembles a route is not touched.
 
-The end-to-end batch runs real kernels: every borrowed answer below would pass its check (the
-reference and the checks' oracles are right), so the zero comes from reading the source alone.
+The end-to-end batch runs real kernels, in the tests' lesson as one whose own code loads the
+reference (as lessons 04 to 09 do), so the kernels can read it: every borrowed answer below would
+pass its check (the reference and the checks' oracles are right), so the zero comes from reading
+the source.
 The unit tests use lesson sources of their own, for routes that need a lesson that provides
 reference names to build on.
 """
@@ -11,7 +13,7 @@ reference names to build on.
 from __future__ import annotations
 
 import pytest
-from grading_lesson import CHECK_MODULE, SLUG, SOLUTIONS, submission, write
+from grading_lesson import CHECK_MODULE, REFERENCE_SETUP, SLUG, SOLUTIONS, submission, write
 
 from course_lib.grading import GradeOptions, grade_all
 from course_lib.grading.borrowing import borrowing, notebook_aliases
@@ -104,16 +106,17 @@ ROUTES = {
 
 
 @pytest.fixture(scope="module")
-def batch(tmp_path_factory, canonical_dir):
+def batch(tmp_path_factory, reference_lesson_dir):
     root = tmp_path_factory.mktemp("borrowing")
     for student, (scratch, answer, _) in ROUTES.items():
         answers = {"90.2": SOLUTIONS["90.2"], "90.3": answer}
-        write(root / student / f"{SLUG}.ipynb", submission(answers, scratch=scratch or None))
-    write(root / "honest" / f"{SLUG}.ipynb", submission(SOLUTIONS))
-    lessons = load_lessons(canonical_dir)
+        nb = submission(answers, scratch=scratch or None, setup=REFERENCE_SETUP)
+        write(root / student / f"{SLUG}.ipynb", nb)
+    write(root / "honest" / f"{SLUG}.ipynb", submission(SOLUTIONS, setup=REFERENCE_SETUP))
+    lessons = load_lessons(reference_lesson_dir)
     results = {r.student: r for r in grade_all(discover(root), lessons, OPTIONS)}
     alone_root = tmp_path_factory.mktemp("alone")
-    write(alone_root / "honest" / f"{SLUG}.ipynb", submission(SOLUTIONS))
+    write(alone_root / "honest" / f"{SLUG}.ipynb", submission(SOLUTIONS, setup=REFERENCE_SETUP))
     [alone] = grade_all(discover(alone_root), lessons, OPTIONS)
     return results, alone
 
@@ -168,7 +171,7 @@ def borrowed(exercise: str, scratch: str = "", targets=("run_tool_calls",)) -> s
         (
             "run_tool_calls = getattr(reference, 'run_' + 'tool_calls')",
             ("run_tool_calls",),
-            "course_lib.reference (reached at run time)",
+            "course_lib.reference.run_tool_calls",
         ),
         ("class ToolRegistry(ReferenceRegistry):\n    pass", ("ToolRegistry",), "ToolRegistry"),
         (
@@ -232,3 +235,50 @@ def test_the_lessons_check_cell_naming_the_target_does_not_allow_a_borrowed_targ
     exercise = "from course_lib.reference import type_schema as type_name"
     notebook = notebook_aliases(lesson, [exercise, check_source("90.3")])
     assert borrowing(exercise, notebook, ("type_name",)) == "course_lib.reference.type_schema"
+
+
+# --- strings are names, and code (LESSON above binds the names) ----------------------------
+
+
+@pytest.mark.parametrize(
+    "exercise",
+    [
+        "ToolRegistry = globals()['ReferenceRegistry']",
+        "ToolRegistry = eval('Reference' + 'Registry')",
+        "ToolRegistry = vars()['ReferenceRegistry']",
+        "exec('ToolRegistry = ReferenceRegistry')",
+        "CODE = 'class ToolRegistry(ReferenceRegistry):\\n    pass'\nexec(CODE)",
+        "ToolRegistry = getattr(reference, 'ToolRegistry')",
+    ],
+)
+def test_a_name_the_lesson_binds_written_in_a_string_is_that_name(exercise):
+    assert borrowed(exercise, targets=("ToolRegistry",)) == "course_lib.reference.ToolRegistry"
+
+
+@pytest.mark.parametrize(
+    "scratch",
+    [
+        "import importlib\nR = importlib.import_module('COURSE_LIB.REFERENCE'.lower())",
+        "import importlib\nR = importlib.import_module('ecnerefer.bil_esruoc'[::-1])",
+        "R = __import__('course_lib.REFERENCE'.replace('REFERENCE', 'reference'), fromlist=['x'])",
+    ],
+)
+def test_a_module_imported_at_run_time_in_a_scratch_cell_binds_its_name(scratch):
+    exercise = "def run_tool_calls(registry, calls):\n    return R.run_tool_calls(registry, calls)"
+    found = borrowed(exercise, scratch, ("run_tool_calls",))
+    assert found is not None and found.startswith("course_lib.reference")
+
+
+@pytest.mark.parametrize(
+    "exercise",
+    [
+        # the error messages and keys of an honest answer are strings, not borrowing
+        "class ToolRegistry:\n    def tool(self, f):\n"
+        "        raise ValueError('ToolRegistry: the name is taken')\n",
+        "class ToolRegistry:\n    KEYS = ['function', 'description', 'parameters']\n",
+        # the lesson's demo registry used for what the lesson uses it for
+        "class ToolRegistry:\n    pass\nprint(demo.names())",
+    ],
+)
+def test_strings_and_the_lessons_demos_in_honest_code_are_not_borrowing(exercise):
+    assert borrowed(exercise, targets=("ToolRegistry",)) is None

@@ -221,8 +221,10 @@ def test_reading_classmates_or_the_graders_files_fails(world):
     assert_blocked(result, blocked, controls=("its own notebook",))
 
 
-def test_reading_solutions_and_the_checks_fails_but_the_reference_reads(world):
-    require(isolation(world), "landlock_filesystem", "checks_hidden")
+def test_reading_solutions_the_checks_and_a_reference_the_lesson_does_not_need_fails(world):
+    # The tests' lesson never loads course_lib.reference, so its kernels cannot read it either
+    # (course_lib.grading.reference_use); the rest of course_lib reads.
+    require(isolation(world), "landlock_filesystem", "checks_hidden", "reference_hidden")
     result = world["graded"]["reads_course"]
     assert_blocked(
         result,
@@ -231,9 +233,10 @@ def test_reading_solutions_and_the_checks_fails_but_the_reference_reads(world):
             "course_lib/checks/",
             "the lesson's check module",
             "course_lib/grading/",
+            "course_lib/reference/",
             "importing the checks",
         ],
-        controls=("course_lib/reference/",),
+        controls=("course_lib/driver.py",),
     )
 
 

@@ -19,7 +19,15 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from grading_lesson import CHECK_MODULE, SLUG, SOLUTIONS, canonical, submission, write
+from grading_lesson import (
+    CHECK_MODULE,
+    LONG_SOLUTION,
+    SLUG,
+    SOLUTIONS,
+    canonical,
+    submission,
+    write,
+)
 
 from course_lib.checks import check
 from course_lib.cli import main
@@ -227,17 +235,6 @@ def test_flags_are_sorted_and_the_same_for_any_order_of_answers(corpus):
 
 # --- end to end: flagged in grades.json and the report, never zeroed, merged across shards ---
 
-LONG_SOLUTION = """NAMES = {str: "string", int: "integer", float: "number", bool: "boolean"}
-
-
-def type_name(annotation):
-    if annotation is bool:
-        return {"type": "boolean"}
-    for python_type, json_name in NAMES.items():
-        if annotation is python_type:
-            return {"type": json_name}
-    raise TypeError(f"no JSON type for {annotation!r}")
-"""
 PAL = """def type_name(annotation):
     table = [(bool, "boolean"), (int, "integer"), (float, "number"), (str, "string")]
     for candidate, label in table:
