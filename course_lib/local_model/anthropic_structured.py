@@ -26,9 +26,6 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
-
 from course_lib.local_model.messages_request import MessagesCall, fail
 from course_lib.local_model.protocol import ProtocolError
 from course_lib.local_model.strict_values import conform
@@ -155,6 +152,9 @@ def check_rules(schema: dict[str, Any], where: str) -> None:
 
 def _valid_schema(schema: dict[str, Any]) -> bool:
     """A draft 2020-12 schema whose references all point inside it (a grammar needs them)."""
+    from jsonschema import Draft202012Validator  # slow to import: load on use (strict_values)
+    from jsonschema.exceptions import SchemaError
+
     try:
         Draft202012Validator.check_schema(schema)
     except (SchemaError, RecursionError):

@@ -8,7 +8,9 @@ already validates and puts a deterministic placeholder (``schema_values.placehol
 something is missing or wrong. A string with a ``pattern`` gets the shortest text the pattern
 accepts (:func:`pattern_sample`), since a placeholder sentence would not match it.
 
-Validation is ``jsonschema``'s Draft 2020-12 validator, the oracle the tests use too.
+Validation is ``jsonschema``'s Draft 2020-12 validator, the oracle the tests use too. It is
+imported on first use: importing ``jsonschema`` costs seconds (it builds an IRI grammar when
+``rfc3987_syntax`` is installed), and every notebook kernel imports the local model.
 """
 
 from __future__ import annotations
@@ -16,10 +18,6 @@ from __future__ import annotations
 import re
 import string
 from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError
-from referencing.exceptions import Unresolvable
 
 from course_lib.local_model.schema_values import first_non_null, json_type, placeholder, resolve
 
@@ -34,6 +32,10 @@ CANDIDATES = string.ascii_lowercase + string.digits + string.ascii_uppercase + "
 
 def conform(value: Any, schema: dict[str, Any]) -> Any:
     """``value`` if it validates against ``schema``, else the nearest value that does."""
+    from jsonschema import Draft202012Validator  # slow to import: load on use
+    from jsonschema.exceptions import SchemaError
+    from referencing.exceptions import Unresolvable
+
     try:
         validator = Draft202012Validator(schema)
         if validator.is_valid(value):
