@@ -194,7 +194,9 @@ HINTS = {
     ),
 }
 
-LINE = re.compile(r"^(missing|extra|required|type): (\S+)(?:\s|$)")
+# The name is an identifier: what follows it (a space, or Chinese punctuation such as "（" or "："
+# with no space before it) is the explanation, in any language.
+LINE = re.compile(r"^(missing|extra|required|type): (\w+)")
 JSON_TYPE_NAMES = ("string", "integer", "number", "boolean", "array", "object")
 
 
