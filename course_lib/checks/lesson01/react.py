@@ -230,19 +230,25 @@ def outcome_problem(got: Any, expected: dict, text: str, tool_names: list[str], 
         return expected, hint("answer")
     if not isinstance(got, dict):
         return expected, hint("not_dict")
+    action = ACTION_LINE.search(text)
+    raw = action.group(1) if action else ""
+    padded = raw.strip() != raw.lstrip() and raw.strip() in tool_names
+    if padded and got.get("error") == UNKNOWN and expected.get("error") != UNKNOWN:
+        return expected, hint("name_spaces", name=raw.lstrip(), stripped=raw.strip())
     if "error" in expected:
         return error_problem(got, expected, text, tool_names, key)
     if first_difference(expected, got) is None:
         return None
-    if "answer" in expected and got.get("answer", "").strip() == expected["answer"]:
+    answered = got.get("answer")
+    if (
+        "answer" in expected
+        and isinstance(answered, str)
+        and answered.strip() == expected["answer"]
+    ):
         return expected, hint("strip")
     if "tool" in expected and got.get("tool") == expected["tool"]:
         if isinstance(got.get("arguments"), str):
             return expected, hint("decode")
-    if "tool" in expected and isinstance(got.get("tool"), str):
-        stripped = got["tool"].strip()
-        if stripped == expected["tool"] and stripped != got["tool"]:
-            return expected, hint("name_spaces", name=got["tool"], stripped=stripped)
     return expected, case_hint(key, text)
 
 

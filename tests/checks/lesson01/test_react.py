@@ -234,3 +234,44 @@ def test_the_visible_cases_are_the_three_failures_of_section_2():
         "tool": "get_weather",
         "arguments": {"city": "北京"},
     }
+
+
+def test_a_tuple_is_told_to_return_one_dict():
+    message = rejected("01.7", lambda text, tool_names: ("answer", text))
+    assert "Return one dict" in message
+
+
+def test_a_tool_name_with_its_trailing_spaces_is_told_to_strip_it():
+    def unstripped(text, tool_names):
+        action = ACTION.search(text)
+        if action is None:
+            return {"answer": text.strip()}
+        name = action.group(1).lstrip()
+        if name not in tool_names:
+            return {"error": "unknown_tool", "message": f"no tool {name}"}
+        return parser()(text, tool_names)
+
+    message = rejected("01.7", unstripped)
+    assert "Strip the spaces around the tool name" in message
+
+
+def test_an_empty_error_message_is_told_to_say_what_is_wrong():
+    message = rejected("01.7", parser(message=lambda name: ""))
+    assert "Give the error a message" in message
+
+
+def test_invalid_json_taken_for_the_answer_is_told_it_is_bad_input():
+    def answer_when_unreadable(text, tool_names):
+        outcome = parser()(text, tool_names)
+        if outcome.get("message") == "not JSON":
+            return {"answer": text.strip()}
+        return outcome
+
+    message = rejected("01.7", answer_when_unreadable)
+    assert f"Case: parse_react({QUOTES!r}" in message
+    assert "is not one JSON object" in message.split("Hint:")[1]
+
+
+def test_an_answer_that_is_not_text_gets_the_answer_hint_not_a_crash():
+    message = rejected("01.7", parser(no_action=lambda text: {"answer": None}))
+    assert "the model answered directly" in message
