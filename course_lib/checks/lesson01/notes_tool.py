@@ -63,6 +63,12 @@ RULES = (
         hint="tags_array",
     ),
     Rule(
+        "tags_items_not_null",
+        "An item of tags is never null: only the list itself may be null.",
+        case=arguments_label({"keyword": "budget", "tags": ["travel", None]}),
+        hint="tags_null_items",
+    ),
+    Rule(
         "required",
         "Only keyword is required.",
         case=arguments_label({"keyword": "北京"}),
@@ -92,6 +98,10 @@ HINTS = {
     "keyword_type": "keyword is a str: give it the JSON Schema type string.",
     "limit_integer": 'limit is an int: use "integer" ("number" would also allow 2.5).',
     "tags_array": 'tags is a list of str: "type": "array" with "items": {{"type": "string"}}.',
+    "tags_null_items": (
+        'tags is a list of str, so an item is never null: "items": {{"type": "string"}}. Only '
+        'the list itself may be null ("type": ["array", "null"]), not what is in it.'
+    ),
 }
 
 
@@ -102,6 +112,7 @@ def hint(key: str, **fields: object) -> HintText:
 def argument_cases() -> list[ArgumentCase]:
     """The visible cases, then hidden ones from the exercise's fixed random generator."""
     integer, items, closed = hint("limit_integer"), hint("tags_array"), shared("closed")
+    null_items = hint("tags_null_items")
     cases = [
         ArgumentCase({"keyword": "北京"}, True),
         ArgumentCase({"keyword": "budget", "limit": 3}, True),
@@ -113,6 +124,7 @@ def argument_cases() -> list[ArgumentCase]:
         ArgumentCase({"keyword": "budget", "limit": "5"}, False, integer),
         ArgumentCase({"keyword": "budget", "tags": "work"}, False, items),
         ArgumentCase({"keyword": "budget", "tags": [1, 2]}, False, items),
+        ArgumentCase({"keyword": "budget", "tags": ["travel", None]}, False, null_items),
         ArgumentCase({"keyword": "budget", "folder": "inbox"}, False, closed),
     ]
     rng = hidden_rng("01.2")
@@ -127,6 +139,7 @@ def argument_cases() -> list[ArgumentCase]:
         cases.append(
             ArgumentCase({"keyword": keyword, "tags": [*tags, rng.randint(0, 9)]}, False, items)
         )
+        cases.append(ArgumentCase({"keyword": keyword, "tags": [*tags, None]}, False, null_items))
         cases.append(ArgumentCase({"keyword": keyword, random_word(rng): 1}, False, closed))
     return cases
 

@@ -27,6 +27,7 @@ from course_lib.checks.lesson01.round_trip_cases import (
     CHECK_MODEL,
     CHECK_TOOLS,
     FUNCTIONS_SOURCE,
+    SECOND_ROUND_QUESTION,
     TEXT_AND_CALL_QUESTION,
     check_functions,
     conversations,
@@ -66,6 +67,7 @@ WEATHER_CASE = case_label("What's the weather in 北京?")
 TWO_CALLS_CASE = case_label("北京的天气和我关于上海的笔记")
 NO_CALLS_CASE = case_label("Hello!")
 TEXT_AND_CALL_CASE = case_label(TEXT_AND_CALL_QUESTION)
+SECOND_ROUND_CASE = case_label(SECOND_ROUND_QUESTION)
 
 RULES = (
     Rule("model", "Pass model=model to every request.", case=WEATHER_CASE, hint="model"),
@@ -125,6 +127,12 @@ RULES = (
         hint="send_again",
     ),
     Rule("returns_text", "Return the text, a str.", case=WEATHER_CASE, hint="return_text"),
+    Rule(
+        "one_round",
+        "Return the second reply's content even when it asks for more tools: no third request.",
+        case=SECOND_ROUND_CASE,
+        hint="second_calls",
+    ),
 )
 
 HINTS = {
@@ -139,6 +147,11 @@ HINTS = {
         "content."
     ),
     "one_round_trip": "One round trip: at most two requests.",
+    "second_calls": (
+        "The second reply asked for another tool, and this exercise is one round trip: return "
+        "that reply's content (its text) and stop, without a third request. Lesson 05 loops "
+        "until the model stops asking."
+    ),
     "assistant_missing": (
         "Append the assistant message (the reply with tool_calls) before the tool messages."
     ),
@@ -291,12 +304,21 @@ def diagnose(case: str, question: str, exchanges: list, *, finished: bool = True
     wanted = 2 if calls else 1
     if len(exchanges) > wanted or (finished and len(exchanges) < wanted):
         key = "no_calls" if not calls else "send_again" if len(exchanges) < 2 else "one_round_trip"
+        if key == "one_round_trip" and _asks_for_tools(exchanges[1]):
+            key = "second_calls"
         if key == "send_again" and first.reply["choices"][0]["message"].get("content"):
             key = "text_beside_calls"
         expected, got = text("requests", count=wanted), text("requests", count=len(exchanges))
         fail(case, Plain(expected), Plain(got), hint(key))
     if calls and len(exchanges) > 1:
         diagnose_second_request(case, exchanges[1].request.get("messages") or [], user, calls)
+
+
+def _asks_for_tools(exchange) -> bool:
+    """Whether the model answered this request with tool calls."""
+    if exchange.status != 200:
+        return False
+    return bool(exchange.reply["choices"][0]["message"].get("tool_calls"))
 
 
 def _roles(messages: list) -> list:

@@ -16,6 +16,8 @@ CHECK_MODEL = "toy-check-model"  # not MODEL: the learner must pass ``model`` th
 TEXT_AND_CALL_QUESTION = "Is it warm in 上海 today?"
 TEXT_BESIDE_CALL = "Let me look up the weather in 上海 first."
 NULL_ARGUMENT_QUESTION = "我关于北京的笔记, any tag"
+SECOND_ROUND_QUESTION = "先查北京的天气, 再查上海的"
+SECOND_ROUND_TEXT = "北京: 晴. Now 上海."
 
 FUNCTIONS_SOURCE = """\
 SKIES = {"北京": "晴", "上海": "多云", "Paris": "cloudy", "London": "rain", "東京": "小雨"}
@@ -96,6 +98,11 @@ def conversations(rng: Random) -> list[tuple[str, Any]]:
     text_and_call = Turn(TEXT_BESIDE_CALL, (call("get_weather", city="上海"),))
     # Arguments with a JSON null, which only json.loads reads (eval, for one, does not).
     null_argument = [call("search_notes", keyword="北京", tags=None)]
+    # A second reply that asks for another call: one round trip still ends there.
+    second_round = [
+        [call("get_weather", city="北京")],
+        Turn(SECOND_ROUND_TEXT, (call("get_weather", city="上海"),)),
+    ]
     cases: list[tuple[str, Any]] = [
         ("What's the weather in 北京?", None),
         ("北京的天气和我关于上海的笔记", ScriptedPolicy([two_tools], then=HeuristicPolicy())),
@@ -103,6 +110,7 @@ def conversations(rng: Random) -> list[tuple[str, Any]]:
         ("Hello!", None),
         (TEXT_AND_CALL_QUESTION, ScriptedPolicy([text_and_call], then=HeuristicPolicy())),
         (NULL_ARGUMENT_QUESTION, ScriptedPolicy([null_argument], then=HeuristicPolicy())),
+        (SECOND_ROUND_QUESTION, ScriptedPolicy(second_round, then=HeuristicPolicy())),
     ]
     places = ["北京", "上海", "Paris", "London", "Tokyo", "Berlin"]
     for _ in range(3):

@@ -8,6 +8,7 @@ Rules, the case that breaks each, and the hint that names it: see ``RULES`` and 
 from __future__ import annotations
 
 import copy
+import json
 import random
 import re
 from typing import Any
@@ -72,6 +73,10 @@ def _days_as_number(p: dict) -> None:
     p["properties"]["days"]["type"] = "number"
 
 
+def _nullable_days(p: dict) -> None:
+    p["properties"]["days"]["type"] = ["integer", "null"]
+
+
 def _no_required(p: dict) -> None:
     del p["required"]
 
@@ -100,6 +105,8 @@ VISIBLE = (
      edited(GET_WEATHER, _described), []),
     (GET_WEATHER, "its tool where days is a number", edited(GET_WEATHER, _days_as_number),
      ["type: days"]),
+    (GET_WEATHER, 'its tool where days is ["integer", "null"]', edited(GET_WEATHER, _nullable_days),
+     ["type: days"]),
 )  # fmt: skip
 FIRST = case_of(SEARCH_NOTES, "NOTES_TOOL")
 
@@ -122,6 +129,8 @@ RULES = (
          case=case_of(*VISIBLE[4][:2]), hint="no_required_key"),
     Rule("only_type", 'Only "type" is compared: descriptions, enums and defaults may differ.',
          case=case_of(*VISIBLE[5][:2]), hint="extra_type"),
+    Rule("type_list", 'A list of types is compared as it is: ["integer", "null"] is not integer.',
+         case=case_of(*VISIBLE[7][:2]), hint="nullable_is_not_type"),
 )  # fmt: skip
 
 HINTS = {
@@ -166,6 +175,11 @@ HINTS = {
         'lets the model send 2.5, which an int parameter cannot take). Compare the "type" '
         "values as they are."
     ),
+    "nullable_is_not_type": (
+        "{name} is {mine} in the function but {theirs} in the tool: that is drift too (the tool "
+        "lets the model send null, which the parameter cannot take). A list of types is not one "
+        'of its members: compare the "type" values as they are.'
+    ),
     "duplicates": "One line per mismatch: no duplicates.",
     "untyped_key": (
         'A tool property may have no "type" key: read it with .get("type") and count a missing '
@@ -180,7 +194,9 @@ HINTS = {
     ),
 }
 
-LINE = re.compile(r"^(missing|extra|required|type): (\S+)(?:\s|$)")
+# The name is an identifier: what follows it (a space, or Chinese punctuation such as "（" or "："
+# with no space before it) is the explanation, in any language.
+LINE = re.compile(r"^(missing|extra|required|type): (\w+)")
 JSON_TYPE_NAMES = ("string", "integer", "number", "boolean", "array", "object")
 
 
@@ -261,10 +277,21 @@ def choose_hint(got: list[str], expected: list[str], tool: dict, mine: dict) -> 
     numbers = {
         n
         for n in names_of(expected, "type") - typed
-        if {mine_props[n]["type"], props.get(n, {}).get("type")} == {"integer", "number"}
+        if [mine_props[n]["type"], props.get(n, {}).get("type")]
+        in (["integer", "number"], ["number", "integer"])
     }
     if numbers:
         return hint("number_is_not_integer", name=sorted(numbers)[0])
+    listed = sorted(
+        n
+        for n in names_of(expected, "type") - typed
+        if isinstance(props.get(n, {}).get("type"), list)
+        and mine_props[n]["type"] in props[n]["type"]
+    )
+    if listed:
+        name = listed[0]
+        theirs = json.dumps(props[name]["type"])
+        return hint("nullable_is_not_type", name=name, mine=mine_props[name]["type"], theirs=theirs)
     if typed != names_of(expected, "type"):
         return hint("type")
     if len(got) != len(set(got)):
@@ -287,7 +314,8 @@ def line_keys(case: str, lines: Any, expected: list[str], mine: dict, tool: dict
         if kind == "type" and name in mine["properties"] and name in theirs:
             my_type = mine["properties"][name]["type"]
             their_type = theirs[name].get("type", my_type)
-            if my_type not in line or their_type not in line:
+            their_names = their_type if isinstance(their_type, list) else [their_type]
+            if my_type not in line or not all(str(t) in line for t in their_names):
                 example = (
                     f"type: {name} is {my_type} in the function but "
                     f"{theirs[name].get('type', 'untyped')} in the tool"

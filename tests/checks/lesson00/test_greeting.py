@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from rules import assert_breaks_rule
 
-from course_lib.checks import EXERCISES, CheckFailed, NotDoneYet, check
+from course_lib.checks import EXERCISES, CheckFailed, NotDoneYet, check, evaluate
 from course_lib.checks.lesson00.greeting import expected_greeting, hidden_names
 
 
@@ -90,3 +90,16 @@ def test_the_stub_is_not_done_yet():
 
     with pytest.raises(NotDoneYet, match="not done yet"):
         check("00.1", greeting)
+
+
+@pytest.mark.parametrize(
+    "alternative",
+    [
+        lambda name: "Hello, " + name + "!",
+        lambda name: " ".join(["Hello,", name]) + "!",
+        lambda name: "".join(["Hello", ", ", name, "!"]),
+    ],
+    ids=["concatenated", "spaced_join", "joined"],
+)
+def test_correct_greetings_written_differently_pass(alternative):
+    assert evaluate("00.1", alternative).startswith("Exercise 00.1 passed")

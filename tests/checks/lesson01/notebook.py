@@ -19,6 +19,7 @@ LOADED_CELLS = (
     "w01-search-notes",
     "w01-ex1",
     "w01-ex2",
+    "w01-ex7",
     "w01-ex3",
     "w01-ex4",
     "w01-ex5",

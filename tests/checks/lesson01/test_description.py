@@ -82,3 +82,17 @@ def test_a_list_is_shown_as_the_list_it_is_not_as_escaped_text():
 def test_an_empty_description_is_told_it_is_empty_not_to_assign_a_string():
     message = rejected("01.6", "")
     assert "The string is empty" in message and "Assign a string" not in message
+
+
+@pytest.mark.parametrize(
+    "alternative",
+    [
+        "我的订单、快递和包裹在哪里: 按订单号查询物流状态、送达时间。Track my order, package or "
+        "parcel by its order number: where it is, delivery status, when it will arrive.",
+        "Where is my order? Track a package or parcel: delivery status and when it will arrive, "
+        "by order number. 订单 快递 包裹 物流状态 到哪里",
+    ],
+    ids=["chinese_first", "question_words"],
+)
+def test_correct_descriptions_written_differently_pass(alternative):
+    assert evaluate("01.6", alternative).startswith("Exercise 01.6 passed")

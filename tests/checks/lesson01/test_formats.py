@@ -178,3 +178,33 @@ def test_a_converter_that_closes_the_given_schema_is_told_to_pass_it_unchanged()
     assert "Case: to_responses(<the search_notes tool>)" in message
     assert 'Where:    at $.parameters: unexpected key "additionalProperties"' in message
     assert "Pass the parameters schema through unchanged" in message
+
+
+def to_anthropic_renamed(tool):
+    renamed = {"parameters": "input_schema"}
+    return {renamed.get(key, key): value for key, value in tool["function"].items()}
+
+
+def to_responses_spread(tool):
+    return {"type": "function", **tool["function"], "strict": False}
+
+
+def to_anthropic_copied(tool):
+    function = copy.deepcopy(tool["function"])
+    return dict(name=function["name"], description=function["description"],
+                input_schema=function["parameters"])  # fmt: skip
+
+
+def to_responses_copied(tool):
+    flat = copy.deepcopy(tool["function"])
+    flat.update(type="function", strict=False)
+    return flat
+
+
+@pytest.mark.parametrize(
+    "pair",
+    [(to_anthropic_renamed, to_responses_spread), (to_anthropic_copied, to_responses_copied)],
+    ids=["renamed_and_spread", "deep_copies"],
+)
+def test_correct_converters_written_differently_pass(pair):
+    assert evaluate("01.5", *pair).startswith("Exercise 01.5 passed")

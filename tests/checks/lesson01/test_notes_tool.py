@@ -36,7 +36,7 @@ def properties_in_function(tool: dict) -> None:
 
 def test_the_solution_passes_every_argument_object():
     assert evaluate("01.2", notes_tool()) == (
-        "Exercise 01.2 passed: NOTES_TOOL (51 argument objects validated)."
+        "Exercise 01.2 passed: NOTES_TOOL (62 argument objects validated)."
     )
 
 
@@ -46,6 +46,15 @@ def test_tags_that_do_not_allow_null_pass_too():
             tags={"type": "array", "items": {"type": "string"}}
         )
     )
+    assert evaluate("01.2", tool).startswith("Exercise 01.2 passed")
+
+
+def test_a_nullable_list_written_with_any_of_passes_too():
+    nullable = {
+        "anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}],
+        "default": None,
+    }
+    tool = notes_tool(lambda t: parameters(t)["properties"].update(tags=nullable))
     assert evaluate("01.2", tool).startswith("Exercise 01.2 passed")
 
 
@@ -66,6 +75,9 @@ WRONG_BY_RULE = {
         "keyword_string": notes_tool(lambda t: prop(t, "keyword").pop("type")),
         "limit_integer": notes_tool(lambda t: prop(t, "limit").update(type="number")),
         "tags_items": notes_tool(lambda t: prop(t, "tags").pop("items")),
+        "tags_items_not_null": notes_tool(
+            lambda t: prop(t, "tags").update(items={"type": ["string", "null"]})
+        ),
         "required": notes_tool(lambda t: parameters(t).update(required=["keyword", "limit"])),
         "closed": notes_tool(lambda t: parameters(t).update(additionalProperties=True)),
         "limit_default": notes_tool(lambda t: prop(t, "limit").update(default=10)),
@@ -91,6 +103,19 @@ def test_a_limit_required_is_told_only_keyword_is_required():
 
 def test_tags_without_items_are_told_the_items_schema():
     assert '"items": {"type": "string"}' in rejected("01.2", WRONG_BY_RULE["01.2"]["tags_items"])
+
+
+def test_nullable_items_are_told_only_the_list_may_be_null():
+    message = rejected("01.2", WRONG_BY_RULE["01.2"]["tags_items_not_null"])
+    case = 'Case: the model sends the arguments {"keyword": "budget", "tags": ["travel", null]}'
+    assert case in message
+    assert "Only the list itself may be null" in message.split("Hint:")[1]
+
+
+def test_items_that_allow_null_through_any_of_are_rejected_the_same_way():
+    items = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+    message = rejected("01.2", notes_tool(lambda t: prop(t, "tags").update(items=items)))
+    assert "an item is never null" in message
 
 
 def test_a_number_limit_is_told_to_use_integer():

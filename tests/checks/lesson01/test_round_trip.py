@@ -16,6 +16,20 @@ from course_lib.checks import evaluate
 from lesson01.notebook import NOTEBOOK, solution
 
 
+def plain_assistant(message) -> dict:
+    """The assistant message as the plain dict the lesson teaches (section 3)."""
+    entry = {"role": "assistant", "content": message.content}
+    entry["tool_calls"] = [
+        {
+            "id": c.id,
+            "type": "function",
+            "function": {"name": c.function.name, "arguments": c.function.arguments},
+        }
+        for c in message.tool_calls
+    ]
+    return entry
+
+
 def round_trip(
     *,
     system=False,
@@ -48,11 +62,11 @@ def round_trip(
         if not send_again:
             return message.content or ""
         if append_assistant == "once":
-            messages.append(message.model_dump(exclude_none=True))
+            messages.append(plain_assistant(message))
         calls = message.tool_calls if answer == "all" else message.tool_calls[:1]
         for tool_call in calls:
             if append_assistant == "per call":
-                messages.append(message.model_dump(exclude_none=True))
+                messages.append(plain_assistant(message))
             raw = tool_call.function.arguments
             result = functions[tool_call.function.name](**(json.loads(raw) if decode else raw))
             reply_message = build_message(tool_call, result)
@@ -70,7 +84,7 @@ def round_trip(
 
 def test_the_solution_passes_every_conversation():
     assert evaluate("01.4", solution("ask_with_tools")) == (
-        "Exercise 01.4 passed: ask_with_tools (10 conversations)."
+        "Exercise 01.4 passed: ask_with_tools (11 conversations)."
     )
 
 
@@ -95,6 +109,44 @@ def test_appending_the_sdk_message_object_passes():
     assert evaluate("01.4", ask_with_tools).startswith("Exercise 01.4 passed")
 
 
+def test_appending_the_model_dump_of_the_message_passes():
+    def ask_with_tools(client, question, tools, functions, *, model):
+        messages = [{"role": "user", "content": question}]
+        message = client.chat.completions.create(model=model, messages=messages, tools=tools)
+        message = message.choices[0].message
+        if message.tool_calls is None:
+            return message.content
+        messages.append(message.model_dump(exclude_none=True))
+        messages += [
+            solution("tool_message")(
+                c, functions[c.function.name](**json.loads(c.function.arguments))
+            )
+            for c in message.tool_calls
+        ]
+        return (
+            client.chat.completions.create(model=model, messages=messages, tools=tools)
+            .choices[0]
+            .message.content
+        )
+
+    assert evaluate("01.4", ask_with_tools).startswith("Exercise 01.4 passed")
+
+
+def looping_ask_with_tools(client, question, tools, functions, *, model):
+    """Lesson 05's loop, where 01.4 asks for one round trip: it asks again while there are calls."""
+    messages = [{"role": "user", "content": question}]
+    for _ in range(5):
+        message = client.chat.completions.create(model=model, messages=messages, tools=tools)
+        message = message.choices[0].message
+        if not message.tool_calls:
+            return message.content
+        messages.append(plain_assistant(message))
+        for tool_call in message.tool_calls:
+            result = functions[tool_call.function.name](**json.loads(tool_call.function.arguments))
+            messages.append(solution("tool_message")(tool_call, result))
+    return ""
+
+
 def tool_message_with_str(tool_call, result):
     return {"role": "tool", "tool_call_id": tool_call.id, "content": str(result)}
 
@@ -114,6 +166,7 @@ WRONG_BY_RULE = {
         "tool_messages": round_trip(tool_message=tool_message_with_str),
         "second_request": round_trip(send_again=False),
         "returns_text": round_trip(returns="message"),
+        "one_round": looping_ask_with_tools,
     }
 }
 
@@ -121,6 +174,12 @@ WRONG_BY_RULE = {
 @pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["01.4"]))
 def test_a_wrong_round_trip_breaking_one_rule_gets_that_rules_hint(rule):
     assert_breaks_rule("01.4", rule, WRONG_BY_RULE["01.4"][rule])
+
+
+def test_a_loop_is_told_the_exercise_is_one_round_trip_and_where_loops_come():
+    message = rejected("01.4", looping_ask_with_tools)
+    assert "Expected: 2 request(s)\nGot:      3 request(s)" in message
+    assert "without a third request. Lesson 05 loops" in message
 
 
 def test_forgetting_the_assistant_message_is_told_to_append_it():

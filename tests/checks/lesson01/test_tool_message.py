@@ -218,3 +218,28 @@ def test_a_dict_id_read_with_getattr_is_told_the_dict_form_of_the_id():
     message = rejected("01.3", tool_message)
     assert "Case: tool_message(<a dict, id 'call_v2'>, " in message
     assert 'tool_call["id"] for a dict' in message
+
+
+def tool_message_by_asking(tool_call, result):
+    """EAFP: a dict is indexed, anything else read by attribute; JSON indented."""
+    try:
+        call_id = tool_call["id"]
+    except TypeError:
+        call_id = tool_call.id
+    if not isinstance(result, str):
+        result = json.dumps(result, ensure_ascii=False, indent=2, sort_keys=True)
+    return dict(role="tool", tool_call_id=call_id, content=result)
+
+
+def tool_message_with_getattr(tool_call, result):
+    call_id = getattr(tool_call, "id", None)
+    if call_id is None:
+        call_id = tool_call.get("id")
+    text = result if type(result) is str else json.dumps(result, separators=(",", ":"),
+                                                        ensure_ascii=False)  # fmt: skip
+    return {"content": text, "tool_call_id": call_id, "role": "tool"}
+
+
+@pytest.mark.parametrize("alternative", [tool_message_by_asking, tool_message_with_getattr])
+def test_correct_tool_messages_written_differently_pass(alternative):
+    assert evaluate("01.3", alternative).startswith("Exercise 01.3 passed")

@@ -148,3 +148,18 @@ def test_an_enum_with_one_value_too_many_is_caught_whichever_value_it_is(near_mi
         message
     )
     assert 'list exactly those in "enum"' in message
+
+
+def unit_as_enum_alone(tool: dict) -> None:
+    """An enum of strings already says the type: no "type" key, no default, no descriptions."""
+    parameters(tool)["properties"] = {"city": {"type": "string"}, "unit": {"enum": ["c", "f"]}}
+
+
+def unit_as_consts(tool: dict) -> None:
+    unit(tool).pop("enum")
+    unit(tool)["oneOf"] = [{"const": "c"}, {"const": "f"}]
+
+
+@pytest.mark.parametrize("change", [unit_as_enum_alone, unit_as_consts])
+def test_correct_tools_written_differently_pass(change):
+    assert evaluate("01.1", weather_tool(change)).startswith("Exercise 01.1 passed")

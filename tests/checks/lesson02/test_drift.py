@@ -19,7 +19,7 @@ def correct(func, tool):
 
 def test_the_solution_passes_every_case():
     assert evaluate("02.5", solution()["find_drift"]) == (
-        "Exercise 02.5 passed: find_drift (7 visible and 25 hidden cases)."
+        "Exercise 02.5 passed: find_drift (8 visible and 25 hidden cases)."
     )
 
 
@@ -95,6 +95,14 @@ WRONG_BY_RULE = {
             "find_drift",
             (CELL, "if my_type != their_type:", "if schema != their_properties[name]:"),
         ),
+        "type_list": edited(
+            "find_drift",
+            (
+                CELL,
+                "if my_type != their_type:",
+                "if my_type not in (their_type if isinstance(their_type, list) else [their_type]):",
+            ),
+        ),
     }
 }
 
@@ -140,3 +148,23 @@ def test_a_set_of_the_right_lines_is_told_it_holds_them_but_a_list_is_asked_for(
     assert "Where:    at $: a set (" in message
     assert "A set holds the same lines, but find_drift returns a list" in message
     assert "A schema holds only dicts" not in message
+
+
+def test_a_nullable_tool_type_taken_for_its_member_is_told_a_list_is_not_one_type():
+    message = rejected("02.5", WRONG_BY_RULE["02.5"]["type_list"])
+    assert 'its tool where days is ["integer", "null"]' in message
+    assert 'days is integer in the function but ["integer", "null"] in the tool' in message
+    assert "A list of types is not one of its members" in message
+
+
+def test_a_type_line_must_name_every_type_of_a_list():
+    def first_type_only(func, tool):
+        properties = tool["function"]["parameters"].get("properties", {})
+        return [
+            line.replace("['integer', 'null']", "integer?")
+            if isinstance(properties.get(line.split()[1], {}).get("type"), list)
+            else line
+            for line in correct(func, tool)
+        ]
+
+    assert "A type line names both JSON types" in rejected("02.5", first_type_only)
