@@ -254,3 +254,57 @@ def test_a_dispatch_written_differently_passes(sources):
 
 def test_a_to_text_with_a_chinese_marker_passes():
     assert evaluate("04.5", defined(TO_TEXT_ZH)["to_text"]).startswith("Exercise 04.5 passed")
+
+
+REGISTRY_ZH = """
+class ToolRegistry:
+    FORMATS = ("openai", "responses", "anthropic")
+
+    def __init__(self):
+        self._tools = {}
+
+    def tool(self, func=None, /, *, name=None, description=None, tags=(), owner=None,
+             version=None, replace=False):
+        if isinstance(func, str):
+            return self.tool(name=name, description=func, tags=tags, owner=owner,
+                             version=version, replace=replace)
+        if func is None:
+            return lambda function: self.tool(function, name=name, description=description,
+                                              tags=tags, owner=owner, version=version,
+                                              replace=replace)
+        key = func.__name__ if name is None else name
+        if key in self._tools and not replace:
+            raise ValueError(f"名为 {key!r} 的工具已经注册过了：请换一个名字，或传 replace=True")
+        paragraphs = (inspect.getdoc(func) or "").split("\\n\\n")
+        self._tools[key] = dict(
+            function=func,
+            description=paragraphs[0].strip() if description is None else description,
+            parameters=parameters_schema(func),
+            tags=[*tags],
+            owner=owner,
+            version=version,
+        )
+        return func
+
+    def schemas(self, format="openai"):
+        shapes = {
+            "openai": lambda n, e: {"type": "function", "function": {
+                "name": n, "description": e["description"], "parameters": e["parameters"]}},
+            "responses": lambda n, e: {"type": "function", "name": n,
+                                       "description": e["description"],
+                                       "parameters": e["parameters"], "strict": False},
+            "anthropic": lambda n, e: {"name": n, "description": e["description"],
+                                       "input_schema": e["parameters"]},
+        }
+        if format not in shapes:
+            raise ValueError(f"不支持的格式 {format!r}，可用：openai、responses、anthropic")
+        return [shapes[format](n, e) for n, e in self._tools.items()]
+
+    def names(self):
+        return [*self._tools]
+"""
+
+
+def test_a_registry_written_differently_with_chinese_errors_passes():
+    registry = defined(REGISTRY_ZH)["ToolRegistry"]
+    assert evaluate("04.1", registry).startswith("Exercise 04.1 passed")
