@@ -207,7 +207,8 @@ def expect_choices(item: Case, exchanges: list) -> None:
     if sent != wanted and not (choice == "auto" and "tool_choice" not in first):
         got = shown_choice(first)
         key = "modes_as_is" if choice in MODES and isinstance(sent, dict) else "first_request"
-        fields = {"mode": choice, "expected": json.dumps(wanted), "got": json.dumps(sent)}
+        said = json.dumps(sent) if "tool_choice" in first else text("no_choice")
+        fields = {"mode": choice, "expected": json.dumps(wanted), "got": said}
         fail(case, wanted, got, hint(key, **fields), where=where)
     for number, exchange in enumerate(exchanges[1:], start=2):
         sent = exchange.request.get("tool_choice", "auto")

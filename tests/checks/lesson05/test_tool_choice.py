@@ -145,3 +145,8 @@ def test_a_loop_written_differently_passes(source):
     namespace = dict(_solution())
     run_source(textwrap.dedent(source), "<alternative>", namespace)
     assert evaluate("05.6", namespace["ask_with_choice"]).startswith("Exercise 05.6 passed")
+
+
+def test_a_first_request_without_the_choice_is_told_it_sent_none():
+    message = rejected("05.6", WRONG_BY_RULE["05.6"]["first_request"])
+    assert 'tool_choice="none" (it sent no tool_choice)' in message
