@@ -37,6 +37,8 @@ from course_lib.checks.lesson04.dispatch_cases import (
     hidden_cases,
     ok_case_of,
 )
+from course_lib.checks.meaning import first_unsaid, says_all
+from course_lib.checks.meaning import shown as shown_word
 
 RULES = (
     Rule("json_result", "A result that is not a str comes back as json.dumps(result).",
@@ -58,6 +60,8 @@ RULES = (
          case=error_case_of("bad_json"), hint="bad_json"),
     Rule("not_object", "JSON that is not an object: the error says object.",
          case=error_case_of("not_object"), hint="not_object"),
+    Rule("only_empty", 'Only "" means no arguments: null, [] and 0 get the object error.',
+         case=error_case_of("only_empty"), hint="only_empty"),
     Rule("validate", "Invalid arguments: an error with the problems; the tool does not run.",
          case=error_case_of("validate"), hint="validate_first"),
     Rule("every_problem", "The error contains every problem message.",
@@ -74,21 +78,27 @@ def hint(key: str, **fields: object) -> HintText:
 
 
 def build_registry(learner: Learner) -> str:
+    """``DispatchRegistry()`` beside the learner's code, its ``_tools`` filled with the check's
+    entries: a constructor that raises and a ``_tools`` that is not a dict get their own hints."""
     __tracebackhide__ = True
     case = "DispatchRegistry() with the check's tools in registry._tools"
+    made = learner.run(
+        "registry = DispatchRegistry()\n",
+        result="registry",
+        keep=True,
+        bind={"DispatchRegistry": learner.target("DispatchRegistry")},
+    )
+    if made.raised:
+        shown = Plain(made.raised_text)
+        fail(case, phrase("dispatch_registry"), shown, hint("not_constructed"))
     reply = learner.run(
         build_snippet(),
         result="registry",
         keep=True,
-        bind={"DispatchRegistry": learner.target("DispatchRegistry"), "entries": entries()},
+        bind={"registry": learner.handle(made.handle), "entries": entries()},
     )
     if reply.raised:
-        fail(
-            case,
-            phrase("dispatch_registry"),
-            Plain(reply.raised_text),
-            hint("no_tools"),
-        )
+        fail(case, phrase("dispatch_registry"), Plain(reply.raised_text), hint("no_tools"))
     return reply.handle
 
 
@@ -144,7 +154,12 @@ def _is_error(text: str) -> bool:
 
 
 def error_message(case: str, got: str, expected: Plain, item: ErrorCase) -> str:
-    """The message in ``got``, failing unless it is a JSON object with an "error" string."""
+    """The message in ``got``, failing unless it is a JSON object with an "error" string.
+
+    Text that is no such object is an error written as plain text when it says what the case's
+    error must say or starts like one ("Error: ...", "错误: ..."); anything else is the tool's
+    own result, so the tool ran where it must not have: the case's own hint.
+    """
     __tracebackhide__ = True
     try:
         value = json.loads(got)
@@ -154,15 +169,16 @@ def error_message(case: str, got: str, expected: Plain, item: ErrorCase) -> str:
         return value["error"]
     if isinstance(value, dict) and "error" in value:
         fail(case, expected, got, hint("error_key"))
-    if got.lower().startswith(("error", "exception")):
+    plain_error = got.lower().startswith(("error", "exception", "错误", "异常"))
+    if plain_error or (not isinstance(value, dict) and says_all(got, item.words)):
         fail(case, expected, got, hint("error_object"))
-    fail(case, expected, got, hint(item.ran_hint, name=item.name))
+    fail(case, expected, got, hint(item.ran_hint, name=item.name, arguments=item.arguments))
     return ""
 
 
-def validator_accepts(learner: Learner, item: ErrorCase) -> bool:
-    """Whether the ``validate_arguments`` the learner's ``call`` uses finds no problem in the
-    case's arguments (then the tool ran because 04.3 let them through)."""
+def learner_problems(learner: Learner, item: ErrorCase) -> list[str] | None:
+    """What the ``validate_arguments`` the learner's ``call`` uses says about the case's
+    arguments (a list of messages), or ``None`` when it cannot be found or answers no list."""
     parsed = json.loads(item.arguments) if isinstance(item.arguments, str) else item.arguments
     reply = learner.run(
         "fn = getattr(getattr(cls, 'call', None), '__globals__', {}).get('validate_arguments')\n"
@@ -171,29 +187,47 @@ def validator_accepts(learner: Learner, item: ErrorCase) -> bool:
         bind={"cls": learner.target("DispatchRegistry"), "schema": item.schema,
               "arguments": parsed},
     )  # fmt: skip
-    return reply.value == [] and reply.type == "list"
+    found = reply.value
+    if reply.type != "list" or not all(isinstance(problem, str) for problem in found):
+        return None
+    return found
+
+
+def expect_every_problem(
+    learner: Learner, item: ErrorCase, case: str, expected: Plain, message: str
+) -> None:
+    """The error holds every message the learner's own validator gives, word for word (the
+    wording is the learner's, in any language; dropping one is the mistake)."""
+    __tracebackhide__ = True
+    problems = learner_problems(learner, item) or []
+    left_out = next((problem for problem in problems if problem not in message), None)
+    if left_out is not None:
+        where = str(phrase("not_mentioned", word=left_out))
+        fail(case, expected, message, hint("every_problem"), where=where)
 
 
 def expect_error(learner: Learner, registry: str, item: ErrorCase) -> None:
     __tracebackhide__ = True
     case = item.label
-    expected = phrase("error_mentioning", words=", ".join(item.words))
+    expected = phrase("error_mentioning", words=", ".join(shown_word(w) for w in item.words))
     got = called(learner, registry, item.name, item.arguments, case, item.raised_key)
-    blame = item.kind == "invalid" and validator_accepts(learner, item)
+    blame = item.kind == "invalid" and learner_problems(learner, item) == []
     if blame:
         item = item.with_hint("validator_misses")
     message = error_message(case, got, expected, item)
     if "\\u" in got:
         fail(case, expected, got, hint("ensure_ascii_error"))
-    missing = [word for word in item.words if word not in message]
-    if missing:
+    unsaid = first_unsaid(message, item.words)
+    if unsaid is not None:
         fail(
             case,
             expected,
             message,
-            hint(item.hint, name=item.name),
-            where=str(phrase("not_mentioned", word=missing[0])),
+            hint(item.hint, name=item.name, arguments=item.arguments),
+            where=str(phrase("not_mentioned", word=shown_word(unsaid))),
         )
+    if item.kind == "invalid":
+        expect_every_problem(learner, item, case, expected, message)
 
 
 @exercise(

@@ -19,8 +19,12 @@ TOOLS = ("get_weather", "add", "greet", "read_sensor", "now", "next_holiday")
 
 HINTS = {
     "no_tools": (
-        "The check stores its tools in registry._tools: keep self._tools = {} from "
+        "The check stores its tools in registry._tools: keep self._tools = {{}} from "
         "ToolRegistry's __init__."
+    ),
+    "not_constructed": (
+        "DispatchRegistry() raised: the check creates your registry with no arguments, "
+        "as ToolRegistry() is created. Keep ToolRegistry's __init__ (or call super().__init__())."
     ),
     "raised_unknown": (
         "call must never raise: look the name up first and answer an unknown tool with an "
@@ -29,6 +33,10 @@ HINTS = {
     "raised_json": (
         "call must never raise: wrap json.loads in try/except json.JSONDecodeError and answer "
         "with an error object."
+    ),
+    "raised_not_object": (
+        "call must never raise: JSON that parses may still not be an object (a list, a number, "
+        "null): check isinstance(arguments, dict) and answer with an error object."
     ),
     "raised_invalid": (
         "call must never raise: validate the arguments first and answer problems with an error "
@@ -56,13 +64,26 @@ HINTS = {
     "list_tools": (
         "For an unknown tool, list every available tool name so the model can pick a real one."
     ),
-    "bad_json": "Say that the arguments are not valid JSON (use the word JSON).",
-    "not_object": "Arguments that parse but are not a JSON object: say they must be an object.",
+    "bad_json": (
+        "Say that the arguments are not valid JSON: the message must name the problem (JSON, "
+        "or 解析 in Chinese)."
+    ),
+    "not_object": (
+        "Arguments that parse but are not a JSON object: say they must be an object (object, or "
+        "对象 in Chinese)."
+    ),
+    "only_empty": (
+        'Only "" means no arguments. {arguments} is JSON that is not an object, so it gets the '
+        '"object" error: test arguments == "", not a falsy value (`not arguments`, `or {{}}`).'
+    ),
     "validate_first": (
         "Validate with validate_arguments before calling and put its messages into the error."
     ),
     "bool_call": "Validate before calling: true is not an integer, so add must not run.",
-    "missing_call": "Validate before calling: a missing argument is reported with its name.",
+    "missing_call": (
+        "Validate before calling: a missing argument is reported with its name and the word "
+        "missing (缺少 in Chinese)."
+    ),
     "enum_call": "Validate before calling: report values outside the enum.",
     "every_problem": (
         "Put every message validate_arguments returns into the error (join them), not only the "
@@ -130,7 +151,7 @@ class ErrorCase:
 
     name: str
     arguments: Any
-    kind: str  # unknown, json, invalid, raises, unencodable
+    kind: str  # unknown, json, not_object, invalid, raises, unencodable
     words: tuple[str, ...]
     hint: str
     key: str = ""
@@ -172,7 +193,10 @@ ERROR_CASES = (
     ErrorCase("get_wether", {"city": "北京"}, "unknown", TOOLS, "list_tools", key="unknown"),
     ErrorCase("search", {}, "unknown", TOOLS, "list_tools"),
     ErrorCase("get_weather", '{"city": "北京"', "json", ("JSON",), "bad_json", key="bad_json"),
-    ErrorCase("add", '["北京"]', "json", ("object",), "not_object", key="not_object"),
+    ErrorCase("add", '["北京"]', "not_object", ("object",), "not_object", key="not_object"),
+    ErrorCase("now", "null", "not_object", ("object",), "only_empty", key="only_empty"),
+    ErrorCase("now", "[]", "not_object", ("object",), "only_empty"),
+    ErrorCase("now", "0", "not_object", ("object",), "only_empty"),
     ErrorCase("greet", {"name": ["Zhang", "San"]}, "invalid", ("name", "string"),
               "validate_first", key="validate"),
     ErrorCase("add", {"a": True, "b": 2}, "invalid", ("a", "integer"), "bool_call"),
@@ -215,7 +239,6 @@ def build_snippet() -> str:
     return (
         sources
         + """
-registry = DispatchRegistry()
 for name, entry in entries.items():
     registry._tools[name] = {"function": globals()[name], **entry}
 """

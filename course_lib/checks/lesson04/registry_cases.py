@@ -53,7 +53,7 @@ HINTS = {
         "tool must return the function unchanged (not None, not a wrapper), so the name in the "
         "module still refers to the plain function."
     ),
-    "no_tools": "Keep self._tools = {} from __init__ and store one entry per tool there.",
+    "no_tools": "Keep self._tools = {{}} from __init__ and store one entry per tool there.",
     "no_entry": "There is no entry under {name!r}: register each tool in self._tools[name].",
     "name": "The tool's name is name= when it is given ({name!r}), else function.__name__.",
     "entry_keys": (

@@ -28,6 +28,7 @@ from course_lib.checks.lesson04.validate_cases import (
     unmatched,
 )
 from course_lib.checks.lesson04.value_problem import fits
+from course_lib.checks.meaning import shown as shown_word
 
 RULES = (
     Rule("valid", "Valid arguments give [].", case=case_of("valid"), hint="valid"),
@@ -60,7 +61,7 @@ def hint(key: str, **fields: object) -> HintText:
 def describe(problems: tuple[Problem, ...]) -> list[str]:
     """The expected messages, in words (the learner's wording is free)."""
     return [
-        PHRASES["expected_message"].format(path=path, words=" / ".join(words))
+        PHRASES["expected_message"].format(path=path, words=" / ".join(map(shown_word, words)))
         for path, words in problems
     ]
 
@@ -123,7 +124,7 @@ def chosen_hint(learner: Learner, item: ValidationCase, got: Any) -> HintText:
         return hint(item.hint)
     if missing is None:
         return hint("one_each")
-    return hint("report_problem", path=missing[0], words=" / ".join(missing[1]))
+    return hint("report_problem", path=missing[0], words=" / ".join(map(shown_word, missing[1])))
 
 
 def check_case(learner: Learner, item: ValidationCase) -> None:
@@ -138,7 +139,8 @@ def check_case(learner: Learner, item: ValidationCase) -> None:
         fail(case, expected, got, hint("list_of_str"))
     missing = unmatched(item.problems, got)
     if missing is not None:
-        where = PHRASES["no_message"].format(path=missing[0], words=" / ".join(missing[1]))
+        words = " / ".join(map(shown_word, missing[1]))
+        where = PHRASES["no_message"].format(path=missing[0], words=words)
         fail(case, expected, got, chosen_hint(learner, item, got), where=where)
     if len(got) != len(item.problems):
         where = PHRASES["count"].format(expected=len(item.problems), got=len(got))

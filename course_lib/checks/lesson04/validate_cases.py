@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from course_lib.checks.compare import hidden_rng
+from course_lib.checks.meaning import says_all
 from course_lib.reference.validation import json_type
 
 # An expected problem: the path it names and the words its message must contain.
@@ -69,10 +70,12 @@ SCHEMAS = {
 HINTS = {
     "valid": "Valid arguments give []: report only real problems.",
     "missing": (
-        'A required parameter that is absent gives one message with "missing" and its name.'
+        "A required parameter that is absent gives one message that names it and says it is "
+        "missing (missing, or 缺少 in Chinese)."
     ),
     "unexpected": (
-        'With "additionalProperties": false, every extra key gives an "unexpected" message.'
+        'With "additionalProperties": false, every extra key gives a message that names it and '
+        "says it is unexpected (unexpected, or 未知 / 多余 in Chinese)."
     ),
     "extra_allowed": (
         'Only "additionalProperties": false refuses extra keys: these items have no such line, '
@@ -193,7 +196,7 @@ def unmatched(expected: tuple[Problem, ...], got: list[str]) -> Problem | None:
     free = list(got)
     for path, words in sorted(expected, key=lambda problem: -len(problem[0])):
         found = next(
-            (m for m in free if path in m and all(word.lower() in m.lower() for word in words)),
+            (m for m in free if path in m and says_all(m, words)),
             None,
         )
         if found is None:

@@ -16,6 +16,8 @@ from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson04._shared import NOTEBOOK
+from course_lib.checks.meaning import first_unsaid
+from course_lib.checks.meaning import shown as shown_word
 from course_lib.reference.validation import json_type
 
 TYPE_TESTS = {
@@ -90,6 +92,9 @@ CASES = (
     ValueCase({"type": "array"}, ["a"]),
     ValueCase({"type": "object"}, {"k": 1}),
     ValueCase({"type": "null"}, None, "basic"),
+    ValueCase({"type": "null"}, 0, "null"),
+    ValueCase({"type": "null"}, ""),
+    ValueCase({"type": "null"}, False),
     ValueCase({"type": "array"}, {"k": 1}),
     ValueCase({"description": "Anything the model likes."}, [1, "二"], "no_type"),
     ValueCase(STRING_OR_NULL, None, "type_list"),
@@ -119,6 +124,8 @@ RULES = (
     Rule("boolean", "boolean: a bool only.", case=case_of("boolean"), hint="boolean"),
     Rule("basic", "string, array, object, null: str, list, dict, None.", case=case_of("basic"),
          hint="missing_type"),
+    Rule("null", "null: None only, not another falsy value.", case=case_of("null"),
+         hint="null"),
     Rule("type_list", "A list of type names: any of them fits.", case=case_of("type_list"),
          hint="type_list"),
     Rule("any_of", "anyOf: at least one of the schemas fits.", case=case_of("any_of"),
@@ -153,6 +160,10 @@ HINTS = {
     "missing_type": (
         "JSON_TYPES needs a test for each of the seven type names: string, integer, number, "
         "boolean, array, object and null (here {name} is missing)."
+    ),
+    "null": (
+        '"null" is None only: 0, "" and false are values of other types. Test `value is None`, '
+        "not `not value`."
     ),
     "type_list": (
         '"type" may be a list of names, like ["string", "null"]: the value fits if it fits any '
@@ -238,6 +249,8 @@ def _type_key(item: ValueCase) -> str:
     kind, value = item.schema.get("type"), item.value
     if kind == "integer" and isinstance(value, float):
         return "float_integer"
+    if kind == "null" and value is not None:
+        return "null"
     return ""
 
 
@@ -249,7 +262,7 @@ def check_case(learner: Learner, item: ValueCase) -> None:
     expected = (
         Plain(PHRASES["none"])
         if item.fits
-        else Plain(PHRASES["a_message"].format(words=" / ".join(expected_words)))
+        else Plain(PHRASES["a_message"].format(words=" / ".join(map(shown_word, expected_words))))
     )
     if reply.raised:
         fail(case, expected, Plain(reply.raised_text), raised_hint(item, reply.message))
@@ -262,12 +275,12 @@ def check_case(learner: Learner, item: ValueCase) -> None:
         fail(case, expected, Plain("None"), mistake(item, got))
     if not isinstance(got, str) or not got:
         fail(case, expected, Plain(repr(got)), hint("message_str"))
-    absent = [word for word in expected_words if word.lower() not in got.lower()]
-    if absent:
-        key = "enum_json" if '"' in absent[0] else "every_type"
-        shown = ", ".join(expected_words)
+    absent = first_unsaid(got, expected_words)
+    if absent is not None:
+        key = "every_type" if absent in TYPE_TESTS else "enum_json"
+        shown = ", ".join(map(shown_word, expected_words))
         fail(case, expected, got, hint(key, expected=shown),
-             where=PHRASES["not_said"].format(word=absent[0]))  # fmt: skip
+             where=PHRASES["not_said"].format(word=shown_word(absent)))  # fmt: skip
 
 
 def hidden_cases(count: int = 16) -> list[ValueCase]:

@@ -1,9 +1,10 @@
 """Checks for notebook 05_agent_loop, one module per exercise."""
 
-from course_lib.checks.lesson05 import (  # noqa: F401 (importing registers 05.1 to 05.5)
+from course_lib.checks.lesson05 import (  # noqa: F401 (importing registers 05.1 to 05.6)
     agent_loop,
     async_tool_calls,
     fixed_loop,
     stream,
     tool_calls,
+    tool_choice,
 )

@@ -18,6 +18,12 @@ HINTS = {
         "the assistant message once per turn, before the loop over its calls; then append one "
         "tool message per call."
     ),
+    "calls_split": (
+        "Each call got an assistant message of its own, but the model made these calls in one "
+        "reply: append that reply once, assistant_message(message) with all its tool_calls, "
+        "then one tool message per call. The conversation must show what the model said, as "
+        "it said it."
+    ),
     "unanswered": (
         "A tool call was never answered: every call of a turn (the second of two parallel calls "
         "too) needs its own tool message with its tool_call_id, right after the assistant "
@@ -190,6 +196,22 @@ def turns(messages: list[dict]) -> int:
     return sum(1 for m in messages if m.get("role") == "assistant")
 
 
+def _call_ids_by_message(messages: list[dict]) -> list[list[Any]]:
+    return [
+        [c.get("id") for c in m["tool_calls"] if isinstance(c, dict)]
+        for m in messages
+        if m.get("role") == "assistant" and m.get("tool_calls")
+    ]
+
+
+def calls_split(expected: list[dict], got: list[dict]) -> bool:
+    """Whether ``got`` holds the expected calls, in order, spread over more assistant messages
+    (one per call): more assistant messages than turns, which is no extra turn."""
+    want, have = _call_ids_by_message(expected), _call_ids_by_message(got)
+    flat = [[i for ids in by_message for i in ids] for by_message in (want, have)]
+    return len(have) > len(want) and flat[0] == flat[1]
+
+
 # --- the first message that differs ----------------------------------------------------------
 
 
@@ -239,6 +261,8 @@ def messages_hint(
     list of messages (05.2) rather than a result with ``stopped``."""
     tool_ids = [m.get("tool_call_id") for m in got if m.get("role") == "tool"]
     want_ids = [m.get("tool_call_id") for m in expected if m.get("role") == "tool"]
+    if calls_split(expected, got):
+        return hint("calls_split")
     if limit and turns(got) > turns(expected):
         return hint("too_many_turns", made=turns(got), limit=limit[0], allowed=limit[1])
     ran_out = stopped == "max_iterations" and got != expected[:-1]

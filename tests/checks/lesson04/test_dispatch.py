@@ -8,7 +8,7 @@ import pytest
 from rules import assert_breaks_rule
 from solution_cells import rejected
 
-from course_lib.checks import NotDoneYet, evaluate
+from course_lib.checks import CheckFailed, NotDoneYet, evaluate
 from course_lib.checks.lesson04._shared import local_tool
 from course_lib.checks.lesson04.dispatch_cases import TOOLS
 from course_lib.reference import ToolRegistry as ReferenceRegistry
@@ -18,13 +18,21 @@ from ._solution import edited, namespace_with, solution
 CELL = "w04-ex4-code"
 
 
+def assert_fails_with(exercise_id: str, target, hint_key: str) -> CheckFailed:
+    """The check rejects ``target`` with the hint ``hint_key`` (and does not crash)."""
+    with pytest.raises(CheckFailed) as caught:
+        evaluate(exercise_id, target)
+    assert caught.value.failure.hint_key == hint_key, str(caught.value)
+    return caught.value
+
+
 def wrong(old: str, new: str):
     return edited("DispatchRegistry", (CELL, old, new))
 
 
 def test_the_solution_passes_every_case():
     assert evaluate("04.4", solution()["DispatchRegistry"]) == (
-        "Exercise 04.4 passed: DispatchRegistry.call (6 results and 22 errors)."
+        "Exercise 04.4 passed: DispatchRegistry.call (6 results and 25 errors)."
     )
 
 
@@ -57,6 +65,8 @@ WRONG_BY_RULE = {
         "bad_json": wrong(BAD_JSON_MESSAGE,
                           'f"The arguments for {name!r} could not be read ({exc.msg})."'),
         "not_object": wrong("must be a JSON object.", "must be a dict."),
+        "only_empty": wrong("                arguments = json.loads(arguments)\n",
+                            "                arguments = json.loads(arguments) or {}\n"),
         "validate": wrong("if problems:", "if False:"),
         "every_problem": wrong("{'; '.join(problems)}", "{problems[0]}"),
         "unencodable": wrong("json.dumps(result, ensure_ascii=False)",
@@ -130,3 +140,48 @@ def test_the_solution_agrees_with_the_reference_registry():
     ]:
         assert "error" in json.loads(ours.call(name, arguments))
         assert "error" in json.loads(theirs.call(name, arguments))
+
+
+def test_a_registry_that_cannot_be_created_is_told_so_without_crashing_the_check():
+    cls = wrong(
+        "class DispatchRegistry(ToolRegistry):\n",
+        "class DispatchRegistry(ToolRegistry):\n"
+        "    def __init__(self, tools):\n"
+        "        self._tools = {**tools}\n",
+    )
+    failed = assert_fails_with("04.4", cls, "not_constructed")
+    assert "TypeError" in str(failed) and "IndexError" not in str(failed)
+    assert "the check creates your registry with no arguments" in str(failed)
+
+
+def test_a_registry_whose_tools_are_not_a_dict_is_told_to_keep_the_dict():
+    cls = wrong(
+        "class DispatchRegistry(ToolRegistry):\n",
+        "class DispatchRegistry(ToolRegistry):\n"
+        "    def __init__(self):\n"
+        "        self._tools = []\n",
+    )
+    assert "keep self._tools = {} from" in str(assert_fails_with("04.4", cls, "no_tools"))
+
+
+def test_a_plain_text_error_that_names_the_exception_is_told_to_be_an_object_not_to_name_it():
+    cls = wrong(
+        'return error_text(f"Tool {name!r} failed: {type(exc).__name__}: {exc}")',
+        'return f"Tool {name!r} failed: {type(exc).__name__}: {exc}"',
+    )
+    failed = assert_fails_with("04.4", cls, "error_object")
+    assert failed.failure.case == "registry.call('read_sensor', {'room': '厨房'})"
+
+
+@pytest.mark.parametrize("arguments", ["null", "[]", "0"])
+def test_json_that_is_falsy_but_no_object_is_told_only_the_empty_string_means_none(arguments):
+    cls = wrong('if arguments == "":', f"if arguments in ('', {arguments!r}):")
+    failed = assert_fails_with("04.4", cls, "only_empty")
+    assert failed.failure.case == f"registry.call('now', {arguments!r})"
+    assert f"{arguments} is JSON that is not an object" in failed.failure.hint
+
+
+def test_a_message_that_names_no_problem_kind_in_any_language_is_still_rejected():
+    cls = wrong("must be a JSON object.", "必须改正。")
+    failed = assert_fails_with("04.4", cls, "not_object")
+    assert "object (对象)" in str(failed)

@@ -112,7 +112,7 @@ def test_a_validator_that_raises_is_told_to_return_messages():
 
 def test_a_message_that_misses_the_expected_word_names_the_path_and_the_word():
     fn = wrong(('problems.append(f"{prefix}{key}: missing required argument")',
-                'problems.append(f"{prefix}{key}: required")'))  # fmt: skip
+                'problems.append(f"{prefix}{key}: 请检查")'))  # fmt: skip
     message = rejected("04.3", fn)
-    assert "no message names city with missing" in message
+    assert "no message names city with missing (缺少)" in message
     assert "Report the problem at city: its message must say missing" not in message

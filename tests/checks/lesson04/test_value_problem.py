@@ -26,7 +26,7 @@ def wrong(old: str, new: str):
 
 def test_the_solution_passes_every_case():
     assert evaluate("04.2", solution()["value_problem"]) == (
-        "Exercise 04.2 passed: value_problem (24 visible and 16 hidden cases)."
+        "Exercise 04.2 passed: value_problem (27 visible and 16 hidden cases)."
     )
 
 
@@ -63,6 +63,7 @@ WRONG_BY_RULE = {
         "boolean": wrong('"boolean": lambda value: isinstance(value, bool),',
                          '"boolean": lambda value: value in (True, False),'),
         "basic": wrong('    "null": lambda value: value is None,\n', ""),
+        "null": wrong('"null": lambda value: value is None,', '"null": lambda value: not value,'),
         "type_list": wrong(TYPE_NAMES, 'names = [schema["type"]]'),
         "any_of": wrong('    if "anyOf" in schema:\n', "    if False:\n"),
         "enum": wrong('if "enum" in schema and not any(', "if False and not any("),
@@ -118,3 +119,11 @@ def test_a_misfit_answered_with_a_bool_is_told_to_answer_with_a_message():
         ),
     )
     assert "gives its message, one str" in rejected("04.2", fn)
+
+
+def test_null_matched_by_any_falsy_value_is_told_to_test_for_none():
+    fn = wrong(
+        '"null": lambda value: value is None,', '"null": lambda value: value in (None, "", 0),'
+    )
+    message = rejected("04.2", fn)
+    assert "value is None" in message and "Case: value_problem({'type': 'null'}, 0)" in message

@@ -18,6 +18,7 @@ LOADED_CELLS = (
     "w05-ex3",
     "w05-ex4",
     "w05-ex5",
+    "w05-ex6",
 )
 
 

@@ -24,6 +24,7 @@ def make_loop(
     system_message: bool = False,
     model: str | None = None,
     append_per_call: bool = False,
+    split_calls: bool = False,
     keep_sdk_objects: bool = False,
     stopped_from_finish_reason: bool = False,
     drop_second_tool_message: bool = False,
@@ -70,7 +71,7 @@ def make_loop(
                 messages.append(entry)
                 stopped = reply.choices[0].finish_reason if stopped_from_finish_reason else "answer"
                 return AgentResult(message.content, messages, steps, stopped)
-            if not append_per_call:
+            if not (append_per_call or split_calls):
                 messages.append(entry)
             if skip_last_turn_calls and turn == turns:
                 break
@@ -80,6 +81,8 @@ def make_loop(
                 key = (name, arguments if raw_argument_repeats else canonical(arguments))
                 if append_per_call:
                     messages.append(entry)
+                if split_calls:  # an assistant message of its own for each call
+                    messages.append({**entry, "tool_calls": [entry["tool_calls"][position]]})
                 if detect_repeats and key in done:
                     repeated = True
                     if not answer_repeats:
@@ -285,3 +288,8 @@ def test_what_is_judged_is_what_the_model_received_not_what_the_loop_reports():
         return AgentResult("晴", messages, [], "answer")
 
     assert "the loop never asked the model" in rejected("05.1", run_agent)
+
+
+def test_each_call_in_an_assistant_message_of_its_own_is_told_one_message_holds_all_calls():
+    message = rejected("05.1", make_loop(split_calls=True))
+    assert "an assistant message of its own" in message and "asked the model" not in message

@@ -23,6 +23,7 @@ def make_fixed_loop(
     forget_final_answer: bool = False,
     one_turn_too_many: bool = False,
     skip_last_turn_calls: bool = False,
+    split_calls: bool = False,
 ) -> Callable[..., list[dict]]:
     """A fixed_loop with one realistic mistake switched on (all off: a correct one)."""
 
@@ -52,7 +53,11 @@ def make_fixed_loop(
             ]
             if reverse_tool_messages:
                 answers.reverse()
-            if tool_messages_first:
+            if split_calls:  # each call in an assistant message of its own, then its answer
+                whole = assistant_message(message)
+                for one_call, answer in zip(whole["tool_calls"], answers, strict=True):
+                    messages += [{**whole, "tool_calls": [one_call]}, answer]
+            elif tool_messages_first:
                 messages.extend(answers)
                 messages.append(assistant_message(message))
             else:
@@ -113,3 +118,9 @@ def test_one_turn_too_many_is_told_how_many_times_it_asked():
 def test_no_hint_of_05_2_speaks_of_stopped():
     for wrong in WRONG_BY_RULE["05.2"].values():
         assert "stopped" not in rejected("05.2", wrong).split("Hint:")[1]
+
+
+def test_each_call_in_an_assistant_message_of_its_own_is_told_one_message_holds_all_calls():
+    message = rejected("05.2", make_fixed_loop(split_calls=True))
+    assert "an assistant message of its own" in message
+    assert "asked the model" not in message

@@ -1,0 +1,275 @@
+"""Exercise 05.6, ``ask_with_choice(client, registry, question, *, model, tool_choice="auto",
+max_turns=4)``: 05.2's loop with ``tool_choice`` steering its first turn.
+
+The learner's loop talks to a model session on the check's side, which refuses what the real API
+refuses (a tool name sent bare, a named tool that is not in ``tools``). The check reads what was
+sent from ``session.exchanges`` (the choice of each request) and compares the answer returned
+with the reference loop's (``course_lib.reference.loop.run_agent`` with the same choice, which
+forces the first turn only). Rules, the case that breaks each, and the hint that names it: see
+``RULES``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner, Reply, raise_learner_error
+from course_lib.checks.lesson05._shared import (
+    CHECK_MODEL,
+    CITIES,
+    KERNEL_SOURCE,
+    NOTEBOOK,
+    check_registry,
+    oracle_client,
+    unwrap,
+)
+from course_lib.checks.lesson05.agent_loop_cases import Endless, heuristic
+from course_lib.checks.lesson05.conversation import fail_refused
+from course_lib.checks.lesson05.requests import diagnose_requests
+
+MODES = ("auto", "none", "required")
+
+HINTS = {
+    "named_form": (
+        "A tool's name is not a tool_choice of its own: the API takes only 'auto', 'none' and "
+        "'required' as strings. Name one tool as "
+        '{{"type": "function", "function": {{"name": {name!r}}}}}.'
+    ),
+    "modes_as_is": (
+        "{mode!r} is one of the three modes: send it as the string it is, not as a named tool."
+    ),
+    "unknown_name": (
+        "{name!r} is no tool of the registry (it has {names}): raise ValueError naming it, "
+        "rather than sending a choice the API refuses."
+    ),
+    "unknown_message": "Name the unknown tool {name!r} in the ValueError's message.",
+    "validate_first": (
+        "Check the name before the first request: your loop asked the model {count} time(s) "
+        "before it raised. A request the API refuses still costs a round trip."
+    ),
+    "first_request": (
+        "The first request must carry the choice: tool_choice={expected} (it sent {got})."
+    ),
+    "later_auto": (
+        "Request {number} sent tool_choice={got}: only the first turn is forced. After the "
+        'results arrive, send "auto", or a forced model must call again and never answers.'
+    ),
+    "answer": (
+        "Return the content of the first reply without tool calls (the model's answer), as the "
+        "model sent it."
+    ),
+    "limit": (
+        "Your loop asked the model {made} times: at most max_turns={limit} requests, then return "
+        "None."
+    ),
+    "too_soon": (
+        "Your loop asked the model {made} time(s) and returned before an answer: keep going while "
+        "the reply has tool calls, up to max_turns={limit} requests."
+    ),
+}
+
+TEXTS = {
+    "case": "ask_with_choice(client, registry, {question}, model={model}, tool_choice={choice}, "
+    "max_turns={limit})",
+    "a_value_error": "ValueError naming {name!r}, before any request",
+    "returned": "no exception: it returned {value}",
+    "no_choice": "no tool_choice",
+    "request_number": "request {number} of {count} your loop sent",
+    "summary": "{count} conversations",
+}
+
+
+def hint(key: str, **fields: object) -> HintText:
+    return HintText.of(HINTS, key, **fields)
+
+
+def text(key: str, **fields: object) -> str:
+    return TEXTS[key].format(**fields)
+
+
+# (question, tool_choice as the learner is given it, policy factory, max_turns)
+Case = tuple[str, str, Any, int]
+TWO_CITIES = "北京和上海的天气怎么样？"
+NO_FIT = "Tell me about 北京"
+AUTO: Case = (TWO_CITIES, "auto", heuristic, 4)
+NONE: Case = (TWO_CITIES, "none", heuristic, 4)
+REQUIRED: Case = (NO_FIT, "required", heuristic, 4)
+NAMED: Case = (NO_FIT, "get_time", heuristic, 4)
+ENDLESS: Case = ("a model that never stops calling", "auto", Endless, 2)
+UNKNOWN: Case = (NO_FIT, "get_current_time", heuristic, 4)
+VISIBLE = (AUTO, NONE, REQUIRED, NAMED, (TWO_CITIES, "get_time", heuristic, 4), ENDLESS, UNKNOWN)
+
+
+def case_label(item: Case) -> str:
+    question, choice, _, limit = item
+    return text("case", question=repr(question), model=repr(CHECK_MODEL), choice=repr(choice),
+                limit=limit)  # fmt: skip
+
+
+RULES = (
+    Rule("requests", "Every request: model=model, the conversation, tools=registry.schemas().",
+         case=case_label(AUTO), hint="request"),
+    Rule("loop", "The loop of 05.2: the assistant message once, then one tool message per call.",
+         case=case_label(AUTO), hint="assistant_twice"),
+    Rule("modes_as_is", '"auto", "none" and "required" are sent as they are.',
+         case=case_label(AUTO), hint="modes_as_is"),
+    Rule("first_request", "The first request carries the choice.",
+         case=case_label(NONE), hint="first_request"),
+    Rule("later_auto", 'Every later request sends "auto".',
+         case=case_label(REQUIRED), hint="later_auto"),
+    Rule("named_form", 'A tool name becomes {"type": "function", "function": {"name": name}}.',
+         case=case_label(NAMED), hint="named_form"),
+    Rule("answer", "Return the content of the first reply without calls.",
+         case=case_label(AUTO), hint="answer"),
+    Rule("limit", "After max_turns requests without an answer, return None.",
+         case=case_label(ENDLESS), hint="limit"),
+    Rule("unknown_name", "A name that is no tool of the registry raises ValueError naming it,",
+         case=case_label(UNKNOWN), hint="unknown_name"),
+    Rule("validate_first", "before any request.", case=case_label(UNKNOWN),
+         hint="validate_first"),
+)  # fmt: skip
+
+
+def wire_choice(choice: str) -> Any:
+    """What the API takes for the choice the learner is given: a mode, or the named form."""
+    return choice if choice in MODES else {"type": "function", "function": {"name": choice}}
+
+
+def hidden_cases() -> list[Case]:
+    rng = hidden_rng("05.6")
+    cases: list[Case] = []
+    for _ in range(4):
+        cities = rng.sample(CITIES[:5], 2)
+        question = rng.choice(["{a}和{b}的天气怎么样？", "What is the weather in {a} and {b}?"])
+        choice = rng.choice([*MODES, "get_weather", "get_time"])
+        cases.append((question.format(a=cities[0], b=cities[1]), choice, heuristic, 4))
+    return cases
+
+
+_REFERENCE: dict[str, Any] = {}
+
+
+def reference_answer(item: Case) -> tuple[Any, int]:
+    """The reference loop's answer on this conversation and the number of requests it made."""
+    from course_lib.reference import loop as reference
+
+    label = case_label(item)
+    if label not in _REFERENCE:
+        question, choice, policy, limit = item
+        result = reference.run_agent(
+            oracle_client(policy()), check_registry(), question, model=CHECK_MODEL,
+            max_iterations=limit, tool_choice=wire_choice(choice),
+        )  # fmt: skip
+        requests = sum(1 for m in result.messages if m["role"] == "assistant")
+        _REFERENCE[label] = (result.answer, requests)
+    return _REFERENCE[label]
+
+
+CODE = (
+    "result = ask_with_choice(client, registry, question, model=model, tool_choice=choice, "
+    "max_turns=limit)"
+)
+
+
+def expect_refusal(learner: Learner, item: Case, reply: Reply, exchanges: list) -> None:
+    """The unknown tool's case: a ValueError naming it, raised before any request."""
+    __tracebackhide__ = True
+    case, name = case_label(item), item[1]
+    expected = Plain(text("a_value_error", name=name))
+    if not reply.raised_a("ValueError"):
+        got = (
+            Plain(reply.raised_text) if reply.raised else Plain(text("returned", value=reply.value))
+        )
+        names = ", ".join(check_registry().names())
+        fail(case, expected, got, hint("unknown_name", name=name, names=names))
+    if name not in reply.message:
+        fail(case, expected, Plain(reply.raised_text), hint("unknown_message", name=name))
+    if exchanges:
+        fail(case, expected, Plain(reply.raised_text),
+             hint("validate_first", count=len(exchanges)))  # fmt: skip
+
+
+def shown_choice(body: dict) -> Any:
+    return body["tool_choice"] if "tool_choice" in body else Plain(text("no_choice"))
+
+
+def expect_choices(item: Case, exchanges: list) -> None:
+    """The first request carries the choice in the API's form; every later one "auto"."""
+    __tracebackhide__ = True
+    case, choice = case_label(item), item[1]
+    wanted = wire_choice(choice)
+    first = exchanges[0].request
+    where = text("request_number", number=1, count=len(exchanges))
+    sent = first.get("tool_choice", "auto")
+    if sent != wanted and not (choice == "auto" and "tool_choice" not in first):
+        got = shown_choice(first)
+        key = "modes_as_is" if choice in MODES and isinstance(sent, dict) else "first_request"
+        said = json.dumps(sent) if "tool_choice" in first else text("no_choice")
+        fields = {"mode": choice, "expected": json.dumps(wanted), "got": said}
+        fail(case, wanted, got, hint(key, **fields), where=where)
+    for number, exchange in enumerate(exchanges[1:], start=2):
+        sent = exchange.request.get("tool_choice", "auto")
+        if sent != "auto":
+            where = text("request_number", number=number, count=len(exchanges))
+            fail(case, "auto", sent, hint("later_auto", number=number, got=json.dumps(sent)),
+                 where=where)  # fmt: skip
+
+
+def explain_raised(item: Case, reply: Reply, exchanges: list) -> None:
+    """A loop that raised: a bare tool name refused by the API, a conversation refused, else
+    the learner's own error."""
+    __tracebackhide__ = True
+    case, choice = case_label(item), item[1]
+    sent = exchanges[-1].request.get("tool_choice") if exchanges else None
+    if reply.raised_a("BadRequestError") and isinstance(sent, str) and sent not in MODES:
+        fail(case, wire_choice(choice), sent, hint("named_form", name=choice))
+    if reply.raised_a("BadRequestError") and isinstance(sent, dict) and choice in MODES:
+        fail(case, choice, sent, hint("modes_as_is", mode=choice))
+    if reply.raised_a("BadRequestError"):
+        fail_refused(case, reply.message, exchanges)
+    raise_learner_error(case, reply)
+
+
+@exercise("05.6", notebook=NOTEBOOK, title="ask_with_choice", points=2,
+          targets=("ask_with_choice",), rules=RULES)  # fmt: skip
+def check_tool_choice(learner: Learner) -> str:
+    table = [*VISIBLE, *hidden_cases()]
+    for item in table:
+        question, choice, policy, limit = item
+        case = case_label(item)
+        session = learner.model(policy(), model_name=CHECK_MODEL)
+        reply = learner.run(
+            CODE,
+            result="as_data(result)",
+            bind={
+                "ask_with_choice": learner.target("ask_with_choice"),
+                "client": learner.client(session),
+                "registry": learner.source("make_registry()", setup=KERNEL_SOURCE),
+                "question": question,
+                "model": CHECK_MODEL,
+                "choice": choice,
+                "limit": limit,
+            },
+        )
+        if item is UNKNOWN:
+            expect_refusal(learner, item, reply, session.exchanges)
+            continue
+        if reply.raised and not session.exchanges:
+            raise_learner_error(case, reply)
+        diagnose_requests(case, question, session.exchanges)
+        if reply.raised:
+            explain_raised(item, reply, session.exchanges)
+        expect_choices(item, session.exchanges)
+        answer, requests = reference_answer(item)
+        got = unwrap(case, reply.value, "the answer")
+        made = len(session.exchanges)
+        if made > requests and answer is None:
+            fail(case, answer, got, hint("limit", made=made, limit=limit))
+        if made < requests:
+            fail(case, answer, got, hint("too_soon", made=made, limit=limit))
+        if got != answer:
+            fail(case, answer, got, hint("answer"))
+    return text("summary", count=len(table))
