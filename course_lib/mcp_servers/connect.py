@@ -39,13 +39,14 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from mcp.shared.memory import create_client_server_memory_streams
-from mcp_types import UNSUPPORTED_PROTOCOL_VERSION
+from mcp_types import REQUEST_TIMEOUT, UNSUPPORTED_PROTOCOL_VERSION
 from mcp_types.version import LATEST_HANDSHAKE_VERSION, LATEST_MODERN_VERSION
 
 NOTES_SERVER = ("-m", "course_lib.mcp_servers.notes")
 COURSE_TOOLS_SERVER = ("-m", "course_lib", "serve-mcp")
 AUTO = "auto"
 PROTOCOLS = (AUTO, LATEST_MODERN_VERSION, LATEST_HANDSHAKE_VERSION)
+DISCOVER_ATTEMPTS = 6  # probes of server/discover before a timeout counts (see ``agree``)
 MESSAGES = {
     "protocol": (
         "protocol={protocol!r}: the SDK's client opens {choices} ('auto': the newest the "
@@ -61,22 +62,40 @@ def check_protocol(protocol: str) -> None:
         raise ValueError(MESSAGES["protocol"].format(protocol=protocol, choices=choices))
 
 
-async def agree(session: ClientSession, protocol: str) -> None:
+async def agree(session: ClientSession, protocol: str = AUTO) -> None:
     """Agree on ``protocol`` with the server: ``discover()`` for 2026-07-28, the
-    ``initialize()`` handshake for 2025-11-25, the first and then the second for ``"auto"``."""
+    ``initialize()`` handshake for 2025-11-25, the first and then the second for ``"auto"``.
+
+    The SDK gives each ``server/discover`` probe a fixed time (``DISCOVER_TIMEOUT_SECONDS``), and
+    a stdio server on a busy machine can take longer than that to start. Such a probe is not
+    lost: the server reads it once it runs, and answers the next one at once. So, for
+    ``"2026-07-28"``, a probe that timed out is asked again (``DISCOVER_ATTEMPTS`` in all); for
+    ``"auto"`` a timeout means falling back to ``initialize`` (the specification's rule), which
+    waits as long as the session does, and an ``initialize`` refused with ``-32022`` (an earlier
+    probe got there first: the server now serves 2026-07-28) probes once more, as the SDK's
+    own ``Client`` does."""
     if protocol == LATEST_HANDSHAKE_VERSION:
         await session.initialize()
         return
+    for attempt in range(1, DISCOVER_ATTEMPTS + 1):
+        try:
+            await session.discover()  # on -32022 it already retried with a version both speak
+            return
+        except MCPError as error:
+            if protocol != AUTO and error.code == REQUEST_TIMEOUT and attempt < DISCOVER_ATTEMPTS:
+                continue  # a server still starting: it answers the next probe
+            if protocol != AUTO or error.code == UNSUPPORTED_PROTOCOL_VERSION:
+                raise  # a modern server that shares no revision with us: falling back cannot help
+        except RuntimeError:
+            if protocol != AUTO:
+                raise  # it answers server/discover but names no 2026 revision
+        break
     try:
-        await session.discover()  # on -32022 it already retried with a version both speak
-    except MCPError as error:
-        if protocol != AUTO or error.code == UNSUPPORTED_PROTOCOL_VERSION:
-            raise  # a modern server that shares no revision with us: falling back cannot help
         await session.initialize()  # a server of the handshake era
-    except RuntimeError:
-        if protocol != AUTO:
+    except MCPError as error:
+        if error.code != UNSUPPORTED_PROTOCOL_VERSION:
             raise
-        await session.initialize()  # it answers server/discover but names no 2026 revision
+        await session.discover()  # an earlier probe reached it: it serves 2026-07-28
 
 
 @asynccontextmanager

@@ -45,6 +45,10 @@ MESSAGES = {
 # -32603 "Internal server error" and keeps the message in the server's log.
 LEARNER_SERVER_PROTOCOL = "2025-11-25"
 
+# 08.4's results are asked for in the newest revision, whose structuredContent may be any JSON
+# value (2025-11-25 allows only an object); a learner's exception is read on the server's side.
+STRUCTURED_PROTOCOL = "2026-07-28"
+
 # The SDK's loggers ("client" is the name its ClientSession logs under).
 SDK_LOGGERS = ("mcp", "client")
 
@@ -143,6 +147,55 @@ def serve_and_ask(server: Any, calls: Sequence[Sequence[Any]]) -> dict[str, Any]
     except Exception as exc:  # noqa: BLE001 (the connection itself failed)
         report["connect_error"] = protocol_error(exc) or exception_data(exc)
     return report
+
+
+def serve_structured(structured_result: Callable[..., Any], cases: Sequence[Any]) -> list[dict]:
+    """One tool per ``[output_schema, value]`` case (``tool_0``, ``tool_1``, ...), listed with that
+    output schema by a real server whose ``tools/call`` handler returns
+    ``structured_result(value, output_schema)``; a 2026-07-28 ``ClientSession`` (which validates
+    structured results against the listing) calls each. Per case: what the learner's function
+    returned or raised (``type``, ``raised``) and what the client saw (``call``)."""
+    import mcp_types as types
+    from mcp.server.lowlevel import Server
+
+    from course_lib.mcp_servers.connect import connect_in_memory
+
+    reports: list[dict[str, Any]] = [{} for _ in cases]
+
+    async def list_tools(ctx: Any, params: Any) -> Any:
+        return types.ListToolsResult(
+            tools=[
+                types.Tool(name=f"tool_{i}", input_schema={"type": "object"}, output_schema=schema)
+                for i, (schema, _) in enumerate(cases)
+            ]
+        )
+
+    async def call_tool(ctx: Any, params: Any) -> Any:
+        number = int(params.name.removeprefix("tool_"))
+        schema, value = cases[number]
+        try:
+            result = structured_result(value, schema)
+        except Exception as exc:
+            reports[number]["raised"] = exception_data(exc)
+            raise
+        reports[number]["type"] = type_name(result)
+        return result
+
+    server = Server("structured", on_list_tools=list_tools, on_call_tool=call_tool)
+
+    async def ask() -> None:
+        with anyio.fail_after(EXCHANGE_SECONDS):
+            async with connect_in_memory(
+                server, protocol=STRUCTURED_PROTOCOL, read_timeout_seconds=READ_SECONDS
+            ) as session:
+                await session.list_tools()
+                for number in range(len(cases)):
+                    reports[number]["call"] = await outcome(
+                        session.call_tool(f"tool_{number}", {}), wire
+                    )
+
+    run_in_fresh_loop(ask, timeout=EXCHANGE_SECONDS + 5)
+    return reports
 
 
 def returned(value: Any) -> dict[str, Any]:

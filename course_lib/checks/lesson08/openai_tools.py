@@ -165,6 +165,18 @@ HINTS = {
         "Replace each character the API refuses by _, do not drop it: the names keep their "
         "length, so tags.list becomes tags_list."
     ),
+    "suffix_form": (
+        "The suffix is an underscore and a number, _2 (then _3, ...): {got} should be {want}."
+    ),
+    "underscore": "Replace each refused character by _, not by -: tags.list becomes tags_list.",
+    "per_character": (
+        "Replace each refused character by one _, however many bytes it takes in UTF-8: 笔记 "
+        "becomes __ (two characters, two underscores), not ______."
+    ),
+    "name_differs": (
+        "The names differ from the expected ones at {got} (expected {want}): replace each refused "
+        "character by _, prefix, cut to 64, then add _2, _3, ... to a name already taken."
+    ),
     "hyphen": "- is one of the characters the API accepts (with _): keep it as it is.",
     "letter_case": (
         "Keep each letter as it is: A-Z are allowed, and the name maps back to the server's by "
@@ -295,9 +307,17 @@ def name_hint(wanted: list[str], names: list[Any], prefix: str | None):
     repeated = next((name for name in names if names.count(name) > 1), None)
     if repeated is not None:
         return hint("duplicates", name=repeated)
-    if sorted(names) != sorted(wanted) and any(re.search(r"_\d+$", n) for n in wanted):
+    if names != wanted and [unsuffixed(n) for n in names] == [unsuffixed(n) for n in wanted]:
         return hint("suffix_number")
+    differing = next(((w, n) for w, n in zip(wanted, names, strict=True) if w != n), None)
+    if differing is not None:
+        return hint("name_differs", want=repr(differing[0]), got=repr(differing[1]))
     return None
+
+
+def unsuffixed(name: str) -> str:
+    """``name`` without a ``_2``-style suffix (names that differ only there differ in numbering)."""
+    return re.sub(r"_\d+$", "", name)
 
 
 def name_mistake(wanted: list[str], names: list[str]):
@@ -307,6 +327,16 @@ def name_mistake(wanted: list[str], names: list[str]):
             continue
         if name == want.replace("-", "_"):
             return hint("hyphen")
+        suffix = re.search(r"_(\d+)$", want)
+        if suffix and name in (
+            f"{want[: suffix.start()]}-{suffix[1]}",
+            f"{want[: suffix.start()]}{suffix[1]}",
+        ):
+            return hint("suffix_form", got=repr(name), want=repr(want))
+        if "-" in name and name.replace("-", "_") == want:
+            return hint("underscore")
+        if len(name) > len(want) and want.replace("_", "") == name.replace("_", ""):
+            return hint("per_character")
         if name.lower() == want.lower():
             return hint("letter_case")
         if len(name) < len(want) <= MAX_NAME_LENGTH and _ALLOWED_TEXT.fullmatch(name):

@@ -2,7 +2,10 @@
 
 Beside the learner's code, a snippet builds a registry from source text, passes it to
 ``serve_registry``, connects a real ``ClientSession`` to the returned server in memory, lists
-its tools and makes the case's calls (``kernel_side.serve_and_ask``). Only what the session saw
+its tools and makes the case's calls (``kernel_side.serve_and_ask``). The session speaks revision
+2025-11-25 on purpose: there an exception a handler raises reaches the client with its message,
+which the hints quote, where 2026-07-28 says only "Internal server error" (the lesson says so,
+and ``tests/checks/lesson08/test_protocol_claims.py`` states both). Only what the session saw
 comes back; the check compares it with the registry it builds from the same text. Rules, the
 case that breaks each, and the hint that names it: see ``RULES``.
 """

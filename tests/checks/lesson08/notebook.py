@@ -9,7 +9,7 @@ from solution_cells import load_cells
 
 NOTEBOOK = "08_mcp"
 # The imports and helpers, then every exercise cell.
-CELLS = ("w08-setup", "w08-ex1", "w08-ex2", "w08-ex3")
+CELLS = ("w08-setup", "w08-ex1", "w08-ex2", "w08-ex3", "w08-ex4")
 
 
 @cache

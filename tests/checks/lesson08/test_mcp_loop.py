@@ -194,3 +194,39 @@ def test_hidden_conversations_are_fixed_and_differ_from_the_visible_ones():
     questions = [c.question for c in hidden_conversations(hidden_rng("08.3"))]
     assert questions == [c.question for c in hidden_conversations(hidden_rng("08.3"))]
     assert not set(questions) & {c.question for c in visible_conversations()}
+
+
+WHILE_LOOP = """
+async def run_agent_with_mcp(client, session, question, *, model, max_turns=6):
+    listing = await session.list_tools()
+    offered = mcp_tools_to_openai(listing.tools)
+    server_name = {o["function"]["name"]: t.name for o, t in zip(offered, listing.tools)}
+    messages = [{"role": "user", "content": question}]
+    asked = 0
+    while asked < max_turns:
+        asked += 1
+        answer = client.chat.completions.create(model=model, messages=messages, tools=offered)
+        message = answer.choices[0].message
+        messages.append(assistant_message(message))
+        if not message.tool_calls:
+            return message.content
+        for call in message.tool_calls:
+            name = server_name.get(call.function.name, call.function.name)
+            try:
+                result = await session.call_tool(name, json.loads(call.function.arguments))
+            except MCPError as error:
+                content = json.dumps({"error": str(error)}, ensure_ascii=False)
+            else:
+                texts = [b.text for b in result.content if isinstance(b, types.TextContent)]
+                content = "\\n".join(texts)
+                if result.is_error:
+                    content = json.dumps({"error": content}, ensure_ascii=False)
+            messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
+    raise RuntimeError("the model did not answer in time")
+"""
+
+
+def test_a_loop_written_differently_passes_too():
+    scope = namespace()
+    exec(WHILE_LOOP, scope)  # noqa: S102 (the test's own source text)
+    assert evaluate("08.3", scope["run_agent_with_mcp"]).startswith("Exercise 08.3 passed")

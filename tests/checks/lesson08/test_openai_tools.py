@@ -89,6 +89,14 @@ def test_a_wrong_answer_breaking_one_rule_gets_that_rules_hint(rule):
         (('tool.description or ""', 'tool.description or tool.title or ""'),
          'A tool without a description gets ""'),
         (("tool.input_schema", "tool.inputSchema"), "tool.input_schema (inputSchema is its name"),
+        (('suffix = f"_{number}"', 'suffix = f"-{number}"'),
+         "The suffix is an underscore and a number, _2 (then _3, ...): 'notes_search-2'"),
+        (('suffix = f"_{number}"', 'suffix = f"{number}"'),
+         "'notes_search2' should be 'notes_search_2'"),
+        (('else "_" for c in name)', 'else "-" for c in name)'),
+         "Replace each refused character by _, not by -"),
+        (("for c in name)", 'for c in name.encode("utf-8").decode("latin-1"))'),
+         "by one _, however many bytes it takes in UTF-8"),
         (('else tool.name', 'else tool["name"]'), "An MCP Tool is an object"),
     ],
 )  # fmt: skip
@@ -102,6 +110,14 @@ def test_one_suffix_counter_for_every_name_is_told_each_name_counts_its_own_repe
         ("        number = 2\n", ""),
     )
     assert "each name counting its own repeats" in rejected("08.2", shared)
+
+
+def test_a_name_no_specific_hint_knows_is_still_named_with_what_was_expected():
+    # a long name cut from its end: no mistake the check knows by name
+    wrong = converting_with(("base = candidate = name[:64]", "base = candidate = name[-64:]"))
+    message = rejected("08.2", wrong)
+    assert "The names differ from the expected ones at 't_messages_of_every" in message
+    assert "piece by piece" not in message
 
 
 def test_the_stub_is_not_done_yet():
@@ -136,3 +152,26 @@ def test_hidden_listings_are_fixed_and_hold_collisions_and_odd_characters():
     originals = [tool["name"] for tools, _ in cases for tool in tools]
     assert any(not name.isascii() for name in originals)
     assert any(prefix is not None for _, prefix in cases)
+
+
+def converted_with_a_regex(tools, *, prefix=None):
+    """re.sub for the characters, a counter per name for the suffix."""
+    import re
+
+    out, seen = [], set()
+    for tool in tools:
+        raw = tool.name if prefix is None else prefix + "_" + tool.name
+        name = re.sub(r"[^A-Za-z0-9_-]", "_", raw)[:64]
+        unique, number = name, 1
+        while unique in seen:
+            number += 1
+            unique = name[: 64 - len(f"_{number}")] + f"_{number}"
+        seen.add(unique)
+        description = tool.description if tool.description is not None else ""
+        function = {"name": unique, "description": description, "parameters": tool.input_schema}
+        out.append({"type": "function", "function": function})
+    return out
+
+
+def test_a_conversion_written_differently_passes_too():
+    assert evaluate("08.2", converted_with_a_regex).startswith("Exercise 08.2 passed")

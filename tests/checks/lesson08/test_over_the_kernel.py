@@ -37,12 +37,21 @@ CASES = {
         "08.3",
         "run_agent_with_mcp",
     ),
+    "08.4 solved": ([], "08.4", "structured_result"),
+    "08.4 raising for a value that does not fit": (
+        [("w08-ex4", "    if problems:\n",
+          "    if problems:\n        raise ValueError(problems[0])\n")],
+        "08.4",
+        "structured_result",
+    ),
 }  # fmt: skip
 SAYS = {
     "08.1 solved": "Exercise 08.1 passed",
     "08.1 with is_error never set": "set is_error=True",
     "08.3 solved": "Exercise 08.3 passed",
     "08.3 without the name mapped back": "which the server knows as tags.list",
+    "08.4 solved": "Exercise 08.4 passed",
+    "08.4 raising for a value that does not fit": "$.temperature: '27' is not of type 'number'",
 }
 
 

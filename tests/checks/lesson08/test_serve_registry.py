@@ -208,3 +208,36 @@ def test_the_visible_registry_lists_a_renamed_tool_and_answers_errors_as_error_o
     registry = built_registry(case.setup)
     assert "error" in json.loads(registry.call("find_colleague", {"name": "王五"}))
     assert registry.call("explain_error", {"code": 404}) == "Error 404 means: Not Found"
+
+
+def served_differently(registry):
+    """The listing built by a helper, is_error decided without a helper of its own."""
+
+    def listing():
+        return [
+            types.Tool(
+                name=tool["function"]["name"],
+                description=tool["function"]["description"],
+                input_schema=tool["function"]["parameters"],
+            )
+            for tool in registry.schemas()
+        ]
+
+    async def on_list(ctx, params):
+        return types.ListToolsResult(tools=listing())
+
+    async def on_call(ctx, params):
+        answer = registry.call(params.name, params.arguments)
+        try:
+            parsed = json.loads(answer)
+        except json.JSONDecodeError:
+            parsed = None
+        flagged = isinstance(parsed, dict) and "error" in parsed
+        block = types.TextContent(type="text", text=answer)
+        return types.CallToolResult(content=[block], is_error=flagged)
+
+    return Server("served-differently", on_list_tools=on_list, on_call_tool=on_call)
+
+
+def test_a_server_written_differently_passes_too():
+    assert evaluate("08.1", served_differently).startswith("Exercise 08.1 passed")
