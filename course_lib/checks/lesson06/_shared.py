@@ -1,4 +1,5 @@
-"""What the checks of lesson 06 share: the notebook's name, the roles, and showing an answer.
+"""What the checks of lesson 06 share: the notebook's name, the roles and permissions, and showing
+an answer.
 
 Some answers of this lesson are not JSON at all (a calculator that ran ``__import__('os')`` and
 returned a module, or ``inf``): the driver sends back their type (and a repr), never the object.
@@ -13,8 +14,10 @@ from course_lib.checks.compare import Plain
 from course_lib.checks.learner import Reply
 
 NOTEBOOK = "06_hardening"
-# The roles of the lesson (cell w06-roles); the tests prove the notebook defines the same ones.
+# The roles and permissions of the lesson (cell w06-roles); the tests prove the notebook defines
+# the same ones.
 ROLES = {"guest": {"read"}, "member": {"read", "write"}, "admin": {"read", "write", "admin"}}
+PERMISSIONS = frozenset({"read", "write", "admin"})
 
 TEXTS = {
     "object": "a {type} object (not JSON)",

@@ -1,8 +1,8 @@
 """The solution cells of lesson 06, run in process, for the checks' tests (never copied).
 
 The exercise cells use what earlier cells define: the setup cell's imports and ``error_text``,
-``ROLES`` (cell ``w06-roles``) and ``error_message``/``parsed_arguments`` (cell
-``w06-trace-demo``). Only those definitions are run from the two demo cells, not the demos.
+``ROLES`` and ``PERMISSIONS`` (cell ``w06-roles``) and ``error_message``/``parsed_arguments``
+(cell ``w06-trace-helpers``). Only those definitions are run from the two cells, not their demos.
 A wrong solution is the same cells with one realistic mistake edited in (``wrong``).
 """
 
@@ -28,9 +28,9 @@ def load(*edits: Edit) -> dict[str, Any]:
     namespace = load_cells(NOTEBOOK, ["w06-setup"])
     sources = cell_sources(NOTEBOOK)
     roles = sources["w06-roles"].split("\n\nnotes = ToolRegistry()")[0]
-    run_source(roles, "w06-roles", namespace)  # ROLES only
-    helpers = sources["w06-trace-demo"].split("\n\n@notes.tool")[0]
-    run_source(helpers, "w06-trace-demo", namespace)  # error_message, parsed_arguments
+    run_source(roles, "w06-roles", namespace)  # ROLES and PERMISSIONS only
+    helpers = sources["w06-trace-helpers"].split("\n\n\nfor result in")[0]
+    run_source(helpers, "w06-trace-helpers", namespace)  # error_message, parsed_arguments
     return load_cells(NOTEBOOK, (EX1, EX2, EX3, EX4), namespace=namespace, edits=edits)
 
 
