@@ -15,11 +15,13 @@ from solution_cells import Edit, cell_sources, load_cells, run_source
 
 NOTEBOOK = "06_hardening"
 EX1, EX2, EX3, EX4 = "w06-ex1-code", "w06-ex2-code", "w06-ex3-code", "w06-ex4-code"
+EX5 = "w06-ex5-code"
 TARGETS = {
     "06.1": ("safe_calculate",),
     "06.2": ("to_strict",),
     "06.3": ("select_tools", "call_as"),
     "06.4": ("TracedRegistry",),
+    "06.5": ("anthropic_strict",),
 }
 
 
@@ -31,7 +33,7 @@ def load(*edits: Edit) -> dict[str, Any]:
     run_source(roles, "w06-roles", namespace)  # ROLES and PERMISSIONS only
     helpers = sources["w06-trace-helpers"].split("\n\n\nfor result in")[0]
     run_source(helpers, "w06-trace-helpers", namespace)  # error_message, parsed_arguments
-    return load_cells(NOTEBOOK, (EX1, EX2, EX3, EX4), namespace=namespace, edits=edits)
+    return load_cells(NOTEBOOK, (EX1, EX2, EX5, EX3, EX4), namespace=namespace, edits=edits)
 
 
 @cache
