@@ -47,6 +47,10 @@ TEXTS = {
     "value_error": "ValueError (an open map cannot be strict)",
     "accepted": "an input_schema the API accepts",
     "refused": "the API's 400: {message}",
+    "open_object": (
+        "tools.0.custom: For 'object' type, an 'additionalProperties' schema is not supported. "
+        "Please set 'additionalProperties' to false"
+    ),
     "at": "at {where}",
     "described": "{keyword} written into the description",
     "kept": "{what} kept",
@@ -159,6 +163,8 @@ def api_refusal(schema: Any) -> str | None:
         check_rules(schema, WHERE)
     except ProtocolError as error:
         return str(error)
+    except (KeyError, IndexError):  # the local model's message for additionalProperties that is a
+        return text("open_object")  # schema has braces in it and fails to format (reported)
     return None
 
 

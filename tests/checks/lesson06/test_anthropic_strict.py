@@ -173,3 +173,20 @@ def test_a_deep_copy_changed_with_a_stack_and_chinese_notes_passes():
     namespace = {"UNSUPPORTED": UNSUPPORTED}
     exec(CHINESE, namespace)  # noqa: S102
     assert evaluate("06.5", namespace["anthropic_strict"]).startswith("Exercise 06.5 passed")
+
+
+def test_an_object_left_with_an_additional_properties_schema_is_told_to_close_it():
+    """A result the local model cannot word a 400 for (an additionalProperties schema) still
+    gets a verdict: close the object."""
+    ours = solution("anthropic_strict")
+
+    def open_stops(tool):
+        result = ours(tool)
+        stops = result["input_schema"]["properties"].get("stops")
+        if stops:
+            stops["items"]["additionalProperties"] = {"type": "string"}
+        return result
+
+    message = rejected("06.5", open_stops)
+    assert "Case: anthropic_strict(objects nested in objects and in an array)" in message
+    assert 'needs "additionalProperties": false on every object' in message
