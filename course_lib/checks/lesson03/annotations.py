@@ -16,7 +16,7 @@ from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail, first_difference, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, raise_learner_error
+from course_lib.checks.learner import Learner, Reply, raise_learner_error
 from course_lib.checks.lesson02._shared import FunctionCase, expect_type_error, local, returned_json
 from course_lib.checks.lesson02.parameters_schema import NAMES
 from course_lib.checks.lesson03._shared import setup_for
@@ -42,6 +42,7 @@ else:
 """
 )
 
+TEXTS = {"chained": "a TypeError raised from the NameError (`raise TypeError(...) from exc`)"}
 HOTEL = "@dataclass\nclass Hotel:\n    name: str\n    stars: int = 3\n\n\n"
 TYPE_CHECKING_IMPORT = (
     "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from hotels import Hotel\n\n\n"
@@ -101,6 +102,8 @@ RULES = (
          case=case_of(FIND), hint="name_error"),
     Rule("names_it", "The message names the function and what could not be resolved.",
          case=case_of(FIND), hint="type_error_names"),
+    Rule("from_exc", "The TypeError is raised from the NameError.", case=case_of(FIND),
+         hint="from_exc"),
 )  # fmt: skip
 
 HINTS = {
@@ -131,6 +134,11 @@ HINTS = {
     ),
     "must_not_raise": (
         "Every annotation of this function can be resolved in its module: return the types."
+    ),
+    "from_exc": (
+        "Your TypeError is right, but it was not raised from the NameError ({cause}): write "
+        "`raise TypeError(...) from exc` inside `except NameError as exc:`, so the traceback "
+        "still shows where the name was looked up and what was missing."
     ),
 }
 
@@ -239,6 +247,18 @@ def check_function(learner: Learner, function: FunctionCase) -> None:
     fail(case, shown, Plain(_python(found)), mistake(function, expected, got), where=difference)
 
 
+def expect_chained(learner: Learner, function: FunctionCase) -> None:
+    """The TypeError (already judged by ``expect_type_error``) keeps the NameError as its
+    ``__cause__``: ``from exc``, not ``from None`` and not a new error without ``from``."""
+    __tracebackhide__ = True
+    reply: Reply = learner.attempt("resolve_annotations", function.spec(learner))
+    if "NameError" in reply.cause_types:
+        return
+    cause = reply.cause_types[0] if reply.cause_types else "no cause"
+    fail(case_of(function), Plain(TEXTS["chained"]), Plain(reply.raised_text),
+         hint("from_exc", cause=cause))  # fmt: skip
+
+
 def _python(texts: dict[str, str]) -> str:
     """``{'city': str, 'days': 'int'}``: the types as a notebook would print them."""
     return "{" + ", ".join(f"{name!r}: {text}" for name, text in texts.items()) + "}"
@@ -266,4 +286,5 @@ def check_resolve_annotations(learner: Learner) -> str:
             no_raise=hint("name_error"),
             other_exception=hint("name_error"),
         )
+        expect_chained(learner, function)
     return f"{len(VISIBLE)} visible and {len(hidden)} hidden functions, {len(UNRESOLVED)} refused"

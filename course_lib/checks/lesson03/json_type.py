@@ -14,7 +14,7 @@ import types
 import typing
 from typing import Any, Literal
 
-from course_lib.checks.compare import HintText, fail, first_difference, hidden_rng
+from course_lib.checks.compare import HintText, fail, first_difference, hidden_rng, matching_hint
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, raise_learner_error
 from course_lib.checks.lesson02._shared import (
@@ -27,6 +27,7 @@ from course_lib.checks.lesson03 import containers
 from course_lib.checks.lesson03._shared import SETUP, annotation
 from course_lib.checks.lesson03._shared import hint as shared_hint
 from course_lib.checks.lesson03.enums import expected_enum
+from course_lib.checks.lesson03.enums import hints as enum_hints
 from course_lib.checks.lesson03.schema_hints import schema_hint
 
 
@@ -36,7 +37,8 @@ def case_of(expr: str) -> str:
 
 VISIBLE = (
     "bool", "None", "int | None", "Optional[int]", "Union[int, str]", "Optional[Union[int, str]]",
-    "Literal['北京', '上海']", "Literal[1, 2, 3]", "Unit", "Priority", "City", "list[str]",
+    "Literal['北京', '上海']", "Literal[1, 2, 3]", "Literal[0.5, 1.5]", "Unit", "Priority", "City",
+    "list[str]",
     "List[int]", "tuple[float, float]", "tuple[int, ...]", "set[str]", "frozenset[int]",
     "dict[str, int]", "list[int | None]", "list[dict[str, int | None]]",
     "Optional[Literal['c', 'f']]", "list", "set", "dict", "tuple", "List", "Dict",
@@ -297,6 +299,10 @@ def schema_mistake(value: Any, source: str, expected: dict, got: Any) -> HintTex
         return hint("enum_part", annotation=source)
     if typing.get_origin(value) is Literal and "enum" not in got:
         return hint("enum_part", annotation=source)
+    if "enum" in expected:  # the mistakes 03.2 names: names for values, the values' type, order
+        found = matching_hint(got, enum_hints(value, expected))
+        if found is not None:
+            return found
     if expected == {"type": "boolean"} and got.get("type") == "integer":
         return shared_hint("bool")
     return schema_hint(expected, got)

@@ -45,7 +45,8 @@ def rules(expected: dict, got: dict) -> list[Hint]:
         (lambda g: branches and "anyOf" not in g and isinstance(g.get("type"), list),
          _of(union.HINTS, "type_list")),
         (lambda g: nullable and g == {"type": "string"}, _of(HINTS, "union_as_string")),
-        (lambda g: nullable and "anyOf" not in g, _of(union.HINTS, "null_dropped")),
+        (lambda g: nullable and ("anyOf" not in g or not any(map(_is_null, g["anyOf"]))),
+         _of(union.HINTS, "null_dropped")),
         (lambda g: branches and "anyOf" not in g and g in members, _of(union.HINTS, "collapsed")),
         (lambda g: branches and len(g["anyOf"]) == len(branches)
          and all(branch in branches for branch in g["anyOf"]), _of(union.HINTS, "order")),

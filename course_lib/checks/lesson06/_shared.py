@@ -1,4 +1,5 @@
-"""What the checks of lesson 06 share: the notebook's name, the roles, and showing an answer.
+"""What the checks of lesson 06 share: the notebook's name, the roles and permissions, and showing
+an answer.
 
 Some answers of this lesson are not JSON at all (a calculator that ran ``__import__('os')`` and
 returned a module, or ``inf``): the driver sends back their type (and a repr), never the object.
@@ -7,14 +8,17 @@ returned a module, or ``inf``): the driver sends back their type (and a repr), n
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from course_lib.checks.compare import Plain
-from course_lib.checks.learner import Reply
+from course_lib.checks.compare import HintText, Plain, fail
+from course_lib.checks.learner import Reply, raise_learner_error
 
 NOTEBOOK = "06_hardening"
-# The roles of the lesson (cell w06-roles); the tests prove the notebook defines the same ones.
+# The roles and permissions of the lesson (cell w06-roles); the tests prove the notebook defines
+# the same ones.
 ROLES = {"guest": {"read"}, "member": {"read", "write"}, "admin": {"read", "write", "admin"}}
+PERMISSIONS = frozenset({"read", "write", "admin"})
 
 TEXTS = {
     "object": "a {type} object (not JSON)",
@@ -33,3 +37,21 @@ def shown_answer(reply: Reply) -> Any:
     if reply.type in REPR_TYPES:
         return Plain(reply.data.get("repr", "")[:200])
     return Plain(TEXTS["object"].format(type=reply.type))
+
+
+def expect_value_error(
+    label: str,
+    reply: Reply,
+    expected: Plain,
+    no_raise: HintText,
+    wrong_type: Callable[[str], HintText],
+) -> None:
+    """A run whose reply is ``[result, input]`` must have raised ValueError: ``no_raise`` when it
+    returned, ``wrong_type(the exception's type)`` when it raised something else."""
+    __tracebackhide__ = True
+    if not reply.raised:
+        got = shown_answer(reply) if "unjson" in reply.data else reply.value[0]
+        fail(label, expected, got, no_raise)
+    if not reply.raised_a("ValueError"):
+        chosen = wrong_type(reply.type)
+        raise_learner_error(label, reply, [(lambda r: True, chosen)])

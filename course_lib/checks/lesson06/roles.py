@@ -22,6 +22,7 @@ from course_lib.checks.lesson06.roles_cases import (
     REGISTRY_SOURCE,
     SELECTIONS,
     allowed,
+    any_permission,
     catalog,
     check_registry,
     expected_selection,
@@ -135,6 +136,11 @@ HINTS = {
         "turns the tag filter off)."
     ),
     "role": "Apply the role too: keep a tool only if allowed(role, its tags).",
+    "every_permission": (
+        "A role needs every permission a tool needs, not one of them: move_note needs read and "
+        "write, so a guest (read only) may not use it. Keep a tool only if allowed(role, its "
+        "tags), which applies the rule."
+    ),
     "apply_tags": "Apply the tags too: keep a tool having any of them.",
     "deny_default": (
         "Deny by default: a tool without any tag the role holds (here an untagged one) is "
@@ -195,6 +201,8 @@ def selection_hint(got: list, tags: Any, role: Any) -> HintText:
         return hint("empty_tags")
     if role is not None and got == names_of(expected_selection(tags, None)):
         return hint("role")
+    if role is not None and got == names_of(expected_selection(tags, role, any_permission)):
+        return hint("every_permission")
     if tags is not None and got == names_of(expected_selection(None, role)):
         return hint("apply_tags")
     every_tag = [name for name, known, _ in catalog() if tags and set(tags) <= known]
@@ -279,8 +287,10 @@ def expect_call(learner: Learner, role: str, name: str, arguments: Any) -> None:
 def expect_refused(case: str, role: str, name: str, result: str, notes: list) -> None:
     __tracebackhide__ = True
     if notes != NOTES:
+        tags = tool_tags(name)
+        held_one = tags is not None and any_permission(role, tags)
         fail(case, Plain(text("nothing_ran", notes=NOTES)), Plain(text("ran", notes=notes)),
-             hint("ran"))  # fmt: skip
+             hint("every_permission" if held_one else "ran"))  # fmt: skip
     try:
         value = json.loads(result)
     except ValueError:

@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any
 
 from course_lib.checks.compare import hidden_rng
-from course_lib.checks.lesson06._shared import ROLES
+from course_lib.checks.lesson06._shared import PERMISSIONS, ROLES
 
 REGISTRY_SOURCE = '''\
 from course_lib.reference import ToolRegistry
@@ -31,6 +31,13 @@ def read_note(note_id: int) -> str:
 def delete_note(note_id: int) -> str:
     """Delete a note."""
     return f"deleted: {store.pop(note_id)}"
+
+
+@registry.tool(tags=["notes", "read", "write"])
+def move_note(note_id: int, new_id: int) -> str:
+    """Give a note another number."""
+    store[new_id] = store.pop(note_id)
+    return f"moved to {new_id}"
 
 
 @registry.tool(tags=["admin"])
@@ -79,15 +86,22 @@ def catalog() -> tuple[tuple[str, frozenset[str], dict], ...]:
 
 
 def allowed(role: str, tags: Any) -> bool:
+    """The lesson's rule (cell w06-ex3-code): every permission the tool needs, and at least one."""
+    needs = PERMISSIONS & set(tags)
+    return bool(needs) and needs <= ROLES[role]
+
+
+def any_permission(role: str, tags: Any) -> bool:
+    """The rule a learner may write instead: one permission the role holds is enough."""
     return bool(ROLES[role] & set(tags))
 
 
-def expected_selection(tags: Any, role: Any) -> list[dict]:
+def expected_selection(tags: Any, role: Any, rule: Any = allowed) -> list[dict]:
     chosen = []
     for _, tool_tags, schema in catalog():
         if tags is not None and not set(tags) & tool_tags:
             continue
-        if role is not None and not allowed(role, tool_tags):
+        if role is not None and not rule(role, tool_tags):
             continue
         chosen.append(copy.deepcopy(schema))
     return chosen
@@ -134,6 +148,7 @@ CALLS: list[tuple[str, str, Any]] = [
     ("guest", "get_weather", '{"city": "上海"}'),
     ("guest", "delete_note", {"note_id": 1}),
     ("guest", "wipe_all", {}),
+    ("guest", "move_note", {"note_id": 1, "new_id": 3}),
     ("member", "delete_note", {"note_id": 2}),
     ("member", "wipe_all", "{}"),
     ("admin", "wipe_all", {}),

@@ -158,7 +158,48 @@ PREFIX_ITEMS = {
     "additionalProperties": False,
 }
 
+# Objects three levels down, and an array of arrays of objects: a walker that stops after one
+# level passes every case above and fails this one.
+DEEP = {
+    "type": "object",
+    "properties": {
+        "trip": {
+            "type": "object",
+            "properties": {
+                "hotel": {
+                    "type": "object",
+                    "properties": {
+                        "name": {"type": "string"},
+                        "address": {
+                            "type": "object",
+                            "properties": {
+                                "city": {"type": "string"},
+                                "street": {"type": "string", "default": ""},
+                            },
+                            "required": ["city"],
+                        },
+                    },
+                    "required": ["name"],
+                },
+                "days": {
+                    "type": "array",
+                    "items": {
+                        "type": "array",
+                        "items": _object({"stop": {"type": "string"}, "note": {"type": "string"}},
+                                         ["stop"]),
+                    },
+                },
+            },
+            "required": ["hotel"],
+            "additionalProperties": False,
+        }
+    },
+    "required": ["trip"],
+    "additionalProperties": False,
+}  # fmt: skip
+
 WEATHER_CASE = "parameters_schema(get_weather)"
+DEEP_CASE = "objects three levels deep"
 NESTED_CASE = "a nested object and an array of objects"
 NAMED_DEFAULT_CASE = "a property named default"
 EMPTY_CASE = "no parameters at all"
@@ -207,6 +248,29 @@ STRICT_CASES = (
         {"when": {"city": "北京", "days": 2}},
         (("when", "days"),),
         (("when",), ("when", "city")),
+    ),
+    StrictCase(
+        DEEP_CASE,
+        DEEP,
+        {
+            "trip": {
+                "hotel": {"name": "锦江", "address": {"city": "上海", "street": "南京路"}},
+                "days": [[{"stop": "外滩", "note": "早上去"}]],
+            }
+        },
+        (
+            ("trip", "days"),
+            ("trip", "hotel", "address"),
+            ("trip", "hotel", "address", "street"),
+            ("trip", "days", 0, 0, "note"),
+        ),
+        (
+            ("trip",),
+            ("trip", "hotel"),
+            ("trip", "hotel", "name"),
+            ("trip", "hotel", "address", "city"),
+            ("trip", "days", 0, 0, "stop"),
+        ),
     ),
 )
 # Walked like anyOf by the exercise's rules; the real strict mode (and the reference to_strict)

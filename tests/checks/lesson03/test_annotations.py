@@ -77,8 +77,53 @@ WRONG_BY_RULE = {
                 '"an annotation cannot be resolved"',
             ),
         ),  # fmt: skip
+        "from_exc": edited(
+            "resolve_annotations",
+            (
+                CELL,
+                '"or import that name in the function\'s module") from exc',
+                '"or import that name in the function\'s module") from None',
+            ),
+        ),
     }
 }
+
+
+def test_a_type_error_raised_without_from_names_what_it_has_instead():
+    def without_from(func):
+        try:
+            hints = typing.get_type_hints(func)
+        except NameError as exc:
+            message = str(exc)
+            error = TypeError(f"{func.__name__}(): {message}")
+        else:
+            return {n: hints[n] for n in inspect.signature(func).parameters if n in hints}
+        raise error
+
+    message = rejected("03.5", without_from)
+    assert "Case: resolve_annotations(def find(hotel: Hotel" in message
+    assert "not raised from the NameError (no cause)" in message
+
+
+CHINESE = """
+import inspect
+import typing
+
+
+def resolve_annotations(func):
+    parameters = inspect.signature(func).parameters
+    try:
+        hints = typing.get_type_hints(func, include_extras=False)
+    except NameError as exc:
+        raise TypeError(f"函数 {func.__name__} 的注解无法解析：找不到 {exc.name}") from exc
+    return {name: hints[name] for name in parameters if name in hints}
+"""
+
+
+def test_a_correct_answer_written_differently_with_a_chinese_message_passes():
+    namespace: dict = {}
+    exec(CHINESE, namespace)  # noqa: S102
+    assert evaluate("03.5", namespace["resolve_annotations"]).startswith("Exercise 03.5 passed")
 
 
 @pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["03.5"]))

@@ -31,7 +31,7 @@ SCALARS = {str: "string", int: "integer", float: "number", bool: "boolean", type
 
 def test_the_solution_passes_every_case():
     assert evaluate("03.4", solution()["json_type"]) == (
-        "Exercise 03.4 passed: json_type, second version (27 visible and 80 hidden annotations, "
+        "Exercise 03.4 passed: json_type, second version (28 visible and 80 hidden annotations, "
         "11 refused)."
     )
 
@@ -278,3 +278,72 @@ def test_json_type_agrees_with_the_reference_type_schema():
     for source in [*VISIBLE, *(random_annotation(rng) for _ in range(300))]:
         annotation = build(source)
         assert canonical(correct(annotation)) == canonical(type_schema(annotation)), source
+
+
+def _union_without_null(annotation):
+    if typing.get_origin(annotation) not in ORIGINS:
+        return None
+    members = [m for m in typing.get_args(annotation) if m is not type(None)]
+    return {"anyOf": [solution()["json_type"](member) for member in members]}
+
+
+def _literal_bool_as_integer(annotation):
+    values = typing.get_args(annotation)
+    if typing.get_origin(annotation) is typing.Literal and type(values[0]) is bool:
+        return {"type": "integer", "enum": list(values)}
+    return None
+
+
+def _literal_sorted(annotation):
+    values = typing.get_args(annotation)
+    if typing.get_origin(annotation) is typing.Literal and len(set(map(type, values))) == 1:
+        return {"type": SCALARS[type(values[0])], "enum": sorted(values)}
+    return None
+
+
+# A json_type that writes enums and unions itself, with the mistake 03.1 or 03.2 names, gets
+# the sentence that exercise gives for it, not a generic "compare piece by piece".
+SIBLING_MISTAKES = {
+    "enum names": (
+        lambda a: {"type": "string", "enum": [m.name for m in a]} if is_enum(a) else None,
+        "json_type(Unit)",
+        "List the members' values, [member.value for member in E], not their names",
+    ),
+    "an IntEnum typed as a string": (
+        lambda a: {"type": "string", "enum": [m.value for m in a]} if is_enum(a) else None,
+        "json_type(Priority)",
+        "are int, so it is 'integer'",
+    ),
+    "bool values typed as integer": (
+        _literal_bool_as_integer,
+        "json_type(Literal[True])",
+        "bool came out as integer",
+    ),
+    "float values typed as integer": (
+        lambda a: (
+            {"type": "integer", "enum": list(typing.get_args(a))}
+            if typing.get_origin(a) is typing.Literal and type(typing.get_args(a)[0]) is float
+            else None
+        ),
+        "json_type(Literal[0.5, 1.5])",
+        'float values are JSON numbers: the type is "number"',
+    ),
+    "values sorted": (
+        _literal_sorted,
+        "json_type(Literal['北京', '上海'])",
+        "Keep the values in the order they are written",
+    ),
+    "the null branch left out of anyOf": (
+        _union_without_null,
+        "json_type(int | None)",
+        "The null branch was dropped",
+    ),
+}
+
+
+@pytest.mark.parametrize("mistake", sorted(SIBLING_MISTAKES))
+def test_a_mistake_an_earlier_exercise_names_gets_that_exercises_hint(mistake):
+    override, case, sentence = SIBLING_MISTAKES[mistake]
+    message = rejected("03.4", with_override(override))
+    assert f"Case: {case}" in message and sentence in message
+    assert "piece by piece" not in message

@@ -8,7 +8,7 @@ from rules import assert_breaks_rule
 from solution_cells import rejected
 
 from course_lib.checks import NotDoneYet, evaluate
-from course_lib.checks.lesson06._shared import ROLES
+from course_lib.checks.lesson06._shared import PERMISSIONS, ROLES
 from course_lib.checks.lesson06.roles_cases import check_registry, expected_selection
 from lesson06.notebook import EX3, solution, targets, wrong
 
@@ -74,12 +74,66 @@ def test_a_wrong_answer_breaking_one_rule_gets_that_rules_hint(rule):
 
 def test_the_solution_passes():
     assert evaluate("06.3", *targets("06.3")) == (
-        "Exercise 06.3 passed: select_tools and call_as (17 selections and 10 role-aware calls)."
+        "Exercise 06.3 passed: select_tools and call_as (17 selections and 11 role-aware calls)."
     )
 
 
-def test_the_notebook_defines_the_roles_the_check_uses():
+def test_the_notebook_defines_the_roles_and_permissions_the_check_uses():
     assert solution("ROLES") == ROLES
+    assert solution("PERMISSIONS") == PERMISSIONS
+
+
+def test_allowed_needs_every_permission_the_tool_needs_as_lesson_09_does():
+    allowed = solution("allowed")
+    assert allowed("guest", {"notes", "read"}) and not allowed("guest", {"notes", "read", "write"})
+    assert allowed("member", {"notes", "read", "write"}) and not allowed("admin", {"notes"})
+
+
+ANY_PERMISSION = "ROLES[role] & set(tool_tags)"
+
+
+def test_a_selection_by_any_permission_the_role_holds_is_told_every_permission():
+    pair = edited(ROLE_FILTER, f"if role is not None and not ({ANY_PERMISSION}):")
+    message = rejected("06.3", *pair)
+    assert "select_tools(registry, tags=None, role='guest')" in message
+    assert "needs read and write, so a guest (read only) may not use it" in message
+
+
+def test_a_call_allowed_by_any_permission_the_role_holds_is_told_every_permission():
+    pair = edited(REFUSAL, "if tool is None or not (ROLES[role] & set(tool.tags)):")
+    message = rejected("06.3", *pair)
+    assert "call_as(registry, 'guest', 'move_note'" in message
+    assert "A role needs every permission a tool needs" in message
+
+
+CHINESE_CALL_AS = """
+def call_as(registry, role, name, arguments):
+    if role not in ROLES:
+        raise ValueError(f"未知角色 {role}")
+    usable = [n for n in registry.names() if allowed(role, registry.get(n).tags)]
+    if name not in usable:
+        return error_text(f"角色 {role} 无权使用工具 {name}。可用的工具：{'、'.join(usable)}")
+    return registry.call(name, arguments)
+"""
+COMPREHENSION_SELECT = """
+def select_tools(registry, *, tags=None, role=None):
+    wanted = None if tags is None else frozenset(tags)
+    return [
+        schema
+        for schema, name in zip(registry.schemas(), registry.names())
+        if (wanted is None or wanted & registry.get(name).tags)
+        and (role is None or allowed(role, registry.get(name).tags))
+    ]
+"""
+
+
+def test_correct_alternatives_written_differently_pass_chinese_messages_included():
+    from lesson06.notebook import load
+
+    namespace = load()
+    exec(CHINESE_CALL_AS + COMPREHENSION_SELECT, namespace)  # noqa: S102
+    result = evaluate("06.3", namespace["select_tools"], namespace["call_as"])
+    assert result.startswith("Exercise 06.3 passed")
 
 
 def test_the_stub_is_not_done_yet():

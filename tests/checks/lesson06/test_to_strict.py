@@ -54,7 +54,13 @@ DROP_DEFAULTS = """def drop_defaults(value):
 
 
 def strict_node(schema: dict) -> dict:"""
+ITEMS = 'node["items"] = strict_node(node["items"])'
 WALKED = 'for key in ("anyOf", "oneOf", "allOf", "prefixItems"):'
+# A walker that counts object levels and stops after one: right for every schema whose objects
+# sit at most one property down.
+ONE_LEVEL = """def strict_node(schema: dict, depth: int = 0) -> dict:
+    if depth > 1:
+        return {key: value for key, value in schema.items() if key != "default"}"""
 
 WRONG_BY_RULE = {
     "06.2": {
@@ -86,6 +92,14 @@ WRONG_BY_RULE = {
         "nullable": edited(PROPERTY, "strict_node(value)"),
         "required_unchanged": edited(PROPERTY, "nullable(strict_node(value))"),
         "nested": [flat_to_strict],
+        "deep": edited(
+            "def strict_node(schema: dict) -> dict:",
+            ONE_LEVEL,
+            (PROPERTY, PROPERTY.replace("(value)", "(value, depth + 1)")),
+            (ITEMS, ITEMS.replace('(node["items"])', '(node["items"], depth)')),
+            ("[strict_node(branch) for branch", "[strict_node(branch, depth) for branch"),
+            ("{name: strict_node(value) for name", "{name: strict_node(value, depth) for name"),
+        ),
         "keep": edited(
             COPY, 'node = {k: v for k, v in schema.items() if k not in ("default", "description")}'
         ),
@@ -100,7 +114,7 @@ def test_a_wrong_to_strict_breaking_one_rule_gets_that_rules_hint(rule):
 
 def test_the_solution_passes():
     assert evaluate("06.2", *targets("06.2")) == (
-        "Exercise 06.2 passed: to_strict (17 schemas made strict, 4 open maps refused)."
+        "Exercise 06.2 passed: to_strict (18 schemas made strict, 4 open maps refused)."
     )
 
 
@@ -152,6 +166,49 @@ def test_an_object_left_unwalked_is_told_where_and_to_walk_into_it():
     message = rejected("06.2", flat_to_strict)
     assert "to_strict(a nested object and an array of objects)" in message
     assert "Where:    at $.properties.trip" in message and "came back exactly" in message
+
+
+def test_a_walk_that_stops_one_level_down_is_told_how_deep_and_to_recurse():
+    message = rejected("06.2", *WRONG_BY_RULE["06.2"]["deep"])
+    assert "to_strict(objects three levels deep)" in message
+    assert "Where:    at $.properties.trip.properties.hotel" in message
+    assert "2 levels down, came back exactly as it was given" in message
+
+
+CHANGE_IN_PLACE = """
+import copy
+
+
+def to_strict(schema):
+    result = copy.deepcopy(schema)
+    stack = [(result, True)]
+    while stack:
+        node, _ = stack.pop()
+        node.pop("default", None)
+        kinds = node.get("type") if isinstance(node.get("type"), list) else [node.get("type")]
+        if "object" in kinds or "properties" in node:
+            if "properties" not in node or node.get("additionalProperties", False) is not False:
+                raise ValueError("开放的映射（dict[str, ...]）不能用于严格模式")
+            was_required = set(node.get("required", []))
+            for name, child in list(node["properties"].items()):
+                stack.append((child, True))
+                if name not in was_required:
+                    node["properties"][name] = {"anyOf": [child, {"type": "null"}]}
+            node["required"] = list(node["properties"])
+            node["additionalProperties"] = False
+        if isinstance(node.get("items"), dict):
+            stack.append((node["items"], True))
+        for key in ("anyOf", "oneOf", "allOf", "prefixItems"):
+            stack.extend((branch, True) for branch in node.get(key, []))
+        stack.extend((child, True) for child in node.get("$defs", {}).values())
+    return result
+"""
+
+
+def test_a_copy_changed_in_place_with_a_stack_and_chinese_errors_passes():
+    namespace: dict = {}
+    exec(CHANGE_IN_PLACE, namespace)  # noqa: S102
+    assert evaluate("06.2", namespace["to_strict"]).startswith("Exercise 06.2 passed")
 
 
 def test_skipping_all_of_is_told_to_walk_into_its_branches():

@@ -1,0 +1,155 @@
+"""The tools exercise 06.5 sends to ``anthropic_strict``, each with an argument object it accepts.
+
+Every tool is an Anthropic tool as the SDK or the reference registry writes one (``name``,
+``description``, ``input_schema``), plain JSON. ``RANGED`` is what ``anthropic.beta_tool(...,
+strict=True)`` makes of ``search_my_notes(keyword: str, limit: Annotated[int, Field(ge=1,
+le=50)] = 5)`` without its ``strict`` flag (the tests prove it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class AnthropicCase:
+    name: str
+    tool: dict
+    sample: dict
+
+
+def _tool(name: str, description: str, schema: dict) -> dict:
+    return {"name": name, "description": description, "input_schema": schema}
+
+
+RANGED = _tool(
+    "search_my_notes",
+    "Search my notes for a keyword.",
+    {
+        "additionalProperties": False,
+        "properties": {
+            "keyword": {"title": "Keyword", "type": "string"},
+            "limit": {
+                "default": 5, "maximum": 50, "minimum": 1, "title": "Limit", "type": "integer"
+            },
+        },
+        "required": ["keyword"],
+        "type": "object",
+    },
+)  # fmt: skip
+NESTED = _tool(
+    "plan_trip",
+    "Plan a trip.",
+    {
+        "type": "object",
+        "properties": {
+            "trip": {
+                "type": "object",
+                "properties": {
+                    "city": {"type": "string", "description": "城市", "maxLength": 40},
+                    "nights": {"type": "integer", "description": "How many nights.", "minimum": 1},
+                },
+                "required": ["city"],
+            },
+            "stops": {
+                "type": "array",
+                "maxItems": 5,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "city": {"type": "string", "minLength": 1},
+                        "note": {"type": "string", "enum": ["早", "晚"]},
+                    },
+                    "required": ["city"],
+                },
+            },
+        },
+        "required": ["trip"],
+        "additionalProperties": False,
+    },
+)  # fmt: skip
+ARRAYS = _tool(
+    "tag_place",
+    "Tag a place.",
+    {
+        "type": "object",
+        "properties": {
+            "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+            "point": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2},
+            "cities": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+        },
+        "required": ["tags", "point", "cities"],
+        "additionalProperties": False,
+    },
+)  # fmt: skip
+DEFINITIONS = _tool(
+    "book",
+    "Book a stay.",
+    {
+        "type": "object",
+        "properties": {
+            "stay": {"anyOf": [{"$ref": "#/$defs/Stay"}, {"type": "null"}], "default": None},
+            "guests": {"allOf": [{"type": "integer", "multipleOf": 1, "exclusiveMinimum": 0}]},
+        },
+        "required": ["guests"],
+        "additionalProperties": False,
+        "$defs": {
+            "Stay": {
+                "type": "object",
+                "properties": {
+                    "hotel": {"type": "string"}, "stars": {"type": "integer", "maximum": 5}
+                },
+                "required": ["hotel"],
+            }
+        },
+    },
+)  # fmt: skip
+NO_PARAMETERS = _tool("now", "The time now.", {"type": "object", "properties": {}})
+
+RANGED_CASE = "the search_my_notes tool beta_tool made, with a range"
+NESTED_CASE = "objects nested in objects and in an array"
+ARRAYS_CASE = "arrays with uniqueItems, minItems and maxItems"
+DEFINITIONS_CASE = "$defs, anyOf and allOf"
+NO_PARAMETERS_CASE = "a tool without parameters"
+
+CASES = (
+    AnthropicCase(RANGED_CASE, RANGED, {"keyword": "豆腐", "limit": 3}),
+    AnthropicCase(
+        NESTED_CASE,
+        NESTED,
+        {"trip": {"city": "上海", "nights": 2}, "stops": [{"city": "北京", "note": "早"}]},
+    ),
+    AnthropicCase(ARRAYS_CASE, ARRAYS, {"tags": ["a"], "point": [39.9, 116.4], "cities": ["北京"]}),
+    AnthropicCase(
+        DEFINITIONS_CASE, DEFINITIONS, {"stay": {"hotel": "锦江", "stars": 4}, "guests": 2}
+    ),
+    AnthropicCase(NO_PARAMETERS_CASE, NO_PARAMETERS, {}),
+)
+
+OPEN_MAP_CASE = "scores with weights: dict[str, int]"
+OPEN_MAPS: tuple[tuple[str, dict[str, Any]], ...] = (
+    (
+        OPEN_MAP_CASE,
+        _tool(
+            "scores",
+            "Score names.",
+            {
+                "type": "object",
+                "properties": {
+                    "weights": {"type": "object", "additionalProperties": {"type": "integer"}}
+                },
+                "required": ["weights"],
+                "additionalProperties": False,
+            },
+        ),
+    ),
+    (
+        'a bare {"type": "object"} property',
+        _tool(
+            "tag",
+            "Tag.",
+            {"type": "object", "properties": {"meta": {"type": "object"}}, "required": ["meta"]},
+        ),
+    ),
+)
