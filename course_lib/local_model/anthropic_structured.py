@@ -144,7 +144,7 @@ def check_rules(schema: dict[str, Any], where: str) -> None:
         if isinstance(node, dict):
             problem = _problem(node)
             if problem:
-                raise ProtocolError(problem.format(where=where))
+                raise ProtocolError(problem.replace("{where}", where))  # braces of the schema stay
     cycle = _cycle(schema)
     if cycle:
         raise ProtocolError(MESSAGES["circular"].format(cycle=" -> ".join(cycle)))

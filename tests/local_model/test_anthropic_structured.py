@@ -172,6 +172,11 @@ REFUSALS = [
         "{where}: For 'object' type, 'additionalProperties: true' is not supported. Please set "
         "'additionalProperties' to false",
     ),
+    (  # a schema's braces in the message: quoted as they are, never read as a template
+        {**closed({"name": {"type": "string"}}), "additionalProperties": {"type": "string"}},
+        "{where}: For 'object' type, 'additionalProperties: {{\"type\": \"string\"}}' is not "
+        "supported. Please set 'additionalProperties' to false",
+    ),
     (
         bounded(type="integer", minimum=1),
         "{where}: For 'integer' type, property 'minimum' is not supported",
