@@ -6,8 +6,10 @@ on the check's side answers and records; the registry is built beside the learne
 ``_shared.REGISTRY_SOURCE``. The check judges what was really sent: model, ``max_tokens``, the
 Anthropic tools, the question, the assistant's content sent back unchanged, then **one** user
 message holding one ``tool_result`` per ``tool_use`` (its id as ``tool_use_id``, the registry's
-result as content, ``is_error`` exactly on error results). Rules, the case that breaks each, and
-the hint that names it: see ``RULES``.
+result as content, ``is_error`` exactly on error results). Two cases ask ``local-toy-reasoning``,
+whose replies start with a signed ``thinking`` block: it must come back unchanged at the head of
+the assistant message, and the final reply's text is its text blocks, not its first block.
+Rules, the case that breaks each, and the hint that names it: see ``RULES``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidde
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
 from course_lib.checks.lesson07._anthropic_blocks import (
+    THINKING,
     blocks,
     essential,
     is_text_blocks_of,
@@ -61,9 +64,11 @@ def text(key: str, **fields: object) -> str:
     return TEXTS[key].format(**fields)
 
 
-def case_label(question: str) -> str:
-    return text("case", question=repr(question), model=repr(CHECK_MODEL))
+def case_label(question: str, model: str = CHECK_MODEL) -> str:
+    return text("case", question=repr(question), model=repr(model))
 
+
+REASONING_MODEL = "local-toy-reasoning"
 
 WEATHER_QUESTION = "北京和上海的天气怎么样？"
 WEATHER_CASE = case_label(WEATHER_QUESTION)
@@ -76,6 +81,7 @@ CUT_QUESTION = "Tell me everything about the weather."
 CUT_CASE = case_label(CUT_QUESTION)
 MORE_QUESTION = "Weather and time in Paris?"
 MORE_CASE = case_label(MORE_QUESTION)
+THINKING_CASE = case_label(WEATHER_QUESTION, REASONING_MODEL)
 
 RULES = (
     Rule("model", "Pass model=model to every request.", case=WEATHER_CASE, hint="model"),
@@ -117,6 +123,12 @@ RULES = (
         "Send all of it unchanged, its text blocks too.",
         case=PREFACE_CASE,
         hint="assistant_changed",
+    ),
+    Rule(
+        "thinking",
+        "Send its thinking blocks back too, unchanged, at the head of the assistant message.",
+        case=THINKING_CASE,
+        hint="thinking_dropped",
     ),
     Rule(
         "one_user_message",
@@ -192,6 +204,21 @@ HINTS = {
         "Send the reply's content back unchanged, every block of it (its text too): "
         '{{"role": "assistant", "content": reply.content}}.'
     ),
+    "thinking_dropped": (
+        "The reply began with a thinking block, and the assistant message you sent back lacks "
+        "it: while its tools run, a thinking model refuses that turn without its thinking "
+        "(400: Expected `thinking` or `redacted_thinking`). Send reply.content back as it is, "
+        "every block."
+    ),
+    "thinking_changed": (
+        "The thinking block you sent back differs from the one the reply held: its signature "
+        "seals its text, so the API refuses a touched block (400: Invalid `signature`). Send "
+        "reply.content back as it is."
+    ),
+    "thinking_no_text": (
+        "This reply starts with a thinking block, which has no .text: the reply's text is its "
+        "text blocks, joined (reply_text does that), not its first block."
+    ),
     "tool_role": (
         "Anthropic has no tool role: the results go in the next user message, as tool_result "
         "blocks."
@@ -253,11 +280,17 @@ EXCEPTION_HINTS = [
         hint("input_is_dict"),
     ),
     (lambda r: r.raised_a("AttributeError") and "'choices'" in r.message, hint("not_openai")),
+    (
+        lambda r: (
+            r.raised_a("AttributeError") and "Thinking" in r.message and "'text'" in r.message
+        ),
+        hint("thinking_no_text"),
+    ),
 ]
 
 
-def conversations() -> list[tuple[str, Any]]:
-    """(question, policy or None for the default toy model), the visible ones first."""
+def conversations() -> list[tuple[str, Any, str]]:
+    """(question, policy or None for the default toy model, model), the visible ones first."""
     from course_lib.local_model import HeuristicPolicy, ScriptedPolicy, Turn, call
 
     failing = [call("get_weather", city="Berlin"), call("get_weather", city="东京")]
@@ -268,16 +301,19 @@ def conversations() -> list[tuple[str, Any]]:
     more = Turn(
         "Paris is cloudy. Let me look up the time there too.", (call("get_time", city="Paris"),)
     )
-    cases: list[tuple[str, Any]] = [
-        (WEATHER_QUESTION, None),
-        ("Hello!", None),
-        (ERROR_QUESTION, None),
-        ("Berlin and 东京", ScriptedPolicy([failing], then=HeuristicPolicy())),
-        (PREFACE_QUESTION, ScriptedPolicy([preface], then=HeuristicPolicy())),
-        (CUT_QUESTION, ScriptedPolicy([long_answer])),
-        (MORE_QUESTION, ScriptedPolicy([call("get_weather", city="Paris"), more])),
+    plain = CHECK_MODEL
+    cases: list[tuple[str, Any, str]] = [
+        (WEATHER_QUESTION, None, plain),
+        ("Hello!", None, plain),
+        (ERROR_QUESTION, None, plain),
+        ("Berlin and 东京", ScriptedPolicy([failing], then=HeuristicPolicy()), plain),
+        (PREFACE_QUESTION, ScriptedPolicy([preface], then=HeuristicPolicy()), plain),
+        (CUT_QUESTION, ScriptedPolicy([long_answer]), plain),
+        (MORE_QUESTION, ScriptedPolicy([call("get_weather", city="Paris"), more]), plain),
+        (WEATHER_QUESTION, None, REASONING_MODEL),
+        ("Hello!", None, REASONING_MODEL),
     ]
-    return cases + [(q, None) for q in random_questions(hidden_rng("07.3"), 3)]
+    return cases + [(q, None, plain) for q in random_questions(hidden_rng("07.3"), 3)]
 
 
 @exercise(
@@ -292,22 +328,22 @@ def check_anthropic_round_trip(learner: Learner) -> str:
     from course_lib.local_model import HeuristicPolicy
 
     table = conversations()
-    for index, (question, policy) in enumerate(table):
+    for index, (question, policy, model) in enumerate(table):
         session = learner.model(
             policy or HeuristicPolicy(), model_name=CHECK_MODEL, seed=730 + index
         )
-        case = case_label(question)
+        case = case_label(question, model)
         reply = learner.attempt(
             "anthropic_round_trip",
             learner.client(session, api="anthropic"),
             registry_spec(learner),
             question,
-            model=CHECK_MODEL,
+            model=model,
         )
         if reply.raised:
-            diagnose(case, question, session.exchanges, finished=False)
+            diagnose(case, question, session.exchanges, finished=False, model=model)
             raise_learner_error(case, reply, EXCEPTION_HINTS)
-        diagnose(case, question, session.exchanges)
+        diagnose(case, question, session.exchanges, model=model)
         expect_final_text(case, session.exchanges, reply)
     return text("summary", count=len(table))
 
@@ -321,7 +357,9 @@ def expect_final_text(case: str, exchanges: list, reply: Reply) -> None:
     expect_equal(case, expected, reply.value, hint=hint("return_content"))
 
 
-def diagnose(case: str, question: str, exchanges: list, *, finished: bool = True) -> None:
+def diagnose(
+    case: str, question: str, exchanges: list, *, finished: bool = True, model: str = CHECK_MODEL
+) -> None:
     """Fail with a fitting hint on the first thing the recorded requests show to be wrong."""
     __tracebackhide__ = True
     if not exchanges and not finished:
@@ -332,8 +370,8 @@ def diagnose(case: str, question: str, exchanges: list, *, finished: bool = True
     for number, exchange in enumerate(exchanges, start=1):
         where = text("request_number", number=number, count=len(exchanges))
         body = exchange.request
-        if body.get("model") != CHECK_MODEL:
-            fail(case, CHECK_MODEL, body.get("model"), hint("model"), where=where)
+        if body.get("model") != model:
+            fail(case, model, body.get("model"), hint("model"), where=where)
         if body.get("max_tokens") != MAX_TOKENS:
             fail(case, MAX_TOKENS, body.get("max_tokens"), hint("max_tokens"), where=where)
         if body.get("tools") != expected_tools:
@@ -373,6 +411,23 @@ def diagnose(case: str, question: str, exchanges: list, *, finished: bool = True
         diagnose_second_request(case, first.reply, exchanges[1].request.get("messages") or [])
 
 
+def diagnose_thinking(case: str, first: dict, sent: Any) -> None:
+    """The reply's thinking blocks came back first, exactly as they were."""
+    __tracebackhide__ = True
+    thoughts = [essential(b) for b in first.get("content") or [] if b.get("type") in THINKING]
+    if not thoughts:
+        return
+    sent_blocks = [b for b in sent if isinstance(b, dict)] if isinstance(sent, list) else []
+    returned = [essential(b) for b in sent_blocks if b.get("type") in THINKING]
+    where = text("assistant_content")
+    if not returned or [b.get("type") for b in sent_blocks[: len(thoughts)]] != [
+        b["type"] for b in thoughts
+    ]:
+        fail(case, Plain(text("the_reply_content")), sent, hint("thinking_dropped"), where=where)
+    if returned != thoughts:
+        fail(case, Plain(text("the_reply_content")), sent, hint("thinking_changed"), where=where)
+
+
 def diagnose_second_request(case: str, first: dict, messages: list) -> None:
     __tracebackhide__ = True
     uses = [b for b in first.get("content") or [] if b.get("type") == "tool_use"]
@@ -387,6 +442,7 @@ def diagnose_second_request(case: str, first: dict, messages: list) -> None:
     if sent_roles != expected_roles:
         fail(case, expected_roles, sent_roles, hint("one_user_message"), where=where)
     sent = messages[1].get("content")
+    diagnose_thinking(case, first, sent)
     reply_blocks = [essential(b) for b in first.get("content") or []]
     if (
         not isinstance(sent, list)

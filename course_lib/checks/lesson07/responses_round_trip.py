@@ -6,8 +6,11 @@ the check's side answers and records (``session.exchanges``); the registry is bu
 learner's code from the source text the check runs too (``_shared.REGISTRY_SOURCE``). The check
 judges what was really sent: the model name, the flat tools, the question, one
 ``function_call_output`` per call paired by ``call_id``, each holding the registry's result, and a
-second request that continues the conversation one way or the other, not both. Rules, the case
-that breaks each, and the hint that names it: see ``RULES``.
+second request that continues the conversation one way or the other, not both. Two cases ask
+``local-toy-reasoning``, whose replies start with a ``reasoning`` item: a whole conversation sent
+back without it is what the real API refuses, and the check names it whether or not the model did
+(calls rebuilt without their ids pass the model, but lose the thoughts). Rules, the case that
+breaks each, and the hint that names it: see ``RULES``.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ TEXTS = {
     "whole_conversation": (
         "the question, the reply's function_call items ({call_ids}), then their outputs"
     ),
+    "every_item": "the question, every item of the reply ({items}), then the outputs",
+    "text_beside": "a reply with text beside its calls ({count} call(s)): run them first",
     "only_outputs": "only the function_call_output items (previous_response_id holds the rest)",
     "output_of": "the output answering {name}({arguments})",
     "summary": "{count} conversations",
@@ -52,15 +57,19 @@ def text(key: str, **fields: object) -> str:
     return TEXTS[key].format(**fields)
 
 
-def case_label(question: str) -> str:
-    return text("case", question=repr(question), model=repr(CHECK_MODEL))
+def case_label(question: str, model: str = CHECK_MODEL) -> str:
+    return text("case", question=repr(question), model=repr(model))
 
 
+REASONING_MODEL = "local-toy-reasoning"
 WEATHER_QUESTION = "北京和上海的天气怎么样？"
 WEATHER_CASE = case_label(WEATHER_QUESTION)
 HELLO_CASE = case_label("Hello!")
 MORE_QUESTION = "Weather and time in Paris?"
 MORE_CASE = case_label(MORE_QUESTION)
+BESIDE_QUESTION = "Is it sunny in 北京 or in Paris?"
+BESIDE_CASE = case_label(BESIDE_QUESTION)
+REASONING_CASE = case_label(WEATHER_QUESTION, REASONING_MODEL)
 
 RULES = (
     Rule("model", "Pass model=model to every request.", case=WEATHER_CASE, hint="model"),
@@ -81,6 +90,12 @@ RULES = (
         "A reply without function_call items: return its output_text.",
         case=HELLO_CASE,
         hint="no_calls",
+    ),
+    Rule(
+        "text_beside",
+        "A reply with text beside its calls is not the answer: run the calls.",
+        case=BESIDE_CASE,
+        hint="text_beside",
     ),
     Rule(
         "every_call",
@@ -105,6 +120,12 @@ RULES = (
         "Continue with previous_response_id and the outputs, or the whole conversation: not both.",
         case=WEATHER_CASE,
         hint="both",
+    ),
+    Rule(
+        "reasoning",
+        "The whole conversation holds every item of the reply, its reasoning items too.",
+        case=REASONING_CASE,
+        hint="reasoning_dropped",
     ),
     Rule(
         "second_request",
@@ -141,6 +162,17 @@ HINTS = {
     "first_input": "The first request's input is the question itself (input=question).",
     "first_failed": "Fix the first request.",
     "no_calls": "The reply has no function_call items: return its output_text right away.",
+    "text_beside": (
+        "This reply holds text beside its function_call items, so it is not the answer yet: "
+        "run its calls and send the outputs. Only a reply without function_call items is the "
+        "answer; look for them, not for output_text."
+    ),
+    "reasoning_dropped": (
+        "The reply began with a reasoning item ({ids}), and its calls belong to it: a reasoning "
+        "model refuses them sent back without it (400: provided without its required "
+        "'reasoning' item). Send every item of the reply as it came (first.output, reasoning "
+        "items included), or continue with previous_response_id=first.id."
+    ),
     "send_again": (
         "After running the calls, send one more request with the outputs and return its "
         "output_text."
@@ -204,8 +236,8 @@ EXCEPTION_HINTS = [
 ]
 
 
-def conversations(learner: Learner) -> list[tuple[str, Any]]:
-    """(question, policy or None for the default toy model), the visible ones first."""
+def conversations(learner: Learner) -> list[tuple[str, Any, str]]:
+    """(question, policy or None for the default toy model, model), the visible ones first."""
     from course_lib.local_model import HeuristicPolicy, ScriptedPolicy, Turn, call
 
     three = [
@@ -217,14 +249,23 @@ def conversations(learner: Learner) -> list[tuple[str, Any]]:
     more = Turn(
         "Paris is cloudy. Let me look up the time there too.", (call("get_time", city="Paris"),)
     )
-    cases: list[tuple[str, Any]] = [
-        (WEATHER_QUESTION, None),
-        ("Hello!", None),
-        ("What time is it in Paris?", None),
-        ("北京、上海和东京", ScriptedPolicy([three], then=HeuristicPolicy())),
-        (MORE_QUESTION, ScriptedPolicy([call("get_weather", city="Paris"), more])),
+    # Text beside the calls of the first reply: not the answer yet.
+    beside = Turn(
+        "Let me look both up.",
+        (call("get_weather", city="北京"), call("get_weather", city="Paris")),
+    )
+    cases: list[tuple[str, Any, str]] = [
+        (WEATHER_QUESTION, None, CHECK_MODEL),
+        ("Hello!", None, CHECK_MODEL),
+        ("What time is it in Paris?", None, CHECK_MODEL),
+        ("北京、上海和东京", ScriptedPolicy([three], then=HeuristicPolicy()), CHECK_MODEL),
+        (MORE_QUESTION, ScriptedPolicy([call("get_weather", city="Paris"), more]), CHECK_MODEL),
+        (BESIDE_QUESTION, ScriptedPolicy([beside], then=HeuristicPolicy()), CHECK_MODEL),
+        (WEATHER_QUESTION, None, REASONING_MODEL),
+        ("Hello!", None, REASONING_MODEL),
     ]
-    return cases + [(q, None) for q in random_questions(hidden_rng("07.1"), 3)]
+    hidden = random_questions(hidden_rng("07.1"), 3)
+    return cases + [(q, None, CHECK_MODEL) for q in hidden]
 
 
 @exercise(
@@ -239,22 +280,22 @@ def check_responses_round_trip(learner: Learner) -> str:
     from course_lib.local_model import HeuristicPolicy
 
     table = conversations(learner)
-    for index, (question, policy) in enumerate(table):
+    for index, (question, policy, model) in enumerate(table):
         session = learner.model(
             policy or HeuristicPolicy(), model_name=CHECK_MODEL, seed=700 + index
         )
-        case = case_label(question)
+        case = case_label(question, model)
         reply = learner.attempt(
             "responses_round_trip",
             learner.client(session),
             registry_spec(learner),
             question,
-            model=CHECK_MODEL,
+            model=model,
         )
         if reply.raised:
-            diagnose(case, question, session.exchanges, finished=False)
+            diagnose(case, question, session.exchanges, finished=False, model=model)
             raise_learner_error(case, reply, EXCEPTION_HINTS)
-        diagnose(case, question, session.exchanges)
+        diagnose(case, question, session.exchanges, model=model)
         expect_final_text(case, session.exchanges, reply)
     return text("summary", count=len(table))
 
@@ -268,7 +309,9 @@ def expect_final_text(case: str, exchanges: list, reply: Reply) -> None:
     expect_equal(case, expected, reply.value, hint=hint("return_content"))
 
 
-def diagnose(case: str, question: str, exchanges: list, *, finished: bool = True) -> None:
+def diagnose(
+    case: str, question: str, exchanges: list, *, finished: bool = True, model: str = CHECK_MODEL
+) -> None:
     """Fail with a fitting hint on the first thing the recorded requests show to be wrong."""
     __tracebackhide__ = True
     if not exchanges and not finished:
@@ -279,8 +322,8 @@ def diagnose(case: str, question: str, exchanges: list, *, finished: bool = True
     for number, exchange in enumerate(exchanges, start=1):
         where = text("request_number", number=number, count=len(exchanges))
         body = exchange.request
-        if body.get("model") != CHECK_MODEL:
-            fail(case, CHECK_MODEL, body.get("model"), hint("model"), where=where)
+        if body.get("model") != model:
+            fail(case, model, body.get("model"), hint("model"), where=where)
         if body.get("tools") != expected_tools:
             sent = body.get("tools")
             chat = isinstance(sent, list) and any(
@@ -304,6 +347,9 @@ def diagnose(case: str, question: str, exchanges: list, *, finished: bool = True
         fail(case, Plain(text("first_succeeds")), first.reply, hint("first_failed"))
     calls = [i for i in first.reply.get("output") or [] if i.get("type") == "function_call"]
     wanted = 2 if calls else 1
+    if calls and finished and len(exchanges) < 2 and text_of_response(first.reply):
+        shown = Plain(text("text_beside", count=len(calls)))
+        fail(case, shown, Plain(text("requests", count=1)), hint("text_beside"))
     if len(exchanges) > wanted or (finished and len(exchanges) < wanted):
         key = "no_calls" if not calls else "send_again" if len(exchanges) < 2 else "one_round_trip"
         expected, got = text("requests", count=wanted), text("requests", count=len(exchanges))
@@ -362,6 +408,7 @@ def diagnose_second_request(case: str, question: str, first: dict, request: dict
         fail(case, Plain(text("only_outputs")), items, hint("both"), where=where)
     if previous is None:
         diagnose_whole_input(case, question, call_ids, items, where)
+        diagnose_reasoning(case, first, items, where)
     diagnose_outputs(case, calls, outputs, items, where)
 
 
@@ -380,6 +427,28 @@ def diagnose_whole_input(case: str, question: str, call_ids: list, items: list, 
     )
     if not is_the_question(items[:1], question) or resent != call_ids or first_output < last_call:
         fail(case, whole, items, hint("whole_input"), where=where)
+
+
+def diagnose_reasoning(case: str, first: dict, items: list, where: str) -> None:
+    """Without ``previous_response_id``: the reply's reasoning items come back, each before the
+    calls it led to (a reasoning model refuses a call sent back without its reasoning item)."""
+    __tracebackhide__ = True
+    output = [
+        i for i in first.get("output") or [] if i.get("type") in ("reasoning", "function_call")
+    ]
+    wanted = [i["id"] for i in output if i.get("type") == "reasoning"]
+    if not wanted:
+        return
+    sent = [
+        i.get("id") if _kind(i) == "reasoning" else i.get("call_id")
+        for i in items
+        if _kind(i) in ("reasoning", "function_call")
+    ]
+    expected = [i["id"] if i.get("type") == "reasoning" else i["call_id"] for i in output]
+    if sent != expected:
+        listing = ", ".join(f"{i['type']} {i['id']}" for i in first.get("output") or [])
+        shown = Plain(text("every_item", items=listing))
+        fail(case, shown, items, hint("reasoning_dropped", ids=", ".join(wanted)), where=where)
 
 
 def diagnose_outputs(case: str, calls: list, outputs: list, items: list, where: str) -> None:
