@@ -23,6 +23,11 @@ from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidde
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
 from course_lib.checks.lesson07._shared import CHECK_MODEL, NOTEBOOK, text_of_message
+from course_lib.checks.lesson07.extract_requests import (
+    MAX_TOKENS,
+    diagnose_anthropic_request,
+    diagnose_request,
+)
 
 MODELS_SOURCE = """\
 from pydantic import BaseModel
@@ -57,15 +62,6 @@ TEXTS = {
         "extract(anthropic_client, {text}, {model_class}, model={model}) with a reply longer "
         "than max_tokens"
     ),
-    "anthropic_format": "a request with output_config.format (a json_schema made from {model})",
-    "a_request": "a request to the model",
-    "no_request": "no request",
-    "one_request": "one request",
-    "requests": "{count} request(s)",
-    "messages": "the request's messages",
-    "format": "the request's response_format",
-    "format_anthropic": "the request's output_config",
-    "strict_format": 'a "json_schema" response_format with "strict": true',
     "instance": "an instance of {model_class}",
     "raises": "ExtractionError naming {model_class}{fields}",
     "fields": " and the field(s) {names}",
@@ -98,7 +94,6 @@ PERSON_CASE = case_label(PERSON_TEXT, "Person")
 BAD_AGE = '{"name": "张三", "city": "北京", "age": "thirty"}'
 BAD_AGE_CASE = case_label(PERSON_TEXT, "Person", BAD_AGE)
 CLAUDE_CASE = case_label(PERSON_TEXT, "Person", api="anthropic")
-MAX_TOKENS = 1024
 # Longer than max_tokens (one token per Chinese character): the JSON is cut short.
 TOO_LONG = '{"name": "' + "张" * (MAX_TOKENS + 100) + '", "city": "北京", "age": 30}'
 
@@ -168,10 +163,6 @@ RULES = (
 )
 
 HINTS = {
-    "no_request": (
-        "Ask the model: client.chat.completions.parse with an OpenAI client, "
-        "client.messages.parse with an Anthropic one."
-    ),
     "anthropic_client": (
         "This client is an Anthropic one (isinstance(client, anthropic.Anthropic)), which has "
         "no chat.completions: ask it with client.messages.parse(model=model, max_tokens=1024, "
@@ -182,43 +173,9 @@ HINTS = {
         "client.chat.completions.parse(..., response_format=schema_model). Only an "
         "anthropic.Anthropic client takes messages.parse."
     ),
-    "max_tokens": "Pass max_tokens=1024 to Anthropic (its API requires max_tokens).",
-    "no_format_anthropic": (
-        "Ask Anthropic for structured output: client.messages.parse(..., "
-        "output_format=schema_model) sends output_config.format, a JSON Schema made from the "
-        "model, and the reply keeps to it."
-    ),
-    "strict_refused_anthropic": (
-        "Anthropic refused the schema: model_json_schema() leaves objects open, and "
-        "output_config.format wants every object closed. Let client.messages.parse("
-        "output_format=schema_model) build the schema (or close every object as in lesson 06)."
-    ),
     "return_parsed_output": (
         "Return the instance itself: reply.parsed_output (what messages.parse validated), not "
         "{kind}."
-    ),
-    "one_request": "One request per text is enough.",
-    "model": "Pass model=model.",
-    "messages": 'Send one user message holding the text: [{{"role": "user", "content": text}}].',
-    "no_format": (
-        "Ask for structured output: client.chat.completions.parse(..., "
-        "response_format=schema_model) sends a strict JSON Schema made from the model."
-    ),
-    "json_object": (
-        '"json_object" promises JSON, not your schema: ask for the schema itself with '
-        "response_format=schema_model."
-    ),
-    "not_strict": (
-        'Ask for a strict schema: "strict": true (parse(response_format=schema_model) does).'
-    ),
-    "strict_refused": (
-        "Strict mode refused the schema: model_json_schema() leaves objects open and optional "
-        "fields out of required. Let client.chat.completions.parse(response_format="
-        "schema_model) build the strict schema (or make it strict as in lesson 06)."
-    ),
-    "forced_tool": (
-        "A forced tool gets JSON too, but this exercise asks for response_format: "
-        "client.chat.completions.parse(..., response_format=schema_model)."
     ),
     "return_model": ("Return an instance of schema_model (message.parsed), not {kind}."),
     "return_fields": "Return what the model sent, validated: message.parsed, unchanged.",
@@ -244,12 +201,6 @@ HINTS = {
     "returned_none": (
         "The reply does not validate, yet your function returned None: raise ExtractionError "
         "instead, so the caller cannot mistake a failure for an empty answer."
-    ),
-    "chat_parse": (
-        "With an OpenAI client this exercise uses Chat Completions: "
-        "client.chat.completions.parse(model=model, messages=[...], "
-        "response_format=schema_model). The Responses API's client.responses.parse("
-        "text_format=...) is the other route, not this one."
     ),
     "raised_other": (
         "A reply that does not validate should raise ExtractionError; your function raised "
@@ -365,76 +316,6 @@ def check_extract(learner: Learner) -> str:
         else:
             expect_extraction_error(case, model_class, problem, reply)
     return text("summary", count=len(table))
-
-
-def diagnose_request(case: str, sample: str, exchanges: list, *, raised: bool) -> None:
-    __tracebackhide__ = True
-    diagnose_count(case, exchanges)
-    exchange = exchanges[0]
-    body = exchange.request
-    if body.get("model") != CHECK_MODEL:
-        fail(case, CHECK_MODEL, body.get("model"), hint("model"))
-    user = [{"role": "user", "content": sample}]
-    if "messages" not in body and "input" in body:
-        fail(case, user, body.get("messages"), hint("chat_parse"), where=text("messages"))
-    if body.get("messages") != user:
-        fail(case, user, body.get("messages"), hint("messages"), where=text("messages"))
-    wanted = Plain(text("strict_format"))
-    shape = body.get("response_format")
-    where = text("format")
-    if shape is None:
-        key = (
-            "forced_tool" if body.get("tool_choice") not in (None, "auto", "none") else "no_format"
-        )
-        fail(case, wanted, body.get("response_format"), hint(key), where=where)
-    if not isinstance(shape, dict) or shape.get("type") != "json_schema":
-        key = (
-            "json_object"
-            if isinstance(shape, dict) and shape.get("type") == "json_object"
-            else "no_format"
-        )
-        fail(case, wanted, shape, hint(key), where=where)
-    if exchange.status == 400:
-        fail(case, wanted, exchange.reply, hint("strict_refused"), where=where)
-    if (shape.get("json_schema") or {}).get("strict") is not True:
-        fail(case, wanted, shape, hint("not_strict"), where=where)
-    if exchange.status != 200 and raised:
-        fail(case, wanted, exchange.reply, hint("no_format"), where=where)
-
-
-def diagnose_anthropic_request(case: str, sample: str, exchanges: list, model_class: str) -> None:
-    """The one request to an Anthropic client: model, max_tokens, the text, a format."""
-    __tracebackhide__ = True
-    diagnose_count(case, exchanges)
-    exchange = exchanges[0]
-    body = exchange.request
-    if body.get("model") != CHECK_MODEL:
-        fail(case, CHECK_MODEL, body.get("model"), hint("model"))
-    if body.get("max_tokens") != MAX_TOKENS:
-        fail(case, MAX_TOKENS, body.get("max_tokens"), hint("max_tokens"))
-    user = [{"role": "user", "content": sample}]
-    if body.get("messages") != user:
-        fail(case, user, body.get("messages"), hint("messages"), where=text("messages"))
-    wanted = Plain(text("anthropic_format", model=model_class))
-    config = body.get("output_config")
-    shape = config.get("format") if isinstance(config, dict) else None
-    if not isinstance(shape, dict):
-        fail(case, wanted, config, hint("no_format_anthropic"), where=text("format_anthropic"))
-    if exchange.status == 400:
-        fail(case, wanted, exchange.reply, hint("strict_refused_anthropic"))
-
-
-def diagnose_count(case: str, exchanges: list) -> None:
-    __tracebackhide__ = True
-    if not exchanges:
-        fail(case, Plain(text("a_request")), Plain(text("no_request")), hint("no_request"))
-    if len(exchanges) > 1:
-        fail(
-            case,
-            Plain(text("one_request")),
-            Plain(text("requests", count=len(exchanges))),
-            hint("one_request"),
-        )
 
 
 def expect_instance(

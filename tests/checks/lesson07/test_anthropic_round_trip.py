@@ -374,3 +374,29 @@ def test_the_text_blocks_joined_by_a_comprehension_of_their_own_pass():
         return "".join(getattr(b, "text", "") for b in reply.content if b.type == "text")
 
     assert evaluate("07.3", anthropic_round_trip).startswith("Exercise 07.3 passed")
+
+
+def test_reading_every_block_as_a_call_is_told_a_thinking_block_comes_first():
+    is_error_result, reply_text = solution("is_error_result"), solution("reply_text")
+
+    def anthropic_round_trip(client, registry, question, *, model):
+        ask = {"model": model, "max_tokens": 1024, "tools": registry.schemas(format="anthropic")}
+        history = [{"role": "user", "content": question}]
+        reply = client.messages.create(messages=history, **ask)
+        if reply.stop_reason != "tool_use":
+            return reply_text(reply)
+        calls = reply.content[1:] if reply.content[0].type == "text" else reply.content
+        results = []
+        for use in calls:
+            out = registry.call(use.name, use.input)
+            entry = {"type": "tool_result", "tool_use_id": use.id, "content": out}
+            results.append({**entry, "is_error": True} if is_error_result(out) else entry)
+        history += [
+            {"role": "assistant", "content": reply.content},
+            {"role": "user", "content": results},
+        ]
+        return reply_text(client.messages.create(messages=history, **ask))
+
+    message = rejected("07.3", anthropic_round_trip)
+    assert "model='local-toy-reasoning'" in message
+    assert "starts with a thinking block, which has no id, name or input" in message

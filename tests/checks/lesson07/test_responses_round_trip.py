@@ -394,7 +394,9 @@ def _whole_without_question(client, registry, question, *, model):
 def test_a_whole_conversation_of_the_calls_alone_is_told_the_reasoning_items_go_back_too():
     message = rejected("07.1", WRONG_BY_RULE["07.1"]["reasoning"])
     assert "model='local-toy-reasoning'" in message
-    assert "The reply began with a reasoning item (rs_" in message
+    assert "The reply began with a reasoning item, and its calls belong to it" in message
+    assert "every item of the reply (reasoning, function_call, function_call)" in message
+    assert "rs_" not in message and "fc_" not in message  # their ids differ from run to run
     assert "Send every item of the reply as it came" in message
 
 
@@ -478,3 +480,39 @@ def test_looking_at_the_first_item_only_is_told_text_beside_calls_is_not_the_ans
         ).output_text
 
     assert "text beside its function_call items" in rejected("07.1", responses_round_trip)
+
+
+def _every_item_a_call(skipped):
+    """Every item of the reply but those of ``skipped`` types taken as a call."""
+
+    def responses_round_trip(client, registry, question, *, model):
+        tools = registry.schemas(format="responses")
+        first = client.responses.create(model=model, input=question, tools=tools)
+        if not any(item.type == "function_call" for item in first.output):
+            return first.output_text
+        outputs = [
+            {
+                "type": "function_call_output",
+                "call_id": item.call_id,
+                "output": registry.call(item.name, item.arguments),
+            }
+            for item in first.output
+            if item.type not in skipped
+        ]
+        return client.responses.create(
+            model=model, previous_response_id=first.id, input=outputs, tools=tools
+        ).output_text
+
+    return responses_round_trip
+
+
+def test_every_item_read_as_a_call_is_told_text_beside_the_calls_is_an_item_too():
+    message = rejected("07.1", _every_item_a_call(skipped=()))
+    assert "Is it sunny in 北京 or in Paris?" in message
+    assert "Not every item of a reply is a call" in message
+
+
+def test_skipping_only_message_items_is_told_a_reasoning_item_is_not_a_call():
+    message = rejected("07.1", _every_item_a_call(skipped=("message",)))
+    assert "model='local-toy-reasoning'" in message
+    assert "Not every item of a reply is a call" in message
