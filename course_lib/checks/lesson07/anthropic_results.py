@@ -22,7 +22,7 @@ from course_lib.checks.lesson07._anthropic_blocks import (
     is_text_blocks_of,
     roles,
 )
-from course_lib.checks.lesson07._shared import is_error_result, tool_result
+from course_lib.checks.lesson07._shared import is_error_result, replaced, tool_result
 
 TEXTS = {
     "roles": "the roles of the second request's messages",
@@ -116,17 +116,7 @@ def masked(value: Any, first: dict) -> Any:
     }
     if not names:
         return value
-
-    def mask(part: Any) -> Any:
-        if isinstance(part, str):
-            return names.get(part, part)
-        if isinstance(part, list):
-            return [mask(p) for p in part]
-        if isinstance(part, dict):
-            return {k: mask(v) for k, v in part.items()}
-        return part
-
-    return mask(value)
+    return replaced(value, names)
 
 
 def diagnose_thinking(case: str, first: dict, sent: Any) -> None:

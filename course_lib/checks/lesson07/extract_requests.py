@@ -8,6 +8,8 @@ client: the model, ``max_tokens``, the same message, and ``output_config.format`
 
 from __future__ import annotations
 
+from typing import Any
+
 from course_lib.checks.compare import HintText, Plain, fail
 from course_lib.checks.lesson07._shared import CHECK_MODEL
 
@@ -83,11 +85,8 @@ def hint(key: str, **fields: object) -> HintText:
 
 def diagnose_request(case: str, sample: str, exchanges: list, *, raised: bool) -> None:
     __tracebackhide__ = True
-    diagnose_count(case, exchanges)
-    exchange = exchanges[0]
+    exchange = the_request(case, exchanges)
     body = exchange.request
-    if body.get("model") != CHECK_MODEL:
-        fail(case, CHECK_MODEL, body.get("model"), hint("model"))
     user = [{"role": "user", "content": sample}]
     if "messages" not in body and "input" in body:
         fail(case, user, body.get("messages"), hint("chat_parse"), where=text("messages"))
@@ -119,11 +118,8 @@ def diagnose_request(case: str, sample: str, exchanges: list, *, raised: bool) -
 def diagnose_anthropic_request(case: str, sample: str, exchanges: list, model_class: str) -> None:
     """The one request to an Anthropic client: model, max_tokens, the text, a format."""
     __tracebackhide__ = True
-    diagnose_count(case, exchanges)
-    exchange = exchanges[0]
+    exchange = the_request(case, exchanges)
     body = exchange.request
-    if body.get("model") != CHECK_MODEL:
-        fail(case, CHECK_MODEL, body.get("model"), hint("model"))
     if body.get("max_tokens") != MAX_TOKENS:
         fail(case, MAX_TOKENS, body.get("max_tokens"), hint("max_tokens"))
     user = [{"role": "user", "content": sample}]
@@ -138,7 +134,8 @@ def diagnose_anthropic_request(case: str, sample: str, exchanges: list, model_cl
         fail(case, wanted, exchange.reply, hint("strict_refused_anthropic"))
 
 
-def diagnose_count(case: str, exchanges: list) -> None:
+def the_request(case: str, exchanges: list) -> Any:
+    """The one exchange, sent with ``model=model``."""
     __tracebackhide__ = True
     if not exchanges:
         fail(case, Plain(text("a_request")), Plain(text("no_request")), hint("no_request"))
@@ -149,3 +146,7 @@ def diagnose_count(case: str, exchanges: list) -> None:
             Plain(text("requests", count=len(exchanges))),
             hint("one_request"),
         )
+    body = exchanges[0].request
+    if body.get("model") != CHECK_MODEL:
+        fail(case, CHECK_MODEL, body.get("model"), hint("model"))
+    return exchanges[0]

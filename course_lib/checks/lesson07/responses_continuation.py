@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail
-from course_lib.checks.lesson07._shared import tool_result
+from course_lib.checks.lesson07._shared import replaced, tool_result
 
 TEXTS = {
     "second_input": "the second request's input (previous_response_id={previous})",
@@ -90,17 +90,7 @@ def masked(value: Any, first: dict) -> Any:
         for position, item in enumerate(output)
         if isinstance(item.get("id"), str)
     }
-
-    def mask(part: Any) -> Any:
-        if isinstance(part, str):
-            return names.get(part, part)
-        if isinstance(part, list):
-            return [mask(p) for p in part]
-        if isinstance(part, dict):
-            return {k: mask(v) for k, v in part.items()}
-        return part
-
-    return mask(value)
+    return replaced(value, names)
 
 
 def is_the_question(value: Any, question: str) -> bool:

@@ -83,6 +83,14 @@ def round_trip(
         elif assistant == "text and tool_use":
             kept = [block for block in reply.content if block.type in ("text", "tool_use")]
             conversation.append({"role": "assistant", "content": kept})
+        elif assistant == "thinking edited":  # the thoughts tidied, the signature kept
+            edited = [
+                {**block.model_dump(), "thinking": block.thinking.strip() + " "}
+                if block.type == "thinking"
+                else block
+                for block in reply.content
+            ]
+            conversation.append({"role": "assistant", "content": edited})
         elif assistant == "rebuilt":  # dicts of the fields a Chat Completions habit keeps
             rebuilt = [
                 {"type": "thinking", "thinking": block.thinking, "signature": ""}
@@ -400,3 +408,9 @@ def test_reading_every_block_as_a_call_is_told_a_thinking_block_comes_first():
     message = rejected("07.3", anthropic_round_trip)
     assert "model='local-toy-reasoning'" in message
     assert "starts with a thinking block, which has no id, name or input" in message
+
+
+def test_an_edited_thinking_block_is_told_its_signature_seals_it_without_showing_the_signature():
+    message = rejected("07.3", round_trip(assistant="thinking edited"))
+    assert "its signature seals its text" in message
+    assert "<the signature of the reply's block 0>" in message  # it differs from run to run
