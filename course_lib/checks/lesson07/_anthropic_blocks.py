@@ -5,6 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+THINKING = ("thinking", "redacted_thinking")
+# The parts of each kind of block that must come back unchanged.
+ESSENTIAL = {
+    "tool_use": ("type", "id", "name", "input"),
+    "thinking": ("type", "thinking", "signature"),
+    "redacted_thinking": ("type", "data"),
+}
+
 
 def is_the_question(messages: Any, question: str) -> bool:
     if not isinstance(messages, list) or len(messages) != 1 or not isinstance(messages[0], dict):
@@ -38,5 +46,5 @@ def blocks(message: Any, kind: str) -> list[dict]:
 def essential(block: dict) -> dict:
     """The parts of a reply's content block that must come back (the SDK may add or drop the
     rest, such as ``citations: null``)."""
-    keys = ("type", "id", "name", "input") if block.get("type") == "tool_use" else ("type", "text")
+    keys = ESSENTIAL.get(block.get("type"), ("type", "text"))
     return {key: block.get(key) for key in keys}

@@ -114,3 +114,15 @@ def text_of_message(message: dict[str, Any]) -> str:
         for block in message.get("content") or []
         if block.get("type") == "text"
     )
+
+
+def replaced(value: Any, names: dict[str, str]) -> Any:
+    """``value`` (JSON values) with every string that is a key of ``names`` replaced by its name:
+    how the checks show ids and signatures that differ from one process to the next."""
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [replaced(part, names) for part in value]
+    if isinstance(value, dict):
+        return {key: replaced(part, names) for key, part in value.items()}
+    return value

@@ -6,8 +6,10 @@ on the check's side answers and records; the registry is built beside the learne
 ``_shared.REGISTRY_SOURCE``. The check judges what was really sent: model, ``max_tokens``, the
 Anthropic tools, the question, the assistant's content sent back unchanged, then **one** user
 message holding one ``tool_result`` per ``tool_use`` (its id as ``tool_use_id``, the registry's
-result as content, ``is_error`` exactly on error results). Rules, the case that breaks each, and
-the hint that names it: see ``RULES``.
+result as content, ``is_error`` exactly on error results). Two cases ask ``local-toy-reasoning``,
+whose replies start with a signed ``thinking`` block: it must come back unchanged at the head of
+the assistant message, and the final reply's text is its text blocks, not its first block.
+Rules, the case that breaks each, and the hint that names it: see ``RULES``.
 """
 
 from __future__ import annotations
@@ -17,23 +19,16 @@ from typing import Any
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
-from course_lib.checks.lesson07._anthropic_blocks import (
-    blocks,
-    essential,
-    is_text_blocks_of,
-    is_the_question,
-    roles,
-)
+from course_lib.checks.lesson07._anthropic_blocks import is_the_question
 from course_lib.checks.lesson07._shared import (
     CHECK_MODEL,
     NOTEBOOK,
-    is_error_result,
     random_questions,
     registry_spec,
     text_of_message,
-    tool_result,
     tools,
 )
+from course_lib.checks.lesson07.anthropic_results import diagnose_second_request
 
 MAX_TOKENS = 1024
 TEXTS = {
@@ -46,13 +41,6 @@ TEXTS = {
     "first_messages": "the first request's messages",
     "first_succeeds": "a successful first request",
     "requests": "{count} request(s)",
-    "roles": "the roles of the second request's messages",
-    "assistant_content": "the assistant message you sent back",
-    "the_reply_content": "the reply's content blocks, unchanged",
-    "results_for": "one tool_result for each tool_use id: {ids}",
-    "results": "the tool_result blocks of the user message you sent",
-    "results_then_text": "the tool_result blocks first, then any text",
-    "result_of": "the tool_result answering {name}({arguments})",
     "summary": "{count} conversations",
 }
 
@@ -61,9 +49,11 @@ def text(key: str, **fields: object) -> str:
     return TEXTS[key].format(**fields)
 
 
-def case_label(question: str) -> str:
-    return text("case", question=repr(question), model=repr(CHECK_MODEL))
+def case_label(question: str, model: str = CHECK_MODEL) -> str:
+    return text("case", question=repr(question), model=repr(model))
 
+
+REASONING_MODEL = "local-toy-reasoning"
 
 WEATHER_QUESTION = "北京和上海的天气怎么样？"
 WEATHER_CASE = case_label(WEATHER_QUESTION)
@@ -76,6 +66,7 @@ CUT_QUESTION = "Tell me everything about the weather."
 CUT_CASE = case_label(CUT_QUESTION)
 MORE_QUESTION = "Weather and time in Paris?"
 MORE_CASE = case_label(MORE_QUESTION)
+THINKING_CASE = case_label(WEATHER_QUESTION, REASONING_MODEL)
 
 RULES = (
     Rule("model", "Pass model=model to every request.", case=WEATHER_CASE, hint="model"),
@@ -117,6 +108,12 @@ RULES = (
         "Send all of it unchanged, its text blocks too.",
         case=PREFACE_CASE,
         hint="assistant_changed",
+    ),
+    Rule(
+        "thinking",
+        "Send its thinking blocks back too, unchanged, at the head of the assistant message.",
+        case=THINKING_CASE,
+        hint="thinking_dropped",
     ),
     Rule(
         "one_user_message",
@@ -184,50 +181,13 @@ HINTS = {
         "One round trip: at most two requests. Return the second reply's text even when it asks "
         "for more calls (looping until the answer is lesson 05's run_agent)."
     ),
-    "assistant_missing": (
-        'Send the reply back as the assistant message, {{"role": "assistant", "content": '
-        "reply.content}}, before the results."
+    "thinking_block_read": (
+        "A thinking model's reply starts with a thinking block, which has no id, name or input: "
+        'pick the calls by block.type == "tool_use", not by position.'
     ),
-    "assistant_changed": (
-        "Send the reply's content back unchanged, every block of it (its text too): "
-        '{{"role": "assistant", "content": reply.content}}.'
-    ),
-    "tool_role": (
-        "Anthropic has no tool role: the results go in the next user message, as tool_result "
-        "blocks."
-    ),
-    "one_user_message": (
-        "Put every tool_result in one user message, right after the assistant message: not one "
-        "message per result. The API combines consecutive user messages, but Anthropic warns "
-        "that results sent one message each teach the model to stop making parallel calls."
-    ),
-    "results_first": (
-        "Put the tool_result blocks first in the user message; any text comes after them (the "
-        "API refuses a message that answers tool_use blocks with text first)."
-    ),
-    "content_blocks": (
-        "Your tool_result content is a list of text blocks. The API accepts that too, but this "
-        "exercise asks for the string registry.call returns, as it is."
-    ),
-    "result_swapped": (
-        "This tool_result holds the result of another call: run each tool_use block with its own "
-        "name and input, and send that result with that block's id."
-    ),
-    "every_call": "Answer every tool_use block, not only the first: one tool_result each.",
-    "tool_use_id": (
-        'Each tool_result names the call it answers with "tool_use_id": the tool_use block\'s id.'
-    ),
-    "content": (
-        "The content is the text registry.call(block.name, block.input) returns, sent unchanged."
-    ),
-    "is_error": (
-        'When registry.call returns an error object ({{"error": ...}}), add "is_error": True to '
-        "that tool_result."
-    ),
-    "is_error_only": (
-        '"is_error": True belongs only on results that are errors: JSON objects with an '
-        '"error" key, which is_error_result recognises. A result that merely holds the word '
-        '"error" is not one.'
+    "thinking_no_text": (
+        "This reply starts with a thinking block, which has no .text: the reply's text is its "
+        "text blocks, joined (reply_text does that), not its first block."
     ),
     "input_is_dict": (
         "block.input is already a dict (Anthropic decodes the arguments for you): pass it to "
@@ -253,11 +213,21 @@ EXCEPTION_HINTS = [
         hint("input_is_dict"),
     ),
     (lambda r: r.raised_a("AttributeError") and "'choices'" in r.message, hint("not_openai")),
+    (
+        lambda r: (
+            r.raised_a("AttributeError") and "Thinking" in r.message and "'text'" in r.message
+        ),
+        hint("thinking_no_text"),
+    ),
+    (
+        lambda r: r.raised_a("AttributeError") and "'ThinkingBlock'" in r.message,
+        hint("thinking_block_read"),
+    ),
 ]
 
 
-def conversations() -> list[tuple[str, Any]]:
-    """(question, policy or None for the default toy model), the visible ones first."""
+def conversations() -> list[tuple[str, Any, str]]:
+    """(question, policy or None for the default toy model, model), the visible ones first."""
     from course_lib.local_model import HeuristicPolicy, ScriptedPolicy, Turn, call
 
     failing = [call("get_weather", city="Berlin"), call("get_weather", city="东京")]
@@ -268,16 +238,19 @@ def conversations() -> list[tuple[str, Any]]:
     more = Turn(
         "Paris is cloudy. Let me look up the time there too.", (call("get_time", city="Paris"),)
     )
-    cases: list[tuple[str, Any]] = [
-        (WEATHER_QUESTION, None),
-        ("Hello!", None),
-        (ERROR_QUESTION, None),
-        ("Berlin and 东京", ScriptedPolicy([failing], then=HeuristicPolicy())),
-        (PREFACE_QUESTION, ScriptedPolicy([preface], then=HeuristicPolicy())),
-        (CUT_QUESTION, ScriptedPolicy([long_answer])),
-        (MORE_QUESTION, ScriptedPolicy([call("get_weather", city="Paris"), more])),
+    plain = CHECK_MODEL
+    cases: list[tuple[str, Any, str]] = [
+        (WEATHER_QUESTION, None, plain),
+        ("Hello!", None, plain),
+        (ERROR_QUESTION, None, plain),
+        ("Berlin and 东京", ScriptedPolicy([failing], then=HeuristicPolicy()), plain),
+        (PREFACE_QUESTION, ScriptedPolicy([preface], then=HeuristicPolicy()), plain),
+        (CUT_QUESTION, ScriptedPolicy([long_answer]), plain),
+        (MORE_QUESTION, ScriptedPolicy([call("get_weather", city="Paris"), more]), plain),
+        (WEATHER_QUESTION, None, REASONING_MODEL),
+        ("Hello!", None, REASONING_MODEL),
     ]
-    return cases + [(q, None) for q in random_questions(hidden_rng("07.3"), 3)]
+    return cases + [(q, None, plain) for q in random_questions(hidden_rng("07.3"), 3)]
 
 
 @exercise(
@@ -292,22 +265,22 @@ def check_anthropic_round_trip(learner: Learner) -> str:
     from course_lib.local_model import HeuristicPolicy
 
     table = conversations()
-    for index, (question, policy) in enumerate(table):
+    for index, (question, policy, model) in enumerate(table):
         session = learner.model(
             policy or HeuristicPolicy(), model_name=CHECK_MODEL, seed=730 + index
         )
-        case = case_label(question)
+        case = case_label(question, model)
         reply = learner.attempt(
             "anthropic_round_trip",
             learner.client(session, api="anthropic"),
             registry_spec(learner),
             question,
-            model=CHECK_MODEL,
+            model=model,
         )
         if reply.raised:
-            diagnose(case, question, session.exchanges, finished=False)
+            diagnose(case, question, session.exchanges, finished=False, model=model)
             raise_learner_error(case, reply, EXCEPTION_HINTS)
-        diagnose(case, question, session.exchanges)
+        diagnose(case, question, session.exchanges, model=model)
         expect_final_text(case, session.exchanges, reply)
     return text("summary", count=len(table))
 
@@ -321,7 +294,9 @@ def expect_final_text(case: str, exchanges: list, reply: Reply) -> None:
     expect_equal(case, expected, reply.value, hint=hint("return_content"))
 
 
-def diagnose(case: str, question: str, exchanges: list, *, finished: bool = True) -> None:
+def diagnose(
+    case: str, question: str, exchanges: list, *, finished: bool = True, model: str = CHECK_MODEL
+) -> None:
     """Fail with a fitting hint on the first thing the recorded requests show to be wrong."""
     __tracebackhide__ = True
     if not exchanges and not finished:
@@ -332,8 +307,8 @@ def diagnose(case: str, question: str, exchanges: list, *, finished: bool = True
     for number, exchange in enumerate(exchanges, start=1):
         where = text("request_number", number=number, count=len(exchanges))
         body = exchange.request
-        if body.get("model") != CHECK_MODEL:
-            fail(case, CHECK_MODEL, body.get("model"), hint("model"), where=where)
+        if body.get("model") != model:
+            fail(case, model, body.get("model"), hint("model"), where=where)
         if body.get("max_tokens") != MAX_TOKENS:
             fail(case, MAX_TOKENS, body.get("max_tokens"), hint("max_tokens"), where=where)
         if body.get("tools") != expected_tools:
@@ -371,62 +346,3 @@ def diagnose(case: str, question: str, exchanges: list, *, finished: bool = True
         fail(case, Plain(expected), Plain(got), hint(key))
     if uses and len(exchanges) > 1:
         diagnose_second_request(case, first.reply, exchanges[1].request.get("messages") or [])
-
-
-def diagnose_second_request(case: str, first: dict, messages: list) -> None:
-    __tracebackhide__ = True
-    uses = [b for b in first.get("content") or [] if b.get("type") == "tool_use"]
-    ids = [b["id"] for b in uses]
-    sent_roles = roles(messages)
-    expected_roles = ["user", "assistant", "user"]
-    where = text("roles")
-    if "assistant" not in sent_roles:
-        fail(case, expected_roles, sent_roles, hint("assistant_missing"), where=where)
-    if any(role not in ("user", "assistant") for role in sent_roles):
-        fail(case, expected_roles, sent_roles, hint("tool_role"), where=where)
-    if sent_roles != expected_roles:
-        fail(case, expected_roles, sent_roles, hint("one_user_message"), where=where)
-    sent = messages[1].get("content")
-    reply_blocks = [essential(b) for b in first.get("content") or []]
-    if (
-        not isinstance(sent, list)
-        or [essential(b) for b in sent if isinstance(b, dict)] != reply_blocks
-    ):
-        where = text("assistant_content")
-        fail(case, Plain(text("the_reply_content")), sent, hint("assistant_changed"), where=where)
-    results = blocks(messages[2], "tool_result")
-    answered = [r.get("tool_use_id") for r in results]
-    expected = Plain(text("results_for", ids=", ".join(ids)))
-    where = text("results")
-    content = messages[2].get("content")
-    leading = content[: len(results)] if isinstance(content, list) else []
-    if results and any(not isinstance(b, dict) or b.get("type") != "tool_result" for b in leading):
-        fail(case, Plain(text("results_then_text")), content, hint("results_first"), where=where)
-    if len(results) < len(uses):
-        fail(case, expected, answered, hint("every_call"), where=where)
-    if sorted(map(str, answered)) != sorted(ids):
-        fail(case, expected, answered, hint("tool_use_id"), where=where)
-    by_id = {r["tool_use_id"]: r for r in results}
-    every_result = [tool_result(use["name"], use["input"]) for use in uses]
-    for use, result in zip(uses, every_result, strict=True):
-        sent_result = by_id[use["id"]]
-        here = text("result_of", name=use["name"], arguments=use["input"])
-        if sent_result.get("content") != result:
-            sent_content = sent_result.get("content")
-            key = (
-                "result_swapped"
-                if sent_content in every_result
-                else "content_blocks"
-                if is_text_blocks_of(sent_content, result)
-                else "content"
-            )
-            fail(case, result, sent_result.get("content"), hint(key), where=here)
-        flagged = sent_result.get("is_error") is True
-        if flagged != is_error_result(result):
-            key = "is_error" if not flagged else "is_error_only"
-            wanted = (
-                {**sent_result, "is_error": True}
-                if not flagged
-                else {k: v for k, v in sent_result.items() if k != "is_error"}
-            )
-            fail(case, wanted, sent_result, hint(key), where=here)

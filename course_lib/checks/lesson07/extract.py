@@ -1,10 +1,14 @@
 """Exercise 07.4, ``extract(client, text, schema_model, *, model) -> BaseModel``: structured output
-into a pydantic model, and a clear error when the reply does not validate.
+into a pydantic model, from OpenAI or Anthropic, and a clear error when the reply does not
+validate.
 
 The pydantic models are built beside the learner's code from ``MODELS_SOURCE`` (and here, from the
 same text, to validate what the model said). The model is a session on the check's side: the toy
 model fills the schema from the text, or a script sends a reply that does not validate. The check
-reads the request (one user message, a strict ``json_schema`` format) and what came back: an
+reads the request (one user message; a strict ``json_schema`` ``response_format`` for an OpenAI
+client, ``max_tokens`` and ``output_config.format`` for an Anthropic one, whose replies that do
+not validate are JSON cut short by ``max_tokens``, since the local model, like the real API,
+keeps structured text to its schema) and what came back: an
 instance of the schema model holding exactly the validated reply, or an ``ExtractionError`` that
 names the model and the fields that failed. Rules, the case that breaks each, and the hint that
 names it: see ``RULES``.
@@ -18,7 +22,12 @@ from typing import Any
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
-from course_lib.checks.lesson07._shared import CHECK_MODEL, NOTEBOOK
+from course_lib.checks.lesson07._shared import CHECK_MODEL, NOTEBOOK, text_of_message
+from course_lib.checks.lesson07.extract_requests import (
+    MAX_TOKENS,
+    diagnose_anthropic_request,
+    diagnose_request,
+)
 
 MODELS_SOURCE = """\
 from pydantic import BaseModel
@@ -48,13 +57,11 @@ answer = {
 TEXTS = {
     "case": "extract(client, {text}, {model_class}, model={model})",
     "case_bad": "extract(client, {text}, {model_class}, model={model}) with the reply {reply}",
-    "a_request": "a request to the model",
-    "no_request": "no request",
-    "one_request": "one request",
-    "requests": "{count} request(s)",
-    "messages": "the request's messages",
-    "format": "the request's response_format",
-    "strict_format": 'a "json_schema" response_format with "strict": true',
+    "case_anthropic": "extract(anthropic_client, {text}, {model_class}, model={model})",
+    "case_cut": (
+        "extract(anthropic_client, {text}, {model_class}, model={model}) with a reply longer "
+        "than max_tokens"
+    ),
     "instance": "an instance of {model_class}",
     "raises": "ExtractionError naming {model_class}{fields}",
     "fields": " and the field(s) {names}",
@@ -67,7 +74,10 @@ def text(key: str, **fields: object) -> str:
     return TEXTS[key].format(**fields)
 
 
-def case_label(sample: str, model_class: str, reply: str | None = None) -> str:
+def case_label(sample: str, model_class: str, reply: str | None = None, api: str = "openai") -> str:
+    if api == "anthropic":
+        key = "case_anthropic" if reply is None else "case_cut"
+        return text(key, text=repr(sample), model_class=model_class, model=repr(CHECK_MODEL))
     if reply is None:
         return text("case", text=repr(sample), model_class=model_class, model=repr(CHECK_MODEL))
     return text(
@@ -83,6 +93,9 @@ PERSON_TEXT = "张三住在北京，今年30岁。"
 PERSON_CASE = case_label(PERSON_TEXT, "Person")
 BAD_AGE = '{"name": "张三", "city": "北京", "age": "thirty"}'
 BAD_AGE_CASE = case_label(PERSON_TEXT, "Person", BAD_AGE)
+CLAUDE_CASE = case_label(PERSON_TEXT, "Person", api="anthropic")
+# Longer than max_tokens (one token per Chinese character): the JSON is cut short.
+TOO_LONG = '{"name": "' + "张" * (MAX_TOKENS + 100) + '", "city": "北京", "age": 30}'
 
 RULES = (
     Rule("model", "Pass model=model.", case=PERSON_CASE, hint="model"),
@@ -99,10 +112,29 @@ RULES = (
         hint="strict_refused",
     ),
     Rule(
+        "anthropic",
+        "With an Anthropic client, ask with client.messages.parse.",
+        case=CLAUDE_CASE,
+        hint="anthropic_client",
+    ),
+    Rule("max_tokens", "Pass max_tokens=1024 to Anthropic.", case=CLAUDE_CASE, hint="max_tokens"),
+    Rule(
+        "anthropic_format",
+        "Ask Anthropic for output_config.format made from schema_model.",
+        case=CLAUDE_CASE,
+        hint="no_format_anthropic",
+    ),
+    Rule(
         "instance",
         "Return an instance of schema_model holding what the model sent.",
         case=PERSON_CASE,
         hint="return_model",
+    ),
+    Rule(
+        "anthropic_instance",
+        "From Anthropic, the instance is reply.parsed_output.",
+        case=CLAUDE_CASE,
+        hint="return_parsed_output",
     ),
     Rule(
         "validate",
@@ -131,29 +163,19 @@ RULES = (
 )
 
 HINTS = {
-    "no_request": "Call client.chat.completions.parse (or create) to ask the model.",
-    "one_request": "One request per text is enough.",
-    "model": "Pass model=model.",
-    "messages": 'Send one user message holding the text: [{{"role": "user", "content": text}}].',
-    "no_format": (
-        "Ask for structured output: client.chat.completions.parse(..., "
-        "response_format=schema_model) sends a strict JSON Schema made from the model."
+    "anthropic_client": (
+        "This client is an Anthropic one (isinstance(client, anthropic.Anthropic)), which has "
+        "no chat.completions: ask it with client.messages.parse(model=model, max_tokens=1024, "
+        "messages=[...], output_format=schema_model)."
     ),
-    "json_object": (
-        '"json_object" promises JSON, not your schema: ask for the schema itself with '
-        "response_format=schema_model."
+    "openai_client": (
+        "This client is an OpenAI one, which has no messages.parse: ask it with "
+        "client.chat.completions.parse(..., response_format=schema_model). Only an "
+        "anthropic.Anthropic client takes messages.parse."
     ),
-    "not_strict": (
-        'Ask for a strict schema: "strict": true (parse(response_format=schema_model) does).'
-    ),
-    "strict_refused": (
-        "Strict mode refused the schema: model_json_schema() leaves objects open and optional "
-        "fields out of required. Let client.chat.completions.parse(response_format="
-        "schema_model) build the strict schema (or make it strict as in lesson 06)."
-    ),
-    "forced_tool": (
-        "A forced tool gets JSON too, but this exercise asks for response_format: "
-        "client.chat.completions.parse(..., response_format=schema_model)."
+    "return_parsed_output": (
+        "Return the instance itself: reply.parsed_output (what messages.parse validated), not "
+        "{kind}."
     ),
     "return_model": ("Return an instance of schema_model (message.parsed), not {kind}."),
     "return_fields": "Return what the model sent, validated: message.parsed, unchanged.",
@@ -180,11 +202,6 @@ HINTS = {
         "The reply does not validate, yet your function returned None: raise ExtractionError "
         "instead, so the caller cannot mistake a failure for an empty answer."
     ),
-    "chat_parse": (
-        "This exercise uses Chat Completions: client.chat.completions.parse(model=model, "
-        "messages=[...], response_format=schema_model). The Responses API's "
-        "client.responses.parse(text_format=...) is the other route, not this one."
-    ),
     "raised_other": (
         "A reply that does not validate should raise ExtractionError; your function raised "
         "{raised} instead."
@@ -194,6 +211,22 @@ HINTS = {
 
 def hint(key: str, **fields: object) -> HintText:
     return HintText.of(HINTS, key, **fields)
+
+
+EXCEPTION_HINTS = [
+    (
+        lambda r: r.raised_a("AttributeError") and "'Anthropic' object" in r.message,
+        hint("anthropic_client"),
+    ),
+    (
+        lambda r: (
+            r.raised_a("AttributeError")
+            and "'OpenAI' object" in r.message
+            and "'messages'" in r.message
+        ),
+        hint("openai_client"),
+    ),
+]
 
 
 @cache
@@ -219,23 +252,34 @@ def validated(model_class: str, content: str) -> dict[str, Any]:
     return _models()[model_class].model_validate_json(content).model_dump(mode="json")
 
 
-def cases() -> list[tuple[str, str, str | None]]:
-    """(text, model class, scripted reply or None for the toy model), the visible ones first."""
+def cases() -> list[tuple[str, str, str | None, str]]:
+    """(text, model class, scripted reply or None for the toy model, "openai" or "anthropic"),
+    the visible ones first."""
     rng = hidden_rng("07.4")
-    table: list[tuple[str, str, str | None]] = [
-        (PERSON_TEXT, "Person", None),
-        ("Alice is 30 and lives in Paris.", "Person", None),
-        ("小明要去北京和上海玩5晚。", "Trip", None),
-        (PERSON_TEXT, "Person", BAD_AGE),
-        ("Bob lives in London.", "Person", '{"name": "Bob"}'),
-        ("张三 spends 4 nights in 上海 and 北京.", "Trip", "Sorry, I cannot answer that."),
+    table: list[tuple[str, str, str | None, str]] = [
+        (PERSON_TEXT, "Person", None, "openai"),
+        ("Alice is 30 and lives in Paris.", "Person", None, "openai"),
+        ("小明要去北京和上海玩5晚。", "Trip", None, "openai"),
+        (PERSON_TEXT, "Person", BAD_AGE, "openai"),
+        ("Bob lives in London.", "Person", '{"name": "Bob"}', "openai"),
+        (
+            "张三 spends 4 nights in 上海 and 北京.",
+            "Trip",
+            "Sorry, I cannot answer that.",
+            "openai",
+        ),
+        (PERSON_TEXT, "Person", None, "anthropic"),
+        ("小明要去北京和上海玩5晚。", "Trip", None, "anthropic"),
+        ("张三住在北京。", "Person", TOO_LONG, "anthropic"),
     ]
     people, places = ["张三", "李雷", "Carol", "Dave"], ["北京", "上海", "Paris", "Berlin"]
-    for _ in range(2):
+    for api in ("openai", "anthropic"):
         person, place = rng.choice(people), rng.choice(places)
-        table.append((f"{person} lives in {place} and is {rng.randint(20, 70)}.", "Person", None))
+        sample = f"{person} lives in {place} and is {rng.randint(20, 70)}."
+        table.append((sample, "Person", None, api))
     nights = rng.randint(2, 9)
-    table.append(("Carol", "Trip", f'{{"name": "Carol", "cities": "上海", "nights": {nights}}}'))
+    bad_trip = f'{{"name": "Carol", "cities": "上海", "nights": {nights}}}'
+    table.append(("Carol", "Trip", bad_trip, "openai"))
     return table
 
 
@@ -244,84 +288,48 @@ def check_extract(learner: Learner) -> str:
     from course_lib.local_model import HeuristicPolicy, ScriptedPolicy
 
     table = cases()
-    for index, (sample, model_class, scripted) in enumerate(table):
+    for index, (sample, model_class, scripted, api) in enumerate(table):
         policy = ScriptedPolicy([scripted]) if scripted is not None else HeuristicPolicy()
         session = learner.model(policy, model_name=CHECK_MODEL, seed=740 + index)
-        case = case_label(sample, model_class, scripted)
+        case = case_label(sample, model_class, scripted, api)
         reply = learner.run(
             f"{MODELS_SOURCE}\nModel = {model_class}\n{RUN}",
             result="answer",
             bind={
                 "extract": learner.target("extract"),
-                "client": learner.client(session),
+                "client": learner.client(session, api=api),
                 "text": sample,
                 "model_name": CHECK_MODEL,
             },
         )
-        diagnose_request(case, sample, session.exchanges, raised=reply.raised)
-        content = session.exchanges[0].reply["choices"][0]["message"]["content"]
+        if reply.raised and not session.exchanges:
+            raise_learner_error(case, reply, EXCEPTION_HINTS)
+        if api == "anthropic":
+            diagnose_anthropic_request(case, sample, session.exchanges, model_class)
+            content = text_of_message(session.exchanges[0].reply)
+        else:
+            diagnose_request(case, sample, session.exchanges, raised=reply.raised)
+            content = session.exchanges[0].reply["choices"][0]["message"]["content"]
         problem = validation_problem(model_class, content)
         if problem is None:
-            expect_instance(case, model_class, validated(model_class, content), reply)
+            expect_instance(case, model_class, validated(model_class, content), reply, api)
         else:
             expect_extraction_error(case, model_class, problem, reply)
     return text("summary", count=len(table))
 
 
-def diagnose_request(case: str, sample: str, exchanges: list, *, raised: bool) -> None:
-    __tracebackhide__ = True
-    if not exchanges:
-        fail(case, Plain(text("a_request")), Plain(text("no_request")), hint("no_request"))
-    if len(exchanges) > 1:
-        fail(
-            case,
-            Plain(text("one_request")),
-            Plain(text("requests", count=len(exchanges))),
-            hint("one_request"),
-        )
-    exchange = exchanges[0]
-    body = exchange.request
-    if body.get("model") != CHECK_MODEL:
-        fail(case, CHECK_MODEL, body.get("model"), hint("model"))
-    user = [{"role": "user", "content": sample}]
-    if "messages" not in body and "input" in body:
-        fail(case, user, body.get("messages"), hint("chat_parse"), where=text("messages"))
-    if body.get("messages") != user:
-        fail(case, user, body.get("messages"), hint("messages"), where=text("messages"))
-    wanted = Plain(text("strict_format"))
-    shape = body.get("response_format")
-    where = text("format")
-    if shape is None:
-        key = (
-            "forced_tool" if body.get("tool_choice") not in (None, "auto", "none") else "no_format"
-        )
-        fail(case, wanted, body.get("response_format"), hint(key), where=where)
-    if not isinstance(shape, dict) or shape.get("type") != "json_schema":
-        key = (
-            "json_object"
-            if isinstance(shape, dict) and shape.get("type") == "json_object"
-            else "no_format"
-        )
-        fail(case, wanted, shape, hint(key), where=where)
-    if exchange.status == 400:
-        fail(case, wanted, exchange.reply, hint("strict_refused"), where=where)
-    if (shape.get("json_schema") or {}).get("strict") is not True:
-        fail(case, wanted, shape, hint("not_strict"), where=where)
-    if exchange.status != 200 and raised:
-        fail(case, wanted, exchange.reply, hint("no_format"), where=where)
-
-
-def expect_instance(case: str, model_class: str, expected: dict, reply: Reply) -> None:
+def expect_instance(
+    case: str, model_class: str, expected: dict, reply: Reply, api: str = "openai"
+) -> None:
     __tracebackhide__ = True
     wanted = Plain(text("instance", model_class=model_class))
     if reply.raised:
-        raise_learner_error(case, reply)
+        raise_learner_error(case, reply, EXCEPTION_HINTS)
     answer = reply.value
     if not answer["is_schema_model"]:
         kind = answer["class"]
-        fail(
-            case, wanted, Plain(text("returned", kind=kind)), hint("return_model", kind=f"a {kind}")
-        )
+        key = "return_parsed_output" if api == "anthropic" else "return_model"
+        fail(case, wanted, Plain(text("returned", kind=kind)), hint(key, kind=f"a {kind}"))
     expect_equal(case, expected, answer["fields"], hint=hint("return_fields"))
 
 

@@ -80,6 +80,25 @@ def round_trip(
             conversation.append({"role": "assistant", "content": reply_text(reply) or "..."})
         elif assistant == "tool_use only":
             conversation.append({"role": "assistant", "content": uses})
+        elif assistant == "text and tool_use":
+            kept = [block for block in reply.content if block.type in ("text", "tool_use")]
+            conversation.append({"role": "assistant", "content": kept})
+        elif assistant == "thinking edited":  # the thoughts tidied, the signature kept
+            edited = [
+                {**block.model_dump(), "thinking": block.thinking.strip() + " "}
+                if block.type == "thinking"
+                else block
+                for block in reply.content
+            ]
+            conversation.append({"role": "assistant", "content": edited})
+        elif assistant == "rebuilt":  # dicts of the fields a Chat Completions habit keeps
+            rebuilt = [
+                {"type": "thinking", "thinking": block.thinking, "signature": ""}
+                if block.type == "thinking"
+                else block.model_dump(exclude_none=True)
+                for block in reply.content
+            ]
+            conversation.append({"role": "assistant", "content": rebuilt})
         if results_in == "one user message":
             preface = [{"type": "text", "text": "Here are the results."}] if text_first else []
             conversation.append({"role": "user", "content": [*preface, *results]})
@@ -95,6 +114,8 @@ def round_trip(
         final = client.messages.create(messages=conversation, **ask)
         if loop and final.stop_reason == "tool_use":
             return anthropic_round_trip(client, registry, question, **kwargs)
+        if returns == "first block":
+            return final.content[0].text
         return reply_text(final) if returns == "text" else final.content
 
     return anthropic_round_trip
@@ -102,7 +123,7 @@ def round_trip(
 
 def test_the_solution_passes_every_conversation():
     assert evaluate("07.3", solution("anthropic_round_trip")) == (
-        "Exercise 07.3 passed: anthropic_round_trip (10 conversations)."
+        "Exercise 07.3 passed: anthropic_round_trip (12 conversations)."
     )
 
 
@@ -152,6 +173,7 @@ WRONG_BY_RULE = {
         "cut_short": round_trip(stop_check="end_turn"),
         "assistant": round_trip(assistant="missing"),
         "assistant_unchanged": round_trip(assistant="tool_use only"),
+        "thinking": round_trip(assistant="text and tool_use"),
         "one_user_message": round_trip(results_in="tool role"),
         "tool_use_id": round_trip(id_key="tool_call_id"),
         "content": round_trip(content="json.dumps"),
@@ -320,3 +342,75 @@ def test_a_reply_cut_short_by_max_tokens_is_an_answer_not_a_call():
 def test_dropping_the_assistant_text_before_its_calls_is_told_to_send_every_block():
     message = rejected("07.3", round_trip(assistant="tool_use only"))
     assert "every block of it (its text too)" in message
+
+
+def test_keeping_only_text_and_tool_use_blocks_is_told_the_thinking_block_goes_back():
+    message = rejected("07.3", WRONG_BY_RULE["07.3"]["thinking"])
+    assert "model='local-toy-reasoning'" in message
+    assert "The reply began with a thinking block" in message
+
+
+def test_a_thinking_block_rebuilt_without_its_signature_is_told_to_send_it_unchanged():
+    message = rejected("07.3", round_trip(assistant="rebuilt"))
+    assert "its signature seals its text" in message
+
+
+def test_returning_the_first_blocks_text_is_told_a_thinking_block_has_none():
+    message = rejected("07.3", round_trip(returns="first block"))
+    assert "model='local-toy-reasoning'" in message
+    assert "starts with a thinking block, which has no .text" in message
+
+
+def test_the_text_blocks_joined_by_a_comprehension_of_their_own_pass():
+    is_error_result = solution("is_error_result")
+
+    def anthropic_round_trip(client, registry, question, *, model):
+        ask = {"model": model, "max_tokens": 1024, "tools": registry.schemas(format="anthropic")}
+        history = [{"role": "user", "content": question}]
+        reply = client.messages.create(messages=history, **ask)
+        if reply.stop_reason == "tool_use":
+            answers = []
+            for use in (b for b in reply.content if b.type == "tool_use"):
+                out = registry.call(use.name, use.input)
+                answers.append(
+                    {"type": "tool_result", "tool_use_id": use.id, "content": out}
+                    | ({"is_error": True} if is_error_result(out) else {})
+                )
+            history.append({"role": "assistant", "content": reply.content})
+            history.append({"role": "user", "content": answers})
+            reply = client.messages.create(messages=history, **ask)
+        return "".join(getattr(b, "text", "") for b in reply.content if b.type == "text")
+
+    assert evaluate("07.3", anthropic_round_trip).startswith("Exercise 07.3 passed")
+
+
+def test_reading_every_block_as_a_call_is_told_a_thinking_block_comes_first():
+    is_error_result, reply_text = solution("is_error_result"), solution("reply_text")
+
+    def anthropic_round_trip(client, registry, question, *, model):
+        ask = {"model": model, "max_tokens": 1024, "tools": registry.schemas(format="anthropic")}
+        history = [{"role": "user", "content": question}]
+        reply = client.messages.create(messages=history, **ask)
+        if reply.stop_reason != "tool_use":
+            return reply_text(reply)
+        calls = reply.content[1:] if reply.content[0].type == "text" else reply.content
+        results = []
+        for use in calls:
+            out = registry.call(use.name, use.input)
+            entry = {"type": "tool_result", "tool_use_id": use.id, "content": out}
+            results.append({**entry, "is_error": True} if is_error_result(out) else entry)
+        history += [
+            {"role": "assistant", "content": reply.content},
+            {"role": "user", "content": results},
+        ]
+        return reply_text(client.messages.create(messages=history, **ask))
+
+    message = rejected("07.3", anthropic_round_trip)
+    assert "model='local-toy-reasoning'" in message
+    assert "starts with a thinking block, which has no id, name or input" in message
+
+
+def test_an_edited_thinking_block_is_told_its_signature_seals_it_without_showing_the_signature():
+    message = rejected("07.3", round_trip(assistant="thinking edited"))
+    assert "its signature seals its text" in message
+    assert "<the signature of the reply's block 0>" in message  # it differs from run to run

@@ -289,3 +289,37 @@ def test_each_slip_in_one_kind_of_item_gets_the_hint_that_names_it(mistake, hook
 
 def test_the_hooked_correct_conversion_itself_passes():
     assert evaluate("07.2", _correct()).startswith("Exercise 07.2 passed")
+
+
+def test_a_conversion_by_kind_of_message_written_with_match_passes():
+    """A different structure: one small function per kind of message, chosen by ``match``."""
+
+    def calls_of(message):
+        return [
+            {
+                "type": "function_call",
+                "call_id": call["id"],
+                "name": call["function"]["name"],
+                "arguments": call["function"]["arguments"],
+            }
+            for call in message.get("tool_calls") or []
+        ]
+
+    def chat_to_responses_input(messages):
+        items = []
+        for message in messages:
+            match message:
+                case {"role": "tool", "tool_call_id": call_id, "content": output}:
+                    items += [
+                        {"type": "function_call_output", "call_id": call_id, "output": output}
+                    ]
+                case {"role": role, "content": str(text)} if text:
+                    items += [
+                        {"type": "message", "role": role, "content": text},
+                        *calls_of(message),
+                    ]
+                case _:
+                    items += calls_of(message)
+        return items
+
+    assert evaluate("07.2", chat_to_responses_input).startswith("Exercise 07.2 passed")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import anthropic
 import pytest
 from pydantic import ValidationError
 from rules import assert_breaks_rule
@@ -26,11 +27,29 @@ def extract_with(
     names_model=True,
     cause="from error",
     api="chat",
+    claude="parse",
 ):
     """An extract with one chosen mistake (the defaults give a correct one)."""
     extraction_error = solution("ExtractionError")
 
+    def from_claude(client, text, schema_model, model):
+        """The Anthropic road: ``claude`` names its mistake."""
+        messages = [{"role": "user", "content": text}]
+        try:
+            if claude == "create, no format":
+                reply = client.messages.create(model=model, max_tokens=1024, messages=messages)
+                return schema_model.model_validate_json(reply.content[0].text)
+            tokens = 512 if claude == "max_tokens 512" else 1024
+            reply = client.messages.parse(
+                model=model, max_tokens=tokens, messages=messages, output_format=schema_model
+            )
+        except ValidationError as error:
+            raise extraction_error(f"{schema_model.__name__}: {error}") from error
+        return reply if claude == "the reply" else reply.parsed_output
+
     def extract(client, text, schema_model, **kwargs):
+        if claude != "chat everywhere" and isinstance(client, anthropic.Anthropic):
+            return from_claude(client, text, schema_model, kwargs["model"])
         used_model = kwargs["model"] if model else "local-toy"
         messages = [{"role": "user", "content": text}]
         if system:
@@ -86,7 +105,7 @@ def extract_with(
 
 
 def test_the_solution_passes_every_text():
-    assert evaluate("07.4", solution("extract")) == "Exercise 07.4 passed: extract (9 texts)."
+    assert evaluate("07.4", solution("extract")) == "Exercise 07.4 passed: extract (12 texts)."
 
 
 def test_the_helper_without_mistakes_passes():
@@ -98,7 +117,7 @@ def test_a_strict_schema_made_with_lesson_06s_to_strict_and_validated_by_hand_pa
 
 
 def test_the_cases_hold_replies_that_validate_and_replies_that_do_not():
-    scripted = [reply for _, _, reply in cases() if reply is not None]
+    scripted = [reply for _, _, reply, api in cases() if reply is not None and api == "openai"]
     assert validation_problem("Person", scripted[0]) == ["age"]
     assert validation_problem("Person", scripted[1]) == ["city", "age"]
     assert validation_problem("Trip", scripted[2]) == []  # not JSON at all: no field to name
@@ -112,6 +131,10 @@ WRONG_BY_RULE = {
         "messages": extract_with(system=True),
         "strict_schema": extract_with(schema="pydantic's own"),
         "instance": extract_with(returns="dict"),
+        "anthropic": extract_with(claude="chat everywhere"),
+        "max_tokens": extract_with(claude="max_tokens 512"),
+        "anthropic_format": extract_with(claude="create, no format"),
+        "anthropic_instance": extract_with(claude="the reply"),
         "validate": extract_with(schema="to_strict", validate=False),
         "wrap": extract_with(wrap=False),
         "message": extract_with(names_model=False),
@@ -219,4 +242,103 @@ def test_returning_none_for_a_reply_that_does_not_fit_is_told_to_raise():
 
 def test_the_responses_api_route_is_told_this_exercise_uses_chat_completions():
     message = rejected("07.4", extract_with(api="responses"))
-    assert "This exercise uses Chat Completions" in message
+    assert "With an OpenAI client this exercise uses Chat Completions" in message
+
+
+def test_chat_completions_asked_of_an_anthropic_client_is_told_to_use_messages_parse():
+    message = rejected("07.4", WRONG_BY_RULE["07.4"]["anthropic"])
+    assert "extract(anthropic_client, '张三住在北京，今年30岁。', Person" in message
+    assert "This client is an Anthropic one" in message
+
+
+def test_messages_parse_asked_of_an_openai_client_is_told_it_is_an_openai_one():
+    def extract(client, text, schema_model, *, model):
+        reply = client.messages.parse(
+            model=model,
+            max_tokens=1024,
+            messages=[{"role": "user", "content": text}],
+            output_format=schema_model,
+        )
+        return reply.parsed_output
+
+    assert "This client is an OpenAI one, which has no messages.parse" in rejected("07.4", extract)
+
+
+def test_anthropic_without_output_config_is_told_to_ask_for_the_format():
+    message = rejected("07.4", WRONG_BY_RULE["07.4"]["anthropic_format"])
+    assert "Where:    the request's output_config" in message
+    assert "sends output_config.format" in message
+
+
+def test_pydantics_own_schema_sent_to_anthropic_is_told_why_it_was_refused():
+    def extract(client, text, schema_model, *, model):
+        if not isinstance(client, anthropic.Anthropic):
+            return solution("extract")(client, text, schema_model, model=model)
+        reply = client.messages.create(
+            model=model,
+            max_tokens=1024,
+            messages=[{"role": "user", "content": text}],
+            output_config={
+                "format": {"type": "json_schema", "schema": schema_model.model_json_schema()}
+            },
+        )
+        return schema_model.model_validate_json(reply.content[0].text)
+
+    message = rejected("07.4", extract)
+    assert "Anthropic refused the schema" in message
+    assert "'additionalProperties' must be explicitly set to false" in message
+
+
+def test_returning_anthropics_parsed_message_is_told_to_return_parsed_output():
+    message = rejected("07.4", WRONG_BY_RULE["07.4"]["anthropic_instance"])
+    assert "reply.parsed_output" in message and "a ParsedMessage" in message
+
+
+def test_a_cut_short_anthropic_reply_let_through_is_told_to_wrap_it():
+    def extract(client, text, schema_model, *, model):
+        if isinstance(client, anthropic.Anthropic):
+            return client.messages.parse(
+                model=model,
+                max_tokens=1024,
+                messages=[{"role": "user", "content": text}],
+                output_format=schema_model,
+            ).parsed_output
+        return solution("extract")(client, text, schema_model, model=model)
+
+    message = rejected("07.4", extract)
+    assert "with a reply longer than max_tokens" in message
+    assert "raise ExtractionError(...) from it" in message
+
+
+def test_an_own_strict_schema_for_each_provider_and_a_chinese_message_pass():
+    """A different road: create() with schemas made by lesson 06's to_strict, validated by hand,
+    and the error worded in Chinese (it names the model and the fields, which is what counts)."""
+    extraction_error = solution("ExtractionError")
+
+    def extract(client, text, schema_model, *, model):
+        schema = to_strict(schema_model.model_json_schema())
+        messages = [{"role": "user", "content": text}]
+        if hasattr(client, "chat"):
+            fmt = {"type": "json_schema", "json_schema": {"name": "data", "schema": schema}}
+            fmt["json_schema"]["strict"] = True
+            reply = client.chat.completions.create(
+                model=model, messages=messages, response_format=fmt
+            )
+            raw = reply.choices[0].message.content
+        else:
+            reply = client.messages.create(
+                model=model,
+                max_tokens=1024,
+                messages=messages,
+                output_config={"format": {"type": "json_schema", "schema": schema}},
+            )
+            raw = "".join(b.text for b in reply.content if b.type == "text")
+        try:
+            return schema_model.model_validate_json(raw)
+        except ValidationError as error:
+            fields = "、".join(str(e["loc"][0]) for e in error.errors() if e["loc"])
+            raise extraction_error(
+                f"模型的回复不符合 {schema_model.__name__}，出错的字段：{fields or '（不是 JSON）'}"
+            ) from error
+
+    assert evaluate("07.4", extract).startswith("Exercise 07.4 passed")

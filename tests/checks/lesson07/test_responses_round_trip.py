@@ -27,6 +27,8 @@ def round_trip(
     continuation="previous",
     send_again=True,
     returns="text",
+    history="every item",
+    answered_when="no calls",
 ):
     """A responses_round_trip with one chosen mistake (the defaults give a correct one)."""
 
@@ -41,6 +43,8 @@ def round_trip(
         )
         first = client.responses.create(model=used_model, input=first_input_value, tools=sent_tools)
         calls = [item for item in first.output if item.type == "function_call"]
+        if answered_when == "text" and first.output_text:
+            return first.output_text
         if check_calls and not calls:
             return first.output_text
         if not send_again:
@@ -55,17 +59,18 @@ def round_trip(
 
                 result = json.dumps(result, ensure_ascii=False)
             outputs.append({"type": "function_call_output", "call_id": call_id, "output": result})
-        history = [
+        resent = first.output if history == "every item" else calls
+        history_items = [
             {"type": "message", "role": "user", "content": question},
-            *[item.model_dump(exclude_none=True) for item in first.output],
+            *[item.model_dump(exclude_none=True) for item in resent],
         ]
         second_kwargs = {"tools": sent_tools} if second_tools else {}
         if continuation == "previous":
             second_kwargs.update(previous_response_id=first.id, input=outputs)
         elif continuation == "whole":
-            second_kwargs.update(input=[*history, *outputs])
+            second_kwargs.update(input=[*history_items, *outputs])
         elif continuation == "both":
-            second_kwargs.update(previous_response_id=first.id, input=[*history, *outputs])
+            second_kwargs.update(previous_response_id=first.id, input=[*history_items, *outputs])
         elif continuation == "neither":
             second_kwargs.update(input=outputs)
         second = client.responses.create(model=used_model, **second_kwargs)
@@ -76,7 +81,7 @@ def round_trip(
 
 def test_the_solution_passes_every_conversation():
     assert evaluate("07.1", solution("responses_round_trip")) == (
-        "Exercise 07.1 passed: responses_round_trip (8 conversations)."
+        "Exercise 07.1 passed: responses_round_trip (11 conversations)."
     )
 
 
@@ -163,6 +168,8 @@ WRONG_BY_RULE = {
         "tools": round_trip(second_tools=False),
         "first_input": round_trip(first_input="system"),
         "no_calls": round_trip(check_calls=False),
+        "text_beside": round_trip(answered_when="text"),
+        "reasoning": round_trip(continuation="whole", history="calls only"),
         "every_call": round_trip(answer="first"),
         "call_id": round_trip(pair_by="id"),
         "output": round_trip(output="json.dumps"),
@@ -382,3 +389,130 @@ def _whole_without_question(client, registry, question, *, model):
     ]
     items = [item.model_dump(exclude_none=True) for item in calls]
     return client.responses.create(model=model, input=[*items, *outputs], tools=tools).output_text
+
+
+def test_a_whole_conversation_of_the_calls_alone_is_told_the_reasoning_items_go_back_too():
+    message = rejected("07.1", WRONG_BY_RULE["07.1"]["reasoning"])
+    assert "model='local-toy-reasoning'" in message
+    assert "The reply began with a reasoning item, and its calls belong to it" in message
+    assert "every item of the reply (reasoning, function_call, function_call)" in message
+    assert "rs_" not in message and "fc_" not in message  # their ids differ from run to run
+    assert "Send every item of the reply as it came" in message
+
+
+def _rebuilt_calls_without_ids(client, registry, question, *, model):
+    """The Chat Completions habit: each call rebuilt from its fields, no item ids, no reasoning."""
+    tools = registry.schemas(format="responses")
+    first = client.responses.create(model=model, input=question, tools=tools)
+    calls = [item for item in first.output if item.type == "function_call"]
+    if not calls:
+        return first.output_text
+    rebuilt = [
+        {"type": "function_call", "call_id": c.call_id, "name": c.name, "arguments": c.arguments}
+        for c in calls
+    ]
+    outputs = [
+        {
+            "type": "function_call_output",
+            "call_id": c.call_id,
+            "output": registry.call(c.name, c.arguments),
+        }
+        for c in calls
+    ]
+    second = client.responses.create(
+        model=model, input=[{"role": "user", "content": question}, *rebuilt, *outputs], tools=tools
+    )
+    return second.output_text
+
+
+def test_calls_rebuilt_without_their_ids_lose_the_reasoning_even_when_the_model_accepts_them():
+    message = rejected("07.1", _rebuilt_calls_without_ids)
+    assert "The reply began with a reasoning item" in message
+
+
+def test_the_first_output_items_resent_as_the_sdk_objects_themselves_pass():
+    def responses_round_trip(client, registry, question, *, model):
+        tools = registry.schemas(format="responses")
+        first = client.responses.create(model=model, input=question, tools=tools)
+        outputs = [
+            {
+                "type": "function_call_output",
+                "call_id": item.call_id,
+                "output": registry.call(item.name, item.arguments),
+            }
+            for item in first.output
+            if item.type == "function_call"
+        ]
+        if not outputs:
+            return first.output_text
+        conversation = [{"role": "user", "content": question}]
+        conversation += [item.model_dump() for item in first.output]
+        return client.responses.create(
+            model=model, input=conversation + outputs, tools=tools
+        ).output_text
+
+    assert evaluate("07.1", responses_round_trip).startswith("Exercise 07.1 passed")
+
+
+def test_returning_the_text_beside_the_calls_is_told_to_run_them_first():
+    message = rejected("07.1", WRONG_BY_RULE["07.1"]["text_beside"])
+    assert "This reply holds text beside its function_call items" in message
+    assert "Is it sunny in 北京 or in Paris?" in message
+
+
+def test_looking_at_the_first_item_only_is_told_text_beside_calls_is_not_the_answer():
+    def responses_round_trip(client, registry, question, *, model):
+        tools = registry.schemas(format="responses")
+        first = client.responses.create(model=model, input=question, tools=tools)
+        if first.output[0].type == "message":
+            return first.output_text
+        outputs = [
+            {
+                "type": "function_call_output",
+                "call_id": item.call_id,
+                "output": registry.call(item.name, item.arguments),
+            }
+            for item in first.output
+            if item.type == "function_call"
+        ]
+        return client.responses.create(
+            model=model, previous_response_id=first.id, input=outputs, tools=tools
+        ).output_text
+
+    assert "text beside its function_call items" in rejected("07.1", responses_round_trip)
+
+
+def _every_item_a_call(skipped):
+    """Every item of the reply but those of ``skipped`` types taken as a call."""
+
+    def responses_round_trip(client, registry, question, *, model):
+        tools = registry.schemas(format="responses")
+        first = client.responses.create(model=model, input=question, tools=tools)
+        if not any(item.type == "function_call" for item in first.output):
+            return first.output_text
+        outputs = [
+            {
+                "type": "function_call_output",
+                "call_id": item.call_id,
+                "output": registry.call(item.name, item.arguments),
+            }
+            for item in first.output
+            if item.type not in skipped
+        ]
+        return client.responses.create(
+            model=model, previous_response_id=first.id, input=outputs, tools=tools
+        ).output_text
+
+    return responses_round_trip
+
+
+def test_every_item_read_as_a_call_is_told_text_beside_the_calls_is_an_item_too():
+    message = rejected("07.1", _every_item_a_call(skipped=()))
+    assert "Is it sunny in 北京 or in Paris?" in message
+    assert "Not every item of a reply is a call" in message
+
+
+def test_skipping_only_message_items_is_told_a_reasoning_item_is_not_a_call():
+    message = rejected("07.1", _every_item_a_call(skipped=("message",)))
+    assert "model='local-toy-reasoning'" in message
+    assert "Not every item of a reply is a call" in message
