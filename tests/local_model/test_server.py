@@ -103,6 +103,7 @@ def test_a_policy_always_gives_a_local_client_even_with_the_real_backend(monkeyp
 
 def test_serve_model_binds_loopback_answers_and_stops_cleanly_on_ctrl_c():
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    started = time.monotonic()
     process = subprocess.Popen(
         [sys.executable, "-m", "course_lib", "serve-model", "--port", "0"],
         cwd=ROOT,
@@ -113,14 +114,14 @@ def test_serve_model_binds_loopback_answers_and_stops_cleanly_on_ctrl_c():
     )
     try:
         banner = process.stdout.readline()
+        startup = time.monotonic() - started  # what this machine needs, now, to start it
         assert "http://127.0.0.1:" in banner, banner + process.stderr.read()
         base_url = banner.split()[4]
         assert httpx2.get(base_url + "/models").status_code == 200
         process.send_signal(signal.SIGINT)
-        deadline = time.monotonic() + 10
-        while process.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert process.returncode == 0
+        # Stopping costs far less than starting (an import of everything): a budget from the
+        # start this run measured, not fixed seconds a busy machine can miss.
+        assert process.wait(timeout=max(10.0, 5 * startup)) == 0
         assert "Stopped." in process.stdout.read()
         assert "Traceback" not in process.stderr.read()
     finally:
