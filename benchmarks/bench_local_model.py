@@ -2,12 +2,13 @@
 
 Run: ``.venv/bin/python benchmarks/bench_local_model.py [--requests N] [--clients N]``
 
-Three APIs (Chat Completions, Responses, Anthropic Messages), each on two roads (in process
-through an httpx2 transport, and over HTTP on loopback through ``serve()``), plain and
-streaming: every road is timed as one SDK call (for streams: until the last event is read) that
-must come back with the two expected tool calls. Then ``--clients`` threads, each with its own
-client and taking the three APIs in turn, hit the HTTP server at once; every reply is checked
-and errors are counted.
+Three APIs (Chat Completions, Responses, Anthropic Messages), each also with the reasoning model
+(``local-toy-reasoning``: reasoning tokens, a reasoning item with summary and encrypted content,
+a signed thinking block), each on two roads (in process through an httpx2 transport, and over
+HTTP on loopback through ``serve()``), plain and streaming: every road is timed as one SDK call
+(for streams: until the last event is read) that must come back with the two expected tool
+calls. Then ``--clients`` threads, each with its own client and taking the requests in turn,
+hit the HTTP server at once; every reply is checked and errors are counted.
 
 Each road is compared with a *trivial handler* on the same road in the same run, requests
 alternating between the two: a transport or server that returns the same reply, frozen, without
@@ -112,18 +113,44 @@ REQUESTS = {
         ),
     ),
 }
+REASONING = "local-toy-reasoning"
+# The reasoning model's roads: the same question, with its reasoning tokens (Chat), a reasoning
+# item with a summary and encrypted content (Responses), a signed thinking block (Anthropic).
+REQUESTS["chat-reasoning"] = (
+    "/v1/chat/completions",
+    {**REQUESTS["chat"][1], "model": REASONING, "reasoning_effort": "high"},
+)
+REQUESTS["responses-reasoning"] = (
+    "/v1/responses",
+    {
+        **REQUESTS["responses"][1],
+        "model": REASONING,
+        "reasoning": {"effort": "high", "summary": "auto"},
+        "include": ["reasoning.encrypted_content"],
+    },
+)
+REQUESTS["anthropic-thinking"] = (
+    "/v1/messages",
+    {
+        **REQUESTS["anthropic"][1],
+        "model": REASONING,
+        "max_tokens": 2048,
+        "thinking": {"type": "enabled", "budget_tokens": 1024},
+    },
+)
 APIS = list(REQUESTS)
 
 
-def frozen_replies() -> dict[tuple[str, bool], tuple[str, bytes]]:
-    """A real reply to each request, frozen: the trivial handlers send these bytes back unread."""
+def frozen_replies() -> dict[tuple[str, bool, bool], tuple[str, bytes]]:
+    """A real reply to each request, frozen: the trivial handlers send these bytes back unread.
+    Keyed by path, whether the reasoning model was asked, and whether it streams."""
     endpoint = local_endpoint()
     frozen = {}
     for path, body in REQUESTS.values():
         for stream in (False, True):
             reply = endpoint.handle("POST", path, json.dumps({**body, "stream": stream}).encode())
             raw = reply.body if isinstance(reply.body, bytes) else b"".join(reply.body)
-            frozen[(path, stream)] = (reply.content_type, raw)
+            frozen[(path, body["model"] == REASONING, stream)] = (reply.content_type, raw)
     return frozen
 
 
@@ -133,7 +160,7 @@ FROZEN = frozen_replies()
 def canned(path: str, raw: bytes) -> tuple[str, bytes]:
     stream = b'"stream": true' in raw or b'"stream":true' in raw
     key = next(p for p, _ in REQUESTS.values() if path.rstrip("/").endswith(p.removeprefix("/v1")))
-    return FROZEN[(key, stream)]
+    return FROZEN[(key, REASONING.encode() in raw, stream)]
 
 
 class TrivialTransport(httpx2.BaseTransport):
@@ -218,6 +245,7 @@ def clients_at(base_url: str | None, transport: httpx2.BaseTransport | None = No
 def one_round_trip(clients: dict, api: str, stream: bool) -> int:
     """One request; returns the number of tool calls received (to check the reply is real)."""
     body = REQUESTS[api][1]
+    api = api.split("-")[0]  # the reasoning model's roads go the same way
     if api == "chat":
         client = clients["openai"]
         if not stream:

@@ -3,7 +3,7 @@
 ``grade`` takes two forms with one parser (argparse cannot tell a folder from a subcommand):
 
     course grade SUBMISSIONS --out DIR [--jobs N] [--cell-timeout S] [--notebook NN_slug]
-                 [--shard i/n] [--solutions DIR]
+                 [--shard i/n] [--solutions DIR] [--accept-isolation-gap]
     course grade merge SHARD_DIR... --out DIR
 
 A submissions folder that is really called ``merge`` can be given as ``./merge``.
@@ -30,6 +30,7 @@ from course_lib.grading.discover import (
     students,
 )
 from course_lib.grading.grader import GradeOptions, grade_all
+from course_lib.grading.isolation import REFUSED, refusal, refused
 from course_lib.grading.report import from_payload, summary_table, to_payload, write_outputs
 from course_lib.grading.results import SubmissionResult, not_submitted
 from course_lib.grading.shard import merge, parse_shard, shard_students
@@ -37,6 +38,7 @@ from course_lib.grading.similarity import compare_results, load_corpus
 
 GRADE_USAGE = """course grade SUBMISSIONS --out DIR [--jobs N] [--cell-timeout S]
                     [--notebook NN_slug] [--shard i/n] [--solutions DIR]
+                    [--accept-isolation-gap]
        course grade merge SHARD_DIR... --out DIR"""
 
 
@@ -71,6 +73,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="the solution notebooks answers are compared with (default: solutions/ of this "
         "checkout)",
     )
+    grade.add_argument(
+        "--accept-isolation-gap",
+        action="store_true",
+        help="grade even where a kernel could find other kernels' folders and sockets (no "
+        "user namespaces, macOS): refused otherwise",
+    )
     _add_run_options(grade)
     grade.set_defaults(handler=run_grade)
 
@@ -100,11 +108,14 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _options(args: argparse.Namespace) -> GradeOptions:
+    """``course check`` grades a learner's own notebook and nobody else's: nothing another
+    kernel could see there, so the isolation gap is accepted."""
     return GradeOptions(
         cell_timeout=args.cell_timeout,
         memory_mb=args.memory_mb,
         jobs=max(1, getattr(args, "jobs", 1)),
         check_modules=tuple(str(path) for path in args.checks),
+        accept_isolation_gap=getattr(args, "accept_isolation_gap", True),
     )
 
 
@@ -167,6 +178,11 @@ def run_grade(args: argparse.Namespace) -> int:
         for slug in expected
         if (student, slug) not in handed_in
     ]
+    refusals = [r for r in results if refused(r.isolation, args.accept_isolation_gap)]
+    if refusals:
+        reason = refusal(refusals[0].isolation)
+        print(REFUSED.format(count=len(refusals), reason=reason), file=sys.stderr)
+        return 3
     compare_results(results, corpus.result())
     payload = to_payload(results, shard=f"{shard[0]}/{shard[1]}")
     write_outputs(args.out, payload)

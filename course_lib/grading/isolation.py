@@ -6,8 +6,16 @@ The kernel launcher (``kernel_launcher``) puts each kernel in:
   network at all (a loopback that is down; the grader reaches the kernel over unix sockets in a
   private folder), the kernel is the init of its PID namespace (when it ends, every process it
   started ends, however it detached), a ``/proc`` of its own (only its own processes), and
-  mounts of its own where ``/tmp``, ``/run`` and the other scratch folders are empty;
+  mounts of its own where ``/tmp``, ``/run``, ``/dev/shm`` and the scratch root are empty but
+  for what the kernel needs (its Python, even when that lies in ``/tmp``; its own folders);
   without namespaces a subreaper (Linux) or the process group (elsewhere) cleans up instead;
+- **a host user id of its own** (``kernel_uid``) where the grader runs as root and user
+  namespaces exist: not root, and not another kernel's id, so its scratch and runtime folders
+  (mode 0700, owned by that id) are out of every other kernel's reach even by path;
+- **no filesystem watching** (``syscall_filter``: ``inotify`` and ``fanotify`` refused), which
+  would otherwise name every new folder and socket in a folder it cannot list;
+- **encrypted channels** (CurveZMQ, the keys in its connection file only): a process that
+  reached a socket of its could read nothing of what passes there;
 - an **environment** reduced to ``PASSED_ENVIRONMENT`` (nothing of the grader's secrets);
 - no **capabilities**, no file descriptors of the grader's (``namespaces`` does the
   process-level part);
@@ -26,12 +34,20 @@ into ``grades.json`` (``totals.<student>.notebooks.<notebook>.isolation``). Stab
 - ``landlock_abi`` (0: none), ``landlock_filesystem``, ``landlock_tcp``, ``landlock_signals``,
   ``landlock_abstract_unix``;
 - ``checks_hidden``: ``course_lib/checks`` unreadable (without Landlock it stays readable: the
-  checks still decide in the grader, but a notebook could read their hidden cases).
+  checks still decide in the grader, but a notebook could read their hidden cases);
+- ``own_uid``, ``watch_blocked``, ``channels_encrypted``: the three protections above.
+
+**A private view** (``private_view``): no other kernel's scratch folder, runtime folder or socket
+can be found or reached, because the mounts cover them or because the kernel's own id cannot
+enter them. The grader grades only kernels that have one (``refusal``), unless the instructor
+accepts the gap (``course grade --accept-isolation-gap``). ``without`` (``MEASURES``) takes single
+protections away, for the red-team tests that show what each one stops.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import sys
 import sysconfig
 
@@ -97,6 +113,13 @@ DEVICES_READABLE = ("/dev/zero", "/dev/random", "/dev/urandom")  # /dev/fd is /p
 HIDDEN_PARTS = ("checks", "grading")
 # Covered by an empty folder in the kernel's mount namespace (its own folders bound back).
 HIDDEN_FOLDERS = ("/tmp", "/var/tmp", "/run", "/var/run", "/dev/shm")
+# The protections a test may take away (``without``): each one alone defeats the sniffer of
+# tests/grading/attacks/test_private_view.py.
+MEASURES = ("mounts", "uid", "seccomp", "encryption")
+# A kernel's own host user id: KERNEL_UID_BASE + (the grader process's id, times 64, plus a
+# count of its working folders): no two kernels running at once share one, and a restarted
+# kernel keeps its folder's. Ids from 2^30 up belong to no account on a usual system.
+KERNEL_UID_BASE = 1 << 30
 
 GAP_MESSAGES = {
     "network_namespace": "the kernel was not in a network namespace: it could use the network",
@@ -122,7 +145,30 @@ GAP_MESSAGES = {
         "hidden cases"
     ),
     "no_capabilities": "the kernel kept capabilities it did not need",
+    "own_uid": (
+        "the kernel ran as the grader's own user (no user id of its own): file permissions did "
+        "not keep it out of another kernel's folders"
+    ),
+    "watch_blocked": (
+        "inotify and fanotify were not blocked (no seccomp): the kernel could watch folders it "
+        "could see for the names of new files and sockets"
+    ),
+    "channels_encrypted": (
+        "the kernel's channels were not encrypted: whoever reached its sockets could read "
+        "every message"
+    ),
 }
+# Why a notebook was not graded (``refusal``), and what the instructor can do about it.
+REFUSAL = (
+    "this machine could not keep the kernel from finding other kernels' scratch folders and "
+    "sockets: {gaps}"
+)
+REFUSED = (
+    "course grade: nothing written: {count} notebook(s) were not graded, because {reason}. "
+    "Grade on Linux with user namespaces (README: How kernels are kept apart), or pass "
+    "--accept-isolation-gap to grade anyway, knowing that a submission could then read what "
+    "a classmate's kernel runs."
+)
 
 
 def kernel_environment(source: dict[str, str], *, home: str, runtime: str) -> dict[str, str]:
@@ -182,10 +228,75 @@ def readable_roots() -> list[str]:
     return [path for path in roots if os.path.exists(path)]
 
 
-def folders_to_hide(workdir: str) -> list[str]:
-    """What the kernel's mount namespace covers: the shared temporary and runtime folders, and
-    the folder holding every submission's scratch folder (the working folder's grandparent)."""
-    return [*HIDDEN_FOLDERS, os.path.dirname(os.path.dirname(os.path.abspath(workdir)))]
+def folders_to_hide(workdir: str, runtime: str) -> list[str]:
+    """What the kernel's mount namespace covers: the shared temporary and runtime folders, the
+    folder holding every submission's scratch folder (the working folder's grandparent), and
+    the one holding the runtime folder (the system temp folder, where a deep scratch root left
+    no room for socket paths)."""
+    scratch_root = os.path.dirname(os.path.dirname(os.path.abspath(workdir)))
+    return [*HIDDEN_FOLDERS, scratch_root, os.path.dirname(os.path.abspath(runtime))]
+
+
+def untraversable(paths: list[str]) -> list[str]:
+    """The folders on the way to ``paths`` that a user owning none of them may not pass
+    through (no execute bit for others: ``/root`` holding a pyenv Python, say). Covered and
+    bound back in the kernel's mount namespace, they let a kernel with an id of its own reach
+    what it needs and nothing beside it."""
+    found = set()
+    for path in paths:
+        folder = os.path.dirname(os.path.realpath(path))
+        while folder != os.path.dirname(folder):
+            try:
+                if not os.stat(folder).st_mode & 0o001:
+                    found.add(folder)
+            except OSError:
+                pass
+            folder = os.path.dirname(folder)
+    return sorted(found)
+
+
+def readable_by_anyone(paths: list[str]) -> bool:
+    """Whether a user owning none of ``paths`` may read each (and enter each folder): only
+    then can a kernel with an id of its own run (the folders above them can be covered)."""
+    for path in paths:
+        try:
+            mode = os.stat(path).st_mode
+        except OSError:
+            continue
+        wanted = 0o005 if stat.S_ISDIR(mode) else 0o004
+        if mode & wanted != wanted:
+            return False
+    return True
+
+
+_UIDS: dict[str, int] = {}
+
+
+def kernel_uid(workdir: str) -> int:
+    """The host user id the kernel working in ``workdir`` runs as (see ``KERNEL_UID_BASE``)."""
+    key = os.path.realpath(workdir)
+    if key not in _UIDS:
+        _UIDS[key] = KERNEL_UID_BASE + (os.getpid() % (1 << 22)) * 64 + len(_UIDS) % 64
+    return _UIDS[key]
+
+
+def private_view(record: dict[str, object]) -> bool:
+    """Whether the kernel could neither find nor reach another kernel's scratch folder,
+    runtime folder or sockets: its mounts covered them, or its own user id kept it out."""
+    return bool(record.get("private_mounts")) or bool(record.get("own_uid"))
+
+
+def refused(record: dict[str, object], accepted: bool) -> bool:
+    """Whether a notebook whose kernels had ``record`` was refused (and so not graded)."""
+    return bool(record) and not accepted and not private_view(record)
+
+
+def refusal(record: dict[str, object]) -> str | None:
+    """Why a kernel with this record must not grade (``REFUSAL``), or None if it may."""
+    if private_view(record):
+        return None
+    wanted = ("private_mounts", "own_uid")
+    return REFUSAL.format(gaps="; ".join(gaps({key: record.get(key) for key in wanted})))
 
 
 def _package() -> str:

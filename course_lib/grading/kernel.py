@@ -13,13 +13,22 @@ private runtime folder beside its working folder (mode 0700, removed when it sto
 its connection file and, where unix sockets can be used, its channels (``ipc`` transport):
 no TCP port to find, and the kernel can run without any network (where the socket paths would
 not fit, the runtime folder is made in the system temp folder, and failing that the channels
-use TCP on loopback). ``isolation`` is the record
-of what the kernel actually got.
+use TCP on loopback). The channels are encrypted (CurveZMQ, ipykernel 7.4+; the keys are in the
+connection file, which no other kernel can read): signing alone kept others from sending, not
+from reading. Where the grader runs as root, the kernel's folders belong to a user id of its
+own (``isolation.kernel_uid``), which the launcher maps it to. ``isolation`` is the record of
+what the kernel actually got; with ``require_private`` a kernel without a private view
+(``isolation.private_view``) is stopped before any learner code runs (``KernelRefused``).
+
+A kernel given a ``seed`` has ``random`` seeded with it before the first cell (and again after
+a restart, so the replayed cells draw what they drew before): an answer that uses ``random``
+grades the same on every regrade.
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import os
 import shutil
@@ -41,7 +50,7 @@ from jupyter_client.provisioning import LocalProvisioner
 from nbval.kernel import RunningKernel
 
 from course_lib.grading import kernel_zygote
-from course_lib.grading.isolation import RECORD_FILE, kernel_environment
+from course_lib.grading.isolation import RECORD_FILE, kernel_environment, kernel_uid, refusal
 from course_lib.grading.kernel_client import close_client, grading_client
 from course_lib.grading.kernel_launcher import LAUNCH
 
@@ -71,6 +80,14 @@ class KernelNotReady(RuntimeError):
     """A new kernel did not answer on every channel within its time (``READY_SECONDS``)."""
 
 
+class KernelRefused(RuntimeError):
+    """The kernel lacked a private view (``isolation.refusal``); it was stopped unused."""
+
+    def __init__(self, message: str, record: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.record = record
+
+
 class GradingSpecManager(KernelSpecManager):
     """Knows one kernel: this Python, started through the isolating launcher."""
 
@@ -79,6 +96,8 @@ class GradingSpecManager(KernelSpecManager):
     runtime = ""
     confine = True
     namespaces = True
+    uid = 0  # 0: the launcher keeps the grader's own user
+    without: tuple[str, ...] = ()
 
     def get_kernel_spec(self, kernel_name: str) -> KernelSpec:
         argv = [sys.executable, "-s", "-c", LAUNCH, "--memory-mb", str(self.memory_mb)]
@@ -86,8 +105,37 @@ class GradingSpecManager(KernelSpecManager):
         argv += ["--parent-pid", str(os.getpid())]
         argv += ["--confine"] if self.confine else []
         argv += [] if self.namespaces else ["--no-namespaces"]
+        argv += ["--uid", str(self.uid)] if self.uid else []
+        argv += ["--without", ",".join(self.without)] if self.without else []
         argv += ["--", "-f", "{connection_file}"]
-        return KernelSpec(argv=argv, display_name="course grading", language="python")
+        # ipykernel 7.4 encrypts its channels when the connection file holds CurveZMQ keys.
+        metadata = {"supported_encryption": ["curve"]}
+        return KernelSpec(
+            argv=argv, display_name="course grading", language="python", metadata=metadata
+        )
+
+
+def submission_seed(sources: list[str]) -> int:
+    """The seed of ``random`` in a submission's kernels: from its code cells' sources, so the
+    same files draw the same numbers on every regrade (and two students' kernels differ)."""
+    digest = hashlib.sha256("\0".join(sources).encode("utf-8", "surrogatepass")).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+def encryption(without: tuple[str, ...]) -> str:
+    """jupyter_client's ``transport_encryption`` for a grading kernel: required wherever
+    libzmq has CurveZMQ (a kernel that cannot encrypt then fails to start, it is not left
+    unencrypted)."""
+    return "required" if zmq.has("curve") and "encryption" not in without else "disabled"
+
+
+def own_folders(uid: int, *folders: str) -> None:
+    """Give the kernel's folders (and what an earlier kernel of the same folder left in them)
+    to its own user id; nothing else of the grader's is its."""
+    for folder in folders:
+        for path, dirs, files in os.walk(folder):
+            for name in [path, *(os.path.join(path, f) for f in [*dirs, *files])]:
+                os.chown(name, uid, uid, follow_symlinks=False)
 
 
 def private_runtime(workdir: str) -> str:
@@ -144,10 +192,15 @@ class GuardedKernel(RunningKernel):
         confine: bool = True,
         namespaces: bool = True,
         startup_timeout: float | None = None,
+        seed: int | None = None,
+        require_private: bool = False,
+        without: tuple[str, ...] = (),
     ) -> None:
         """``confine``: Landlock (writes only in ``cwd``, reads only what a lesson needs);
         ``namespaces``: Linux namespaces where the platform allows them (off: what a platform
-        without them gets, a subreaper instead of a PID namespace);
+        without them gets, a subreaper instead of a PID namespace); ``seed``: for ``random``;
+        ``require_private``: refuse a kernel without a private view; ``without``: protections
+        taken away (``isolation.MEASURES``, for the tests only).
         Start it from a thread that outlives it: the launcher ends
         its kernel when the thread that started it ends (so a killed grader leaves nothing)."""
         workdir = os.path.abspath(cwd)
@@ -160,12 +213,16 @@ class GuardedKernel(RunningKernel):
         self.runtime = private_runtime(workdir)
         specs = GradingSpecManager()
         specs.memory_mb, specs.workdir, specs.runtime = memory_mb, workdir, self.runtime
-        specs.confine, specs.namespaces = confine, namespaces
+        specs.confine, specs.namespaces, specs.without = confine, namespaces, tuple(without)
+        if os.geteuid() == 0 and sys.platform == "linux" and namespaces and "uid" not in without:
+            specs.uid = kernel_uid(workdir)
+            own_folders(specs.uid, workdir, self.runtime)
         self.km = KernelManager(
             kernel_name=KERNEL_NAME,
             kernel_spec_manager=specs,
             transport=channel_transport(self.runtime),
             connection_file=os.path.join(self.runtime, f"{CONNECTION_NAME}.json"),
+            transport_encryption=encryption(tuple(without)),
         )
         if kernel_zygote.available():
             self.km.kernel_id = str(uuid.uuid4())
@@ -180,10 +237,15 @@ class GuardedKernel(RunningKernel):
             self.kc = grading_client(self.km)
             self.kc.start_channels()
             self._wait_until_ready(READY_SECONDS if startup_timeout is None else startup_timeout)
+            self.isolation = self._read_isolation()
+            refused = refusal(self.isolation) if require_private else None
+            if refused is not None:
+                raise KernelRefused(refused, self.isolation)
+            if seed is not None:
+                self.evaluate(f"__import__('random').seed({int(seed)})", READY_SECONDS)
         except BaseException:
             self.stop()
             raise
-        self.isolation = self._read_isolation()
 
     def _wait_until_ready(self, timeout: float) -> None:
         """Until the kernel answers on shell and IOPub and its stdin channel has connected: a

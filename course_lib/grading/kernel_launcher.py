@@ -1,7 +1,8 @@
 """Start an IPython kernel kept apart (see ``isolation``) and inside the grading limits.
 
     python -s -c LAUNCH --memory-mb N --workdir DIR --runtime DIR [--confine]
-                        [--no-namespaces] [--parent-pid PID] -- -f CONNECTION_FILE
+                        [--no-namespaces] [--uid UID] [--without MEASURE,...]
+                        [--parent-pid PID] -- -f CONNECTION_FILE
 
 Two processes: this launcher, which the grader's ``KernelManager`` watches, and the kernel it
 forks, which is the init of new namespaces where Linux allows it. The kernel sets its limits
@@ -15,6 +16,12 @@ launcher kills what it reaped as subreaper), and the launcher exits the way the 
 the grader's process ends) ends the kernel the same way; interrupts go to the whole process
 group and reach the kernel directly. History is switched off: parallel kernels would all write
 to one SQLite file.
+
+With ``--uid`` (the grader runs as root and made the kernel's folders that id's), the user
+namespace maps that unprivileged id instead of root, and the kernel switches to it once its
+mounts are made (the folders above what it needs that such an id may not pass through, such as
+``/root``, are covered and what it needs bound back). ``--without`` takes protections away
+(``isolation.MEASURES``), for the tests that show what each one stops.
 
 Where the grader has a kernel zygote (``kernel_zygote``, Linux), the launcher is not started
 with ``exec`` but forked by the zygote, which has already imported IPython's kernel: ``main``
@@ -34,7 +41,7 @@ import signal
 import sys
 from pathlib import Path
 
-from course_lib.grading import isolation, namespaces
+from course_lib.grading import isolation, namespaces, syscall_filter
 from course_lib.grading.sandbox import confine, landlock_abi, limit_resources, not_confined
 
 # How the grader starts this module: ``-s`` keeps user site-packages (which a notebook could
@@ -71,7 +78,14 @@ def main(
     kernel_args = [arg for arg in args.kernel_args if arg != "--"]
     connection = _connection(kernel_args)
     channels = str(connection.get("transport", "tcp"))
-    spaces = namespaces.enter_namespaces(network=channels == "ipc", wanted=not args.no_namespaces)
+    uid = args.uid if args.uid and "uid" not in args.without else None
+    if uid is not None and not isolation.readable_by_anyone(isolation.readable_roots()):
+        uid = None  # a Python only its owner may read: the kernel stays the grader's user
+    if uid is not None:  # written by the grader (its own, mode 0600): the kernel must read it
+        os.chown(_connection_file(kernel_args), uid, uid)
+    spaces = namespaces.enter_namespaces(
+        network=channels == "ipc", wanted=not args.no_namespaces, uid=uid
+    )
     subreaper = not spaces["pid_namespace"] and namespaces.become_subreaper()
     record_read, record_write = os.pipe()
     go_read, go_write = os.pipe()
@@ -91,6 +105,8 @@ def main(
     signal.signal(signal.SIGTERM, lambda *_: _kill(kernel))
     cleanup = "pid_namespace" if spaces["pid_namespace"] else "subreaper" if subreaper else ""
     facts = {"channels": channels, "process_cleanup": cleanup or "process_group", **spaces}
+    del facts["own_uid"]  # the kernel says whether it switched
+    facts["channels_encrypted"] = bool(connection.get("curve_secretkey"))
     _publish_record(Path(args.runtime), record_read, go_write, facts)
     status = _wait_for(kernel) if lifeline is None else _wait_watching(kernel, lifeline)
     if subreaper:
@@ -106,16 +122,23 @@ def _parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--confine", action="store_true")
     parser.add_argument("--no-namespaces", action="store_true")
     parser.add_argument("--parent-pid", type=int, default=0)
+    parser.add_argument("--uid", type=int, default=0)
+    parser.add_argument("--without", type=lambda text: set(text.split(",")) - {""}, default=set())
     parser.add_argument("kernel_args", nargs=argparse.REMAINDER)
     return parser.parse_args(argv)
 
 
 def _connection(kernel_args: list[str]) -> dict:
     """The connection file ipykernel is given (``-f PATH``): its transport and ports."""
+    path = _connection_file(kernel_args)
+    return json.loads(Path(path).read_text(encoding="utf-8")) if path else {}
+
+
+def _connection_file(kernel_args: list[str]) -> str:
     for flag, value in zip(kernel_args, kernel_args[1:], strict=False):
         if flag == "-f":
-            return json.loads(Path(value).read_text(encoding="utf-8"))
-    return {}
+            return value
+    return ""
 
 
 def _run_kernel(
@@ -128,9 +151,10 @@ def _run_kernel(
 ) -> None:
     """In the forked kernel: limits, then report them, wait for the go, then IPython."""
     namespaces.die_with_parent(signal.SIGKILL)
-    record = _private_mounts(args) if spaces["pid_namespace"] else {}
+    record = _private_mounts(args, spaces) if spaces["pid_namespace"] else {}
     record.setdefault("private_mounts", False)
     record.setdefault("private_proc", False)
+    record.setdefault("own_uid", False)
     limit_resources(args.memory_mb)
     record["no_capabilities"] = namespaces.drop_capabilities()
     if args.confine:
@@ -144,6 +168,7 @@ def _run_kernel(
     else:
         record.update(not_confined(landlock_abi()))
     record["checks_hidden"] = bool(record["landlock_filesystem"])
+    record["watch_blocked"] = "seccomp" not in args.without and syscall_filter.block_fs_watch()
     os.write(record_write, json.dumps(record).encode("utf-8"))
     os.close(record_write)
     go = os.read(go_read, 1)
@@ -152,22 +177,46 @@ def _run_kernel(
         os._exit(1)
     from ipykernel import kernelapp
 
+    # The grader wrote the connection file with every port and key, and the kernel may not
+    # write in its runtime folder; ipykernel 7.4 would write it again whenever it holds
+    # CurveZMQ keys (it compares its keys, bytes, with the file's text), and fail.
+    kernelapp.IPKernelApp.write_connection_file = lambda self: None
     sys.argv = [sys.argv[0], *kernel_args, "--HistoryManager.enabled=False"]
     kernelapp.launch_new_instance()
 
 
-def _private_mounts(args: argparse.Namespace) -> dict[str, object]:
-    """A mount namespace where the shared folders are empty and ``/proc`` is our own."""
+def _private_mounts(args: argparse.Namespace, spaces: dict[str, bool]) -> dict[str, object]:
+    """A mount namespace where the shared folders are empty (but for what the kernel needs)
+    and ``/proc`` is our own; with an id of its own mapped, the switch to it, and the folders
+    it could not pass through covered too (what it needs bound back)."""
     if not namespaces.enter_mount_namespace():
         return {}
-    folders = [path for path in isolation.folders_to_hide(args.workdir) if os.path.isdir(path)]
-    hidden = namespaces.hide_folders(
-        folders, keep=[args.workdir, args.runtime], needed=isolation.readable_roots()
-    )
-    covered = all(
-        any(namespaces.beneath(os.path.realpath(path), done) for done in hidden) for path in folders
-    )
-    return {"private_mounts": covered, "private_proc": namespaces.mount_private_proc()}
+    workdir, runtime = os.path.realpath(args.workdir), os.path.realpath(args.runtime)
+    needed = [os.path.realpath(path) for path in isolation.readable_roots()] + [workdir, runtime]
+    hide = "mounts" not in args.without
+    folders = isolation.folders_to_hide(workdir, runtime) if hide else []
+    folders = [os.path.realpath(path) for path in folders if os.path.isdir(path)]
+    blocking = isolation.untraversable(needed) if spaces["own_uid"] else []
+    handles = namespaces.open_paths(needed)
+    try:
+        # The new user namespace maps only that id: the tmpfs folders made next must be its.
+        own = spaces["own_uid"] and namespaces.become(args.uid)
+        covered = namespaces.cover_folders([*folders, *blocking], keep=handles)
+    finally:
+        for handle in handles.values():
+            os.close(handle)
+
+    def is_covered(folder: str) -> bool:
+        return any(namespaces.beneath(folder, done) for done in covered)
+
+    if own and not all(is_covered(folder) for folder in blocking):
+        # Its own Python is out of its reach: it could not even start; say why and stop.
+        raise SystemExit(f"the kernel's user id cannot reach its Python: {blocking}")
+    return {
+        "private_mounts": hide and all(is_covered(folder) for folder in folders),
+        "private_proc": namespaces.mount_private_proc(),
+        "own_uid": bool(own),
+    }
 
 
 def _publish_record(runtime: Path, record_read: int, go_write: int, facts: dict) -> None:

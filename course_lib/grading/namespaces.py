@@ -1,5 +1,6 @@
-"""The process-level half of a grading kernel's isolation (Linux): namespaces, private mounts,
-capabilities, and cleaning up after a kernel where there is no PID namespace.
+"""The process-level half of a grading kernel's isolation (Linux): namespaces, an unprivileged
+user id of its own, private mounts, capabilities, and cleaning up after a kernel where there is
+no PID namespace.
 
 Every function says whether it worked and never raises for a missing feature (macOS, a kernel
 without user namespaces): the launcher records what held (``isolation``).
@@ -10,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import os
 import signal
+import stat
 import sys
 from pathlib import Path
 
@@ -17,7 +19,7 @@ _CLONE_NEWNS, _CLONE_NEWIPC, _CLONE_NEWUSER = 0x00020000, 0x08000000, 0x10000000
 _CLONE_NEWPID, _CLONE_NEWNET = 0x20000000, 0x40000000
 _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_BIND, _MS_REC = 2, 4, 8, 1 << 12, 1 << 14
 _MS_PRIVATE, _MNT_DETACH = 1 << 18, 2
-_PR_SET_PDEATHSIG, _PR_CAPBSET_DROP, _PR_SET_CHILD_SUBREAPER = 1, 24, 36
+_PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_CAPBSET_DROP, _PR_SET_CHILD_SUBREAPER = 1, 4, 24, 36
 _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
 _CAPABILITY_VERSION_3 = 0x20080522
 
@@ -53,31 +55,90 @@ def become_subreaper() -> bool:
     return sys.platform == "linux" and _libc().prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
 
 
-def enter_namespaces(*, network: bool = True, wanted: bool = True) -> dict[str, bool]:
+def enter_namespaces(
+    *, network: bool = True, wanted: bool = True, uid: int | None = None
+) -> dict[str, bool]:
     """New user, network, IPC and PID namespaces for this process (the PID one for the children
-    it forks next). The user namespace maps only our own ids, so nothing changes on disk, and
-    what the kernel may do as "root" inside stays inside; as root without user namespaces the
-    others are still tried. ``network=False`` keeps the network (for channels over TCP);
-    ``wanted=False`` enters none (what a platform without them gets)."""
+    it forks next). The user namespace maps one id: ``uid`` (an unprivileged host id of this
+    kernel's own, see ``isolation.kernel_uid``) where this process may map another id (as root),
+    else our own, so nothing changes on disk, and what the kernel may do as "root" inside stays
+    inside; as root without user namespaces the others are still tried. ``network=False`` keeps
+    the network (for channels over TCP); ``wanted=False`` enters none (what a platform without
+    them gets). ``own_uid``: ``uid`` was mapped (``become`` then switches to it)."""
     got = dict.fromkeys(
-        ("user_namespace", "network_namespace", "ipc_namespace", "pid_namespace"), False
+        ("user_namespace", "network_namespace", "ipc_namespace", "pid_namespace", "own_uid"),
+        False,
     )
     if sys.platform != "linux" or not wanted:
         return got
     libc = _libc()
-    uid, gid = os.geteuid(), os.getegid()
+    mine, group = os.geteuid(), os.getegid()  # before unshare: then they read as "nobody"
     others = _CLONE_NEWIPC | _CLONE_NEWPID | (_CLONE_NEWNET if network else 0)
+    writer = _MapWriter(uid) if uid is not None and mine == 0 else None
     if libc.unshare(_CLONE_NEWUSER | others) == 0:
-        # Always allowed for one's own ids; without the map the kernel would be "nobody",
-        # unable to use its own scratch folder, so a failure here stops the launch.
-        Path("/proc/self/setgroups").write_text("deny")
-        Path("/proc/self/uid_map").write_text(f"{uid} {uid} 1")
-        Path("/proc/self/gid_map").write_text(f"{gid} {gid} 1")
+        got["own_uid"] = writer is not None and writer.finish(go=True)
+        if not got["own_uid"]:
+            # Always allowed for one's own ids; without the map the kernel would be "nobody",
+            # unable to use its own scratch folder, so a failure here stops the launch.
+            Path("/proc/self/setgroups").write_text("deny")
+            Path("/proc/self/uid_map").write_text(f"{mine} {mine} 1")
+            Path("/proc/self/gid_map").write_text(f"{group} {group} 1")
         got["user_namespace"] = True
-    elif uid != 0 or libc.unshare(others) != 0:
-        return got
+    else:
+        if writer is not None:
+            writer.finish(go=False)
+        if mine != 0 or libc.unshare(others) != 0:
+            return got
     got.update(network_namespace=network, ipc_namespace=True, pid_namespace=True)
     return got
+
+
+class _MapWriter:
+    """A child that stays in the grader's user namespace to write our new one's id maps: only
+    a process holding ``CAP_SETUID`` *there* may map an id other than its own, and after
+    ``unshare`` this process holds capabilities only in the new namespace."""
+
+    def __init__(self, uid: int) -> None:
+        self._go, go = os.pipe()
+        parent = os.getpid()
+        self.pid = os.fork()
+        if self.pid == 0:
+            os.close(go)
+            code = 1
+            try:
+                if os.read(self._go, 1) == b"1":
+                    for name in ("uid_map", "gid_map"):
+                        Path(f"/proc/{parent}/{name}").write_text(f"{uid} {uid} 1")
+                    code = 0
+            finally:
+                os._exit(code)
+        os.close(self._go)
+        self._go = go
+
+    def finish(self, *, go: bool) -> bool:
+        """Have the maps written (``go``) or not; True if they were."""
+        try:
+            os.write(self._go, b"1" if go else b"0")
+        finally:
+            os.close(self._go)
+        _, status = os.waitpid(self.pid, 0)
+        return go and os.waitstatus_to_exitcode(status) == 0
+
+
+def become(uid: int) -> bool:
+    """Switch to ``uid`` (and the group of that number), with no supplementary groups: the
+    host's root groups would otherwise stay. Call it after opening what the mounts bind back
+    (the way there may pass through folders only root may enter). Changing ids makes a process
+    non-dumpable, which gives its ``/proc/self`` files to root; it held nothing secret before
+    the switch, so it is made dumpable again (it writes no core files: ``limit_resources``)."""
+    try:
+        os.setgroups([])
+        os.setresgid(uid, uid, uid)
+        os.setresuid(uid, uid, uid)
+    except OSError:
+        return False
+    _libc().prctl(_PR_SET_DUMPABLE, 1, 0, 0, 0)
+    return os.getresuid() == (uid, uid, uid)
 
 
 def enter_mount_namespace() -> bool:
@@ -166,32 +227,55 @@ def _children_of(parent: str) -> list[int]:
     return found
 
 
-def hide_folders(folders: list[str], *, keep: list[str], needed: list[str]) -> list[str]:
-    """In our mount namespace, cover each of ``folders`` with an empty tmpfs, except the
-    ``keep`` folders beneath it, which are bound back at their own paths. A folder that holds
-    something ``needed`` (the Python installation, say) is left alone. Returns what was hidden.
+def open_paths(paths: list[str]) -> dict[str, int]:
+    """``O_PATH`` descriptors of ``paths`` (those that exist), opened while this process may
+    still pass through every folder above them: ``cover_folders`` binds them back from these,
+    after the switch to an id that could not reach them itself."""
+    handles = {}
+    for path in paths:
+        try:
+            handles[path] = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        except OSError:
+            continue
+    return handles
+
+
+def cover_folders(folders: list[str], *, keep: dict[str, int]) -> list[str]:
+    """In our mount namespace, cover each of ``folders`` with an empty tmpfs and bind back the
+    ``keep`` paths beneath it at their own paths (what the kernel needs: its Python, its own
+    scratch and runtime folders; ``open_paths`` opened them). Returns the folders now covered,
+    including those that lay inside another covered folder and so vanished with it.
 
     This is what makes other kernels' sockets and scratch folders, the grader's plan and the
     unix sockets of other services (``/run``: D-Bus, systemd, docker) not exist for the kernel;
-    Landlock cannot refuse connecting to a unix socket whose path is known."""
+    Landlock cannot refuse connecting to a unix socket whose path is known. A folder that is
+    itself a ``keep`` path cannot be covered; one inside a path bound back is covered again."""
     libc = _libc()
-    hidden: list[str] = []
-    for folder in sorted({os.path.realpath(path) for path in folders}):
-        if (
-            not os.path.isdir(folder)
-            or any(beneath(folder, done) for done in hidden)
-            or any(beneath(path, folder) for path in needed)
-        ):
+    covered: list[str] = []
+    kept: list[str] = []  # bound back: real again, whatever covers them
+    for folder in sorted({os.path.realpath(path) for path in folders}, key=_depth):
+        if not os.path.isdir(folder) or folder in keep:
             continue
-        inside = [path for path in keep if beneath(path, folder)]
-        handles = [os.open(path, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC) for path in inside]
-        try:
-            if _cover(libc, folder, inside, handles):
-                hidden.append(folder)
-        finally:
-            for handle in handles:
-                os.close(handle)
-    return hidden
+        if any(beneath(folder, done) for done in covered) and not any(
+            beneath(folder, path) for path in kept
+        ):
+            covered.append(folder)  # gone with the folder that covers it
+            continue
+        inside = _outermost([path for path in keep if beneath(path, folder) and path != folder])
+        if _cover(libc, folder, inside, [keep[path] for path in inside]):
+            covered.append(folder)
+            kept += inside
+    return covered
+
+
+def _depth(path: str) -> tuple[int, str]:
+    return path.rstrip(os.sep).count(os.sep), path
+
+
+def _outermost(paths: list[str]) -> list[str]:
+    """``paths`` without those inside another of them (binding the outer one brings them)."""
+    unique = set(paths)
+    return sorted(p for p in unique if not any(beneath(p, o) and o != p for o in unique))
 
 
 def _cover(libc: ctypes.CDLL, folder: str, keep: list[str], handles: list[int]) -> bool:
@@ -202,7 +286,11 @@ def _cover(libc: ctypes.CDLL, folder: str, keep: list[str], handles: list[int]) 
         return False
     try:
         for path, handle in zip(keep, handles, strict=True):
-            os.makedirs(path, exist_ok=True)
+            if stat.S_ISDIR(os.fstat(handle).st_mode):
+                os.makedirs(path, exist_ok=True)
+            else:  # a single file the kernel reads (a root such as /etc/ld.so.cache)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                os.close(os.open(path, os.O_CREAT | os.O_WRONLY | os.O_CLOEXEC, 0o644))
             source = f"/proc/self/fd/{handle}".encode()
             if libc.mount(source, path.encode(), None, _MS_BIND | _MS_REC, None):
                 raise OSError(ctypes.get_errno(), "bind")

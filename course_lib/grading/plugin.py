@@ -33,7 +33,13 @@ import pytest
 from nbval.plugin import IPyNbCell, NbCellError
 
 from course_lib.grading.isolation import weakest
-from course_lib.grading.kernel import READY_SECONDS, GuardedKernel, KernelDied, KernelNotReady
+from course_lib.grading.kernel import (
+    READY_SECONDS,
+    GuardedKernel,
+    KernelDied,
+    KernelNotReady,
+    KernelRefused,
+)
 from course_lib.grading.kernel_channel import CheckTimeout, KernelChannel
 
 DRIVER = "__import__('course_lib.driver', fromlist=['_']).install()"
@@ -109,6 +115,10 @@ class GradingSession:
         for _ in range(KERNEL_STARTS):
             try:
                 return self._start_kernel(cwd or os.getcwd())
+            except KernelRefused as exc:  # not the machine's chance: no second attempt
+                self.isolation = weakest(self.isolation, exc.record)
+                problems = [str(exc)]
+                break
             except (KernelNotReady, KernelDied) as exc:
                 problems.append(str(exc))
         self.start_failure = "; then ".join(problems)
@@ -121,6 +131,8 @@ class GradingSession:
             output_cap=int(self.plan["output_cap"]),
             confine=bool(self.plan.get("confine", True)),
             namespaces=bool(self.plan.get("namespaces", True)),
+            seed=self.plan.get("seed"),
+            require_private=not self.plan.get("accept_isolation_gap", False),
         )
         try:
             kernel.evaluate(DRIVER, timeout=READY_SECONDS)

@@ -29,6 +29,7 @@ import nbformat
 
 from course_lib.grading.canonical import Lesson
 from course_lib.grading.fork_server import ForkServer, ServerGone
+from course_lib.grading.kernel import submission_seed
 from course_lib.grading.sanitize import Sanitized
 from course_lib.grading.scrub import scrub_log
 
@@ -40,6 +41,8 @@ class RunOptions:
     output_cap: int = 1_000_000  # characters of output kept per cell
     confine: bool = True  # Landlock, where the platform has it
     namespaces: bool = True  # Linux namespaces for each kernel, where the platform allows them
+    # Grade even where a kernel could find other kernels' folders and sockets (isolation.refusal)
+    accept_isolation_gap: bool = False
     scratch_root: str | None = None  # where scratch folders go (default: the system temp dir)
     # Python files that register more exercises (an instructor's own lessons, the tests' lesson),
     # loaded into the grader's process beside course_lib.checks.
@@ -67,6 +70,10 @@ def plan_for(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> dict[
         "output_cap": options.output_cap,
         "confine": options.confine,
         "namespaces": options.namespaces,
+        "accept_isolation_gap": options.accept_isolation_gap,
+        "seed": submission_seed(
+            [cell.source for cell in sanitized.notebook.cells if cell.cell_type == "code"]
+        ),
         "check_modules": [str(Path(path).resolve()) for path in options.check_modules],
     }
 
@@ -74,13 +81,40 @@ def plan_for(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> dict[
 def run_sanitized(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> RunResult:
     """Run the notebook; always returns, with ``failure`` set if pytest itself broke."""
     try:
-        scratch = Path(tempfile.mkdtemp(prefix="course-grade-", dir=options.scratch_root))
+        root = run_folder(options.scratch_root)
+        scratch = Path(tempfile.mkdtemp(prefix="course-grade-", dir=root))
     except OSError as exc:
         return RunResult({}, failure=f"the grader could not make a scratch folder: {exc}")
     try:
         return _run_in(scratch, sanitized, lesson, options)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+_RUN_FOLDERS: dict[str | None, str] = {}
+_RUN_FOLDERS_LOCK = threading.Lock()
+
+
+def run_folder(scratch_root: str | None) -> str:
+    """The folder this grader's scratch folders go in: made for this process alone inside
+    ``scratch_root`` (the system temp folder by default), removed at exit. It holds nothing a
+    kernel must read (``scratch_root`` may hold the course's venv or checkout: ``/tmp`` often
+    does), so a kernel's mount namespace can always cover it; mode 0711: a kernel may pass
+    through to its own folder, and never list the others."""
+    with _RUN_FOLDERS_LOCK:
+        folder = _RUN_FOLDERS.get(scratch_root)
+        if folder is None or not os.path.isdir(folder):
+            folder = tempfile.mkdtemp(prefix="course-grade-run-", dir=scratch_root)
+            os.chmod(folder, 0o711)
+            if not _RUN_FOLDERS:
+                atexit.register(_remove_run_folders)
+            _RUN_FOLDERS[scratch_root] = folder
+        return folder
+
+
+def _remove_run_folders() -> None:
+    for folder in _RUN_FOLDERS.values():
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 # How the grader starts pytest for one submission: without the IRI grammar jsonschema would build

@@ -24,12 +24,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from course_lib.local_model import (
+    anthropic_structured,
+    anthropic_threads,
     chat_reply,
     limits,
     messages_reply,
     messages_request,
+    reasoning,
+    reasoning_items,
     responses_reply,
     responses_request,
+    thinking_blocks,
 )
 from course_lib.local_model.chat_request import validate_chat_request
 from course_lib.local_model.protocol import ProtocolError, parse_body
@@ -143,11 +148,16 @@ class LocalEndpoint:
 
     def models(self, *, anthropic: bool = False) -> dict[str, Any]:
         if anthropic:
-            return messages_reply.model_list(self.model_name)
-        return {"object": "list", "data": [self._model_card()]}
+            return messages_reply.model_list(*self.model_names())
+        return {"object": "list", "data": [self._model_card(n) for n in self.model_names()]}
+
+    def model_names(self) -> list[str]:
+        """The models listed: this endpoint's own name, then the reasoning model."""
+        names = [self.model_name, reasoning.REASONING_MODEL]
+        return names[:1] if names[0] == names[1] else names
 
     def model(self, model_id: str, *, anthropic: bool = False) -> dict[str, Any]:
-        if model_id != self.model_name:
+        if model_id not in self.model_names():
             if anthropic:
                 raise messages_reply.model_not_found(model_id)
             raise ProtocolError(
@@ -156,11 +166,11 @@ class LocalEndpoint:
                 code="model_not_found",
                 status=404,
             )
-        return messages_reply.model_card(self.model_name) if anthropic else self._model_card()
+        return messages_reply.model_card(model_id) if anthropic else self._model_card(model_id)
 
-    def _model_card(self) -> dict[str, Any]:
+    def _model_card(self, model_id: str) -> dict[str, Any]:
         return {
-            "id": self.model_name,
+            "id": model_id,
             "object": "model",
             "created": MODEL_LIST_CREATED,
             "owned_by": "course_lib",
@@ -184,12 +194,14 @@ class LocalEndpoint:
     def chat_completions(self, raw: bytes) -> Reply:
         body = parse_body(raw)
         call = validate_chat_request(body)
+        effort = reasoning.check_chat(body, call.request)
         ending = limits.end(self.decide(call.request), call.limits)
         turn = ending.turn
         completion_id, created, call_ids = self.ids.reply(len(turn.tool_calls) * call.n)
         stream = bool(body.get("stream"))
         include_usage = stream and bool((body.get("stream_options") or {}).get("include_usage"))
         usage = chat_reply.usage(call.request.messages, body.get("tools") or [], turn, call.n)
+        usage = reasoning.chat_usage(usage, call.request, turn, effort, call.n)
         meta = dict(
             model=call.request.model,
             completion_id=completion_id,
@@ -206,8 +218,11 @@ class LocalEndpoint:
     def responses(self, raw: bytes) -> Reply:
         body = parse_body(raw)
         call = responses_request.validate(body, self.store)
+        reasoning_items.check_items(call.items)
+        options = reasoning_items.read_options(body, call.request.model)
         turn = self.decide(call.request)
         response = responses_reply.render(call, turn, self.ids)
+        response = reasoning_items.add_reasoning(response, call.request, turn, options)
         self.store.keep(call.items, response)
         if not body.get("stream"):
             return Reply.json(200, response)
@@ -215,9 +230,14 @@ class LocalEndpoint:
 
     def messages(self, raw: bytes) -> Reply:
         body = parse_body(raw)
-        call = messages_request.validate(body)
-        turn = self.decide(call.request)
+        anthropic_threads.refuse_threads(body)  # a beta parameter: declined before the check
+        call = messages_request.validate(body)  # of the parameters the Messages API has
+        call = anthropic_structured.apply(body, call)
+        thinking = thinking_blocks.read_options(body, call)
+        thinking_blocks.check_history(body["messages"], thinking)
+        turn = anthropic_structured.conform_turn(self.decide(call.request), call.request)
         message = messages_reply.render(call, turn, self.ids)
+        message = thinking_blocks.add_thinking(message, call, turn, thinking)
         if not body.get("stream"):
             return Reply.json(200, message)
         return Reply.stream(messages_reply.stream(message))

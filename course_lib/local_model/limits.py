@@ -114,6 +114,13 @@ def _before_stop(text: str | None, stops: tuple[str, ...]) -> tuple[str | None, 
     return text[:at], sequence
 
 
+def fit(text: str, budget: int) -> tuple[str, bool]:
+    """The text cut (between streaming pieces) to at most ``budget`` tokens; whether it was cut."""
+    if count_tokens(text) <= budget:
+        return text, False
+    return _fit_text(text, budget), True
+
+
 def _fit_text(text: str, budget: int) -> str:
     """The text up to the last streaming piece that fits in ``budget`` tokens."""
     kept = ""

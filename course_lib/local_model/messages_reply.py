@@ -43,6 +43,10 @@ ERROR_TYPES = {
 }
 MODEL_CREATED = "2026-01-01T00:00:00Z"
 PARTIAL_TRIES = 64  # places a cut object's value may have ended, tried from the last
+DISPLAY_NAMES = {
+    "local-toy": "Local toy model (course_lib)",
+    "local-toy-reasoning": "Local toy reasoning model (course_lib)",
+}
 MESSAGES = {
     "not_object": (
         "A scripted call to {name} has arguments that are not a JSON object ({arguments!r}). "
@@ -172,6 +176,14 @@ def events(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
         if block["type"] == "text":
             start = {"type": "text", "text": "", "citations": None}
             deltas = [{"type": "text_delta", "text": piece} for piece in text_pieces(block["text"])]
+        elif block["type"] == "thinking":  # the text, then the signature just before the stop
+            start = {"type": "thinking", "thinking": "", "signature": ""}
+            deltas = [
+                {"type": "thinking_delta", "thinking": piece}
+                for piece in text_pieces(block["thinking"])
+            ] + [{"type": "signature_delta", "signature": block["signature"]}]
+        elif block["type"] == "redacted_thinking":  # whole at the start, no deltas
+            start, deltas = block, []
         else:
             start = {**block, "input": {}}
             arguments = json.dumps(block["input"], ensure_ascii=False)
@@ -211,18 +223,17 @@ def stream(message: dict[str, Any]) -> Iterator[bytes]:
 def error_body(error: ProtocolError, request_id: str) -> dict[str, Any]:
     """A :class:`ProtocolError` in Anthropic's shape, with the request's id."""
     kind = ERROR_TYPES.get(error.status, "api_error" if error.status >= 500 else error.type)
-    return {
-        "type": "error",
-        "error": {"type": kind, "message": error.message},
-        "request_id": request_id,
-    }
+    body: dict[str, Any] = {"type": kind, "message": error.message}
+    if getattr(error, "details", None):  # error.details.error_code: the SDK branches on it
+        body["details"] = error.details
+    return {"type": "error", "error": body, "request_id": request_id}
 
 
 def model_card(model: str) -> dict[str, Any]:
     return {
         "type": "model",
         "id": model,
-        "display_name": "Local toy model (course_lib)",
+        "display_name": DISPLAY_NAMES.get(model, DISPLAY_NAMES["local-toy"]),
         "created_at": MODEL_CREATED,
         "lifecycle": "active",
         "capabilities": None,
@@ -231,8 +242,9 @@ def model_card(model: str) -> dict[str, Any]:
     }
 
 
-def model_list(model: str) -> dict[str, Any]:
-    return {"data": [model_card(model)], "has_more": False, "first_id": model, "last_id": model}
+def model_list(*models: str) -> dict[str, Any]:
+    cards = [model_card(model) for model in models]
+    return {"data": cards, "has_more": False, "first_id": models[0], "last_id": models[-1]}
 
 
 def model_not_found(model: str) -> ProtocolError:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from course_lib.local_model import chat_reply, limits
+from course_lib.local_model import chat_reply, limits, reasoning_items
 from course_lib.local_model.responses_request import ResponsesCall
 from course_lib.local_model.turns import Turn
 from course_lib.local_model.wire import IdSource, argument_pieces, sse_named, text_pieces
@@ -126,6 +126,8 @@ def events(response: dict[str, Any]) -> Iterator[dict[str, Any]]:
     for index, item in enumerate(response["output"]):
         if item["type"] == "message":
             yield from _message_events(index, item)
+        elif item["type"] == "reasoning":
+            yield from reasoning_items.events(index, item)
         else:
             yield from _call_events(index, item)
     yield {"type": f"response.{response['status']}", "response": response}

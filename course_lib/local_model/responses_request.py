@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from course_lib.local_model import openai_options, sdk_params, strict_default
+from course_lib.local_model import openai_options, reasoning_items, sdk_params, strict_default
 from course_lib.local_model.limits import Limits
 from course_lib.local_model.output_formats import check_text_format
 from course_lib.local_model.protocol import (
@@ -54,7 +54,7 @@ OUTPUT_PARTS = ["input_text", "input_image", "input_file"]
 MAX_TOOLS = 128
 # The API mints item ids with these prefixes and refuses an input item whose id has another one
 # (a call's call_... sent as its item id is the usual slip).
-ID_PREFIXES = {"function_call": "fc", "message": "msg"}
+ID_PREFIXES = {"function_call": "fc", "message": "msg", "reasoning": "rs"}
 
 MESSAGES = {
     "input_type": (
@@ -168,7 +168,7 @@ def _check_item(where: str, item: Any) -> dict[str, Any]:
         _check_text_or_parts(f"{where}.output", item["output"], OUTPUT_PARTS)
         return item
     if kind == "reasoning":
-        return item
+        return reasoning_items.check_item(where, item)
     raise invalid_value(f"{where}.type", kind, ITEM_TYPES)
 
 

@@ -26,6 +26,7 @@ from typing import Any
 import local_model_fixtures as fixtures
 
 from course_lib.local_model import MODEL
+from course_lib.local_model.reasoning import REASONING_MODEL
 
 Send = Callable[[str, str, bytes, dict[str, str]], tuple[int, str, bytes]]
 ANTHROPIC = {"anthropic-version": "2023-06-01", "content-type": "application/json"}
@@ -35,7 +36,7 @@ PATHS = {
     "responses": "/v1/responses",
     "messages": "/v1/messages",
 }
-MODELS = [MODEL]
+MODELS = [MODEL, REASONING_MODEL]
 SEED = 2026
 DRAWS = 40  # requests drawn per API and model, besides the fixed ones
 
@@ -76,6 +77,53 @@ class Exchange:
 
 
 EXTRA_REQUESTS: list[Callable[[str], Iterator[Request]]] = []
+
+
+def _reasoning_requests(model: str) -> Iterator[Request]:
+    """What reasoning models read (the default model is asked too: it must ignore them)."""
+    for stream in (False, True):
+        for question in (QUESTIONS[0], QUESTIONS[5]):
+            yield request(
+                "chat", model, question, "several", "auto", stream=stream, reasoning_effort="low"
+            )
+            yield request(
+                "responses",
+                model,
+                question,
+                "several",
+                "auto",
+                stream=stream,
+                reasoning={"effort": "high", "summary": "auto"},
+                include=["reasoning.encrypted_content"],
+                store=False,
+            )
+            yield request(
+                "responses",
+                model,
+                question,
+                "several",
+                "required",
+                stream=stream,
+                reasoning={"effort": "minimal"},
+            )
+            for thinking in (
+                {"type": "enabled", "budget_tokens": 1024},
+                {"type": "adaptive"},
+                {"type": "disabled"},
+            ):
+                yield request(
+                    "messages",
+                    model,
+                    question,
+                    "several",
+                    "auto",
+                    stream=stream,
+                    max_tokens=2048,
+                    thinking=thinking,
+                )
+
+
+EXTRA_REQUESTS.append(_reasoning_requests)
 
 
 # -- the three APIs' spellings ---------------------------------------------------------------------

@@ -76,6 +76,11 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     ),  # InvalidRequestError
     "anthropic:not_found_error_object.NotFoundErrorObject": ("message",),  # NotFoundError
     "anthropic:text_block.TextBlock": ("citations", "text"),  # TextBlock
+    "anthropic:output_tokens_details.OutputTokensDetails": ("thinking_tokens",),
+    "anthropic:redacted_thinking_block.RedactedThinkingBlock": ("data",),  # RedactedThinkingBlock
+    "anthropic:signature_delta.SignatureDelta": ("signature",),  # SignatureDelta
+    "anthropic:thinking_block.ThinkingBlock": ("signature", "thinking"),  # ThinkingBlock
+    "anthropic:thinking_delta.ThinkingDelta": ("thinking",),  # ThinkingDelta
     "anthropic:text_delta.TextDelta": ("text",),  # TextDelta
     "anthropic:tool_use_block.ToolUseBlock": ("caller", "id", "name"),  # ToolUseBlock
     "anthropic:usage.Usage": (
@@ -248,6 +253,38 @@ REQUIRED: dict[str, tuple[str, ...]] = {
         "sequence_number",
         "text",
     ),  # ResponseTextDoneEvent
+    "openai:response_reasoning_item.ResponseReasoningItem": ("id", "summary"),
+    "openai:response_reasoning_item.Summary": ("text",),  # ResponseReasoningItemSummary
+    "openai:response_reasoning_summary_part_added_event.Part": ("text",),
+    "openai:response_reasoning_summary_part_added_event.ResponseReasoningSummaryPartAddedEvent": (
+        "item_id",
+        "output_index",
+        "part",
+        "sequence_number",
+        "summary_index",
+    ),
+    "openai:response_reasoning_summary_part_done_event.Part": ("text",),
+    "openai:response_reasoning_summary_part_done_event.ResponseReasoningSummaryPartDoneEvent": (
+        "item_id",
+        "output_index",
+        "part",
+        "sequence_number",
+        "summary_index",
+    ),
+    "openai:response_reasoning_summary_text_delta_event.ResponseReasoningSummaryTextDeltaEvent": (
+        "delta",
+        "item_id",
+        "output_index",
+        "sequence_number",
+        "summary_index",
+    ),
+    "openai:response_reasoning_summary_text_done_event.ResponseReasoningSummaryTextDoneEvent": (
+        "item_id",
+        "output_index",
+        "sequence_number",
+        "summary_index",
+        "text",
+    ),
     "openai:response_usage.InputTokensDetails": (
         "cache_write_tokens",
         "cached_tokens",

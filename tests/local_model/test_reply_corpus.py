@@ -10,6 +10,7 @@ type and every byte of every reply must agree.
 from __future__ import annotations
 
 import http.client
+from collections.abc import Callable
 
 import pytest
 import reply_corpus
@@ -55,7 +56,8 @@ def test_replies_are_byte_identical_with_the_memories_bypassed_filling_and_full(
     assert full == plain_replies
 
 
-def test_replies_over_http_are_byte_identical_to_the_ones_in_process(plain_replies):
+def over_http(play: Callable[[reply_corpus.Send], list]) -> list:
+    """``play`` on a fresh ``serve()``, through one kept-alive ``http.client`` connection."""
     with serve() as server:
         host, port = server.server_address
         connection = http.client.HTTPConnection(host, port, timeout=30)
@@ -68,7 +70,10 @@ def test_replies_over_http_are_byte_identical_to_the_ones_in_process(plain_repli
             return reply.status, reply.getheader("content-type"), reply.read()
 
         try:
-            over_http = reply_corpus.play(send)
+            return play(send)
         finally:
             connection.close()
-    assert over_http == plain_replies
+
+
+def test_replies_over_http_are_byte_identical_to_the_ones_in_process(plain_replies):
+    assert over_http(reply_corpus.play) == plain_replies

@@ -22,9 +22,11 @@ from course_lib.local_model.server import serve
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_models_lists_the_model_name(http_server):
+def test_models_lists_the_model_name_then_the_reasoning_model(http_server):
     remote = openai.OpenAI(api_key="unused", base_url=http_server.base_url)
-    assert [m.id for m in remote.models.list()] == [client_module.model_name()]
+    listed = [m.id for m in remote.models.list()]
+    assert listed == [client_module.model_name(), "local-toy-reasoning"]
+    assert remote.models.retrieve("local-toy-reasoning").id == "local-toy-reasoning"
 
 
 def test_fifty_concurrent_clients_all_get_correct_answers(http_server):

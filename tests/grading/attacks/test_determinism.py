@@ -12,6 +12,7 @@ import pytest
 from grading_lesson import CHECK_MODULE, SLUG, SOLUTIONS, submission, write
 
 from course_lib.cli import main
+from course_lib.grading.runner import stop_fork_servers
 from course_lib.grading.scrub import scrub, scrub_log
 
 SOLVED_90_2 = {"90.2": SOLUTIONS["90.2"]}
@@ -26,6 +27,13 @@ RUN_DEPENDENT = {
     ),
     "set_order": "raise ValueError(str({'pear', 'apple', 'fig', 'kiwi', 'plum', 'lime'}))",
     "dies": "import os\nos._exit(3)",
+    # random is seeded in grading kernels (from the submission): the same draws every time
+    "random_in_the_cell": (
+        "import random\nraise ValueError(f'{random.random()} {random.randrange(10**9)}')"
+    ),
+    "random_from_the_check": (
+        "import random\n\ndef double(x):\n    return 2 * x + random.randint(1, 10**9)"
+    ),
 }
 
 
@@ -37,6 +45,9 @@ def runs(tmp_path_factory, canonical_dir) -> tuple[Path, Path]:
     write(root / "honest" / f"{SLUG}.ipynb", submission(SOLUTIONS))
     outs = []
     for jobs in ("1", "2"):
+        # A regrade is another grader process: its own fork server and kernel zygote (whose
+        # random state every kernel forked from it would otherwise share).
+        stop_fork_servers()
         out = tmp_path_factory.mktemp(f"out{jobs}")
         code = main(
             ["grade", str(root), "--out", str(out), "--canonical", str(canonical_dir)]
@@ -82,6 +93,12 @@ def test_what_differs_between_runs_is_replaced_by_a_placeholder(runs, student, s
 def test_a_temporary_folder_in_a_message_is_replaced(runs):
     message = messages(runs[0])["temporary_folder"]
     assert ("<scratch>" in message or "<temp>" in message) and "/tmp" not in message, message
+
+
+@pytest.mark.parametrize("student", ["random_in_the_cell", "random_from_the_check"])
+def test_an_answer_that_uses_random_draws_the_same_numbers_on_a_regrade(runs, student):
+    assert messages(runs[0])[student] == messages(runs[1])[student]
+    assert any(char.isdigit() for char in messages(runs[0])[student])
 
 
 def test_a_set_in_a_message_comes_out_in_the_same_order(runs):

@@ -64,7 +64,8 @@ def constants(**values: object) -> str:
 def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, canonical_dir):
     """Grade every attack in one batch, with a classmate's kernel running beside them; then
     look at the machine and at the classmate. Twice: with the namespaces Linux allows here, and
-    without them, as on a platform that has none (Landlock and a subreaper remain)."""
+    without them, as on a platform that has none (Landlock and a subreaper remain; the grader
+    refuses such kernels unless told to accept the gap, as here: test_private_view.py)."""
     namespaces = request.param
     base = tmp_path_factory.mktemp("isolation")
     scratch = base / "scratch"
@@ -126,9 +127,14 @@ def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
                 notebooks,
                 scratch_root=str(scratch),
                 namespaces=namespaces,
+                accept_isolation_gap=not namespaces,
             )
         alone = grade(
-            base / "alone", canonical_dir, {"honest": notebooks["honest"]}, namespaces=namespaces
+            base / "alone",
+            canonical_dir,
+            {"honest": notebooks["honest"]},
+            namespaces=namespaces,
+            accept_isolation_gap=not namespaces,
         )
         yield {
             "graded": graded,
