@@ -108,6 +108,14 @@ def checked_clients(
 
 def recording_async_client(base_url: str | None = None) -> tuple[openai.AsyncOpenAI, Recorder]:
     """An ``AsyncOpenAI`` (for the Agents SDK) recording like :func:`recording_clients`."""
+    client, _, recorder = recording_async_clients(base_url)
+    return client, recorder
+
+
+def recording_async_clients(
+    base_url: str | None = None,
+) -> tuple[openai.AsyncOpenAI, anthropic.AsyncAnthropic, Recorder]:
+    """:func:`recording_clients`' async twins (for agent frameworks), sharing one recorder."""
     if base_url is None:
         recorder = Recorder(inner_async=AsyncLocalTransport(local_endpoint()))
         base_url = "http://local-model.invalid/v1"
@@ -117,7 +125,10 @@ def recording_async_client(base_url: str | None = None) -> tuple[openai.AsyncOpe
     client = openai.AsyncOpenAI(
         api_key="unused", base_url=base_url, http_client=http, max_retries=0
     )
-    return client, recorder
+    claude = anthropic.AsyncAnthropic(
+        api_key="unused", base_url=base_url.removesuffix("/v1"), http_client=http, max_retries=0
+    )
+    return client, claude, recorder
 
 
 def check_all(recorder: Recorder) -> int:
