@@ -43,6 +43,7 @@ class Record:
     status: int
     content_type: str
     body: bytes
+    sent: bytes = b""  # the request's body
 
 
 @dataclass
@@ -56,7 +57,8 @@ class Recorder(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
     def _keep(self, request: httpx2.Request, response: httpx2.Response, body: bytes) -> None:
         kind = response.headers.get("content-type", "")
         path = request.url.path + ("?" + request.url.query.decode() if request.url.query else "")
-        self.records.append(Record(request.method, path, response.status_code, kind, body))
+        record = Record(request.method, path, response.status_code, kind, body, request.content)
+        self.records.append(record)
 
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
         assert self.inner is not None
