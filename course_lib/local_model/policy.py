@@ -9,8 +9,9 @@ What it does, in the order it decides:
    cannot find makes it ask a clarifying question instead of guessing; several things for a
    single-valued parameter become several calls in one turn.
 4. ``tool_choice`` and ``parallel_tool_calls`` are honoured: ``"none"`` never calls, ``"required"``
-   and a named tool always call (with placeholders for required arguments the request lacks),
-   and without parallel calls it asks for one call per turn.
+   and a named tool always call (with placeholders for required arguments the request lacks;
+   after results, ``"required"`` calls a tool not yet called, filled from the results), and
+   without parallel calls it asks for one call per turn.
 5. Once results are in (``followup.py``) it retries a fixable error once, never repeats a call that
    was answered, and otherwise answers by quoting the results.
 6. When structured output is asked for (``response_format``, ``text.format``), every reply that
