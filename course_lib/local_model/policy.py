@@ -9,8 +9,9 @@ What it does, in the order it decides:
    cannot find makes it ask a clarifying question instead of guessing; several things for a
    single-valued parameter become several calls in one turn.
 4. ``tool_choice`` and ``parallel_tool_calls`` are honoured: ``"none"`` never calls, ``"required"``
-   and a named tool always call (with placeholders for required arguments the request lacks),
-   and without parallel calls it asks for one call per turn.
+   and a named tool always call (with placeholders for required arguments the request lacks;
+   after results, ``"required"`` calls a tool not yet called, filled from the results), and
+   without parallel calls it asks for one call per turn.
 5. Once results are in (``followup.py``) it retries a fixable error once, never repeats a call that
    was answered, and otherwise answers by quoting the results.
 6. When structured output is asked for (``response_format``, ``text.format``), every reply that
@@ -33,7 +34,7 @@ from course_lib.local_model.memo import Memo, exact_key
 from course_lib.local_model.scoring import THRESHOLD, choose_for_clause, score_tool
 from course_lib.local_model.structured import structured_reply
 from course_lib.local_model.text import MAX_READ, mostly_chinese, split_clauses
-from course_lib.local_model.turns import ChatRequest, ToolCall, Turn
+from course_lib.local_model.turns import ChatRequest, OutputFormat, ToolCall, Turn
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ class HeuristicPolicy:
             return Turn(plan.text or replies.no_fitting_tool(user_text, _names(request)))
         pending = self._pending(plan, exchanges, request, user_text) if exchanges else plan.calls
         if not pending and request.tool_choice != "auto":
-            pending = self._forced(user_text, request)
+            pending = self._forced(user_text, request, exchanges)
         if pending:
             return Turn(None, pending if request.parallel_tool_calls else pending[:1])
         if exchanges:
@@ -147,15 +148,26 @@ class HeuristicPolicy:
         best = max(request.tools, key=lambda tool: score_tool(user_text, tool).score)
         return self._calls_for(best["name"], user_text, request, forced=True)
 
-    def _forced(self, user_text: str, request: ChatRequest) -> tuple[ToolCall, ...]:
-        """A forced tool_choice after results: the model must call again, so it repeats itself.
+    def _forced(
+        self, user_text: str, request: ChatRequest, exchanges: list[Exchange]
+    ) -> tuple[ToolCall, ...]:
+        """A forced tool_choice after results: the model must call again.
 
-        Real models do the same, which is why a loop resets ``tool_choice`` to ``"auto"`` after
-        the first turn, or stops on a repeated call.
+        With ``"required"`` and a tool not yet called (an agent framework's output tool, such as
+        pydantic-ai's ``final_result``), it calls that tool, filled from the request and the
+        results, as real models do. Otherwise it repeats itself, as real models also do, which
+        is why a loop resets ``tool_choice`` to ``"auto"`` after the first turn, or stops on a
+        repeated call.
         """
         if isinstance(request.tool_choice, dict):
             name = request.tool_choice["name"]
             return self._calls_for(name, user_text, request, forced=True).calls
+        called = {e.call.name for e in exchanges}
+        fresh = [tool for tool in request.tools if tool["name"] not in called]
+        if exchanges and fresh:
+            best = max(fresh, key=lambda tool: score_tool(user_text, tool).score)
+            results = [e.result for e in exchanges]
+            return (_filled_from_results(best, user_text, results),)
         return self._forced_plan(user_text, request).calls
 
     # -- after results ----------------------------------------------------------------------------
@@ -198,6 +210,13 @@ def _final(user_text: str, exchanges: list[Exchange], request: ChatRequest) -> s
     superseded = {p for p, fix in corrections.items() if fix.key() in answered}
     lines = [(e.call, e.result, e.error) for p, e in enumerate(exchanges) if p not in superseded]
     return replies.final_answer(user_text, lines)
+
+
+def _filled_from_results(tool: dict, user_text: str, results: list[str]) -> ToolCall:
+    """A call whose arguments are read from the request and the results, like structured output."""
+    schema = tool.get("parameters") or {"type": "object", "properties": {}}
+    wanted = OutputFormat("json_schema", tool["name"], schema, bool(tool.get("strict")))
+    return ToolCall(tool["name"], structured_reply(wanted, user_text, results, ""))
 
 
 def _latest_user(messages: list[dict]) -> tuple[int, str]:

@@ -43,6 +43,7 @@ class Record:
     status: int
     content_type: str
     body: bytes
+    sent: bytes = b""  # the request's body
 
 
 @dataclass
@@ -56,7 +57,8 @@ class Recorder(httpx2.BaseTransport, httpx2.AsyncBaseTransport):
     def _keep(self, request: httpx2.Request, response: httpx2.Response, body: bytes) -> None:
         kind = response.headers.get("content-type", "")
         path = request.url.path + ("?" + request.url.query.decode() if request.url.query else "")
-        self.records.append(Record(request.method, path, response.status_code, kind, body))
+        record = Record(request.method, path, response.status_code, kind, body, request.content)
+        self.records.append(record)
 
     def handle_request(self, request: httpx2.Request) -> httpx2.Response:
         assert self.inner is not None
@@ -108,6 +110,14 @@ def checked_clients(
 
 def recording_async_client(base_url: str | None = None) -> tuple[openai.AsyncOpenAI, Recorder]:
     """An ``AsyncOpenAI`` (for the Agents SDK) recording like :func:`recording_clients`."""
+    client, _, recorder = recording_async_clients(base_url)
+    return client, recorder
+
+
+def recording_async_clients(
+    base_url: str | None = None,
+) -> tuple[openai.AsyncOpenAI, anthropic.AsyncAnthropic, Recorder]:
+    """:func:`recording_clients`' async twins (for agent frameworks), sharing one recorder."""
     if base_url is None:
         recorder = Recorder(inner_async=AsyncLocalTransport(local_endpoint()))
         base_url = "http://local-model.invalid/v1"
@@ -117,7 +127,10 @@ def recording_async_client(base_url: str | None = None) -> tuple[openai.AsyncOpe
     client = openai.AsyncOpenAI(
         api_key="unused", base_url=base_url, http_client=http, max_retries=0
     )
-    return client, recorder
+    claude = anthropic.AsyncAnthropic(
+        api_key="unused", base_url=base_url.removesuffix("/v1"), http_client=http, max_retries=0
+    )
+    return client, claude, recorder
 
 
 def check_all(recorder: Recorder) -> int:

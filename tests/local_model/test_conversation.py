@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from local_model_fixtures import NOTES, WEATHER, answer_calls, user
+from local_model_fixtures import NOTES, WEATHER, answer_calls, tool, user
 
 from course_lib.local_model import (
     MODEL,
@@ -94,6 +94,32 @@ def test_tool_choice_required_after_results_repeats_a_call_as_real_models_do():
     answer_calls(messages, ask(client, messages, tools=[WEATHER]).choices[0].message, sunny)
     again = ask(client, messages, tools=[WEATHER], tool_choice="required").choices[0].message
     assert names_and_args(again) == [("get_weather", {"city": "Beijing"})]
+
+
+FINAL_RESULT = tool(
+    "final_result",
+    "The final response which ends this conversation",
+    {"city": {"type": "string"}, "temp_c": {"type": "integer"}},
+    ["city", "temp_c"],
+)
+
+
+BEIJING = [("Weather in Beijing", "Beijing"), ("北京天气", "北京")]
+
+
+@pytest.mark.parametrize("question, city", BEIJING)
+def test_tool_choice_required_after_results_calls_a_tool_not_yet_called_filled_from_results(
+    question, city
+):
+    """An agent framework's output tool (pydantic-ai's ``final_result``) ends the loop."""
+    client = make_client()
+    messages = user(question)
+    tools = [WEATHER, FINAL_RESULT]
+    first = ask(client, messages, tools=tools, tool_choice="required").choices[0].message
+    assert names_and_args(first) == [("get_weather", {"city": city})]
+    answer_calls(messages, first, sunny)
+    again = ask(client, messages, tools=tools, tool_choice="required").choices[0].message
+    assert names_and_args(again) == [("final_result", {"city": city, "temp_c": 21})]
 
 
 def run_script(turns, registry, question="Find my notes about python, limit 3", tools=(NOTES,)):
