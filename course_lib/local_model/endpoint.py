@@ -18,7 +18,6 @@ error can surface halfway through one.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -40,7 +39,7 @@ from course_lib.local_model.chat_request import validate_chat_request
 from course_lib.local_model.protocol import ProtocolError, parse_body
 from course_lib.local_model.response_store import ResponseStore
 from course_lib.local_model.turns import ChatRequest, Policy, Turn
-from course_lib.local_model.wire import EPOCH, IdSource, request_id, sse_data
+from course_lib.local_model.wire import EPOCH, IdSource, request_id, sse_data, to_json
 
 MODEL_LIST_CREATED = EPOCH
 SSE = "text/event-stream; charset=utf-8"
@@ -68,7 +67,7 @@ class Reply:
 
     @classmethod
     def json(cls, status: int, payload: dict[str, Any]) -> Reply:
-        text = json.dumps(payload, ensure_ascii=False)
+        text = to_json(payload)
         return cls(status, "application/json", text.encode("utf-8", "replace"))
 
     @classmethod

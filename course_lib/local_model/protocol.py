@@ -15,10 +15,12 @@ a lone UTF-16 surrogate (they cannot be encoded back into a reply).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 MAX_NESTING = 64  # real requests nest ~10 deep; this bounds every recursive walk behind it
 MAX_SHOWN = 80  # characters of a refused value quoted back in an error message
+SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # \ud800 to \udfff, paired or not
 
 MESSAGES = {
     "not_json": (
@@ -157,8 +159,29 @@ def parse_body(raw: bytes) -> dict[str, Any]:
         body = None
     if not isinstance(body, dict):
         raise ProtocolError(MESSAGES["not_json"])
-    _check_shape(body)
+    if not _plainly_shaped(raw):
+        _check_shape(body)
     return body
+
+
+def _plainly_shaped(raw: bytes | str) -> bool:
+    """Whether the text alone shows that its JSON passes :func:`_check_shape`, without a walk.
+
+    True only when it must: UTF-8 (no NUL byte, so not UTF-16 or UTF-32, and strictly valid, so
+    no encoded surrogate), no escape of a surrogate (a pair is let through by the parser, a lone
+    half is not: any ``\\uD8..`` to ``\\uDF..`` sends the body to the walk), and fewer opening
+    brackets than :data:`MAX_NESTING` (brackets inside strings are counted too), so nothing can
+    nest that deep. What a real client sends passes; the rest is walked as before.
+    """
+    if not isinstance(raw, bytes) or b"\x00" in raw:
+        return False
+    if raw.count(b"{") + raw.count(b"[") >= MAX_NESTING or SURROGATE_ESCAPE.search(raw):
+        return False
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _check_shape(body: dict[str, Any]) -> None:

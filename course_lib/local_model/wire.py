@@ -16,7 +16,7 @@ import random
 import re
 import string
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 EPOCH = 1_767_225_600  # 2026-01-01T00:00:00Z: timestamps count up from here, one per reply
@@ -100,20 +100,96 @@ def draw_inline(generator: random.Random, alphabet: str, length: int) -> str:
     return "".join(out)
 
 
-def _inline_matches_choice() -> bool:
-    """Whether this Python's ``random.choice`` is the algorithm :func:`draw_inline` mirrors
-    (true for CPython 3.10 to 3.13): otherwise ids are drawn by ``choice`` itself."""
+REFUSED = 0xFF  # a byte no ASCII alphabet holds: a drawn value ``choice`` would draw again
+_TABLES: dict[str, bytes] = {}
+
+
+def draw_words(generator: random.Random, alphabet: str, length: int) -> str:
+    """The same characters as :func:`draw_by_choice`, drawn many at a time (ASCII alphabets of
+    fewer than 256 characters, so a value fits in the top byte; others go to
+    :func:`draw_inline`).
+
+    ``getrandbits(k)`` for ``k <= 32`` is the top ``k`` bits of one 32-bit output of the
+    Mersenne Twister, and ``getrandbits(32 * n)`` is ``n`` such outputs in a row (the first
+    lowest). So ``n`` characters come from one call: the top byte of each output, mapped by a
+    table to its character, or to :data:`REFUSED` where ``choice`` would have drawn again
+    (the value is not below the alphabet's size). Those are dropped and only as many outputs
+    drawn again as characters are missing: never more than ``choice`` draws, so the generator
+    ends where it would have ended.
+    """
+    table = _TABLES.get(alphabet) or _table(alphabet)
+    if table is None:
+        return draw_inline(generator, alphabet, length)
+    drawn = b""
+    while len(drawn) < length:
+        missing = length - len(drawn)
+        words = generator.getrandbits(32 * missing).to_bytes(4 * missing, "little")
+        drawn += words[3::4].translate(table).replace(bytes([REFUSED]), b"")
+    return drawn.decode("ascii")
+
+
+def _table(alphabet: str) -> bytes | None:
+    """Top byte of a 32-bit output -> the character ``choice`` picks with it, or REFUSED."""
+    size = len(alphabet)
+    if not (0 < size < 256 and alphabet.isascii()):
+        return None
+    values = [top >> (8 - size.bit_length()) for top in range(256)]
+    table = bytes(ord(alphabet[v]) if v < size else REFUSED for v in values)
+    _TABLES[alphabet] = table
+    return table
+
+
+def _matches_choice(draw: Callable[[random.Random, str, int], str]) -> bool:
+    """Whether ``draw`` gives what this Python's ``random.choice`` gives, and leaves the
+    generator where it leaves it (true for CPython 3.10 to 3.13): otherwise ids are drawn by
+    ``choice`` itself."""
     for alphabet in {style[1] for style in ID_STYLES.values()}:
         fast, reference = random.Random(12345), random.Random(12345)
         for length in (1, 7, 48, 200):
-            if draw_inline(fast, alphabet, length) != draw_by_choice(reference, alphabet, length):
+            if draw(fast, alphabet, length) != draw_by_choice(reference, alphabet, length):
                 return False
         if fast.random() != reference.random():
             return False
     return True
 
 
-_DRAW = draw_inline if _inline_matches_choice() else draw_by_choice
+_DRAW = next((draw for draw in (draw_words, draw_inline) if _matches_choice(draw)), draw_by_choice)
+
+
+def _make_encoder() -> Callable[[Any], str] | None:
+    """The C encoder behind ``json.dumps(value, ensure_ascii=False)``, built once.
+
+    ``json.dumps`` with any argument other than its defaults builds a ``JSONEncoder`` and a C
+    encoder for every call: for the small events of a stream that costs more than the encoding
+    itself. This one is the same encoder with the same settings (separators ``", "`` and
+    ``": "``, ``allow_nan``, the same ``default``), so its text is the same, byte for byte;
+    it skips only the check for circular containers, which no reply has. ``None`` when this
+    Python has no C encoder (then :func:`to_json` is ``json.dumps`` itself)."""
+    if json.encoder.c_make_encoder is None:
+        return None
+    encoder = json.encoder.c_make_encoder(
+        None,  # no circular check
+        json.JSONEncoder().default,  # the same TypeError for what JSON cannot hold
+        json.encoder.encode_basestring,  # ensure_ascii=False
+        None,  # no indent
+        ": ",
+        ", ",
+        False,  # sort_keys
+        False,  # skipkeys
+        True,  # allow_nan
+    )
+    return lambda value: "".join(encoder(value, 0))
+
+
+_ENCODE = _make_encoder()
+
+
+def to_json(value: Any) -> str:
+    """``json.dumps(value, ensure_ascii=False)``, the same text, several times faster for the
+    small values of a stream (see :func:`_make_encoder`)."""
+    if _ENCODE is None:
+        return json.dumps(value, ensure_ascii=False)
+    return _ENCODE(value)
 
 
 def count_tokens(text: str) -> int:
@@ -124,7 +200,7 @@ def count_tokens(text: str) -> int:
 
 def json_tokens(value: Any) -> int:
     """Approximate tokens of a value's JSON text."""
-    return count_tokens(json.dumps(value, ensure_ascii=False))
+    return count_tokens(to_json(value))
 
 
 def text_pieces(text: str) -> list[str]:
@@ -142,7 +218,7 @@ def argument_pieces(arguments: str, size: int = 8) -> list[str]:
 def sse_data(events: Iterator[dict[str, Any]]) -> Iterator[bytes]:
     """OpenAI Chat framing: ``data: <json>`` blank line, ending with ``data: [DONE]``."""
     for event in events:
-        yield b"data: " + json.dumps(event, ensure_ascii=False).encode() + b"\n\n"
+        yield b"data: " + to_json(event).encode() + b"\n\n"
     yield b"data: [DONE]\n\n"
 
 
@@ -150,4 +226,4 @@ def sse_named(events: Iterator[dict[str, Any]]) -> Iterator[bytes]:
     """Responses and Anthropic framing: ``event: <type>`` then ``data: <json>``, no [DONE]."""
     for event in events:
         head = b"event: " + event["type"].encode() + b"\ndata: "
-        yield head + json.dumps(event, ensure_ascii=False).encode() + b"\n\n"
+        yield head + to_json(event).encode() + b"\n\n"

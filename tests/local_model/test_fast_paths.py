@@ -8,6 +8,8 @@ because stored notebook outputs print those ids and replies.
 from __future__ import annotations
 
 import copy
+import json
+import math
 import pickle
 import random
 import sys
@@ -43,9 +45,49 @@ def test_ids_drawn_inline_match_choice_for_an_alphabet_that_is_not_a_power_of_tw
         assert wire.draw_inline(fast, alphabet, 64) == wire.draw_by_choice(reference, alphabet, 64)
 
 
+@pytest.mark.parametrize("alphabet", sorted({style[1] for style in wire.ID_STYLES.values()}))
+@pytest.mark.parametrize("seed", [0, 1, 2**40 + 7])
+def test_ids_drawn_many_at_a_time_are_the_characters_random_choice_draws(alphabet, seed):
+    fast, reference = random.Random(seed), random.Random(seed)
+    for length in (1, 2, 3, 22, 29, 48, 300, 1):
+        assert wire.draw_words(fast, alphabet, length) == wire.draw_by_choice(
+            reference, alphabet, length
+        )
+    assert fast.getstate() == reference.getstate()  # not one output more or less was drawn
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 5, 17, 63, 64, 65, 127, 128, 200, 255, 256, 300])
+def test_ids_drawn_many_at_a_time_match_choice_for_any_alphabet_size(size):
+    ascii_alphabet = "".join(chr(33 + i % 94) for i in range(size))  # repeats beyond 94
+    for alphabet in (ascii_alphabet, "".join(chr(0x4E00 + i) for i in range(size))):
+        fast, reference = random.Random(size), random.Random(size)
+        for length in (1, 5, 64):
+            assert wire.draw_words(fast, alphabet, length) == wire.draw_by_choice(
+                reference, alphabet, length
+            )
+        assert fast.getstate() == reference.getstate()
+
+
 @pytest.mark.skipif(sys.implementation.name != "cpython", reason="the check is for CPython")
-def test_cpython_uses_the_inline_draw_after_checking_it_against_choice():
-    assert wire._DRAW is wire.draw_inline
+def test_cpython_draws_ids_many_at_a_time_after_checking_that_against_choice():
+    assert wire._DRAW is wire.draw_words
+
+
+def test_the_quick_encoder_writes_what_json_dumps_writes():
+    values = [
+        {"a": 1, "b": [1.5, -0.0, 1e300, None, True, False], "c": {"d": '北京\n"\u2028'}},
+        {1: "int key", 2.5: "float key", None: "null key", False: "bool key"},
+        [math.inf, -math.inf, math.nan, 10**30, "\x00\x1f", "\ud800"],
+        "a bare string: 上海",
+        3.0,
+        [],
+        {},
+        (1, 2),
+    ]
+    for value in values:
+        assert wire.to_json(value) == json.dumps(value, ensure_ascii=False)
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        wire.to_json({"a": object()})
 
 
 def _nested(levels: int, leaf: object) -> object:
@@ -89,6 +131,33 @@ def test_the_quick_body_walk_refuses_exactly_what_the_naming_walk_refuses():
     verdicts = [_shape_verdict(protocol._find_shape_error, body) for body in bodies]
     assert [_shape_verdict(protocol._check_shape, body) for body in bodies] == verdicts
     assert 50 < sum(v is not None for v in verdicts) < len(bodies) - 50  # both kinds covered
+
+
+def _parse_verdict(raw: bytes) -> str | None:
+    try:
+        protocol.parse_body(raw)
+    except protocol.ProtocolError as error:
+        return f"{error.message} / {error.param}"
+    return None
+
+
+def test_a_body_that_skips_the_walk_is_refused_exactly_when_the_walk_refuses_it():
+    bodies = [_nested(levels, leaf) for levels in (30, 62, 63, 64, 65) for leaf in ({}, [1], "x")]
+    bodies += [{"x": "a" + "[" * 70}, {"k": "\U0001f600"}, {"\ud83d": 1}, {"k": "\udfff"}]
+    for seed in range(300):
+        generator = random.Random(seed)
+        body = {"x": _random_body(generator)}
+        bodies.append(_nested(generator.randint(40, 70), body) if seed % 4 == 0 else body)
+    skipped = 0
+    for body in bodies:
+        expected = _shape_verdict(protocol._find_shape_error, body)
+        for ascii_only in (True, False):
+            text = json.dumps(body, ensure_ascii=ascii_only)
+            for encoding in ("utf-8", "utf-16", "utf-16-le", "utf-32-be"):
+                raw = text.encode(encoding, "surrogatepass")
+                skipped += protocol._plainly_shaped(raw)
+                assert _parse_verdict(raw) == expected, raw[:200]
+    assert 100 < skipped < 8 * len(bodies) - 100  # both ways taken
 
 
 def test_exact_keys_tell_apart_values_json_would_print_differently():
