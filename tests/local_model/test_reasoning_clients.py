@@ -142,6 +142,34 @@ def test_the_agents_sdk_chains_by_previous_response_id_and_sends_only_the_output
 # -- langchain-openai -----------------------------------------------------------------------------
 
 
+def langchain_round_trip(question: str, **options):
+    """One tool round trip of langchain-openai's ChatOpenAI on the reasoning model, recorded:
+    the first reply, the final one and the recorder."""
+    from langchain_core.messages import HumanMessage, ToolMessage
+    from langchain_core.tools import tool
+    from langchain_openai import ChatOpenAI
+
+    @tool
+    def get_weather(city: str) -> str:
+        """Get the current weather for a city."""
+        return weather(city)
+
+    client, _, recorder = recording_clients()
+    model = ChatOpenAI(
+        model=REASONING,
+        api_key="unused",
+        base_url=str(client.base_url),
+        http_client=httpx2.Client(transport=recorder),
+        max_retries=0,
+        **options,
+    ).bind_tools([get_weather])
+    ai = model.invoke(question)
+    results = [
+        ToolMessage(get_weather.invoke(c["args"]), tool_call_id=c["id"]) for c in ai.tool_calls
+    ]
+    return ai, model.invoke([HumanMessage(question), ai, *results]), recorder
+
+
 @pytest.mark.parametrize(
     "options",
     [
@@ -153,61 +181,17 @@ def test_the_agents_sdk_chains_by_previous_response_id_and_sends_only_the_output
 )
 @pytest.mark.parametrize("question, city", QUESTIONS)
 def test_langchain_on_the_responses_api_resends_the_reasoning_items(question, city, options):
-    from langchain_core.messages import HumanMessage, ToolMessage
-    from langchain_core.tools import tool
-    from langchain_openai import ChatOpenAI
-
-    @tool
-    def get_weather(city: str) -> str:
-        """Get the current weather for a city."""
-        return weather(city)
-
-    client, _, recorder = recording_clients()
-    model = ChatOpenAI(
-        model=REASONING,
-        api_key="unused",
-        base_url=str(client.base_url),
-        http_client=httpx2.Client(transport=recorder),
-        max_retries=0,
-        use_responses_api=True,
-        **options,
-    ).bind_tools([get_weather])
-    ai = model.invoke(question)
-    results = [
-        ToolMessage(get_weather.invoke(c["args"]), tool_call_id=c["id"]) for c in ai.tool_calls
-    ]
-    final = model.invoke([HumanMessage(question), ai, *results])
+    _, final, recorder = langchain_round_trip(question, use_responses_api=True, **options)
     assert f'get_weather(city="{city}")' in final.text and "晴" in final.text
     check_all(recorder)
 
 
 @pytest.mark.parametrize("question, city", QUESTIONS)
 def test_langchain_on_chat_completions_takes_reasoning_effort(question, city):
-    from langchain_core.messages import HumanMessage, ToolMessage
-    from langchain_core.tools import tool
-    from langchain_openai import ChatOpenAI
-
-    @tool
-    def get_weather(city: str) -> str:
-        """Get the current weather for a city."""
-        return weather(city)
-
-    client, _, recorder = recording_clients()
-    model = ChatOpenAI(
-        model=REASONING,
-        api_key="unused",
-        base_url=str(client.base_url),
-        http_client=httpx2.Client(transport=recorder),
-        max_retries=0,
-        use_responses_api=False,
-        reasoning_effort="low",
-    ).bind_tools([get_weather])
-    ai = model.invoke(question)
+    ai, final, recorder = langchain_round_trip(
+        question, use_responses_api=False, reasoning_effort="low"
+    )
     assert ai.usage_metadata["output_token_details"]["reasoning"] > 0
-    results = [
-        ToolMessage(get_weather.invoke(c["args"]), tool_call_id=c["id"]) for c in ai.tool_calls
-    ]
-    final = model.invoke([HumanMessage(question), ai, *results])
     assert f'get_weather(city="{city}")' in final.text and "晴" in final.text
     assert {json.loads(r.sent)["reasoning_effort"] for r in recorder.records} == {"low"}
     assert {r.path for r in recorder.records} == {"/v1/chat/completions"}
