@@ -7,7 +7,7 @@ methods and bases, the containers and the notebook's objects among them). The gr
 what is allowed (``course_lib.grading.provenance``): a target that *is* the course's answer,
 found however it was found (``gc.get_objects()``, a module name decoded from bytes), or that
 calls it, shows here with a ``course_lib`` file. A notebook that replaces the driver can forge
-this report, as it can forge any answer; the README says what is left then.
+this report, as it can forge any answer; docs/grading.md says what is left then.
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ TEXT = {
     "invalid": "Invalid files",
     "isolation": "Isolation gaps",
     "isolation_intro": (
-        "Protections a grading kernel lacked on this machine (see the README's section on how "
+        "Protections a grading kernel lacked on this machine (see docs/grading.md, section How "
         "kernels are kept apart); what a notebook could do there was not prevented."
     ),
     "every_notebook": "every graded notebook ({count})",

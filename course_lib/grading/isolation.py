@@ -172,7 +172,7 @@ REFUSAL = (
 )
 REFUSED = (
     "course grade: nothing written: {count} notebook(s) were not graded, because {reason}. "
-    "Grade on Linux with user namespaces (README: How kernels are kept apart), or pass "
+    "Grade on Linux with user namespaces (docs/grading.md: How kernels are kept apart), or pass "
     "--accept-isolation-gap to grade anyway, knowing that a submission could then read what "
     "a classmate's kernel runs."
 )

@@ -1,8 +1,8 @@
 """Installing the course's packages: with uv when it can be had, else with pip.
 
-uv resolves and installs the same ``pyproject.toml`` ranges as pip, several times faster (the
-README quotes both, measured in the same run by ``benchmarks/bench_first_start.py``). When
-``uv`` is not on the PATH it is installed from PyPI into ``.venv`` itself (it is a registry
+uv resolves and installs the same ``pyproject.toml`` ranges as pip, several times faster
+(docs/install.md quotes both, measured in the same run by ``benchmarks/bench_first_start.py``).
+When ``uv`` is not on the PATH it is installed from PyPI into ``.venv`` itself (it is a registry
 package with a prebuilt binary), by the pip wheel that Python bundles for ensurepip, run
 straight from the wheel: ``.venv`` is made without pip, and uv installs pip beside the course's
 packages (``%pip`` in a notebook needs it). When uv cannot be had, ensurepip puts pip into

@@ -58,7 +58,7 @@ Commands:
                   options go to JupyterLab, e.g. --no-browser, --port 8890
   test            set up the development tools and run the whole test suite (arguments go to pytest)
   check NOTEBOOK  grade your own notebook and print a scorecard
-  grade ...       grade a class (see the README)
+  grade ...       grade a class (see docs/grading.md)
   serve-model     serve the local model over HTTP on loopback
   setup [--dev]   only set up (or update) the course's environment
 

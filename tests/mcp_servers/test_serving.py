@@ -162,17 +162,17 @@ def test_a_third_party_client_the_openai_agents_sdk_uses_serve_mcp_over_streamab
     assert json.loads(result.content[0].text) == {"city": "Paris", "temperature": 64, "unit": "f"}
 
 
-def readme_client_configuration() -> dict:
-    """The ``mcpServers`` JSON block of the README, as a desktop client would read it."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```json\n(.*?)```", readme, flags=re.S)
+def docs_client_configuration() -> dict:
+    """The ``mcpServers`` JSON block of docs/mcp.md, as a desktop client would read it."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "mcp.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```json\n(.*?)```", page, flags=re.S)
     found = [json.loads(block) for block in blocks if '"mcpServers"' in block]
-    assert len(found) == 1, "the README shows one desktop client configuration"
+    assert len(found) == 1, "docs/mcp.md shows one desktop client configuration"
     return found[0]["mcpServers"]["course-tools"]
 
 
-def test_the_readmes_desktop_client_configuration_starts_serve_mcp_from_any_folder(tmp_path):
-    entry = readme_client_configuration()
+def test_the_docs_desktop_client_configuration_starts_serve_mcp_from_any_folder(tmp_path):
+    entry = docs_client_configuration()
     assert entry["command"].endswith("/.venv/bin/python")  # the placeholder the reader replaces
     parameters = StdioServerParameters(command=sys.executable, args=entry["args"], cwd=tmp_path)
 
