@@ -8,6 +8,7 @@ a recorded pass (``state``) whose hash is that of the exercise cell in the saved
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,14 +52,20 @@ def choose(part: Part, *, quiet: bool = False) -> Choice:
         return _course(part, *problem, quiet)
     if quiet:
         return Choice(None, True, _why_mine(part), None)
+    return _loaded(part, lambda: folder.load(part))
+
+
+def _loaded(part: Part, load: Callable[[], Any]) -> Choice:
+    """The learner's ``part`` as ``load`` imports it, or the course's when their code does not
+    load (a syntax error, a name their cell took from a scratch cell)."""
     try:
-        value = folder.load(part)
+        value = load()
     except Exception as exc:  # noqa: BLE001 (the learner's module may fail in any way)
         error = f"{type(exc).__name__}: {exc}"[:200]
         why = say("why_broken", lesson=part.lesson, error=error)
         line = say("course_broken", part=part.name, lesson=part.lesson, error=error,
                    exercise=part.exercise)  # fmt: skip
-        return _course(part, why, line, quiet)
+        return _course(part, why, line, quiet=False)
     return Choice(value, True, _why_mine(part), None)
 
 
@@ -78,7 +85,7 @@ def _graded(part: Part, grading: Grading, quiet: bool) -> Choice:
         return Choice(None, True, _why_mine(part), None)
     sources = {name: (text, f"<{name}>") for name, text in grading.modules.items()}
     loader.install(sources)
-    return Choice(loader.load(*entry), True, _why_mine(part), None)
+    return _loaded(part, lambda: loader.load(*entry))
 
 
 def _course(part: Part, why: str, line: str, quiet: bool) -> Choice:
