@@ -87,7 +87,7 @@ def prefer(side: str, *names: str) -> None:
         part_named(name)
     for name in names:
         resolve.set_preference(name, side)
-        print(say("prefer_done", part=name, whose=say(f"whose_{side}")))
+        print(say(f"prefer_{side}", part=name))
 
 
 __all__ = ["PARTS", "Choice", "Part", "PartsTable", "parts", "prefer", "use"]

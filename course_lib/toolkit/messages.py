@@ -44,7 +44,8 @@ MESSAGES: dict[str, str] = {
         "{part} is what exercise {exercise} of this lesson (or a later one) asks you to write: "
         "write it here instead of taking it from the toolkit."
     ),
-    "prefer_done": "{part}: the {whose} version from now on.",
+    "prefer_course": "{part}: the course's version from now on.",
+    "prefer_mine": "{part}: your version from now on, whenever its exercises have passed.",
 }
 
 
