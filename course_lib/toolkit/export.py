@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PACKAGE = "my_toolkit"
+# What every toolkit needs whatever its modules import: the parts talk to a model through the
+# client of the OpenAI SDK the learner hands them.
+BASE_DEPENDENCIES = ("openai",)
 # "link" answers where a part comes from: (module, attribute) for the version the toolkit chose.
 Link = Callable[[str], tuple[str, str]]
 
@@ -190,7 +193,7 @@ def pyproject_source(dependencies: Iterable[str]) -> str:
     listed = "".join(f'    "{dependency}",\n' for dependency in sorted(set(dependencies)))
     return (
         "[build-system]\n"
-        'requires = ["setuptools>=61"]\n'
+        'requires = ["setuptools>=69", "wheel"]\n'
         'build-backend = "setuptools.build_meta"\n\n'
         "[project]\n"
         f'name = "{PACKAGE.replace("_", "-")}"\n'
@@ -218,7 +221,7 @@ def dependencies(sources: Iterable[str]) -> list[str]:
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 modules.add(node.module.split(".")[0])
     distributions = packages_distributions()
-    found = set()
+    found = set(BASE_DEPENDENCIES)
     for module in modules - set(sys.stdlib_module_names) - {PACKAGE, "__future__"}:
         if module == "course_lib":
             found.add(f"course-lib @ {COURSE_ROOT.as_uri()}")

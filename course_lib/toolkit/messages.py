@@ -33,6 +33,11 @@ MESSAGES: dict[str, str] = {
     "whose_course": "course",
     "table_header": "part | exercise | whose | why",
     "table_row": "{part} | {exercise} | {whose} | {why}",
+    # ``course toolkit``
+    "built": (
+        "Wrote your toolkit to {folder}: {count} of {total} parts are yours. Install it "
+        "anywhere with: pip install {folder}"
+    ),
     # mistakes in calling the toolkit
     "unknown_part": "The toolkit has no part named {name!r}. Its parts: {known}.",
     "no_names": 'Name the parts you want: toolkit.use("ToolRegistry", "run_agent").',

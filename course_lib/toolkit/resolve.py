@@ -196,6 +196,22 @@ class Folder:
         return loader.load(export.module_name(part.lesson), part.target)
 
 
+def build_package() -> Path:
+    """Write ``my_toolkit/`` with every part that is the learner's now (and only those lessons'
+    modules: a lesson no longer trusted leaves the package); the project's folder."""
+    folder = Folder()
+    sources: dict[str, str] = {}
+    for part in PARTS.values():
+        if preference(part.name) != "course" and folder.problem(part) is None:
+            folder.module_sources(part.lesson, sources)
+    package = state.home() / export.PACKAGE
+    for stale in package.glob("lesson*.py") if package.is_dir() else ():
+        if export.module_name(stale.stem[len("lesson") :]) not in sources:
+            stale.unlink()
+    write_package(sources, folder)
+    return state.home()
+
+
 def write_package(sources: dict[str, str], folder: Folder) -> dict[str, Path]:
     """Write the lesson modules, ``__init__.py`` and ``pyproject.toml`` under the toolkit's home;
     the path of each module written."""
