@@ -33,6 +33,12 @@ MESSAGES: dict[str, str] = {
     "whose_course": "course",
     "table_header": "part | exercise | whose | why",
     "table_row": "{part} | {exercise} | {whose} | {why}",
+    # the package's own words (docstrings of what ``export`` writes)
+    "module_doc": (
+        "Your code from lesson {lesson} ({notebook}.ipynb), written by course_lib.toolkit."
+    ),
+    "package_doc": "Your toolkit: the parts of the course you wrote yourself (course_lib.toolkit).",
+    "package_description": "The tool-calling toolkit I wrote in Tool Calling from Scratch",
     # ``course toolkit``
     "built": (
         "Wrote your toolkit to {folder}: {count} of {total} parts are yours. Install it "
