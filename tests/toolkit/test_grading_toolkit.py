@@ -137,3 +137,28 @@ def test_a_blank_lesson_04_costs_no_point_in_a_later_lesson(grades, slug):
 def test_a_solved_lesson_04_costs_no_point_in_a_later_lesson_either(grades, slug):
     earned, total = points(grades[("solved", slug)])
     assert earned == total
+
+
+@pytest.fixture(scope="module")
+def exec_road_grades(tmp_path_factory: pytest.TempPathFactory):
+    """The probe graded with kernels started by exec instead of forked from the zygote."""
+    root = tmp_path_factory.mktemp("toolkit-exec-road")
+    for student, first in (("solved", solution("04_registry")), ("blank", blank("04_registry"))):
+        (root / "class" / student).mkdir(parents=True)
+        nbformat.write(first, root / "class" / student / "04_registry.ipynb")
+        nbformat.write(probe(), root / "class" / student / "05_agent_loop.ipynb")
+    out = root / "out"
+    command = [sys.executable, "-m", "course_lib", "grade", str(root / "class"), "--out", str(out)]
+    env = {**os.environ, "COURSE_GRADE_ZYGOTE": "0"}
+    run = subprocess.run(
+        [*command, "--cell-timeout", "300", "--jobs", "2"],
+        env=env, capture_output=True, text=True, timeout=1800,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    rows = json.loads((out / "grades.json").read_text(encoding="utf-8"))["grades"]
+    return {(r["student"], r["exercise"]): r["status"] for r in rows}
+
+
+def test_kernels_started_by_exec_get_the_same_parts(exec_road_grades):
+    assert exec_road_grades[("solved", "05.1")] == "passed"
+    assert exec_road_grades[("blank", "05.1")] == "failed"
