@@ -25,10 +25,9 @@ from pathlib import Path
 
 import polib
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-TRANSLATIONS = REPO_ROOT / "translations"
-# The editions the course is translated into (the English notebooks are the source).
-EDITIONS = ("zh-CN",)
+from course_lib.authoring.build import TRANSLATIONS  # noqa: F401 (one place for the folder)
+from course_lib.i18n import EDITIONS  # noqa: F401 (re-exported for the command line)
+
 PROJECT = "Tool Calling from Scratch"
 
 
@@ -76,11 +75,12 @@ def read_catalog(path: Path) -> list[Entry]:
     ]
 
 
-def render_catalog(lang: str, notebook: str, entries: list[Entry]) -> str:
-    """The exact PO text for ``entries`` (deterministic: same entries, same bytes)."""
+def render_catalog(lang: str, title: str, entries: list[Entry]) -> str:
+    """The exact PO text for ``entries`` (deterministic: same entries, same bytes); ``title``
+    names what is translated (``lesson 00_welcome``)."""
     catalog = polib.POFile(wrapwidth=0, encoding="utf-8")
     catalog.header = (
-        f"{PROJECT}, lesson {notebook}: the {lang} translation.\n"
+        f"{PROJECT}, {title}: the {lang} translation.\n"
         "Entries are updated by `python -m course_lib i18n update`; translators fill msgstr\n"
         "and remove the fuzzy flag once they have reviewed it (see docs/translating.md)."
     )
@@ -106,9 +106,9 @@ def render_catalog(lang: str, notebook: str, entries: list[Entry]) -> str:
     return str(catalog) + "\n"
 
 
-def write_catalog(path: Path, lang: str, notebook: str, entries: list[Entry]) -> bool:
+def write_catalog(path: Path, lang: str, title: str, entries: list[Entry]) -> bool:
     """Write the catalog if its text changed; return whether it was written."""
-    text = render_catalog(lang, notebook, entries)
+    text = render_catalog(lang, title, entries)
     if path.exists() and path.read_text(encoding="utf-8") == text:
         return False
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
-from course_lib.authoring.build import SOLUTIONS, read, solution_paths
+from course_lib.authoring.build import REPO_ROOT, SOLUTIONS, read, solution_paths
+from course_lib.i18n import EDITIONS
 from course_lib.i18n.catalog import (
-    EDITIONS,
     TRANSLATIONS,
     catalog_path,
     read_catalog,
     render_catalog,
     write_catalog,
 )
+from course_lib.i18n.messages import LOCALE, TABLES, catalog_file, table_entries
+from course_lib.i18n.parts import Part
 from course_lib.i18n.update import lesson_status, notebook_parts, relative, updated_entries
 
 
@@ -41,47 +44,72 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         action.add_argument(
             "--translations", type=Path, default=TRANSLATIONS, help=argparse.SUPPRESS
         )
+        action.add_argument("--locale", type=Path, default=LOCALE, help=argparse.SUPPRESS)
     update.set_defaults(handler=run_update)
     status.set_defaults(handler=run_status)
 
 
-def run_update(args: argparse.Namespace) -> int:
-    out_of_date = []
+@dataclass(frozen=True)
+class CatalogJob:
+    """One catalog to keep in step: where it is, what it is titled, the English parts."""
+
+    lang: str
+    path: Path
+    title: str
+    parts: list[Part]
+    name: str  # how the status report names it
+
+
+def catalog_jobs(args: argparse.Namespace) -> list[CatalogJob]:
+    """Every lesson catalog, then every message catalog, for the languages asked for."""
+    jobs = []
     for lang in args.lang or EDITIONS:
         for source in solution_paths(args.solutions):
             path = catalog_path(lang, source.stem, args.translations)
-            old = read_catalog(path)
-            entries = updated_entries(notebook_parts(read(source)), old)
-            where = relative(path, args.translations.parent)
-            if args.check:
-                current = path.read_text(encoding="utf-8") if path.exists() else None
-                if current != render_catalog(lang, source.stem, entries):
-                    out_of_date.append(where)
-            elif write_catalog(path, lang, source.stem, entries):
-                print(f"updated {where}")
+            parts = notebook_parts(read(source))
+            jobs.append(CatalogJob(lang, path, f"lesson {source.stem}", parts, source.stem))
+        for domain in TABLES:
+            parts = [Part(key, english, "message") for key, english in table_entries(domain)]
+            path = catalog_file(lang, domain, args.locale)
+            jobs.append(CatalogJob(lang, path, f"{domain} of course_lib", parts, domain))
+    return jobs
+
+
+def run_update(args: argparse.Namespace) -> int:
+    out_of_date = []
+    for job in catalog_jobs(args):
+        entries = updated_entries(job.parts, read_catalog(job.path))
+        where = relative(job.path, REPO_ROOT)
+        if args.check:
+            current = job.path.read_text(encoding="utf-8") if job.path.exists() else None
+            if current != render_catalog(job.lang, job.title, entries):
+                out_of_date.append(where)
+        elif write_catalog(job.path, job.lang, job.title, entries):
+            print(f"updated {where}")
     if args.check:
         for where in out_of_date:
             print(f"{where} is out of date", file=sys.stderr)
         if out_of_date:
             print("Run `python -m course_lib i18n update`.", file=sys.stderr)
             return 1
-        print("The translation catalogs are up to date with the English notebooks.")
+        print("The translation catalogs are up to date with the English.")
     return 0
 
 
 def run_status(args: argparse.Namespace) -> int:
     incomplete = False
-    for lang in args.lang or EDITIONS:
-        print(f"{lang}: lesson, translated / total, pending, stale")
-        for source in solution_paths(args.solutions):
-            entries = read_catalog(catalog_path(lang, source.stem, args.translations))
-            status = lesson_status(source.stem, notebook_parts(read(source)), entries)
-            incomplete |= status.translated < status.total or status.stale > 0
-            print(
-                f"  {status.notebook:<24} {status.translated:>4} / {status.total:<4} "
-                f"{status.percent:>3}%  pending {status.pending:>3}  stale {status.stale:>3}"
-            )
+    shown_lang = None
+    for job in catalog_jobs(args):
+        if job.lang != shown_lang:
+            print(f"{job.lang}: catalog, translated / total, pending, stale")
+            shown_lang = job.lang
+        status = lesson_status(job.name, job.parts, read_catalog(job.path))
+        incomplete |= status.translated < status.total or status.stale > 0
+        print(
+            f"  {status.notebook:<24} {status.translated:>4} / {status.total:<4} "
+            f"{status.percent:>3}%  pending {status.pending:>3}  stale {status.stale:>3}"
+        )
     if args.complete and incomplete:
-        print("Not every lesson is fully translated.", file=sys.stderr)
+        print("Not everything is translated.", file=sys.stderr)
         return 1
     return 0

@@ -30,6 +30,7 @@ NOTES = {
     "placeholders and fences as they are.",
     "comment": "A comment in a code cell: one line.",
     "hint": "An exercise's hint: the stub's message (one line).",
+    "message": "A sentence the course says to a learner: keep every {placeholder} as it is.",
 }
 
 
