@@ -18,7 +18,7 @@ from course_lib.grading.results import (
     invalid,
     notebook_notes,
 )
-from course_lib.grading.runner import RunOptions, run_sanitized
+from course_lib.grading.runner import RunOptions, run_sanitized, submission_language
 from course_lib.grading.sanitize import InvalidSubmission, sanitize
 from course_lib.grading.scrub import scrub, stable
 
@@ -74,6 +74,7 @@ def _grade(
     except (InvalidSubmission, UnreadableSubmission) as exc:
         return invalid(student, slug, lesson, str(exc))
     cells = learner_cells(sanitized, lesson)
+    language = submission_language(sanitized.notebook)
     run = run_sanitized(sanitized, lesson, options)
     if run.failure:
         rows = [
@@ -82,7 +83,13 @@ def _grade(
         ]
         sources = judge_answers(rows, sanitized, lesson, cells, {}).sources
         return SubmissionResult(
-            student, slug, rows, sanitized.repairs, sources=sources, isolation=run.isolation
+            student,
+            slug,
+            rows,
+            sanitized.repairs,
+            sources=sources,
+            isolation=run.isolation,
+            language=language,
         )
     rows = exercise_results(
         student,
@@ -102,6 +109,7 @@ def _grade(
         sources=found.sources,
         isolation=run.isolation,
         flags=found.flags,
+        language=language,
     )
 
 

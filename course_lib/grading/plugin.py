@@ -41,6 +41,7 @@ from course_lib.grading.kernel import (
     KernelRefused,
 )
 from course_lib.grading.kernel_channel import CheckTimeout, KernelChannel
+from course_lib.i18n import set_language
 
 DRIVER = "__import__('course_lib.driver', fromlist=['_']).install()"
 MAX_MESSAGE = 4000
@@ -63,6 +64,7 @@ def pytest_configure(config: pytest.Config) -> None:
         with open(plan_path, encoding="utf-8") as handle:
             plan = json.load(handle)
         load_check_modules(plan.get("check_modules", []))
+        set_language(plan.get("language"))  # this process grades one submission
         grading = GradingSession(plan, config.getoption("grading_results_fd"))
         config.pluginmanager.register(grading, "course-grading-session")
         nbval.plugin.RunningKernel = grading.new_kernel

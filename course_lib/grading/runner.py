@@ -33,6 +33,7 @@ from course_lib.grading.kernel import submission_seed
 from course_lib.grading.reference_use import needs_reference
 from course_lib.grading.sanitize import Sanitized
 from course_lib.grading.scrub import scrub_log
+from course_lib.i18n import ENGLISH, known
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,16 @@ def plan_for(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> dict[
         ),
         "hide_reference": not needs_reference(lesson),
         "check_modules": [str(Path(path).resolve()) for path in options.check_modules],
+        "language": submission_language(sanitized.notebook),
     }
+
+
+def submission_language(nb: nbformat.NotebookNode) -> str:
+    """The edition a submission was made from (its ``course.lang``), English if it names none
+    the course knows: the checks speak it to this learner (``course_lib.i18n``)."""
+    course = nb.metadata.get("course")
+    lang = course.get("lang") if isinstance(course, dict) else None
+    return known(lang) or ENGLISH
 
 
 def run_sanitized(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> RunResult:
