@@ -138,8 +138,11 @@ def stale_notebooks(
         actual = target.read_text(encoding="utf-8")
         if actual != text:
             problems.append(f"{name} is out of date: {_first_difference(text, actual)}")
-    generated = [*notebooks.glob("*.ipynb"), *notebooks.glob("*/*.ipynb")]
-    generated += solutions.glob("*/*.ipynb")
+    from course_lib.i18n import EDITIONS
+
+    generated = list(notebooks.glob("*.ipynb"))
+    for lang in EDITIONS:  # not other folders (JupyterLab's .ipynb_checkpoints/)
+        generated += [*(notebooks / lang).glob("*.ipynb"), *(solutions / lang).glob("*.ipynb")]
     for target in sorted(generated):
         if target not in expected:
             source = f"solutions/{target.name}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import shutil
 from pathlib import Path
 
 import nbformat
@@ -110,6 +111,14 @@ def test_the_build_writes_both_editions_and_check_names_a_stale_translated_noteb
     student = read(notebooks / "zh-CN" / "99_sample.ipynb")
     assert 'raise NotImplementedError("练习 99.1：把两个数相加")' in student.cells[2].source
     assert stale_notebooks(solutions, notebooks, translations) == []
+    checkpoints = notebooks / "zh-CN" / ".ipynb_checkpoints"  # JupyterLab's, not the build's
+    checkpoints.mkdir()
+    shutil.copy(notebooks / "zh-CN" / "99_sample.ipynb", checkpoints / "99_sample-checkpoint.ipynb")
+    shutil.copy(solutions / "zh-CN" / "99_sample.ipynb", solutions / "zh-CN" / "98_gone.ipynb")
+    assert stale_notebooks(solutions, notebooks, translations) == [
+        "s/zh-CN/98_gone.ipynb has no source solutions/98_gone.ipynb with a zh-CN translation"
+    ]
+    (solutions / "zh-CN" / "98_gone.ipynb").unlink()
     path = notebooks / "zh-CN" / "99_sample.ipynb"
     data = json.loads(path.read_text(encoding="utf-8"))
     data["cells"][0]["source"] = "# 手改的"
