@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import functools
 import json
 import os
 from collections.abc import Iterator
@@ -85,6 +86,16 @@ def running_edition() -> str | None:
 
 def notebook_language(path: Path) -> str | None:
     """The ``course.lang`` a translated notebook's metadata holds (None for English or unread)."""
+    try:
+        modified = path.stat().st_mtime_ns
+    except OSError:
+        return None
+    return _metadata_language(path, modified)
+
+
+@functools.lru_cache(maxsize=8)
+def _metadata_language(path: Path, modified: int) -> str | None:
+    """(Read once per version of the file: every sentence a check says asks for it.)"""
     try:
         with path.open(encoding="utf-8") as file:
             lang = json.load(file).get("metadata", {}).get("course", {}).get("lang")

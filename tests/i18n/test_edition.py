@@ -149,3 +149,17 @@ def test_the_committed_lesson_00_edition_is_fully_translated():
     }
     zh = read(ROOT / "solutions" / "zh-CN" / "00_welcome.ipynb")
     assert pending_cells(zh) == []
+
+
+@pytest.mark.parametrize("edited", ["w00-checks", "w00-env", "w00-ex1"])
+def test_editing_one_cell_of_the_english_lesson_00_turns_exactly_that_cell_pending(edited):
+    english = read(ROOT / "solutions" / "00_welcome.ipynb")
+    entries = read_catalog(catalog_path("zh-CN", "00_welcome"))
+    cell = next(c for c in english.cells if c.id == edited)
+    if edited == "w00-ex1":
+        cell.metadata["course"]["hint"] += " (one more word)"
+    elif cell.cell_type == "code":
+        cell.source = cell.source.replace("# Each package", "# Every package")
+    else:
+        cell.source = cell.source.replace("three ways", "three different ways")
+    assert pending_cells(translate_notebook(english, "zh-CN", entries)) == [edited]
