@@ -54,7 +54,9 @@ def run_notebook(
         allow_errors=allow_errors,
         store_widget_state=False,
     )
-    client.execute()
+    # The kernel manager is ours, so nbclient would leave its kernel running (one idle kernel
+    # per call until the process ends: ten in a test session): shut it down here.
+    client.execute(cleanup_kc=True)
     return nb
 
 
