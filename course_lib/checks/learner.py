@@ -31,7 +31,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from course_lib.case_time import CASE_SECONDS
 from course_lib.checks import messages
 from course_lib.checks.compare import HintText, hint_key
 from course_lib.checks.failures import CheckFailed, Failure, NotDoneYet
@@ -200,17 +199,11 @@ class Learner:
         *args: Any,
         keep: bool = False,
         foreign_stubs_fail: bool = False,
-        case: str = "",
-        time_limit: float | None = CASE_SECONDS,
-        endless_hint: str | None = None,
         **kwargs: Any,
     ) -> Reply:
         """Call ``fn`` (a target name or a value spec) and return what happened, whatever it was.
 
-        Only a stub (``NotImplementedError``), a missing target and a call that did not return
-        within ``time_limit`` seconds (``course_lib.case_time``: the case fails, with
-        ``endless_hint`` or the generic hint) end the check here. Size ``time_limit`` for a
-        case that waits on purpose (05.3's meeting points); ``None`` sets no bound. With
+        Only a stub (``NotImplementedError``) and a missing target end the check here. With
         ``foreign_stubs_fail``, the stub of *another* exercise (its message starts with
         ``Exercise NN.K:`` for another id) comes back as a raised reply instead: code that calls
         an unfinished earlier exercise is not right yet, and a hint can say which to finish.
@@ -222,13 +215,7 @@ class Learner:
             "kwargs": {key: _spec(arg) for key, arg in kwargs.items()},
             "keep": keep,
         }
-        if time_limit is not None:
-            request["limit"] = time_limit
-        reply = self.channel.send(request)
-        label = case or (messages.say("call_case", name=fn) if isinstance(fn, str) else "")
-        return self._checked(
-            reply, foreign_stubs_fail=foreign_stubs_fail, case=label, endless_hint=endless_hint
-        )
+        return self._checked(self.channel.send(request), foreign_stubs_fail=foreign_stubs_fail)
 
     def call(
         self,
@@ -238,44 +225,21 @@ class Learner:
         hints: Iterable[ExceptionHint] = (),
         keep: bool = False,
         foreign_stubs_fail: bool = False,
-        time_limit: float | None = CASE_SECONDS,
-        endless_hint: str | None = None,
         **kwargs: Any,
     ) -> Reply:
         """Like ``attempt``, but an exception the learner's code raised fails the check: with the
         first of ``hints`` whose predicate holds, or the generic "run it yourself" hint."""
         __tracebackhide__ = True
-        reply = self.attempt(
-            fn,
-            *args,
-            keep=keep,
-            foreign_stubs_fail=foreign_stubs_fail,
-            case=case,
-            time_limit=time_limit,
-            endless_hint=endless_hint,
-            **kwargs,
-        )
+        reply = self.attempt(fn, *args, keep=keep, foreign_stubs_fail=foreign_stubs_fail, **kwargs)
         if reply.raised:
             raise_learner_error(case, reply, hints)
         return reply
 
     def run(
-        self,
-        code: str,
-        *,
-        result: str,
-        bind: dict[str, Any] | None = None,
-        keep: bool = False,
-        case: str = "",
-        time_limit: float | None = None,
-        endless_hint: str | None = None,
+        self, code: str, *, result: str, bind: dict[str, Any] | None = None, keep: bool = False
     ) -> Reply:
         """Run ``code`` beside the learner's code (``bind`` names value specs, e.g. targets),
-        then evaluate ``result`` there; a stub raising ends the check as "not done yet".
-
-        A snippet is the check's own code around the learner's, often with bounds of its own
-        (05's loops against the model, 08's MCP servers), so it runs unbounded unless the check
-        gives a ``time_limit`` (then as ``attempt``)."""
+        then evaluate ``result`` there; a stub raising ends the check as "not done yet"."""
         request = {
             "op": "run",
             "code": code,
@@ -283,10 +247,7 @@ class Learner:
             "bind": {key: _spec(value) for key, value in (bind or {}).items()},
             "keep": keep,
         }
-        if time_limit is not None:
-            request["limit"] = time_limit
-        reply = self.channel.send(request)
-        return self._checked(reply, case=case, endless_hint=endless_hint)
+        return self._checked(self.channel.send(request))
 
     def describe(self, spec: Any) -> dict[str, Any]:
         """What kind of object a target or handle is, without calling it."""
@@ -299,20 +260,11 @@ class Learner:
     def release(self, *handles: str) -> None:
         self.channel.send({"op": "release", "handles": list(handles)})
 
-    def _checked(
-        self,
-        reply: dict[str, Any],
-        *,
-        foreign_stubs_fail: bool = False,
-        case: str = "",
-        endless_hint: str | None = None,
-    ) -> Reply:
+    def _checked(self, reply: dict[str, Any], *, foreign_stubs_fail: bool = False) -> Reply:
         __tracebackhide__ = True
         _raise_driver_error(reply)
         if "missing" in reply:
             raise_missing(self.exercise_id, reply["missing"])
-        if "timed_out" in reply:
-            raise_did_not_finish(case, reply["timed_out"], endless_hint)
         if "not_callable" in reply:
             raise CheckFailed(
                 Failure(
@@ -357,22 +309,6 @@ def _raise_driver_error(reply: dict[str, Any]) -> None:
 
 def raise_missing(exercise_id: str, name: str) -> None:
     raise NotDoneYet(Failure(detail=messages.say("target_missing", name=name, id=exercise_id)))
-
-
-def raise_did_not_finish(case: str, seconds: Any, hint: str | None = None) -> None:
-    """Fail ``case``: the learner's code did not return within ``seconds`` (likely an endless
-    loop), with the exercise's own ``hint`` for it or the generic one."""
-    __tracebackhide__ = True
-    shown = seconds if isinstance(seconds, int | float) else CASE_SECONDS
-    chosen = hint or HintText.of(messages.MESSAGES, "endless_loop")
-    raise CheckFailed(
-        Failure(
-            case=case or None,
-            detail=messages.say("did_not_finish", seconds=shown),
-            hint=str(chosen),
-            hint_key=hint_key(chosen),
-        )
-    )
 
 
 def raise_learner_error(case: str, reply: Reply, hints: Iterable[ExceptionHint] = ()) -> None:

@@ -48,16 +48,6 @@ MESSAGES: dict[str, str] = {
     # generic hints
     "generic": "Compare what you returned with the expected value, piece by piece.",
     "run_it_yourself": "Run this case yourself in a new cell to see the full traceback.",
-    "did_not_finish": (
-        "Your code did not finish within {seconds:g} seconds, so the check stopped it: it is "
-        "most likely stuck in an endless loop."
-    ),
-    "endless_loop": (
-        "Look for a loop that never reaches its end (a while loop whose condition never changes, "
-        "or a name that is made again the same on every turn): run this case yourself in a new "
-        "cell, interrupt the kernel, and the traceback shows where it was."
-    ),
-    "call_case": "{name}(...)",
     "not_callable": (
         "Expected a function (or class) to call, but found a {kind}: {value}. Define it with "
         "`def` (or `class`) in the exercise cell and run that cell."

@@ -184,9 +184,7 @@ def check_run_tool_calls(learner: Learner) -> str:
             keep=True,
         )
         registry = learner.handle(made.handle)
-        # Calls run one after another wait WAIT at the first meeting point, on purpose: the
-        # bound on the learner's call (course_lib.case_time) must leave them that time.
-        reply = learner.attempt("run_tool_calls", registry, calls, time_limit=2 * WAIT)
+        reply = learner.attempt("run_tool_calls", registry, calls)
         observed = learner.run("", result="r.observed()", bind={"r": registry}).value
         learner.release(made.handle)
         if reply.raised:
