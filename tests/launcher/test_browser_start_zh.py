@@ -108,20 +108,6 @@ def wait_until_up(url: str, token: str, process: subprocess.Popen, log: Path) ->
     pytest.fail(f"JupyterLab did not answer:\n{log.read_text()[-3000:]}")
 
 
-@pytest.fixture(scope="module")
-def page() -> Iterator[object]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-        )  # fmt: skip
-        try:
-            yield browser.new_page(viewport={"width": 1280, "height": 800})
-        finally:
-            browser.close()
-
-
 def settle(page) -> None:
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=90_000)
