@@ -7,8 +7,9 @@
 - inline code spans (`` `greeting(name)` ``);
 - link targets (``[text](target)`` and ``<https://...>``): the text of a link is prose;
 - fenced code blocks: the fence line (with its language) and the code. In a ``mermaid`` block
-  only the diagram's syntax counts (node ids, arrows, shapes): the quoted labels are prose. In
-  any other block a ``#`` comment is prose too.
+  only the diagram's syntax counts (node ids, participant ids, arrows, keywords, its lines): its
+  labels are prose (``course_lib.i18n.mermaid`` says which). In any other block a ``#`` comment
+  is prose too.
 
 A translated edition lives one folder down (``notebooks/zh-CN/``), so a path written as
 ``notebooks/<lang>/...`` or ``solutions/<lang>/...`` counts as the English ``notebooks/...``.
@@ -21,6 +22,7 @@ import string
 from collections import Counter
 
 from course_lib.i18n import EDITIONS
+from course_lib.i18n.mermaid import syntax as mermaid_syntax
 
 FENCE = re.compile(
     r"^(?P<fence>```|~~~)(?P<info>[^\n]*)\n(?P<code>.*?)^(?P=fence)[ \t]*$", re.M | re.S
@@ -28,7 +30,6 @@ FENCE = re.compile(
 CODE_SPAN = re.compile(r"(?<!`)(?P<ticks>`+)(?!`)(?P<code>.+?)(?<!`)(?P=ticks)(?!`)", re.S)
 LINK_TARGET = re.compile(r"\]\((?P<target>[^)\s]+)(?:\s+\"[^\"]*\")?\)")
 AUTOLINK = re.compile(r"<(?P<target>(?:https?|mailto):[^>\s]+)>")
-MERMAID_LABEL = re.compile(r'"[^"\n]*"')
 SHELL_COMMENT = re.compile(r"(?:^|(?<=\s))#.*$", re.M)
 EDITION_PATH = re.compile(r"\b(notebooks|solutions)/(?:" + "|".join(EDITIONS) + r")/")
 
@@ -40,7 +41,7 @@ def kept(text: str) -> Counter[str]:
     for fence in FENCE.finditer(text):
         info, code = fence["info"].strip(), fence["code"]
         if info.split()[:1] == ["mermaid"]:
-            code = MERMAID_LABEL.sub('""', code)
+            code = mermaid_syntax(code)
         else:
             code = SHELL_COMMENT.sub("", code)
         lines = [line.rstrip() for line in code.splitlines()]
