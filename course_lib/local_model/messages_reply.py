@@ -103,7 +103,7 @@ def render(call: MessagesCall, turn: Turn, ids: IdSource) -> dict[str, Any]:
         "container": None,
         "usage": {
             "input_tokens": prompt_tokens(call.request.messages, call.tools, call.tools_counted),
-            "output_tokens": turn_tokens(turn),
+            "output_tokens": turn_tokens(turn) if ending.cut_call else ending.tokens,
             "cache_creation_input_tokens": 0,
             "cache_read_input_tokens": 0,
             "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0},

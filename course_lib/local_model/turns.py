@@ -124,6 +124,18 @@ class ChatRequest:
     tool_choice: ToolChoice = "auto"
     parallel_tool_calls: bool = True
     output_format: OutputFormat | None = None
+    # (id of ``tools``, a name for what they were made from that no other tools get): lets a
+    # policy key its plans without writing the tools out again. Only good while ``tools`` is
+    # that list.
+    tools_key: tuple[int, str] | None = field(default=None, compare=False, repr=False)
+
+    def tools_identity(self) -> Any:
+        """What tells this request's tools from others': the key they came with, or the
+        tools themselves (a request whose ``tools`` were replaced since)."""
+        known = self.tools_key
+        if known is not None and known[0] == id(self.tools):
+            return ("tools made from", known[1])
+        return self.tools
 
     def tool(self, name: str) -> dict[str, Any] | None:
         return next((tool for tool in self.tools if tool.get("name") == name), None)
