@@ -529,6 +529,9 @@ def main() -> int:
     parser.add_argument(
         "--seed", type=int, default=None, help="seed of each round's order (default: drawn anew)"
     )
+    parser.add_argument(
+        "--no-breakdowns", action="store_true", help="skip the three breakdowns (a shorter run)"
+    )
     args = parser.parse_args()
     seed = secrets.randbelow(2**32) if args.seed is None else args.seed
     rng = random.Random(seed)
@@ -568,7 +571,8 @@ def main() -> int:
                         f"{trivial_ms[0]:>16.2f}{trivial_ms[1]:>8.2f}"
                         f"{ratios[name][0]:>8.2f}{ratios[name][1]:>11.2f}"
                     )
-        print_breakdowns((server.base_url, trivial_url), args.requests, rng)
+        if not args.no_breakdowns:
+            print_breakdowns((server.base_url, trivial_url), args.requests, rng)
         total = args.clients * args.per_client
         print(
             f"\n{args.clients} concurrent HTTP clients x {args.per_client} requests ({total} total,"
