@@ -13,8 +13,10 @@ arrives), so a broken road cannot pass for a fast one. Then ``--clients`` thread
 own client and taking the requests in turn, hit the HTTP server at once; every reply is checked
 the same way and errors are counted.
 
-Each road is compared with a *trivial handler* on the same road in the same run, requests
-alternating between the two: a transport or server that returns the same reply, frozen, without
+Each road is compared with a *trivial handler* on the same road in the same run, one request to
+each per round, in an order drawn per round from a seeded random generator (``--seed``; the
+run prints the seed it used), so that a preemption under load does not always land on the same
+side: a transport or server that returns the same reply, frozen, without
 reading the request. The trivial road is the SDK alone (and, over HTTP, the SDK's HTTP stack and
 a do-nothing server): the floor no model can go under. The ratio of the medians is what the
 local model itself costs on top of it; the target (issue 23) is at most 1.3x on every road, and
@@ -41,6 +43,8 @@ import contextlib
 import http.client
 import json
 import platform
+import random
+import secrets
 import statistics
 import sys
 import threading
@@ -355,16 +359,30 @@ def _messages(client: anthropic.Anthropic, body: dict, stream: bool) -> Seen:
     return Seen(calls, thinking and signed)
 
 
-def timings(local: dict, trivial: dict, api: str, stream: bool, n: int) -> tuple[list, list]:
-    """``n`` timed requests on each side, alternating, so both see the same load; every reply
-    checked (inside the timing, the same work on both sides). Each sample is (wall ms, CPU ms
-    of the whole process: the client and, over HTTP, the server's threads)."""
+def in_turn(rng: random.Random, count: int = 2) -> list[int]:
+    """The sides of one round (0 the local model, 1 the trivial handler, ...) in the order
+    ``rng`` draws: neither side is always first, so neither always takes what a busy machine
+    does to the first (or the second) request of a round."""
+    order = list(range(count))
+    rng.shuffle(order)
+    return order
+
+
+def timings(
+    local: dict, trivial: dict, api: str, stream: bool, n: int, rng: random.Random
+) -> tuple[list, list]:
+    """``n`` timed requests on each side, one of each per round in an order ``rng`` draws, so
+    both see the same load; every reply checked (inside the timing, the same work on both
+    sides). Each sample is (wall ms, CPU ms of the whole process: the client and, over HTTP,
+    the server's threads)."""
     for _ in range(20):  # warm up
         for clients in (local, trivial):
             check_reply(api, one_round_trip(clients, api, stream))
     out: tuple[list[tuple[float, float]], list[tuple[float, float]]] = ([], [])
+    sides = (local, trivial)
     for _ in range(n):
-        for side, clients in enumerate((local, trivial)):
+        for side in in_turn(rng):
+            clients = sides[side]
             start, cpu = time.perf_counter(), time.process_time()
             check_reply(api, one_round_trip(clients, api, stream))
             wall, cpu = time.perf_counter() - start, time.process_time() - cpu
@@ -377,17 +395,21 @@ def summary(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
-def cut_timings(api: str, stream: bool, n: int) -> dict[str, list[tuple[float, float, float]]]:
-    """In process, ``n`` calls per side (alternating): (SDK before the transport, in the
-    transport, SDK after it), each in ms."""
+def cut_timings(
+    api: str, stream: bool, n: int, rng: random.Random
+) -> dict[str, list[tuple[float, float, float]]]:
+    """In process, ``n`` calls per side (in an order ``rng`` draws per round): (SDK before the
+    transport, in the transport, SDK after it), each in ms."""
     sides = {
         "local": CutTransport(LocalTransport(local_endpoint())),
         "trivial": CutTransport(TrivialTransport()),
     }
     clients = {side: clients_at(None, transport) for side, transport in sides.items()}
     parts: dict[str, list[tuple[float, float, float]]] = {side: [] for side in sides}
+    names = list(sides)
     for round_number in range(n + 20):
-        for side, transport in sides.items():
+        for side in (names[index] for index in in_turn(rng)):
+            transport = sides[side]
             start = time.perf_counter()
             check_reply(api, one_round_trip(clients[side], api, stream))
             end = time.perf_counter()
@@ -397,8 +419,9 @@ def cut_timings(api: str, stream: bool, n: int) -> dict[str, list[tuple[float, f
     return parts
 
 
-def model_alone(api: str, n: int) -> tuple[float, float, float]:
-    """Median ms of ``LocalEndpoint.handle`` for the plain request (alternating): memories full
+def model_alone(api: str, n: int, rng: random.Random) -> tuple[float, float, float]:
+    """Median ms of ``LocalEndpoint.handle`` for the plain request (in an order ``rng`` draws
+    per round): memories full
     (a request seen before), the policy's plans bypassed (a new question with tools seen
     before), every memory bypassed (nothing seen before)."""
     path, body = REQUESTS[api]
@@ -409,7 +432,8 @@ def model_alone(api: str, n: int) -> tuple[float, float, float]:
     ways = [contextlib.nullcontext, lambda: memo.bypassed(endpoint.policy.plans), memo.bypassed]
     samples: list[list[float]] = [[] for _ in ways]
     for _ in range(n):
-        for way, timed in zip(ways, samples, strict=True):
+        for index in in_turn(rng, len(ways)):
+            way, timed = ways[index], samples[index]
             with way():
                 start = time.perf_counter()
                 endpoint.handle("POST", path, raw, headers)
@@ -418,9 +442,11 @@ def model_alone(api: str, n: int) -> tuple[float, float, float]:
     return full, new_question, nothing_kept
 
 
-def server_alone(urls: tuple[str, str], api: str, n: int) -> tuple[float, float]:
+def server_alone(
+    urls: tuple[str, str], api: str, n: int, rng: random.Random
+) -> tuple[float, float]:
     """Median ms of the plain request posted with ``http.client`` (no SDK) on one kept-alive
-    connection to each server (``.../v1`` URLs), alternating."""
+    connection to each server (``.../v1`` URLs), in an order ``rng`` draws per round."""
     path, body = REQUESTS[api]
     raw = json.dumps(body).encode()
     headers = {"content-type": "application/json", "anthropic-version": "2023-06-01"}
@@ -428,7 +454,8 @@ def server_alone(urls: tuple[str, str], api: str, n: int) -> tuple[float, float]
     samples: tuple[list[float], list[float]] = ([], [])
     try:
         for round_number in range(n + 20):
-            for side, connection in enumerate(connections):
+            for side in in_turn(rng):
+                connection = connections[side]
                 start = time.perf_counter()
                 connection.request("POST", path, body=raw, headers=headers)
                 reply = connection.getresponse()
@@ -442,24 +469,24 @@ def server_alone(urls: tuple[str, str], api: str, n: int) -> tuple[float, float]
     return statistics.median(samples[0]), statistics.median(samples[1])
 
 
-def print_breakdowns(urls: tuple[str, str], n: int) -> None:
+def print_breakdowns(urls: tuple[str, str], n: int, rng: random.Random) -> None:
     print("\nin process, each call cut at the transport (medians in ms):")
     print(f"{'road':<30}{'side':>8}{'SDK before':>12}{'transport':>11}{'SDK after':>11}")
     for api in APIS:
         for stream in (False, True):
             name = f"in-process {api} {'stream' if stream else 'plain'}"
-            for side, parts in cut_timings(api, stream, n).items():
+            for side, parts in cut_timings(api, stream, n, rng).items():
                 before, inside, after = (statistics.median(p) for p in zip(*parts, strict=True))
                 print(f"{name:<30}{side:>8}{before:>12.2f}{inside:>11.2f}{after:>11.2f}")
     print("\nthe model alone, LocalEndpoint.handle without an SDK (medians in ms):")
     print(f"{'request':<30}{'seen before':>13}{'new question':>14}{'nothing kept':>14}")
     for api in APIS:
-        full, new_question, nothing_kept = model_alone(api, n)
+        full, new_question, nothing_kept = model_alone(api, n, rng)
         print(f"{api + ' plain':<30}{full:>13.3f}{new_question:>14.3f}{nothing_kept:>14.3f}")
     print("\nthe HTTP servers alone, http.client without an SDK (medians in ms):")
     print(f"{'request':<30}{'serve()':>10}{'trivial':>10}{'ratio':>8}")
     for api in APIS:
-        ours, trivial = server_alone(urls, api, n)
+        ours, trivial = server_alone(urls, api, n, rng)
         print(f"{api + ' plain':<30}{ours:>10.2f}{trivial:>10.2f}{ours / trivial:>8.2f}")
 
 
@@ -499,10 +526,19 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=300, help="timed requests per road")
     parser.add_argument("--clients", type=int, default=200, help="concurrent HTTP clients")
     parser.add_argument("--per-client", type=int, default=6, help="requests per concurrent client")
+    parser.add_argument(
+        "--seed", type=int, default=None, help="seed of each round's order (default: drawn anew)"
+    )
+    parser.add_argument(
+        "--no-breakdowns", action="store_true", help="skip the three breakdowns (a shorter run)"
+    )
     args = parser.parse_args()
+    seed = secrets.randbelow(2**32) if args.seed is None else args.seed
+    rng = random.Random(seed)
     print(
         f"Python {platform.python_version()}, openai {openai.__version__}, anthropic "
-        f"{anthropic.__version__}, {args.requests} requests per road (medians and p99 in ms)\n"
+        f"{anthropic.__version__}, {args.requests} requests per road (medians and p99 in ms), "
+        f"each round's order drawn with --seed {seed}\n"
     )
     header = f"{'road':<38}{'local median':>13}{'p99':>8}{'trivial median':>16}{'p99':>8}"
     print(header + f"{'ratio':>8}{'CPU ratio':>11}")
@@ -519,7 +555,7 @@ def main() -> int:
                 for stream in (False, True):
                     name = f"{road} {api} {'stream' if stream else 'plain'}"
                     local_samples, trivial_samples = timings(
-                        local, trivial, api, stream, args.requests
+                        local, trivial, api, stream, args.requests, rng
                     )
                     local_ms, trivial_ms = (
                         summary([wall for wall, _ in samples])
@@ -535,7 +571,8 @@ def main() -> int:
                         f"{trivial_ms[0]:>16.2f}{trivial_ms[1]:>8.2f}"
                         f"{ratios[name][0]:>8.2f}{ratios[name][1]:>11.2f}"
                     )
-        print_breakdowns((server.base_url, trivial_url), args.requests)
+        if not args.no_breakdowns:
+            print_breakdowns((server.base_url, trivial_url), args.requests, rng)
         total = args.clients * args.per_client
         print(
             f"\n{args.clients} concurrent HTTP clients x {args.per_client} requests ({total} total,"

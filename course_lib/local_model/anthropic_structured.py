@@ -276,7 +276,7 @@ def conform_turn(turn: Turn, request: ChatRequest) -> Turn:
         content = _conformed_text(content or "", output_format.schema)
     if calls == turn.tool_calls and content == turn.content:
         return turn
-    return Turn(content, calls)
+    return Turn(content, calls, turn.parts if content == turn.content else ())
 
 
 def _conformed(call: ToolCall, schema: dict[str, Any]) -> ToolCall:

@@ -49,10 +49,11 @@ class Ending:
     reason: str = FINISHED
     stop_sequence: str | None = None
     cut_call: bool = False
+    counted: int | None = None  # turn_tokens(turn), when end() has counted it already
 
     @property
     def tokens(self) -> int:
-        return turn_tokens(self.turn)
+        return self.counted if self.counted is not None else turn_tokens(self.turn)
 
 
 # -- counting -------------------------------------------------------------------------------------
@@ -93,8 +94,11 @@ def end(turn: Turn, limits: Limits) -> Ending:
         return Ending(Turn(_fit_text(text, budget)), LENGTH)
     if stop_sequence is not None:
         return Ending(Turn(text), STOP_SEQUENCE, stop_sequence)
-    if budget is None or turn_tokens(turn) <= budget:
+    if budget is None:
         return Ending(turn)
+    spent = turn_tokens(turn)
+    if spent <= budget:
+        return Ending(turn, counted=spent)
     left = budget - count_tokens(text or "")
     calls: list[ToolCall] = []
     for call in turn.tool_calls:

@@ -1,12 +1,13 @@
 """Turning a :class:`Turn` into an Anthropic ``message``, its stream of events, or an error.
 
-A turn's text becomes a ``text`` content block and each call a ``tool_use`` block (``id``
-``toolu_...``, ``name``, ``input`` as an object, ``caller`` direct); ``stop_reason`` is
-``tool_use`` when there are calls, ``max_tokens`` when the reply was cut at ``max_tokens``,
-``stop_sequence`` (with ``stop_sequence`` naming it) when one of ``stop_sequences`` ended the
-text, else ``end_turn``. Every field the specification requires is there, ``null`` where it is
-nullable and the local model has nothing to say (``stop_details``, ``container``, ``citations``,
-the cache and server-tool usage).
+A turn's text becomes a ``text`` content block (one per part of a turn given in parts,
+:meth:`Turn.in_blocks`, as the real API may split its text) and each call a ``tool_use``
+block (``id`` ``toolu_...``, ``name``, ``input`` as an object, ``caller`` direct);
+``stop_reason`` is ``tool_use`` when there are calls, ``max_tokens`` when the reply was cut at
+``max_tokens``, ``stop_sequence`` (with ``stop_sequence`` naming it) when one of
+``stop_sequences`` ended the text, else ``end_turn``. Every field the specification requires is
+there, ``null`` where it is nullable and the local model has nothing to say (``stop_details``,
+``container``, ``citations``, the cache and server-tool usage).
 
 A stream sends, as named server-sent events: ``message_start`` (the message with no content),
 ``ping``, then per block ``content_block_start``, ``content_block_delta`` (``text_delta`` pieces,
@@ -69,11 +70,10 @@ def render(call: MessagesCall, turn: Turn, ids: IdSource) -> dict[str, Any]:
     """The complete ``message`` object for one turn, ended by ``max_tokens`` or a stop
     sequence where they end it (``limits.py``)."""
     ending = limits.end(turn, Limits(call.max_tokens, call.stop_sequences))
+    texts = turn.text_blocks(ending.turn.content)  # where the whole turn's parts break it
     turn = _whole_inputs(ending)
     message_id, _, [tool_ids] = ids.reserve("anthropic_msg", [("toolu", len(turn.tool_calls))])
-    content: list[dict[str, Any]] = []
-    if turn.content:
-        content.append({"type": "text", "text": turn.content, "citations": None})
+    content = [{"type": "text", "text": text, "citations": None} for text in texts]
     for tool_call, tool_id in zip(turn.tool_calls, tool_ids, strict=True):
         arguments = tool_call.parsed()
         if arguments is None:
@@ -103,7 +103,7 @@ def render(call: MessagesCall, turn: Turn, ids: IdSource) -> dict[str, Any]:
         "container": None,
         "usage": {
             "input_tokens": prompt_tokens(call.request.messages, call.tools, call.tools_counted),
-            "output_tokens": turn_tokens(turn),
+            "output_tokens": turn_tokens(turn) if ending.cut_call else ending.tokens,
             "cache_creation_input_tokens": 0,
             "cache_read_input_tokens": 0,
             "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0},

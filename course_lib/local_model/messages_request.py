@@ -17,9 +17,10 @@ the same policy answers all three APIs alike.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from course_lib.local_model import anthropic_options
@@ -36,7 +37,9 @@ CHOICES = ("auto", "any", "tool", "none")
 MAX_TOOLS = 128
 # Tools lists that passed the checks, by their exact text: their token count. A tool loop sends
 # the same tools with every request.
-TOOLS_PASSED: Memo[int] = Memo(256)
+# Tools lists that passed: their token count, and a name no other list gets (a plan's key).
+TOOLS_PASSED: Memo[tuple[int, str]] = Memo(256)
+_TOOLS_SEEN = itertools.count(1)
 
 MESSAGES = {
     "version": "anthropic-version: header is required",
@@ -141,12 +144,14 @@ def validate(body: dict[str, Any]) -> MessagesCall:
     messages = combine_turns(messages)
     _check_pairing(messages)
     system = _system_text(body.get("system"))
-    tools, counted = _check_tools(body.get("tools"))
+    tools, counted, tools_key = _check_tools(body.get("tools"))
     tool_choice, parallel = _check_tool_choice(body.get("tool_choice"), tools)
     stop_sequences = anthropic_options.check_options(body)
     anthropic_options.check_known(body)  # reported after every other problem, as measured
     chat = ([{"role": "system", "content": system}] if system else []) + to_messages(messages)
     request = ChatRequest(model, chat, tools, tool_choice, parallel)
+    if tools_key is not None:  # the policy keys its plans by it instead of tools' repr again
+        request = replace(request, tools_key=(id(tools), tools_key))
     geo = body.get("inference_geo") or "global"
     sent = body.get("tools") or []
     return MessagesCall(request, model, max_tokens, stop_sequences, sent, geo, counted)
@@ -355,12 +360,15 @@ def _system_text(system: Any) -> str:
 # -- tools, tool_choice, options ------------------------------------------------------------------
 
 
-def _check_tools(tools: Any) -> tuple[list[dict[str, Any]], int]:
-    """The tools as functions for the policy, and the token count of their JSON. A list that
-    passed before (the same text) is not checked again."""
+def _check_tools(tools: Any) -> tuple[list[dict[str, Any]], int, str | None]:
+    """The tools as functions for the policy, the token count of their JSON, and a name for the
+    tools as sent that no other list gets (the functions follow from them, so the policy may
+    key its plans by it). A list that passed before (the same text) is not checked again."""
     if tools is None:
-        return [], 0
-    counted = TOOLS_PASSED.get_or_make(exact_key(tools), lambda: _checked_count(tools))
+        return [], 0, None
+    counted, name = TOOLS_PASSED.get_or_make(
+        exact_key(tools), lambda: (_checked_count(tools), f"anthropic tools #{next(_TOOLS_SEEN)}")
+    )
     functions = [
         {
             "name": t["name"],
@@ -369,7 +377,7 @@ def _check_tools(tools: Any) -> tuple[list[dict[str, Any]], int]:
         }
         for t in tools
     ]
-    return functions, counted
+    return functions, counted, name
 
 
 def _checked_count(tools: Any) -> int:

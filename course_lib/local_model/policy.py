@@ -104,7 +104,7 @@ class HeuristicPolicy:
 
         A plan depends on nothing but the text, the tools, ``tool_choice`` and the threshold,
         and is immutable: one worked out before for the same ones is given again."""
-        key = exact_key(self.threshold, user_text, request.tools, request.tool_choice)
+        key = exact_key(self.threshold, user_text, request.tools_identity(), request.tool_choice)
         return self.plans.get_or_make(key, lambda: self._make_plan(user_text, request))
 
     def _make_plan(self, user_text: str, request: ChatRequest) -> Plan:

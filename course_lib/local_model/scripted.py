@@ -5,7 +5,8 @@ assistant messages. So the policy keeps no state: every conversation with the sa
 at the first turn, and the same conversation always gets the same reply (over HTTP too).
 
 Each turn is one of: a string (a text reply), a :class:`ToolCall` (one call), a list of calls (a
-parallel turn), or a :class:`Turn` (text and calls together). Build calls with :func:`call`, and
+parallel turn), or a :class:`Turn` (text and calls together; ``Turn.in_blocks(...)`` for text
+that the Messages API sends as several text blocks). Build calls with :func:`call`, and
 break them on purpose with the fault helpers, to see how a loop or a registry copes::
 
     from course_lib.local_model import make_client

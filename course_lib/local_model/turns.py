@@ -48,14 +48,44 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class Turn:
-    """One assistant reply: ``content`` (text or None) and ``tool_calls`` (possibly empty)."""
+    """One assistant reply: ``content`` (text or None) and ``tool_calls`` (possibly empty).
+
+    ``parts`` says where the text breaks into blocks: the Anthropic Messages API may answer in
+    several ``text`` blocks (the real API splits its text around citations and server tool
+    calls), and code that reads only the first one loses the rest. Build such a turn with
+    :meth:`in_blocks`; the OpenAI APIs, whose text is one string, send the parts joined.
+    """
 
     content: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
+    parts: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.content is None and not self.tool_calls:
             raise ValueError("a Turn needs text, tool calls, or both; got neither")
+        if self.parts and ("".join(self.parts) != self.content or not all(self.parts)):
+            raise ValueError("a Turn's parts are non-empty texts that join to its content")
+
+    @classmethod
+    def in_blocks(cls, *parts: str, tool_calls: tuple[ToolCall, ...] = ()) -> Turn:
+        """A turn whose text comes back as one Anthropic ``text`` block per part, e.g.
+        ``Turn.in_blocks("Paris is cloudy.", " London has rain.")``."""
+        return cls("".join(parts), tuple(tool_calls), tuple(parts))
+
+    def text_blocks(self, text: str | None) -> list[str]:
+        """``text`` (this turn's text, or the start of it when a limit cut it) split where
+        :attr:`parts` break it: whole parts, then what is left of the next one."""
+        if not text:
+            return []
+        if len(self.parts) < 2 or not (self.content or "").startswith(text):
+            return [text]
+        blocks, start = [], 0
+        for part in self.parts:
+            if start >= len(text):
+                break
+            blocks.append(text[start : start + len(part)])
+            start += len(part)
+        return blocks
 
     @property
     def finish_reason(self) -> str:
@@ -94,6 +124,18 @@ class ChatRequest:
     tool_choice: ToolChoice = "auto"
     parallel_tool_calls: bool = True
     output_format: OutputFormat | None = None
+    # (id of ``tools``, a name for what they were made from that no other tools get): lets a
+    # policy key its plans without writing the tools out again. Only good while ``tools`` is
+    # that list.
+    tools_key: tuple[int, str] | None = field(default=None, compare=False, repr=False)
+
+    def tools_identity(self) -> Any:
+        """What tells this request's tools from others': the key they came with, or the
+        tools themselves (a request whose ``tools`` were replaced since)."""
+        known = self.tools_key
+        if known is not None and known[0] == id(self.tools):
+            return ("tools made from", known[1])
+        return self.tools
 
     def tool(self, name: str) -> dict[str, Any] | None:
         return next((tool for tool in self.tools if tool.get("name") == name), None)

@@ -49,15 +49,39 @@ class IdSource:
         return completion_id, created, call_ids
 
     def reserve(self, kind: str, groups: list[tuple[str, int]]) -> tuple[str, int, list[list[str]]]:
-        """One reply's id of style ``kind``, its timestamp, and ``count`` ids per group style."""
+        """One reply's id of style ``kind``, its timestamp, and ``count`` ids per group style.
+
+        Ids are drawn in order, each style's characters after the ones before; a run of ids of
+        one alphabet is drawn in one go (:func:`draw_words` ends where drawing them one at a
+        time ends, so the ids are the same)."""
+        styles = [kind] + [style for style, count in groups for _ in range(count)]
         with self._lock:
             self._replies += 1
-            main = self._id(kind)
-            return main, EPOCH + self._replies, [[self._id(k) for _ in range(n)] for k, n in groups]
+            ids = self._ids(styles)
+            created = EPOCH + self._replies
+        taken, out = 1, []
+        for _, count in groups:
+            out.append(ids[taken : taken + count])
+            taken += count
+        return ids[0], created, out
 
-    def _id(self, kind: str) -> str:
-        prefix, alphabet, length = ID_STYLES[kind]
-        return prefix + _DRAW(self._random, alphabet, length)
+    def _ids(self, styles: list[str]) -> list[str]:
+        """One id per style, in order, each run of one alphabet drawn at once."""
+        ids: list[str] = []
+        start = 0
+        while start < len(styles):
+            alphabet = ID_STYLES[styles[start]][1]
+            end = start + 1
+            while end < len(styles) and ID_STYLES[styles[end]][1] == alphabet:
+                end += 1
+            run = [ID_STYLES[style] for style in styles[start:end]]
+            drawn = _DRAW(self._random, alphabet, sum(length for _, _, length in run))
+            at = 0
+            for prefix, _, length in run:
+                ids.append(prefix + drawn[at : at + length])
+                at += length
+            start = end
+        return ids
 
 
 def request_id(*parts: bytes | str) -> str:

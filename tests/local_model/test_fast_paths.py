@@ -272,3 +272,65 @@ def test_a_messages_stream_is_its_events_encoded_one_by_one():
     expected = list(wire.sse_named(messages_reply.events(message)))
     assert list(messages_reply.stream(message)) == expected
     assert sum(b"content_block_delta" in event for event in expected) > len(content)
+
+
+@pytest.mark.parametrize(
+    "kind, groups",
+    [
+        ("anthropic_msg", [("toolu", 3)]),
+        ("chatcmpl", [("call", 2)]),
+        ("resp", [("msg", 1), ("fc", 2)]),
+        ("anthropic_msg", []),
+        ("resp", [("call", 2), ("fc", 1)]),  # alphabets mixed
+    ],
+)
+def test_a_replys_ids_drawn_together_are_the_ones_drawn_one_at_a_time_with_random_choice(
+    kind, groups
+):
+    drawn = wire.IdSource(seed=7)
+    reference = random.Random(7)
+
+    def one(style: str) -> str:
+        prefix, alphabet, length = wire.ID_STYLES[style]
+        return prefix + wire.draw_by_choice(reference, alphabet, length)
+
+    for _ in range(20):
+        main, _, ids = drawn.reserve(kind, groups)
+        assert main == one(kind)
+        assert ids == [[one(style) for _ in range(count)] for style, count in groups]
+
+
+def _anthropic_request(tools: list[dict]) -> ChatRequest:
+    from course_lib.local_model import messages_request
+
+    body = {
+        "model": "local-toy",
+        "max_tokens": 100,
+        "messages": [{"role": "user", "content": "What's the weather in Paris?"}],
+        "tools": tools,
+    }
+    return messages_request.validate(body).request
+
+
+def _anthropic_tool(name: str, description: str) -> dict:
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+    return {"name": name, "description": description, "input_schema": schema}
+
+
+def test_anthropic_requests_with_the_same_tools_share_a_plan_key_and_other_tools_do_not():
+    weather = [_anthropic_tool("get_weather", "Current weather in a city.")]
+    first, again = _anthropic_request(weather), _anthropic_request(copy.deepcopy(weather))
+    other = _anthropic_request([_anthropic_tool("get_time", "Local time in a city.")])
+    assert first.tools_identity() == again.tools_identity() != other.tools_identity()
+    assert isinstance(first.tools_identity(), tuple)
+
+
+def test_a_request_whose_tools_were_replaced_is_planned_for_the_new_tools():
+    from dataclasses import replace
+
+    request = _anthropic_request([_anthropic_tool("get_weather", "Current weather in a city.")])
+    policy = HeuristicPolicy()
+    assert policy.respond(request).tool_calls[0].name == "get_weather"
+    timed = replace(request, tools=[{**request.tools[0], "name": "get_forecast"}])
+    assert timed.tools_identity() == timed.tools
+    assert policy.respond(timed).tool_calls[0].name == "get_forecast"

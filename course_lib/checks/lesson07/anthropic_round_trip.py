@@ -8,7 +8,9 @@ Anthropic tools, the question, the assistant's content sent back unchanged, then
 message holding one ``tool_result`` per ``tool_use`` (its id as ``tool_use_id``, the registry's
 result as content, ``is_error`` exactly on error results). Two cases ask ``local-toy-reasoning``,
 whose replies start with a signed ``thinking`` block: it must come back unchanged at the head of
-the assistant message, and the final reply's text is its text blocks, not its first block.
+the assistant message, and the final reply's text is its text blocks, not its first block. One
+case's final reply holds two text blocks (the real API may split its text, around citations for
+one), so code that returns only the first text block loses the rest.
 Rules, the case that breaks each, and the hint that names it: see ``RULES``.
 """
 
@@ -67,6 +69,8 @@ CUT_CASE = case_label(CUT_QUESTION)
 MORE_QUESTION = "Weather and time in Paris?"
 MORE_CASE = case_label(MORE_QUESTION)
 THINKING_CASE = case_label(WEATHER_QUESTION, REASONING_MODEL)
+BLOCKS_QUESTION = "Is it sunny in Paris or in London?"
+BLOCKS_CASE = case_label(BLOCKS_QUESTION)
 
 RULES = (
     Rule("model", "Pass model=model to every request.", case=WEATHER_CASE, hint="model"),
@@ -158,6 +162,12 @@ RULES = (
         hint="one_round_trip",
     ),
     Rule("returns_text", "Return the text, a str.", case=WEATHER_CASE, hint="return_text"),
+    Rule(
+        "every_text_block",
+        "The text is every text block of the reply, joined, not only the first.",
+        case=BLOCKS_CASE,
+        hint="first_text_only",
+    ),
 )
 
 HINTS = {
@@ -194,6 +204,11 @@ HINTS = {
         "registry.call as it is."
     ),
     "return_text": "Return the text of the last reply (its text blocks), a str.",
+    "first_text_only": (
+        "This reply holds {count} text blocks and you returned only one of them: a reply may "
+        "split its text into several blocks, so join the text of every text block (reply_text "
+        "does that)."
+    ),
     "return_content": "Return the text of the last reply, unchanged.",
     "not_openai": "client.messages.create returns a Message: read .content and .stop_reason.",
     "max_tokens_missing": (
@@ -238,6 +253,8 @@ def conversations() -> list[tuple[str, Any, str]]:
     more = Turn(
         "Paris is cloudy. Let me look up the time there too.", (call("get_time", city="Paris"),)
     )
+    # The answer in two text blocks, as the real API may give it.
+    in_blocks = Turn.in_blocks("Paris is cloudy, not sunny.", " London has rain.")
     plain = CHECK_MODEL
     cases: list[tuple[str, Any, str]] = [
         (WEATHER_QUESTION, None, plain),
@@ -249,6 +266,7 @@ def conversations() -> list[tuple[str, Any, str]]:
         (MORE_QUESTION, ScriptedPolicy([call("get_weather", city="Paris"), more]), plain),
         (WEATHER_QUESTION, None, REASONING_MODEL),
         ("Hello!", None, REASONING_MODEL),
+        (BLOCKS_QUESTION, ScriptedPolicy([list(both), in_blocks]), plain),
     ]
     return cases + [(q, None, plain) for q in random_questions(hidden_rng("07.3"), 3)]
 
@@ -291,6 +309,11 @@ def expect_final_text(case: str, exchanges: list, reply: Reply) -> None:
     if reply.type != "str":
         shown = Plain(reply.data.get("repr", "")[:200]) if "unjson" in reply.data else reply.value
         fail(case, expected, shown, hint("return_text"))
+    texts = [
+        b.get("text") for b in exchanges[-1].reply.get("content") or [] if b.get("type") == "text"
+    ]
+    if len(texts) > 1 and reply.value in texts:
+        fail(case, expected, reply.value, hint("first_text_only", count=len(texts)))
     expect_equal(case, expected, reply.value, hint=hint("return_content"))
 
 

@@ -116,6 +116,8 @@ def round_trip(
             return anthropic_round_trip(client, registry, question, **kwargs)
         if returns == "first block":
             return final.content[0].text
+        if returns == "first text block":
+            return next(block.text for block in final.content if block.type == "text")
         return reply_text(final) if returns == "text" else final.content
 
     return anthropic_round_trip
@@ -123,7 +125,7 @@ def round_trip(
 
 def test_the_solution_passes_every_conversation():
     assert evaluate("07.3", solution("anthropic_round_trip")) == (
-        "Exercise 07.3 passed: anthropic_round_trip (12 conversations)."
+        "Exercise 07.3 passed: anthropic_round_trip (13 conversations)."
     )
 
 
@@ -182,6 +184,7 @@ WRONG_BY_RULE = {
         "second_request": round_trip(send_again=False),
         "no_third": round_trip(loop=True),
         "returns_text": round_trip(returns="content"),
+        "every_text_block": round_trip(returns="first text block"),
     }
 }
 
@@ -414,3 +417,42 @@ def test_an_edited_thinking_block_is_told_its_signature_seals_it_without_showing
     message = rejected("07.3", round_trip(assistant="thinking edited"))
     assert "its signature seals its text" in message
     assert "<the signature of the reply's block 0>" in message  # it differs from run to run
+
+
+def test_returning_only_the_first_text_block_is_told_to_join_every_text_block():
+    message = rejected("07.3", round_trip(returns="first text block"))
+    assert "Is it sunny in Paris or in London?" in message
+    assert "holds 2 text blocks and you returned only one of them" in message
+
+
+def test_the_text_blocks_collected_in_a_loop_pass():
+    is_error_result = solution("is_error_result")
+
+    def anthropic_round_trip(client, registry, question, *, model):
+        tools = registry.schemas(format="anthropic")
+        messages = [{"role": "user", "content": question}]
+        reply = client.messages.create(model=model, max_tokens=1024, messages=messages, tools=tools)
+        if reply.stop_reason == "tool_use":
+            results = []
+            for block in reply.content:
+                if block.type != "tool_use":
+                    continue
+                result = registry.call(block.name, block.input)
+                entry = {"type": "tool_result", "tool_use_id": block.id, "content": result}
+                if is_error_result(result):
+                    entry["is_error"] = True
+                results.append(entry)
+            messages += [
+                {"role": "assistant", "content": reply.content},
+                {"role": "user", "content": results},
+            ]
+            reply = client.messages.create(
+                model=model, max_tokens=1024, messages=messages, tools=tools
+            )
+        pieces = []
+        for block in reply.content:
+            if block.type == "text":
+                pieces.append(block.text)
+        return "".join(pieces)
+
+    assert evaluate("07.3", anthropic_round_trip).startswith("Exercise 07.3 passed")
