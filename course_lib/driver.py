@@ -22,13 +22,15 @@ right answer, which takes solving the exercise.
 from __future__ import annotations
 
 import builtins
+import contextlib
 import itertools
 import json
 import re
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+from course_lib.case_budget import Budget, EndlessLoop, bounded, model_request
 from course_lib.origins import origins
 
 MAX_REPLY_CHARS = 2_000_000  # a reply larger than this is reported, not sent
@@ -311,7 +313,9 @@ class Driver:
         raise DriverError(f"not a value spec: {sorted(spec)!r}")
 
     def _locked_link(self, message: dict[str, Any]) -> dict[str, Any]:
-        with self._lock:  # the learner's code may call the model from several threads
+        # the learner's code may call the model from several threads; each request counts
+        # against the call's budget (course_lib.case_budget), its CPU time not the learner's
+        with self._lock, model_request():
             return self.link(message)
 
     @staticmethod
@@ -337,13 +341,7 @@ class Driver:
             raise DriverError(f"building the case failed: {type(exc).__name__}: {exc}") from exc
         if not callable(fn):
             return {"not_callable": type_name(fn), "repr": safe_repr(fn)[:300]}
-        try:
-            result = fn(*args, **kwargs)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:  # noqa: BLE001 (SystemExit too: the learner's, as data)
-            return {"raised": exception_data(exc)}
-        return self._returned(result, request.get("keep", False))
+        return self._learner_code(request, lambda: fn(*args, **kwargs))
 
     def _run(self, request: dict[str, Any]) -> dict[str, Any]:
         scope = self.case_namespace()
@@ -352,14 +350,36 @@ class Driver:
                 scope[name] = self.value(spec, scope)
         except _Missing as missing:
             return {"missing": missing.name}
-        try:
+
+        def snippet() -> Any:
             exec(compile(request["code"], "<check case>", "exec", dont_inherit=True), scope)
-            result = eval(compile(request["result"], "<check case>", "eval"), scope)
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:  # noqa: BLE001
-            return {"raised": exception_data(exc)}
-        return self._returned(result, request.get("keep", False))
+            return eval(compile(request["result"], "<check case>", "eval"), scope)
+
+        return self._learner_code(request, snippet)
+
+    def _learner_code(self, request: dict[str, Any], work: Callable[[], Any]) -> dict[str, Any]:
+        """Run ``work`` (the learner's code, or a snippet around it) under the request's budget
+        (``course_lib.case_budget``) and say what it did: returned, raised, or passed the budget
+        (whatever it did after: learner code may catch the interruption)."""
+        state: dict[str, Any] = {}
+        try:
+            with _budget(request) as budget:
+                state["budget"] = budget
+                try:
+                    state["result"] = work()
+                except (KeyboardInterrupt, EndlessLoop):
+                    raise
+                except BaseException as exc:  # noqa: BLE001 (SystemExit too: the learner's)
+                    state["raised"] = exception_data(exc)
+        except EndlessLoop as exc:  # an interruption the budget did not make: the learner's own
+            if state.get("budget") is None or state["budget"].tripped is None:
+                state["raised"] = exception_data(exc)
+        budget = state.get("budget")
+        if budget is not None and budget.tripped is not None:
+            return {"endless": budget.tripped}
+        if "raised" in state:
+            return {"raised": state["raised"]}
+        return self._returned(state["result"], request.get("keep", False))
 
     def _returned(self, value: Any, keep: bool) -> dict[str, Any]:
         reply: dict[str, Any] = {"type": type_name(value)}
@@ -394,6 +414,22 @@ class Driver:
         if isinstance(request["value"], dict) and "target" in request["value"]:
             reply["origins"] = origins(value)  # facts for the grader to judge (provenance)
         return reply
+
+
+@contextlib.contextmanager
+def _budget(request: dict[str, Any]) -> Iterator[Budget | None]:
+    """The request's bound on the learner's code (``{"cpu": seconds, "requests": count}``,
+    ``course_lib.case_budget``), or none when it asks for none."""
+    spec = request.get("budget")
+    if not isinstance(spec, dict):
+        yield None
+        return
+    cpu, requests = spec.get("cpu"), spec.get("requests")
+    with bounded(
+        float(cpu) if isinstance(cpu, int | float) else None,
+        int(requests) if isinstance(requests, int) else None,
+    ) as budget:
+        yield budget
 
 
 class _Missing(Exception):

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from course_lib.case_budget import CPU_SECONDS, MAX_REQUESTS
 from course_lib.checks import messages
 from course_lib.checks.compare import HintText, hint_key
 from course_lib.checks.failures import CheckFailed, Failure, NotDoneYet
@@ -83,6 +84,11 @@ class Reply:
     @property
     def message(self) -> str:
         return self.data["raised"]["message"] if self.raised else ""
+
+    @property
+    def endless(self) -> dict[str, Any] | None:
+        """The budget the call passed (``{"cpu": s}`` or ``{"requests": n}``), if it did."""
+        return self.data.get("endless")
 
     @property
     def handle(self) -> str | None:
@@ -147,6 +153,9 @@ class Exchange:
     reply: dict
 
 
+# The bound on every call into learner code (course_lib.case_budget): CPU seconds of the calling
+# thread in learner code, and model requests.
+BUDGET = {"cpu": CPU_SECONDS, "requests": MAX_REQUESTS}
 ExceptionHint = tuple[Callable[[Reply], bool], str]
 # The start of every stub's message (``course_lib.authoring`` writes "Exercise NN.K: <hint>").
 # In every language (course_lib.authoring.blocks.MESSAGES; tests/i18n checks each one matches).
@@ -199,14 +208,22 @@ class Learner:
         *args: Any,
         keep: bool = False,
         foreign_stubs_fail: bool = False,
+        case: str = "",
+        endless_hint: HintText | str | None = None,
+        endless_returns: bool = False,
         **kwargs: Any,
     ) -> Reply:
         """Call ``fn`` (a target name or a value spec) and return what happened, whatever it was.
 
-        Only a stub (``NotImplementedError``) and a missing target end the check here. With
+        Only a stub (``NotImplementedError``), a missing target and a call that passed its budget
+        (``course_lib.case_budget``: too much CPU time or too many model requests, an endless
+        loop; the case fails with ``endless_hint`` or the generic one) end the check here. With
         ``foreign_stubs_fail``, the stub of *another* exercise (its message starts with
         ``Exercise NN.K:`` for another id) comes back as a raised reply instead: code that calls
         an unfinished earlier exercise is not right yet, and a hint can say which to finish.
+        With ``endless_returns``, a call that passed its budget comes back (``reply.endless``)
+        so that the check can first name the rule the requests it recorded break (07.3's loop
+        that starts over gets its "one round trip" hint), then :func:`raise_endless`.
         """
         request = {
             "op": "call",
@@ -214,8 +231,16 @@ class Learner:
             "args": [_spec(arg) for arg in args],
             "kwargs": {key: _spec(arg) for key, arg in kwargs.items()},
             "keep": keep,
+            "budget": dict(BUDGET),
         }
-        return self._checked(self.channel.send(request), foreign_stubs_fail=foreign_stubs_fail)
+        label = case or (messages.say("call_case", name=fn) if isinstance(fn, str) else "")
+        return self._checked(
+            self.channel.send(request),
+            foreign_stubs_fail=foreign_stubs_fail,
+            case=label,
+            endless_hint=endless_hint,
+            endless_returns=endless_returns,
+        )
 
     def call(
         self,
@@ -225,29 +250,48 @@ class Learner:
         hints: Iterable[ExceptionHint] = (),
         keep: bool = False,
         foreign_stubs_fail: bool = False,
+        endless_hint: HintText | str | None = None,
         **kwargs: Any,
     ) -> Reply:
         """Like ``attempt``, but an exception the learner's code raised fails the check: with the
         first of ``hints`` whose predicate holds, or the generic "run it yourself" hint."""
         __tracebackhide__ = True
-        reply = self.attempt(fn, *args, keep=keep, foreign_stubs_fail=foreign_stubs_fail, **kwargs)
+        reply = self.attempt(
+            fn,
+            *args,
+            keep=keep,
+            foreign_stubs_fail=foreign_stubs_fail,
+            case=case,
+            endless_hint=endless_hint,
+            **kwargs,
+        )
         if reply.raised:
             raise_learner_error(case, reply, hints)
         return reply
 
     def run(
-        self, code: str, *, result: str, bind: dict[str, Any] | None = None, keep: bool = False
+        self,
+        code: str,
+        *,
+        result: str,
+        bind: dict[str, Any] | None = None,
+        keep: bool = False,
+        case: str = "",
+        endless_hint: HintText | str | None = None,
     ) -> Reply:
         """Run ``code`` beside the learner's code (``bind`` names value specs, e.g. targets),
-        then evaluate ``result`` there; a stub raising ends the check as "not done yet"."""
+        then evaluate ``result`` there; a stub raising ends the check as "not done yet", a
+        snippet passing its budget fails ``case`` (as ``attempt``)."""
         request = {
             "op": "run",
             "code": code,
             "result": result,
             "bind": {key: _spec(value) for key, value in (bind or {}).items()},
             "keep": keep,
+            "budget": dict(BUDGET),
         }
-        return self._checked(self.channel.send(request))
+        reply = self.channel.send(request)
+        return self._checked(reply, case=case, endless_hint=endless_hint)
 
     def describe(self, spec: Any) -> dict[str, Any]:
         """What kind of object a target or handle is, without calling it."""
@@ -260,11 +304,21 @@ class Learner:
     def release(self, *handles: str) -> None:
         self.channel.send({"op": "release", "handles": list(handles)})
 
-    def _checked(self, reply: dict[str, Any], *, foreign_stubs_fail: bool = False) -> Reply:
+    def _checked(
+        self,
+        reply: dict[str, Any],
+        *,
+        foreign_stubs_fail: bool = False,
+        case: str = "",
+        endless_hint: HintText | str | None = None,
+        endless_returns: bool = False,
+    ) -> Reply:
         __tracebackhide__ = True
         _raise_driver_error(reply)
         if "missing" in reply:
             raise_missing(self.exercise_id, reply["missing"])
+        if "endless" in reply and not endless_returns:
+            raise_endless(case, reply["endless"], endless_hint)
         if "not_callable" in reply:
             raise CheckFailed(
                 Failure(
@@ -309,6 +363,27 @@ def _raise_driver_error(reply: dict[str, Any]) -> None:
 
 def raise_missing(exercise_id: str, name: str) -> None:
     raise NotDoneYet(Failure(detail=messages.say("target_missing", name=name, id=exercise_id)))
+
+
+def raise_endless(case: str, tripped: Any, hint: HintText | str | None = None) -> None:
+    """Fail ``case``: the learner's code passed its budget (``tripped`` says which: ``{"cpu":
+    seconds}`` or ``{"requests": count}``), most likely an endless loop; with the exercise's own
+    ``hint`` for it, or the generic one for the kind of budget."""
+    __tracebackhide__ = True
+    tripped = tripped if isinstance(tripped, dict) else {}
+    count = tripped.get("requests")
+    if isinstance(count, int):
+        detail = messages.say("endless_requests", count=count)
+        generic = "endless_model_loop"
+    else:
+        seconds = tripped.get("cpu")
+        shown = seconds if isinstance(seconds, int | float) else CPU_SECONDS
+        detail = messages.say("endless_cpu", seconds=shown)
+        generic = "endless_loop"
+    chosen = hint or HintText.of(messages.MESSAGES, generic)
+    raise CheckFailed(
+        Failure(case=case or None, detail=detail, hint=str(chosen), hint_key=hint_key(chosen))
+    )
 
 
 def raise_learner_error(case: str, reply: Reply, hints: Iterable[ExceptionHint] = ()) -> None:

@@ -48,6 +48,25 @@ MESSAGES: dict[str, str] = {
     # generic hints
     "generic": "Compare what you returned with the expected value, piece by piece.",
     "run_it_yourself": "Run this case yourself in a new cell to see the full traceback.",
+    "endless_cpu": (
+        "Your code used {seconds:g} seconds of CPU time on this one case without finishing, so "
+        "the check stopped it: it is most likely stuck in an endless loop."
+    ),
+    "endless_requests": (
+        "Your code sent the model more than {count} requests in this one case without "
+        "finishing, so the check stopped it: a loop that asks the model again and again."
+    ),
+    "endless_loop": (
+        "Look for a loop that never reaches its end (a while loop whose condition never changes, "
+        "or a value made again the same on every turn): run this case yourself in a new cell, "
+        "interrupt the kernel, and the traceback shows where it was."
+    ),
+    "endless_model_loop": (
+        "Your loop never ends: stop when a reply has no tool calls (that reply is the answer), "
+        "and after the turns the exercise allows. Print what each reply holds to see why your "
+        "test for the end never holds."
+    ),
+    "call_case": "{name}(...)",
     "not_callable": (
         "Expected a function (or class) to call, but found a {kind}: {value}. Define it with "
         "`def` (or `class`) in the exercise cell and run that cell."

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 SOLUTIONS = Path(__file__).parents[2] / "solutions"
-# Lessons 05-08 say it; 01 (01.7) and 09 (09.2) are out of order too and do not yet.
-LESSONS = sorted(SOLUTIONS.glob("0[5-8]_*.ipynb"))
+# Every lesson 00-08 (09, the capstone, is being rebuilt on its own: it is left out until then).
+LESSONS = sorted(SOLUTIONS.glob("0[0-8]_*.ipynb"))
 
 
 def out_of_order(cells: list[dict]) -> list[tuple[int, str]]:
@@ -34,7 +34,12 @@ def out_of_order(cells: list[dict]) -> list[tuple[int, str]]:
 def test_an_exercise_numbered_out_of_order_says_why_just_before_it(path):
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
     for index, exercise_id in out_of_order(cells):
-        before = "".join(cells[index - 1]["source"])
+        # the nearest prose before the contract (01.7's example code sits between the two)
+        before = next(
+            "".join(cell["source"])
+            for cell in reversed(cells[:index])
+            if cell["cell_type"] == "markdown"
+        )
         assert f"numbered {exercise_id} although" in before, exercise_id
         assert "ids that never change" in before, exercise_id
 
@@ -46,6 +51,11 @@ def test_the_lessons_that_added_an_exercise_later_are_found():
         for path in LESSONS
     }  # fmt: skip
     assert found == {
+        "00_welcome": [],
+        "01_handwritten_schemas": ["01.7"],
+        "02_reflection": [],
+        "03_pitfalls": [],
+        "04_registry": [],
         "05_agent_loop": ["05.6"],
         "06_hardening": ["06.5"],
         "07_other_protocols": [],

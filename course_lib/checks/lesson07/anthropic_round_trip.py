@@ -20,7 +20,7 @@ from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, Reply, raise_learner_error
+from course_lib.checks.learner import Learner, Reply, raise_endless, raise_learner_error
 from course_lib.checks.lesson07._anthropic_blocks import is_the_question
 from course_lib.checks.lesson07._shared import (
     CHECK_MODEL,
@@ -294,7 +294,12 @@ def check_anthropic_round_trip(learner: Learner) -> str:
             registry_spec(learner),
             question,
             model=model,
+            case=case,
+            endless_returns=True,
         )
+        if reply.endless:  # the rule its requests break first, then that it never finished
+            diagnose(case, question, session.exchanges, finished=False, model=model)
+            raise_endless(case, reply.endless)
         if reply.raised:
             diagnose(case, question, session.exchanges, finished=False, model=model)
             raise_learner_error(case, reply, EXCEPTION_HINTS)

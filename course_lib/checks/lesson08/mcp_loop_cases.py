@@ -46,12 +46,16 @@ class Conversation:
 def visible_conversations() -> list[Conversation]:
     both = [call("search_notes", keyword="豆腐"), call("list_notes")]
     invented = call("search_note", keyword="北京")
+    # a name in the question's language: the server's protocol error repeats it, so a loop that
+    # lets json.dumps escape it (its default ensure_ascii=True) sends \u641c... to the model
+    invented_here = call("搜索笔记", keyword="北京")
     return [
         Conversation("Find my notes about 北京", HeuristicPolicy()),
         Conversation("Which tags do I use?", HeuristicPolicy()),
         Conversation("豆腐, and all my notes", ScriptedPolicy([both], then=HeuristicPolicy())),
         Conversation("Read note 9", HeuristicPolicy()),
         Conversation("北京 notes, please", ScriptedPolicy([invented], then=HeuristicPolicy())),
+        Conversation("搜索笔记 北京", ScriptedPolicy([invented_here], then=HeuristicPolicy())),
         Conversation("Hello!", HeuristicPolicy()),
         Conversation("Keep looking for 北京", EndlessPolicy(), endless=True),
     ]

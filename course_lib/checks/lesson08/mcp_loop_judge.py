@@ -80,7 +80,11 @@ HINTS = {
         'The server flagged this result isError: send json.dumps({{"error": text}}, '
         "ensure_ascii=False) so the model knows the call failed."
     ),
-    "ensure_ascii": "The same error object: pass ensure_ascii=False so that 北京 stays readable.",
+    "ensure_ascii": (
+        "The same error object, but json.dumps escaped every character outside ASCII (its "
+        "default, ensure_ascii=True), so the model reads {escaped} where the server wrote "
+        "{original}: pass ensure_ascii=False to keep the text as it is."
+    ),
     "flagged_ok": (
         'Only a result with isError=True becomes {{"error": ...}}; send the others as text.'
     ),
@@ -259,6 +263,7 @@ def roles_hint(wanted: list[str], roles: list[Any]):
     return hint("order")
 
 
+NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
 UNKNOWN_TOOL = re.compile(r"Unknown tool: (?P<name>[^\s.]+(?:\.[^\s.]+)*?)\. ")
 
 
@@ -276,7 +281,9 @@ def content_hint(owed: ExpectedAnswer, content: Any, expected: list[dict], index
     if owed.kind == "is_error" and (content == joined or (error is None and joined in content)):
         return hint("is_error")
     if _json(content) == _json(owed.content) and _json(content) is not None:
-        return hint("ensure_ascii")
+        original = NOT_ASCII.search(owed.content)
+        shown = original[0] if original else ""
+        return hint("ensure_ascii", original=shown, escaped=json.dumps(shown)[1:-1])
     if owed.kind == "text" and error == joined:
         return hint("flagged_ok")
     if len(owed.blocks) > 1 and (content == owed.blocks[0] or error == owed.blocks[0]):

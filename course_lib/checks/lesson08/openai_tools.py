@@ -190,6 +190,11 @@ HINTS = {
         "With its suffix the name is {length} characters long: cut the name first, so that name "
         "and suffix fit in 64 together."
     ),
+    "endless": (
+        "Your search for a free name never ends: adding _2 and then cutting the name to 64 "
+        "characters cuts the suffix away again, so the name is the one already taken, every "
+        "time. Cut first, then add the suffix (or check the name again after cutting)."
+    ),
     "input_schema_attr": (
         "In the 2.x SDK a Tool's schema is tool.input_schema (inputSchema is its name on the "
         "wire only)."
@@ -230,6 +235,7 @@ def check_mcp_tools_to_openai(learner: Learner) -> str:
             learner.source("tools", setup=source),
             case=label,
             hints=EXCEPTION_HINTS,
+            endless_hint=hint("endless"),
             **kwargs,
         )
         expected = mcp_tools_to_openai([types.Tool.model_validate(t) for t in tools], prefix=prefix)

@@ -293,3 +293,29 @@ def test_what_is_judged_is_what_the_model_received_not_what_the_loop_reports():
 def test_each_call_in_an_assistant_message_of_its_own_is_told_one_message_holds_all_calls():
     message = rejected("05.1", make_loop(split_calls=True))
     assert "an assistant message of its own" in message and "asked the model" not in message
+
+
+def test_a_loop_whose_end_test_never_holds_is_stopped_by_its_request_budget(monkeypatch):
+    # finish_reason compared with Anthropic's "end_turn" and no limit: the loop never ends. The
+    # requests are counted (course_lib.case_budget); a small budget only saves time.
+    from course_lib.checks import learner
+
+    monkeypatch.setitem(learner.BUDGET, "requests", 20)
+
+    def run_agent(client, registry, question, *, model, max_iterations=6):
+        messages = [{"role": "user", "content": question}]
+        while True:
+            reply = client.chat.completions.create(
+                model=model, messages=messages, tools=registry.schemas()
+            )
+            message = reply.choices[0].message
+            if reply.choices[0].finish_reason == "end_turn":
+                return AgentResult(message.content, messages, [], "answer")
+            messages.append(assistant_message(message))
+            for call in message.tool_calls or []:
+                result = registry.call(call.function.name, call.function.arguments)
+                messages.append({"role": "tool", "tool_call_id": call.id, "content": result})
+
+    message = rejected("05.1", run_agent)
+    assert "sent the model more than 20 requests in this one case without finishing" in message
+    assert "Your loop never ends: stop when a reply has no tool calls" in message

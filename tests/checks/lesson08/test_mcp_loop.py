@@ -11,7 +11,7 @@ import pytest
 from rules import assert_breaks_rule
 from solution_cells import rejected
 
-from course_lib.checks import EXERCISES, NotDoneYet, evaluate
+from course_lib.checks import EXERCISES, NotDoneYet, evaluate, learner
 from course_lib.checks.compare import hidden_rng
 from course_lib.checks.lesson08.mcp_loop_cases import (
     ENDLESS_CAP,
@@ -83,7 +83,7 @@ WRONG_BY_RULE = {
 
 def test_the_solution_passes_every_conversation():
     assert evaluate("08.3", solution("run_agent_with_mcp")) == (
-        "Exercise 08.3 passed: run_agent_with_mcp (10 conversations over stdio)."
+        "Exercise 08.3 passed: run_agent_with_mcp (11 conversations over stdio)."
     )
 
 
@@ -238,3 +238,48 @@ def test_a_loop_written_differently_passes_too():
     scope = namespace()
     exec(WHILE_LOOP, scope)  # noqa: S102 (the test's own source text)
     assert evaluate("08.3", scope["run_agent_with_mcp"]).startswith("Exercise 08.3 passed")
+
+
+def test_a_loop_whose_end_test_never_holds_is_stopped_by_its_request_budget(monkeypatch):
+    # An answer that is never taken for one (finish_reason compared with Anthropic's "end_turn")
+    # and no limit: the loop asks forever. It runs in a thread of the check's snippet, so it is
+    # the requests that are counted (course_lib.case_budget), not CPU time; a small budget only
+    # saves time.
+    monkeypatch.setitem(learner.BUDGET, "requests", 20)
+    endless = (
+        WHILE_LOOP.replace("while asked < max_turns:", "while True:")
+        .replace("if not message.tool_calls:", 'if answer.choices[0].finish_reason == "end_turn":')
+        .replace("for call in message.tool_calls:", "for call in message.tool_calls or []:")
+    )
+    scope = namespace()
+    exec(endless, scope)  # noqa: S102 (the test's own source text)
+    message = rejected("08.3", scope["run_agent_with_mcp"])
+    assert "sent the model more than 20 requests in this one case without finishing" in message
+    assert "Your loop never ends: stop when a reply has no tool calls" in message
+
+
+PROTOCOL_DUMPS = 'content = json.dumps({"error": str(error)}, ensure_ascii=False)'
+
+
+def test_a_protocol_error_dumped_with_ascii_escapes_is_told_to_keep_its_characters():
+    # json.dumps escapes every non-ASCII character by default: the tool the model invented,
+    # 搜索笔记, would reach it as \u641c\u7d22\u7b14\u8bb0 inside the server's message.
+    wrong = loop_with((PROTOCOL_DUMPS, 'content = json.dumps({"error": str(error)})'))
+    message = rejected("08.3", wrong)
+    assert "Case: run_agent_with_mcp(client, session, '搜索笔记 北京'" in message
+    assert (
+        "json.dumps escaped every character outside ASCII (its default, ensure_ascii=True), so "
+        "the model reads \\u641c\\u7d22\\u7b14\\u8bb0 where the server wrote 搜索笔记: pass "
+        "ensure_ascii=False"
+    ) in message
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        'content = json.JSONEncoder(ensure_ascii=False).encode({"error": str(error)})',
+        'content = json.dumps({"error": error.message}, ensure_ascii=False)',
+    ],
+)
+def test_a_protocol_error_kept_readable_written_differently_passes(written):
+    assert evaluate("08.3", loop_with((PROTOCOL_DUMPS, written))).startswith("Exercise 08.3 passed")

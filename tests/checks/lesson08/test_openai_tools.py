@@ -6,14 +6,16 @@ them, so the wrong answers below are mistakes a learner makes with the SDK's obj
 
 from __future__ import annotations
 
+import signal
+
 import mcp_types as types
 import pytest
 from rules import assert_breaks_rule
 from solution_cells import rejected
 
-from course_lib.checks import EXERCISES, NotDoneYet, evaluate
+from course_lib.checks import EXERCISES, NotDoneYet, evaluate, learner
 from course_lib.checks.compare import hidden_rng
-from course_lib.checks.lesson08.openai_tools import VISIBLE, hidden_cases
+from course_lib.checks.lesson08.openai_tools import LONG_CASE, VISIBLE, hidden_cases
 from course_lib.reference.mcp_client import mcp_tools_to_openai
 
 from .notebook import edited, solution
@@ -110,6 +112,33 @@ def test_one_suffix_counter_for_every_name_is_told_each_name_counts_its_own_repe
         ("        number = 2\n", ""),
     )
     assert "each name counting its own repeats" in rejected("08.2", shared)
+
+
+def test_a_suffix_added_and_then_cut_away_again_is_stopped_and_told_to_cut_first(monkeypatch):
+    # The name with its _2, cut to 64, is the taken name again: the loop never ends. The check
+    # stops it once it has used its CPU budget (course_lib.case_budget), not a wall-clock time;
+    # a small budget here only saves time: the loop never returns, so any budget is reached.
+    monkeypatch.setitem(learner.BUDGET, "cpu", 0.5)
+    endless = converting_with(
+        ("candidate = base[: 64 - len(suffix)] + suffix", "candidate = (base + suffix)[:64]")
+    )
+    message = rejected("08.2", endless)
+    assert f"Case: {LONG_CASE}" in message
+    assert "used 0.5 seconds of CPU time on this one case without finishing" in message
+    assert "Your search for a free name never ends" in message
+    assert "Cut first, then add the suffix" in message
+    assert signal.getsignal(signal.SIGXCPU) is signal.SIG_DFL
+
+
+def test_a_suffix_cut_to_fit_and_checked_again_passes():
+    # the other way out the hint names: add the suffix, cut, and look again until it is free
+    again = converting_with(
+        ("candidate = base[: 64 - len(suffix)] + suffix",
+         "candidate = (base + suffix)[:64]\n"
+         "            if candidate in taken:\n"
+         "                candidate = base[: 64 - len(suffix)] + suffix"),
+    )  # fmt: skip
+    assert evaluate("08.2", again).startswith("Exercise 08.2 passed")
 
 
 def test_a_name_no_specific_hint_knows_is_still_named_with_what_was_expected():
