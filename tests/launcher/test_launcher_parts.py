@@ -320,3 +320,18 @@ def test_the_venv_is_made_without_pip_and_pip_runs_from_the_bundled_wheel(bare_v
 def test_the_pip_installer_gets_pip_from_ensurepip_first(bare_venv):
     install.ensure_pip(bare_venv)
     assert install.has_pip(bare_venv)
+
+
+# -- the test command --------------------------------------------------------------------------
+
+
+def test_the_test_command_writes_the_course_librarys_bytecode_before_pytest(tmp_path, monkeypatch):
+    """Where PYTHONDONTWRITEBYTECODE is set no process of the suite writes any: compiled once
+    here, every kernel and server the suite starts reads it instead of compiling again."""
+    module = tmp_path / "course_lib" / "lesson_part.py"
+    module.parent.mkdir()
+    module.write_text("ANSWER = 42\n")
+    monkeypatch.setattr(main, "ROOT", tmp_path)
+    env = CourseEnv("venv", Path(sys.prefix), ".venv")
+    main.compile_course_library(env)
+    assert list((module.parent / "__pycache__").glob("lesson_part.*.pyc"))

@@ -241,6 +241,27 @@ EXCEPTION_HINTS = [
 ]
 
 
+class NoCallsAfterTwo:
+    """``policy`` for the first two requests of a conversation, then a plain answer.
+
+    A third request already breaks the rule "no third request"; what it is answered decides
+    nothing. Answering it without calls ends a wrong answer that starts the round trip over
+    while the reply asks for calls: fed the script's calls again each time, it made 1,919
+    requests (half a minute in the learner's kernel) before Python's recursion limit stopped it.
+    """
+
+    def __init__(self, policy: Any) -> None:
+        self.policy, self.answered = policy, 0
+
+    def respond(self, request: Any) -> Any:
+        from course_lib.local_model import Turn
+
+        self.answered += 1
+        if self.answered > 2:
+            return Turn("Paris is cloudy; it is noon there.")
+        return self.policy.respond(request)
+
+
 def conversations() -> list[tuple[str, Any, str]]:
     """(question, policy or None for the default toy model, model), the visible ones first."""
     from course_lib.local_model import HeuristicPolicy, ScriptedPolicy, Turn, call
@@ -263,7 +284,11 @@ def conversations() -> list[tuple[str, Any, str]]:
         ("Berlin and 东京", ScriptedPolicy([failing], then=HeuristicPolicy()), plain),
         (PREFACE_QUESTION, ScriptedPolicy([preface], then=HeuristicPolicy()), plain),
         (CUT_QUESTION, ScriptedPolicy([long_answer]), plain),
-        (MORE_QUESTION, ScriptedPolicy([call("get_weather", city="Paris"), more]), plain),
+        (
+            MORE_QUESTION,
+            NoCallsAfterTwo(ScriptedPolicy([call("get_weather", city="Paris"), more])),
+            plain,
+        ),
         (WEATHER_QUESTION, None, REASONING_MODEL),
         ("Hello!", None, REASONING_MODEL),
         (BLOCKS_QUESTION, ScriptedPolicy([list(both), in_blocks]), plain),
