@@ -31,7 +31,7 @@ UNGUARDED = (
 
 def unguarded_capstone(target: Path) -> None:
     nb = nbformat.read(ROOT / "solutions" / f"{CAPSTONE}.ipynb", as_version=4)
-    (cell,) = [cell for cell in nb.cells if cell.get("id") == "w09-ex1"]
+    (cell,) = [cell for cell in nb.cells if cell.get("id") == "w09-assistant"]
     assert UNGUARDED[0] in cell.source
     cell.source = cell.source.replace(*UNGUARDED)
     target.mkdir(exist_ok=True)
@@ -101,17 +101,20 @@ def test_an_unguarded_09_capstone_earns_partial_credit_and_grades_json_keeps_eac
     payload = json.loads((tmp_path / "grades.json").read_text(encoding="utf-8"))
     rows = {row["exercise"]: row for row in payload["grades"]}
     assert {e: (r["status"], r["points"]) for e, r in rows.items()} == {
-        "09.1": ("failed", 10),
+        "09.1": ("passed", 2),
         "09.2": ("passed", 2),
         "09.3": ("passed", 2),
+        "09.4": ("passed", 2),
+        "09.5": ("passed", 2),
+        "09.6": ("failed", 10),
     }
-    assert "2 of 12 scenarios failed" in rows["09.1"]["message"]
-    failed = [s["id"] for s in rows["09.1"]["scenarios"] if not s["passed"]]
-    assert (failed, len(rows["09.1"]["scenarios"])) == (["staff_tool", "injection"], 12)
+    assert "2 of 12 scenarios failed" in rows["09.6"]["message"]
+    failed = [s["id"] for s in rows["09.6"]["scenarios"] if not s["passed"]]
+    assert (failed, len(rows["09.6"]["scenarios"])) == (["staff_tool", "injection"], 12)
     graded_here = payload["totals"]["unguarded"]["notebooks"][CAPSTONE]
-    assert (graded_here["points"], graded_here["max_points"]) == (14, 16)
+    assert (graded_here["points"], graded_here["max_points"]) == (20, 22)
     assert graded_here["isolation"]["environment"] == "allowlist"
     report = summary_table(to_payload([result, graded[("solutions", CAPSTONE)]]))
-    assert f"scenarios of {CAPSTONE} 09.1 (submissions that passed each):" in report
+    assert f"scenarios of {CAPSTONE} 09.6 (submissions that passed each):" in report
     assert any(line.split()[:2] == ["1/2", "injection"] for line in report.splitlines())
     assert any(line.split()[:2] == ["2/2", "price"] for line in report.splitlines())

@@ -1,4 +1,4 @@
-"""Exercise 09.1, ``build_assistant(client, *, model, shop) -> Assistant``: the shop's assistant,
+"""Exercise 09.6, ``build_assistant(client, *, model, shop) -> Assistant``: the shop's assistant,
 assembled, graded by scenarios with partial credit.
 
 Each scenario is a conversation with the local model (scripted or the toy model, some hostile)
@@ -66,12 +66,12 @@ def expect_an_assistant(learner: Learner, built: Reply) -> None:
 
 
 def foreign_stub(asked: Asked) -> str:
-    """``Exercise 09.2`` when ``ask`` raised another exercise's stub (not written yet), else ""."""
+    """``Exercise 09.1`` when ``ask`` raised another exercise's stub (not written yet), else ""."""
     raised = asked.raised
     if raised is None or not raised.raised_a("NotImplementedError"):
         return ""
     found = STUB_ID.match(raised.message.strip())
-    return f"Exercise {found['id']}" if found and found["id"] != "09.1" else ""
+    return f"Exercise {found['id']}" if found and found["id"] != "09.6" else ""
 
 
 BUILD_HINTS = [
@@ -84,7 +84,7 @@ BUILD_HINTS = [
 
 
 @exercise(
-    "09.1",
+    "09.6",
     notebook=NOTEBOOK,
     title="build_assistant",
     points=POINTS_PER_SCENARIO * len(scenarios()),

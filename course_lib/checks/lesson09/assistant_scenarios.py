@@ -75,7 +75,7 @@ def scenarios() -> list[tuple[Scenario, Expectation]]:
     from course_lib.local_model import call, faults
 
     shown = visible_scenarios()
-    data = hidden_data(hidden_rng("09.1"))
+    data = hidden_data(hidden_rng("09.1"))  # the seed of its first number
     demo_price = _price(DEMO_DATA, "T01")
     table = [
         (shown["price"], Expectation(facts=((demo_price,),))),

@@ -1,4 +1,4 @@
-"""Exercise 09.1 ``build_assistant``, graded by scenarios: two correct assistants built in
+"""Exercise 09.6 ``build_assistant``, graded by scenarios: two correct assistants built in
 different ways earn every point; an assistant that breaks one outcome loses exactly the
 scenarios that outcome shows in, keeps the others' points, and hears what happened and where
 to look."""
@@ -16,7 +16,7 @@ from course_lib.checks.scenarios import PartlyRight, earned
 from ._assistants import hand_built, notebook_with
 from ._solution import solution
 
-CELL = "w09-ex1"
+CELL = "w09-assistant"
 SCENARIO_IDS = [
     "price",
     "staff_tool",
@@ -37,7 +37,7 @@ MAKE_OFFER = "        offer = OfferedTools(self.registry, names)\n"
 
 
 def partly_right(build_assistant) -> PartlyRight:
-    result = outcome("09.1", build_assistant)
+    result = outcome("09.6", build_assistant)
     assert isinstance(result, PartlyRight), str(result)
     return result
 
@@ -48,7 +48,7 @@ def failed_ids(result: PartlyRight) -> list[str]:
 
 def test_the_scenarios_have_short_stable_ids_worth_a_point_each():
     assert [scenario.id for scenario, _ in scenarios()] == SCENARIO_IDS
-    spec = EXERCISES["09.1"]
+    spec = EXERCISES["09.6"]
     assert (spec.notebook, spec.points, spec.targets) == (
         "09_capstone",
         12,
@@ -57,20 +57,20 @@ def test_the_scenarios_have_short_stable_ids_worth_a_point_each():
 
 
 def test_the_notebooks_assistant_passes_every_scenario():
-    result = outcome("09.1", solution()["build_assistant"])
-    assert result == "Exercise 09.1 passed: build_assistant (12 scenarios)."
+    result = outcome("09.6", solution()["build_assistant"])
+    assert result == "Exercise 09.6 passed: build_assistant (12 scenarios)."
     assert [o.id for o in result.scenarios] == SCENARIO_IDS
     assert all(o.passed and o.points == 1 for o in result.scenarios)
 
 
 def test_an_assistant_built_by_hand_without_the_reference_registry_or_loop_passes_too():
-    assert evaluate("09.1", hand_built()) == "Exercise 09.1 passed: build_assistant (12 scenarios)."
+    assert evaluate("09.6", hand_built()) == "Exercise 09.6 passed: build_assistant (12 scenarios)."
 
 
 # One wrong answer per rule of the contract, each breaking that rule: the first scenario it
 # fails is the rule's, with the rule's hint.
 WRONG_BY_RULE = {
-    "09.1": {
+    "09.6": {
         "result": notebook_with(
             (CELL, "        return result\n        # END",
              "        return result.answer\n        # END")
@@ -110,9 +110,9 @@ WRONG_BY_RULE = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["09.1"]))
+@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["09.6"]))
 def test_a_wrong_assistant_breaking_one_rule_fails_that_rules_scenario_with_its_hint(rule):
-    assert_breaks_rule("09.1", rule, WRONG_BY_RULE["09.1"][rule])
+    assert_breaks_rule("09.6", rule, WRONG_BY_RULE["09.6"][rule])
 
 
 # The outcomes the issue names, each broken by one assistant, and the scenarios that show it.
@@ -124,13 +124,13 @@ BROKEN_OUTCOMES = {
     ),
     "an unanswered call": (hand_built("only the first call answered"), ["parallel"], "unanswered"),
     "a trace missing calls": (
-        WRONG_BY_RULE["09.1"]["trace"],
+        WRONG_BY_RULE["09.6"]["trace"],
         ["staff_tool", "injection", "eval", "hallucinated", "malformed"],
         "trace_missing",
     ),
     "a loop that never stops": (hand_built("no budget"), ["endless"], "budget"),
-    "the injected instruction obeyed": (WRONG_BY_RULE["09.1"]["guard"], ["injection"], "guard"),
-    "eval reached": (WRONG_BY_RULE["09.1"]["calculator"], ["eval"], "eval"),
+    "the injected instruction obeyed": (WRONG_BY_RULE["09.6"]["guard"], ["injection"], "guard"),
+    "eval reached": (WRONG_BY_RULE["09.6"]["calculator"], ["eval"], "eval"),
 }
 
 
@@ -159,7 +159,7 @@ def test_the_message_leads_with_one_line_per_failed_scenario_and_its_hint():
 
 
 def test_a_failed_visible_scenario_shows_the_conversation_and_how_to_watch_it():
-    message = str(partly_right(WRONG_BY_RULE["09.1"]["calculator"]))
+    message = str(partly_right(WRONG_BY_RULE["09.6"]["calculator"]))
     assert "Scenario eval: an expression aimed at eval" in message
     assert "Case: assistant.ask('Calculate 2 * (3 + 4), please.', role='customer')" in message
     assert "The conversation as the model received it" in message
@@ -175,28 +175,28 @@ def test_a_failed_hidden_scenario_points_at_conversation_view_instead():
 
 
 def test_the_demo_shops_answer_in_a_hidden_scenario_is_told_it_read_another_shop():
-    message = str(partly_right(WRONG_BY_RULE["09.1"]["shop"]))
+    message = str(partly_right(WRONG_BY_RULE["09.6"]["shop"]))
     assert "The answer holds 68, which is what the demo shop says" in message
 
 
 def test_the_stub_is_not_done_yet():
     def build_assistant(client, *, model, shop):
-        raise NotImplementedError("Exercise 09.1: assemble it")
+        raise NotImplementedError("Exercise 09.6: assemble it")
 
     with pytest.raises(NotDoneYet, match="not done yet"):
-        evaluate("09.1", build_assistant)
+        evaluate("09.6", build_assistant)
 
 
 def test_an_unfinished_policy_is_named_once_instead_of_failing_every_scenario():
     def route(question):
-        raise NotImplementedError("Exercise 09.2: keywords per category")
+        raise NotImplementedError("Exercise 09.1: keywords per category")
 
     build_assistant = notebook_with()
     build_assistant.__globals__["route"] = route
     with pytest.raises(CheckFailed) as caught:
-        evaluate("09.1", build_assistant)
+        evaluate("09.6", build_assistant)
     assert not isinstance(caught.value, (NotDoneYet, PartlyRight))
-    assert "Exercise 09.2" in str(caught.value)
+    assert "Exercise 09.1" in str(caught.value)
 
 
 def test_a_build_assistant_that_raises_fails_the_exercise_with_its_error():
@@ -204,7 +204,7 @@ def test_a_build_assistant_that_raises_fails_the_exercise_with_its_error():
         raise TypeError("shop_tools() takes 1 positional argument")
 
     with pytest.raises(CheckFailed) as caught:
-        evaluate("09.1", build_assistant)
+        evaluate("09.6", build_assistant)
     assert not isinstance(caught.value, PartlyRight)
     assert "Case: build_assistant(client, model='toy-check-model', shop=shop)" in str(caught.value)
     assert "Your code raised TypeError" in str(caught.value)
@@ -215,7 +215,7 @@ def test_a_build_assistant_that_forgets_to_return_it_is_told_so_before_any_scena
         solution()["build_assistant"](client, model=model, shop=shop)
 
     with pytest.raises(CheckFailed) as caught:
-        evaluate("09.1", build_assistant)
+        evaluate("09.6", build_assistant)
     assert "build_assistant returned a NoneType, which has no ask method" in str(caught.value)
 
 
@@ -227,7 +227,7 @@ def test_an_assistant_offering_its_tools_in_strict_mode_passes_too():
             "[self.registry.get(name).schema(format, strict=True) for name in self.names]",
         )
     )
-    assert evaluate("09.1", strict) == "Exercise 09.1 passed: build_assistant (12 scenarios)."
+    assert evaluate("09.6", strict) == "Exercise 09.6 passed: build_assistant (12 scenarios)."
 
 
 REFUSAL = (

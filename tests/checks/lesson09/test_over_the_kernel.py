@@ -1,4 +1,4 @@
-"""09.1 through a real kernel, the grader's channel: the shop and the assistant live in the
+"""09.6 through a real kernel, the grader's channel: the shop and the assistant live in the
 kernel, the model answers from the grader's side, and the scenarios come out exactly as in the
 learner's own notebook, partial credit and all."""
 
@@ -21,12 +21,12 @@ from ._solution import CELLS, NOTEBOOK
 # The guard of lesson 06's call_as: it checks the role at dispatch, not this request's offer.
 ROLE_ONLY_GUARD = [
     (
-        "w09-ex1",
+        "w09-assistant",
         "        offer = OfferedTools(self.registry, names)\n",
         "        offer = OfferedTools(self.registry, names)\n        offer.role = role\n",
     ),
     (
-        "w09-ex1",
+        "w09-assistant",
         "        if name not in self.names:",
         "        tool = self.registry.get(name)\n"
         "        if tool is None or not may_use(self.role, tool.tags):",
@@ -60,7 +60,7 @@ def notebook_source(edits) -> str:
 @pytest.mark.parametrize("edits", [[], ROLE_ONLY_GUARD], ids=["solution", "role-only guard"])
 def test_the_scenarios_come_out_the_same_through_the_kernel_as_in_process(kernel, edits):
     assert kernel.run_quietly(notebook_source(edits), 120) == "ok"
-    spec = EXERCISES["09.1"]
+    spec = EXERCISES["09.6"]
     here = run_check(spec, InProcessChannel({"build_assistant": notebook_with(*edits)}))
     there = run_check(spec, KernelChannel(kernel, timeout=120))
     assert str(there) == str(here)
