@@ -54,3 +54,12 @@ SYSTEM_PROMPT = (
 
 # The context budget: the most characters of history (message_size) sent with a new question.
 CONTEXT_BUDGET = 3000
+
+# The toolkit's parts the assistant is built from (lessons 04-07), for "how many are yours".
+CAPSTONE_PARTS = (
+    "ToolRegistry",
+    "run_tool_calls",
+    "safe_calculate",
+    "TracedRegistry",
+    "chat_to_responses_input",
+)

@@ -94,6 +94,7 @@ def as_chat(exchange: Exchange) -> Exchange:
     if not is_responses(request):
         return exchange
     chat: dict = {k: v for k, v in request.items() if k not in ("input", "tools")}
+    chat["api"] = "responses"  # where it went: the judges read one shape, and this
     chat["messages"] = input_messages(request.get("input"))
     if "tools" in request:
         chat["tools"] = chat_tools(request.get("tools"))

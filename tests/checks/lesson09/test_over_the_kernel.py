@@ -17,19 +17,17 @@ from course_lib.grading.plugin import DRIVER
 
 from ._assistants import notebook_with
 from ._solution import CELLS, NOTEBOOK
+from .test_assistant import APPROVALS, CELL, COUNT, OFFER, ROLE_ONLY_OFFER
 
-# The guard of lesson 06's call_as: it checks the role at dispatch, not this request's offer.
+# A guard by role only: the offer's registry holds every tool the role may use, only the schemas
+# are routed, so the injected cancel_order runs.
 ROLE_ONLY_GUARD = [
+    (CELL, OFFER, "            if may_use(role, tags):"),
     (
-        "w09-assistant",
-        "        offer = OfferedTools(self.registry, names)\n",
-        "        offer = OfferedTools(self.registry, names)\n        offer.role = role\n",
-    ),
-    (
-        "w09-assistant",
-        "        if name not in self.names:",
-        "        tool = self.registry.get(name)\n"
-        "        if tool is None or not may_use(self.role, tool.tags):",
+        CELL,
+        "        needs_approval = NEEDS_APPROVAL & set(offer.names())"
+        "  # never ask about the unoffered\n" + APPROVALS,
+        ROLE_ONLY_OFFER,
     ),
 ]
 
@@ -61,7 +59,7 @@ def notebook_source(edits) -> str:
 def test_the_scenarios_come_out_the_same_through_the_kernel_as_in_process(kernel, edits):
     assert kernel.run_quietly(notebook_source(edits), 120) == "ok"
     spec = EXERCISES["09.6"]
-    here = run_check(spec, InProcessChannel({"build_assistant": notebook_with(*edits)}))
+    here = run_check(spec, InProcessChannel({"ShopAssistant": notebook_with(*edits)}))
     there = run_check(spec, KernelChannel(kernel, timeout=120))
     assert str(there) == str(here)
     outcomes = list(getattr(there, "scenarios", ()) or getattr(there, "outcomes", ()))
@@ -69,4 +67,4 @@ def test_the_scenarios_come_out_the_same_through_the_kernel_as_in_process(kernel
         o.record() for o in (getattr(here, "scenarios", ()) or here.outcomes)
     ]
     failed = [o.id for o in outcomes if not o.passed]
-    assert (failed, earned(outcomes)) == (([], 12) if not edits else (["injection"], 11))
+    assert (failed, earned(outcomes)) == (([], COUNT) if not edits else (["injection"], COUNT - 1))
