@@ -34,6 +34,7 @@ COMMANDS = {
     "grade": "course_lib.grading.cli",
     "serve-model": "course_lib.local_model.cli",
     "serve-mcp": "course_lib.mcp_servers.cli",
+    "toolkit": "course_lib.toolkit.cli",
 }
 COMMAND_MODULES = tuple(dict.fromkeys(COMMANDS.values()))
 # The checkout this package is in (for an installed, non-editable copy: not a course folder).

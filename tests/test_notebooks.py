@@ -23,6 +23,7 @@ from course_lib.authoring import stale_notebooks
 from course_lib.authoring.execute import run_notebook
 from course_lib.authoring.steps import CHECK_SOURCE, course_meta, is_check, is_exercise
 from course_lib.checks import EXERCISES
+from course_lib.toolkit.state import untouched_environment
 
 ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS = sorted((ROOT / "solutions").glob("*.ipynb"))
@@ -51,7 +52,10 @@ def test_the_solution_notebook_passes_nbval_in_strict_mode(solution):
         "--nbval-sanitize-with", str(SANITIZE), "--nbval-cell-timeout", "60",
         "-p", "no:cacheprovider", "-q", "-o", "addopts=", str(solution.relative_to(ROOT)),
     ]  # fmt: skip
-    run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    with untouched_environment() as env:  # the toolkit as before any check passed
+        run = subprocess.run(
+            command, cwd=ROOT, capture_output=True, text=True, timeout=300, env=env
+        )
     assert run.returncode == 0, f"nbval failed on {solution.name}:\n{run.stdout[-6000:]}"
 
 

@@ -15,6 +15,7 @@ from nbclient import NotebookClient
 from nbformat import NotebookNode
 
 from course_lib.authoring.build import read, render, write_text
+from course_lib.toolkit.state import untouched_environment
 
 CURRENT_PYTHON = "course-current-python"
 
@@ -54,7 +55,8 @@ def run_notebook(
         allow_errors=allow_errors,
         store_widget_state=False,
     )
-    client.execute()
+    with untouched_environment() as env:  # the toolkit as before any check passed
+        client.execute(env=env)
     return nb
 
 

@@ -209,10 +209,21 @@ def run_check(args: argparse.Namespace) -> int:
         return 2
     submissions = [named_file(path, "you", _lesson_of(path)) for path in args.notebooks]
     results = grade_all(submissions, lessons, _options(args))
-    for result in results:
+    for submission, result in zip(sorted(submissions), results, strict=True):
+        record_passes(submission.path, result)
         print(scorecard(result))
     perfect = all(row.status == "passed" for result in results for row in result.exercises)
     return 0 if perfect else 1
+
+
+def record_passes(path: Path, result: SubmissionResult) -> None:
+    """Tell the learner's toolkit which exercises passed, on the exercise cells as saved
+    (``course_lib.toolkit``): the self-check counts as much as a check cell in JupyterLab."""
+    from course_lib.toolkit.state import record_passes_of
+
+    passed = [row.exercise for row in result.exercises if row.status == "passed"]
+    if passed:
+        record_passes_of(path, passed)
 
 
 def _lesson_of(path: Path) -> str:

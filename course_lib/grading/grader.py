@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
 from course_lib.grading.answers import learner_cells
@@ -21,6 +21,7 @@ from course_lib.grading.results import (
 from course_lib.grading.runner import RunOptions, run_sanitized
 from course_lib.grading.sanitize import InvalidSubmission, sanitize
 from course_lib.grading.scrub import scrub, stable
+from course_lib.grading.toolkit_plan import depends_on, manifest
 
 # Learner-facing messages, whole sentences (one place, for the translation).
 MESSAGES = {
@@ -41,12 +42,17 @@ class GradeOptions(RunOptions):
 
 
 def grade_submission(
-    submission: Submission, lessons: dict[str, Lesson], options: GradeOptions
+    submission: Submission,
+    lessons: dict[str, Lesson],
+    options: GradeOptions,
+    earlier: list[SubmissionResult] | None = None,
 ) -> SubmissionResult:
     """Grade one file; every problem becomes a result, never an exception, and the result holds
-    no text that would differ on a regrade."""
+    no text that would differ on a regrade. ``earlier``: the same student's results of earlier
+    lessons, whose passed parts this lesson's kernel uses (``toolkit_plan``)."""
     try:
-        return stable(_grade(submission, lessons, options))
+        toolkit = manifest(submission.notebook, earlier or [], lessons)
+        return stable(_grade(submission, lessons, options, toolkit))
     except Exception as exc:  # noqa: BLE001 (a bug of ours must not stop the class run)
         error = scrub(f"{type(exc).__name__}: {exc}")[:300]
         lesson = lessons.get(submission.notebook)
@@ -58,7 +64,7 @@ def grade_submission(
 
 
 def _grade(
-    submission: Submission, lessons: dict[str, Lesson], options: GradeOptions
+    submission: Submission, lessons: dict[str, Lesson], options: GradeOptions, toolkit: str
 ) -> SubmissionResult:
     student, slug = submission.student, submission.notebook
     lesson = lessons.get(slug)
@@ -74,7 +80,7 @@ def _grade(
     except (InvalidSubmission, UnreadableSubmission) as exc:
         return invalid(student, slug, lesson, str(exc))
     cells = learner_cells(sanitized, lesson)
-    run = run_sanitized(sanitized, lesson, options)
+    run = run_sanitized(sanitized, lesson, options, toolkit)
     if run.failure:
         rows = [
             ExerciseResult(student, slug, spec.id, 0, spec.points, "error", run.failure)
@@ -111,13 +117,28 @@ def grade_all(
     options: GradeOptions,
     progress: Callable[[SubmissionResult], None] | None = None,
 ) -> list[SubmissionResult]:
-    """Grade every submission, ``options.jobs`` at a time; results in submission order."""
+    """Grade every submission, ``options.jobs`` at a time; results in submission order.
+
+    A student's lesson waits for their earlier lessons that hold toolkit parts
+    (``toolkit_plan.depends_on``): its kernel uses the parts that passed there. Submissions are
+    queued lesson by lesson, so every lesson waited for was queued, and so started, before the
+    one that waits (no deadlock however few workers there are)."""
+    ordered = sorted(submissions)
+    futures: dict[tuple[str, str], Future[SubmissionResult]] = {}
 
     def one(submission: Submission) -> SubmissionResult:
-        result = grade_submission(submission, lessons, options)
+        needed = depends_on(submission.notebook, lessons)
+        waits = [futures.get((submission.student, slug)) for slug in needed]
+        earlier = [future.result() for future in waits if future is not None]
+        result = grade_submission(submission, lessons, options, earlier)
         if progress is not None:
             progress(result)
         return result
 
+    by_lesson = sorted(ordered, key=lambda s: (s.notebook, s.student, str(s.path)))
     with ThreadPoolExecutor(max_workers=max(1, options.jobs)) as pool:
-        return list(pool.map(one, sorted(submissions)))
+        for submission in by_lesson:
+            key = (submission.student, submission.notebook)
+            futures.setdefault(key, pool.submit(one, submission))
+        done = {id(s): futures[(s.student, s.notebook)] for s in ordered}
+        return [done[id(s)].result() for s in ordered]

@@ -41,6 +41,7 @@ from course_lib.grading.kernel import (
     KernelRefused,
 )
 from course_lib.grading.kernel_channel import CheckTimeout, KernelChannel
+from course_lib.grading.toolkit_plan import configure_expression
 
 DRIVER = "__import__('course_lib.driver', fromlist=['_']).install()"
 MAX_MESSAGE = 4000
@@ -137,6 +138,8 @@ class GradingSession:
         )
         try:
             kernel.evaluate(DRIVER, timeout=READY_SECONDS)
+            if self.plan.get("toolkit"):  # the student's earlier parts (toolkit_plan)
+                kernel.evaluate(configure_expression(self.plan["toolkit"]), timeout=READY_SECONDS)
         except (RuntimeError, Empty) as exc:
             kernel.stop()
             raise KernelNotReady(f"the check driver could not be installed ({exc})") from None

@@ -23,6 +23,9 @@ from course_lib.grading.borrowing import parse
 from course_lib.grading.canonical import Lesson, course_meta
 
 REFERENCE = "course_lib.reference"
+# Modules that load the reference when they are used, not when they are imported: the toolkit
+# hands out the reference's parts where the learner's are not there (``course_lib.toolkit``).
+LENDS_REFERENCE = ("course_lib.toolkit",)
 PACKAGE = "course_lib"
 MAX_MODULES = 500
 
@@ -53,7 +56,7 @@ def _reaches_reference(modules: tuple[str, ...]) -> bool:
     todo = [name for name in modules if name.startswith(PACKAGE)]
     while todo and len(seen) < MAX_MODULES:
         name = todo.pop()
-        if name == REFERENCE or name.startswith(REFERENCE + "."):
+        if name == REFERENCE or name.startswith(REFERENCE + ".") or name in LENDS_REFERENCE:
             return True
         if name in seen:
             continue

@@ -24,7 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-GUARDED = ("course_lib.reference", "course_lib.checks")
+# The toolkit hands out the reference's parts (``course_lib.toolkit``): an answer that reaches
+# into it further than the lesson's own cells do is borrowing too.
+GUARDED = ("course_lib.reference", "course_lib.checks", "course_lib.toolkit")
 GUARDED_PATHS = ("course_lib/reference", "course_lib/checks", "course_lib\\reference")
 GUARDED_WORDS = ("reference", "checks", "solutions")
 DYNAMIC = {

@@ -33,6 +33,7 @@ from course_lib.grading.kernel import submission_seed
 from course_lib.grading.reference_use import needs_reference
 from course_lib.grading.sanitize import Sanitized
 from course_lib.grading.scrub import scrub_log
+from course_lib.grading.toolkit_plan import empty_manifest
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,9 @@ class RunResult:
     isolation: dict[str, Any] = field(default_factory=dict)  # see course_lib.grading.isolation
 
 
-def plan_for(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> dict[str, Any]:
+def plan_for(
+    sanitized: Sanitized, lesson: Lesson, options: RunOptions, toolkit: str = ""
+) -> dict[str, Any]:
     """What the plugin needs to know about each cell, and the run's limits."""
     cells = [
         {"index": role.index, "kind": role.kind, "exercise": role.exercise}
@@ -77,18 +80,24 @@ def plan_for(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> dict[
         ),
         "hide_reference": not needs_reference(lesson),
         "check_modules": [str(Path(path).resolve()) for path in options.check_modules],
+        # What the kernel's toolkit uses (course_lib.grading.toolkit_plan); never empty, so
+        # that a kernel never reads a course folder's toolkit state.
+        "toolkit": toolkit or empty_manifest(lesson.slug),
     }
 
 
-def run_sanitized(sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> RunResult:
-    """Run the notebook; always returns, with ``failure`` set if pytest itself broke."""
+def run_sanitized(
+    sanitized: Sanitized, lesson: Lesson, options: RunOptions, toolkit: str = ""
+) -> RunResult:
+    """Run the notebook; always returns, with ``failure`` set if pytest itself broke.
+    ``toolkit``: the manifest of the student's parts this lesson uses (``toolkit_plan``)."""
     try:
         root = run_folder(options.scratch_root)
         scratch = Path(tempfile.mkdtemp(prefix="course-grade-", dir=root))
     except OSError as exc:
         return RunResult({}, failure=f"the grader could not make a scratch folder: {exc}")
     try:
-        return _run_in(scratch, sanitized, lesson, options)
+        return _run_in(scratch, sanitized, lesson, options, toolkit)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -142,14 +151,16 @@ def grading_env() -> dict[str, str]:
     return {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONHASHSEED": "0"}
 
 
-def _run_in(scratch: Path, sanitized: Sanitized, lesson: Lesson, options: RunOptions) -> RunResult:
+def _run_in(
+    scratch: Path, sanitized: Sanitized, lesson: Lesson, options: RunOptions, toolkit: str
+) -> RunResult:
     notebook_dir, grader_dir = scratch / "notebook", scratch / "grader"
     notebook_dir.mkdir()
     grader_dir.mkdir()
     notebook = notebook_dir / f"{lesson.slug}.ipynb"
     nbformat.write(sanitized.notebook, notebook)
     plan = grader_dir / "plan.json"
-    plan.write_text(json.dumps(plan_for(sanitized, lesson, options)), encoding="utf-8")
+    plan.write_text(json.dumps(plan_for(sanitized, lesson, options, toolkit)), encoding="utf-8")
     (grader_dir / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
     args = pytest_args(grader_dir, notebook, plan, options.cell_timeout)
     log_path = grader_dir / "pytest.log"

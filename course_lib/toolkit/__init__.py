@@ -87,7 +87,15 @@ def prefer(side: str, *names: str) -> None:
         part_named(name)
     for name in names:
         resolve.set_preference(name, side)
-        print(say("prefer_done", part=name, whose=say(f"whose_{side}")))
+        print(say(f"prefer_{side}", part=name))
 
 
-__all__ = ["PARTS", "Choice", "Part", "PartsTable", "parts", "prefer", "use"]
+def build():
+    """Write the package ``my_toolkit/`` (``pip install ./my_toolkit``) with every part that is
+    yours now; its folder."""
+    from course_lib.toolkit.resolve import build_package
+
+    return build_package()
+
+
+__all__ = ["PARTS", "Choice", "Part", "PartsTable", "build", "parts", "prefer", "use"]

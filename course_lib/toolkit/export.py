@@ -19,7 +19,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from course_lib.toolkit.messages import say
+
 PACKAGE = "my_toolkit"
+# What every toolkit needs whatever its modules import: the parts talk to a model through the
+# client of the OpenAI SDK the learner hands them.
+BASE_DEPENDENCIES = ("openai",)
 # "link" answers where a part comes from: (module, attribute) for the version the toolkit chose.
 Link = Callable[[str], tuple[str, str]]
 
@@ -64,9 +69,7 @@ def module_source(
     chosen = _needed_statements(statements, needed)
     imports = [text for text, s in chosen if isinstance(s, ast.Import | ast.ImportFrom)]
     others = [text for text, s in chosen if not isinstance(s, ast.Import | ast.ImportFrom)]
-    header = (
-        f'"""Your code from lesson {lesson} ({notebook}.ipynb), written by course_lib.toolkit."""'
-    )
+    header = _docstring(say("module_doc", lesson=lesson, notebook=notebook))
     blocks = [header, "\n".join(imports), *others, *(a.strip("\n") for a in answers)]
     return "\n\n\n".join(block for block in blocks if block) + "\n"
 
@@ -88,6 +91,10 @@ def free_names(source: str) -> set[str]:
                 found.add(symbol.get_name())
         tables.extend(current.get_children())
     return found
+
+
+def _docstring(text: str) -> str:
+    return '"""' + text.replace("\\", "\\\\").replace('"""', '\\"\\"\\"') + '"""'
 
 
 def _parse(source: str) -> ast.Module:
@@ -175,10 +182,7 @@ def _binds_statement(statement: ast.stmt) -> set[str]:
 
 def init_source(mine: dict[str, tuple[str, str]]) -> str:
     """``my_toolkit/__init__.py``: the learner's parts by their course names."""
-    lines = [
-        '"""Your toolkit: the parts of the course you wrote yourself (course_lib.toolkit)."""',
-        "",
-    ]
+    lines = [_docstring(say("package_doc")), ""]
     for part, (module, attribute) in sorted(mine.items()):
         lines.append(f"from {module} import {attribute} as {part}")
     lines += ["", f"__all__ = {sorted(mine)!r}"]
@@ -190,12 +194,12 @@ def pyproject_source(dependencies: Iterable[str]) -> str:
     listed = "".join(f'    "{dependency}",\n' for dependency in sorted(set(dependencies)))
     return (
         "[build-system]\n"
-        'requires = ["setuptools>=61"]\n'
+        'requires = ["setuptools>=69", "wheel"]\n'
         'build-backend = "setuptools.build_meta"\n\n'
         "[project]\n"
         f'name = "{PACKAGE.replace("_", "-")}"\n'
         'version = "0.1.0"\n'
-        'description = "The tool-calling toolkit I wrote in Tool Calling from Scratch"\n'
+        f"description = {json.dumps(say('package_description'), ensure_ascii=False)}\n"
         f'requires-python = ">={sys.version_info.major}.{sys.version_info.minor}"\n'
         f"dependencies = [\n{listed}]\n\n"
         "[tool.setuptools]\n"
@@ -218,7 +222,7 @@ def dependencies(sources: Iterable[str]) -> list[str]:
             elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 modules.add(node.module.split(".")[0])
     distributions = packages_distributions()
-    found = set()
+    found = set(BASE_DEPENDENCIES)
     for module in modules - set(sys.stdlib_module_names) - {PACKAGE, "__future__"}:
         if module == "course_lib":
             found.add(f"course-lib @ {COURSE_ROOT.as_uri()}")

@@ -33,6 +33,17 @@ MESSAGES: dict[str, str] = {
     "whose_course": "course",
     "table_header": "part | exercise | whose | why",
     "table_row": "{part} | {exercise} | {whose} | {why}",
+    # the package's own words (docstrings of what ``export`` writes)
+    "module_doc": (
+        "Your code from lesson {lesson} ({notebook}.ipynb), written by course_lib.toolkit."
+    ),
+    "package_doc": "Your toolkit: the parts of the course you wrote yourself (course_lib.toolkit).",
+    "package_description": "The tool-calling toolkit I wrote in Tool Calling from Scratch",
+    # ``course toolkit``
+    "built": (
+        "Wrote your toolkit to {folder}: {count} of {total} parts are yours. Install it "
+        "anywhere with: pip install {folder}"
+    ),
     # mistakes in calling the toolkit
     "unknown_part": "The toolkit has no part named {name!r}. Its parts: {known}.",
     "no_names": 'Name the parts you want: toolkit.use("ToolRegistry", "run_agent").',
@@ -44,7 +55,8 @@ MESSAGES: dict[str, str] = {
         "{part} is what exercise {exercise} of this lesson (or a later one) asks you to write: "
         "write it here instead of taking it from the toolkit."
     ),
-    "prefer_done": "{part}: the {whose} version from now on.",
+    "prefer_course": "{part}: the course's version from now on.",
+    "prefer_mine": "{part}: your version from now on, whenever its exercises have passed.",
 }
 
 

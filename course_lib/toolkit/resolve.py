@@ -8,6 +8,7 @@ a recorded pass (``state``) whose hash is that of the exercise cell in the saved
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,14 +52,20 @@ def choose(part: Part, *, quiet: bool = False) -> Choice:
         return _course(part, *problem, quiet)
     if quiet:
         return Choice(None, True, _why_mine(part), None)
+    return _loaded(part, lambda: folder.load(part))
+
+
+def _loaded(part: Part, load: Callable[[], Any]) -> Choice:
+    """The learner's ``part`` as ``load`` imports it, or the course's when their code does not
+    load (a syntax error, a name their cell took from a scratch cell)."""
     try:
-        value = folder.load(part)
+        value = load()
     except Exception as exc:  # noqa: BLE001 (the learner's module may fail in any way)
         error = f"{type(exc).__name__}: {exc}"[:200]
         why = say("why_broken", lesson=part.lesson, error=error)
         line = say("course_broken", part=part.name, lesson=part.lesson, error=error,
                    exercise=part.exercise)  # fmt: skip
-        return _course(part, why, line, quiet)
+        return _course(part, why, line, quiet=False)
     return Choice(value, True, _why_mine(part), None)
 
 
@@ -78,7 +85,7 @@ def _graded(part: Part, grading: Grading, quiet: bool) -> Choice:
         return Choice(None, True, _why_mine(part), None)
     sources = {name: (text, f"<{name}>") for name, text in grading.modules.items()}
     loader.install(sources)
-    return Choice(loader.load(*entry), True, _why_mine(part), None)
+    return _loaded(part, lambda: loader.load(*entry))
 
 
 def _course(part: Part, why: str, line: str, quiet: bool) -> Choice:
@@ -187,6 +194,22 @@ class Folder:
         written = write_package(sources, self)
         loader.install({name: (text, str(written[name])) for name, text in sources.items()})
         return loader.load(export.module_name(part.lesson), part.target)
+
+
+def build_package() -> Path:
+    """Write ``my_toolkit/`` with every part that is the learner's now (and only those lessons'
+    modules: a lesson no longer trusted leaves the package); the project's folder."""
+    folder = Folder()
+    sources: dict[str, str] = {}
+    for part in PARTS.values():
+        if preference(part.name) != "course" and folder.problem(part) is None:
+            folder.module_sources(part.lesson, sources)
+    package = state.home() / export.PACKAGE
+    for stale in package.glob("lesson*.py") if package.is_dir() else ():
+        if export.module_name(stale.stem[len("lesson") :]) not in sources:
+            stale.unlink()
+    write_package(sources, folder)
+    return state.home()
 
 
 def write_package(sources: dict[str, str], folder: Folder) -> dict[str, Path]:

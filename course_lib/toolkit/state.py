@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -82,3 +83,29 @@ def set_preference(part: str, side: str) -> None:
     else:
         state["prefer"][part] = side
     save(state)
+
+
+@contextlib.contextmanager
+def untouched_environment() -> Iterator[dict[str, str]]:
+    """An environment for a kernel whose toolkit has recorded no pass (a temporary home, removed
+    afterwards): how the course's own notebooks run under nbval and ``course execute``, so that
+    their stored outputs show what a learner who starts a lesson cold sees, whatever passes the
+    author's own course folder holds."""
+    with tempfile.TemporaryDirectory(prefix="course-toolkit-") as folder:
+        yield {**os.environ, HOME_VARIABLE: folder}
+
+
+def record_passes_of(notebook: Path, exercises: list[str]) -> None:
+    """Record that ``exercises`` passed on the exercise cells ``notebook`` holds (the self-check,
+    ``python -m course_lib check``); nothing when the notebook cannot be read or written."""
+    from course_lib.toolkit.export import read_notebook
+
+    try:
+        answers = read_notebook(notebook).answers
+        state = load()
+        for exercise in exercises:
+            if exercise in answers:
+                state["passed"][exercise] = source_hash(answers[exercise])
+        save(state)
+    except (OSError, ValueError, AttributeError, TypeError):
+        return
