@@ -18,6 +18,11 @@ import ast
 import json
 from dataclasses import dataclass
 
+from course_lib.i18n import ENGLISH, translate
+
+# What a stub says, per exercise (translated in course_lib/locale/<lang>/messages.po). The checks
+# recognise a stub by its start in every language (course_lib.checks.learner.STUB_ID).
+MESSAGES = {"stub": "Exercise {id}: {hint}"}
 BEGIN = "# BEGIN SOLUTION"
 END = "# END SOLUTION"
 
@@ -65,13 +70,13 @@ def find_blocks(source: str) -> list[Block]:
     return blocks
 
 
-def stub_source(source: str, exercise_id: str, hint: str) -> str:
-    """``source`` with every solution block replaced by its stub."""
+def stub_source(source: str, exercise_id: str, hint: str, lang: str = ENGLISH) -> str:
+    """``source`` with every solution block replaced by its stub (its message in ``lang``)."""
     blocks = find_blocks(source)
     if not blocks:
         raise BlockError(f"an exercise cell needs a solution block ({BEGIN} ... {END}).")
     lines = source.splitlines()
-    message = f"Exercise {exercise_id}: {hint}"
+    message = translate(MESSAGES, "stub", lang, id=exercise_id, hint=hint)
     out: list[str] = []
     position = 0
     for block in blocks:
@@ -79,7 +84,8 @@ def stub_source(source: str, exercise_id: str, hint: str) -> str:
         body = lines[block.begin + 1 : block.end]
         if block.indent:
             # A JSON string literal is a valid Python string literal (quotes, backslashes, Unicode).
-            out.append(f"{block.indent}raise NotImplementedError({json.dumps(message)})")
+            literal = json.dumps(message, ensure_ascii=False)  # a translated hint stays readable
+            out.append(f"{block.indent}raise NotImplementedError({literal})")
         else:
             out.extend(f"{name} = ...  # {message}" for name in assigned_names(body, block))
         position = block.end + 1

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from course_lib.authoring.build import NOTEBOOKS, SOLUTIONS, build_all, stale_notebooks
+from course_lib.authoring.build import NOTEBOOKS, SOLUTIONS, build_all, shown, stale_notebooks
 from course_lib.authoring.execute import execute_notebook
 from course_lib.authoring.steps import AuthoringError
 
@@ -45,7 +45,7 @@ def run_build(args: argparse.Namespace) -> int:
         print(f"authoring error: {exc}", file=sys.stderr)
         return 2
     for path in written:
-        print(f"wrote notebooks/{path.name}")
+        print(f"wrote {shown(path, args.solutions, args.notebooks)}")
     if not written:
         print("notebooks/ was already up to date.")
     return 0

@@ -55,8 +55,10 @@ def run_notebook(
         allow_errors=allow_errors,
         store_widget_state=False,
     )
+    # The kernel manager is ours, so nbclient would leave its kernel running (one idle kernel
+    # per call until the process ends: ten in a test session): shut it down here.
     with untouched_environment() as env:  # the toolkit as before any check passed
-        client.execute(env=env)
+        client.execute(env=env, cleanup_kc=True)
     return nb
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from nbformat import NotebookNode
 
 from course_lib.authoring.blocks import BlockError, has_markers, stub_source
+from course_lib.i18n import ENGLISH
 
 CHECK_SOURCE = re.compile(
     r"from course_lib\.checks import check\n"
@@ -160,7 +161,9 @@ def _exercise_id(cell: NotebookNode, name: str, index: int, kind: str) -> str:
 
 
 def replace_solution_blocks(nb: NotebookNode, name: str) -> NotebookNode:
-    """Exercise cells get their stubs; solution markers anywhere else are an error."""
+    """Exercise cells get their stubs (in the notebook's language); solution markers anywhere
+    else are an error."""
+    lang = nb.metadata.get("course", {}).get("lang", ENGLISH)
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
             continue
@@ -170,7 +173,7 @@ def replace_solution_blocks(nb: NotebookNode, name: str) -> NotebookNode:
             continue
         meta = course_meta(cell)
         try:
-            cell.source = stub_source(cell.source, meta["exercise"], meta["hint"])
+            cell.source = stub_source(cell.source, meta["exercise"], meta["hint"], lang)
         except BlockError as exc:
             raise AuthoringError(name, str(exc), cell, index) from None
         try:

@@ -14,6 +14,7 @@ from typing import Any
 
 from course_lib.checks import messages
 from course_lib.checks.failures import CheckFailed, Failure
+from course_lib.i18n import translate
 from course_lib.reference.validation import json_type  # noqa: F401 (re-exported)
 
 MAX_SHOWN_CHARS = 600
@@ -31,7 +32,7 @@ class HintText(str):
 
     @classmethod
     def of(cls, table: dict[str, str], key: str, **fields: Any) -> HintText:
-        text = cls(table[key].format(**fields))
+        text = cls(translate(table, key, **fields))
         text.key = key
         return text
 

@@ -149,7 +149,8 @@ class Exchange:
 
 ExceptionHint = tuple[Callable[[Reply], bool], str]
 # The start of every stub's message (``course_lib.authoring`` writes "Exercise NN.K: <hint>").
-STUB_ID = re.compile(r"Exercise (?P<id>\d+\.\d+):")
+# In every language (course_lib.authoring.blocks.MESSAGES; tests/i18n checks each one matches).
+STUB_ID = re.compile(r"(?:Exercise |练习 )(?P<id>\d+\.\d+)[:：]")
 
 
 class Learner:

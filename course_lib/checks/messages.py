@@ -1,11 +1,13 @@
 """Every sentence the check machinery itself says to a learner, in one place.
 
-Each message is a whole sentence (or a few) with named placeholders, looked up by key: a
-translation replaces this table and nothing else. Check modules keep their own hints the same
-way, in a ``HINTS`` table at the top of the module.
+Each message is a whole sentence (or a few) with named placeholders, looked up by key; its
+translations live in ``course_lib/locale/<lang>/messages.po`` (``course_lib.i18n.messages``).
+Check modules keep their own hints the same way, in a ``HINTS`` table at the top of the module.
 """
 
 from __future__ import annotations
+
+from course_lib.i18n import translate
 
 MESSAGES: dict[str, str] = {
     # the lines of a failure
@@ -75,8 +77,8 @@ MESSAGES: dict[str, str] = {
 
 
 def say(key: str, **fields: object) -> str:
-    """The message ``key`` with its placeholders filled."""
-    return MESSAGES[key].format(**fields)
+    """The message ``key`` in the learner's language (``course_lib.i18n``), placeholders filled."""
+    return translate(MESSAGES, key, **fields)
 
 
 def stub_text(text: str) -> str:

@@ -18,7 +18,7 @@ from course_lib.grading.results import (
     invalid,
     notebook_notes,
 )
-from course_lib.grading.runner import RunOptions, run_sanitized
+from course_lib.grading.runner import RunOptions, run_sanitized, submission_language
 from course_lib.grading.sanitize import InvalidSubmission, sanitize
 from course_lib.grading.scrub import scrub, stable
 from course_lib.grading.toolkit_plan import depends_on, manifest
@@ -80,6 +80,7 @@ def _grade(
     except (InvalidSubmission, UnreadableSubmission) as exc:
         return invalid(student, slug, lesson, str(exc))
     cells = learner_cells(sanitized, lesson)
+    language = submission_language(sanitized.notebook)
     run = run_sanitized(sanitized, lesson, options, toolkit)
     if run.failure:
         rows = [
@@ -88,7 +89,13 @@ def _grade(
         ]
         sources = judge_answers(rows, sanitized, lesson, cells, {}).sources
         return SubmissionResult(
-            student, slug, rows, sanitized.repairs, sources=sources, isolation=run.isolation
+            student,
+            slug,
+            rows,
+            sanitized.repairs,
+            sources=sources,
+            isolation=run.isolation,
+            language=language,
         )
     rows = exercise_results(
         student,
@@ -108,6 +115,7 @@ def _grade(
         sources=found.sources,
         isolation=run.isolation,
         flags=found.flags,
+        language=language,
     )
 
 

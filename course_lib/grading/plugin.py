@@ -42,6 +42,7 @@ from course_lib.grading.kernel import (
 )
 from course_lib.grading.kernel_channel import CheckTimeout, KernelChannel
 from course_lib.grading.toolkit_plan import configure_expression
+from course_lib.i18n import set_language
 
 DRIVER = "__import__('course_lib.driver', fromlist=['_']).install()"
 MAX_MESSAGE = 4000
@@ -64,6 +65,7 @@ def pytest_configure(config: pytest.Config) -> None:
         with open(plan_path, encoding="utf-8") as handle:
             plan = json.load(handle)
         load_check_modules(plan.get("check_modules", []))
+        set_language(plan.get("language"))  # this process grades one submission
         grading = GradingSession(plan, config.getoption("grading_results_fd"))
         config.pluginmanager.register(grading, "course-grading-session")
         nbval.plugin.RunningKernel = grading.new_kernel

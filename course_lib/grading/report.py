@@ -84,6 +84,7 @@ def to_payload(
             "max_points": result.max_points,
             "notes": result.notes,
             "isolation": result.isolation,
+            "language": result.language,
         }
     compared: dict[Answer, Compared] = {}
     prints: dict[str, dict[str, dict[str, str]]] = {}
@@ -136,6 +137,7 @@ def from_payload(payload: dict[str, Any]) -> list[SubmissionResult]:
                 sources=cells,
                 similarity=similarity,
                 isolation=dict(graded.get("isolation") or {}),
+                language=graded.get("language", "en"),
                 flags=graded_flags.get((student, notebook), []),
             )
         )

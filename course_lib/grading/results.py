@@ -72,6 +72,9 @@ class SubmissionResult:
     # Flags for the instructor found while grading (``ownership``: an unchanged stub that
     # passed, a route the source cannot follow, a target written outside the notebook's cells).
     flags: list[dict[str, Any]] = field(default_factory=list)
+    # The edition the learner submitted (its ``course.lang``; ``course_lib.i18n``): the language
+    # of the messages. Statuses, ids and points never depend on it.
+    language: str = "en"
 
     @property
     def points(self) -> int:

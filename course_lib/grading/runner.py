@@ -34,6 +34,7 @@ from course_lib.grading.reference_use import needs_reference
 from course_lib.grading.sanitize import Sanitized
 from course_lib.grading.scrub import scrub_log
 from course_lib.grading.toolkit_plan import empty_manifest
+from course_lib.i18n import ENGLISH, known
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,16 @@ def plan_for(
         # What the kernel's toolkit uses (course_lib.grading.toolkit_plan); never empty, so
         # that a kernel never reads a course folder's toolkit state.
         "toolkit": toolkit or empty_manifest(lesson.slug),
+        "language": submission_language(sanitized.notebook),
     }
+
+
+def submission_language(nb: nbformat.NotebookNode) -> str:
+    """The edition a submission was made from (its ``course.lang``), English if it names none
+    the course knows: the checks speak it to this learner (``course_lib.i18n``)."""
+    course = nb.metadata.get("course")
+    lang = course.get("lang") if isinstance(course, dict) else None
+    return known(lang) or ENGLISH
 
 
 def run_sanitized(

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     import anthropic
 
 LOCAL_MODEL_NAME = "local-toy"
-DEFAULT_REMOTE_MODELS = {"openai": "gpt-4o-mini", "anthropic": "claude-haiku-4-5"}
+DEFAULT_REMOTE_MODELS = {"openai": "gpt-5.4-mini", "anthropic": "claude-haiku-5-5"}
 LOCAL_BASE_URL = "http://local-model.invalid/v1"
 LOCAL_ANTHROPIC_BASE_URL = "http://local-model.invalid"  # the SDK adds /v1/messages itself
 LOCAL_API_KEY = "local-model-needs-no-key"

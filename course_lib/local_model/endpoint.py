@@ -75,6 +75,13 @@ class Reply:
         return cls(200, SSE, iter(list(pieces)))  # built now: nothing can fail mid-stream
 
 
+def _has_header(headers: Mapping[str, str], name: str) -> bool:
+    """Whether ``headers`` holds ``name`` (lower case), in any case. A case-insensitive
+    mapping (``httpx2.Headers``) or lower-case names (ASGI's) answer the first test at once;
+    the SDK's other headers are never decoded or copied."""
+    return name in headers or any(key.lower() == name for key in headers)
+
+
 class LocalEndpoint:
     """Answers the OpenAI and Anthropic endpoints above from one policy.
 
@@ -103,12 +110,10 @@ class LocalEndpoint:
         ``anthropic-version`` (as the real API insists), and ``GET /v1/models`` answers in
         Anthropic's shape if it does."""
         path = path.split("?", 1)[0].rstrip("/")
-        lowered = {k.lower(): v for k, v in (headers or {}).items()}
-        anthropic = path.endswith("/messages") or (
-            "/models" in path and "anthropic-version" in lowered
-        )
+        versioned = headers is not None and _has_header(headers, "anthropic-version")
+        anthropic = path.endswith("/messages") or ("/models" in path and versioned)
         try:
-            return self._route(method, path, body, lowered, headers is not None)
+            return self._route(method, path, body, versioned, headers is not None)
         except ProtocolError as error:
             return self._error(error, anthropic, body)
         except Exception as error:  # a bug of ours: say so, never drop the request
@@ -116,15 +121,14 @@ class LocalEndpoint:
             failure = ProtocolError(message, status=500, type="server_error")
             return self._error(failure, anthropic, body)
 
-    def _route(self, method: str, path: str, raw: bytes, headers: dict, checked: bool) -> Reply:
-        anthropic = "anthropic-version" in headers
+    def _route(self, method: str, path: str, raw: bytes, anthropic: bool, checked: bool) -> Reply:
         if method == "POST" and path.endswith("/chat/completions"):
             return self.chat_completions(raw)
         if method == "POST" and path.endswith("/responses"):
             return self.responses(raw)
         if method == "POST" and path.endswith("/messages"):
             if checked:
-                messages_request.check_headers(headers)
+                messages_request.check_version(anthropic)
             return self.messages(raw)
         if method == "GET" and "/responses/" in path:
             return Reply.json(200, self.store.retrieve(path.rsplit("/responses/", 1)[1]))

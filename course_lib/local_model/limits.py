@@ -67,9 +67,19 @@ def turn_tokens(turn: Turn) -> int:
     return count_tokens(turn.content or "") + sum(call_tokens(c) for c in turn.tool_calls)
 
 
-def prompt_tokens(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> int:
-    """What a request costs: 3, plus 4 and the JSON of each message, plus the tools' JSON."""
-    return 3 + sum(4 + json_tokens(m) for m in messages) + (json_tokens(tools) if tools else 0)
+def prompt_tokens(
+    messages: list[dict[str, Any]], tools: list[dict[str, Any]], tools_counted: int | None = None
+) -> int:
+    """What a request costs: 3, plus 4 and the JSON of each message, plus the tools' JSON
+    (``tools_counted`` when the caller has counted it already, with :func:`tools_tokens`)."""
+    if tools_counted is None:
+        tools_counted = tools_tokens(tools)
+    return 3 + sum(4 + json_tokens(m) for m in messages) + tools_counted
+
+
+def tools_tokens(tools: list[dict[str, Any]]) -> int:
+    """What a request's tools cost: their JSON."""
+    return json_tokens(tools) if tools else 0
 
 
 # -- ending ---------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from course_lib.local_model import limits
@@ -29,7 +30,14 @@ from course_lib.local_model.messages_request import MessagesCall
 from course_lib.local_model.openai_options import MODEL_MAX_OUTPUT
 from course_lib.local_model.protocol import ProtocolError
 from course_lib.local_model.turns import ToolCall, Turn
-from course_lib.local_model.wire import IdSource, argument_pieces, sse_named, text_pieces
+from course_lib.local_model.wire import (
+    IdSource,
+    argument_pieces,
+    sse_named,
+    sse_named_run,
+    text_pieces,
+    to_json,
+)
 
 ERROR_TYPES = {
     400: "invalid_request_error",
@@ -94,7 +102,7 @@ def render(call: MessagesCall, turn: Turn, ids: IdSource) -> dict[str, Any]:
         "stop_details": None,
         "container": None,
         "usage": {
-            "input_tokens": prompt_tokens(call.request.messages, call.tools),
+            "input_tokens": prompt_tokens(call.request.messages, call.tools, call.tools_counted),
             "output_tokens": turn_tokens(turn),
             "cache_creation_input_tokens": 0,
             "cache_read_input_tokens": 0,
@@ -163,6 +171,41 @@ def partial_object(text: str) -> dict[str, Any]:
 
 def events(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The stream events of a finished message, in wire order."""
+    for part in _parts(message):
+        if isinstance(part, Run):
+            yield from (part.event(value) for value in part.values)
+        else:
+            yield part
+
+
+def stream(message: dict[str, Any]) -> Iterator[bytes]:
+    """``sse_named(events(message))``: the same bytes, each run of deltas written from one
+    template (``wire.sse_named_run``; a reply streams one delta per word)."""
+    for part in _parts(message):
+        if isinstance(part, Run):
+            yield from sse_named_run(part.event, part.values)
+        else:
+            yield from sse_named((part,))
+
+
+@dataclass(frozen=True)
+class Run:
+    """Consecutive ``content_block_delta`` events of one block that differ only in the value
+    of ``field``: ``{"type": "content_block_delta", "index": index, "delta": {"type": kind,
+    field: value}}`` for each of ``values``."""
+
+    index: int
+    kind: str
+    field: str
+    values: list[str]
+
+    def event(self, value: str) -> dict[str, Any]:
+        delta = {"type": self.kind, self.field: value}
+        return {"type": "content_block_delta", "index": self.index, "delta": delta}
+
+
+def _parts(message: dict[str, Any]) -> Iterator[dict[str, Any] | Run]:
+    """The stream events of a finished message in wire order, each block's deltas as runs."""
     opening = {  # a new head on shared parts: every event is encoded as it is, never changed
         **message,
         "content": [],
@@ -173,27 +216,10 @@ def events(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
     yield {"type": "message_start", "message": opening}
     yield {"type": "ping"}
     for index, block in enumerate(message["content"]):
-        if block["type"] == "text":
-            start = {"type": "text", "text": "", "citations": None}
-            deltas = [{"type": "text_delta", "text": piece} for piece in text_pieces(block["text"])]
-        elif block["type"] == "thinking":  # the text, then the signature just before the stop
-            start = {"type": "thinking", "thinking": "", "signature": ""}
-            deltas = [
-                {"type": "thinking_delta", "thinking": piece}
-                for piece in text_pieces(block["thinking"])
-            ] + [{"type": "signature_delta", "signature": block["signature"]}]
-        elif block["type"] == "redacted_thinking":  # whole at the start, no deltas
-            start, deltas = block, []
-        else:
-            start = {**block, "input": {}}
-            arguments = json.dumps(block["input"], ensure_ascii=False)
-            deltas = [{"type": "input_json_delta", "partial_json": ""}] + [
-                {"type": "input_json_delta", "partial_json": piece}
-                for piece in argument_pieces(arguments)
-            ]
+        start, runs = _block_deltas(block)
         yield {"type": "content_block_start", "index": index, "content_block": start}
-        for delta in deltas:
-            yield {"type": "content_block_delta", "index": index, "delta": delta}
+        for kind, field, values in runs:
+            yield Run(index, kind, field, values)
         yield {"type": "content_block_stop", "index": index}
     usage = message["usage"]
     yield {
@@ -216,8 +242,25 @@ def events(message: dict[str, Any]) -> Iterator[dict[str, Any]]:
     yield {"type": "message_stop"}
 
 
-def stream(message: dict[str, Any]) -> Iterator[bytes]:
-    return sse_named(events(message))
+def _block_deltas(block: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, str, list]]]:
+    """A block's ``content_block_start`` payload, and its deltas as (delta type, field, values):
+    text in words; thinking in words, then its signature just before the stop; a tool's input
+    JSON in pieces after an empty one; a redacted block whole at the start, with no deltas."""
+    if block["type"] == "text":
+        start = {"type": "text", "text": "", "citations": None}
+        return start, [("text_delta", "text", text_pieces(block["text"]))]
+    if block["type"] == "thinking":
+        start = {"type": "thinking", "thinking": "", "signature": ""}
+        return start, [
+            ("thinking_delta", "thinking", text_pieces(block["thinking"])),
+            ("signature_delta", "signature", [block["signature"]]),
+        ]
+    if block["type"] == "redacted_thinking":
+        return block, []
+    arguments = to_json(block["input"])
+    return {**block, "input": {}}, [
+        ("input_json_delta", "partial_json", ["", *argument_pieces(arguments)])
+    ]
 
 
 def error_body(error: ProtocolError, request_id: str) -> dict[str, Any]:

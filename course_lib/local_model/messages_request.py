@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from course_lib.local_model import anthropic_options
+from course_lib.local_model.limits import tools_tokens
+from course_lib.local_model.memo import Memo, exact_key
 from course_lib.local_model.protocol import ProtocolError
 from course_lib.local_model.tool_schemas import check_keywords
 from course_lib.local_model.turns import ChatRequest
@@ -32,6 +34,9 @@ USER_BLOCKS = ("text", "image", "document", "tool_result")
 ASSISTANT_BLOCKS = ("text", "tool_use", "thinking", "redacted_thinking")
 CHOICES = ("auto", "any", "tool", "none")
 MAX_TOOLS = 128
+# Tools lists that passed the checks, by their exact text: their token count. A tool loop sends
+# the same tools with every request.
+TOOLS_PASSED: Memo[int] = Memo(256)
 
 MESSAGES = {
     "version": "anthropic-version: header is required",
@@ -95,11 +100,12 @@ class MessagesCall:
     stop_sequences: tuple[str, ...] = ()
     tools: list[dict[str, Any]] = field(default_factory=list)  # as sent, for the token count
     inference_geo: str = "global"  # where the reply says it was made
+    tools_counted: int | None = None  # limits.tools_tokens(tools), when counted already
 
 
-def check_headers(headers: dict[str, str]) -> None:
+def check_version(versioned: bool) -> None:
     """The real API refuses a request without ``anthropic-version`` (the SDK always sends it)."""
-    if "anthropic-version" not in headers:
+    if not versioned:
         raise ProtocolError(MESSAGES["version"])
 
 
@@ -135,14 +141,15 @@ def validate(body: dict[str, Any]) -> MessagesCall:
     messages = combine_turns(messages)
     _check_pairing(messages)
     system = _system_text(body.get("system"))
-    tools = _check_tools(body.get("tools"))
+    tools, counted = _check_tools(body.get("tools"))
     tool_choice, parallel = _check_tool_choice(body.get("tool_choice"), tools)
     stop_sequences = anthropic_options.check_options(body)
     anthropic_options.check_known(body)  # reported after every other problem, as measured
     chat = ([{"role": "system", "content": system}] if system else []) + to_messages(messages)
     request = ChatRequest(model, chat, tools, tool_choice, parallel)
     geo = body.get("inference_geo") or "global"
-    return MessagesCall(request, model, max_tokens, stop_sequences, body.get("tools") or [], geo)
+    sent = body.get("tools") or []
+    return MessagesCall(request, model, max_tokens, stop_sequences, sent, geo, counted)
 
 
 # -- messages -------------------------------------------------------------------------------------
@@ -348,14 +355,30 @@ def _system_text(system: Any) -> str:
 # -- tools, tool_choice, options ------------------------------------------------------------------
 
 
-def _check_tools(tools: Any) -> list[dict[str, Any]]:
+def _check_tools(tools: Any) -> tuple[list[dict[str, Any]], int]:
+    """The tools as functions for the policy, and the token count of their JSON. A list that
+    passed before (the same text) is not checked again."""
     if tools is None:
-        return []
+        return [], 0
+    counted = TOOLS_PASSED.get_or_make(exact_key(tools), lambda: _checked_count(tools))
+    functions = [
+        {
+            "name": t["name"],
+            "description": t.get("description") or "",
+            "parameters": t["input_schema"],
+        }
+        for t in tools
+    ]
+    return functions, counted
+
+
+def _checked_count(tools: Any) -> int:
+    """Raise for the first thing wrong with ``tools`` as the real API does; else count them."""
     if not isinstance(tools, list):
         raise fail("list", field="tools")
     if len(tools) > MAX_TOOLS:
         raise fail("too_many_tools", limit=MAX_TOOLS, n=len(tools))
-    functions: list[dict[str, Any]] = []
+    names: set[str] = set()
     for index, tool in enumerate(tools):
         where = f"tools.{index}"
         if not isinstance(tool, dict):
@@ -379,12 +402,10 @@ def _check_tools(tools: Any) -> list[dict[str, Any]]:
         if schema.get("type") != "object":
             raise fail("schema_object", field=f"{where}.input_schema.type")
         check_keywords(f"tool '{name}'", schema, param=f"{where}.input_schema", code=None)
-        if any(f["name"] == name for f in functions):
+        if name in names:
             raise fail("duplicate_tool", name=name)
-        functions.append(
-            {"name": name, "description": tool.get("description") or "", "parameters": schema}
-        )
-    return functions
+        names.add(name)
+    return tools_tokens(tools)
 
 
 def _check_tool_choice(choice: Any, tools: list[dict]) -> tuple[Any, bool]:

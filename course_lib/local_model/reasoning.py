@@ -124,7 +124,8 @@ def think(request: ChatRequest, turn: Turn, effort: str = DEFAULT_EFFORT) -> Tho
     since = request.messages[start:] if start >= 0 else []
     output = request.output_format.name if request.output_format is not None else None
     names = [tool["name"] for tool in request.tools]
-    key = exact_key(effort, since, names, output, turn)
+    calls = [(call.name, call.arguments) for call in turn.tool_calls]  # all a Turn holds,
+    key = exact_key(effort, since, names, output, turn.content, calls)  # without its slow repr
     return THOUGHTS_KEPT.get_or_make(
         key, lambda: _think(user_text, since, names, output, turn, KEPT[effort])
     )

@@ -16,7 +16,7 @@ import random
 import re
 import string
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 EPOCH = 1_767_225_600  # 2026-01-01T00:00:00Z: timestamps count up from here, one per reply
@@ -222,8 +222,30 @@ def sse_data(events: Iterator[dict[str, Any]]) -> Iterator[bytes]:
     yield b"data: [DONE]\n\n"
 
 
-def sse_named(events: Iterator[dict[str, Any]]) -> Iterator[bytes]:
+def sse_named(events: Iterable[dict[str, Any]]) -> Iterator[bytes]:
     """Responses and Anthropic framing: ``event: <type>`` then ``data: <json>``, no [DONE]."""
     for event in events:
         head = b"event: " + event["type"].encode() + b"\ndata: "
         yield head + to_json(event).encode() + b"\n\n"
+
+
+SLOT = "\x00slot\x00"  # a string no event holds: where a templated event's value goes
+
+
+def sse_named_run(make: Callable[[str], dict[str, Any]], values: Iterable[str]) -> Iterator[bytes]:
+    """``sse_named(make(value) for value in values)``, the same bytes, several times faster.
+
+    A stream's deltas are the same event but for one string (a word of text, a piece of JSON),
+    and there are many of them: the event is encoded once, with :data:`SLOT` for that string,
+    and each value's JSON string is spliced in where the slot's was. The text around it is
+    what the encoder writes, so the result is byte for byte what encoding each event gives;
+    each event's JSON is encoded to UTF-8 whole, as :func:`sse_named` does, so a string UTF-8
+    cannot hold fails the same way. ``make`` must put its argument in exactly one place."""
+    quote = json.encoder.encode_basestring  # what the encoder writes for a string
+    template = make(SLOT)
+    before, slot, after = to_json(template).partition(quote(SLOT))
+    if not slot or slot in after:
+        raise ValueError("make() must put its argument in exactly one place")
+    head = b"event: " + template["type"].encode() + b"\ndata: "
+    for value in values:
+        yield head + (before + quote(value) + after).encode() + b"\n\n"

@@ -156,10 +156,11 @@ def install_course(env: CourseEnv, root: Path, extras: set[str], *, again: bool)
         )  # fmt: skip
     target = requirement(root, extras)
     started = time.monotonic()
-    code = run_installer(env, target, uv)
+    compile_all = "dev" in extras
+    code = run_installer(env, target, uv, compile_all=compile_all)
     if code != 0 and uv and choice == "":
         messages.say("UV_FAILED", code=code)
-        installer, code = "pip", run_installer(env, target, None)
+        installer, code = "pip", run_installer(env, target, None, compile_all=compile_all)
     if code != 0:
         messages.say("INSTALL_FAILED", code=code)
         raise SetupFailed(code)
@@ -167,13 +168,22 @@ def install_course(env: CourseEnv, root: Path, extras: set[str], *, again: bool)
     return installer
 
 
-def run_installer(env: CourseEnv, target: str, uv: str | None) -> int:
-    """Install ``target`` (editable) into ``env`` with ``uv``, or with pip when it is None."""
+def run_installer(env: CourseEnv, target: str, uv: str | None, *, compile_all: bool) -> int:
+    """Install ``target`` (editable) into ``env`` with ``uv``, or with pip when it is None.
+
+    ``compile_all`` (the dev extra, for the test suite): uv also writes every module's bytecode,
+    as pip does by default. The suite starts thousands of Python processes (kernels, servers,
+    nbval runs); where ``PYTHONDONTWRITEBYTECODE`` is set (common in containers and CI images)
+    none of them writes the bytecode it compiles, so each would compile openai, anthropic,
+    IPython and the rest again: about 45% of a kernel test's CPU time. A learner's start skips
+    it: Python compiles lazily what a lesson imports, and a first start stays short.
+    """
     if uv:
         # pip too, into a venv: it was made without one, and %pip in a notebook needs it
         with_pip = ["pip"] if env.kind == "venv" else []
         python = ["--python", str(env.python)]
-        command = [uv, "pip", "install", "--quiet", *python, "-e", target, *with_pip]
+        compiled = ["--compile-bytecode"] if compile_all else []
+        command = [uv, "pip", "install", "--quiet", *python, *compiled, "-e", target, *with_pip]
     elif ensure_pip(env):
         command = [str(env.python), "-m", "pip", "install", "--quiet", "-e", target]
     else:  # said once, here: the uv road only reports that it had no pip to fetch uv with

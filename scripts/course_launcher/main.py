@@ -69,10 +69,22 @@ def setup(env: CourseEnv, arguments: list[str]) -> int:
 
 
 def start(env: CourseEnv, arguments: list[str]) -> int:
+    try:
+        lang, arguments = jupyter.split_language(arguments)
+    except ValueError as exc:
+        languages = ", ".join(jupyter.EDITION_FOLDERS)
+        messages.say("UNKNOWN_LANGUAGE", languages=languages, value=str(exc))
+        return 2
     environment.ensure(env, ROOT, dev=False, insist_on_running_python=True)
     jupyter.write_settings(env)
-    print(messages.text("START_BANNER", check_command=jupyter.self_check_command(env)), flush=True)
-    return run(env, jupyter.lab_command(env, ROOT, arguments), cwd=ROOT)
+    banner = messages.text(
+        "START_BANNER",
+        notebook=jupyter.first_notebook(lang),
+        check_command=jupyter.self_check_command(env, lang),
+    )
+    print(banner, flush=True)
+    extra = jupyter.language_environ(env, lang, os.environ)
+    return run(env, jupyter.lab_command(env, ROOT, arguments, lang), cwd=ROOT, extra=extra)
 
 
 def test(env: CourseEnv, arguments: list[str]) -> int:
@@ -108,10 +120,11 @@ def command_environ(
 
 def run(
     env: CourseEnv, command: list[str], *, cwd: Path | None, wait: bool = False,
-    handed_over: bool = False,
+    handed_over: bool = False, extra: Mapping[str, str] | None = None,
 ) -> int:  # fmt: skip
-    """Run ``command`` in ``env``: become it (Linux, macOS), or wait for it and pass its code."""
-    environ = command_environ(env, os.environ, handed_over=handed_over)
+    """Run ``command`` in ``env``: become it (Linux, macOS), or wait for it and pass its code.
+    ``extra``: variables this command alone needs."""
+    environ = {**command_environ(env, os.environ, handed_over=handed_over), **(extra or {})}
     sys.stdout.flush()
     if os.name != "nt" and not wait:
         if cwd is not None:

@@ -55,7 +55,8 @@ USAGE = """Usage: python3 scripts/course.py COMMAND [ARGUMENTS...]
 
 Commands:
   start [OPTIONS] set up the course (first time only) and open JupyterLab on 00_welcome.ipynb;
-                  options go to JupyterLab, e.g. --no-browser, --port 8890
+                  --lang zh-CN opens the Chinese edition with JupyterLab in Chinese;
+                  other options go to JupyterLab, e.g. --no-browser, --port 8890
   test            set up the development tools and run the whole test suite (arguments go to pytest)
   check NOTEBOOK  grade your own notebook and print a scorecard
   grade ...       grade a class (see docs/grading.md)
@@ -65,6 +66,7 @@ Commands:
 Each command runs inside the course's environment: .venv/ in the course folder, made on first
 use and updated when pyproject.toml changes, or the conda environment that is active."""
 UNKNOWN_OPTION = "setup takes only --dev; got {arguments}."
+UNKNOWN_LANGUAGE = "start --lang takes one of {languages}; got {value!r}."
 USING_CONDA = "Using the active conda environment {env_name} ({prefix})."
 CONDA_BASE = (
     "conda's base environment is active; the course does not install into it and uses its own "
@@ -127,8 +129,8 @@ READY = "The course's environment is ready: {prefix} (Python {version})."
 # -- starting JupyterLab and running tests -------------------------------------------------------
 
 START_BANNER = """
-Starting JupyterLab on the course's notebooks. It opens 00_welcome.ipynb: start there.
-If no browser window opens, copy the address below that ends in /lab/tree/00_welcome.ipynb?token=...
+Starting JupyterLab on the course's notebooks. It opens {notebook}: start there.
+If no browser window opens, copy the address below that ends in /lab/tree/{notebook}?token=...
 To grade your own work, run this in a terminal in the course folder, in JupyterLab's Terminal,
 or in a notebook cell (with a ! in front):
     {check_command}
@@ -164,6 +166,7 @@ ERRORS = {
     "BAD_INSTALLER",
     "INSTALL_FAILED",
     "UNKNOWN_OPTION",
+    "UNKNOWN_LANGUAGE",
     "NO_TESTS",
     "RESTORED",
 }

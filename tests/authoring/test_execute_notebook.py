@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import nbformat
@@ -10,7 +11,7 @@ from nbclient.exceptions import CellExecutionError
 from sample_notebooks import code, solution_notebook
 
 from course_lib.authoring.cli import run_execute
-from course_lib.authoring.execute import execute_notebook
+from course_lib.authoring.execute import execute_notebook, run_notebook
 
 
 def test_execute_stores_fresh_outputs_from_this_python_and_is_byte_stable(tmp_path):
@@ -82,3 +83,23 @@ def test_drop_widget_views_keeps_the_text_form_and_removes_the_random_model_id()
     ]
     nb = drop_widget_views(new_notebook(cells=[cell]))
     assert dict(nb.cells[0].outputs[0]["data"]) == {"text/plain": "ToolForm: search_notes"}
+
+
+def kernel_is_running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("last_cell", ["None", "1 / 0"], ids=["runs-through", "fails"])
+def test_running_a_notebook_leaves_no_kernel_running(tmp_path, last_cell):
+    """A test session runs twenty notebooks: each kernel ends with its run, even a failed one."""
+    nb = solution_notebook(code("t-pid", "import os\nos.getpid()"), code("t-last", last_cell))
+    try:
+        run_notebook(nb, tmp_path)
+    except CellExecutionError:
+        assert last_cell == "1 / 0"
+    pid = int(nb.cells[2].outputs[0].data["text/plain"])
+    assert not kernel_is_running(pid)

@@ -8,6 +8,7 @@ that JupyterLab running for the tests that talk to it.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -115,3 +116,22 @@ def write_decoy_shell_files(home: Path) -> None:
 def owner_of(path: Path) -> tuple[int, int]:
     stat = path.stat()
     return stat.st_uid, stat.st_gid
+
+
+CHROMIUM = Path(os.environ.get("COURSE_CHROMIUM", "/usr/bin/chromium"))
+
+
+@pytest.fixture(scope="module")
+def page() -> Iterator[object]:
+    """A headless page of Debian's Chromium, one browser per test module (the browser tests
+    skip themselves where it is missing)."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+        )  # fmt: skip
+        try:
+            yield browser.new_page(viewport={"width": 1280, "height": 800})
+        finally:
+            browser.close()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,20 +23,6 @@ pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(),
     reason=f"browser tests need Debian's Chromium at {CHROMIUM} (apt-get install -y chromium)",
 )
-
-
-@pytest.fixture(scope="module")
-def page() -> Iterator[object]:
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-        )  # fmt: skip
-        try:
-            yield browser.new_page(viewport={"width": 1280, "height": 800})
-        finally:
-            browser.close()
 
 
 def open_and_settle(page, url: str) -> None:

@@ -148,6 +148,24 @@ def test_uv_is_told_to_trust_the_systems_certificates_unless_the_learner_says_ot
     assert install.installer_environ({"UV_SYSTEM_CERTS": "0"})["UV_SYSTEM_CERTS"] == "0"
 
 
+@pytest.mark.parametrize("extras, compiled", [({"dev"}, True), (set(), False)])
+def test_uv_writes_all_bytecode_for_the_test_suites_environment_only(
+    monkeypatch, tmp_path, extras, compiled
+):
+    """The dev extra (the test command's environment) gets every module's bytecode at install,
+    so no process of the suite compiles openai or IPython again; a learner's first start does
+    not wait for it."""
+    env = CourseEnv("venv", tmp_path / "venv", "venv")
+    commands = []
+    monkeypatch.setattr(install, "find_or_get_uv", lambda env: ("/bin/uv", ""))
+    monkeypatch.setattr(
+        install.subprocess, "call", lambda command, env: commands.append(command) or 0
+    )
+    install.install_course(env, ROOT, extras, again=False)
+    assert [command[:3] for command in commands] == [["/bin/uv", "pip", "install"]]
+    assert ("--compile-bytecode" in commands[0]) is compiled
+
+
 # -- JupyterLab ---------------------------------------------------------------------------------
 
 

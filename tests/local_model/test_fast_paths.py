@@ -232,3 +232,43 @@ def test_a_memo_forgets_its_oldest_once_its_keys_hold_too_many_characters(monkey
         kept.get_or_make(key, lambda: 1)
     assert len(kept) == 2  # 30 characters of keys would be over 25: "aaaaaaaaaa" went
     assert kept.get_or_make("a" * 10, lambda: 2) == 2
+
+
+TRICKY_STRINGS = ["", " word", '"quoted"\\', "北京\n\t\u2028\x00\x1f", "emoji 🌤", "\ud800"]
+
+
+def test_a_run_of_events_written_from_one_template_is_each_event_encoded():
+    def make(value):
+        return {"type": "content_block_delta", "index": 3, "delta": {"type": "t", "text": value}}
+
+    plain = TRICKY_STRINGS[:-1]
+    assert list(wire.sse_named_run(make, plain)) == list(wire.sse_named(make(v) for v in plain))
+    with pytest.raises(UnicodeEncodeError) as templated:  # a lone surrogate: the same failure
+        list(wire.sse_named_run(make, TRICKY_STRINGS[-1:]))
+    with pytest.raises(UnicodeEncodeError) as encoded:
+        list(wire.sse_named(make(v) for v in TRICKY_STRINGS[-1:]))
+    assert str(templated.value) == str(encoded.value)
+
+
+def test_a_template_refuses_an_event_that_holds_its_value_twice_or_not_at_all():
+    for make in (lambda v: {"type": "x", "a": v, "b": v}, lambda v: {"type": "x"}):
+        with pytest.raises(ValueError):
+            list(wire.sse_named_run(make, ["v"]))
+
+
+def test_a_messages_stream_is_its_events_encoded_one_by_one():
+    from course_lib.local_model import messages_reply
+
+    usage = {"input_tokens": 5, "output_tokens": 9, "output_tokens_details": None}
+    content = [
+        {"type": "thinking", "thinking": "I think.\n\n北京 first", "signature": "c2ln"},
+        {"type": "redacted_thinking", "data": "ZGF0YQ=="},
+        {"type": "text", "text": 'Say "hi"\\ 你好', "citations": None},
+        {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {"城市": "上海", "n": 1.5}},
+        {"type": "thinking", "thinking": "", "signature": "b21pdHRlZA=="},
+    ]
+    message = {"id": "msg_1", "content": content, "stop_reason": "tool_use"}
+    message.update(stop_sequence=None, usage=usage)
+    expected = list(wire.sse_named(messages_reply.events(message)))
+    assert list(messages_reply.stream(message)) == expected
+    assert sum(b"content_block_delta" in event for event in expected) > len(content)

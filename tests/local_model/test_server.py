@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+import typing
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -89,6 +90,27 @@ def test_the_model_name_comes_from_course_model(monkeypatch):
     assert client_module.model_name() == "local-toy"
     monkeypatch.setenv("COURSE_MODEL", "my-model")
     assert client_module.model_name() == "my-model"
+
+
+def _literals(alias) -> set[str]:
+    """Every string literal inside a typing alias (``Union[Literal[...], str]`` and nested)."""
+    found = set()
+    for arg in typing.get_args(alias):
+        found |= {arg} if isinstance(arg, str) else _literals(arg)
+    return found
+
+
+@pytest.mark.parametrize("backend", ["openai", "anthropic"])
+def test_each_real_backends_default_model_is_one_the_pinned_sdk_names(monkeypatch, backend):
+    from anthropic.types import Model
+    from openai.types.shared import ChatModel
+
+    monkeypatch.setenv("COURSE_BACKEND", backend)
+    monkeypatch.delenv("COURSE_MODEL", raising=False)
+    default = client_module.model_name()
+    assert default == client_module.DEFAULT_REMOTE_MODELS[backend]
+    assert default in _literals(ChatModel if backend == "openai" else Model)
+    assert default not in ("gpt-4o-mini", "claude-haiku-4-5")  # the defaults of 2024 and 2025
 
 
 def test_a_policy_always_gives_a_local_client_even_with_the_real_backend(monkeypatch):

@@ -2,24 +2,33 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import nbformat
 
+from course_lib.grading.runner import PYTEST_MAIN
+
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "tests" / "widgets" / "notebooks" / "widgets_demo.ipynb"
+# pytest for nbval alone, as in tests/test_notebooks.py (no plugins found by chance, no IRI
+# grammar in the pytest process; the kernel is untouched).
+NBVAL_PYTEST = [sys.executable, "-c", PYTEST_MAIN, "-p", "nbval.plugin"]
+NBVAL_ENV = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
 
 def test_the_widget_demo_passes_nbval_in_strict_mode():
     command = [
-        sys.executable, "-m", "pytest", "--nbval", "--nbval-current-env",
+        *NBVAL_PYTEST, "--nbval", "--nbval-current-env",
         "--nbval-sanitize-with", str(ROOT / "tests" / "nbval_sanitize.cfg"),
         "--nbval-cell-timeout", "60", "-p", "no:cacheprovider", "-q", "-o", "addopts=",
         str(DEMO.relative_to(ROOT)),
     ]  # fmt: skip
-    run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=180)
+    run = subprocess.run(
+        command, cwd=ROOT, env=NBVAL_ENV, capture_output=True, text=True, timeout=180
+    )
     assert run.returncode == 0, f"nbval failed on {DEMO.name}:\n{run.stdout[-4000:]}"
 
 

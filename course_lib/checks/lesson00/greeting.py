@@ -52,6 +52,7 @@ HINTS = {
     "punctuation": (
         "Check the punctuation: a comma after Hello and one exclamation mark at the end."
     ),
+    "one_space": "Put exactly one space between the comma and the name, no more, no less.",
 }
 
 VISIBLE_NAMES = ("Ada", "张伟", "Zoë")
@@ -103,6 +104,7 @@ def hints(name: str) -> list[Hint]:
         (lambda got: got.lower() == expected.lower(), hint("hello_capital")),
         (lambda got: name not in got, hint("name", name=repr(name))),
         (lambda got: got.strip() != got, hint("spaces")),
+        (lambda got: got.replace(" ", "") == expected.replace(" ", ""), hint("one_space")),
         (lambda got: _words(got) == _words(expected), hint("punctuation")),
     ]
 

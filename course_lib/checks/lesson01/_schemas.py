@@ -63,6 +63,10 @@ HINTS = {
         'Only {required} is required: {name} has a default, so leave it out of "required".'
     ),
     "required": '{name} has no default, so it must be listed in "required".',
+    "not_nullable": (
+        '{name} is never None in the function, so its schema must not allow null: "type": '
+        '"{type}" alone, not ["{type}", "null"].'
+    ),
     "closed": (
         'Say "additionalProperties": false, so that arguments with an invented parameter are '
         "rejected. (It does not stop a model from writing one outside strict mode; it lets your "

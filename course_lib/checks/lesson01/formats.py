@@ -81,6 +81,9 @@ HINTS = {
         'The Responses API expects "strict", and a missing one counts as true; these tools are '
         'not strict: "strict": false.'
     ),
+    "schema_dict": (
+        "The schema goes through as the dict it is, not as text: no json.dumps, no str()."
+    ),
     "schema_unchanged": (
         "Pass the parameters schema through unchanged, every key of it (required, "
         "additionalProperties, descriptions): the model needs all of it."
@@ -128,6 +131,10 @@ def _schema_changed(got: dict, key: str, tool: dict) -> bool:
     return isinstance(schema, dict) and schema != tool["function"]["parameters"]
 
 
+def _schema_not_dict(got: dict, key: str) -> bool:
+    return key in got and not isinstance(got[key], dict)
+
+
 def anthropic_hints(tool: dict) -> list:
     return [
         (lambda g: "function" in g, hint("anthropic_nested")),
@@ -135,6 +142,7 @@ def anthropic_hints(tool: dict) -> list:
         (lambda g: "type" in g, hint("anthropic_type")),
         (lambda g: "input_schema" not in g, hint("anthropic_no_schema")),
         (lambda g: "description" not in g, hint("description")),
+        (lambda g: _schema_not_dict(g, "input_schema"), hint("schema_dict")),
         (lambda g: _schema_changed(g, "input_schema", tool), hint("schema_unchanged")),
     ]
 
@@ -146,6 +154,7 @@ def responses_hints(tool: dict) -> list:
         (lambda g: "input_schema" in g, hint("responses_input_schema")),
         (lambda g: "description" not in g, hint("description")),
         (lambda g: g.get("strict") is not False, hint("strict")),
+        (lambda g: _schema_not_dict(g, "parameters"), hint("schema_dict")),
         (lambda g: _schema_changed(g, "parameters", tool), hint("schema_unchanged")),
     ]
 

@@ -120,7 +120,15 @@ def argument_cases() -> list[ArgumentCase]:
         ArgumentCase({"keyword": "budget", "limit": 10, "tags": []}, True),
         ArgumentCase({"limit": 5}, False, shared("required", name="keyword")),
         ArgumentCase({"keyword": 7}, False, hint("keyword_type")),
+        ArgumentCase(
+            {"keyword": None}, False, shared("not_nullable", name="keyword", type="string")
+        ),
         ArgumentCase({"keyword": "budget", "limit": 2.5}, False, integer),
+        ArgumentCase(
+            {"keyword": "budget", "limit": None},
+            False,
+            shared("not_nullable", name="limit", type="integer"),
+        ),
         ArgumentCase({"keyword": "budget", "limit": "5"}, False, integer),
         ArgumentCase({"keyword": "budget", "tags": "work"}, False, items),
         ArgumentCase({"keyword": "budget", "tags": [1, 2]}, False, items),

@@ -29,6 +29,10 @@ REMARK = (
     'Action: get_weather\nAction Input: {"city": "北京"}\n'
     '(I left out {"unit": "f"}: you asked in Celsius.)'
 )
+TWO_ACTIONS = (
+    'Thought: 北京 first.\nAction: get_weather\nAction Input: {"city": "北京"}\n'
+    'Action: search_notes\nAction Input: {"keyword": "北京"}'
+)
 QUOTES = 'Action: search_notes\nAction Input: {"keyword": "the "best" 烤鸭"}'
 CUT_OFF = 'Thought: 北京 first.\nAction: get_weather\nAction Input: {"city": "北'
 NO_INPUT = "Thought: 北京 first.\nAction: get_weather\n"
@@ -55,6 +59,8 @@ RULES = (
          case=case_label(MENTION), hint="line_start"),
     Rule("action", "The tool is the rest of the Action: line; the arguments are decoded JSON.",
          case=case_label(TIDY), hint="action"),
+    Rule("first_action", "Only the first Action: line is the action; later ones are not run.",
+         case=case_label(TWO_ACTIONS), hint="first_action"),
     Rule("unknown_tool", "A tool not in tool_names is an unknown_tool error naming it.",
          case=case_label(TYPO), hint="unknown_tool"),
     Rule("one_value", "Exactly one JSON value is read: text after it is not part of it.",
@@ -87,6 +93,16 @@ HINTS = {
     "action": (
         "Return {{'tool': <the name after Action:, stripped>, 'arguments': <the JSON object after "
         "Action Input:, decoded>}}."
+    ),
+    "first_action": (
+        "This reply has two Action: lines, and only the first one is the action: take the "
+        "first line that starts with Action: and the Action Input: after it (re.search finds "
+        "the first; re.findall(...)[-1] or a loop that keeps going takes the last)."
+    ),
+    "skip_spaces": (
+        "The input here is one valid JSON object, yet it came back as bad_input. "
+        "json.JSONDecoder().raw_decode does not skip the spaces and line breaks before a value: "
+        "start it at the first character after Action Input: that is not one of them."
     ),
     "decode": (
         "The arguments are the decoded JSON object, a dict, not the text: decode it with "
@@ -174,6 +190,20 @@ def expected_outcome(text: str, tool_names: list[str]) -> dict:
     return {"tool": name, "arguments": value}
 
 
+def text_after_input(text: str) -> str:
+    """What follows the first action's JSON value (its input read as the oracle reads it)."""
+    action = ACTION_LINE.search(text)
+    found = INPUT_LINE.search(text, action.end()) if action else None
+    if found is None:
+        return ""
+    rest = text[found.end() :]
+    try:
+        _, end = json.JSONDecoder().raw_decode(rest, len(rest) - len(rest.lstrip()))
+    except json.JSONDecodeError:
+        return ""
+    return rest[end:].strip()
+
+
 # (text, tool names, the hint a wrong outcome gets): the visible cases, one per rule.
 VISIBLE = (
     (TIDY, TOOLS, "action"),
@@ -181,6 +211,7 @@ VISIBLE = (
     (MENTION, TOOLS, "line_start"),
     (TYPO, TOOLS, "unknown_tool"),
     (REMARK, TOOLS, "one_value"),
+    (TWO_ACTIONS, TOOLS, "first_action"),
     (QUOTES, TOOLS, "bad_input"),
     (CUT_OFF, TOOLS, "incomplete"),
     (NO_INPUT, TOOLS, "incomplete"),
@@ -232,9 +263,11 @@ def outcome_problem(got: Any, expected: dict, text: str, tool_names: list[str], 
         return expected, hint("not_dict")
     action = ACTION_LINE.search(text)
     raw = action.group(1) if action else ""
-    padded = raw.strip() != raw.lstrip() and raw.strip() in tool_names
+    padded = raw != raw.strip() and raw.strip() in tool_names
     if padded and got.get("error") == UNKNOWN and expected.get("error") != UNKNOWN:
-        return expected, hint("name_spaces", name=raw.lstrip(), stripped=raw.strip())
+        return expected, hint("name_spaces", name=raw, stripped=raw.strip())
+    if "tool" in expected and got.get("error") == BAD_INPUT:
+        return expected, hint("one_value" if text_after_input(text) else "skip_spaces")
     if "error" in expected:
         return error_problem(got, expected, text, tool_names, key)
     if first_difference(expected, got) is None:

@@ -104,6 +104,7 @@ def argument_cases() -> list[ArgumentCase]:
         ArgumentCase({"unit": "c"}, False, shared("required", name="city")),
         ArgumentCase({"city": "上海", "unit": "kelvin"}, False, enum),
         ArgumentCase({"city": 42}, False, city_type),
+        ArgumentCase({"city": None}, False, shared("not_nullable", name="city", type="string")),
         ArgumentCase({"city": "北京", "country": "CN"}, False, closed),
         ArgumentCase({"city": "北京", "unit": None}, False, enum),
     ]

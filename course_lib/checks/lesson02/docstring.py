@@ -339,6 +339,7 @@ def hints(doc: str | None, summary: str, expected: dict[str, str]) -> list[Hint]
         (lambda g: g[0] != summary and g[0] in _colon_cuts(summary_lines), hint("colon_summary")),
         (lambda g: g[0] != summary and any(h in g[0] for h in SECTION_HEADERS),
          hint("summary_header")),
+        (lambda g: any(":" in name for name in found(g)), hint("first_colon")),
         (lambda g: any("(" in name or ")" in name for name in found(g)), hint("drop_type")),
         (lambda g: expected and not found(g) and "Arguments:" in lines, hint("arguments_header")),
         (lambda g: missing(g) and all(not name.isascii() for name in missing(g)),

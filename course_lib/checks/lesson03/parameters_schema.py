@@ -112,6 +112,10 @@ HINTS = {
         "A default that is an Enum member is not JSON: show the model its value (Unit.CELSIUS "
         'becomes "c"), which is also what the model sends back.'
     ),
+    "enum_name_default": (
+        'Show an Enum default by its value, not its name: Unit.CELSIUS becomes "c" (its .value), '
+        'not "CELSIUS" (its .name), because the model sends values.'
+    ),
     "loud": (
         "Never drop or guess a parameter: raise TypeError for *args, **kwargs and parameters "
         "without an annotation, naming the function and the parameter."
@@ -206,9 +210,26 @@ def check_function(learner: Learner, case: FunctionCase, override: HintText | No
         (lambda problem: any(f"$.properties.{n}.default" in problem for n in enums),
          hint("enum_default")),
     ])  # fmt: skip
-    hints = basic.parameters_hints(want, func)
+    hints = [
+        (lambda g: _enum_name_default(g, func), hint("enum_name_default")),
+        *basic.parameters_hints(want, func),
+    ]
     default = _property_hint(want, got) or hint("property")
     expect_schema(label, want, got, [] if override else hints, override or default)
+
+
+def _enum_name_default(got: Any, func: Any) -> bool:
+    """Whether ``got`` shows an Enum default by its member's name instead of its value."""
+    properties = got.get("properties") if isinstance(got, dict) else None
+    if not isinstance(properties, dict):
+        return False
+    for name, parameter in inspect.signature(func).parameters.items():
+        member = parameter.default
+        prop = properties.get(name)
+        if isinstance(member, enum.Enum) and member.name != member.value and isinstance(prop, dict):
+            if prop.get("default") == member.name:
+                return True
+    return False
 
 
 def _property_hint(want: dict, got: Any) -> HintText | None:

@@ -54,6 +54,8 @@ RULES = (
          case=error_case_of("unknown"), hint="raised_unknown"),
     Rule("error_object", 'Every error is a JSON object {"error": message}.',
          case=error_case_of("unknown"), hint="error_object"),
+    Rule("unknown_named", "An unknown name: the error names it.",
+         case=error_case_of("unknown"), hint="name_unknown"),
     Rule("unknown", "An unknown name: the error lists every registered name.",
          case=error_case_of("unknown"), hint="list_tools"),
     Rule("bad_json", "A string that is not valid JSON: the error says JSON.",
@@ -217,6 +219,9 @@ def expect_error(learner: Learner, registry: str, item: ErrorCase) -> None:
     message = error_message(case, got, expected, item)
     if "\\u" in got:
         fail(case, expected, got, hint("ensure_ascii_error"))
+    if item.kind == "unknown" and item.name not in message:
+        where = str(phrase("not_mentioned", word=shown_word(item.name)))
+        fail(case, expected, message, hint("name_unknown", name=item.name), where=where)
     unsaid = first_unsaid(message, item.words)
     if unsaid is not None:
         fail(

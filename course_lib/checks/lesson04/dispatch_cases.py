@@ -61,6 +61,10 @@ HINTS = {
         'Errors are JSON objects {{"error": "..."}}, not plain text: a plain "Error: ..." '
         "string looks like any other result. Use error_text(message)."
     ),
+    "name_unknown": (
+        "Name the tool the model asked for ({name}) in the message, so that it sees which call "
+        "was wrong, then list the real ones."
+    ),
     "list_tools": (
         "For an unknown tool, list every available tool name so the model can pick a real one."
     ),

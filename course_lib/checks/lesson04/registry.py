@@ -195,8 +195,8 @@ def expect_new_lists(learner: Learner, registry: str, count: int) -> None:
         cases.NEW_LIST_SNIPPET, result="sizes", bind={"registry": learner.handle(registry)}
     )
     if reply.raised:
-        fail(case, [count, count], shown(reply), hint("new_list"))
-    expect_equal(case, [count, count], reply.value, hint=hint("new_list"))
+        fail(case, [count, count, True, True], shown(reply), hint("new_list"))
+    expect_equal(case, [count, count, True, True], reply.value, hint=hint("new_list"))
 
 
 def expect_unknown_format_refused(learner: Learner, registry: str) -> None:

@@ -88,6 +88,10 @@ HINTS = {
         "The description is the one given to tool() (a string argument or description=), else "
         "the docstring's first paragraph."
     ),
+    "empty_given": (
+        'description="" is given (it is not None), so the description is "": only None means '
+        '"not given" and falls back to the docstring (test `is None`, not truthiness).'
+    ),
     "names_list": "names() returns a list of str (list(self._tools)).",
     "order": "Keep registration order (a dict remembers insertion order); do not sort.",
     "replace_order": (
@@ -215,13 +219,18 @@ KEYWORD_KWARGS = {
 }
 KEYWORD_CASE = Registration("find_city", "keywords", kwargs=KEYWORD_KWARGS).label()
 NO_DOC_CASE = "registry.tool(find_city, name='city_lookup') (a function without a docstring)"
+EMPTY_GIVEN_KWARGS = {"name": "weather_quietly", "description": ""}
+EMPTY_GIVEN_CASE = Registration("get_weather", "keywords", kwargs=EMPTY_GIVEN_KWARGS).label()
 NOW_CASE = "@registry.tool on now (a docstring whose first paragraph has two lines)"
 NAMES_CASE = "registry.names()"
 TAGS_COPY_CASE = (
     "registry.tool(find_city, name='tagged', tags=tags), then the caller appends to its tags"
 )
 DEFAULT_CASE = say("default_case", what=VISIBLE)
-NEW_LIST_CASE = "registry.schemas() and registry.names(), each called twice, appending to the first"
+NEW_LIST_CASE = (
+    "registry.schemas() and registry.names(), each called twice, appending to the first; "
+    "then whether two calls give two lists"
+)
 UNKNOWN_FORMAT_CASE = 'registry.schemas(format="xml")'
 DUPLICATE_CASE = "registering search_web under the taken name 'search_notes'"
 REPLACE_CASE = '@registry.tool(name="search_notes", replace=True) on search_web'
@@ -233,6 +242,7 @@ VISIBLE_REGISTRATIONS = (
     (KEYWORD_CASE, Registration("find_city", "keywords", kwargs=KEYWORD_KWARGS)),
     (NOW_CASE, Registration("now", "plain")),
     (NO_DOC_CASE, Registration("find_city", "plain", kwargs={"name": "city_lookup"})),
+    (EMPTY_GIVEN_CASE, Registration("get_weather", "keywords", kwargs=EMPTY_GIVEN_KWARGS)),
 )
 
 NEW_LIST_SNIPPET = """
@@ -241,6 +251,7 @@ first.append({"name": "not a tool"})
 names = registry.names()
 names.append("not_a_tool")
 sizes = [len(registry.schemas()), len(registry.names())]
+sizes += [registry.schemas() is not registry.schemas(), registry.names() is not registry.names()]
 """
 
 TAGS_COPY_SNIPPET = """
@@ -366,6 +377,7 @@ def expect_entry_fields(case: str, got: dict, expected: dict, item: Registration
 def description_hints(item: Registration, expected: str) -> list[Hint]:
     given = item.text if item.form == "string" else item.kwargs.get("description")
     return [
+        (lambda g: given == "" and isinstance(g, str), hint("empty_given")),
         (lambda g: given is not None, hint("use_description")),
         (lambda g: g is None and expected == "", hint("no_doc")),
         (lambda g: isinstance(g, str) and len(g) > len(expected), hint("first_paragraph")),

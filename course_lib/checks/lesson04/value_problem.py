@@ -106,6 +106,7 @@ CASES = (
     ValueCase({"enum": [1, 2]}, True, "enum_bool"),  # True == 1 in Python, not in JSON
     ValueCase({"type": "array", "items": {"type": "string"}}, [1, 2], "this_node"),
     ValueCase({"type": "object", "properties": {"a": INTEGER}, "required": ["a"]}, {}),
+    ValueCase({"type": "object", "properties": {"天数": INTEGER}}, {"天数": "三"}, "this_node"),
 )
 
 

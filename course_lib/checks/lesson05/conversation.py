@@ -24,6 +24,11 @@ HINTS = {
         "then one tool message per call. The conversation must show what the model said, as "
         "it said it."
     ),
+    "same_id": (
+        "Two tool messages carry the same tool_call_id, {id}: each tool message carries the id "
+        "of the call it answers (tool_call.id of that call), so that every call of the turn is "
+        "answered once."
+    ),
     "unanswered": (
         "A tool call was never answered: every call of a turn (the second of two parallel calls "
         "too) needs its own tool message with its tool_call_id, right after the assistant "
@@ -128,7 +133,11 @@ def broken_rule(exchanges: list) -> HintText:
         if message.get("role") == "assistant" and any(i in seen_calls for i in ids):
             return hint("assistant_twice")
         seen_calls.update(dict.fromkeys(ids, index))
-    answered = {m.get("tool_call_id") for m in messages if isinstance(m, dict)}
+    answers = [m.get("tool_call_id") for m in messages if isinstance(m, dict)]
+    twice = next((i for i in seen_calls if answers.count(i) > 1), None)
+    if twice is not None:
+        return hint("same_id", id=twice)
+    answered = set(answers)
     if any(i not in answered for i in seen_calls):
         return hint("unanswered")
     return hint("refused")

@@ -118,7 +118,7 @@ RULES = (
          case=case_label(AUTO), hint="modes_as_is"),
     Rule("first_request", "The first request carries the choice.",
          case=case_label(NONE), hint="first_request"),
-    Rule("later_auto", 'Every later request sends "auto".',
+    Rule("later_auto", 'Every later request sends "auto" or leaves tool_choice out.',
          case=case_label(REQUIRED), hint="later_auto"),
     Rule("named_form", 'A tool name becomes {"type": "function", "function": {"name": name}}.',
          case=case_label(NAMED), hint="named_form"),

@@ -53,6 +53,7 @@ TEXTS = {
     ),
     "at": "at {where}",
     "described": "{keyword} written into the description",
+    "described_after": "the description {description} first, then the removed keywords",
     "kept": "{what} kept",
     "required_kept": "required as given: {required}",
     "accepts": "a schema that accepts {sample}",
@@ -80,11 +81,13 @@ RULES = (
          case=case_label(ARRAYS_CASE), hint="min_items"),
     Rule("described", "Each removed keyword goes into the node's description.", case=RANGED,
          hint="described"),
+    Rule("described_after", "After what the description said.", case=NESTED,
+         hint="described_after"),
     Rule("required", "required stays as it was.", case=RANGED, hint="required"),
     Rule("keep", "Everything else stays.", case=RANGED, hint="keep"),
-    Rule("nested", "At every node, nested ones too.", case=RANGED, hint="nested"),
+    Rule("nested", "At every node, nested ones too.", case=RANGED, hint="unwalked"),
     Rule("branches", "Into anyOf and allOf branches and $defs.",
-         case=case_label(DEFINITIONS_CASE), hint="nested"),
+         case=case_label(DEFINITIONS_CASE), hint="unwalked"),
 )  # fmt: skip
 
 HINTS = {
@@ -128,6 +131,10 @@ HINTS = {
         'and its value after what the description said, e.g. "How many. (minimum: 1)", so the '
         "model still reads the limit."
     ),
+    "described_after": (
+        "The removed keywords belong after what the description said, not before it: "
+        '"How many. (minimum: 1)", so the description still begins with its own words.'
+    ),
     "required": (
         '"required" must stay as it was: Anthropic\'s strict mode accepts optional properties '
         "(making them required and nullable is OpenAI's rule, 06.2)."
@@ -140,6 +147,12 @@ HINTS = {
         "This node came back exactly as it was given: every schema node needs the rules, not "
         "only the top one. Walk into each property, items, the branches of anyOf and allOf, and "
         "$defs."
+    ),
+    "unwalked": (
+        "This node came back exactly as it was given, still with {keywords}, which Anthropic's "
+        "strict mode refuses: at every schema node, not only the top one, remove each keyword of "
+        "UNSUPPORTED into the description. Walk into each property, items, the branches of anyOf "
+        "and allOf, and $defs."
     ),
     "accepts": (
         "The strict schema must still accept what the original accepted (only keywords that "
@@ -201,6 +214,9 @@ def node_problem(where: str, given: dict, out: dict) -> tuple[HintText, str] | N
     if isinstance(before, str) and (not isinstance(description, str) or before not in description):
         shown = json.dumps(before, ensure_ascii=False)
         return hint("keep"), text("kept", what=f"description {shown}")
+    if gone and isinstance(before, str) and not description.startswith(before):
+        shown = json.dumps(before, ensure_ascii=False)
+        return hint("described_after"), text("described_after", description=shown)
     for key, value in given.items():
         if key not in gone and key not in CHANGED and out.get(key) != value:
             return hint("keep"), text("kept", what=key)
@@ -256,7 +272,9 @@ def expect_walked(label: str, given: dict, out: Any) -> None:
             continue
         if not isinstance(found.get(where), dict) or found[where] == node:
             at = text("at", where=where)
-            fail(label, Plain(text("accepted")), found.get(where), hint("nested"), where=at)
+            kept = removed(node)
+            chosen = hint("unwalked", keywords=", ".join(kept)) if kept else hint("nested")
+            fail(label, Plain(text("accepted")), found.get(where), chosen, where=at)
 
 
 def expect_nodes(label: str, given: dict, out: dict) -> None:

@@ -254,6 +254,7 @@ REFUSED: list[tuple[Any, str, str]] = [
     ("True + 1", "bool", "not_value_error"),
     ("'a' * 3", "string", "not_value_error"),
     ("3j * 2", "complex", "not_value_error"),
+    ("3j // 2", "complex", "complex"),
     ("2 ** 1000", "power_limit", "not_value_error"),
     ("10 ** -101", "power_negative", "not_value_error"),
     ("2 ** (50 * 3)", "power_computed", "not_value_error"),

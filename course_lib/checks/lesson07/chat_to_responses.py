@@ -306,7 +306,8 @@ def hints(expected: list[dict]) -> list[tuple]:
         return wrong_keys or len(outputs) < len(kinds(expected, "function_call_output"))
 
     def call_ids(items: list) -> list:
-        return sorted(str(i.get("call_id")) for i in kinds(items, "function_call"))
+        paired = kinds(items, "function_call") + kinds(items, "function_call_output")
+        return sorted(f"{i['type']} {i.get('call_id')}" for i in paired)
 
     def reencoded(got: list) -> bool:
         sent = [i.get("arguments") for i in kinds(got, "function_call")]

@@ -144,6 +144,11 @@ HINTS = {
         'Pass tools=registry.schemas(format="responses") to every request: the tools are not '
         "carried over by previous_response_id."
     ),
+    "tools_every": (
+        'Pass tools=registry.schemas(format="responses") to every request, this one too: a '
+        "request offers the model only the tools it carries itself; the conversation you send "
+        "in input holds the calls and their outputs, never the tools."
+    ),
     "tools_strict": (
         'These tools differ from registry.schemas(format="responses") in "strict": send them '
         'as the registry gives them. A tool without "strict" is made strict by the Responses '
@@ -299,7 +304,8 @@ def diagnose(
                 isinstance(t, dict) and "function" in t for t in sent
             )
             got = sent if "tools" in body else Plain(text("no_tools"))
-            key = "tools_chat" if chat else "tools_strict" if only_strict_differs(sent) else "tools"
+            key = "tools_chat" if chat else "tools_strict" if only_strict_differs(sent) else ""
+            key = key or ("tools" if body.get("previous_response_id") else "tools_every")
             fail(case, Plain(text("the_tools")), got, hint(key), where=where)
     first = exchanges[0]
     if not is_the_question(first.request.get("input"), question) or (

@@ -87,6 +87,11 @@ HINTS = {
     "protocol_content": (
         'A protocol error becomes {{"error": str(error)}}, with the server\'s message.'
     ),
+    "protocol_own_words": (
+        "The server answers this call with a protocol error (MCPError), which your loop did not "
+        "pass on: send every call to the server, one whose name no tool has too, unchanged, and "
+        'answer with {{"error": str(error)}}, the server\'s own message, not one of your own.'
+    ),
     "content": "This tool message must hold the result's text, as the contract says.",
     "send_again": "After the tool messages, ask the model again: the answer comes in a new reply.",
     "stop_on_answer": "Stop when a reply has no tool calls: that reply is the answer.",
@@ -285,7 +290,7 @@ def content_hint(owed: ExpectedAnswer, content: Any, expected: list[dict], index
     if any(marker in content for marker in markers):
         return hint("text_of_blocks")
     if owed.kind == "protocol":
-        return hint("protocol_content")
+        return hint("protocol_own_words" if isinstance(error, str) else "protocol_content")
     return hint("content")
 
 

@@ -64,6 +64,8 @@ def test_a_wrong_answer_breaking_one_rule_gets_that_rules_hint(rule):
         (lambda name: f"Hello {name}!", "greeting('Ada')", "Check the punctuation"),
         (lambda name: f"Hello, {name}.", "greeting('Ada')", "Check the punctuation"),
         (lambda name: f"Hello, {name}!\n", "greeting('Ada')", "Remove the extra spaces"),
+        (lambda name: f"Hello,  {name}!", "greeting('Ada')", "exactly one space between"),
+        (lambda name: f"Hello,{name}!", "greeting('Ada')", "exactly one space between"),
         (
             lambda name: f"Hello, {name.encode('ascii', 'ignore').decode()}!",
             "greeting('张伟')",

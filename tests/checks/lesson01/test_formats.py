@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 
 import pytest
 from rules import assert_breaks_rule
@@ -208,3 +209,15 @@ def to_responses_copied(tool):
 )
 def test_correct_converters_written_differently_pass(pair):
     assert evaluate("01.5", *pair).startswith("Exercise 01.5 passed")
+
+
+def test_a_schema_passed_as_json_text_is_told_to_keep_the_dict():
+    def anthropic_schema_as_text(tool):
+        return {**to_anthropic(tool), "input_schema": json.dumps(tool["function"]["parameters"])}
+
+    def responses_schema_as_text(tool):
+        return {**to_responses(tool), "parameters": str(tool["function"]["parameters"])}
+
+    hint = "goes through as the dict it is"
+    assert hint in rejected("01.5", anthropic_schema_as_text, to_responses).split("Hint:")[1]
+    assert hint in rejected("01.5", to_anthropic, responses_schema_as_text).split("Hint:")[1]

@@ -36,7 +36,7 @@ def properties_in_function(tool: dict) -> None:
 
 def test_the_solution_passes_every_argument_object():
     assert evaluate("01.2", notes_tool()) == (
-        "Exercise 01.2 passed: NOTES_TOOL (62 argument objects validated)."
+        "Exercise 01.2 passed: NOTES_TOOL (64 argument objects validated)."
     )
 
 
@@ -160,3 +160,22 @@ def test_a_wrong_envelope_shows_the_tools_outline_not_its_whole_schema():
     assert "Word to look for" not in message
     assert message.index("Where:") < message.index("Hint:")
     assert len(message.splitlines()) <= 25
+
+
+@pytest.mark.parametrize(
+    "name, schema, case",
+    [
+        ("keyword", {"type": ["string", "null"]}, '{"keyword": null}'),
+        (
+            "limit",
+            {"type": ["integer", "null"], "default": 5},
+            '{"keyword": "budget", "limit": null}',
+        ),
+    ],
+)
+def test_a_parameter_that_allows_null_without_taking_none_is_told_so(name, schema, case):
+    message = rejected(
+        "01.2", notes_tool(lambda t: parameters(t)["properties"].update({name: schema}))
+    )
+    assert f"Case: the model sends the arguments {case}" in message
+    assert f"{name} is never None" in message.split("Hint:")[1]

@@ -17,7 +17,7 @@ from lesson01.notebook import solution
 
 def test_the_solution_passes_every_reply():
     assert evaluate("01.7", solution("parse_react")) == (
-        "Exercise 01.7 passed: parse_react (22 replies)."
+        "Exercise 01.7 passed: parse_react (23 replies)."
     )
 
 
@@ -149,8 +149,16 @@ def whole_rest_with_json_loads(rest, start):
     return json.loads(rest[start:])
 
 
+def the_last_action(text, tool_names):
+    """Takes the last Action: line of a reply instead of the first."""
+    actions = list(ACTION.finditer(text))
+    start = actions[-1].start() if actions else 0
+    return parser()(text[start:], tool_names)
+
+
 WRONG_BY_RULE = {
     "01.7": {
+        "first_action": the_last_action,
         "answer": parser(no_action=lambda text: None),
         "line_start": parser(action_pattern=re.compile(r"Action:(.*)$", re.M)),
         "action": parser(key="name"),
@@ -275,3 +283,31 @@ def test_invalid_json_taken_for_the_answer_is_told_it_is_bad_input():
 def test_an_answer_that_is_not_text_gets_the_answer_hint_not_a_crash():
     message = rejected("01.7", parser(no_action=lambda text: {"answer": None}))
     assert "the model answered directly" in message
+
+
+def test_a_tool_name_with_its_leading_space_is_told_to_strip_it():
+    def after_the_colon(text, tool_names):
+        action = ACTION.search(text)
+        if action is None:
+            return {"answer": text.strip()}
+        if action.group(1) not in tool_names:
+            return {"error": "unknown_tool", "message": f"no tool {action.group(1)}"}
+        return parser()(text, tool_names)
+
+    message = rejected("01.7", after_the_colon)
+    assert "Strip the spaces around the tool name: ' get_weather'" in message
+
+
+def test_raw_decode_started_before_the_spaces_is_told_it_does_not_skip_them():
+    def at_the_colon(rest, start):
+        while rest[start - 1] in " \n":
+            start -= 1
+        return json.JSONDecoder().raw_decode(rest, start)[0]
+
+    message = rejected("01.7", parser(read=at_the_colon))
+    assert "raw_decode does not skip the spaces" in message.split("Hint:")[1]
+
+
+def test_json_loads_caught_as_bad_input_is_still_told_the_remark_is_not_part_of_it():
+    message = rejected("01.7", parser(read=whole_rest_with_json_loads))
+    assert "The arguments end where the JSON value ends" in message.split("Hint:")[1]

@@ -30,7 +30,7 @@ def unit(tool: dict) -> dict:
 
 def test_the_solution_passes_every_argument_object():
     assert evaluate("01.1", weather_tool()) == (
-        "Exercise 01.1 passed: WEATHER_TOOL (64 argument objects validated)."
+        "Exercise 01.1 passed: WEATHER_TOOL (65 argument objects validated)."
     )
 
 
@@ -163,3 +163,12 @@ def unit_as_consts(tool: dict) -> None:
 @pytest.mark.parametrize("change", [unit_as_enum_alone, unit_as_consts])
 def test_correct_tools_written_differently_pass(change):
     assert evaluate("01.1", weather_tool(change)).startswith("Exercise 01.1 passed")
+
+
+def test_a_city_that_allows_null_is_told_city_is_never_none():
+    tool = weather_tool(
+        lambda t: parameters(t)["properties"].update(city={"type": ["string", "null"]})
+    )
+    message = rejected("01.1", tool)
+    assert 'Case: the model sends the arguments {"city": null}' in message
+    assert "city is never None" in message.split("Hint:")[1]

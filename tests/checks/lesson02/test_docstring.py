@@ -269,3 +269,19 @@ def test_args_ended_only_at_the_listed_headers_is_told_any_unindented_line_ends_
     message = rejected("02.3", listed_headers_only)
     assert CONVERT_CASE in message and 'unexpected key "Warning"' in message
     assert "The Args section ends at the first line that is not indented" in message
+
+
+def split_at_the_last_colon(doc):
+    """`name, _, text = line.rpartition(":")`: the name swallows the description's own colon."""
+    summary, descriptions = parse(doc)
+    renamed = {}
+    for name, text in descriptions.items():
+        before, _, after = f"{name}: {text}".rpartition(":")
+        renamed[before] = after.strip()
+    return summary, renamed
+
+
+def test_an_entry_split_at_its_last_colon_is_told_to_split_at_the_first():
+    message = rejected("02.3", split_at_the_last_colon)
+    assert "Case: parse_google_docstring('Book a table." in message
+    assert "Split an entry at its first colon only" in message.split("Hint:")[1]

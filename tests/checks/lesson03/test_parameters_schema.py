@@ -48,6 +48,7 @@ def make(
     guess_unannotated=False,
     guess_from_default=False,
     raw_enum_defaults=False,
+    enum_names=False,
     empty_as_default=False,
     message=None,
     closed=True,
@@ -86,7 +87,7 @@ def make(
             else:
                 default = parameter.default
                 if isinstance(default, enum.Enum) and not raw_enum_defaults:
-                    default = default.value
+                    default = default.name if enum_names else default.value
                 schema["default"] = default
             properties[name] = schema
         if required_rule:
@@ -195,3 +196,12 @@ def test_a_tuple_default_written_as_text_is_told_to_be_a_json_value():
     message = rejected("03.6", tuple_default_as_text)
     assert "Where:    at $.properties.dates.default: expected an array" in message
     assert "A default must be the parameter's default as a JSON value." in message
+
+
+def test_an_enum_default_shown_by_its_name_is_told_to_use_its_value_not_its_name():
+    message = rejected("03.6", make(enum_names=True))
+    assert (
+        'Where:    at $.properties.unit.default: the texts differ from character 0 on: expected "c"'
+        in message
+    )
+    assert "by its value, not its name" in message.split("Hint:")[1]

@@ -62,6 +62,7 @@ WRONG_BY_RULE = {
         "never_raises": wrong("if name not in self._tools:", "if False:"),
         "error_object": wrong("return error_text(", 'return "Error: " + ('),
         "unknown": wrong(" Available tools: {available}.", ""),
+        "unknown_named": wrong("Unknown tool {name!r}.", "Unknown tool."),
         "bad_json": wrong(BAD_JSON_MESSAGE,
                           'f"The arguments for {name!r} could not be read ({exc.msg})."'),
         "not_object": wrong("must be a JSON object.", "must be a dict."),
@@ -185,3 +186,9 @@ def test_a_message_that_names_no_problem_kind_in_any_language_is_still_rejected(
     cls = wrong("must be a JSON object.", "必须改正。")
     failed = assert_fails_with("04.4", cls, "not_object")
     assert "object (对象)" in str(failed)
+
+
+def test_an_unknown_tool_error_that_does_not_name_the_tool_is_told_to_name_it():
+    message = rejected("04.4", WRONG_BY_RULE["04.4"]["unknown_named"])
+    assert "Case: registry.call('get_wether', {'city': '北京'})" in message
+    assert "Name the tool the model asked for (get_wether)" in message.split("Hint:")[1]

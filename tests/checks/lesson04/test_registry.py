@@ -196,3 +196,26 @@ def test_an_openai_function_with_a_key_too_many_is_told_which_keys_it_holds():
     message = rejected("04.1", cls)
     assert 'registry.schemas(format="openai") for the visible tools' in message
     assert 'holds exactly "name", "description" and "parameters"' in message
+
+
+def test_an_empty_description_given_and_taken_for_not_given_is_told_only_none_means_that():
+    message = rejected(
+        "04.1",
+        wrong("if description is None else description", "if not description else description"),
+    )
+    assert "Case: @registry.tool(name='weather_quietly', description='') on get_weather" in message
+    assert 'description="" is given' in message.split("Hint:")[1]
+
+
+def test_names_that_return_the_same_list_object_each_time_are_told_to_return_a_new_one():
+    message = rejected(
+        "04.1",
+        wrong(
+            "        return list(self._tools)\n",
+            '        kept = self.__dict__.setdefault("_names", [])\n'
+            "        kept[:] = self._tools\n"
+            "        return kept\n",
+        ),
+    )
+    assert "Where:    at $[3]: expected true, got false" in message
+    assert "Return a new list on every call" in message.split("Hint:")[1]

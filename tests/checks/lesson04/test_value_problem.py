@@ -26,7 +26,7 @@ def wrong(old: str, new: str):
 
 def test_the_solution_passes_every_case():
     assert evaluate("04.2", solution()["value_problem"]) == (
-        "Exercise 04.2 passed: value_problem (27 visible and 16 hidden cases)."
+        "Exercise 04.2 passed: value_problem (28 visible and 16 hidden cases)."
     )
 
 
@@ -127,3 +127,19 @@ def test_null_matched_by_any_falsy_value_is_told_to_test_for_none():
     )
     message = rejected("04.2", fn)
     assert "value is None" in message and "Case: value_problem({'type': 'null'}, 0)" in message
+
+
+def test_a_node_that_judges_its_properties_too_is_told_to_judge_this_node_only():
+    message = rejected(
+        "04.2",
+        wrong(
+            "    return None\n",
+            '    if isinstance(value, dict) and "properties" in schema:\n'
+            '        for name, node in schema["properties"].items():\n'
+            "            if name in value and value_problem(node, value[name]) is not None:\n"
+            '                return name + " " + value_problem(node, value[name])\n'
+            "    return None\n",
+        ),
+    )
+    assert "Case: value_problem({'type': 'object', 'properties': {'天数'" in message
+    assert "looks at this node only" in message.split("Hint:")[1]

@@ -24,6 +24,7 @@ def make_fixed_loop(
     one_turn_too_many: bool = False,
     skip_last_turn_calls: bool = False,
     split_calls: bool = False,
+    first_call_id_for_all: bool = False,
 ) -> Callable[..., list[dict]]:
     """A fixed_loop with one realistic mistake switched on (all off: a correct one)."""
 
@@ -46,7 +47,7 @@ def make_fixed_loop(
             answers = [
                 {
                     "role": "tool",
-                    "tool_call_id": c.id,
+                    "tool_call_id": calls[0].id if first_call_id_for_all else c.id,
                     "content": registry.call(c.function.name, c.function.arguments),
                 }
                 for c in calls
@@ -124,3 +125,10 @@ def test_each_call_in_an_assistant_message_of_its_own_is_told_one_message_holds_
     message = rejected("05.2", make_fixed_loop(split_calls=True))
     assert "an assistant message of its own" in message
     assert "asked the model" not in message
+
+
+def test_every_tool_message_carrying_the_first_calls_id_is_told_the_ids_repeat():
+    """Both calls answered, under one id: the 400 names an id, and the hint the repeat."""
+    message = rejected("05.2", make_fixed_loop(first_call_id_for_all=True))
+    assert "Two tool messages carry the same tool_call_id" in message
+    assert "A tool call was never answered" not in message

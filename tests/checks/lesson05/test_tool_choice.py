@@ -150,3 +150,22 @@ def test_a_loop_written_differently_passes(source):
 def test_a_first_request_without_the_choice_is_told_it_sent_none():
     message = rejected("05.6", WRONG_BY_RULE["05.6"]["first_request"])
     assert 'tool_choice="none" (it sent no tool_choice)' in message
+
+
+def test_the_contract_and_the_rule_allow_what_the_check_accepts_leaving_tool_choice_out():
+    # CHINESE_WHILE leaves tool_choice out after the first request and passes (the API's
+    # default is "auto" when tools are sent): the contract must not say "sends" alone.
+    import json
+    from pathlib import Path
+
+    from course_lib.checks import EXERCISES
+
+    notebook = Path(__file__).parents[3] / "solutions" / "05_agent_loop.ipynb"
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    [contract] = [
+        "".join(cell["source"])
+        for cell in cells
+        if cell["metadata"].get("course", {}).get("contract") == "05.6"
+    ]
+    assert 'sends `tool_choice="auto"` or leaves it out' in contract
+    assert "leaves tool_choice out" in EXERCISES["05.6"].rule("later_auto").text

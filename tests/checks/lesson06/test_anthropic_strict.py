@@ -53,6 +53,9 @@ WRONG_BY_RULE = {
         ),
         "min_items": edited(MIN_ITEMS, 'if "minItems" in node:'),
         "described": edited(DESCRIBED, "    if False:\n"),
+        "described_after": edited(
+            "f\"{node['description']} {limits}\"", "f\"{limits} {node['description']}\""
+        ),
         "required": edited(
             CLOSE,
             CLOSE + '        node["required"] = list(node["properties"])\n',
@@ -190,3 +193,17 @@ def test_an_object_left_with_an_additional_properties_schema_is_told_to_close_it
     message = rejected("06.5", open_stops)
     assert "Case: anthropic_strict(objects nested in objects and in an array)" in message
     assert 'needs "additionalProperties": false on every object' in message
+
+
+def test_keeping_the_keywords_in_every_node_is_told_to_remove_them_at_every_node():
+    """A walk that removes nothing returns the ranged limit exactly as given, as a walk that
+    never reaches it does: the hint names the keywords still there and the walk both."""
+    message = rejected("06.5", *edited(MOVED, "moved = {}"))
+    assert "Where:    at $.properties.limit" in message
+    assert "still with minimum, maximum, which Anthropic's strict mode refuses" in message
+
+
+def test_the_description_written_after_the_removed_keywords_is_told_to_come_first():
+    message = rejected("06.5", *WRONG_BY_RULE["06.5"]["described_after"])
+    assert "Where:    at $.properties.trip.properties.city" in message
+    assert "not before it" in message

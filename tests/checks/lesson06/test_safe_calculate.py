@@ -94,7 +94,7 @@ def test_a_wrong_calculator_breaking_one_rule_gets_that_rules_hint(rule):
 
 def test_the_solution_passes_every_calculation_and_refusal():
     assert evaluate("06.1", *targets("06.1")) == (
-        "Exercise 06.1 passed: safe_calculate (27 calculations and 42 refusals)."
+        "Exercise 06.1 passed: safe_calculate (27 calculations and 43 refusals)."
     )
 
 
@@ -289,3 +289,15 @@ def test_a_calculator_without_the_length_limit_hears_about_the_parser_on_deep_ne
 
 def test_a_bool_constant_is_told_it_is_not_a_number():
     assert "True is a bool" in rejected("06.1", *WRONG_BY_RULE["06.1"]["numbers"])
+
+
+def test_a_calculator_letting_complex_constants_through_is_told_to_refuse_3j():
+    """A complex constant survives "3j * 2" (the final float test refuses the result) but not
+    "3j // 2", where Python's own TypeError escapes: the hint names the constant, not the error."""
+    let_through = edited(
+        "type(node.value) in (int, float):\n        return float(node.value)",
+        "type(node.value) in (int, float, complex):\n        return node.value * 1.0",
+    )
+    message = rejected("06.1", *let_through)
+    assert "safe_calculate('3j // 2')" in message
+    assert "refuse 3j (a complex)" in message

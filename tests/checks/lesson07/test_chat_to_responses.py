@@ -251,6 +251,11 @@ def _decoded_output(item, _message):
             {"call_hook": lambda i, c: {**i, "call_id": "call_" + c["id"][-1]}},
             "the id of the call it comes from",
         ),
+        (
+            "the output's call_id read from a key the tool message has not",
+            {"output_hook": lambda i, m: {**i, "call_id": m.get("id")}},
+            "a function_call_output's is the tool message's tool_call_id",
+        ),
         ("the arguments encoded again", {"call_hook": _reencoded}, "or encode it again"),
         (
             "the result under content",

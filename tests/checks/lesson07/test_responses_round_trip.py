@@ -218,6 +218,14 @@ def test_the_tools_left_off_the_second_request_are_told_they_are_not_carried_ove
     assert "no tools (tools= not passed)" in message
 
 
+def test_the_tools_left_off_a_resent_conversation_are_not_told_about_previous_response_id():
+    # this learner never used previous_response_id: the hint names what it did, not that
+    message = rejected("07.1", round_trip(continuation="whole", second_tools=False))
+    assert "previous_response_id" not in message
+    assert "this one too: a request offers the model only the tools it carries" in message
+    assert "no tools (tools= not passed)" in message
+
+
 def test_an_output_encoded_twice_is_told_to_send_the_registry_text_unchanged():
     message = rejected("07.1", WRONG_BY_RULE["07.1"]["output"])
     assert "Where:    the output answering get_weather" in message

@@ -119,6 +119,14 @@ def test_a_wrong_answer_breaking_one_rule_gets_that_rules_hint(rule):
         (("result = await session.call_tool(", "result = session.call_tool("), "await them"),
         (("json.loads(tool_call.function.arguments)", "tool_call.function.arguments"),
          "takes the arguments as a dict"),
+        (("            name = names.get(tool_call.function.name, tool_call.function.name)\n",
+          "            name = names.get(tool_call.function.name)\n"
+          "            if name is None:\n"
+          '                unknown = json.dumps({"error": "no such tool"})\n'
+          '                messages.append({"role": "tool", "tool_call_id": tool_call.id, '
+          '"content": unknown})\n'
+          "                continue\n"),
+         "send every call to the server, one whose name no tool has too"),
         (("content = json.dumps(error, ensure_ascii=False) if result.is_error else text",
           "content = f'Error: {text}' if result.is_error else text"),
          "The server flagged this result isError"),

@@ -19,6 +19,7 @@ from course_lib.checks.core import run_check
 from course_lib.grading.kernel import GuardedKernel
 from course_lib.grading.kernel_channel import KernelChannel
 from course_lib.grading.plugin import DRIVER
+from course_lib.grading.toolkit_plan import configure_expression, empty_manifest
 
 from .notebook import CELLS, NOTEBOOK
 
@@ -63,6 +64,9 @@ def kernel(tmp_path_factory):
         str(tmp_path_factory.mktemp("kernel")), memory_mb=2048, output_cap=100_000
     )
     kernel.evaluate(DRIVER)
+    # As the grader does: the toolkit gets its manifest (here no earlier parts of the student's),
+    # so lesson 08's toolkit.use reads no course state (which the confinement forbids anyway).
+    kernel.evaluate(configure_expression(empty_manifest("08_mcp")))
     yield kernel
     kernel.stop()
 
