@@ -115,8 +115,27 @@ def _lesson_notebook(sources: tuple[str, ...]) -> _Lesson:
     lesson = _aliases(trees, Notebook())
     uses: set[str] = set()
     for tree in trees:
-        uses |= _used_origins(tree, lesson.aliases)
+        uses |= _used_origins(tree, lesson.aliases) | _lent_parts(tree, lesson.aliases)
     return _Lesson(sources, frozenset(uses))
+
+
+def _lent_parts(tree: ast.Module, aliases: dict[str, str]) -> set[str]:
+    """The course's versions of the parts the lesson's own cells take from the learner's
+    toolkit (``toolkit.use("run_tool_calls")``): where an earlier exercise has not passed, the
+    lesson itself hands the learner the reference, so reaching it is not borrowing."""
+    from course_lib.toolkit.parts import PARTS
+
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        chain = chain_of(node.func) if isinstance(node, ast.Call) else None
+        if not chain or _resolve(chain, aliases) != "course_lib.toolkit.use":
+            continue
+        for argument in node.args:
+            part = PARTS.get(argument.value) if isinstance(argument, ast.Constant) else None
+            if part is not None and part.reference is not None:
+                module, _, attribute = part.reference.partition(":")
+                found.add(f"{module}.{attribute}")
+    return found
 
 
 def _aliases(trees: list[ast.Module], notebook: Notebook) -> Notebook:
