@@ -60,6 +60,7 @@ CAPSTONE_PARTS = (
     "ToolRegistry",
     "run_tool_calls",
     "safe_calculate",
+    "to_strict",
     "TracedRegistry",
     "chat_to_responses_input",
 )

@@ -23,9 +23,9 @@ LESSONS = sorted(path.stem for path in (ROOT / "notebooks").glob("*.ipynb"))
 CAPSTONE = "09_capstone"
 # A capstone that never asks the person: staff cancel an order nobody approved.
 UNGUARDED = (
-    "        approvals = ApprovalRegistry(offer, needs_approval=needs_approval, "
+    "        approvals = ApprovalRegistry(strict, needs_approval=needs_approval, "
     "approve=self.approve)",
-    "        approvals = offer",
+    "        approvals = strict",
 )
 
 

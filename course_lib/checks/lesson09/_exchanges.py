@@ -81,7 +81,7 @@ def chat_tools(tools: Any) -> list[dict]:
     out = []
     for tool in tools if isinstance(tools, list) else []:
         if isinstance(tool, dict) and "function" not in tool:
-            function = {k: v for k, v in tool.items() if k not in ("type", "strict")}
+            function = {k: v for k, v in tool.items() if k != "type"}  # strict as in Chat
             out.append({"type": "function", "function": function})
         else:
             out.append(tool)

@@ -34,6 +34,8 @@ RULES = (
          hint="routing"),
     Rule("roles", "Offer only tools may_use(role, tags) allows.", case="staff_tool",
          hint="roles"),
+    Rule("strict", "Offer the tools in strict mode (to_strict, strict: true).", case="price",
+         hint="strict"),
     Rule("every_call", "Answer every call, refused ones too.", case="staff_tool",
          hint="unanswered"),
     Rule("trace", "Trace every call with lesson 06's records, across questions.",

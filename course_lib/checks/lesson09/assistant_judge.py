@@ -107,6 +107,7 @@ def judge_ask(evidence: Evidence, asked: Asked, expectation: Expectation, number
         )
     judge_result_shape(evidence, asked)
     judge_offers(evidence, asked)
+    judge_strict(evidence, asked)
     judge_refusals(evidence, asked)
     judge_calculator(evidence, asked)
     judge_concurrency(evidence, asked)
@@ -156,6 +157,19 @@ def judge_offers(evidence: Evidence, asked: Asked) -> None:
         else:
             chosen = hint("missing_tools", categories=categories, missing=", ".join(missing))
         raise verdict(evidence, asked, sorted(wanted), sorted(names), chosen, where=where)
+
+
+def judge_strict(evidence: Evidence, asked: Asked) -> None:
+    """Every tool offered goes in strict mode (06): ``"strict": true`` on it. That its schema is
+    one strict mode accepts, the model itself says: it refuses the request otherwise."""
+    for index, exchange in enumerate(asked.exchanges, start=1):
+        tools = [tool.get("function", {}) for tool in exchange.request.get("tools") or []]
+        loose = [tool.get("name", "?") for tool in tools if tool.get("strict") is not True]
+        if loose:
+            where = text("request", number=index, count=len(asked.exchanges))
+            got = Plain(", ".join(loose))
+            chosen = hint("strict", loose=", ".join(loose))
+            raise verdict(evidence, asked, Plain(text("strict_tools")), got, chosen, where=where)
 
 
 def judge_refusals(evidence: Evidence, asked: Asked) -> None:

@@ -2,11 +2,11 @@
 one of the two with a single realistic mistake each.
 
 ``HAND_BUILT`` uses none of the notebook's parts: its own routing (one compiled pattern per
-category), its own permissions (``all()``), tools as plain records with schemas from
-``function_to_tool``, arguments checked with ``validate_arguments``, its own Responses loop with
-a thread pool and its own conversion of the history to input items, approval asked inside the
-dispatch (refusals in Chinese), its own budget (exchanges kept from the back), and its own trace
-records in lesson 06's format. The check must accept it exactly as it accepts the notebook's.
+category), its own permissions (``all()``), tools as plain records with strict schemas from
+``function_to_tool(..., strict=True)`` (a null read as "not given"), arguments checked with
+``validate_arguments``, its own Responses loop with a thread pool and its own conversion of the
+history to input items, approval asked inside the dispatch (refusals in Chinese), its own budget
+(exchanges kept from the back), and its own trace records in lesson 06's format. The check must accept it exactly as it accepts the notebook's.
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ class HandAssistant:
     def __init__(self, client, *, model, shop, approve):
         self.client, self.model, self.approve = client, model, approve
         self.tools = {
-            f.__name__: Tool(f, function_to_tool(f), TOOL_TAGS[f.__name__])
+            f.__name__: Tool(f, function_to_tool(f, strict=True), TOOL_TAGS[f.__name__])
             for f in [*shop_tools(shop), calculate]
         }
         self.messages = [{"role": "system", "content": SYSTEM_PROMPT}]
@@ -216,6 +216,7 @@ class HandAssistant:
         problems = validate_arguments(offer[name].schema["function"]["parameters"], arguments)
         if problems:
             return refusal("; ".join(problems))
+        arguments = {key: value for key, value in arguments.items() if value is not None}
         if name in NEEDS_APPROVAL:
             answer = self.approve(name, arguments)
             if answer is not True:

@@ -17,6 +17,8 @@ CELLS = (
     "w09-memory",
     "w09-budget",
     "w09-calculator",
+    "w09-metadata",
+    "w09-strict",
     "w09-assistant",
 )
 

@@ -43,9 +43,10 @@ RETURN = (
     "max_turns=MAX_TURNS)"
 )
 APPROVALS = (
-    "        approvals = ApprovalRegistry(offer, needs_approval=needs_approval, "
+    "        approvals = ApprovalRegistry(strict, needs_approval=needs_approval, "
     "approve=self.approve)"
 )
+STRICT = "        strict = StrictTools(offer)"
 FIT = "        self.messages[:] = fit_budget(asked, CONTEXT_BUDGET)"
 ASKED = '        asked = [*self.messages, {"role": "user", "content": question}]'
 # A loop of its own over Chat Completions instead of converse's Responses.
@@ -82,7 +83,8 @@ ROLE_ONLY_OFFER = """        routed = [n for n in offer.names() if TOOL_TAGS[n][
                 return offer.call(name, arguments)
 
         needs = NEEDS_APPROVAL & set(routed)
-        approvals = ApprovalRegistry(Routed(), needs_approval=needs, approve=self.approve)"""
+        strict = StrictTools(Routed())
+        approvals = ApprovalRegistry(strict, needs_approval=needs, approve=self.approve)"""
 
 
 def partly_right(build_assistant) -> PartlyRight:
@@ -140,13 +142,15 @@ WRONG_BY_RULE = {
         "guard": notebook_with(
             (CELL, OFFER, "            if may_use(role, tags):"),
             (CELL, "        needs_approval = NEEDS_APPROVAL & set(offer.names())"
-                   "  # never ask about the unoffered\n" + APPROVALS, ROLE_ONLY_OFFER),
+                   "  # never ask about the unoffered\n" + STRICT + "\n" + APPROVALS,
+             ROLE_ONLY_OFFER),
         ),
         "calculator": notebook_with(
             ("w09-calculator", "    return safe_calculate(expression)\n",
              "    return float(eval(expression))\n")
         ),
-        "approval": notebook_with((CELL, APPROVALS, "        approvals = offer")),
+        "approval": notebook_with((CELL, APPROVALS, "        approvals = strict")),
+        "strict": notebook_with((CELL, STRICT, "        strict = offer")),
         "memory": notebook_with(
             (CELL, ASKED,
              '        asked = [self.messages[0], {"role": "user", "content": question}]')
