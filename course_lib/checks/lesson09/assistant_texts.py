@@ -55,7 +55,7 @@ HINTS = {
     ),
     "strict": (
         "Offer the tools in strict mode (lesson 06): each schema made strict with to_strict and "
-        "sent with \"strict\": true (StrictTools does both); this request sent {loose} without "
+        'sent with "strict": true (StrictTools does both); this request sent {loose} without '
         "it."
     ),
     "missing_tools": (
@@ -168,7 +168,7 @@ TEXTS = {
     "no_tools": "no tools",
     "an_error": "an error result",
     "accepted": "a request the model accepts",
-    "strict_tools": "every tool with \"strict\": true",
+    "strict_tools": 'every tool with "strict": true',
     "refused_status": "HTTP {status}: {message}",
     "together": "a result, the calls of the turn running at the same time",
     "requests": "{count} requests",
