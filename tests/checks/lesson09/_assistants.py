@@ -6,7 +6,8 @@ category), its own permissions (``all()``), tools as plain records with strict s
 ``function_to_tool(..., strict=True)`` (a null read as "not given"), arguments checked with
 ``validate_arguments``, its own Responses loop with a thread pool and its own conversion of the
 history to input items, approval asked inside the dispatch (refusals in Chinese), its own budget
-(exchanges kept from the back), and its own trace records in lesson 06's format. The check must accept it exactly as it accepts the notebook's.
+(exchanges kept from the back), and its own trace records in lesson 06's format. The check must
+accept it exactly as it accepts the notebook's.
 """
 
 from __future__ import annotations

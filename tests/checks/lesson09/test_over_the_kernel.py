@@ -17,7 +17,7 @@ from course_lib.grading.plugin import DRIVER
 
 from ._assistants import notebook_with
 from ._solution import CELLS, NOTEBOOK
-from .test_assistant import APPROVALS, CELL, COUNT, OFFER, ROLE_ONLY_OFFER
+from .test_assistant import APPROVALS, CELL, COUNT, OFFER, ROLE_ONLY_OFFER, STRICT
 
 # A guard by role only: the offer's registry holds every tool the role may use, only the schemas
 # are routed, so the injected cancel_order runs.
@@ -26,7 +26,7 @@ ROLE_ONLY_GUARD = [
     (
         CELL,
         "        needs_approval = NEEDS_APPROVAL & set(offer.names())"
-        "  # never ask about the unoffered\n" + APPROVALS,
+        "  # never ask about the unoffered\n" + STRICT + "\n" + APPROVALS,
         ROLE_ONLY_OFFER,
     ),
 ]
