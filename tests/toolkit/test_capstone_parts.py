@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 
 from course_lib.checks import evaluate
+from course_lib.checks.core import outcome
+from course_lib.checks.scenarios import PartlyRight
 from course_lib.toolkit import export, resolve, state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,14 +57,15 @@ def course_folder(tmp: Path, monkeypatch: pytest.MonkeyPatch, skipped: tuple[str
     monkeypatch.setattr(resolve, "GRADING", None)
 
 
-def capstone() -> tuple[dict, str]:
-    """Lesson 09's setup cell run as the notebook runs it (what it printed), then its parts."""
+def capstone(*edits) -> tuple[dict, str]:
+    """Lesson 09's setup cell run as the notebook runs it (what it printed), then its parts
+    (with ``edits``: (cell, old, new))."""
     namespace: dict = {}
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
         code = compile(cell_sources(CAPSTONE)["w09-setup"], "w09-setup", "exec", dont_inherit=True)
         exec(code, namespace)
-    load_cells(CAPSTONE, AFTER_SETUP, namespace=namespace)
+    load_cells(CAPSTONE, AFTER_SETUP, namespace=namespace, edits=edits)
     return namespace, printed.getvalue()
 
 
@@ -96,3 +99,24 @@ def test_a_learner_who_skipped_04_1_gets_the_course_registry_and_one_line_naming
     assert namespace["TracedRegistry"].__module__ == "my_toolkit.lesson06"
     assert parts_line().startswith("Your parts in this assistant: 5 of 6 from earlier lessons")
     assert str(evaluate("09.6", namespace["ShopAssistant"])) == PASSED
+
+
+NULLS_KEPT = (
+    "w09-strict",
+    "        given = {key: v for key, v in value.items() if v is not None or key not in optional}",
+    "        given = value",
+)
+
+
+def test_strict_tools_that_keep_the_nulls_fail_on_the_learners_registry_with_a_hint_naming_it(
+    tmp_path, monkeypatch
+):
+    """The course's registry reads null as "use the default"; lesson 04's does not. With the
+    learner's registry, a null sent on is refused, and the hint names the null, not the facts."""
+    course_folder(tmp_path, monkeypatch, skipped=())
+    namespace, _ = capstone(NULLS_KEPT)
+    result = outcome("09.6", namespace["ShopAssistant"])
+    assert isinstance(result, PartlyRight), str(result)
+    failed = {o.id: o.failure.hint_key for o in result.outcomes if not o.passed}
+    assert failed and set(failed.values()) == {"strict_null"}
+    assert "price" in failed and "limit" in str(result)

@@ -10,6 +10,7 @@ roles), calls to tools that were not offered (not run), the person's approval, t
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from course_lib.capstone.conversation import message_size
@@ -108,6 +109,7 @@ def judge_ask(evidence: Evidence, asked: Asked, expectation: Expectation, number
     judge_result_shape(evidence, asked)
     judge_offers(evidence, asked)
     judge_strict(evidence, asked)
+    judge_nulls(evidence, asked)
     judge_refusals(evidence, asked)
     judge_calculator(evidence, asked)
     judge_concurrency(evidence, asked)
@@ -170,6 +172,33 @@ def judge_strict(evidence: Evidence, asked: Asked) -> None:
             got = Plain(", ".join(loose))
             chosen = hint("strict", loose=", ".join(loose))
             raise verdict(evidence, asked, Plain(text("strict_tools")), got, chosen, where=where)
+
+
+def judge_nulls(evidence: Evidence, asked: Asked) -> None:
+    """In strict mode the model sends ``null`` for an optional parameter it leaves out; a
+    registry that validates the function's own schema refuses it unless the null is dropped
+    first. Such a refusal names the parameter and the null."""
+    answers = answers_in(asked.exchanges)
+    for exchange in asked.exchanges:
+        for call in calls_of(exchange):
+            function = call.get("function", {})
+            try:
+                arguments = json.loads(function.get("arguments") or "{}")
+            except (TypeError, ValueError):
+                continue
+            nulls = (
+                [k for k, v in arguments.items() if v is None]
+                if isinstance(arguments, dict)
+                else []
+            )
+            content = answers.get(str(call.get("id"))) or ""
+            named = [k for k in nulls if k in content]
+            if named and "null" in content and is_error(content):
+                name = function.get("name", "")
+                where = text("tool_message", name=name, call_id=call.get("id"))
+                chosen = hint("strict_null", name=name, parameter=named[0])
+                expected = Plain(text("null_default", parameter=named[0]))
+                raise verdict(evidence, asked, expected, content, chosen, where=where)
 
 
 def judge_refusals(evidence: Evidence, asked: Asked) -> None:

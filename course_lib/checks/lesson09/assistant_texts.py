@@ -58,6 +58,11 @@ HINTS = {
         'sent with "strict": true (StrictTools does both); this request sent {loose} without '
         "it."
     ),
+    "strict_null": (
+        "In strict mode the model sends null for an optional parameter it leaves out, and "
+        "{name}'s {parameter} was null; your registry refused it. Drop such a null before the "
+        "registry validates the call, so the function's default applies (StrictTools does)."
+    ),
     "missing_tools": (
         "Offer every tool of the categories route(question) picks ({categories}) that the role "
         "may use; this request left out: {missing}."
@@ -169,6 +174,7 @@ TEXTS = {
     "an_error": "an error result",
     "accepted": "a request the model accepts",
     "strict_tools": 'every tool with "strict": true',
+    "null_default": "the result of the call with {parameter} at its default",
     "refused_status": "HTTP {status}: {message}",
     "together": "a result, the calls of the turn running at the same time",
     "requests": "{count} requests",
