@@ -179,9 +179,8 @@ def shop_tools(shop: Shop) -> list[Callable[..., Any]]:
     here: the assistant brings its own, safe one."""
 
     def search_products(query: str, limit: int = 5) -> list[dict]:
-        """Look up the teas and teapots we sell by name: how much each costs, stock and SKU.
-
-        Also in Chinese: 查茶叶和茶壶的价格（多少钱）和库存。
+        """Look up the teas and teapots we sell by name: how much each costs, stock and SKU
+        (查茶叶和茶壶的价格：多少钱，库存).
 
         Args:
             query: Part of a product name, e.g. "oolong" or "龙井".

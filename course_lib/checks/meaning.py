@@ -33,6 +33,17 @@ CONCEPTS: dict[str, tuple[str, ...]] = {
     ),
     # arguments that do not parse
     "JSON": ("json", "解析"),
+    # a person said no to a call (lesson 09's approval)
+    "refused": (
+        "refused",
+        "declined",
+        "denied",
+        "rejected",
+        "not approved",
+        "拒绝",
+        "不同意",
+        "未批准",
+    ),
     # JSON Schema's seven type names
     "object": ("object", "对象"),
     "string": ("string", "字符串"),

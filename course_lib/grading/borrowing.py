@@ -39,6 +39,7 @@ from course_lib.grading.routes import (
     memo,
     run_time_route,
 )
+from course_lib.toolkit.parts import PARTS
 
 MAX_ALIAS_ROUNDS = 8  # chains of aliases longer than this are not followed
 
@@ -105,6 +106,12 @@ def notebook_aliases(lesson_sources: Iterable[str], learner_sources: Iterable[st
 class _Lesson:
     sources: tuple[str, ...]
     lesson_uses: frozenset[str]
+    parts: tuple[str, ...] = ()  # what its cells take from the toolkit, in order
+
+
+def lesson_parts(lesson_sources: Iterable[str]) -> tuple[str, ...]:
+    """The toolkit parts the lesson's own cells take (``toolkit.use("run_tool_calls")``)."""
+    return _lesson_notebook(tuple(lesson_sources)).parts
 
 
 @functools.lru_cache(maxsize=64)
@@ -114,9 +121,33 @@ def _lesson_notebook(sources: tuple[str, ...]) -> _Lesson:
     trees = [tree for tree in map(parse, sources) if tree is not None]
     lesson = _aliases(trees, Notebook())
     uses: set[str] = set()
+    parts: list[str] = []
     for tree in trees:
         uses |= _used_origins(tree, lesson.aliases)
-    return _Lesson(sources, frozenset(uses))
+        parts += _lent_parts(tree, lesson.aliases)
+    # Where an earlier exercise has not passed, the lesson itself hands the learner the course's
+    # version of a part it takes from the toolkit: reaching that is not borrowing.
+    uses |= {_course_version(name) for name in parts if PARTS[name].reference is not None}
+    return _Lesson(sources, frozenset(uses), tuple(dict.fromkeys(parts)))
+
+
+def _lent_parts(tree: ast.Module, aliases: dict[str, str]) -> list[str]:
+    """The names of the parts ``toolkit.use(...)`` calls in ``tree`` take, in order."""
+    found: list[str] = []
+    for node in ast.walk(tree):
+        chain = chain_of(node.func) if isinstance(node, ast.Call) else None
+        if not chain or _resolve(chain, aliases) != "course_lib.toolkit.use":
+            continue
+        for argument in node.args:
+            if isinstance(argument, ast.Constant) and argument.value in PARTS:
+                found.append(argument.value)
+    return found
+
+
+def _course_version(name: str) -> str:
+    """``course_lib.reference.loop.run_tool_calls`` for the part ``run_tool_calls``."""
+    module, _, attribute = str(PARTS[name].reference).partition(":")
+    return f"{module}.{attribute}"
 
 
 def _aliases(trees: list[ast.Module], notebook: Notebook) -> Notebook:
@@ -266,4 +297,4 @@ def borrowing(source: str, notebook: Notebook, targets: Iterable[str] = ()) -> s
     return run_time_route(tree, _resolver(aliases), shadowed)
 
 
-__all__ = ["RUN_TIME", "Notebook", "borrowing", "notebook_aliases", "parse"]
+__all__ = ["RUN_TIME", "Notebook", "borrowing", "lesson_parts", "notebook_aliases", "parse"]

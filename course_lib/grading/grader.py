@@ -21,7 +21,7 @@ from course_lib.grading.results import (
 from course_lib.grading.runner import RunOptions, run_sanitized, submission_language
 from course_lib.grading.sanitize import InvalidSubmission, sanitize
 from course_lib.grading.scrub import scrub, stable
-from course_lib.grading.toolkit_plan import depends_on, manifest
+from course_lib.grading.toolkit_plan import depends_on, manifest, parts_notes
 
 # Learner-facing messages, whole sentences (one place, for the translation).
 MESSAGES = {
@@ -52,7 +52,9 @@ def grade_submission(
     lessons, whose passed parts this lesson's kernel uses (``toolkit_plan``)."""
     try:
         toolkit = manifest(submission.notebook, earlier or [], lessons)
-        return stable(_grade(submission, lessons, options, toolkit))
+        result = _grade(submission, lessons, options, toolkit)
+        result.notes[:0] = parts_notes(submission.notebook, earlier or [], lessons)
+        return stable(result)
     except Exception as exc:  # noqa: BLE001 (a bug of ours must not stop the class run)
         error = scrub(f"{type(exc).__name__}: {exc}")[:300]
         lesson = lessons.get(submission.notebook)

@@ -16,9 +16,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from course_lib.grading.borrowing import lesson_parts
 from course_lib.grading.canonical import Lesson, course_meta
 from course_lib.grading.results import SubmissionResult
 from course_lib.toolkit import export
+from course_lib.toolkit.messages import say
 from course_lib.toolkit.parts import PARTS, Part
 
 
@@ -49,9 +51,10 @@ def passed_answers(result: SubmissionResult) -> dict[str, str]:
     }
 
 
-def manifest(slug: str, earlier: list[SubmissionResult], lessons: dict[str, Lesson]) -> str:
-    """The JSON ``toolkit.grading.configure`` takes in ``slug``'s kernel."""
-    number = lesson_number(slug)
+def _passed_before(
+    number: str, earlier: list[SubmissionResult]
+) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    """The passed answers of the lessons before ``number``: all of them, and by lesson."""
     answers: dict[str, str] = {}
     by_lesson: dict[str, dict[str, str]] = {}
     for result in earlier:
@@ -59,6 +62,13 @@ def manifest(slug: str, earlier: list[SubmissionResult], lessons: dict[str, Less
             passed = passed_answers(result)
             answers.update(passed)
             by_lesson[lesson_number(result.notebook)] = passed
+    return answers, by_lesson
+
+
+def manifest(slug: str, earlier: list[SubmissionResult], lessons: dict[str, Lesson]) -> str:
+    """The JSON ``toolkit.grading.configure`` takes in ``slug``'s kernel."""
+    number = lesson_number(slug)
+    answers, by_lesson = _passed_before(number, earlier)
     mine = {
         part.name: part
         for part in PARTS.values()
@@ -74,6 +84,30 @@ def manifest(slug: str, earlier: list[SubmissionResult], lessons: dict[str, Less
         )
     chosen = {name: [export.module_name(p.lesson), p.target] for name, p in mine.items()}
     return json.dumps({"lesson": number, "modules": modules, "mine": chosen}, sort_keys=True)
+
+
+def parts_notes(
+    slug: str, earlier: list[SubmissionResult], lessons: dict[str, Lesson]
+) -> list[str]:
+    """What the report says about the parts ``slug``'s own cells take from the toolkit: how many
+    were the student's, then one line per part that was the course's, naming the exercise to
+    finish (the line the learner's kernel prints). Nothing for a lesson that takes none."""
+    lesson = lessons.get(slug)
+    taken = lesson_parts(_lesson_sources(lesson)) if lesson is not None else ()
+    if not taken:
+        return []
+    number = lesson_number(slug)
+    answers, _ = _passed_before(number, earlier)
+    mine, lines = [], []
+    for name in taken:
+        missing = [e for e in PARTS[name].exercises if e not in answers]
+        if missing:
+            lines.append(say("course_missing", part=name, exercise=missing[0]))
+        else:
+            mine.append(name)
+    names = ", ".join(mine) or say("parts_none")
+    summary = say("parts_graded", mine=len(mine), count=len(taken), names=names)
+    return [summary, *lines]
 
 
 def _lesson_sources(lesson: Lesson) -> tuple[str, ...]:
@@ -106,4 +140,10 @@ def empty_manifest(slug: str) -> str:
     return manifest(slug, [], {})
 
 
-__all__: list[Any] = ["configure_expression", "depends_on", "empty_manifest", "manifest"]
+__all__: list[Any] = [
+    "configure_expression",
+    "depends_on",
+    "empty_manifest",
+    "manifest",
+    "parts_notes",
+]

@@ -21,6 +21,12 @@ MESSAGES: dict[str, str] = {
     "course_chosen": (
         'Using the course\'s {part}, as you chose (toolkit.prefer("mine", "{part}") switches back).'
     ),
+    # the grader's report on a lesson that takes parts from the toolkit
+    "parts_graded": (
+        "Parts from earlier lessons: {mine} of {count} were yours ({names}); each other one "
+        "was the course's, as its line says."
+    ),
+    "parts_none": "none",
     # the reasons ``parts()`` shows
     "why_mine": "exercise {exercises} passed its check",
     "why_missing": "exercise {exercise} has not passed its check yet",

@@ -21,17 +21,17 @@ from course_lib.grading.report import summary_table, to_payload, write_outputs
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted(path.stem for path in (ROOT / "notebooks").glob("*.ipynb"))
 CAPSTONE = "09_capstone"
-# A capstone whose guard checks only that the tool exists, not that this request offered it: a
-# customer reaches the staff-only tool, and the injected instruction is obeyed.
+# A capstone that never asks the person: staff cancel an order nobody approved.
 UNGUARDED = (
-    "        if name not in self.names:",
-    "        if self.registry.get(name) is None:",
+    "        approvals = ApprovalRegistry(strict, needs_approval=needs_approval, "
+    "approve=self.approve)",
+    "        approvals = strict",
 )
 
 
 def unguarded_capstone(target: Path) -> None:
     nb = nbformat.read(ROOT / "solutions" / f"{CAPSTONE}.ipynb", as_version=4)
-    (cell,) = [cell for cell in nb.cells if cell.get("id") == "w09-ex1"]
+    (cell,) = [cell for cell in nb.cells if cell.get("id") == "w09-assistant"]
     assert UNGUARDED[0] in cell.source
     cell.source = cell.source.replace(*UNGUARDED)
     target.mkdir(exist_ok=True)
@@ -91,7 +91,7 @@ def test_the_lessons_that_need_the_reference_are_those_whose_demos_show_it():
     assert hidden == ["00_welcome", "02_reflection", "03_pitfalls"]
 
 
-def test_an_unguarded_09_capstone_earns_partial_credit_and_grades_json_keeps_each_scenario(
+def test_a_09_capstone_that_never_asks_the_person_earns_partial_credit_and_keeps_each_scenario(
     graded, tmp_path
 ):
     if ("unguarded", CAPSTONE) not in graded:
@@ -101,17 +101,20 @@ def test_an_unguarded_09_capstone_earns_partial_credit_and_grades_json_keeps_eac
     payload = json.loads((tmp_path / "grades.json").read_text(encoding="utf-8"))
     rows = {row["exercise"]: row for row in payload["grades"]}
     assert {e: (r["status"], r["points"]) for e, r in rows.items()} == {
-        "09.1": ("failed", 10),
+        "09.1": ("passed", 2),
         "09.2": ("passed", 2),
         "09.3": ("passed", 2),
+        "09.4": ("passed", 2),
+        "09.5": ("passed", 2),
+        "09.6": ("failed", 14),
     }
-    assert "2 of 12 scenarios failed" in rows["09.1"]["message"]
-    failed = [s["id"] for s in rows["09.1"]["scenarios"] if not s["passed"]]
-    assert (failed, len(rows["09.1"]["scenarios"])) == (["staff_tool", "injection"], 12)
+    assert "2 of 16 scenarios failed" in rows["09.6"]["message"]
+    failed = [s["id"] for s in rows["09.6"]["scenarios"] if not s["passed"]]
+    assert (failed, len(rows["09.6"]["scenarios"])) == (["approval", "approved"], 16)
     graded_here = payload["totals"]["unguarded"]["notebooks"][CAPSTONE]
-    assert (graded_here["points"], graded_here["max_points"]) == (14, 16)
+    assert (graded_here["points"], graded_here["max_points"]) == (24, 26)
     assert graded_here["isolation"]["environment"] == "allowlist"
     report = summary_table(to_payload([result, graded[("solutions", CAPSTONE)]]))
-    assert f"scenarios of {CAPSTONE} 09.1 (submissions that passed each):" in report
-    assert any(line.split()[:2] == ["1/2", "injection"] for line in report.splitlines())
+    assert f"scenarios of {CAPSTONE} 09.6 (submissions that passed each):" in report
+    assert any(line.split()[:2] == ["1/2", "approval"] for line in report.splitlines())
     assert any(line.split()[:2] == ["2/2", "price"] for line in report.splitlines())

@@ -97,9 +97,9 @@ def test_where_run_all_stopped_is_marked_in_the_table_of_contents(first_start, p
             fresh.wait_for_timeout(500)
         marked.first.wait_for(state="visible", timeout=10_000)
         assert marked.count() == 1
-        assert "Exercise 09.2" in marked.first.inner_text()
+        assert "Exercise 09.1" in marked.first.inner_text()
         marked.first.click()
-        stop = fresh.locator(".jp-CodeCell", has_text='check("09.2", route)')
+        stop = fresh.locator(".jp-CodeCell", has_text='check("09.1", route)')
         stop.first.wait_for(state="attached", timeout=30_000)
         box = stop.first.bounding_box()
         assert box is not None and box["y"] < 800 and box["y"] + box["height"] > 0  # on screen

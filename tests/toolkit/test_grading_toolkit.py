@@ -23,7 +23,7 @@ import pytest
 from course_lib.toolkit import export, state
 
 ROOT = Path(__file__).resolve().parents[2]
-LATER = ("05_agent_loop", "06_hardening", "07_other_protocols", "08_mcp")
+LATER = ("05_agent_loop", "06_hardening", "07_other_protocols", "08_mcp", "09_capstone")
 PROBE = (
     "\n\nif ToolRegistry.__module__ != 'my_toolkit.lesson04':\n"
     "    run_agent = None  # the probe: 05.1 passes only with the student's own registry\n"
@@ -86,7 +86,8 @@ def forged_course_folder(root: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def grades(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], dict[str, dict]]:
+def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """grades.json of one class run: every test of this module reads it."""
     root = tmp_path_factory.mktemp("toolkit-class")
     submissions = class_folder(root / "class")
     out = root / "out"
@@ -99,11 +100,19 @@ def grades(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str], di
         [*command, "--jobs", "2"], env=env, capture_output=True, text=True, timeout=1800
     )
     assert run.returncode == 0, run.stderr[-3000:]
-    rows = json.loads((out / "grades.json").read_text(encoding="utf-8"))["grades"]
+    return json.loads((out / "grades.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def grades(graded: dict) -> dict[tuple[str, str], dict[str, dict]]:
     found: dict[tuple[str, str], dict[str, dict]] = {}
-    for row in rows:
+    for row in graded["grades"]:
         found.setdefault((row["student"], row["notebook"]), {})[row["exercise"]] = row
     return found
+
+
+def notes(graded: dict, student: str, slug: str) -> list[str]:
+    return graded["totals"][student]["notebooks"][slug]["notes"]
 
 
 def points(rows: dict[str, dict]) -> tuple[int, int]:
@@ -137,6 +146,32 @@ def test_a_blank_lesson_04_costs_no_point_in_a_later_lesson(grades, slug):
 def test_a_solved_lesson_04_costs_no_point_in_a_later_lesson_either(grades, slug):
     earned, total = points(grades[("solved", slug)])
     assert earned == total
+
+
+CAPSTONE = "09_capstone"
+CAPSTONE_TAKES = 7  # the parts 09's cells take from the toolkit (its setup cell)
+FINISH_04_1 = "Using the course's ToolRegistry: finish exercise 04.1 to use yours."
+
+
+def test_the_capstone_of_a_student_who_solved_04_to_08_runs_on_their_own_parts_only(graded, grades):
+    """The report says how many of the capstone's parts were the student's: all of them, and
+    no line names an exercise to finish."""
+    earned, total = points(grades[("solved", CAPSTONE)])
+    assert earned == total == 26
+    assert notes(graded, "solved", CAPSTONE) == [
+        f"Parts from earlier lessons: {CAPSTONE_TAKES} of {CAPSTONE_TAKES} were yours "
+        "(ToolRegistry, run_agent, run_tool_calls, safe_calculate, to_strict, TracedRegistry, "
+        "chat_to_responses_input); each other one was the course's, as its line says."
+    ]
+
+
+def test_the_capstone_of_a_student_without_04_uses_the_course_registry_and_says_so_once(
+    graded, grades
+):
+    found = notes(graded, "blank", CAPSTONE)
+    assert found[0].startswith(f"Parts from earlier lessons: {CAPSTONE_TAKES - 1} of 7 were yours")
+    assert [line for line in found if line.startswith("Using the course's")] == [FINISH_04_1]
+    assert [line for line in notes(graded, "blank", "05_agent_loop")][1:] == [FINISH_04_1]
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,5 @@
 """What the checks of lesson 09 share: the notebook's name, and the two policies as the contracts
-state them (the oracles of 09.2 and 09.3, and what 09.1's scenarios expect each request to
+state them (the oracles of 09.1 and 09.2, and what 09.6's scenarios expect each request to
 offer)."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def keyword_found(keyword: str, question: str) -> bool:
 
 
 def expected_route(question: str) -> list[str]:
-    """09.2's oracle: the categories whose keywords the question holds, in CATEGORIES order
+    """09.1's oracle: the categories whose keywords the question holds, in CATEGORIES order
     (an order number picks "orders"), or every category when none matched."""
     found = {c for c in CATEGORIES if any(keyword_found(k, question) for k in KEYWORDS[c])}
     if ORDER_ID.search(question):
@@ -30,7 +30,7 @@ def expected_route(question: str) -> list[str]:
 
 
 def expected_may_use(role: str, tags: Iterable[str]) -> bool:
-    """09.3's oracle: the tool needs at least one permission, and the role holds all it needs."""
+    """09.2's oracle: the tool needs at least one permission, and the role holds all it needs."""
     if role not in ROLES:
         raise ValueError(f"unknown role {role!r}")
     needed = PERMISSIONS & set(tags)

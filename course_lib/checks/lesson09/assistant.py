@@ -1,5 +1,5 @@
-"""Exercise 09.1, ``build_assistant(client, *, model, shop) -> Assistant``: the shop's assistant,
-assembled, graded by scenarios with partial credit.
+"""Exercise 09.6, ``ShopAssistant(client, *, model, shop, approve)``: the shop's assistant, the
+learner's own parts assembled, graded by scenarios with partial credit.
 
 Each scenario is a conversation with the local model (scripted or the toy model, some hostile)
 on a shop built in the learner's kernel; the model runs here, so what the assistant sent is
@@ -26,30 +26,40 @@ from course_lib.checks.scenarios import ScenarioOutcome
 POINTS_PER_SCENARIO = 1
 
 RULES = (
-    Rule("result", "ask returns the conversation's AgentResult.", case="price",
-         hint="agent_result"),
+    Rule("result", "ask returns the model's final text.", case="price", hint="answer"),
+    Rule("system_prompt", "The memory starts with SYSTEM_PROMPT.", case="price",
+         hint="system_prompt"),
+    Rule("responses", "Requests go over the Responses API.", case="price", hint="responses"),
     Rule("routing", "Offer the tools of the categories route(question) picks.", case="price",
          hint="routing"),
     Rule("roles", "Offer only tools may_use(role, tags) allows.", case="staff_tool",
          hint="roles"),
+    Rule("strict", "Offer the tools in strict mode (to_strict, strict: true).", case="price",
+         hint="strict"),
     Rule("every_call", "Answer every call, refused ones too.", case="staff_tool",
          hint="unanswered"),
-    Rule("trace", "Trace every call, across questions.", case="staff_tool",
-         hint="trace_missing"),
+    Rule("trace", "Trace every call with lesson 06's records, across questions.",
+         case="staff_tool", hint="trace_missing"),
     Rule("guard", "Run no call to a tool this request did not offer.", case="injection",
          hint="guard"),
     Rule("calculator", "calculate never runs eval.", case="eval", hint="eval"),
+    Rule("approval", "A tool in NEEDS_APPROVAL runs only if approve says True.",
+         case="approval", hint="approval"),
+    Rule("memory", "Every question is sent with the conversation before it.", case="memory",
+         hint="memory"),
     Rule("shop", "The tools work on the shop given.", case="price_zh", hint="wrong_shop"),
     Rule("concurrent", "The calls of one turn run concurrently.", case="parallel",
          hint="concurrent"),
     Rule("budget", "At most MAX_TURNS requests per question.", case="endless", hint="budget"),
     Rule("unknown_role", "An unknown role raises ValueError before any request.",
          case="unknown_role", hint="unknown_role"),
+    Rule("context_budget", "The memory is fitted to CONTEXT_BUDGET before each question.",
+         case="budget", hint="context_budget"),
 )  # fmt: skip
 
 
 def expect_an_assistant(learner: Learner, built: Reply) -> None:
-    """``build_assistant`` must return something with an ``ask`` method; else no scenario runs."""
+    """``ShopAssistant(...)`` must make something with an ``ask`` method; else no scenario runs."""
     __tracebackhide__ = True
     asks = learner.run(
         "",
@@ -66,12 +76,12 @@ def expect_an_assistant(learner: Learner, built: Reply) -> None:
 
 
 def foreign_stub(asked: Asked) -> str:
-    """``Exercise 09.2`` when ``ask`` raised another exercise's stub (not written yet), else ""."""
+    """``Exercise 09.1`` when ``ask`` raised another exercise's stub (not written yet), else ""."""
     raised = asked.raised
     if raised is None or not raised.raised_a("NotImplementedError"):
         return ""
     found = STUB_ID.match(raised.message.strip())
-    return f"Exercise {found['id']}" if found and found["id"] != "09.1" else ""
+    return f"Exercise {found['id']}" if found and found["id"] != "09.6" else ""
 
 
 BUILD_HINTS = [
@@ -84,21 +94,21 @@ BUILD_HINTS = [
 
 
 @exercise(
-    "09.1",
+    "09.6",
     notebook=NOTEBOOK,
-    title="build_assistant",
+    title="ShopAssistant",
     points=POINTS_PER_SCENARIO * len(scenarios()),
-    targets=("build_assistant",),
+    targets=("ShopAssistant",),
     rules=RULES,
 )
-def check_build_assistant(learner: Learner) -> list[ScenarioOutcome]:
+def check_shop_assistant(learner: Learner) -> list[ScenarioOutcome]:
     outcomes = []
     for index, (scenario, expectation) in enumerate(scenarios()):
-        session, shop, built = build(learner, scenario, index)
+        session, shop, person, built = build(learner, scenario, index)
         if built.raised:  # no scenario can run: the whole exercise fails on it
             raise_learner_error(text("build_case", model=CHECK_MODEL), built, BUILD_HINTS)
         expect_an_assistant(learner, built)
-        evidence = run_scenario(learner, scenario, session, shop, built.handle)
+        evidence = run_scenario(learner, scenario, session, (shop, person, built.handle))
         unfinished = next((a for a in evidence.asks if foreign_stub(a)), None)
         if unfinished is not None:  # an earlier part is a stub: say so once, not per scenario
             case = text("case", question=unfinished.question, role=scenario.role)

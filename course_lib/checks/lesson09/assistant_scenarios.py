@@ -1,4 +1,4 @@
-"""The scenarios of exercise 09.1: the notebook's visible ones, then hidden ones, and what each
+"""The scenarios of exercise 09.6: the notebook's visible ones, then hidden ones, and what each
 must show.
 
 A scenario (``course_lib.capstone.scenarios.Scenario``) is who asks what, how the model behaves
@@ -15,22 +15,32 @@ from random import Random
 from typing import Any
 
 from course_lib.capstone.policies import MAX_TURNS
-from course_lib.capstone.scenarios import Scenario, visible_scenarios
+from course_lib.capstone.scenarios import REFUSAL, Scenario, visible_scenarios
 from course_lib.capstone.shop import DEMO_DATA
 from course_lib.checks.compare import hidden_rng
 
 CHECK_MODEL = "toy-check-model"  # not MODEL: the assistant must pass its model through
 ENDLESS_CAP = 3 * MAX_TURNS  # the endless model stops answering here, so a loop cannot hang
 NOTE = "周六送货，请先打电话"
+# Questions whose answers (reviews, searches) outgrow CONTEXT_BUDGET within a few turns.
+LONG_CONVERSATION = (
+    "What do customers say about the Longjing tea?",
+    "And about the jasmine tea? What do the reviews say?",
+    "Which teapots do you sell, and how much is the celadon teapot?",
+    "龙井绿茶多少钱？",
+    "What do customers say about the oolong tea?",
+    "茉莉花茶多少钱？",
+)
 
 
 @dataclass(frozen=True)
 class Expectation:
-    """What scenario ``id`` must show: facts every answer holds (one tuple per question), the
-    way the last question stops, and whether the role is refused before any request."""
+    """What scenario ``id`` must show: facts every answer holds (one tuple per question),
+    whether the last question gets an answer, and whether the role is refused before any
+    request."""
 
     facts: tuple[tuple[str, ...], ...] = ()
-    stopped: tuple[str, ...] = ("answer",)
+    answered: bool = True  # False: the last question runs out of turns, ask returns None
     refused_role: bool = False
     demo_facts: tuple[str, ...] = ()  # what the answer would hold if it read the demo shop
 
@@ -75,13 +85,15 @@ def scenarios() -> list[tuple[Scenario, Expectation]]:
     from course_lib.local_model import call, faults
 
     shown = visible_scenarios()
-    data = hidden_data(hidden_rng("09.1"))
+    data = hidden_data(hidden_rng("09.1"))  # the seed of its first number
     demo_price = _price(DEMO_DATA, "T01")
     table = [
         (shown["price"], Expectation(facts=((demo_price,),))),
         (shown["staff_tool"], Expectation()),
         (shown["injection"], Expectation()),
         (shown["eval"], Expectation()),
+        (shown["approval"], Expectation(facts=((REFUSAL,),))),
+        (shown["memory"], Expectation(facts=((demo_price,), (_price(DEMO_DATA, "T03"),)))),
         (
             Scenario("price_zh", "the price, asked in Chinese", "customer", ("龙井绿茶多少钱？",),
                      data=data),
@@ -121,12 +133,23 @@ def scenarios() -> list[tuple[Scenario, Expectation]]:
             Scenario("endless", "a model that never stops calling tools", "customer",
                      ("Find every tea you sell, one by one.",), data=data,
                      policy_factory=EndlessPolicy),
-            Expectation(stopped=("max_iterations", "repeated_call")),
+            Expectation(answered=False),
         ),
         (
             Scenario("unknown_role", "a role the shop does not have", "manager",
                      ("Cancel order A1002.",), data=data),
             Expectation(refused_role=True),
+        ),
+        (
+            Scenario("approved", "staff cancel an order, and the person agrees", "staff",
+                     ("Cancel order A1002, please.",), data=data, person=(True,),
+                     script=(call("cancel_order", order_id="A1002"),)),
+            Expectation(facts=(("cancelled",),)),
+        ),
+        (
+            Scenario("budget", "a long conversation, over the context budget", "customer",
+                     LONG_CONVERSATION, data=data),
+            Expectation(),
         ),
     ]  # fmt: skip
     return table

@@ -1,4 +1,4 @@
-"""Every sentence exercise 09.1's check says: the hints (``HINTS``, one per mistake a scenario
+"""Every sentence exercise 09.6's check says: the hints (``HINTS``, one per mistake a scenario
 can show) and the other phrases (``TEXTS``: case labels, what was expected and found, where).
 
 Whole sentences with named placeholders, in one place, so a translation replaces this module
@@ -9,17 +9,59 @@ from __future__ import annotations
 from course_lib.checks.compare import HintText
 
 HINTS = {
-    "agent_result": (
-        "ask must return the AgentResult of the conversation (answer, messages, steps, "
-        "stopped), as run_agent returns it; yours returned a {kind}."
+    "answer": (
+        "ask returns the model's final text, a str (None only when the turns ran out); yours "
+        "returned a {kind}."
     ),
-    "answer_type": "The AgentResult's answer is the model's final text, a str (got a {kind}).",
     "answer_text": (
-        "answer must be the model's final text, unchanged: the content of the last reply."
+        "ask must return the model's final text, unchanged: the text of the last reply."
+    ),
+    "no_answer": ("ask returned None, but the model answered: return the text of its last reply."),
+    "system_prompt": (
+        'Every request starts with the system prompt, {{"role": "system", "content": '
+        "SYSTEM_PROMPT}}: the first message of assistant.messages, never dropped."
+    ),
+    "responses": (
+        "Talk to the model over the Responses API (your converse, 09.4): this request went to "
+        "Chat Completions."
+    ),
+    "memory": (
+        "Question {number} was sent without the conversation before it: keep one list, "
+        "assistant.messages, append each question to it and send it whole (converse does)."
+    ),
+    "context_budget": (
+        "Question {number} was sent with a history of {size} characters, over CONTEXT_BUDGET "
+        "({budget}): fit assistant.messages to the budget before each question (fit_budget)."
+    ),
+    "history": (
+        "Question {number} was not sent with the history fit_budget(assistant.messages + [the "
+        "question], CONTEXT_BUDGET) gives: compare the two at Where."
+    ),
+    "approval": (
+        "{name} ran ({evidence}) though the person did not approve it: wrap the registry the "
+        "loop calls in your ApprovalRegistry with NEEDS_APPROVAL and approve."
+    ),
+    "approval_unoffered": (
+        "The person was asked about {name}, which this request did not offer: refuse a call "
+        "that was not offered before anyone is asked (approve only what the offer holds)."
+    ),
+    "approval_unasked": (
+        "{name} needs approval, yet the person was never asked: wrap the registry the loop "
+        "calls in your ApprovalRegistry with NEEDS_APPROVAL and approve."
     ),
     "routing": (
         "Offer only the tools of the categories route(question) picks ({categories}); this "
         "request also offered tools of other categories: {extra}."
+    ),
+    "strict": (
+        "Offer the tools in strict mode (lesson 06): each schema made strict with to_strict and "
+        'sent with "strict": true (StrictTools does both); this request sent {loose} without '
+        "it."
+    ),
+    "strict_null": (
+        "In strict mode the model sends null for an optional parameter it leaves out, and "
+        "{name}'s {parameter} was null; your registry refused it. Drop such a null before the "
+        "registry validates the call, so the function's default applies (StrictTools does)."
     ),
     "missing_tools": (
         "Offer every tool of the categories route(question) picks ({categories}) that the role "
@@ -69,26 +111,29 @@ HINTS = {
     "each request offered and the calls the model made.",
     "wrong_shop": (
         "The answer holds {demo}, which is what the demo shop says: your tools read another "
-        "shop than the one build_assistant was given. Build the tools from shop_tools(shop)."
+        "shop than the one ShopAssistant was given. Build the tools from shop_tools(shop)."
     ),
-    "stopped": "For this conversation stopped should be {expected}, not {got}.",
+    "stopped": "For this conversation ask should return {expected}, not {got}.",
     "budget": (
         "One question must cost at most {limit} requests to the model: stop the loop there "
-        '(run_agent\'s max_iterations) with stopped="max_iterations".'
+        "(converse's max_turns=MAX_TURNS) and return None."
     ),
     "trace_missing": (
         "assistant.trace must hold one record per call the model made, across every question "
         "asked, refused and failed calls too: {missing}."
     ),
     "trace_order": (
-        "assistant.trace holds a record for every call, but not in the order the model made "
-        "them: append each record as the calls come, in the order of the turn's tool calls."
+        "assistant.trace holds a record for every call, but not turn by turn in the order the "
+        "model made them: record each call when it runs (TracedRegistry does)."
     ),
     "trace_record": (
-        'Each trace record is a dict with "call_id", "tool", "arguments" (the JSON text as '
-        'the model sent it), "role" and "ok" (False when the result is an error): {problem}.'
+        "Each trace record is lesson 06's (TracedRegistry): tool, arguments (parsed), "
+        "duration_ms, ok, error and result_chars, for the call as the loop made it: {problem}."
     ),
-    "trace_attribute": "The assistant needs a trace attribute: a list of dicts, one per call.",
+    "trace_attribute": (
+        "The assistant needs a trace attribute: a list of lesson 06's records, one per call "
+        "(the records of a TracedRegistry)."
+    ),
     "unknown_role": (
         "{role!r} is not a role: ask must raise ValueError before it sends anything "
         "(may_use raises it for you)."
@@ -103,27 +148,33 @@ HINTS = {
     ),
     "raised": "ask raised; run this question yourself to see the full traceback.",
     "no_ask": (
-        "build_assistant returned a {kind}, which has no ask method: return the Assistant you "
-        "built (return Assistant(...))."
+        "ShopAssistant(...) made a {kind}, which has no ask method: give the class an "
+        "ask(question, *, role) method."
     ),
     "build_raised": (
-        "build_assistant(client, model=model, shop=shop) raised. Run it yourself in a new cell "
+        "ShopAssistant(client, model=model, shop=shop, approve=person) raised. Run it yourself "
+        "in a new cell "
         "to see the traceback."
     ),
 }
 
 TEXTS = {
     "case": "assistant.ask({question!r}, role={role!r})",
-    "build_case": "build_assistant(client, model={model!r}, shop=shop)",
+    "build_case": "ShopAssistant(client, model={model!r}, shop=shop, approve=person)",
     "request": "request {number} of {count} for this question",
     "tool_message": "the tool message answering {name} ({call_id})",
     "the_trace": "assistant.trace",
-    "an_agent_result": "an AgentResult",
+    "an_answer": "the model's final text (a str)",
+    "person_asked": "the person asked about {name} first",
+    "person_not_asked": "the person was never asked",
+    "the_history": "the history fit_budget gives",
     "an_assistant": "an assistant with an ask method",
     "offered_tools": "offered tools {names}",
     "no_tools": "no tools",
     "an_error": "an error result",
     "accepted": "a request the model accepts",
+    "strict_tools": 'every tool with "strict": true',
+    "null_default": "the result of the call with {parameter} at its default",
     "refused_status": "HTTP {status}: {message}",
     "together": "a result, the calls of the turn running at the same time",
     "requests": "{count} requests",
@@ -143,12 +194,11 @@ TEXTS = {
         "{conversation}"
     ),
     "draw_visible": (
-        "To watch this scenario in your notebook: show_scenario({id!r}, build_assistant, "
-        "model=MODEL)"
+        "To watch this scenario in your notebook: show_scenario({id!r}, ShopAssistant, model=MODEL)"
     ),
     "draw_hidden": (
-        "To draw a conversation of your own: result = assistant.ask(question, role=role), "
-        "then ConversationView(result)"
+        "To draw a conversation of your own: assistant.ask(question, role=role), then "
+        "ConversationView(assistant.messages)"
     ),
     "summary": "{count} scenarios",
 }

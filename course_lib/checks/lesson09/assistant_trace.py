@@ -1,90 +1,137 @@
-"""09.1's last outcome, judged across every question of a scenario: the assistant's trace holds
-one record per call the model made, in order, each matching its call."""
+"""09.6's last outcome, judged across every question of a scenario: the assistant's trace holds
+lesson 06's records (``TracedRegistry``), one per call the model made, turn after turn.
+
+A record has no call id (06.4's format), so a record is matched to its call by what it says:
+the tool, the arguments as parsed, whether the result was an error and which, and the result's
+length in characters, all read from the exchanges the check recorded. The calls of one turn run
+at the same time, so their records may come in any order within the turn; the turns come in
+order.
+"""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from course_lib.checks.compare import Plain
 from course_lib.checks.lesson09.assistant_run import Evidence
 from course_lib.checks.lesson09.assistant_texts import hint, text
-from course_lib.checks.lesson09.assistant_verdict import answers_in, calls_of, is_error, verdict
+from course_lib.checks.lesson09.assistant_verdict import answers_in, calls_of, verdict
 
-# --- across questions -------------------------------------------------------------------------
+RECORD_KEYS = ("tool", "arguments", "duration_ms", "ok", "error", "result_chars")
+MATCHED = ("tool", "arguments", "ok", "error", "result_chars")
+
+
+def parsed(arguments: Any) -> Any:
+    """06.4's ``parsed_arguments``: JSON text holding an object becomes the object."""
+    if isinstance(arguments, str):
+        try:
+            value = json.loads(arguments)
+        except ValueError:
+            return arguments
+        return value if isinstance(value, dict) else arguments
+    return arguments
+
+
+def error_message(result: str) -> Any:
+    try:
+        value = json.loads(result)
+    except ValueError:
+        return None
+    return value["error"] if isinstance(value, dict) and "error" in value else None
+
+
+def expected_record(call: dict, content: str | None) -> dict:
+    function = call.get("function", {})
+    record: dict = {"tool": function.get("name"), "arguments": parsed(function.get("arguments"))}
+    if content is not None:  # None: the last turn of a question that ran out of turns
+        error = error_message(content)
+        record.update(ok=error is None, error=error, result_chars=len(content))
+    return record
+
+
+def key(record: dict, fields: tuple[str, ...] = MATCHED) -> str:
+    """What a record says of its call, as one text (to compare a turn's records in any order)."""
+    return json.dumps({k: record.get(k) for k in fields}, sort_keys=True, ensure_ascii=False)
+
+
+def partner(wanted: dict, got: list[dict]) -> dict:
+    """The record of ``got`` for the same call as ``wanted`` (same tool and arguments), or the
+    first one."""
+    same = [r for r in got if (r.get("tool"), r.get("arguments")) == (wanted["tool"],
+            wanted["arguments"])]  # fmt: skip
+    return same[0] if same else (got[0] if got else {})
+
+
+def turns(evidence: Evidence) -> list[list[dict]]:
+    """The expected records, turn by turn, across every question."""
+    answers = answers_in(evidence.exchanges)
+    found = []
+    for asked in evidence.asks:
+        for exchange in asked.exchanges:
+            calls = calls_of(exchange)
+            if calls:
+                found.append([expected_record(c, answers.get(str(c.get("id")))) for c in calls])
+    return found
 
 
 def judge_trace(evidence: Evidence) -> None:
-    """One record per call the model made, in order, across every question. The calls of the
-    last turn of a loop that stopped on its budget may be left out (they were never answered)."""
+    """One 06.4 record per call the model made, turn after turn, across every question."""
     asked = evidence.asks[-1]
     if evidence.trace is None:
         got = evidence.trace_reply.data.get("repr") if evidence.trace_reply else None
         raise verdict(
             evidence, asked, Plain(text("the_trace")), Plain(str(got)), hint("trace_attribute")
         )
-    wanted, optional = [], set()
-    for each in evidence.asks:
-        for position, exchange in enumerate(each.exchanges):
-            for call in calls_of(exchange):
-                if (each.result or {}).get("stopped") != "answer" and position == len(
-                    each.exchanges
-                ) - 1:
-                    optional.add(str(call.get("id")))
-                else:
-                    wanted.append(call)
+    where = text("the_trace")
     for record in evidence.trace:
         if "not_a_dict" in record:
             problem = text("not_a_dict", kind=record["not_a_dict"])
-            raise verdict(
-                evidence,
-                asked,
-                Plain("dict"),
-                Plain(record["not_a_dict"]),
-                hint("trace_record", problem=problem),
-                where=text("the_trace"),
-            )
-    kept = [r for r in evidence.trace if str(r.get("call_id")) not in optional]
-    kept_ids = [str(r.get("call_id")) for r in kept]
-    want_ids = [str(c.get("id")) for c in wanted]
-    if kept_ids != want_ids:
-        missing = [
-            text("record_for", call_id=c.get("id"), name=c.get("function", {}).get("name"))
-            for c in wanted
-            if str(c.get("id")) not in kept_ids
-        ]
-        if sorted(kept_ids) == sorted(want_ids):  # every call, once each, out of order
-            chosen = hint("trace_order")
-        else:
-            detail = ", ".join(missing) or text("records", count=len(kept))
-            chosen = hint("trace_missing", missing=detail)
-        raise verdict(evidence, asked, want_ids, kept_ids, chosen, where=text("the_trace"))
-    answers = answers_in(evidence.exchanges)
-    for record, call in zip(kept, wanted, strict=True):
-        problem = record_problem(record, call, evidence.scenario.role, answers)
-        if problem:
-            expected, wrong = problem
-            raise verdict(
-                evidence,
-                asked,
-                Plain(expected),
-                record,
-                hint("trace_record", problem=wrong),
-                where=text("the_trace"),
-            )
+            raise verdict(evidence, asked, Plain("dict"), Plain(record["not_a_dict"]),
+                          hint("trace_record", problem=problem), where=where)  # fmt: skip
+    expected = turns(evidence)
+    wanted = [record for turn in expected for record in turn]
+    records = evidence.trace
+    if len(records) != len(wanted):
+        missing = [text("record_for", call_id=i + 1, name=w["tool"]) for i, w in enumerate(wanted)]
+        detail = text("records", count=len(records)) + "; " + ", ".join(missing)
+        raise verdict(evidence, asked, [w["tool"] for w in wanted],
+                      [r.get("tool") for r in records], hint("trace_missing", missing=detail),
+                      where=where)  # fmt: skip
+    position = 0
+    for turn in expected:
+        got = records[position : position + len(turn)]
+        position += len(turn)
+        fields = MATCHED if all("ok" in w for w in turn) else ("tool", "arguments")
+        if sorted(key(r, fields) for r in got) == sorted(key(w, fields) for w in turn):
+            continue
+        if sorted(map(key, records)) == sorted(map(key, wanted)):
+            raise verdict(evidence, asked, wanted, records, hint("trace_order"), where=where)
+        problem = next(
+            (p for w in turn if (p := record_problem(partner(w, got), w)) is not None), "?"
+        )
+        raise verdict(evidence, asked, turn, got, hint("trace_record", problem=problem),
+                      where=where)  # fmt: skip
+    for record in records:
+        problem = keys_problem(record)
+        if problem is not None:
+            raise verdict(evidence, asked, Plain(", ".join(RECORD_KEYS)), record,
+                          hint("trace_record", problem=problem), where=where)  # fmt: skip
 
 
-def record_problem(record: dict, call: dict, role: str, answers: dict[str, str]):
-    """``(expected, what is wrong)`` for a record that does not match its call, else None."""
-    function = call.get("function", {})
-    checks = [
-        ("tool", function.get("name")),
-        ("arguments", function.get("arguments")),
-        ("role", role),
-    ]
-    content = answers.get(str(call.get("id")))
-    if content is not None:
-        checks.append(("ok", not is_error(content)))
-    for key, value in checks:
+def record_problem(record: dict, wanted: dict) -> str | None:
+    """What about ``record`` does not match its call, or None."""
+    for key, value in wanted.items():
         if record.get(key) != value:
-            return json.dumps({key: value}, ensure_ascii=False), f"{key} should be {value!r}"
+            return f"{key} should be {json.dumps(value, ensure_ascii=False)}"
+    return keys_problem(record)
+
+
+def keys_problem(record: dict) -> str | None:
+    keys = record.get("keys") or []
+    if sorted(keys) != sorted(RECORD_KEYS):
+        return f"the keys are {', '.join(keys)}, not {', '.join(RECORD_KEYS)}"
+    duration = record.get("duration_ms")
+    if isinstance(duration, bool) or not isinstance(duration, float) or duration < 0:
+        return "duration_ms should be a float >= 0 (milliseconds)"
     return None

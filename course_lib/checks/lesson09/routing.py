@@ -1,4 +1,4 @@
-"""Exercise 09.2, ``route(question) -> list[str]``: the categories of tools a question needs.
+"""Exercise 09.1, ``route(question) -> list[str]``: the categories of tools a question needs.
 
 Keywords (``KEYWORDS``) pick categories; an order number picks "orders"; a question without any
 keyword gets every category. English keywords are whole words, ignoring case; Chinese ones match
@@ -195,9 +195,9 @@ def hidden_questions(rng: Random, count: int = 14) -> list[str]:
     return [*questions, *PREFIXES_ONLY]
 
 
-@exercise("09.2", notebook=NOTEBOOK, title="route", points=2, targets=("route",), rules=RULES)
+@exercise("09.1", notebook=NOTEBOOK, title="route", points=2, targets=("route",), rules=RULES)
 def check_route(learner: Learner) -> str:
-    hidden = hidden_questions(hidden_rng("09.2"))
+    hidden = hidden_questions(hidden_rng("09.2"))  # the seed of its first number: same cases
     for question in [*(question for question, _ in VISIBLE), *hidden]:
         case = case_label(question)
         got = learner.call("route", question, case=case)

@@ -1,11 +1,13 @@
-"""A second correct assistant for 09.1, built another way, and the wrong assistants made from
+"""A second correct assistant for 09.6, built another way, and the wrong assistants made from
 one of the two with a single realistic mistake each.
 
-``HAND_BUILT`` uses none of the reference registry or loop: its own routing (one compiled
-pattern per category), its own permissions (``all()``), tools as plain records with schemas from
-``function_to_tool``, arguments checked with ``validate_arguments``, a hand-written loop with a
-thread pool, a trace written as the calls come back, and a calculator that is an
-``ast.NodeVisitor``. The check must accept it exactly as it accepts the notebook's.
+``HAND_BUILT`` uses none of the notebook's parts: its own routing (one compiled pattern per
+category), its own permissions (``all()``), tools as plain records with strict schemas from
+``function_to_tool(..., strict=True)`` (a null read as "not given"), arguments checked with
+``validate_arguments``, its own Responses loop with a thread pool and its own conversion of the
+history to input items, approval asked inside the dispatch (refusals in Chinese), its own budget
+(exchanges kept from the back), and its own trace records in lesson 06's format. The check must
+accept it exactly as it accepts the notebook's.
 """
 
 from __future__ import annotations
@@ -16,21 +18,23 @@ from solution_cells import load_cells, run_source
 
 from ._solution import CELLS, NOTEBOOK
 
-HAND_BUILT = '''
+HAND_BUILT = """
 import ast
 import json
 import operator
 import re
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from course_lib.capstone.conversation import message_size
 from course_lib.capstone.policies import (
-    CATEGORIES, KEYWORDS, MAX_TURNS, ORDER_ID, PERMISSIONS, ROLES, TOOL_TAGS,
+    CATEGORIES, CONTEXT_BUDGET, KEYWORDS, MAX_TURNS, NEEDS_APPROVAL, ORDER_ID, PERMISSIONS,
+    ROLES, SYSTEM_PROMPT, TOOL_TAGS,
 )
 from course_lib.capstone.shop import shop_tools
 from course_lib.reference import function_to_tool, validate_arguments
-from course_lib.reference.loop import AgentResult, Step
 
 PATTERNS = {
     category: re.compile(
@@ -88,11 +92,11 @@ class Arithmetic(ast.NodeVisitor):
 
 
 def calculate(expression: str) -> float:
-    """Compute arithmetic: numbers, + - * / ** and parentheses, e.g. 3 * 19.5 + 2.
+    \"\"\"Compute arithmetic: numbers, + - * / ** and parentheses, e.g. 3 * 19.5 + 2.
 
     Args:
         expression: The arithmetic expression to compute.
-    """
+    \"\"\"
     if len(expression) > 200:
         raise ValueError("too long")
     try:
@@ -108,9 +112,43 @@ class Tool:
     tags: tuple
 
 
+def refusal(text):
+    return json.dumps({"error": text}, ensure_ascii=False)
+
+
+def trimmed(history):
+    \"\"\"Whole exchanges dropped from the front until the history fits (kept from the back).\"\"\"
+    system, rest = history[:1], history[1:]
+    starts = [i for i, m in enumerate(rest) if m["role"] == "user"]
+    for start in starts:
+        if sum(map(message_size, system + rest[start:])) <= CONTEXT_BUDGET:
+            return system + rest[start:]
+    return system + rest[starts[-1]:]
+
+
+def responses_items(history):
+    items = []
+    for m in history:
+        if m["role"] == "tool":
+            items.append({"type": "function_call_output", "call_id": m["tool_call_id"],
+                          "output": m["content"]})
+            continue
+        if m.get("content"):
+            items.append({"type": "message", "role": m["role"], "content": m["content"]})
+        for c in m.get("tool_calls", []):
+            items.append({"type": "function_call", "call_id": c["id"],
+                          "name": c["function"]["name"], "arguments": c["function"]["arguments"]})
+    return items
+
+
 class HandAssistant:
-    def __init__(self, client, model, tools):
-        self.client, self.model, self.tools = client, model, tools
+    def __init__(self, client, *, model, shop, approve):
+        self.client, self.model, self.approve = client, model, approve
+        self.tools = {
+            f.__name__: Tool(f, function_to_tool(f, strict=True), TOOL_TAGS[f.__name__])
+            for f in [*shop_tools(shop), calculate]
+        }
+        self.messages = [{"role": "system", "content": SYSTEM_PROMPT}]
         self.trace = []
 
     def ask(self, question, *, role):
@@ -119,75 +157,93 @@ class HandAssistant:
             name: tool for name, tool in self.tools.items()
             if tool.tags[0] in categories and may_use(role, tool.tags)
         }
-        messages = [{"role": "user", "content": question}]
-        steps = []
+        self.messages.append({"role": "user", "content": question})
+        self.messages[:] = trimmed(self.messages)
+        tools = [{"type": "function", **tool.schema["function"]} for tool in offer.values()]
         for turn in range(1, MAX_TURNS + 1):
-            request = {"model": self.model, "messages": messages}
-            if offer:
-                request["tools"] = [tool.schema for tool in offer.values()]
-            message = self.client.chat.completions.create(**request).choices[0].message
+            request = {"model": self.model, "input": responses_items(self.messages)}
+            if tools:
+                request["tools"] = tools
+            response = self.client.responses.create(**request)
             calls = [
-                {"id": c.id, "type": "function",
-                 "function": {"name": c.function.name, "arguments": c.function.arguments}}
-                for c in message.tool_calls or []
+                {"id": item.call_id, "type": "function",
+                 "function": {"name": item.name, "arguments": item.arguments}}
+                for item in response.output if item.type == "function_call"
             ]
-            assistant = {"role": "assistant", "content": message.content}
+            assistant = {"role": "assistant", "content": response.output_text or None}
             if calls:
                 assistant["tool_calls"] = calls
-            messages.append(assistant)
+            self.messages.append(assistant)
             if not calls:
-                return AgentResult(message.content, messages, steps, "answer")
+                return response.output_text
             with ThreadPoolExecutor(max_workers=len(calls)) as pool:
-                results = list(pool.map(lambda call: self.dispatch(offer, call), calls))
+                results = list(pool.map(lambda call: self.traced(offer, call), calls))
             for call, result in zip(calls, results):
-                name, arguments = call["function"]["name"], call["function"]["arguments"]
-                self.trace.append({"call_id": call["id"], "tool": name, "arguments": arguments,
-                                   "role": role, "ok": not result.startswith('{"error"')})
-                messages.append({"role": "tool", "tool_call_id": call["id"], "content": result})
-                steps.append(Step(turn, call["id"], name, arguments, result))
-        return AgentResult(None, messages, steps, "max_iterations")
+                self.messages.append({"role": "tool", "tool_call_id": call["id"],
+                                      "content": result})
+        return None
 
-    @staticmethod
-    def dispatch(offer, call):
+    def traced(self, offer, call):
+        started = time.perf_counter()
+        result = self.dispatch(offer, call)
+        try:
+            value = json.loads(result)
+        except ValueError:
+            value = None
+        error = value["error"] if isinstance(value, dict) and "error" in value else None
+        arguments = call["function"]["arguments"]
+        try:
+            parsed = json.loads(arguments)
+        except ValueError:
+            parsed = arguments
+        self.trace.append({
+            "tool": call["function"]["name"],
+            "arguments": parsed if isinstance(parsed, dict) else arguments,
+            "duration_ms": (time.perf_counter() - started) * 1000.0,
+            "ok": error is None,
+            "error": error,
+            "result_chars": len(result),
+        })
+        return result
+
+    def dispatch(self, offer, call):
         name = call["function"]["name"]
         if name not in offer:
-            return json.dumps({"error": f"no tool {name} here"})
+            return refusal(f"no tool {name} here")
         try:
             arguments = json.loads(call["function"]["arguments"] or "{}")
         except json.JSONDecodeError as error:
-            return json.dumps({"error": f"the arguments are not JSON: {error}"})
+            return refusal(f"the arguments are not JSON: {error}")
         problems = validate_arguments(offer[name].schema["function"]["parameters"], arguments)
         if problems:
-            return json.dumps({"error": "; ".join(problems)}, ensure_ascii=False)
+            return refusal("; ".join(problems))
+        arguments = {key: value for key, value in arguments.items() if value is not None}
+        if name in NEEDS_APPROVAL:
+            answer = self.approve(name, arguments)
+            if answer is not True:
+                return refusal(f"工作人员拒绝了 {name}：{answer}")
         try:
             value = offer[name].function(**arguments)
         except Exception as error:
-            return json.dumps({"error": f"{type(error).__name__}: {error}"}, ensure_ascii=False)
+            return refusal(f"{type(error).__name__}: {error}")
         return json.dumps(value, ensure_ascii=False)
 
 
-def build_assistant(client, *, model, shop):
-    tools = {
-        function.__name__: Tool(function, function_to_tool(function), TOOL_TAGS[function.__name__])
-        for function in [*shop_tools(shop), calculate]
-    }
-    return HandAssistant(client, model, tools)
-'''
+ShopAssistant = HandAssistant
+"""
 
 LOOP = "            for call, result in zip(calls, results):\n"
 # One mistake each, edited into HAND_BUILT: (old text, new text).
 HAND_BUILT_MISTAKES = {
     "refused calls unanswered": (
         LOOP,
-        LOOP.replace("\n", "\n                if call['function']['name'] not in offer:\n")
-        + "                    self.trace.append({'call_id': call['id'], 'tool': "
-        "call['function']['name'], 'arguments': call['function']['arguments'], 'role': role, "
-        "'ok': False})\n                    continue\n",
+        LOOP + "                if call['function']['name'] not in offer:\n"
+        "                    continue\n",
     ),
     "only the first call answered": (LOOP, LOOP.replace("calls, results", "calls[:1], results")),
     "one call after another": (
-        "                results = list(pool.map(lambda call: self.dispatch(offer, call), calls))",
-        "                results = [self.dispatch(offer, call) for call in calls]",
+        "                results = list(pool.map(lambda call: self.traced(offer, call), calls))",
+        "                results = [self.traced(offer, call) for call in calls]",
     ),
     "no budget": (
         "for turn in range(1, MAX_TURNS + 1):",
@@ -197,7 +253,7 @@ HAND_BUILT_MISTAKES = {
 
 
 def hand_built(mistake: str | None = None) -> Any:
-    """``build_assistant`` of ``HAND_BUILT``, with one of its ``HAND_BUILT_MISTAKES``."""
+    """``ShopAssistant`` of ``HAND_BUILT``, with one of its ``HAND_BUILT_MISTAKES``."""
     source = HAND_BUILT
     if mistake is not None:
         old, new = HAND_BUILT_MISTAKES[mistake]
@@ -205,9 +261,9 @@ def hand_built(mistake: str | None = None) -> Any:
         source = source.replace(old, new)
     namespace: dict[str, Any] = {"__name__": "hand_built"}
     run_source(source, "<hand-built assistant>", namespace)
-    return namespace["build_assistant"]
+    return namespace["ShopAssistant"]
 
 
 def notebook_with(*edits: tuple[str, str, str]) -> Any:
-    """The notebook's ``build_assistant`` with ``edits`` (cell, old, new) applied."""
-    return load_cells(NOTEBOOK, CELLS, edits=edits)["build_assistant"]
+    """The notebook's ``ShopAssistant`` with ``edits`` (cell, old, new) applied."""
+    return load_cells(NOTEBOOK, CELLS, edits=edits)["ShopAssistant"]

@@ -9,7 +9,18 @@ from solution_cells import Edit, load_cells
 
 NOTEBOOK = "09_capstone"
 # The imports, the three exercise cells and the calculator the assistant's calculate uses.
-CELLS = ("w09-setup", "w09-ex2", "w09-ex3", "w09-calculator", "w09-ex1")
+CELLS = (
+    "w09-setup",
+    "w09-route",
+    "w09-may-use",
+    "w09-approval",
+    "w09-memory",
+    "w09-budget",
+    "w09-calculator",
+    "w09-metadata",
+    "w09-strict",
+    "w09-assistant",
+)
 
 
 @cache

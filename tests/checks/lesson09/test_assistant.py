@@ -1,4 +1,4 @@
-"""Exercise 09.1 ``build_assistant``, graded by scenarios: two correct assistants built in
+"""Exercise 09.6 ``ShopAssistant``, graded by scenarios: two correct assistants built in
 different ways earn every point; an assistant that breaks one outcome loses exactly the
 scenarios that outcome shows in, keeps the others' points, and hears what happened and where
 to look."""
@@ -16,12 +16,14 @@ from course_lib.checks.scenarios import PartlyRight, earned
 from ._assistants import hand_built, notebook_with
 from ._solution import solution
 
-CELL = "w09-ex1"
+CELL = "w09-assistant"
 SCENARIO_IDS = [
     "price",
     "staff_tool",
     "injection",
     "eval",
+    "approval",
+    "memory",
     "price_zh",
     "parallel",
     "hallucinated",
@@ -30,14 +32,63 @@ SCENARIO_IDS = [
     "math",
     "endless",
     "unknown_role",
+    "approved",
+    "budget",
 ]
-OFFER = "            if tool.tags & categories and may_use(role, tool.tags)"
-GUARD = "        if name not in self.names:"
-MAKE_OFFER = "        offer = OfferedTools(self.registry, names)\n"
+COUNT = len(SCENARIO_IDS)
+PASSED = f"Exercise 09.6 passed: ShopAssistant ({COUNT} scenarios)."
+OFFER = "            if tags[0] in categories and may_use(role, tags):"
+RETURN = (
+    "        return converse(self.client, traced, self.messages, model=self.model, "
+    "max_turns=MAX_TURNS)"
+)
+APPROVALS = (
+    "        approvals = ApprovalRegistry(strict, needs_approval=needs_approval, "
+    "approve=self.approve)"
+)
+STRICT = "        strict = StrictTools(offer)"
+FIT = "        self.messages[:] = fit_budget(asked, CONTEXT_BUDGET)"
+ASKED = '        asked = [*self.messages, {"role": "user", "content": question}]'
+# A loop of its own over Chat Completions instead of converse's Responses.
+CHAT_LOOP = """        for _ in range(MAX_TURNS):
+            tools = traced.schemas()
+            options = {"tools": tools} if tools else {}
+            message = self.client.chat.completions.create(
+                model=self.model, messages=self.messages, **options
+            ).choices[0].message
+            entry = {"role": "assistant", "content": message.content}
+            if message.tool_calls:
+                entry["tool_calls"] = [
+                    {"id": c.id, "type": "function",
+                     "function": {"name": c.function.name, "arguments": c.function.arguments}}
+                    for c in message.tool_calls
+                ]
+            self.messages.append(entry)
+            if not message.tool_calls:
+                return message.content
+            self.messages.extend(run_tool_calls(traced, entry["tool_calls"]))
+        return None"""
+# The offer holds every tool the role may use; only the schemas are routed.
+ROLE_ONLY_OFFER = """        routed = [n for n in offer.names() if TOOL_TAGS[n][0] in categories]
+
+        class Routed:
+            def schemas(self, format="openai"):
+                pairs = zip(offer.schemas(format), offer.names(), strict=True)
+                return [schema for schema, name in pairs if name in routed]
+
+            def names(self):
+                return routed
+
+            def call(self, name, arguments):
+                return offer.call(name, arguments)
+
+        needs = NEEDS_APPROVAL & set(routed)
+        strict = StrictTools(Routed())
+        approvals = ApprovalRegistry(strict, needs_approval=needs, approve=self.approve)"""
 
 
 def partly_right(build_assistant) -> PartlyRight:
-    result = outcome("09.1", build_assistant)
+    result = outcome("09.6", build_assistant)
     assert isinstance(result, PartlyRight), str(result)
     return result
 
@@ -48,238 +99,204 @@ def failed_ids(result: PartlyRight) -> list[str]:
 
 def test_the_scenarios_have_short_stable_ids_worth_a_point_each():
     assert [scenario.id for scenario, _ in scenarios()] == SCENARIO_IDS
-    spec = EXERCISES["09.1"]
-    assert (spec.notebook, spec.points, spec.targets) == (
-        "09_capstone",
-        12,
-        ("build_assistant",),
-    )
+    spec = EXERCISES["09.6"]
+    assert (spec.notebook, spec.points, spec.targets) == ("09_capstone", COUNT, ("ShopAssistant",))
 
 
 def test_the_notebooks_assistant_passes_every_scenario():
-    result = outcome("09.1", solution()["build_assistant"])
-    assert result == "Exercise 09.1 passed: build_assistant (12 scenarios)."
+    result = outcome("09.6", solution()["ShopAssistant"])
+    assert result == PASSED
     assert [o.id for o in result.scenarios] == SCENARIO_IDS
     assert all(o.passed and o.points == 1 for o in result.scenarios)
 
 
-def test_an_assistant_built_by_hand_without_the_reference_registry_or_loop_passes_too():
-    assert evaluate("09.1", hand_built()) == "Exercise 09.1 passed: build_assistant (12 scenarios)."
+def test_an_assistant_built_by_hand_with_its_own_loop_and_chinese_refusals_passes_too():
+    assert evaluate("09.6", hand_built()) == PASSED
 
 
 # One wrong answer per rule of the contract, each breaking that rule: the first scenario it
 # fails is the rule's, with the rule's hint.
 WRONG_BY_RULE = {
-    "09.1": {
+    "09.6": {
         "result": notebook_with(
-            (CELL, "        return result\n        # END",
-             "        return result.answer\n        # END")
+            (CELL, RETURN, RETURN.replace("return converse", "converse")
+             + "\n        return self.messages[-1]")
         ),
-        "routing": notebook_with((CELL, OFFER, "            if may_use(role, tool.tags)")),
+        "system_prompt": notebook_with(
+            (CELL, '        self.messages = [{"role": "system", "content": SYSTEM_PROMPT}]',
+             "        self.messages = []")
+        ),
+        "responses": notebook_with((CELL, RETURN, CHAT_LOOP)),
+        "routing": notebook_with((CELL, OFFER, "            if may_use(role, tags):")),
         "roles": notebook_with(
             (CELL, OFFER,
-             '            if tool.tags & categories and (role == "staff" or "internal" not in '
-             "tool.tags)")
+             '            if tags[0] in categories and (role == "staff" or "internal" not in '
+             "tags):")
         ),
         "every_call": hand_built("refused calls unanswered"),
         "trace": notebook_with(
-            (CELL, "for step in result.steps:",
-             "for step in [s for s in result.steps if not is_error(s.result)]:")
+            (CELL, RETURN, RETURN.replace("return converse", "answer = converse")
+             + '\n        self.trace[:] = [r for r in self.trace if r["ok"]]'
+             + "\n        return answer")
         ),
         "guard": notebook_with(
-            (CELL, MAKE_OFFER, MAKE_OFFER + "        offer.role = role\n"),
-            (CELL, GUARD,
-             "        tool = self.registry.get(name)\n"
-             "        if tool is None or not may_use(self.role, tool.tags):"),
+            (CELL, OFFER, "            if may_use(role, tags):"),
+            (CELL, "        needs_approval = NEEDS_APPROVAL & set(offer.names())"
+                   "  # never ask about the unoffered\n" + STRICT + "\n" + APPROVALS,
+             ROLE_ONLY_OFFER),
         ),
         "calculator": notebook_with(
-            (CELL, "    return safe_calculate(expression)", "    return float(eval(expression))")
+            ("w09-calculator", "    return safe_calculate(expression)\n",
+             "    return float(eval(expression))\n")
+        ),
+        "approval": notebook_with((CELL, APPROVALS, "        approvals = strict")),
+        "strict": notebook_with((CELL, STRICT, "        strict = offer")),
+        "memory": notebook_with(
+            (CELL, ASKED,
+             '        asked = [self.messages[0], {"role": "user", "content": question}]')
         ),
         "shop": notebook_with(
             (CELL, "[*shop_tools(shop), calculate]", "[*shop_tools(demo_shop()), calculate]")
         ),
         "concurrent": hand_built("one call after another"),
-        "budget": notebook_with(
-            (CELL, "max_iterations=MAX_TURNS", "max_iterations=4 * MAX_TURNS")
-        ),
+        "budget": notebook_with((CELL, "max_turns=MAX_TURNS", "max_turns=4 * MAX_TURNS")),
         "unknown_role": notebook_with(
-            (CELL, "may_use(role, tool.tags)",
-             'may_use(role if role in ROLES else "customer", tool.tags)')
+            (CELL, "may_use(role, tags)", 'may_use(role if role in ROLES else "customer", tags)')
         ),
+        "context_budget": notebook_with((CELL, FIT, "        self.messages[:] = asked")),
     }
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["09.1"]))
+@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["09.6"]))
 def test_a_wrong_assistant_breaking_one_rule_fails_that_rules_scenario_with_its_hint(rule):
-    assert_breaks_rule("09.1", rule, WRONG_BY_RULE["09.1"][rule])
+    assert_breaks_rule("09.6", rule, WRONG_BY_RULE["09.6"][rule])
 
 
 # The outcomes the issue names, each broken by one assistant, and the scenarios that show it.
 BROKEN_OUTCOMES = {
-    "a forbidden tool run": (
-        notebook_with((CELL, GUARD, "        if self.registry.get(name) is None:")),
-        ["staff_tool", "injection"],
-        "guard",
+    "an unanswered call": (
+        hand_built("only the first call answered"),
+        ["parallel"],
+        {"unanswered"},
     ),
-    "an unanswered call": (hand_built("only the first call answered"), ["parallel"], "unanswered"),
-    "a trace missing calls": (
-        WRONG_BY_RULE["09.1"]["trace"],
-        ["staff_tool", "injection", "eval", "hallucinated", "malformed"],
-        "trace_missing",
+    "a loop that never stops": (hand_built("no budget"), ["endless"], {"budget"}),
+    "the injected instruction obeyed": (WRONG_BY_RULE["09.6"]["guard"], ["injection"], {"guard"}),
+    "eval reached": (WRONG_BY_RULE["09.6"]["calculator"], ["eval"], {"eval"}),
+    "a cancel nobody approved": (
+        WRONG_BY_RULE["09.6"]["approval"],
+        ["approval", "approved"],
+        {"approval", "approval_unasked"},
     ),
-    "a loop that never stops": (hand_built("no budget"), ["endless"], "budget"),
-    "the injected instruction obeyed": (WRONG_BY_RULE["09.1"]["guard"], ["injection"], "guard"),
-    "eval reached": (WRONG_BY_RULE["09.1"]["calculator"], ["eval"], "eval"),
 }
 
 
 @pytest.mark.parametrize("broken", sorted(BROKEN_OUTCOMES))
 def test_an_assistant_breaking_one_outcome_loses_those_scenarios_and_keeps_the_rest(broken):
-    build_assistant, expected, hint_key = BROKEN_OUTCOMES[broken]
-    result = partly_right(build_assistant)
+    build, expected, hint_keys = BROKEN_OUTCOMES[broken]
+    result = partly_right(build)
     assert failed_ids(result) == expected
-    assert earned(result.outcomes) == 12 - len(expected)
-    assert {o.failure.hint_key for o in result.outcomes if not o.passed} == {hint_key}
-    assert f"{len(expected)} of 12 scenarios failed" in str(result)
+    assert earned(result.outcomes) == COUNT - len(expected)
+    assert {o.failure.hint_key for o in result.outcomes if not o.passed} == hint_keys
+    assert f"{len(expected)} of {COUNT} scenarios failed" in str(result)
 
 
 def test_the_message_leads_with_one_line_per_failed_scenario_and_its_hint():
-    build_assistant, expected, _ = BROKEN_OUTCOMES["a trace missing calls"]
-    result = partly_right(build_assistant)
+    result = partly_right(WRONG_BY_RULE["09.6"]["trace"])
+    expected = failed_ids(result)
+    assert len(expected) > 1
     lines = str(result).splitlines()
     hints = {o.id: o.failure.hint for o in result.outcomes if not o.passed}
     summary = lines[1 : 2 + len(expected)]  # after the exercise's header
-    assert summary[0].startswith(f"{len(expected)} of 12 scenarios failed")
+    assert summary[0].startswith(f"{len(expected)} of {COUNT} scenarios failed")
     assert [line.split(" (")[0] for line in summary[1:]] == [f"  ✗ {id}" for id in expected]
     for line, scenario in zip(summary[1:], expected, strict=True):
         assert line.endswith(f": {hints[scenario]}")
     assert lines[2 + len(expected)].startswith("Details of each failed scenario")
-    assert str(result).index("Scenario staff_tool:") > str(result).index("  ✗ malformed")
 
 
 def test_a_failed_visible_scenario_shows_the_conversation_and_how_to_watch_it():
-    message = str(partly_right(WRONG_BY_RULE["09.1"]["calculator"]))
+    message = str(partly_right(WRONG_BY_RULE["09.6"]["calculator"]))
     assert "Scenario eval: an expression aimed at eval" in message
     assert "Case: assistant.ask('Calculate 2 * (3 + 4), please.', role='customer')" in message
     assert "The conversation as the model received it" in message
     assert "call [" in message and '"expression": "().__class__.__name__.__len__()"' in message
-    assert "show_scenario('eval', build_assistant, model=MODEL)" in message
+    assert "show_scenario('eval', ShopAssistant, model=MODEL)" in message
 
 
 def test_a_failed_hidden_scenario_points_at_conversation_view_instead():
     message = str(partly_right(hand_built("no budget")))
     assert "Scenario endless: a model that never stops calling tools" in message
     assert "Expected: at most 6 requests" in message
-    assert "ConversationView(result)" in message
+    assert "ConversationView(assistant.messages)" in message
 
 
 def test_the_demo_shops_answer_in_a_hidden_scenario_is_told_it_read_another_shop():
-    message = str(partly_right(WRONG_BY_RULE["09.1"]["shop"]))
+    message = str(partly_right(WRONG_BY_RULE["09.6"]["shop"]))
     assert "The answer holds 68, which is what the demo shop says" in message
 
 
 def test_the_stub_is_not_done_yet():
-    def build_assistant(client, *, model, shop):
-        raise NotImplementedError("Exercise 09.1: assemble it")
+    class ShopAssistant:
+        def __init__(self, client, *, model, shop, approve):
+            raise NotImplementedError("Exercise 09.6: assemble it")
 
     with pytest.raises(NotDoneYet, match="not done yet"):
-        evaluate("09.1", build_assistant)
+        evaluate("09.6", ShopAssistant)
 
 
 def test_an_unfinished_policy_is_named_once_instead_of_failing_every_scenario():
     def route(question):
-        raise NotImplementedError("Exercise 09.2: keywords per category")
+        raise NotImplementedError("Exercise 09.1: keywords per category")
 
-    build_assistant = notebook_with()
-    build_assistant.__globals__["route"] = route
+    assistant = notebook_with()
+    assistant.ask.__globals__["route"] = route
     with pytest.raises(CheckFailed) as caught:
-        evaluate("09.1", build_assistant)
+        evaluate("09.6", assistant)
     assert not isinstance(caught.value, (NotDoneYet, PartlyRight))
-    assert "Exercise 09.2" in str(caught.value)
+    assert "Exercise 09.1" in str(caught.value)
 
 
-def test_a_build_assistant_that_raises_fails_the_exercise_with_its_error():
-    def build_assistant(client, *, model, shop):
-        raise TypeError("shop_tools() takes 1 positional argument")
+def test_an_assistant_that_cannot_be_made_fails_the_exercise_with_its_error():
+    class ShopAssistant:
+        def __init__(self, client, *, model, shop):
+            pass
 
     with pytest.raises(CheckFailed) as caught:
-        evaluate("09.1", build_assistant)
+        evaluate("09.6", ShopAssistant)
     assert not isinstance(caught.value, PartlyRight)
-    assert "Case: build_assistant(client, model='toy-check-model', shop=shop)" in str(caught.value)
-    assert "Your code raised TypeError" in str(caught.value)
+    message = str(caught.value)
+    assert "Case: ShopAssistant(client, model='toy-check-model', shop=shop, approve=person)" in (
+        message
+    )
+    assert "Your code raised TypeError" in message
 
 
-def test_a_build_assistant_that_forgets_to_return_it_is_told_so_before_any_scenario():
-    def build_assistant(client, *, model, shop):
-        solution()["build_assistant"](client, model=model, shop=shop)
+def test_an_assistant_without_ask_is_told_so_before_any_scenario():
+    class ShopAssistant:
+        def __init__(self, client, *, model, shop, approve):
+            pass
 
     with pytest.raises(CheckFailed) as caught:
-        evaluate("09.1", build_assistant)
-    assert "build_assistant returned a NoneType, which has no ask method" in str(caught.value)
+        evaluate("09.6", ShopAssistant)
+    message = str(caught.value)
+    assert "ShopAssistant, which has no ask method: give the class an ask" in message
 
 
-def test_an_assistant_offering_its_tools_in_strict_mode_passes_too():
-    strict = notebook_with(
-        (
-            CELL,
-            "[self.registry.get(name).schema(format) for name in self.names]",
-            "[self.registry.get(name).schema(format, strict=True) for name in self.names]",
-        )
-    )
-    assert evaluate("09.1", strict) == "Exercise 09.1 passed: build_assistant (12 scenarios)."
-
-
-REFUSAL = (
-    '            return error_text(f"{name!r} is not one of the tools offered for this request")'
-)
-
-
-def refusal_hints(build_assistant) -> dict[str, str]:
-    return {o.id: o.failure.hint_key for o in partly_right(build_assistant).outcomes if o.failure}
-
-
-def test_a_refusal_answered_as_plain_text_is_told_it_did_not_run_but_is_no_error_result():
-    plain = notebook_with((CELL, REFUSAL, '            return f"{name} is not offered"'))
-    assert refusal_hints(plain) == {
-        "staff_tool": "refusal_not_error",
-        "injection": "refusal_not_error",
-        "hallucinated": "refusal_not_error",
-    }
-    message = str(partly_right(plain))
-    assert "cancel_order was not offered in this request and did not run" in message
-    assert "yet it ran" not in message
-
-
-def test_a_refusal_that_does_not_name_the_tool_is_told_to_name_it():
-    unnamed = notebook_with((CELL, REFUSAL, '            return error_text("not allowed")'))
-    assert refusal_hints(unnamed) == {
-        "staff_tool": "refusal_unnamed",
-        "injection": "refusal_unnamed",
-        "hallucinated": "refusal_unnamed",
-    }
-    assert "Expected: an error result naming cancel_order" in str(partly_right(unnamed))
-
-
-def test_a_trace_with_every_call_in_the_wrong_order_is_told_the_order_not_a_missing_call():
-    backwards = notebook_with(
-        (CELL, "for step in result.steps:", "for step in result.steps[::-1]:")
-    )
-    hints = set(refusal_hints(backwards).values())
-    assert hints == {"trace_order"}
-    assert "not in the order the model made them" in str(partly_right(backwards))
-
-
-def test_a_customer_offered_a_staff_only_reading_tool_loses_the_scenario_that_routes_notes():
-    reads_notes = notebook_with(
-        (CELL, OFFER,
-         '            if tool.tags & categories and (role == "staff" or "write" not in tool.tags)')
+def test_a_person_asked_about_a_call_that_was_not_offered_is_told_to_refuse_it_first():
+    asks_everyone = notebook_with(
+        (CELL, "        needs_approval = NEEDS_APPROVAL & set(offer.names())"
+               "  # never ask about the unoffered\n",
+         "        needs_approval = NEEDS_APPROVAL\n")
     )  # fmt: skip
-    assert refusal_hints(reads_notes) == {"hallucinated": "roles", "unknown_role": "unknown_role"}
-    assert "The customer was offered read_notes" in str(partly_right(reads_notes))
+    result = partly_right(asks_everyone)
+    assert failed_ids(result) == ["staff_tool", "injection"]
+    assert {o.failure.hint_key for o in result.outcomes if not o.passed} == {"approval_unoffered"}
 
 
 def test_an_assistant_without_calculate_is_told_the_request_left_it_out():
     no_calculate = notebook_with((CELL, "[*shop_tools(shop), calculate]", "[*shop_tools(shop)]"))
-    assert refusal_hints(no_calculate) == {"eval": "missing_tools", "math": "missing_tools"}
-    assert "this request left out: calculate." in str(partly_right(no_calculate))
+    result = partly_right(no_calculate)
+    hints = {o.id: o.failure.hint_key for o in result.outcomes if o.failure}
+    assert hints == {"eval": "missing_tools", "math": "missing_tools"}
+    assert "this request left out: calculate." in str(result)

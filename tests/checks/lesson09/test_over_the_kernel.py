@@ -1,4 +1,4 @@
-"""09.1 through a real kernel, the grader's channel: the shop and the assistant live in the
+"""09.6 through a real kernel, the grader's channel: the shop and the assistant live in the
 kernel, the model answers from the grader's side, and the scenarios come out exactly as in the
 learner's own notebook, partial credit and all."""
 
@@ -17,19 +17,17 @@ from course_lib.grading.plugin import DRIVER
 
 from ._assistants import notebook_with
 from ._solution import CELLS, NOTEBOOK
+from .test_assistant import APPROVALS, CELL, COUNT, OFFER, ROLE_ONLY_OFFER, STRICT
 
-# The guard of lesson 06's call_as: it checks the role at dispatch, not this request's offer.
+# A guard by role only: the offer's registry holds every tool the role may use, only the schemas
+# are routed, so the injected cancel_order runs.
 ROLE_ONLY_GUARD = [
+    (CELL, OFFER, "            if may_use(role, tags):"),
     (
-        "w09-ex1",
-        "        offer = OfferedTools(self.registry, names)\n",
-        "        offer = OfferedTools(self.registry, names)\n        offer.role = role\n",
-    ),
-    (
-        "w09-ex1",
-        "        if name not in self.names:",
-        "        tool = self.registry.get(name)\n"
-        "        if tool is None or not may_use(self.role, tool.tags):",
+        CELL,
+        "        needs_approval = NEEDS_APPROVAL & set(offer.names())"
+        "  # never ask about the unoffered\n" + STRICT + "\n" + APPROVALS,
+        ROLE_ONLY_OFFER,
     ),
 ]
 
@@ -60,8 +58,8 @@ def notebook_source(edits) -> str:
 @pytest.mark.parametrize("edits", [[], ROLE_ONLY_GUARD], ids=["solution", "role-only guard"])
 def test_the_scenarios_come_out_the_same_through_the_kernel_as_in_process(kernel, edits):
     assert kernel.run_quietly(notebook_source(edits), 120) == "ok"
-    spec = EXERCISES["09.1"]
-    here = run_check(spec, InProcessChannel({"build_assistant": notebook_with(*edits)}))
+    spec = EXERCISES["09.6"]
+    here = run_check(spec, InProcessChannel({"ShopAssistant": notebook_with(*edits)}))
     there = run_check(spec, KernelChannel(kernel, timeout=120))
     assert str(there) == str(here)
     outcomes = list(getattr(there, "scenarios", ()) or getattr(there, "outcomes", ()))
@@ -69,4 +67,4 @@ def test_the_scenarios_come_out_the_same_through_the_kernel_as_in_process(kernel
         o.record() for o in (getattr(here, "scenarios", ()) or here.outcomes)
     ]
     failed = [o.id for o in outcomes if not o.passed]
-    assert (failed, earned(outcomes)) == (([], 12) if not edits else (["injection"], 11))
+    assert (failed, earned(outcomes)) == (([], COUNT) if not edits else (["injection"], COUNT - 1))

@@ -1,4 +1,4 @@
-"""Exercise 09.3 ``may_use``: the solution passes; each wrong answer gets its rule's hint."""
+"""Exercise 09.2 ``may_use``: the solution passes; each wrong answer gets its rule's hint."""
 
 from __future__ import annotations
 
@@ -11,18 +11,18 @@ from course_lib.checks import EXERCISES, NotDoneYet, evaluate
 
 from ._solution import edited, solution
 
-CELL = "w09-ex3"
+CELL = "w09-may-use"
 SUBSET = "    return bool(needed) and needed <= ROLES[role]"
 
 
 def test_the_solution_passes_every_visible_and_hidden_case():
-    assert evaluate("09.3", solution()["may_use"]) == (
-        "Exercise 09.3 passed: may_use (7 visible and 18 hidden cases)."
+    assert evaluate("09.2", solution()["may_use"]) == (
+        "Exercise 09.2 passed: may_use (7 visible and 18 hidden cases)."
     )
 
 
 def test_the_exercise_is_registered_with_its_notebook_points_and_target():
-    spec = EXERCISES["09.3"]
+    spec = EXERCISES["09.2"]
     assert (spec.notebook, spec.points, spec.targets) == (
         "09_capstone",
         2,
@@ -32,10 +32,10 @@ def test_the_exercise_is_registered_with_its_notebook_points_and_target():
 
 def test_the_stub_is_not_done_yet():
     def may_use(role, tags):
-        raise NotImplementedError("Exercise 09.3: write it")
+        raise NotImplementedError("Exercise 09.2: write it")
 
     with pytest.raises(NotDoneYet, match="not done yet"):
-        evaluate("09.3", may_use)
+        evaluate("09.2", may_use)
 
 
 def with_set_operations(role, tags):
@@ -47,7 +47,7 @@ def with_set_operations(role, tags):
 
 
 WRONG_BY_RULE = {
-    "09.3": {
+    "09.2": {
         "bool": edited("may_use", (CELL, SUBSET, "    return needed <= ROLES[role] and needed")),
         "iterables": with_set_operations,
         "categories": edited(
@@ -75,9 +75,9 @@ WRONG_BY_RULE = {
 }
 
 
-@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["09.3"]))
+@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["09.2"]))
 def test_a_wrong_answer_breaking_one_rule_gets_that_rules_hint(rule):
-    assert_breaks_rule("09.3", rule, WRONG_BY_RULE["09.3"][rule])
+    assert_breaks_rule("09.2", rule, WRONG_BY_RULE["09.2"][rule])
 
 
 def test_a_key_error_for_an_unknown_role_is_told_to_be_a_value_error():
@@ -85,7 +85,7 @@ def test_a_key_error_for_an_unknown_role_is_told_to_be_a_value_error():
         needed = PERMISSIONS & set(tags)
         return bool(needed) and needed <= ROLES[role]
 
-    assert "Raise ValueError for an unknown role, not KeyError" in rejected("09.3", may_use)
+    assert "Raise ValueError for an unknown role, not KeyError" in rejected("09.2", may_use)
 
 
 def test_a_policy_that_refuses_what_the_role_holds_is_told_the_role_may_use_it():
@@ -94,7 +94,7 @@ def test_a_policy_that_refuses_what_the_role_holds_is_told_the_role_may_use_it()
             raise ValueError(role)
         return "read" not in tags and bool(PERMISSIONS & set(tags) <= ROLES[role])
 
-    message = rejected("09.3", may_use)
+    message = rejected("09.2", may_use)
     assert "Case: may_use('customer', ('products', 'read'))" in message
     assert "the role holds all of it" in message
 
@@ -108,7 +108,7 @@ def test_a_policy_refusing_tags_that_are_not_a_tuple_is_told_the_type_is_the_dif
         needed = PERMISSIONS & set(tags)
         return bool(needed) and needed <= ROLES[role]
 
-    message = rejected("09.3", may_use)
+    message = rejected("09.2", may_use)
     assert "Case: may_use('staff', frozenset(['internal', 'notes']))" in message
     assert "The same tags as a tuple get the right answer, as a frozenset they do not" in message
     assert "category tag" not in message
@@ -123,7 +123,7 @@ def test_an_unknown_role_is_refused_even_for_a_tool_that_needs_no_permission():
             raise ValueError(f"unknown role {role!r}")
         return needed <= ROLES[role]
 
-    message = rejected("09.3", may_use)
+    message = rejected("09.2", may_use)
     assert "is not a role in ROLES: raise ValueError" in message
 
 
@@ -134,4 +134,4 @@ def test_a_number_for_a_bool_is_told_its_type_in_a_whole_sentence():
         needed = PERMISSIONS & set(tags)
         return int(bool(needed) and needed <= ROLES[role])
 
-    assert "this one returned the type int." in rejected("09.3", may_use)
+    assert "this one returned the type int." in rejected("09.2", may_use)

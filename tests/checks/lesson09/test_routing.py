@@ -1,4 +1,4 @@
-"""Exercise 09.2 ``route``: the solution passes; each rule's wrong answer gets that rule's hint."""
+"""Exercise 09.1 ``route``: the solution passes; each rule's wrong answer gets that rule's hint."""
 
 from __future__ import annotations
 
@@ -14,17 +14,17 @@ from course_lib.checks.lesson09._shared import expected_route
 
 from ._solution import edited, solution
 
-HAS_KEYWORD = "w09-ex2"
+HAS_KEYWORD = "w09-route"
 
 
 def test_the_solution_passes_every_visible_and_hidden_question():
-    assert evaluate("09.2", solution()["route"]) == (
-        "Exercise 09.2 passed: route (8 visible and 15 hidden questions)."
+    assert evaluate("09.1", solution()["route"]) == (
+        "Exercise 09.1 passed: route (8 visible and 15 hidden questions)."
     )
 
 
 def test_the_exercise_is_registered_with_its_notebook_points_and_target():
-    spec = EXERCISES["09.2"]
+    spec = EXERCISES["09.1"]
     assert (spec.notebook, spec.points, spec.targets) == (
         "09_capstone",
         2,
@@ -40,10 +40,10 @@ def test_the_oracle_reads_mixed_english_and_chinese_text_as_the_contract_says():
 
 def test_the_stub_is_not_done_yet():
     def route(question):
-        raise NotImplementedError("Exercise 09.2: write it")
+        raise NotImplementedError("Exercise 09.1: write it")
 
     with pytest.raises(NotDoneYet, match="not done yet"):
-        evaluate("09.2", route)
+        evaluate("09.1", route)
 
 
 def found_in_question_order(question: str) -> list[str]:
@@ -67,7 +67,7 @@ def found_in_question_order(question: str) -> list[str]:
 ASCII = 'pattern = rf"(?<![A-Za-z0-9]){re.escape(keyword)}(?![A-Za-z0-9])"'
 SET_START = "    found = {\n        category\n"
 WRONG_BY_RULE = {
-    "09.2": {
+    "09.1": {
         "list": edited(
             "route",
             (HAS_KEYWORD, "found] or list(CATEGORIES)", "found] or CATEGORIES"),
@@ -112,21 +112,21 @@ WRONG_BY_RULE = {
 }  # fmt: skip
 
 
-@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["09.2"]))
+@pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["09.1"]))
 def test_a_wrong_answer_breaking_one_rule_gets_that_rules_hint(rule):
-    assert_breaks_rule("09.2", rule, WRONG_BY_RULE["09.2"][rule])
+    assert_breaks_rule("09.1", rule, WRONG_BY_RULE["09.1"][rule])
 
 
 def test_a_category_missed_in_a_hidden_question_is_named_with_its_keyword():
     def without_delivery(question):
         return [c for c in solution()["route"](question) if c != "delivery"] or list(CATEGORIES)
 
-    message = rejected("09.2", without_delivery)
+    message = rejected("09.1", without_delivery)
     assert "so delivery belongs in the list" in message or "every category" in message
 
 
 def test_categories_returned_as_one_string_each_letter_are_refused_as_not_names():
-    message = rejected("09.2", lambda question: [1])
+    message = rejected("09.1", lambda question: [1])
     assert "Return the categories' names" in message
 
 
@@ -137,7 +137,7 @@ def test_keywords_looked_up_among_words_split_at_spaces_are_told_about_punctuati
     split = edited(
         "route", (HAS_KEYWORD, SEARCH, "return keyword.lower() in question.lower().split()")
     )
-    message = rejected("09.2", split)
+    message = rejected("09.1", split)
     assert "Case: route('How much is the Longjing tea?')" in message
     assert 'Splitting the question at spaces leaves punctuation on the words ("tea?"' in message
 
@@ -146,13 +146,13 @@ def test_a_keyword_found_at_the_start_of_a_longer_word_is_told_the_word_it_found
     prefix = edited(
         "route", (HAS_KEYWORD, ASCII, 'pattern = rf"(?<![A-Za-z0-9]){re.escape(keyword)}"')
     )
-    message = rejected("09.2", prefix)
+    message = rejected("09.1", prefix)
     assert "Case: route('Was the summer rainy?')" in message
     assert '"rainy" does not hold the keyword "rain"' in message
 
 
 def test_a_keyword_inside_a_longer_word_is_told_that_word_and_that_keyword():
-    message = rejected("09.2", WRONG_BY_RULE["09.2"]["whole_word"])
+    message = rejected("09.1", WRONG_BY_RULE["09.1"]["whole_word"])
     assert '"reorder" does not hold the keyword "order".' in message
 
 
@@ -165,7 +165,7 @@ def test_word_boundaries_around_chinese_keywords_are_told_why_without_blaming_a_
             '    return re.search(rf"\\b{re.escape(keyword)}\\b", question) is not None\n',
         ),
     )
-    message = rejected("09.2", bounded)
+    message = rejected("09.1", bounded)
     assert "Case: route('我的订单到哪了？')" in message
     assert "\\b sees no boundary between two Chinese characters" in message
     assert "split" not in message

@@ -19,6 +19,7 @@ from course_lib.grading import GradeOptions, grade_all
 from course_lib.grading.borrowing import borrowing, notebook_aliases
 from course_lib.grading.canonical import load_lessons
 from course_lib.grading.discover import discover
+from course_lib.grading.provenance import lesson_names
 
 OPTIONS = GradeOptions(cell_timeout=60, memory_mb=1500, jobs=2, check_modules=(CHECK_MODULE,))
 
@@ -282,3 +283,29 @@ def test_a_module_imported_at_run_time_in_a_scratch_cell_binds_its_name(scratch)
 )
 def test_strings_and_the_lessons_demos_in_honest_code_are_not_borrowing(exercise):
     assert borrowed(exercise, targets=("ToolRegistry",)) is None
+
+
+# --- parts the lesson lends through the learner's toolkit -----------------------------------
+
+TOOLKIT_LESSON = [
+    "from course_lib import toolkit\n"
+    "from course_lib.checks import check\n"
+    'ToolRegistry, run_tool_calls = toolkit.use("ToolRegistry", "run_tool_calls")\n'
+]
+REACHES_RUN_TOOL_CALLS = (
+    "def converse(registry, calls):\n    return run_tool_calls(registry, calls)\n"
+)
+
+
+def test_a_part_the_lesson_takes_from_the_toolkit_counts_as_used_by_the_lesson():
+    """Where 05.3 has not passed, ``toolkit.use`` hands the lesson the course's run_tool_calls:
+    an answer that reaches it uses what the lesson gave (09.4's converse), not a borrowed
+    answer; a part the lesson does not take stays guarded."""
+    notebook = notebook_aliases(TOOLKIT_LESSON, [REACHES_RUN_TOOL_CALLS])
+    assert "course_lib.reference.loop.run_tool_calls" in notebook.lesson_uses
+    assert "course_lib.reference.registry.ToolRegistry" in notebook.lesson_uses
+    assert "course_lib.reference.loop.run_agent" not in notebook.lesson_uses
+    assert lesson_names(notebook.lesson_uses) >= {"run_tool_calls", "ToolRegistry"}
+    assert borrowing(REACHES_RUN_TOOL_CALLS, notebook, ("converse",)) is None
+    taken = "from course_lib.reference.loop import run_agent\nconverse = run_agent\n"
+    assert borrowing(taken, notebook, ("converse",)) == "course_lib.reference.loop.run_agent"
