@@ -10,7 +10,11 @@ solution notebook (``course_lib.i18n.parts``):
 - ``#, fuzzy`` with ``#| msgid``: the English changed since it was translated; the old
   translation is kept for reference and is not used until a translator updates it and removes the
   flag;
-- ``#.`` comments (written by ``i18n update``): what kind of part it is, for the translator.
+- ``#.`` comments (written by ``i18n update``): what kind of part it is, for the translator;
+- ``# source <hash>`` (written by ``i18n update`` on a translated entry): a hash of the English the
+  translation was made from. A merge of two branches can pair new English from one with an old
+  translation from the other (each side changed different lines of the entry); the hash then no
+  longer matches, the translation is not used, and ``i18n update`` marks the entry fuzzy.
 
 A translation is used only when its entry's ``(msgctxt, msgid)`` is the English as it is now and
 it is neither empty nor fuzzy; anything else shows the English with a "translation pending" note.
@@ -20,7 +24,8 @@ line numbers, no wrapping), so the catalogs diff cleanly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import hashlib
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import polib
@@ -41,11 +46,39 @@ class Entry:
     fuzzy: bool = False
     previous: str = ""  # the English the (fuzzy) translation was made from
     note: str = ""  # what kind of part this is, for the translator
+    source: str = ""  # source_hash() of the English the translation was made from ("": not yet)
 
     @property
     def translated(self) -> bool:
-        """Usable as it stands: translated, and not waiting for a translator's review."""
-        return bool(self.text) and not self.fuzzy
+        """Usable as it stands: translated, not waiting for a translator's review, and made from
+        this English (an entry not stamped yet counts; ``i18n update --check`` fails on it)."""
+        made_from_this = not self.source or self.source == source_hash(self.english)
+        return bool(self.text) and not self.fuzzy and made_from_this
+
+    def stamped(self) -> Entry:
+        """This entry as ``i18n update`` writes it: a translation is stamped with the English it
+        was made from; one stamped with other English is fuzzy (and unstamped, so that a
+        translator's review, removing the flag, is stamped by the next update)."""
+        if not self.text or self.fuzzy:
+            return replace(self, source="")
+        if self.source and self.source != source_hash(self.english):
+            return replace(self, fuzzy=True, source="")
+        return replace(self, source=source_hash(self.english))
+
+
+SOURCE_PREFIX = "source "
+
+
+def source_hash(english: str) -> str:
+    """A short, stable hash of an entry's English (12 hex digits of SHA-256)."""
+    return hashlib.sha256(english.encode("utf-8")).hexdigest()[:12]
+
+
+def _source(tcomment: str) -> str:
+    for line in (tcomment or "").splitlines():
+        if line.startswith(SOURCE_PREFIX):
+            return line[len(SOURCE_PREFIX) :].strip()
+    return ""
 
 
 def catalog_path(lang: str, notebook: str, root: Path = TRANSLATIONS) -> Path:
@@ -69,6 +102,7 @@ def read_catalog(path: Path) -> list[Entry]:
             fuzzy=item.fuzzy,
             previous=item.previous_msgid or "",
             note=item.comment,
+            source=_source(item.tcomment),
         )
         for item in polib.pofile(str(path), encoding="utf-8", wrapwidth=0)
         if not item.obsolete
@@ -101,6 +135,7 @@ def render_catalog(lang: str, title: str, entries: list[Entry]) -> str:
                 flags=["fuzzy"] if entry.fuzzy else [],
                 previous_msgid=entry.previous or None,
                 comment=entry.note,
+                tcomment=f"{SOURCE_PREFIX}{entry.source}" if entry.source else "",
             )
         )
     return str(catalog) + "\n"

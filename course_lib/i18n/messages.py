@@ -44,14 +44,13 @@ def catalog_file(lang: str, domain: str, root: Path = LOCALE) -> Path:
 @functools.cache
 def reviewed(lang: str) -> dict[tuple[str, str], str]:
     """(key, English) -> translation, for every reviewed entry of ``lang``'s message catalogs."""
-    import polib  # only when a translated language is spoken
+    from course_lib.i18n.catalog import read_catalog  # polib, only when a translation is spoken
 
     index: dict[tuple[str, str], str] = {}
     for path in sorted((LOCALE / lang).glob("*.po")):
-        for entry in polib.pofile(str(path), encoding="utf-8", wrapwidth=0):
-            if entry.msgstr and not entry.fuzzy and not entry.obsolete:
-                key = (entry.msgctxt or "").rpartition(":")[2]
-                index[(key, entry.msgid)] = entry.msgstr
+        for entry in read_catalog(path):
+            if entry.translated:
+                index[(entry.key.rpartition(":")[2], entry.english)] = entry.text
     return index
 
 

@@ -53,7 +53,7 @@ def updated_entries(parts: list[Part], old: list[Entry]) -> list[Entry]:
         note = NOTES[part.kind]
         kept = by_pair.get((part.key, part.text))
         if kept is not None:
-            entries.append(_with_note(kept, note))
+            entries.append(_with_note(kept, note).stamped())
             continue
         reference = _closest(part.text, orphans.get(part.key, []))
         if reference is None:

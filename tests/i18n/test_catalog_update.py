@@ -9,7 +9,13 @@ from pathlib import Path
 
 from i18n_notebooks import code, lesson, markdown
 
-from course_lib.i18n.catalog import Entry, read_catalog, render_catalog, write_catalog
+from course_lib.i18n.catalog import (
+    Entry,
+    read_catalog,
+    render_catalog,
+    source_hash,
+    write_catalog,
+)
 from course_lib.i18n.update import lesson_status, notebook_parts, updated_entries
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,3 +90,57 @@ def test_the_committed_catalogs_are_up_to_date_with_the_english_notebooks():
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
+
+
+def test_a_translation_is_stamped_with_the_english_it_was_made_from_and_the_file_keeps_it(
+    tmp_path,
+):
+    nb = lesson()
+    entries = updated_entries(
+        notebook_parts(nb),
+        translated(updated_entries(notebook_parts(nb), []), **{"t-intro": "示例"}),
+    )
+    intro = next(e for e in entries if e.key == "t-intro")
+    assert intro.source == source_hash(intro.english) and intro.translated
+    assert all(not e.source for e in entries if not e.text), (
+        "nothing to stamp without a translation"
+    )
+    write_catalog(tmp_path / "x.po", "zh-CN", "lesson x", entries)
+    assert "# source " + intro.source in (tmp_path / "x.po").read_text(encoding="utf-8")
+    assert read_catalog(tmp_path / "x.po") == entries
+
+
+def test_new_english_merged_under_an_old_translation_is_not_used_and_turns_fuzzy():
+    """Branch A edits a cell's English (its entry still untranslated there); branch B translates
+    the old English. git merges the two hunks: the new msgid, B's msgstr and B's stamp."""
+    nb = lesson()
+    on_b = updated_entries(
+        notebook_parts(nb),
+        translated(updated_entries(notebook_parts(nb), []), **{"t-intro": "示例"}),
+    )
+    old = next(e for e in on_b if e.key == "t-intro")
+    merged = Entry(
+        old.key, "# Sample, edited on branch A", old.text, note=old.note, source=old.source
+    )
+    assert not merged.translated, "a translation made from other English is never shown"
+    nb.cells[0].source = merged.english
+    after = {e.key: e for e in updated_entries(notebook_parts(nb), [merged])}["t-intro"]
+    assert (after.fuzzy, after.text, after.source) == (True, "示例", "")
+    assert lesson_status("x", notebook_parts(nb), [after]).translated < len(notebook_parts(nb))
+
+
+def test_a_reviewed_fuzzy_entry_is_stamped_by_the_next_update_not_turned_fuzzy_again():
+    nb = lesson()
+    fuzzy = Entry("t-intro", nb.cells[0].source, "旧译文", fuzzy=True, previous="old English")
+    reviewed = Entry(fuzzy.key, fuzzy.english, "新译文")  # the translator removed the flag
+    after = {e.key: e for e in updated_entries(notebook_parts(nb), [reviewed])}["t-intro"]
+    assert (after.fuzzy, after.text, after.source) == (False, "新译文", source_hash(fuzzy.english))
+
+
+def test_every_translation_in_the_repository_is_stamped_with_its_current_english():
+    for path in [*ROOT.glob("translations/*/*.po"), *ROOT.glob("course_lib/locale/*/*.po")]:
+        for entry in read_catalog(path):
+            if entry.text and not entry.fuzzy:
+                assert entry.source == source_hash(entry.english), (
+                    f"{path.relative_to(ROOT)} {entry.key}: run `python -m course_lib i18n update`"
+                )
