@@ -30,10 +30,14 @@ GOOD_ZH = (
 
 @pytest.mark.parametrize("path", CATALOGS, ids=[f"{p.parent.name}/{p.name}" for p in CATALOGS])
 def test_every_translation_keeps_its_englishs_placeholders_code_spans_links_and_fences(path):
+    # A fuzzy entry's text was made from the English before the edit (``#| msgid``): it is held
+    # to that, and never shown; the new English is the translator's next job, not a breakage.
     broken = [
         f"{entry.key}: {'; '.join(found)}"
         for entry in read_catalog(path)
-        if entry.text and (found := problems(entry.english, entry.text))
+        if entry.text
+        and (made_from := entry.previous if entry.fuzzy else entry.english)
+        and (found := problems(made_from, entry.text))
     ]
     assert not broken, f"{path.name}:\n" + "\n".join(broken)
 
