@@ -257,6 +257,8 @@ def scorecard(result: SubmissionResult) -> str:
 
 def _scorecard_lines(row: Any) -> list[str]:
     """A failed check's parts, one line each, from its fields (older checks: from its text)."""
+    if getattr(row, "scenarios", None):
+        return _scenario_lines(row)
     if not row.failure:
         return _scorecard_message(row.message)
     from course_lib.checks import messages
@@ -270,6 +272,29 @@ def _scorecard_lines(row: Any) -> list[str]:
         # line, which names the first difference, says more in one line.
         if value and "\n" not in value:
             lines.append(_shorten(messages.say(line, **{key: value})))
+    return lines
+
+
+def _scenario_lines(row: Any) -> list[str]:
+    """A check graded by scenarios: its points and one line per failed scenario with its hint
+    (its failure's own fields hold no case or hint: those are per scenario)."""
+    from course_lib.checks import messages
+
+    scenarios = row.scenarios
+    failed = [s for s in scenarios if not s.get("passed")]
+    first = row.message.splitlines()[0] if row.message else ""
+    lines = [_shorten(first)] if first else []
+    lines.append(_shorten(messages.say(
+        "scenarios_failed", failed=len(failed), count=len(scenarios),
+        earned=sum(s.get("points", 0) for s in scenarios if s.get("passed")),
+        total=sum(s.get("points", 0) for s in scenarios),
+    )))  # fmt: skip
+    for scenario in failed:
+        failure = scenario.get("failure") or {}
+        hint = failure.get("hint") or failure.get("detail") or ""
+        line = messages.say("scenario_line", id=scenario.get("id"), title=scenario.get("title"),
+                            hint=hint)  # fmt: skip
+        lines.append(_shorten(line.strip()))
     return lines
 
 

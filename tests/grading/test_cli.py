@@ -179,6 +179,30 @@ def test_the_scorecard_leaves_out_values_that_span_lines_and_keeps_where_they_di
     ]
 
 
+def test_a_scenario_graded_exercise_on_the_scorecard_lists_its_failed_scenarios_and_hints():
+    """09.6 is graded by scenarios: its failure holds no case or hint of its own, so the
+    scorecard once showed only "Exercise 09.6 (ShopAssistant) is not right yet." and nothing a
+    learner could act on."""
+    from course_lib.grading.cli import _scorecard_lines
+    from course_lib.grading.results import ExerciseResult
+
+    scenarios = [
+        {"id": "price", "title": "a price", "points": 1, "passed": True},
+        {"id": "budget", "title": "over the budget", "points": 1, "passed": False,
+         "failure": {"case": "assistant.ask('x', role='customer')", "hint": "Fit it first."}},
+    ]  # fmt: skip
+    message = "Exercise 09.6 (ShopAssistant) is not right yet.\n(the rest of the message)"
+    row = ExerciseResult(
+        "ada", "09_capstone", "09.6", 1, 2, "failed", message, {"detail": "..."}, scenarios
+    )
+    assert _scorecard_lines(row) == [
+        "Exercise 09.6 (ShopAssistant) is not right yet.",
+        "1 of 2 scenarios failed; the ones that passed earn 1 of 2 points. What went wrong in "
+        "each:",
+        "✗ budget (over the budget): Fit it first.",
+    ]
+
+
 def test_the_grader_command_line_goes_without_the_iri_grammar():
     """jsonschema builds the IRI grammar at import (about 0.7 s) when rfc3987_syntax is
     installed; the grader never validates IRIs, so its command line must not pay for it."""

@@ -119,8 +119,9 @@ HINTS = {
         "(converse's max_turns=MAX_TURNS) and return None."
     ),
     "trace_missing": (
-        "assistant.trace must hold one record per call the model made, across every question "
-        "asked, refused and failed calls too: {missing}."
+        "assistant.trace holds {count} record(s), but the model made {expected} call(s) over "
+        "the questions asked so far ({calls}): keep one record per call, refused and failed "
+        "calls too, in one trace that every question adds to (TracedRegistry's records)."
     ),
     "trace_order": (
         "assistant.trace holds a record for every call, but not turn by turn in the order the "
@@ -186,8 +187,6 @@ TEXTS = {
     "it_ran": "its tool message holds a result, not an error",
     "shop_did": "the shop recorded {action} {order_id}",
     "answer_holding": "an answer holding {facts}",
-    "record_for": "a record for call {call_id} ({name})",
-    "records": "{count} records",
     "not_a_dict": "a record is a {kind}, not a dict",
     "conversation": (
         "The conversation as the model received it (the last request, then its reply):\n"

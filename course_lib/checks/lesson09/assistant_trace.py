@@ -93,11 +93,10 @@ def judge_trace(evidence: Evidence) -> None:
     wanted = [record for turn in expected for record in turn]
     records = evidence.trace
     if len(records) != len(wanted):
-        missing = [text("record_for", call_id=i + 1, name=w["tool"]) for i, w in enumerate(wanted)]
-        detail = text("records", count=len(records)) + "; " + ", ".join(missing)
+        calls = ", ".join(str(w["tool"]) for w in wanted)
+        found = hint("trace_missing", count=len(records), expected=len(wanted), calls=calls)
         raise verdict(evidence, asked, [w["tool"] for w in wanted],
-                      [r.get("tool") for r in records], hint("trace_missing", missing=detail),
-                      where=where)  # fmt: skip
+                      [r.get("tool") for r in records], found, where=where)  # fmt: skip
     position = 0
     for turn in expected:
         got = records[position : position + len(turn)]

@@ -115,6 +115,8 @@ def diagnose(case: Case, got: list, expected: list[dict], must_keep: bool) -> Hi
     head, exchanges, current = blocks(case.messages)
     if any(m not in case.messages for m in got):
         return hint("unchanged")
+    if must_keep and not any(m in got for m in [*head, *current]):  # gave up: kept nothing
+        return hint("must_keep")
     if head and got[: len(head)] != head:
         return hint("system")
     if got[len(got) - len(current) :] != current:

@@ -50,6 +50,10 @@ RULES = (
     Rule("answer", "A reply without calls: return its content.", case=CASES[0], hint="answer"),
     Rule("assistant_once", "One assistant message per turn.", case=CASES[1],
          hint="assistant_once"),
+    Rule("call_id", "Each tool_calls entry's id is its function_call item's call_id.",
+         case=CASES[0], hint="call_id"),
+    Rule("answer_appended", "The final reply is appended as an assistant message.",
+         case=CASES[0], hint="answer_appended"),
     Rule("tool_messages", "One tool message per call, in call order.", case=CASES[1],
          hint="tool_messages"),
     Rule("max_turns", "At most max_turns requests, then None.", case=CASES[2], hint="max_turns"),
@@ -76,6 +80,15 @@ HINTS = {
     "answer": "Return the content of the reply without calls, a str (got {got}).",
     "assistant_once": (
         "Append each reply's assistant message once, with all its calls (this turn added {count})."
+    ),
+    "call_id": (
+        'The "id" of a tool_calls entry is the function_call item\'s call_id ({wanted}), not '
+        "its own id ({got}): the call's tool message and every later request answer it by "
+        "call_id."
+    ),
+    "answer_appended": (
+        "The final answer is missing from the list: append it as an assistant message too, "
+        "before returning its output_text, so the next question goes with it."
     ),
     "tool_messages": (
         "After the assistant message come its tool messages: one per call, in call order, "
@@ -196,17 +209,46 @@ def request_hint(case: Case, number: int, got: list, wanted: list) -> HintText:
     count = sum(1 for m in added if m["role"] == "assistant")
     if count > turns or len(ids) != len(set(ids)):  # Responses sends a repeated message's calls
         return hint("assistant_once", count=max(count, len(ids) - len(set(ids)) + 1))
-    return hint("tool_messages")
+    return ids_hint(added, expected_added) or hint("tool_messages")
+
+
+def call_ids(messages: list) -> list:
+    return [c[0] for m in messages if m.get("role") == "assistant" for c in m.get("tool_calls", [])]
+
+
+def ids_hint(added: list, expected_added: list) -> HintText | None:
+    """The call_id hint when the calls are the right ones under other ids, else None."""
+    got, wanted = call_ids(added), call_ids(expected_added)
+    if got and len(got) == len(wanted) and got != wanted:
+        first = next(pair for pair in zip(wanted, got, strict=True) if pair[0] != pair[1])
+        return hint("call_id", wanted=first[0], got=first[1])
+    return None
+
+
+def longest_assistant_run(messages: list) -> int:
+    """The most assistant messages in a row: more than one is a turn split into several."""
+    longest = run = 0
+    for message in messages:
+        run = run + 1 if message.get("role") == "assistant" else 0
+        longest = max(longest, run)
+    return longest
 
 
 def list_hint(case: Case, after: Any, wanted: list) -> HintText:
     if after == views(case.history):
         return hint("in_place")
     if isinstance(after, list) and after == wanted[: len(after)] and after:
-        if all(m["role"] == "tool" for m in wanted[len(after) :]):
+        rest = wanted[len(after) :]
+        if all(m["role"] == "tool" for m in rest):
             return hint("answered_on_stop")
+        if len(rest) == 1 and rest[0]["role"] == "assistant" and not rest[0].get("tool_calls"):
+            return hint("answer_appended")
     if isinstance(after, list) and after[: len(case.history)] != views(case.history):
         return hint("whole_history", number=1)
+    if isinstance(after, list) and longest_assistant_run(after) > 1:
+        return hint("assistant_once", count=longest_assistant_run(after))
+    if isinstance(after, list):
+        return ids_hint(after, wanted) or hint("tool_messages")
     return hint("tool_messages")
 
 

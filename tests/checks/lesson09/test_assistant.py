@@ -300,3 +300,16 @@ def test_an_assistant_without_calculate_is_told_the_request_left_it_out():
     hints = {o.id: o.failure.hint_key for o in result.outcomes if o.failure}
     assert hints == {"eval": "missing_tools", "math": "missing_tools"}
     assert "this request left out: calculate." in str(result)
+
+
+def test_a_trace_started_afresh_per_question_is_told_the_counts_in_one_sentence():
+    """A trace of this question's calls only: the hint says how many records it holds and how
+    many calls the questions made (it once read "1 records; a record for call 1 (...)")."""
+    per_question = notebook_with((CELL, "        traced.records = self.trace\n",
+                                  "        self.trace = traced.records\n"))  # fmt: skip
+    result = partly_right(per_question)
+    failed = [o for o in result.outcomes if not o.passed]
+    assert failed and {o.failure.hint_key for o in failed} == {"trace_missing"}
+    hint = failed[0].failure.hint
+    assert "assistant.trace holds 1 record(s), but the model made 2 call(s)" in hint, hint
+    assert "1 records;" not in hint

@@ -144,3 +144,15 @@ WRONG_BY_RULE = {
 @pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["09.5"]))
 def test_a_wrong_fit_budget_breaking_one_rule_gets_that_rules_hint(rule):
     assert_breaks_rule("09.5", rule, WRONG_BY_RULE["09.5"][rule])
+
+
+def test_an_empty_list_when_what_must_stay_is_over_gets_the_must_keep_hint():
+    """Giving up on a history that cannot fit, with [], drops the system prompt too; the hint
+    names the rule broken (return what must stay), not the system prompt alone."""
+    gives_up = wrong(
+        (
+            "            return kept\n    return kept\n",
+            "            return kept\n    return []\n",
+        )
+    )
+    assert_breaks_rule("09.5", "must_keep", gives_up)

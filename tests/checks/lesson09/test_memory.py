@@ -116,6 +116,15 @@ WRONG_BY_RULE = {
         "tool_messages": wrong(
             (CALLS, "        messages.extend(run_tool_calls(registry, calls[:1]))\n")
         ),
+        # the function_call item's own id (fc_...) instead of its call_id
+        "call_id": wrong(('                "id": item.call_id,', '                "id": item.id,')),
+        # the final answer is returned but not appended: the memory forgets it
+        "answer_appended": wrong(
+            (
+                "        messages.append(message)\n        if not calls:\n",
+                "        if calls:\n            messages.append(message)\n        if not calls:\n",
+            )
+        ),
         # one request too many
         "max_turns": wrong(
             ("    for _ in range(max_turns):\n", "    for _ in range(max_turns + 1):\n")
@@ -136,3 +145,18 @@ WRONG_BY_RULE = {
 @pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["09.4"]))
 def test_a_wrong_converse_breaking_one_rule_gets_that_rules_hint(rule):
     assert_breaks_rule("09.4", rule, WRONG_BY_RULE["09.4"][rule])
+
+
+def test_one_assistant_message_per_call_gets_the_assistant_once_hint():
+    """Each call in an assistant message of its own: the request merges them back into one turn
+    (Responses has no messages), so only the list afterwards shows the mistake."""
+    split = wrong(
+        (
+            "        messages.append(message)\n",
+            "        for call in calls:\n"
+            '            messages.append({"role": "assistant", "content": None,'
+            ' "tool_calls": [call]})\n'
+            "        if not calls:\n            messages.append(message)\n",
+        )
+    )
+    assert_breaks_rule("09.4", "assistant_once", split)
