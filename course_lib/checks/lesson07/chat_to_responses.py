@@ -17,6 +17,7 @@ from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidde
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson07._shared import NOTEBOOK, PLACES
+from course_lib.reference.responses_input import chat_to_responses_input
 
 TEXTS = {
     "case": "chat_to_responses_input(<{shape}>)",
@@ -218,33 +219,8 @@ def hint(key: str, **fields: object) -> HintText:
 
 
 def expected_items(messages: list[dict]) -> list[dict]:
-    """The oracle: the contract as code."""
-    items: list[dict] = []
-    for message in messages:
-        if message["role"] == "tool":
-            items.append(
-                {
-                    "type": "function_call_output",
-                    "call_id": message["tool_call_id"],
-                    "output": message["content"],
-                }
-            )
-            continue
-        if message.get("content"):
-            items.append(
-                {"type": "message", "role": message["role"], "content": message["content"]}
-            )
-        for tool_call in message.get("tool_calls") or []:
-            function = tool_call["function"]
-            items.append(
-                {
-                    "type": "function_call",
-                    "call_id": tool_call["id"],
-                    "name": function["name"],
-                    "arguments": function["arguments"],
-                }
-            )
-    return items
+    """The oracle: the contract as code, which is the reference's conversion."""
+    return chat_to_responses_input(messages)
 
 
 def hidden_conversations(rng: Random, count: int = 4) -> list[list[dict]]:
