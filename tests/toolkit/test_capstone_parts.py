@@ -103,7 +103,7 @@ def test_a_learner_who_skipped_04_1_gets_the_course_registry_and_one_line_naming
 
 NULLS_KEPT = (
     "w09-strict",
-    "        given = {key: v for key, v in value.items() if v is not None or key not in optional}",
+    "        given = without_optional_nulls(value, schema)",
     "        given = value",
 )
 
@@ -130,3 +130,50 @@ def test_the_notebook_counts_the_parts_the_grader_counts():
     from course_lib.grading.borrowing import lesson_parts
 
     assert tuple(lesson_parts(cell_sources(CAPSTONE).values())) == CAPSTONE_PARTS
+
+
+ORDER = {
+    "type": "object",
+    "properties": {
+        "order": {
+            "type": "object",
+            "properties": {"id": {"type": "string"}, "note": {"type": "string"}},
+            "required": ["id"],
+        },
+        "lines": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"sku": {"type": "string"}, "gift": {"type": "boolean"}},
+                "required": ["sku"],
+            },
+        },
+        "limit": {"type": "integer"},
+    },
+    "required": ["order", "lines"],
+}
+
+
+def test_strict_tools_leaves_out_the_nulls_of_optional_fields_at_every_depth():
+    """Strict mode makes every optional field required and nullable, inside objects and lists
+    too; the worked ``StrictTools`` gives the registry the function's own shape back. A null the
+    function's schema requires, or a name it does not know, is left for the registry to judge."""
+    namespace: dict = {"json": json, "to_strict": None}
+    from course_lib.reference.tracing import parsed_arguments
+
+    namespace["parsed_arguments"] = parsed_arguments
+    source = cell_sources(CAPSTONE)["w09-strict"].split("strict_shop = ")[0]
+    exec(compile(source, "w09-strict", "exec", dont_inherit=True), namespace)
+    drop = namespace["without_optional_nulls"]
+    sent = {
+        "order": {"id": "A1", "note": None},
+        "lines": [{"sku": "T01", "gift": None}, {"sku": "T02", "gift": True}],
+        "limit": None,
+        "extra": None,
+    }
+    assert drop(sent, ORDER) == {
+        "order": {"id": "A1"},
+        "lines": [{"sku": "T01"}, {"sku": "T02", "gift": True}],
+        "extra": None,
+    }
+    assert drop({"order": None, "lines": []}, ORDER) == {"order": None, "lines": []}
