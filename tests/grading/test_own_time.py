@@ -34,12 +34,25 @@ SPIN = "while True: pass"
 
 @pytest.fixture
 def crowded_cpu():
-    """A CPU with three processes spinning on it; yields its number."""
+    """A CPU with three processes spinning on it, each already spinning; yields its number.
+
+    Each in a session of its own: where Linux groups processes by session for scheduling
+    (autogroup), a kernel (a session of its own) would otherwise get half the CPU against all
+    three together, not a quarter."""
     cpu = max(os.sched_getaffinity(0))
-    hogs = [subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(3)]
+    hogs = [
+        subprocess.Popen(
+            [sys.executable, "-c", f"print('spinning', flush=True)\n{SPIN}"],
+            stdout=subprocess.PIPE,
+            start_new_session=True,
+        )
+        for _ in range(3)
+    ]
     try:
         for hog in hogs:
             os.sched_setaffinity(hog.pid, {cpu})
+        for hog in hogs:
+            assert hog.stdout.readline() == b"spinning\n"
         yield cpu
     finally:
         for hog in hogs:
