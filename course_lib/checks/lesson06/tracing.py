@@ -57,6 +57,9 @@ TEXTS = {
     "unescaped": "张三 written as is",
     "the_end": "the end of the text",
     "summary": "{count} traced calls",
+    # what a result that looks wrong is, in the ok_parse hint
+    "why_spaced": "is an error object, spaced differently",
+    "why_lookalike": "only looks like an error object",
 }
 
 
@@ -164,10 +167,6 @@ HINTS = {
         "parsed_arguments(arguments), which keeps such text as it is."
     ),
 }
-WHY = {
-    True: "is an error object, spaced differently",
-    False: "only looks like an error object",
-}
 
 
 def hint(key: str, **fields: object) -> HintText:
@@ -182,7 +181,9 @@ def record_hint(got: dict, expected: dict, arguments: Any, result: str) -> HintT
     looks_wrong = (error is None) == result.startswith('{"error"')
     if got["ok"] is not expected["ok"]:
         if looks_wrong:
-            return hint("ok_parse", why=WHY[error is not None])
+            return hint(
+                "ok_parse", why=text("why_spaced" if error is not None else "why_lookalike")
+            )
         return hint("error_not_ok" if got["ok"] is True else "ok")
     if got["error"] != error:
         return hint("error")
