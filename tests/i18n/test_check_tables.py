@@ -2,11 +2,13 @@
 
 ``course_lib.i18n.messages.check_tables`` reads the check modules for their tables
 (``checks-lessonNN``); nothing lists them by hand. These tests fail when a check module holds
-sentences a learner reads in a table no domain covers (a table of sentences under another name).
+sentences a learner reads in a table no domain covers (a table of sentences under another name),
+or reads a catalogued table around ``translate`` (English whatever the edition).
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
 import pkgutil
 import re
@@ -93,6 +95,26 @@ def test_a_shared_table_belongs_to_the_module_that_defines_it_not_the_ones_impor
     if description.HINTS is _shared.HINTS:
         assert owner(description.HINTS) == ("course_lib.checks.lesson01._shared", "HINTS")
     assert owner(description.HINTS)[0] in (description.__name__, _shared.__name__)
+
+
+def catalogued_reads(path: Path, tables: set[str]) -> list[str]:
+    """``TABLE[...]`` reads of a catalogued table in ``path``: English, whatever the edition."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+            if node.value.id in tables and isinstance(node.ctx, ast.Load):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.value.id}[...]")
+    return found
+
+
+def test_no_check_module_reads_a_catalogued_table_around_translate():
+    names = {name.split(":")[1] for domain in check_tables().values() for name in domain}
+    reads = [
+        read
+        for path in sorted(CHECKS.glob("lesson[0-9][0-9]/*.py"))
+        for read in catalogued_reads(path, names)
+    ]
+    assert not reads, "read these through translate / HintText.of:\n" + "\n".join(reads)
 
 
 def test_the_update_command_writes_one_catalog_per_lesson_and_status_reports_it(tmp_path):

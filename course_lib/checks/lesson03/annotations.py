@@ -21,6 +21,7 @@ from course_lib.checks.lesson02._shared import FunctionCase, expect_type_error, 
 from course_lib.checks.lesson02.parameters_schema import NAMES
 from course_lib.checks.lesson03._shared import setup_for
 from course_lib.checks.lesson03.json_type import random_annotation
+from course_lib.i18n import translate
 
 TYPE_TEXT = '''\
 def type_text(value):
@@ -255,7 +256,7 @@ def expect_chained(learner: Learner, function: FunctionCase) -> None:
     if "NameError" in reply.cause_types:
         return
     cause = reply.cause_types[0] if reply.cause_types else "no cause"
-    fail(case_of(function), Plain(TEXTS["chained"]), Plain(reply.raised_text),
+    fail(case_of(function), Plain(translate(TEXTS, "chained")), Plain(reply.raised_text),
          hint("from_exc", cause=cause))  # fmt: skip
 
 

@@ -29,6 +29,7 @@ from course_lib.checks.lesson04.validate_cases import (
 )
 from course_lib.checks.lesson04.value_problem import fits
 from course_lib.checks.meaning import shown as shown_word
+from course_lib.i18n import translate
 
 RULES = (
     Rule("valid", "Valid arguments give [].", case=case_of("valid"), hint="valid"),
@@ -61,7 +62,7 @@ def hint(key: str, **fields: object) -> HintText:
 def describe(problems: tuple[Problem, ...]) -> list[str]:
     """The expected messages, in words (the learner's wording is free)."""
     return [
-        PHRASES["expected_message"].format(path=path, words=" / ".join(map(shown_word, words)))
+        translate(PHRASES, "expected_message", path=path, words=" / ".join(map(shown_word, words)))
         for path, words in problems
     ]
 
@@ -140,10 +141,10 @@ def check_case(learner: Learner, item: ValidationCase) -> None:
     missing = unmatched(item.problems, got)
     if missing is not None:
         words = " / ".join(map(shown_word, missing[1]))
-        where = PHRASES["no_message"].format(path=missing[0], words=words)
+        where = translate(PHRASES, "no_message", path=missing[0], words=words)
         fail(case, expected, got, chosen_hint(learner, item, got), where=where)
     if len(got) != len(item.problems):
-        where = PHRASES["count"].format(expected=len(item.problems), got=len(got))
+        where = translate(PHRASES, "count", expected=len(item.problems), got=len(got))
         fail(case, expected, got, chosen_hint(learner, item, got), where=where)
 
 

@@ -36,6 +36,7 @@ from course_lib.checks.lesson06.tracing_cases import (
     hidden_calls,
     parsed,
 )
+from course_lib.i18n import ENGLISH, translate
 
 RECORD_KEYS = ("tool", "arguments", "duration_ms", "ok", "error", "result_chars")
 
@@ -64,7 +65,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 def call_label(name: str, arguments: Any) -> str:
@@ -73,6 +74,8 @@ def call_label(name: str, arguments: Any) -> str:
 
 FIRST_CALL = call_label("greet", {"name": "张三"})
 MALFORMED_CALL = call_label("add", '{"a": 1,')
+# The rules name their cases in English (tests/checks/rules.py matches them).
+EMPTY_CASE = translate(TEXTS, "empty_case", ENGLISH)
 RULES = (
     Rule("returns", "call returns the wrapped registry's result unchanged.", case=FIRST_CALL,
          hint="returns"),
@@ -101,17 +104,15 @@ RULES = (
     ),
     Rule("error", "error is error_message(result).", case=MALFORMED_CALL, hint="error"),
     Rule("result_chars", "result_chars is len(result).", case=FIRST_CALL, hint="result_bytes"),
-    Rule("jsonl_empty", "No records: the empty string.", case=TEXTS["empty_case"],
-         hint="jsonl_empty"),
-    Rule("jsonl_lines", "JSON lines, not one JSON array.", case=TEXTS["empty_case"],
-         hint="jsonl_array"),
+    Rule("jsonl_empty", "No records: the empty string.", case=EMPTY_CASE, hint="jsonl_empty"),
+    Rule("jsonl_lines", "JSON lines, not one JSON array.", case=EMPTY_CASE, hint="jsonl_array"),
     Rule(
         "jsonl_newline",
         "Every line ends in a newline, the last one too.",
-        case=TEXTS["lines_case"],
+        case=translate(TEXTS, "lines_case", ENGLISH),
         hint="jsonl_newline",
     ),
-    Rule("jsonl_unicode", "Lines keep 张三 as 张三.", case=TEXTS["lines_case"],
+    Rule("jsonl_unicode", "Lines keep 张三 as 张三.", case=translate(TEXTS, "lines_case", ENGLISH),
          hint="ensure_ascii"),
 )  # fmt: skip
 
@@ -268,7 +269,7 @@ def expect_record(case: str, records: Any, index: int, call: tuple[str, Any], re
 
 def expect_lines(learner: Learner, traced: dict, records: list) -> None:
     __tracebackhide__ = True
-    case = TEXTS["lines_case"]
+    case = translate(TEXTS, "lines_case")
     reply = learner.call(learner.attr(traced, "to_jsonl"), case=case)
     got = reply.value
     if reply.type != "str":
@@ -295,7 +296,7 @@ def expect_lines(learner: Learner, traced: dict, records: list) -> None:
 
 def expect_empty_lines(learner: Learner, traced: dict) -> None:
     __tracebackhide__ = True
-    case = TEXTS["empty_case"]
+    case = translate(TEXTS, "empty_case")
     reply = learner.call(learner.attr(traced, "to_jsonl"), case=case)
     got = reply.value
     if reply.type == "str" and got.strip().startswith("["):
@@ -317,7 +318,7 @@ CALL_RAISED = [(lambda reply: reply.raised_a("JSONDecodeError"), hint("arguments
 )
 def check_traced_registry(learner: Learner) -> str:
     registry = learner.source("registry", setup=REGISTRY_SOURCE)
-    created = learner.call("TracedRegistry", registry, case=TEXTS["create"], keep=True)
+    created = learner.call("TracedRegistry", registry, case=translate(TEXTS, "create"), keep=True)
     traced = learner.handle(created.handle)
     expect_empty_lines(learner, traced)
     calls = [*CALLS, *hidden_calls()]

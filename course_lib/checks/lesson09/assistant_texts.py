@@ -7,6 +7,7 @@ and nothing else."""
 from __future__ import annotations
 
 from course_lib.checks.compare import HintText
+from course_lib.i18n import translate
 
 HINTS = {
     "answer": (
@@ -208,4 +209,4 @@ def hint(key: str, **fields: object) -> HintText:
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
