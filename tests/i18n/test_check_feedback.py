@@ -19,7 +19,7 @@ from course_lib.checks import EXERCISES, CheckFailed, NotDoneYet, check
 from course_lib.checks.scenarios import PartlyRight
 from course_lib.i18n import speaking
 from course_lib.i18n.catalog import read_catalog
-from course_lib.i18n.messages import LOCALE, TABLES
+from course_lib.i18n.messages import LOCALE, TABLES, context, owner
 
 ROOT = Path(__file__).resolve().parents[2]
 CHECK_TESTS = ROOT / "tests" / "checks"
@@ -27,6 +27,7 @@ CHECK_TESTS = ROOT / "tests" / "checks"
 TRANSLATED = [
     ("lesson00.test_greeting", "00.1", "returns"),
     ("lesson01.test_tool_message", "01.3", "json_text"),
+    ("lesson02.test_json_type", "02.1", "bool"),
 ]
 
 
@@ -45,14 +46,18 @@ def failure_in(lang: str, exercise_id: str, wrong) -> CheckFailed:
     return failed
 
 
-def catalog_translation(lesson: str, key: str, english: str) -> str:
-    """The msgstr of the one entry of the lesson's check catalog for hint ``key`` = ``english``."""
+def catalog_translation(exercise_id: str, key: str, english: str) -> str:
+    """The msgstr of the entry of the exercise's check catalog for its ``HINTS[key]``, read from
+    the PO file (``english`` is what the English failure said)."""
+    module = sys.modules[EXERCISES[exercise_id].run.__module__]
+    where = context(*owner(module.HINTS), key)
+    lesson = module.__name__.split(".")[2]
     found = [
         entry
         for entry in read_catalog(LOCALE / "zh-CN" / f"checks-{lesson}.po")
-        if entry.key.endswith(f":{key}") and entry.english == english
+        if entry.key == where and entry.english == english
     ]
-    assert len(found) == 1, [entry.key for entry in found]
+    assert len(found) == 1, (where, english)
     assert found[0].translated, f"{found[0].key} is not translated"
     return found[0].text.format()
 
@@ -68,7 +73,7 @@ def test_a_wrong_answer_gets_the_catalogs_chinese_hint_in_chinese_and_english_in
     assert english.failure.hint_key == chinese.failure.hint_key == rule.hint
     assert english.failure.case == rule.case  # the Chinese case label may be translated
 
-    zh_hint = catalog_translation(tests.split(".")[0], rule.hint, english.failure.hint)
+    zh_hint = catalog_translation(exercise_id, rule.hint, english.failure.hint)
     assert chinese.failure.hint == zh_hint != english.failure.hint
     assert any("\u4e00" <= char <= "\u9fff" for char in zh_hint)
     assert f"提示：{zh_hint}" in str(chinese)

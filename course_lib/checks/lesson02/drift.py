@@ -22,6 +22,7 @@ from course_lib.checks.lesson02.parameters_schema import (
     raised_hints,
     random_basic_function,
 )
+from course_lib.i18n import translate
 
 SEARCH_NOTES = FunctionCase(
     "search_notes", ("keyword: str", "limit: int = 5", "archived: bool = False"), returns="list"
@@ -132,6 +133,8 @@ RULES = (
     Rule("type_list", 'A list of types is compared as it is: ["integer", "null"] is not integer.',
          case=case_of(*VISIBLE[7][:2]), hint="nullable_is_not_type"),
 )  # fmt: skip
+
+TEXTS = {"summary": "{visible} visible and {hidden} hidden cases"}
 
 HINTS = {
     "list_of_str": "Return a list of strings, one line per mismatch.",
@@ -356,7 +359,7 @@ def run(learner: Learner) -> str:
     hidden = hidden_drift()
     for function, what, tool, expected in (*VISIBLE, *hidden):
         check_drift(learner, function, what, tool, expected)
-    return f"{len(VISIBLE)} visible and {len(hidden)} hidden cases"
+    return translate(TEXTS, "summary", visible=len(VISIBLE), hidden=len(hidden))
 
 
 @exercise(
