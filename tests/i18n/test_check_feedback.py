@@ -28,6 +28,7 @@ TRANSLATED = [
     ("lesson00.test_greeting", "00.1", "returns"),
     ("lesson01.test_tool_message", "01.3", "json_text"),
     ("lesson02.test_json_type", "02.1", "bool"),
+    ("lesson03.test_union", "03.1", "any_of"),
 ]
 
 
@@ -55,7 +56,7 @@ def catalog_translation(exercise_id: str, key: str, english: str) -> str:
     found = [
         entry
         for entry in read_catalog(LOCALE / "zh-CN" / f"checks-{lesson}.po")
-        if entry.key == where and entry.english == english
+        if entry.key == where and entry.english.format() == english
     ]
     assert len(found) == 1, (where, english)
     assert found[0].translated, f"{found[0].key} is not translated"

@@ -43,7 +43,10 @@ else:
 """
 )
 
-TEXTS = {"chained": "a TypeError raised from the NameError (`raise TypeError(...) from exc`)"}
+TEXTS = {
+    "chained": "a TypeError raised from the NameError (`raise TypeError(...) from exc`)",
+    "summary": "{visible} visible and {hidden} hidden functions, {refused} refused",
+}
 HOTEL = "@dataclass\nclass Hotel:\n    name: str\n    stars: int = 3\n\n\n"
 TYPE_CHECKING_IMPORT = (
     "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from hotels import Hotel\n\n\n"
@@ -288,4 +291,6 @@ def check_resolve_annotations(learner: Learner) -> str:
             other_exception=hint("name_error"),
         )
         expect_chained(learner, function)
-    return f"{len(VISIBLE)} visible and {len(hidden)} hidden functions, {len(UNRESOLVED)} refused"
+    return translate(
+        TEXTS, "summary", visible=len(VISIBLE), hidden=len(hidden), refused=len(UNRESOLVED)
+    )
