@@ -24,6 +24,7 @@ from course_lib.checks.lesson04.registry_cases import (
     shown,
 )
 from course_lib.checks.lesson04.registry_schemas import expected_schema, schema_hints
+from course_lib.i18n import translate
 
 RULES = (
     Rule("plain", "@registry.tool registers the function at once.",
@@ -78,6 +79,9 @@ RULES = (
 
 
 # --- registering, one form at a time ------------------------------------------------------
+
+
+TEXTS = {"summary": "3 forms, 3 formats, duplicates refused, {hidden} hidden registrations"}
 
 
 def register(learner: Learner, registry: str, item: Registration, case: str) -> str:
@@ -332,4 +336,4 @@ def check_tool_registry(learner: Learner) -> str:
         expect_entry(learner, hidden.handle, item, function, case)
     expect_names(learner, hidden.handle, [item.name for item in items], cases.HIDDEN_NAMES_CASE)
     expect_schemas(learner, hidden.handle, items, cases.HIDDEN)
-    return f"3 forms, 3 formats, duplicates refused, {len(items)} hidden registrations"
+    return translate(TEXTS, "summary", hidden=len(items))

@@ -55,6 +55,9 @@ RULES = (
 )  # fmt: skip
 
 
+TEXTS = {"summary": "{visible} visible and {hidden} hidden cases"}
+
+
 def hint(key: str, **fields: object) -> HintText:
     return HintText.of(HINTS, key, **fields)
 
@@ -154,4 +157,4 @@ def check_validate_arguments(learner: Learner) -> str:
     hidden = hidden_cases()
     for item in (*CASES, *hidden):
         check_case(learner, item)
-    return f"{len(CASES)} visible and {len(hidden)} hidden cases"
+    return translate(TEXTS, "summary", visible=len(CASES), hidden=len(hidden))

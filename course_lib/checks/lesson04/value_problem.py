@@ -146,6 +146,8 @@ RULES = (
          case=case_of("enum"), hint="enum_json"),
 )  # fmt: skip
 
+TEXTS = {"summary": "{visible} visible and {hidden} hidden cases"}
+
 HINTS = {
     "fits_none": 'A value that fits gives None, not {got}: None is what means "no problem".',
     "fits": "{value} fits {schema}, so the answer is None: check how your code tests this node.",
@@ -306,4 +308,4 @@ def check_value_problem(learner: Learner) -> str:
     hidden = hidden_cases()
     for item in (*CASES, *hidden):
         check_case(learner, item)
-    return f"{len(CASES)} visible and {len(hidden)} hidden cases"
+    return translate(TEXTS, "summary", visible=len(CASES), hidden=len(hidden))
