@@ -30,6 +30,7 @@ TRANSLATED = [
     ("lesson02.test_json_type", "02.1", "bool"),
     ("lesson03.test_union", "03.1", "any_of"),
     ("lesson04.test_to_text", "04.5", "isoformat"),  # a hint made at import (TEXT_HINTS)
+    ("lesson05.test_tool_calls", "05.3", "empty"),
 ]
 
 
