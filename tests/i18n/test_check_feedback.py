@@ -31,19 +31,22 @@ TRANSLATED = [
     ("lesson03.test_union", "03.1", "any_of"),
     ("lesson04.test_to_text", "04.5", "isoformat"),  # a hint made at import (TEXT_HINTS)
     ("lesson05.test_tool_calls", "05.3", "empty"),
+    ("lesson06.test_to_strict", "06.2", "defaults"),
 ]
 
 
-def wrong_answer(tests: str, exercise_id: str, rule_id: str):
+def wrong_answer(tests: str, exercise_id: str, rule_id: str) -> tuple:
+    """The targets of the wrong answer (one, or a list of them)."""
     if str(CHECK_TESTS) not in sys.path:  # where pytest puts it for tests/checks (rootdir)
         sys.path.insert(0, str(CHECK_TESTS))
-    return importlib.import_module(tests).WRONG_BY_RULE[exercise_id][rule_id]
+    wrong = importlib.import_module(tests).WRONG_BY_RULE[exercise_id][rule_id]
+    return tuple(wrong) if isinstance(wrong, (list, tuple)) else (wrong,)
 
 
-def failure_in(lang: str, exercise_id: str, wrong) -> CheckFailed:
+def failure_in(lang: str, exercise_id: str, wrong: tuple) -> CheckFailed:
     with speaking(lang):
         with pytest.raises(CheckFailed) as caught:
-            check(exercise_id, wrong)
+            check(exercise_id, *wrong)
     failed = caught.value
     assert not isinstance(failed, (NotDoneYet, PartlyRight)), str(failed)
     return failed
