@@ -32,6 +32,7 @@ TRANSLATED = [
     ("lesson04.test_to_text", "04.5", "isoformat"),  # a hint made at import (TEXT_HINTS)
     ("lesson05.test_tool_calls", "05.3", "empty"),
     ("lesson06.test_to_strict", "06.2", "defaults"),
+    ("lesson07.test_chat_to_responses", "07.2", "no_empty_message"),
 ]
 
 
