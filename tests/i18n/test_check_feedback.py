@@ -33,6 +33,7 @@ TRANSLATED = [
     ("lesson05.test_tool_calls", "05.3", "empty"),
     ("lesson06.test_to_strict", "06.2", "defaults"),
     ("lesson07.test_chat_to_responses", "07.2", "no_empty_message"),
+    ("lesson08.test_openai_tools", "08.2", "parameters"),
 ]
 
 
