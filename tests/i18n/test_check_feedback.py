@@ -34,6 +34,7 @@ TRANSLATED = [
     ("lesson06.test_to_strict", "06.2", "defaults"),
     ("lesson07.test_chat_to_responses", "07.2", "no_empty_message"),
     ("lesson08.test_openai_tools", "08.2", "parameters"),
+    ("lesson09.test_routing", "09.1", "once"),
 ]
 
 
