@@ -17,7 +17,7 @@ import pytest
 
 from course_lib.checks import EXERCISES, CheckFailed, NotDoneYet, check
 from course_lib.checks.scenarios import PartlyRight
-from course_lib.i18n import speaking
+from course_lib.i18n import set_language, speaking
 from course_lib.i18n.catalog import read_catalog
 from course_lib.i18n.messages import LOCALE, TABLES, context, owner
 
@@ -109,3 +109,29 @@ def test_status_reports_every_check_catalog_with_its_counts():
         assert lines[domain][4:] == ["pending", str(len(entries) - translated), "stale", "0"]
     for tests, _, _ in TRANSLATED:
         assert lines[f"checks-{tests.split('.')[0]}"][3] == "100%"
+
+
+def test_the_language_is_the_one_in_force_when_the_check_fails_not_when_it_was_imported(
+    monkeypatch,
+):
+    """explicit > COURSE_LANG > the notebook's edition, read at each failure (04.5's hint was
+    built when its module was imported, in English)."""
+    tests, exercise_id, rule_id = "lesson04.test_to_text", "04.5", "isoformat"
+    wrong = wrong_answer(tests, exercise_id, rule_id)
+    english = failure_in("en", exercise_id, wrong).failure.hint
+    zh_hint = catalog_translation(exercise_id, EXERCISES[exercise_id].rule(rule_id).hint, english)
+
+    def hint_now(*targets) -> str:
+        with pytest.raises(CheckFailed) as caught:
+            check(exercise_id, *targets)
+        return caught.value.failure.hint
+
+    monkeypatch.setenv("COURSE_LANG", "zh-CN")
+    assert hint_now(*wrong) == zh_hint
+    try:
+        set_language("en")  # explicit beats the environment
+        assert hint_now(*wrong) == english
+    finally:
+        set_language(None)
+    monkeypatch.setenv("COURSE_LANG", "en")
+    assert hint_now(*wrong) == english
