@@ -134,7 +134,10 @@ RULES = (
          case=case_of(*VISIBLE[7][:2]), hint="nullable_is_not_type"),
 )  # fmt: skip
 
-TEXTS = {"summary": "{visible} visible and {hidden} hidden cases"}
+TEXTS = {
+    "summary": "{visible} visible and {hidden} hidden cases",
+    "parameters_case": "the tool parameters {shown}",
+}
 
 HINTS = {
     "list_of_str": "Return a list of strings, one line per mismatch.",
@@ -215,7 +218,7 @@ def hidden_drift(count: int = 25) -> list[tuple[FunctionCase, str, dict, list[st
         tool = tool_of(function)
         expected = drift(rng, tool["function"]["parameters"])
         shown = py(tool["function"]["parameters"])
-        cases.append((function, f"the tool parameters {shown}", tool, expected))
+        cases.append((function, translate(TEXTS, "parameters_case", shown=shown), tool, expected))
     return cases
 
 

@@ -81,7 +81,10 @@ RULES = (
 # --- registering, one form at a time ------------------------------------------------------
 
 
-TEXTS = {"summary": "3 forms, 3 formats, duplicates refused, {hidden} hidden registrations"}
+TEXTS = {
+    "summary": "3 forms, 3 formats, duplicates refused, {hidden} hidden registrations",
+    "first_stays": "{case}: the first one stays",
+}
 
 
 def register(learner: Learner, registry: str, item: Registration, case: str) -> str:
@@ -248,12 +251,12 @@ def expect_duplicate_refused(learner: Learner, registry: str, first: str) -> Non
     report = cases.entry_report(learner, registry, "search_notes", first)
     if report.get("problem") == "no_entry" or report.get("function") is False:
         fail(
-            f"{case}: the first one stays",
+            translate(TEXTS, "first_stays", case=case),
             phrase("itself", name="search_notes"),
             phrase("another_object"),
             hint("first_stays"),
         )
-    expect_entry(learner, registry, stays, first, f"{case}: the first one stays")
+    expect_entry(learner, registry, stays, first, translate(TEXTS, "first_stays", case=case))
 
 
 def expect_tags_copied(learner: Learner) -> None:
