@@ -31,7 +31,6 @@ from typing import Any
 
 from course_lib.checks import messages
 from course_lib.checks.failures import CheckFailed, Failure, NotDoneYet
-from course_lib.i18n import ENGLISH, speaking
 
 
 class UnknownExercise(LookupError):
@@ -143,14 +142,10 @@ def lesson_modules() -> list[str]:
 
 
 def import_lesson(name: str) -> None:
-    """Import ``course_lib.checks.<name>`` (``"lesson03"``), which registers its exercises.
-
-    In English, whatever the learner's language: what a module builds at import (its rules' case
-    labels) is the same in every process; what a failure says is said when it fails."""
+    """Import ``course_lib.checks.<name>`` (``"lesson03"``), which registers its exercises."""
     full = f"course_lib.checks.{name}"
     try:
-        with speaking(ENGLISH):
-            importlib.import_module(full)
+        importlib.import_module(full)
     except ModuleNotFoundError as error:
         if error.name != full:  # the lesson exists but something it imports does not
             raise

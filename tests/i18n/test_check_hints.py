@@ -3,6 +3,10 @@ when the failure is made (not when the module was imported)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from course_lib.checks import messages
@@ -68,3 +72,18 @@ def test_a_hint_made_in_english_is_said_in_the_language_in_force_when_it_fails()
     with speaking("en"):
         assert spoken(early) == messages.MESSAGES["generic"]
     assert spoken("a plain text") == "a plain text" and spoken(None) is None
+
+
+def test_what_a_check_module_builds_at_import_is_english_whatever_the_importer_speaks():
+    """A rule's case label is built when its module is imported: a Chinese kernel importing the
+    module directly (not through ``check``) gets the same label as everyone else."""
+    from course_lib.checks.lesson01 import tool_message
+
+    code = "from course_lib.checks.lesson01 import tool_message as m; print(m.WEATHER_CASE)"
+    env = {k: v for k, v in os.environ.items() if k != "JPY_SESSION_NAME"}
+    run = subprocess.run(
+        [sys.executable, "-c", code], env={**env, "COURSE_LANG": "zh-CN"},
+        capture_output=True, text=True, check=True, timeout=120,
+    )  # fmt: skip
+    assert "the SDK's tool call" in tool_message.WEATHER_CASE
+    assert run.stdout.strip() == tool_message.WEATHER_CASE
