@@ -116,10 +116,13 @@ def deferred_imports_of_checks() -> list[str]:
     names: set[str] = set()
     for path in sorted(Path(package.__path__[0]).rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        for top in tree.body:
-            if isinstance(top, ast.Import | ast.ImportFrom):
-                continue  # imported with the module itself
-            for node in ast.walk(top):
+        # Only a function's body waits for a call: every other statement (a ``with`` or ``if``
+        # at the top, a class body) runs with the module's import.
+        functions = (
+            n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)
+        )
+        for function in functions:
+            for node in ast.walk(function):
                 if isinstance(node, ast.Import):
                     names.update(alias.name for alias in node.names)
                 elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
