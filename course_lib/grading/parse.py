@@ -6,7 +6,8 @@ it is JSON (a RecursionError while decoding is a refusal, not a crash), that its
 and ``deepcopy`` recurse), that its code is not longer than the grader reads (``MAX_CELL_SOURCE``
 per cell, ``MAX_CODE_SOURCE`` in all: counted before anything parses it), that it is a version-4
 notebook nbformat accepts, that it holds a reasonable number of code cells, and that every
-metadata value the grader reads has the type it expects. What fails becomes ``InvalidSubmission`` with a message that says what to do.
+metadata value the grader reads has the type it expects. What fails becomes
+``InvalidSubmission`` with a message that says what to do.
 """
 
 from __future__ import annotations

@@ -154,6 +154,8 @@ def _judge(
     for record in (exercise, checked):
         if record is not None and record["kind"] == "no_kernel":
             return "error", NO_KERNEL.format(problem=record.get("message", ""))
+        if record is not None and record["kind"] == "out_of_time":
+            return "timeout", record.get("message", "")
     if checked is None:
         return "error", "the check cell did not run"
     for record, which in ((exercise, "exercise cell"), (checked, "check")):
