@@ -70,6 +70,9 @@ CONNECTION_NAME = "k"  # short: the channels' socket paths are built from it
 # still cancelling what was queued behind a cell that failed (a race a loaded machine loses now
 # and then): such a request is sent again, a few times at most.
 ABORTED_RETRIES = 5
+# How long a kernel whose connection dropped is given to end before the drop is put down to a
+# message larger than the grader reads (``oversized``) rather than to its death.
+OVERSIZED_GRACE = 1.0
 MAX_SOCKET_PATH = 100  # a unix socket's path must fit sun_path (108 bytes on Linux, 104 macOS)
 
 
@@ -294,8 +297,11 @@ class GuardedKernel(RunningKernel):
 
     def exit_description(self) -> str:
         """How the process ended, e.g. ``killed by signal SIGSEGV`` or ``exit code 3``."""
-        if self.oversized():
-            return f"it sent a message larger than the grader reads ({MAX_MESSAGE_BYTES} bytes)"
+        if self.oversized() and not self._ended():
+            return (
+                f"it sent a message larger than the grader reads ({MAX_MESSAGE_BYTES >> 20} MiB "
+                "at once: a print or a display of that much output?)"
+            )
         silent = self.heartbeat_silence()
         if silent >= HEARTBEAT_SILENCE:
             return f"it stopped answering: no heartbeat for {HEARTBEAT_SILENCE:g} s"
@@ -361,6 +367,15 @@ class GuardedKernel(RunningKernel):
         if km is None or not km.is_alive() or self.oversized():
             return False
         return self.heartbeat_silence() < HEARTBEAT_SILENCE
+
+    def _ended(self) -> bool:
+        """Whether the kernel's process has ended (waiting a moment: a kernel that dies drops
+        its connections too, an instant before its end is seen)."""
+        process = getattr(getattr(getattr(self, "km", None), "provisioner", None), "process", None)
+        try:
+            return process is None or process.wait(timeout=OVERSIZED_GRACE) is not None
+        except subprocess.TimeoutExpired:
+            return False
 
     def oversized(self) -> bool:
         """Whether the kernel sent a message larger than ``MAX_MESSAGE_BYTES`` (it was not
