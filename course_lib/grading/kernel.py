@@ -477,10 +477,22 @@ class GuardedKernel(RunningKernel):
 
 
 def message_size(msg: dict[str, Any]) -> int:
-    """The bytes a message carries: its content and metadata serialized, and its buffers."""
-    size = sum(len(bytes(buffer)) for buffer in msg.get("buffers") or ())
-    for part in (msg.get("content"), msg.get("metadata")):
-        size += len(json.dumps(part, default=repr, ensure_ascii=False).encode("utf-8", "replace"))
+    """The bytes a message carries: its content's and metadata's text (every key and string in
+    UTF-8, a few bytes for every other value, as serialized) and its buffers; counted without
+    making a copy of it (a message may be many megabytes)."""
+    size = sum(memoryview(buffer).nbytes for buffer in msg.get("buffers") or ())
+    stack: list[Any] = [msg.get("content"), msg.get("metadata")]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            size += len(value) if value.isascii() else len(value.encode("utf-8", "replace"))
+        elif isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, list | tuple):
+            stack.extend(value)
+        else:
+            size += 8  # a number, true, false or null
     return size
 
 
