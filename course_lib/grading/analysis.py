@@ -16,15 +16,17 @@ size the source caps bound. The caches of the parsers live and die with the chil
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import multiprocessing
 import os
 import resource
 import signal
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Any
 
 from nbformat import NotebookNode
 
@@ -36,6 +38,7 @@ from course_lib.grading.fingerprint import fingerprints
 from course_lib.grading.ownership import SourceFindings, read_sources
 from course_lib.grading.parse import InvalidSubmission
 from course_lib.grading.sanitize import Sanitized, sanitize
+from course_lib.grading.toolkit_plan import manifest
 
 # Learner-facing messages, whole sentences (one place, for the translation).
 MESSAGES = {
@@ -52,7 +55,8 @@ MESSAGES = {
 }
 STOP_SECONDS = 5  # after the time limit, for a killed child to end
 NOTEBOOK_KEYS = ("course", "kernelspec", "language_info")  # the metadata a run reads
-CELL_KEYS = ("course", "tags")
+MAX_KEPT_METADATA = 4000  # characters of JSON (the course's own blocks hold under 500)
+MAX_TAGS = 20
 
 
 class AnalysisFailed(RuntimeError):
@@ -62,27 +66,41 @@ class AnalysisFailed(RuntimeError):
 @dataclass(frozen=True)
 class Analysis:
     """What the grader needs of a submission's sources: the notebook to run (``sanitize``), the
-    learner's cells, what the sources show about each answer, and each answer's fingerprints."""
+    learner's cells, what the sources show about each answer, each answer's fingerprints, and
+    the toolkit its kernel uses (``toolkit_plan.manifest``: made of the same student's answers
+    to earlier lessons, which are parsed too)."""
 
     sanitized: Sanitized
     cells: list[Cell]
     read: SourceFindings
     prints: dict[str, frozenset[int]]
+    toolkit: str = ""
 
 
-def analyse(raw: bytes, lesson: Lesson) -> Analysis:
+@dataclass(frozen=True)
+class Toolkit:
+    """What the toolkit's manifest is made from: the student's earlier results, the lessons."""
+
+    earlier: list[Any] = field(default_factory=list)
+    lessons: dict[str, Lesson] = field(default_factory=dict)
+
+
+def analyse(raw: bytes, lesson: Lesson, toolkit: Toolkit | None = None) -> Analysis:
     """Read a submission of ``lesson`` (in this process); ``InvalidSubmission`` if it is not one."""
     sanitized = sanitize(raw, lesson)
     slim(sanitized.notebook)
     cells = learner_cells(sanitized, lesson)
     read = read_sources(sanitized, lesson, cells)
     prints = {exercise: fingerprints(source) for exercise, source in read.answers.items()}
-    return Analysis(sanitized, cells, read, prints)
+    toolkit = toolkit or Toolkit()
+    plan = manifest(lesson.slug, toolkit.earlier, toolkit.lessons) if toolkit.lessons else ""
+    return Analysis(sanitized, cells, read, prints, plan)
 
 
 def analyse_apart(
     path: Path,
     lesson: Lesson,
+    toolkit: Toolkit | None = None,
     memory_mb: int = ANALYSIS_MEMORY_MB,
     seconds: float = ANALYSIS_SECONDS,
 ) -> Analysis:
@@ -92,7 +110,9 @@ def analyse_apart(
     context = _context()
     receiving, sending = context.Pipe(duplex=False)
     child = context.Process(
-        target=_child, args=(sending, str(path), lesson, memory_mb, seconds), daemon=True
+        target=_child,
+        args=(sending, str(path), lesson, toolkit, memory_mb, seconds),
+        daemon=True,
     )
     with _STARTING:  # the fork server is started once, by one thread
         child.start()
@@ -126,14 +146,33 @@ def analyse_apart(
 
 def slim(nb: NotebookNode) -> None:
     """Keep of the notebook only what running and grading it read (code cells, every cell's
-    id and position, the course's metadata and tags), so that what the child sends back is
-    bounded by the source caps, not by the 50 MB a file may hold."""
-    nb.metadata = NotebookNode({k: v for k, v in nb.metadata.items() if k in NOTEBOOK_KEYS})
+    id and position, small course metadata and tags: the roles were named already), so that
+    what the child sends back is bounded by the source caps, not by the 50 MB a file may hold."""
+    nb.metadata = NotebookNode(
+        {k: v for k, v in nb.metadata.items() if k in NOTEBOOK_KEYS and _small(v)}
+    )
     for cell in nb.cells:
-        cell.metadata = NotebookNode({k: v for k, v in cell.metadata.items() if k in CELL_KEYS})
+        metadata = cell.get("metadata", {})
+        kept = NotebookNode()
+        if _small(metadata.get("course")):
+            kept["course"] = metadata["course"]
+        tags = metadata.get("tags")
+        if isinstance(tags, list):
+            kept["tags"] = [tag for tag in tags if isinstance(tag, str) and _small(tag)][:MAX_TAGS]
+        cell.metadata = kept
         if cell.cell_type != "code":
             cell.source = ""
             cell.pop("attachments", None)
+
+
+def _small(value: object) -> bool:
+    """Present, and at most ``MAX_KEPT_METADATA`` characters as JSON."""
+    if value is None:
+        return False
+    try:
+        return len(json.dumps(value)) <= MAX_KEPT_METADATA
+    except (TypeError, ValueError, RecursionError):
+        return False
 
 
 _STARTING = threading.Lock()
@@ -149,11 +188,18 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def _child(sending: Connection, path: str, lesson: Lesson, memory_mb: int, seconds: float):
+def _child(
+    sending: Connection,
+    path: str,
+    lesson: Lesson,
+    toolkit: Toolkit | None,
+    memory_mb: int,
+    seconds: float,
+) -> None:
     """In the child: limit memory and CPU time, read the file, send one outcome."""
     _limit(memory_mb, seconds)
     try:
-        outcome = ("ok", analyse(read_submission(Path(path)), lesson))
+        outcome = ("ok", analyse(read_submission(Path(path)), lesson, toolkit))
     except InvalidSubmission as exc:
         outcome = ("invalid", str(exc))
     except UnreadableSubmission as exc:

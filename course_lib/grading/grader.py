@@ -7,7 +7,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
-from course_lib.grading.analysis import AnalysisFailed, analyse_apart
+from course_lib.grading.analysis import AnalysisFailed, Toolkit, analyse_apart
 from course_lib.grading.canonical import Lesson
 from course_lib.grading.discover import Submission, UnreadableSubmission
 from course_lib.grading.ownership import judge_run
@@ -52,8 +52,7 @@ def grade_submission(
     no text that would differ on a regrade. ``earlier``: the same student's results of earlier
     lessons, whose passed parts this lesson's kernel uses (``toolkit_plan``)."""
     try:
-        toolkit = manifest(submission.notebook, earlier or [], lessons)
-        result = _grade(submission, lessons, options, toolkit)
+        result = _grade(submission, lessons, options, earlier or [])
         result.notes[:0] = parts_notes(submission.notebook, earlier or [], lessons)
         return stable(result)
     except Exception as exc:  # noqa: BLE001 (a bug of ours must not stop the class run)
@@ -67,7 +66,10 @@ def grade_submission(
 
 
 def _grade(
-    submission: Submission, lessons: dict[str, Lesson], options: GradeOptions, toolkit: str
+    submission: Submission,
+    lessons: dict[str, Lesson],
+    options: GradeOptions,
+    earlier: list[SubmissionResult],
 ) -> SubmissionResult:
     student, slug = submission.student, submission.notebook
     lesson = lessons.get(slug)
@@ -79,10 +81,13 @@ def _grade(
         message = MESSAGES["unknown_lesson"].format(slug=shown(slug), known=known, example=example)
         return invalid(student, slug, None, message)
     try:  # the sources are read in a child with a memory and a time limit (``analysis``)
-        analysis = analyse_apart(submission.path, lesson)
+        # (with the earlier lessons' answers the toolkit is made of: they are parsed too)
+        parts = Toolkit(earlier, lessons) if earlier else None
+        analysis = analyse_apart(submission.path, lesson, parts)
     except (InvalidSubmission, UnreadableSubmission, AnalysisFailed) as exc:
         return invalid(student, slug, lesson, str(exc))
     sanitized = analysis.sanitized
+    toolkit = analysis.toolkit if earlier else manifest(slug, [], lessons)  # nothing to parse
     language = submission_language(sanitized.notebook)
     run = run_sanitized(sanitized, lesson, options, toolkit)
     if run.failure:

@@ -4,6 +4,8 @@ is a clear ``AnalysisFailed`` (that submission's ``invalid`` rows), never the gr
 
 from __future__ import annotations
 
+import pickle
+
 import nbformat
 import pytest
 from grading_lesson import SOLUTIONS, submission, write
@@ -56,3 +58,22 @@ def test_a_child_out_of_time_is_a_clear_failure(tmp_path, lesson):
     path = write(tmp_path / "90_test.ipynb", chained(1990))
     with pytest.raises(AnalysisFailed, match="within 0.5 s"):
         analyse_apart(path, lesson, seconds=0.5)
+
+
+def test_what_the_child_sends_back_is_bounded_by_the_code_not_the_file(tmp_path, lesson):
+    plain = analyse_apart(
+        write(tmp_path / "plain" / "90_test.ipynb", submission(SOLUTIONS)), lesson
+    )
+    nb = submission(SOLUTIONS)
+    nb.cells.insert(0, nbformat.v4.new_markdown_cell("m" * 10_000_000, id="notes"))
+    nb.cells[3].metadata.update(junk="j" * 5_000_000, tags=["t" * 5_000_000, "mine"])
+    nb.metadata["junk"] = "n" * 5_000_000
+    path = write(tmp_path / "padded" / "90_test.ipynb", nb)
+    padded = analyse_apart(path, lesson)
+    assert len(pickle.dumps(padded)) < 2 * len(pickle.dumps(plain))
+    assert (padded.sanitized.roles, padded.read, padded.prints) == (
+        plain.sanitized.roles,
+        plain.read,
+        plain.prints,
+    )
+    assert padded.sanitized.notebook.cells[3].metadata == {"tags": ["mine"]}
