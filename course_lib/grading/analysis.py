@@ -5,8 +5,9 @@ Everything that parses what the learner wrote (the JSON and nbformat's validatio
 of ``similarity``) costs memory and time that grow with the source: a notebook holding one long
 list literal once took the grader's own process to 4 GB. The code is capped before anything
 parses it (``parse.MAX_CELL_SOURCE``, ``parse.MAX_CODE_SOURCE``), and the reading itself runs
-here, in a child forked for this submission alone from a small server that imported this module
-once (``multiprocessing``'s fork server: the grader's threads are never forked), under
+here, in a child of its own for this submission: forked by the grader's fork server
+(``fork_server``, which imported this module once; the grader's threads are never forked), or
+a fresh Python process where there is none (``COURSE_GRADE_FORK=0``), under
 ``RLIMIT_AS`` (``bounds.ANALYSIS_MEMORY_MB`` beyond what the child starts with) and
 ``bounds.ANALYSIS_SECONDS``. A child that runs out becomes ``AnalysisFailed``, that submission's
 ``invalid`` rows with a note; the grader's main process holds only the child's result, whose
@@ -15,16 +16,19 @@ size the source caps bound. The caches of the parsers live and die with the chil
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import math
-import multiprocessing
 import os
+import pickle
 import resource
+import shutil
 import signal
-import threading
+import subprocess
+import sys
+import tempfile
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +39,10 @@ from course_lib.grading.bounds import ANALYSIS_MEMORY_MB, ANALYSIS_SECONDS
 from course_lib.grading.canonical import Lesson
 from course_lib.grading.discover import UnreadableSubmission, read_submission
 from course_lib.grading.fingerprint import fingerprints
+from course_lib.grading.fork_server import ServerGone
 from course_lib.grading.ownership import SourceFindings, read_sources
 from course_lib.grading.parse import InvalidSubmission
+from course_lib.grading.runner import fork_server_for, grading_env, run_folder
 from course_lib.grading.sanitize import Sanitized, sanitize
 from course_lib.grading.toolkit_plan import manifest
 
@@ -101,47 +107,98 @@ def analyse_apart(
     path: Path,
     lesson: Lesson,
     toolkit: Toolkit | None = None,
+    *,
+    check_modules: tuple[str, ...] = (),
+    scratch_root: str | None = None,
     memory_mb: int = ANALYSIS_MEMORY_MB,
     seconds: float = ANALYSIS_SECONDS,
 ) -> Analysis:
     """``analyse`` of the file at ``path``, in a child with ``memory_mb`` and ``seconds``;
     ``InvalidSubmission`` or ``UnreadableSubmission`` as the file deserves, ``AnalysisFailed``
-    when the child ran out."""
-    context = _context()
-    receiving, sending = context.Pipe(duplex=False)
-    child = context.Process(
-        target=_child,
-        args=(sending, str(path), lesson, toolkit, memory_mb, seconds),
-        daemon=True,
-    )
-    with _STARTING:  # the fork server is started once, by one thread
-        child.start()
-    sending.close()
-    outcome = None
+    when the child ran out. The child is forked by the grader's fork server for
+    ``check_modules`` (``runner.fork_server_for``: the one the submission's pytest process
+    comes from), or is a fresh Python process where there is none."""
+    folder = Path(tempfile.mkdtemp(prefix="analysis-", dir=run_folder(scratch_root)))
     try:
-        if receiving.poll(seconds + STOP_SECONDS):
-            outcome = receiving.recv()
-    except (EOFError, OSError):  # the child ended without a word (killed by a limit)
-        outcome = None
+        job = folder / "job.pickle"
+        job.write_bytes(pickle.dumps((str(path), lesson, toolkit, memory_mb, seconds)))
+        text, stopped = _run_job(job, folder, seconds + STOP_SECONDS, check_modules)
     finally:
-        receiving.close()
-        child.join(STOP_SECONDS)
-        if child.is_alive():
-            child.kill()
-            child.join()
-    if outcome is None:  # no answer: the CPU limit or the wait ended it, else memory did
-        stopped = (-signal.SIGXCPU, -signal.SIGKILL, None)
-        outcome = ("time" if child.exitcode in stopped else "memory", None)
-    kind, value = outcome
+        shutil.rmtree(folder, ignore_errors=True)
+    kind, value = _outcome(text)
     if kind == "ok":
         return value
     if kind == "invalid":
         raise InvalidSubmission(value)
     if kind == "unreadable":
         raise UnreadableSubmission(value)
-    if kind == "memory":
-        raise AnalysisFailed(MESSAGES["memory"].format(limit=memory_mb))
-    raise AnalysisFailed(MESSAGES["time"].format(limit=f"{seconds:g}"))
+    if kind == "time" or (kind is None and stopped):
+        raise AnalysisFailed(MESSAGES["time"].format(limit=f"{seconds:g}"))
+    raise AnalysisFailed(MESSAGES["memory"].format(limit=memory_mb))
+
+
+def _run_job(
+    job: Path, folder: Path, budget: float, check_modules: tuple[str, ...]
+) -> tuple[str, bool]:
+    """Run the child: what it wrote, and whether it was stopped (by its time, or its CPU
+    limit's signal)."""
+    log = str(folder / "log")
+    server = fork_server_for(check_modules)
+    if server is not None:
+        try:
+            reply = server.run([], str(folder), log, budget, grading_env(), analysis=str(job))
+            stopped = reply.get("timed_out") or reply.get("exit") == -signal.SIGXCPU
+            return reply["results"], bool(stopped)
+        except ServerGone:
+            pass  # the server died (not this notebook's doing): a fresh process instead
+    command = [sys.executable, "-c", FRESH_MAIN, str(job)]
+    with open(log, "wb") as errors:
+        process = subprocess.Popen(
+            command, cwd=folder, env=grading_env(), stdout=subprocess.PIPE, stderr=errors,
+            stdin=subprocess.DEVNULL, start_new_session=True,
+        )  # fmt: skip
+        try:
+            out, _ = process.communicate(timeout=budget)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.communicate()
+            return "", True
+    return out.decode("ascii", "replace"), process.returncode == -signal.SIGXCPU
+
+
+def _outcome(text: str) -> tuple[str | None, Any]:
+    """What the child sent (a base64 pickle of ``(kind, value)``), or ``(None, None)``."""
+    try:
+        kind, value = pickle.loads(base64.b64decode(text.strip(), validate=True))
+    except Exception:  # noqa: BLE001 (nothing, or cut short: the child was killed)
+        return None, None
+    return kind, value
+
+
+FRESH_MAIN = "import sys; from course_lib.grading.analysis import run_job; run_job(sys.argv[1], 1)"
+
+
+def run_job(job: str, results_fd: int) -> int:
+    """In the child: limit memory and CPU time, read the submission, write one outcome (a
+    base64 pickle) to ``results_fd``; the exit code."""
+    path, lesson, toolkit, memory_mb, seconds = pickle.loads(Path(job).read_bytes())
+    _limit(memory_mb, seconds)
+    try:
+        outcome = ("ok", analyse(read_submission(Path(path)), lesson, toolkit))
+    except InvalidSubmission as exc:
+        outcome = ("invalid", str(exc))
+    except UnreadableSubmission as exc:
+        outcome = ("unreadable", str(exc))
+    except MemoryError:
+        outcome = ("memory", None)
+    try:
+        data = base64.b64encode(pickle.dumps(outcome))
+    except MemoryError:
+        data = base64.b64encode(pickle.dumps(("memory", None)))
+    view = memoryview(data)
+    while view:
+        view = view[os.write(results_fd, view) :]
+    return 0
 
 
 def slim(nb: NotebookNode) -> None:
@@ -173,42 +230,6 @@ def _small(value: object) -> bool:
         return len(json.dumps(value)) <= MAX_KEPT_METADATA
     except (TypeError, ValueError, RecursionError):
         return False
-
-
-_STARTING = threading.Lock()
-
-
-def _context() -> multiprocessing.context.BaseContext:
-    """A fork server where the platform has one (children are forked from a process that
-    imported this module, not from the grader's threads), else fresh processes."""
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload([__name__])
-        return context
-    return multiprocessing.get_context("spawn")
-
-
-def _child(
-    sending: Connection,
-    path: str,
-    lesson: Lesson,
-    toolkit: Toolkit | None,
-    memory_mb: int,
-    seconds: float,
-) -> None:
-    """In the child: limit memory and CPU time, read the file, send one outcome."""
-    _limit(memory_mb, seconds)
-    try:
-        outcome = ("ok", analyse(read_submission(Path(path)), lesson, toolkit))
-    except InvalidSubmission as exc:
-        outcome = ("invalid", str(exc))
-    except UnreadableSubmission as exc:
-        outcome = ("unreadable", str(exc))
-    except MemoryError:
-        outcome = ("memory", None)
-    with contextlib.suppress(MemoryError, OSError):
-        sending.send(outcome)
-    sending.close()
 
 
 def _limit(memory_mb: int, seconds: float) -> None:

@@ -83,7 +83,13 @@ def _grade(
     try:  # the sources are read in a child with a memory and a time limit (``analysis``)
         # (with the earlier lessons' answers the toolkit is made of: they are parsed too)
         parts = Toolkit(earlier, lessons) if earlier else None
-        analysis = analyse_apart(submission.path, lesson, parts)
+        analysis = analyse_apart(
+            submission.path,
+            lesson,
+            parts,
+            check_modules=options.check_modules,
+            scratch_root=options.scratch_root,
+        )
     except (InvalidSubmission, UnreadableSubmission, AnalysisFailed) as exc:
         return invalid(student, slug, lesson, str(exc))
     sanitized = analysis.sanitized

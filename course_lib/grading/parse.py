@@ -111,6 +111,8 @@ def parse(raw: bytes, lesson: Lesson) -> tuple[NotebookNode, list[str]]:
         nb = rejoin_lines(nbformat.from_dict(data))  # "source" may be stored as a list of lines
         repairs = clean_metadata(nb)
         nbformat.validate(nb)
+    except MemoryError:  # the grader's limit (``analysis``), not a corrupted file
+        raise
     except Exception as exc:  # noqa: BLE001 (whatever a malformed file makes nbformat raise)
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise InvalidSubmission(say("corrupted", error=first_line[:200])) from None

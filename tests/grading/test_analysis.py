@@ -30,7 +30,14 @@ def chained(cells: int) -> nbformat.NotebookNode:
     return nb
 
 
-def test_the_child_finds_what_reading_here_finds(tmp_path, lesson):
+@pytest.fixture(params=["forked", "fresh"])
+def road(request, monkeypatch):
+    """The child forked by the fork server, or a fresh Python process (``COURSE_GRADE_FORK=0``)."""
+    monkeypatch.setenv("COURSE_GRADE_FORK", "1" if request.param == "forked" else "0")
+    return request.param
+
+
+def test_the_child_finds_what_reading_here_finds(tmp_path, lesson, road):
     nb = submission({**SOLUTIONS, "90.1": "import course_lib.reference as r\ndouble = r.to_text"})
     path = write(tmp_path / "90_test.ipynb", nb)
     apart = analyse_apart(path, lesson)
@@ -46,7 +53,7 @@ def test_a_refusal_in_the_child_is_the_submissions_refusal(tmp_path, lesson):
         analyse_apart(path, lesson)
 
 
-def test_a_child_out_of_memory_is_a_clear_failure(tmp_path, lesson):
+def test_a_child_out_of_memory_is_a_clear_failure(tmp_path, lesson, road):
     literal = "x = [" + "0," * (MAX_CELL_SOURCE // 2 - 10) + "]"
     path = write(tmp_path / "90_test.ipynb", submission({**SOLUTIONS, "90.1": literal}))
     assert analyse_apart(path, lesson).cells  # read within the usual limit
@@ -54,7 +61,7 @@ def test_a_child_out_of_memory_is_a_clear_failure(tmp_path, lesson):
         analyse_apart(path, lesson, memory_mb=1)
 
 
-def test_a_child_out_of_time_is_a_clear_failure(tmp_path, lesson):
+def test_a_child_out_of_time_is_a_clear_failure(tmp_path, lesson, road):
     path = write(tmp_path / "90_test.ipynb", chained(1990))
     with pytest.raises(AnalysisFailed, match="within 0.5 s"):
         analyse_apart(path, lesson, seconds=0.5)
