@@ -118,7 +118,10 @@ def analyse_apart(
     when the child ran out. The child is forked by the grader's fork server for
     ``check_modules`` (``runner.fork_server_for``: the one the submission's pytest process
     comes from), or is a fresh Python process where there is none."""
-    folder = Path(tempfile.mkdtemp(prefix="analysis-", dir=run_folder(scratch_root)))
+    try:
+        folder = Path(tempfile.mkdtemp(prefix="analysis-", dir=run_folder(scratch_root)))
+    except OSError:  # no scratch folder: the run says so; the job file needs none (mode 0700)
+        folder = Path(tempfile.mkdtemp(prefix="course-analysis-"))
     try:
         job = folder / "job.pickle"
         job.write_bytes(pickle.dumps((str(path), lesson, toolkit, memory_mb, seconds)))
