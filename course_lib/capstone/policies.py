@@ -55,9 +55,11 @@ SYSTEM_PROMPT = (
 # The context budget: the most characters of history (message_size) sent with a new question.
 CONTEXT_BUDGET = 3000
 
-# The toolkit's parts the assistant is built from (lessons 04-07), for "how many are yours".
+# The toolkit's parts lesson 09 takes (lessons 04-07: the assistant's, and run_agent for the
+# naive assistant), for "how many are yours"; the grader counts the same (a test holds them equal).
 CAPSTONE_PARTS = (
     "ToolRegistry",
+    "run_agent",
     "run_tool_calls",
     "safe_calculate",
     "to_strict",

@@ -47,7 +47,7 @@ TEXTS = {
     "no_answer": "  answer: None (the turns ran out)",
     "raised": "  ask raised {error}",
     "not_done": "Not done yet: {message}",
-    "parts": "Your parts in this assistant: {mine} of {count} from earlier lessons ({names}).",
+    "parts": "Your parts in this lesson: {mine} of {count} from earlier lessons ({names}).",
     "none": "none yet",
 }
 
@@ -266,7 +266,7 @@ def show_scenario(name: str, assistant_class: Callable[..., Any], *, model: str)
 
 
 def parts_line() -> str:
-    """How many of the assistant's parts from earlier lessons are the learner's own, and which
+    """How many of the parts this lesson takes from earlier lessons are the learner's own, and which
     (``toolkit.parts()``: the learner's where their exercise passed its check)."""
     from course_lib import toolkit
     from course_lib.capstone.policies import CAPSTONE_PARTS

@@ -26,19 +26,36 @@ class HintText(str):
     """A hint's text that remembers which entry of a module's ``HINTS`` table it came from.
 
     The key travels with the failure (``Failure.hint_key``): tests assert that a wrong answer
-    breaking rule R gets R's hint, and the class report counts hints by key, not by wording."""
+    breaking rule R gets R's hint, and the class report counts hints by key, not by wording.
+    The table and fields travel too, so that a hint made early (a module's ``EXCEPTION_HINTS``,
+    built at import) is said in the language in force when a failure carries it (``spoken``)."""
 
     key: str | None = None
+    table: dict[str, str] | None = None
+    fields: dict[str, Any] | None = None
 
     @classmethod
     def of(cls, table: dict[str, str], key: str, **fields: Any) -> HintText:
         text = cls(translate(table, key, **fields))
-        text.key = key
+        text.key, text.table, text.fields = key, table, fields
         return text
+
+    def now(self) -> str:
+        """This hint in the language in force now (``course_lib.i18n.language()``)."""
+        if self.table is None or self.key is None:
+            return str(self)
+        return translate(self.table, self.key, **(self.fields or {}))
 
 
 def hint_key(text: str | None) -> str | None:
     return getattr(text, "key", None)
+
+
+def spoken(text: str | None) -> str | None:
+    """A hint as a failure carries it: a ``HintText`` said again in today's language."""
+    if text is None:
+        return None
+    return text.now() if isinstance(text, HintText) else str(text)
 
 
 def show(value: Any, *, limit: int = MAX_SHOWN_CHARS) -> str:
@@ -159,7 +176,7 @@ def fail(
             expected=shown(expected),
             got=shown(got),
             where=where,
-            hint=str(chosen),
+            hint=spoken(chosen),
             hint_key=hint_key(chosen),
         )
     )

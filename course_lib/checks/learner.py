@@ -33,7 +33,7 @@ from typing import Any, Protocol
 
 from course_lib.case_budget import CPU_SECONDS, MAX_REQUESTS
 from course_lib.checks import messages
-from course_lib.checks.compare import HintText, hint_key
+from course_lib.checks.compare import HintText, hint_key, spoken
 from course_lib.checks.failures import CheckFailed, Failure, NotDoneYet
 
 
@@ -382,7 +382,7 @@ def raise_endless(case: str, tripped: Any, hint: HintText | str | None = None) -
         generic = "endless_loop"
     chosen = hint or HintText.of(messages.MESSAGES, generic)
     raise CheckFailed(
-        Failure(case=case or None, detail=detail, hint=str(chosen), hint_key=hint_key(chosen))
+        Failure(case=case or None, detail=detail, hint=spoken(chosen), hint_key=hint_key(chosen))
     )
 
 
@@ -399,5 +399,5 @@ def raise_learner_error(case: str, reply: Reply, hints: Iterable[ExceptionHint] 
             continue
     chosen = hint or HintText.of(messages.MESSAGES, "run_it_yourself")
     raise CheckFailed(
-        Failure(case=case, raised=reply.raised_text, hint=str(chosen), hint_key=hint_key(chosen))
+        Failure(case=case, raised=reply.raised_text, hint=spoken(chosen), hint_key=hint_key(chosen))
     )

@@ -11,8 +11,9 @@ a test holds the page and these constants equal.
   child process with at most ``ANALYSIS_MEMORY_MB`` of memory beyond what it starts with and
   ``ANALYSIS_SECONDS`` of time.
 - **Run**: the cells may spend ``cell_seconds`` in all (the lesson's code cells times the
-  cell timeout), however many cells the submission has; after that no cell starts. The pytest
-  process is killed at ``run_seconds``, which adds the time to start kernels and replay cells.
+  cell timeout, on the clock), however many cells the submission has; after that no cell
+  starts. The pytest process is killed at ``run_seconds``, which adds the time to start
+  kernels and replay cells, and the last cell's timeout.
 - **Messages**: no message from a kernel is received if it is larger than
   ``MAX_MESSAGE_BYTES``; every byte of every output message counts toward the output cap, and
   outputs are never kept (the grading compares none); an error keeps ``KEPT_ERROR_CHARS`` of
@@ -22,6 +23,8 @@ a test holds the page and these constants equal.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from course_lib.grading.own_time import WALL_FACTOR
 
 if TYPE_CHECKING:
     from course_lib.grading.canonical import Lesson
@@ -48,5 +51,9 @@ def cell_seconds(lesson: Lesson, cell_timeout: float) -> float:
 
 
 def run_seconds(lesson: Lesson, cell_timeout: float) -> float:
-    """When the submission's pytest process is killed, whatever it is doing."""
-    return START_SECONDS + lesson_code_cells(lesson) * (cell_timeout + CELL_SLACK_SECONDS)
+    """When the submission's pytest process is killed, whatever it is doing: its start, the
+    cells' time and, per cell of the lesson, the slack; and the last cell, which may have
+    started just before the cells' time ran out and whose timeout (own time, ``own_time``) may
+    last ``WALL_FACTOR`` times its seconds on the clock."""
+    cells = lesson_code_cells(lesson)
+    return START_SECONDS + cells * (cell_timeout + CELL_SLACK_SECONDS) + WALL_FACTOR * cell_timeout

@@ -36,7 +36,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 import uuid
 from collections.abc import Callable
 from queue import Empty
@@ -54,6 +53,7 @@ from course_lib.grading.bounds import KEPT_ERROR_CHARS, MAX_MESSAGE_BYTES
 from course_lib.grading.isolation import RECORD_FILE, kernel_environment, kernel_uid, refusal
 from course_lib.grading.kernel_client import close_client, grading_client
 from course_lib.grading.kernel_launcher import LAUNCH
+from course_lib.grading.own_time import OwnDeadline, Task, main_thread, only_child, this_thread
 
 POLL_SECONDS = 0.2
 # How long a new kernel may take to answer on every channel before it counts as not started
@@ -217,6 +217,7 @@ class GuardedKernel(RunningKernel):
         workdir = os.path.abspath(cwd)
         self.output_cap = output_cap
         self.keep_outputs = keep_outputs
+        self._kernel_of: tuple[int | None, int | None] = (None, None)
         self._output_sizes: dict[str, int] = {}
         self.isolation: dict[str, Any] = {}
         # HOME and TMPDIR inside the scratch folder keep stray writes there.
@@ -270,19 +271,19 @@ class GuardedKernel(RunningKernel):
         not go out before stdin has connected). ``wait_for_ready`` would then wait 0.2 s more
         for IOPub to fall silent; nothing read here later needs that (every wait matches
         replies to its own request)."""
-        deadline = time.monotonic() + timeout
+        deadline = self.deadline(timeout)
         wait = 0.1
         while True:
             msg_id = self.kc.kernel_info()
             try:
-                self._reply(msg_id, min(wait, max(0.0, deadline - time.monotonic())))
-                self.await_idle(msg_id, min(wait, max(0.0, deadline - time.monotonic())))
+                self._reply(msg_id, min(wait, deadline.left()))
+                self.await_idle(msg_id, min(wait, deadline.left()))
                 break
             except Empty:
-                if time.monotonic() >= deadline:
+                if deadline.expired():
                     raise KernelNotReady(f"it did not answer within {timeout:g} s") from None
             wait = min(1.0, wait * 2)
-        if not self.kc.wait_connected(max(0.0, deadline - time.monotonic())):
+        if not self.kc.wait_connected(deadline.left()):
             raise KernelNotReady(f"its channels did not all connect within {timeout:g} s")
         self.kc.hb_channel.arm()  # from now on a silent heartbeat means a kernel gone quiet
 
@@ -316,16 +317,33 @@ class GuardedKernel(RunningKernel):
                 return f"killed by signal {-code}"
         return f"exit code {code}"
 
+    def deadline(self, seconds: float) -> OwnDeadline:
+        """A limit of ``seconds`` of own time (``own_time``) for work that goes through this
+        thread of the grader, the kernel's launcher and the kernel's main thread."""
+        waiter = this_thread()
+        return OwnDeadline(seconds, lambda: [waiter, *self._kernel_tasks()])
+
+    def _kernel_tasks(self) -> list[Task]:
+        """The launcher's and the kernel's main threads (the kernel is the launcher's one child,
+        found once per launcher)."""
+        provisioner = getattr(getattr(self, "km", None), "provisioner", None)
+        launcher = getattr(getattr(provisioner, "process", None), "pid", None)
+        known, kernel = self._kernel_of
+        if launcher != known or kernel is None:
+            kernel = only_child(launcher)
+            self._kernel_of = (launcher, kernel)
+        return main_thread(launcher) + main_thread(kernel)
+
     def get_message(self, stream: str, timeout: float | None = None) -> dict[str, Any]:
-        deadline = None if timeout is None else time.monotonic() + timeout
+        deadline = None if timeout is None else self.deadline(timeout)
         while True:
-            left = POLL_SECONDS if deadline is None else deadline - time.monotonic()
+            left = POLL_SECONDS if deadline is None else deadline.left()
             try:
-                msg = super().get_message(stream, timeout=max(0.0, min(POLL_SECONDS, left)))
+                msg = super().get_message(stream, timeout=min(POLL_SECONDS, left))
             except Empty:
                 if not self.is_alive():
                     raise KernelDied(f"the kernel died ({self.exit_description()})") from None
-                if deadline is not None and time.monotonic() >= deadline:
+                if deadline is not None and deadline.expired():
                     raise
                 continue
             if stream == "iopub" and not self._within_cap(msg):
@@ -457,11 +475,11 @@ class GuardedKernel(RunningKernel):
         """``execute()`` (which sends one request and returns its id) and its reply, sent again
         while the kernel answers "aborted" (see ``ABORTED_RETRIES``); ``_NoReply`` (an
         ``Empty``) when no reply comes within ``timeout``."""
-        deadline = time.monotonic() + timeout
+        deadline = self.deadline(timeout)
         for _ in range(ABORTED_RETRIES):
             msg_id = execute()
             try:
-                reply = self._reply(msg_id, deadline - time.monotonic())
+                reply = self._reply(msg_id, deadline.left())
             except Empty:
                 raise _NoReply(msg_id) from None
             if reply["content"].get("status") != "aborted":
@@ -469,9 +487,9 @@ class GuardedKernel(RunningKernel):
         return msg_id, reply
 
     def _reply(self, msg_id: str, timeout: float) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
+        deadline = self.deadline(timeout)
         while True:
-            msg = self.get_message("shell", timeout=max(0.0, deadline - time.monotonic()))
+            msg = self.get_message("shell", timeout=deadline.left())
             if msg["parent_header"].get("msg_id") == msg_id:
                 return msg
 

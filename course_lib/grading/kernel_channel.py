@@ -17,7 +17,6 @@ reply that is not what the driver sends becomes a failed case, never an exceptio
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import zmq
@@ -25,6 +24,7 @@ import zmq
 from course_lib.checks.learner import ModelSession
 from course_lib.driver import DRIVER_PROMPT, MODEL_PROMPT, STOP, driver_failed
 from course_lib.grading.kernel import ABORTED_RETRIES, KernelDied
+from course_lib.grading.own_time import OwnDeadline
 
 MAX_REPLY_CHARS = 4_000_000
 POLL_MS = 200
@@ -41,7 +41,7 @@ class KernelChannel:
     def __init__(self, kernel: Any, *, timeout: float) -> None:
         self.kernel = kernel
         self.timeout = timeout
-        self.deadline = time.monotonic() + timeout
+        self.deadline = kernel.deadline(timeout)  # own time: see ``own_time``
         self.sessions: dict[str, ModelSession] = {}
         self.serving: str | None = None  # the msg_id of the kernel's serve() request, if running
         self.waiting = False  # the driver has answered and waits for the next request
@@ -87,21 +87,21 @@ class KernelChannel:
                 self.waiting = False
                 self.kernel.kc.input(STOP)
             try:
-                self._await_answer(time.monotonic() + CLOSE_GRACE, closing=True)
+                self._await_answer(self.kernel.deadline(CLOSE_GRACE), closing=True)
             except CheckTimeout:
                 continue  # interrupted: wait once more
             except KernelDied:
                 break
         self.serving, self.waiting = None, False
 
-    def _await_answer(self, deadline: float, *, closing: bool = False) -> dict[str, Any]:
+    def _await_answer(self, deadline: OwnDeadline, *, closing: bool = False) -> dict[str, Any]:
         client = self.kernel.kc
         poller = zmq.Poller()
         shell, stdin = client.shell_channel.socket, client.stdin_channel.socket
         poller.register(shell, zmq.POLLIN)
         poller.register(stdin, zmq.POLLIN)
         while True:
-            left = deadline - time.monotonic()
+            left = deadline.left()
             if left <= 0:
                 self.kernel.interrupt()
                 raise CheckTimeout(

@@ -111,10 +111,10 @@ def translate(table: dict[str, str], key: str, /, lang: str | None = None, **fie
     Falls back to the English when the language's catalog has no reviewed translation of this
     exact English text.
     """
-    from course_lib.i18n.messages import template
+    from course_lib.i18n.messages import table_template
 
     english = table[key]
-    text = template(key, english, lang or language())
+    text = table_template(table, key, lang or language())
     try:
         return text.format(**fields)
     except (KeyError, IndexError, ValueError):  # a broken translation: tests/i18n forbids it

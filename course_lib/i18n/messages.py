@@ -1,30 +1,93 @@
 """Message catalogs: the sentences the library says (checks, hints, the stub's words), translated.
 
 The English tables stay where they are used (``course_lib.checks.messages.MESSAGES``, a check
-module's ``HINTS``, ...). ``TABLES`` names them, and ``course i18n update`` keeps one PO file per
-domain and language in ``course_lib/locale/<lang>/<domain>.po`` in step with them:
-``msgctxt`` = ``<module>:<key>``, ``msgid`` = the English sentence with its ``{placeholders}``,
-``msgstr`` = the translation with the same placeholders.
+module's ``HINTS``, ...). ``TABLES`` names them, one domain at a time, and ``course i18n update``
+keeps one PO file per domain and language in ``course_lib/locale/<lang>/<domain>.po`` in step
+with them: ``msgctxt`` = where the sentence lives (``context``), ``msgid`` = the English sentence
+with its ``{placeholders}``, ``msgstr`` = the translation with the same placeholders.
 
-At run time ``template(key, english, lang)`` looks a sentence up by its key and its exact English:
-a sentence whose English changed is not in the index until a translator reviews it, so the
-learner reads the current English rather than a stale translation.
+The domains:
+
+- ``messages``: what the check machinery and the stubs say (listed below by hand: two tables);
+- ``checks-lessonNN``: every learner-facing table of lesson NN's check modules, found by reading
+  their source (``check_tables``): a module-level dict literal named ``HINTS``, ``TEXTS``,
+  ``PHRASES`` or ``MESSAGES``, or ending in ``_HINTS``, ``_TEXTS`` or ``_PHRASES``. A new check
+  module's tables join their lesson's domain by being written; tests/i18n fails on a table of
+  sentences under another name.
+
+At run time ``template(context, english, lang)`` looks a sentence up by its full ``msgctxt`` and
+its exact English: a sentence whose English changed is not in the index until a translator
+reviews it, so the learner reads the current English rather than a stale translation; two
+modules' tables that use the same key never share a translation.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import importlib
+import re
+import sys
 from pathlib import Path
 
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
+CHECKS = Path(__file__).resolve().parent.parent / "checks"
+CHECKS_PACKAGE = "course_lib.checks"
+# The names a learner-facing table of a check module has.
+TABLE_NAME = re.compile(r"^(HINTS|TEXTS|PHRASES|MESSAGES)$|_(HINTS|TEXTS|PHRASES)$")
+# A table named MESSAGES is its module's own: its msgctxt is ``<module>:<key>``; any other
+# table's is ``<module>:<TABLE>:<key>`` (a module may hold HINTS and TEXTS with the same key).
+DEFAULT_TABLE = "MESSAGES"
+
+
+def check_tables(root: Path = CHECKS) -> dict[str, tuple[str, ...]]:
+    """``checks-lessonNN`` -> the learner-facing tables of lesson NN's check modules, as
+    ``module:attribute`` in file and source order (read from the source: nothing is imported)."""
+    domains: dict[str, tuple[str, ...]] = {}
+    for folder in sorted(root.glob("lesson[0-9][0-9]")):
+        found = []
+        for path in sorted(folder.glob("*.py")):
+            module = f"{CHECKS_PACKAGE}.{folder.name}.{path.stem}"
+            found.extend(f"{module}:{name}" for name in defined_tables(path))
+        if found:
+            domains[f"checks-{folder.name}"] = tuple(found)
+    return domains
+
+
+CONTAINERS = (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.Lambda, ast.ListComp, ast.DictComp)
+
+
+def defined_tables(path: Path) -> list[str]:
+    """The learner-facing tables ``path`` assigns at module level: by name, a dict literal whose
+    values are texts (not lists of hints, like ``FORMAT_HINTS``)."""
+    names = []
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if not isinstance(node, (ast.Assign, ast.AnnAssign)) or not isinstance(
+            node.value, ast.Dict
+        ):
+            continue
+        if any(isinstance(value, CONTAINERS) for value in node.value.values):
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        names.extend(t.id for t in targets if isinstance(t, ast.Name) and TABLE_NAME.search(t.id))
+    return names
+
+
 # domain -> the English tables it holds, as "module:attribute".
 TABLES: dict[str, tuple[str, ...]] = {
     "messages": (
         "course_lib.checks.messages:MESSAGES",
         "course_lib.authoring.blocks:MESSAGES",
     ),
+    **check_tables(),
 }
+
+
+def context(module: str, attribute: str, key: str) -> str:
+    """The ``msgctxt`` of ``key`` in ``module``'s table ``attribute``."""
+    if attribute == DEFAULT_TABLE:
+        return f"{module}:{key}"
+    return f"{module}:{attribute}:{key}"
 
 
 def table_entries(domain: str) -> list[tuple[str, str]]:
@@ -33,7 +96,27 @@ def table_entries(domain: str) -> list[tuple[str, str]]:
     for name in TABLES[domain]:
         module, attribute = name.split(":")
         table = getattr(importlib.import_module(module), attribute)
-        found.extend((f"{module}:{key}", english) for key, english in table.items())
+        found.extend((context(module, attribute, key), english) for key, english in table.items())
+    return found
+
+
+_owners: dict[int, tuple[str, str]] = {}
+
+
+def owner(table: dict) -> tuple[str, str] | None:
+    """(module, attribute) of the catalogued table ``table`` is (None: no domain holds it).
+
+    Only modules already imported are looked at: a table reaches ``translate`` from a module
+    that is loaded, and the module that defines it was loaded first."""
+    found = _owners.get(id(table))
+    if found is None:
+        for names in TABLES.values():
+            for name in names:
+                module, attribute = name.split(":")
+                held = getattr(sys.modules.get(module), attribute, None)
+                if held is not None:
+                    _owners.setdefault(id(held), (module, attribute))
+        found = _owners.get(id(table))
     return found
 
 
@@ -42,20 +125,30 @@ def catalog_file(lang: str, domain: str, root: Path = LOCALE) -> Path:
 
 
 @functools.cache
-def reviewed(lang: str) -> dict[tuple[str, str], str]:
-    """(key, English) -> translation, for every reviewed entry of ``lang``'s message catalogs."""
+def reviewed(lang: str, root: Path = LOCALE) -> dict[tuple[str, str], str]:
+    """(msgctxt, English) -> translation, for every reviewed entry of ``lang``'s message
+    catalogs under ``root``."""
     from course_lib.i18n.catalog import read_catalog  # polib, only when a translation is spoken
 
     index: dict[tuple[str, str], str] = {}
-    for path in sorted((LOCALE / lang).glob("*.po")):
+    for path in sorted((root / lang).glob("*.po")):
         for entry in read_catalog(path):
             if entry.translated:
-                index[(entry.key.rpartition(":")[2], entry.english)] = entry.text
+                index[(entry.key, entry.english)] = entry.text
     return index
 
 
-def template(key: str, english: str, lang: str) -> str:
-    """The sentence ``key`` (whose English is ``english``) in ``lang``, or the English."""
+def template(msgctxt: str, english: str, lang: str, root: Path = LOCALE) -> str:
+    """The sentence at ``msgctxt`` (whose English is ``english``) in ``lang``, or the English."""
     if lang == "en":
         return english
-    return reviewed(lang).get((key, english), english)
+    return reviewed(lang, root).get((msgctxt, english), english)
+
+
+def table_template(table: dict[str, str], key: str, lang: str, root: Path = LOCALE) -> str:
+    """``table[key]`` in ``lang``: the English for a table no domain holds."""
+    english = table[key]
+    found = owner(table)
+    if found is None or lang == "en":
+        return english
+    return template(context(*found, key), english, lang, root)

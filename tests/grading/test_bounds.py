@@ -17,6 +17,7 @@ from grading_lesson import submission
 
 from course_lib.grading import bounds, parse
 from course_lib.grading.kernel import GuardedKernel, KernelDied
+from course_lib.grading.own_time import WALL_FACTOR
 from course_lib.grading.runner import RunOptions, plan_for
 from course_lib.grading.sanitize import sanitize
 
@@ -108,7 +109,7 @@ def test_the_time_a_run_gets_comes_from_the_lesson_not_the_submission(lesson):
     assert len(padded.roles) == len(plain.roles) + 500
     assert plan_for(padded, lesson, options)["cell_seconds"] == 8 * 7
     assert plan_for(plain, lesson, options)["cell_seconds"] == 8 * 7
-    slack = bounds.START_SECONDS + 8 * (7 + bounds.CELL_SLACK_SECONDS)
+    slack = bounds.START_SECONDS + 8 * (7 + bounds.CELL_SLACK_SECONDS) + WALL_FACTOR * 7
     assert bounds.run_seconds(lesson, 7) == slack
 
 
@@ -133,6 +134,7 @@ def _bounds_section() -> str:
         f"{bounds.KEPT_ERROR_CHARS:,}",
         f"{RunOptions().output_cap:,}",
         f"{RunOptions().memory_mb:,} MB",
+        f"`WALL_FACTOR` ({WALL_FACTOR:g})",
     ],
 )
 def test_the_bounds_section_states_every_constant(number):

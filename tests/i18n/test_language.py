@@ -92,10 +92,11 @@ def test_a_sentence_without_a_reviewed_translation_falls_back_to_english():
 
 
 def test_a_translation_of_an_older_english_is_never_used():
+    where = "course_lib.checks.messages:header_failed"
     current = messages.MESSAGES["header_failed"]
-    assert template("header_failed", current, "zh-CN") != current
+    assert template(where, current, "zh-CN") != current
     edited = current.replace("is not right yet", "is wrong")
-    assert template("header_failed", edited, "zh-CN") == edited
+    assert template(where, edited, "zh-CN") == edited
 
 
 def test_every_languages_stub_message_is_recognised_as_a_stub():

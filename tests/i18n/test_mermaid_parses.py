@@ -72,3 +72,17 @@ def test_mermaid_refuses_a_label_that_would_change_the_diagrams_syntax():
         ]
     )
     assert semicolon and bracket and fine is None
+
+
+def test_every_diagram_of_the_readmes_and_docs_parses_with_mermaid():
+    """GitHub draws a page's diagrams with Mermaid: one it cannot parse shows as an error box."""
+    pages = sorted([*ROOT.glob("README*.md"), *ROOT.glob("docs/*.md")])
+    found = [
+        (str(page.relative_to(ROOT)), match["code"])
+        for page in pages
+        for match in DIAGRAM.finditer(page.read_text(encoding="utf-8"))
+    ]
+    assert any(where == "docs/architecture.md" for where, _ in found)
+    results = zip(found, parse([code for _, code in found]), strict=True)
+    errors = [f"{where}: {error}" for (where, _), error in results if error]
+    assert not errors, "\n".join(errors)

@@ -76,3 +76,11 @@ def test_a_translation_that_changes_code_a_link_or_a_placeholder_is_caught(wrong
     assert any(line.startswith(broken) for line in problems(ENGLISH_MD, wrong)), problems(
         ENGLISH_MD, wrong
     )
+
+
+def test_every_message_catalog_domain_is_checked_here():
+    from course_lib.i18n.messages import TABLES, catalog_file
+
+    wanted = {catalog_file(lang, domain) for lang in EDITIONS for domain in TABLES}
+    assert any(path.name.startswith("checks-lesson") for path in wanted)
+    assert wanted <= set(CATALOGS), sorted(str(p) for p in wanted - set(CATALOGS))

@@ -109,23 +109,31 @@ def test_the_readme_self_check_works_verbatim_in_a_notebook_cell(first_start):
 # -- starting again, offline ---------------------------------------------------------------------
 
 
-def test_every_solution_notebook_passes_strict_nbval_on_the_plain_install(first_start, learner):
-    """What a learner's start installs (the base dependencies, no dev extra) runs every lesson,
-    outputs and all: a lesson that imports a dev-only package fails here."""
+def test_the_plain_install_imports_everything_the_lessons_and_the_library_import(
+    first_start, learner
+):
+    """What a learner's start installs (the base dependencies, no dev extra) has every package
+    that a lesson's code cells or the course library import, at any depth (a check may import a
+    package only when it runs): a lesson that needs a dev-only package fails here. The probe
+    reads the imports from the sources (``import_probe.py``); running every lesson under nbval
+    here cost 12% of the suite and repeated tests/test_notebooks.py, which runs them all."""
     python = str(learner.root / ".venv" / "bin" / "python")
     dev_only = learner.run(
         [python, "-c", "import importlib.metadata as m; m.version('pytest-xdist')"]
     )
     assert dev_only.returncode != 0, "the first start installed the dev extra: this proves nothing"
-    # Each lesson as a learner who starts it cold (no earlier check passed): its own empty toolkit
-    # home, as tests/test_notebooks.py runs them; in one run, 04's passing checks would be
-    # recorded and 05's stored fallback lines would no longer be what the kernel prints.
-    # The translated editions run the English code cells unchanged (the build refuses a translation
-    # that changes code, tests/i18n), and tests/test_notebooks.py runs every one of them under
-    # strict nbval: here one of them stands for the rest, the plain install reads them.
+    probe = learner.run([python, "tests/launcher/import_probe.py", str(learner.root)])
+    assert probe.returncode == 0, probe.stdout
+    assert "openai" in probe.stdout and "anthropic" in probe.stdout, probe.stdout
+
+
+def test_a_lesson_passes_strict_nbval_on_the_plain_install_in_both_editions(first_start, learner):
+    """Lesson 00, English and translated, outputs and all, as a learner who starts it cold
+    (its own empty toolkit home, as tests/test_notebooks.py runs them): the plain install runs
+    a lesson's kernel and its check, and reads a translated edition."""
+    python = str(learner.root / ".venv" / "bin" / "python")
     solutions = learner.root / "solutions"
-    editions = sorted(solutions.glob("*/00_welcome.ipynb"))
-    for solution in [*sorted(solutions.glob("*.ipynb")), *editions]:
+    for solution in [solutions / "00_welcome.ipynb", *sorted(solutions.glob("*/00_welcome.ipynb"))]:
         notebook = str(solution.relative_to(learner.root))
         home = Path(tempfile.mkdtemp(prefix="course-toolkit-"))
         home.chmod(0o777)  # the learner's uid writes there

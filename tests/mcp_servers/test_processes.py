@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 
 import pytest
 from processes import course_servers
@@ -16,6 +17,13 @@ pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
 def test_a_running_server_started_here_is_found_and_is_gone_once_stopped():
     server = subprocess.Popen([sys.executable, *COURSE_TOOLS_SERVER], stdin=subprocess.PIPE)
     try:
+        # Until the child has exec'd, /proc shows it with this process's command line: wait for
+        # the exec (on a busy machine it can come late), or for the child to end.
+        bound = time.monotonic() + 120
+        while server.pid not in course_servers() and server.poll() is None:
+            if time.monotonic() > bound:
+                break
+            time.sleep(0.05)
         assert server.pid in course_servers()
     finally:
         server.kill()

@@ -83,7 +83,7 @@ def test_a_learner_who_solved_04_to_08_runs_the_capstone_on_their_own_parts_only
     assert printed == ""
     assert {name: namespace[name].__module__ for name in OWN_MODULES} == OWN_MODULES
     assert parts_line() == (
-        "Your parts in this assistant: 6 of 6 from earlier lessons (ToolRegistry, "
+        "Your parts in this lesson: 7 of 7 from earlier lessons (ToolRegistry, run_agent, "
         "run_tool_calls, safe_calculate, to_strict, TracedRegistry, chat_to_responses_input)."
     )
     assert str(evaluate("09.6", namespace["ShopAssistant"])) == PASSED
@@ -97,13 +97,13 @@ def test_a_learner_who_skipped_04_1_gets_the_course_registry_and_one_line_naming
     assert printed == "Using the course's ToolRegistry: finish exercise 04.1 to use yours.\n"
     assert namespace["ToolRegistry"].__module__ == "course_lib.reference.registry"
     assert namespace["TracedRegistry"].__module__ == "my_toolkit.lesson06"
-    assert parts_line().startswith("Your parts in this assistant: 5 of 6 from earlier lessons")
+    assert parts_line().startswith("Your parts in this lesson: 6 of 7 from earlier lessons")
     assert str(evaluate("09.6", namespace["ShopAssistant"])) == PASSED
 
 
 NULLS_KEPT = (
     "w09-strict",
-    "        given = {key: v for key, v in value.items() if v is not None or key not in optional}",
+    "        given = without_optional_nulls(value, schema)",
     "        given = value",
 )
 
@@ -120,3 +120,60 @@ def test_strict_tools_that_keep_the_nulls_fail_on_the_learners_registry_with_a_h
     failed = {o.id: o.failure.hint_key for o in result.outcomes if not o.passed}
     assert failed and set(failed.values()) == {"strict_null"}
     assert "price" in failed and "limit" in str(result)
+
+
+def test_the_notebook_counts_the_parts_the_grader_counts():
+    """The notebook's "whose are they" cell and the scenario report count ``CAPSTONE_PARTS``;
+    the grader's report counts the parts lesson 09's own cells take from the toolkit: the same,
+    in the same order (they disagreed once: 6 in the notebook, 7 in the report)."""
+    from course_lib.capstone.policies import CAPSTONE_PARTS
+    from course_lib.grading.borrowing import lesson_parts
+
+    assert tuple(lesson_parts(cell_sources(CAPSTONE).values())) == CAPSTONE_PARTS
+
+
+ORDER = {
+    "type": "object",
+    "properties": {
+        "order": {
+            "type": "object",
+            "properties": {"id": {"type": "string"}, "note": {"type": "string"}},
+            "required": ["id"],
+        },
+        "lines": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"sku": {"type": "string"}, "gift": {"type": "boolean"}},
+                "required": ["sku"],
+            },
+        },
+        "limit": {"type": "integer"},
+    },
+    "required": ["order", "lines"],
+}
+
+
+def test_strict_tools_leaves_out_the_nulls_of_optional_fields_at_every_depth():
+    """Strict mode makes every optional field required and nullable, inside objects and lists
+    too; the worked ``StrictTools`` gives the registry the function's own shape back. A null the
+    function's schema requires, or a name it does not know, is left for the registry to judge."""
+    namespace: dict = {"json": json, "to_strict": None}
+    from course_lib.reference.tracing import parsed_arguments
+
+    namespace["parsed_arguments"] = parsed_arguments
+    source = cell_sources(CAPSTONE)["w09-strict"].split("strict_shop = ")[0]
+    exec(compile(source, "w09-strict", "exec", dont_inherit=True), namespace)
+    drop = namespace["without_optional_nulls"]
+    sent = {
+        "order": {"id": "A1", "note": None},
+        "lines": [{"sku": "T01", "gift": None}, {"sku": "T02", "gift": True}],
+        "limit": None,
+        "extra": None,
+    }
+    assert drop(sent, ORDER) == {
+        "order": {"id": "A1"},
+        "lines": [{"sku": "T01"}, {"sku": "T02", "gift": True}],
+        "extra": None,
+    }
+    assert drop({"order": None, "lines": []}, ORDER) == {"order": None, "lines": []}

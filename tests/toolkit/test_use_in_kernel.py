@@ -15,7 +15,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tests.toolkit.kernels import ROOT, check_errors, run, run_sources, toolkit_env
+from .kernels import ROOT, check_errors, run, run_sources, toolkit_env
 
 LESSON = "04_registry"
 USE = (

@@ -8,6 +8,7 @@ from __future__ import annotations
 from course_lib.checks.compare import Hint, HintText, expect_equal, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
+from course_lib.i18n import translate
 
 RULES = (
     Rule(
@@ -54,6 +55,8 @@ HINTS = {
     ),
     "one_space": "Put exactly one space between the comma and the name, no more, no less.",
 }
+
+TEXTS = {"summary": "{visible} visible and {hidden} hidden cases"}
 
 VISIBLE_NAMES = ("Ada", "张伟", "Zoë")
 # A hidden name with spaces around it: "every character" includes them.
@@ -118,4 +121,6 @@ def check_greeting(learner: Learner) -> str:
         case = f"greeting({name!r})"
         got = learner.call("greeting", name, case=case)
         expect_equal(case, expected_greeting(name), got.value, hints=hints(name))
-    return f"{len(VISIBLE_NAMES)} visible and {len(names) - len(VISIBLE_NAMES)} hidden cases"
+    return translate(
+        TEXTS, "summary", visible=len(VISIBLE_NAMES), hidden=len(names) - len(VISIBLE_NAMES)
+    )

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail, json_equal
+from course_lib.i18n import translate
 
 SHAPE = {
     "type": "function",
@@ -103,7 +104,7 @@ def hint(key: str, **fields: object) -> HintText:
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 def plain(key: str, **fields: object) -> Plain:

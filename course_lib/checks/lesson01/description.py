@@ -16,6 +16,7 @@ from course_lib.checks.compare import HintText, Plain, fail, hidden_rng, show
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson01._shared import NOTEBOOK, value_of
+from course_lib.i18n import translate
 
 VAGUE_DESCRIPTION = "Gets info."
 MAX_DESCRIPTION_CHARS = 300
@@ -37,7 +38,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 def question_label(question: str) -> str:

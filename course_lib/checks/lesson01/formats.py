@@ -17,6 +17,7 @@ from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, raise_learner_error
 from course_lib.checks.lesson01._shared import CITIES, NOTEBOOK, random_word
 from course_lib.checks.lesson01._shared import hint as shared
+from course_lib.i18n import ENGLISH, translate
 
 # Every other phrase this check shows: its case labels and its summary.
 TEXTS = {
@@ -24,8 +25,10 @@ TEXTS = {
     "case_after": "the input of {name}(<the {tool} tool>) after the call",
     "summary": "{count} conversions",
 }
-ANTHROPIC_CASE = TEXTS["case"].format(name="to_anthropic", tool="get_weather")
-RESPONSES_CASE = TEXTS["case"].format(name="to_responses", tool="get_weather")
+# The rules name their cases in English (tests/checks/rules.py matches them); a failure says
+# its case in the learner's language.
+ANTHROPIC_CASE = translate(TEXTS, "case", ENGLISH, name="to_anthropic", tool="get_weather")
+RESPONSES_CASE = translate(TEXTS, "case", ENGLISH, name="to_responses", tool="get_weather")
 
 RULES = (
     Rule(
@@ -61,7 +64,7 @@ RULES = (
     Rule(
         "new_dict",
         "Both return a new dict and leave the tool they were given as it was.",
-        case=TEXTS["case_after"].format(name="to_anthropic", tool="get_weather"),
+        case=translate(TEXTS, "case_after", ENGLISH, name="to_anthropic", tool="get_weather"),
         hint="mutated",
     ),
 )
@@ -248,7 +251,7 @@ def check_converter(learner: Learner, name: str, tool: dict) -> None:
         else (expected_responses, responses_hints)
     )
     labels = {"name": name, "tool": tool["function"]["name"]}
-    case = TEXTS["case"].format(**labels)
+    case = translate(TEXTS, "case", **labels)
     reply = learner.call(name, tool, case=case, hints=EXCEPTION_HINTS)
     if "unjson" in reply.data:
         not_json = shared("result_not_json", name=name)
@@ -259,7 +262,7 @@ def check_converter(learner: Learner, name: str, tool: dict) -> None:
     given = learner.run(
         "convert(tool)", result="tool", bind={"convert": learner.target(name), "tool": tool}
     )
-    after = TEXTS["case_after"].format(**labels)
+    after = translate(TEXTS, "case_after", **labels)
     if given.raised:
         raise_learner_error(after, given)
     expect_same(after, tool, given.value, tool, hint("mutated"))
@@ -279,4 +282,4 @@ def check_formats(learner: Learner) -> str:
     for name in ("to_anthropic", "to_responses"):
         for tool in tools:
             check_converter(learner, name, json.loads(json.dumps(tool)))
-    return TEXTS["summary"].format(count=2 * len(tools))
+    return translate(TEXTS, "summary", count=2 * len(tools))

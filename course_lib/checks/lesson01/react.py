@@ -19,6 +19,7 @@ from course_lib.checks.compare import HintText, fail, first_difference, hidden_r
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson01._shared import CITIES, NOTEBOOK
+from course_lib.i18n import translate
 
 TOOLS = ["get_weather", "search_notes"]
 TIDY = 'Thought: I need the weather in 北京.\nAction: get_weather\nAction Input: {"city": "北京"}'
@@ -49,7 +50,7 @@ TEXTS = {
 
 
 def case_label(text: str, tools: list[str] = TOOLS) -> str:
-    return TEXTS["case"].format(text=repr(text), tools=repr(tools))
+    return translate(TEXTS, "case", text=repr(text), tools=repr(tools))
 
 
 RULES = (
@@ -289,9 +290,9 @@ def error_problem(got: dict, expected: dict, text: str, tool_names: list[str], k
     """``None`` if ``got`` is the expected error with a fitting message, else (shown, hint)."""
     if expected["error"] == UNKNOWN:
         name = ACTION_LINE.search(text).group(1).strip()
-        shown = {**expected, "message": TEXTS["a_message_naming"].format(name=name)}
+        shown = {**expected, "message": translate(TEXTS, "a_message_naming", name=name)}
     else:
-        name, shown = None, {**expected, "message": TEXTS["a_message"]}
+        name, shown = None, {**expected, "message": translate(TEXTS, "a_message")}
     if got.get("error") != expected["error"]:
         return shown, case_hint(key, text)
     if set(got) != {"error", "message"}:
@@ -336,4 +337,4 @@ def check_parse_react(learner: Learner) -> str:
     cases = [*VISIBLE, *hidden_cases(hidden_rng("01.7"))]
     for text, tool_names, key in cases:
         check_case(learner, text, list(tool_names), key)
-    return TEXTS["summary"].format(count=len(cases))
+    return translate(TEXTS, "summary", count=len(cases))

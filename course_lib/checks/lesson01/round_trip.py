@@ -35,6 +35,7 @@ from course_lib.checks.lesson01.round_trip_cases import (
 )
 from course_lib.checks.lesson01.tool_message import expected_message, message_problem
 from course_lib.driver import CASE_MODULE
+from course_lib.i18n import translate
 
 # Every other phrase this check shows: case labels, what was expected or found, where.
 TEXTS = {
@@ -56,7 +57,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 def case_label(question: str) -> str:

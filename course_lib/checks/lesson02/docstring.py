@@ -24,6 +24,7 @@ from course_lib.checks.compare import (
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson02._shared import py, python_text, returned_json
+from course_lib.i18n import translate
 
 WEATHER_DOC = """Get the weather forecast for a city.
 
@@ -131,6 +132,8 @@ RULES = (
     Rule("blank_inside", "Blank lines inside Args are skipped; they do not end it.",
          case=case_of(TRIP_DOC), hint="blank_inside"),
 )  # fmt: skip
+
+TEXTS = {"summary": "{visible} visible and {hidden} hidden docstrings"}
 
 HINTS = {
     "shape": "Return a tuple of two: (summary, {{name: description}}).",
@@ -400,4 +403,4 @@ def check_parse_google_docstring(learner: Learner) -> str:
     hidden = hidden_docstrings()
     for doc, summary, expected in (*VISIBLE, *hidden):
         check_docstring(learner, doc, summary, expected)
-    return f"{len(VISIBLE)} visible and {len(hidden)} hidden docstrings"
+    return translate(TEXTS, "summary", visible=len(VISIBLE), hidden=len(hidden))

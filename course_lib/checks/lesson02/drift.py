@@ -22,6 +22,7 @@ from course_lib.checks.lesson02.parameters_schema import (
     raised_hints,
     random_basic_function,
 )
+from course_lib.i18n import translate
 
 SEARCH_NOTES = FunctionCase(
     "search_notes", ("keyword: str", "limit: int = 5", "archived: bool = False"), returns="list"
@@ -133,6 +134,11 @@ RULES = (
          case=case_of(*VISIBLE[7][:2]), hint="nullable_is_not_type"),
 )  # fmt: skip
 
+TEXTS = {
+    "summary": "{visible} visible and {hidden} hidden cases",
+    "parameters_case": "the tool parameters {shown}",
+}
+
 HINTS = {
     "list_of_str": "Return a list of strings, one line per mismatch.",
     "a_set": (
@@ -212,7 +218,7 @@ def hidden_drift(count: int = 25) -> list[tuple[FunctionCase, str, dict, list[st
         tool = tool_of(function)
         expected = drift(rng, tool["function"]["parameters"])
         shown = py(tool["function"]["parameters"])
-        cases.append((function, f"the tool parameters {shown}", tool, expected))
+        cases.append((function, translate(TEXTS, "parameters_case", shown=shown), tool, expected))
     return cases
 
 
@@ -356,7 +362,7 @@ def run(learner: Learner) -> str:
     hidden = hidden_drift()
     for function, what, tool, expected in (*VISIBLE, *hidden):
         check_drift(learner, function, what, tool, expected)
-    return f"{len(VISIBLE)} visible and {len(hidden)} hidden cases"
+    return translate(TEXTS, "summary", visible=len(VISIBLE), hidden=len(hidden))
 
 
 @exercise(

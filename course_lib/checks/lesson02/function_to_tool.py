@@ -26,6 +26,7 @@ from course_lib.checks.lesson02.parameters_schema import (
     raised_hints,
     random_basic_function,
 )
+from course_lib.i18n import translate
 
 NOTES_DOC = """Search the notes for a keyword.
 
@@ -111,6 +112,8 @@ RULES = (
     Rule("empty_given", 'description="" raises ValueError too: only None means not given.',
          case=EMPTY_CASE, hint="empty_description"),
 )  # fmt: skip
+
+TEXTS = {"summary": "{visible} visible and {hidden} hidden cases"}
 
 HINTS = {
     "not_a_dict": "Return the tool as a dict.",
@@ -302,7 +305,7 @@ def run(learner: Learner) -> str:
     hidden = hidden_tools()
     for function, description, summary, descriptions in hidden:
         check_tool(learner, function, description, summary, descriptions)
-    return f"{len(VISIBLE_TOOLS) + 3} visible and {len(hidden)} hidden cases"
+    return translate(TEXTS, "summary", visible=len(VISIBLE_TOOLS) + 3, hidden=len(hidden))
 
 
 EARLIER = (("parameters_schema", "02.2"), ("parse_google_docstring", "02.3"))

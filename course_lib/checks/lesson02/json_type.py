@@ -12,6 +12,7 @@ from course_lib.checks.compare import Hint, HintText, expect_equal
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, raise_learner_error
 from course_lib.checks.lesson02._shared import Source, expect_type_error
+from course_lib.i18n import translate
 
 # An annotation stored as text is not a type either: 02.2 reads real types with get_type_hints.
 TEXT_ANNOTATION = "'str'"
@@ -61,6 +62,8 @@ RULES = (
         hint="type_error_names",
     ),
 )
+
+TEXTS = {"summary": "{count} cases"}
 
 HINTS = {
     "not_a_dict": 'Return a dict such as {{"type": "string"}}, not the name of the type.',
@@ -228,7 +231,7 @@ def check_json_type(learner: Learner) -> str:
     if reply.raised:
         raise_learner_error(case, reply, [(lambda r: True, raised_hint("str"))])
     expect_equal(case, {"type": "string"}, reply.value, hint=hint("fresh"))
-    return f"{len(IN_TABLE) + len(OUTSIDE) + len(LOOKALIKES) + 2} cases"
+    return translate(TEXTS, "summary", count=len(IN_TABLE) + len(OUTSIDE) + len(LOOKALIKES) + 2)
 
 
 def _any(reply: Any) -> bool:

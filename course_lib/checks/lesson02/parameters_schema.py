@@ -29,6 +29,7 @@ from course_lib.checks.lesson02._shared import (
     string_annotations,
 )
 from course_lib.checks.lesson02.json_type import basic_schema
+from course_lib.i18n import translate
 
 RULES = (
     Rule(
@@ -102,6 +103,8 @@ RULES = (
         hint="required_order",
     ),
 )
+
+TEXTS = {"summary": "{visible} visible and {hidden} hidden functions"}
 
 HINTS = {
     "not_a_dict": "Return a dict: the JSON Schema object.",
@@ -386,7 +389,7 @@ def run(learner: Learner) -> str:
             [*parameters_hints(expected, func), guessed_for_text(expected, func)],
             hint("property"),
         )
-    return f"{len(VISIBLE)} visible and {len(hidden)} hidden functions"
+    return translate(TEXTS, "summary", visible=len(VISIBLE), hidden=len(hidden))
 
 
 EARLIER = (("json_type", "02.1"),)

@@ -21,6 +21,7 @@ from course_lib.checks.lesson02._shared import FunctionCase, expect_type_error, 
 from course_lib.checks.lesson02.parameters_schema import NAMES
 from course_lib.checks.lesson03._shared import setup_for
 from course_lib.checks.lesson03.json_type import random_annotation
+from course_lib.i18n import translate
 
 TYPE_TEXT = '''\
 def type_text(value):
@@ -42,7 +43,10 @@ else:
 """
 )
 
-TEXTS = {"chained": "a TypeError raised from the NameError (`raise TypeError(...) from exc`)"}
+TEXTS = {
+    "chained": "a TypeError raised from the NameError (`raise TypeError(...) from exc`)",
+    "summary": "{visible} visible and {hidden} hidden functions, {refused} refused",
+}
 HOTEL = "@dataclass\nclass Hotel:\n    name: str\n    stars: int = 3\n\n\n"
 TYPE_CHECKING_IMPORT = (
     "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from hotels import Hotel\n\n\n"
@@ -255,7 +259,7 @@ def expect_chained(learner: Learner, function: FunctionCase) -> None:
     if "NameError" in reply.cause_types:
         return
     cause = reply.cause_types[0] if reply.cause_types else "no cause"
-    fail(case_of(function), Plain(TEXTS["chained"]), Plain(reply.raised_text),
+    fail(case_of(function), Plain(translate(TEXTS, "chained")), Plain(reply.raised_text),
          hint("from_exc", cause=cause))  # fmt: skip
 
 
@@ -287,4 +291,6 @@ def check_resolve_annotations(learner: Learner) -> str:
             other_exception=hint("name_error"),
         )
         expect_chained(learner, function)
-    return f"{len(VISIBLE)} visible and {len(hidden)} hidden functions, {len(UNRESOLVED)} refused"
+    return translate(
+        TEXTS, "summary", visible=len(VISIBLE), hidden=len(hidden), refused=len(UNRESOLVED)
+    )

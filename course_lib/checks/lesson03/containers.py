@@ -21,6 +21,7 @@ from course_lib.checks.lesson03._shared import (
     marking,
     marking_json_type,
 )
+from course_lib.i18n import translate
 
 
 def case_of(expr: str) -> str:
@@ -73,6 +74,8 @@ RULES = (
     Rule("names_it", "The message names the annotation.", case=case_of("dict[int, str]"),
          hint="type_error_names"),
 )  # fmt: skip
+
+TEXTS = {"summary": "{visible} visible and {hidden} hidden containers, {refused} refused"}
 
 HINTS = {
     "not_a_dict": 'Return a dict such as {{"type": "array", "items": ...}}.',
@@ -250,7 +253,7 @@ def check_container_schema(learner: Learner) -> str:
             no_raise=hint(key, annotation=expr),
         )
     shown = len(VISIBLE) + len(MARKED)
-    return f"{shown} visible and {len(hidden)} hidden containers, {len(REFUSED)} refused"
+    return translate(TEXTS, "summary", visible=shown, hidden=len(hidden), refused=len(REFUSED))
 
 
 def check_marked(learner: Learner, expr: str) -> None:

@@ -16,6 +16,7 @@ from course_lib.checks.learner import Learner
 from course_lib.checks.lesson02._shared import Source, expect_type_error, returned_json
 from course_lib.checks.lesson03._shared import annotation
 from course_lib.checks.lesson03._shared import hint as shared_hint
+from course_lib.i18n import translate
 
 
 def case_of(expr: str) -> str:
@@ -63,6 +64,8 @@ RULES = (
     Rule("names_it", "The message names the annotation.", case=case_of("Literal[1, 'one']"),
          hint="type_error_names"),
 )  # fmt: skip
+
+TEXTS = {"summary": "{visible} visible and {hidden} hidden cases, {refused} refused"}
 
 HINTS = {
     "not_a_dict": 'Return a dict: {{"type": ..., "enum": [...]}}.',
@@ -206,4 +209,6 @@ def check_enum_schema(learner: Learner) -> str:
             names=[name],
             no_raise=hint(key, annotation=expr),
         )
-    return f"{len(VISIBLE)} visible and {len(hidden)} hidden cases, {len(REFUSED)} refused"
+    return translate(
+        TEXTS, "summary", visible=len(VISIBLE), hidden=len(hidden), refused=len(REFUSED)
+    )

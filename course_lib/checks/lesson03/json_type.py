@@ -29,6 +29,7 @@ from course_lib.checks.lesson03._shared import hint as shared_hint
 from course_lib.checks.lesson03.enums import expected_enum
 from course_lib.checks.lesson03.enums import hints as enum_hints
 from course_lib.checks.lesson03.schema_hints import schema_hint
+from course_lib.i18n import translate
 
 
 def case_of(expr: str) -> str:
@@ -82,6 +83,8 @@ RULES = (
     Rule("deep", "So does a container of something it cannot map: list[Ticket].",
          case=case_of("list[Ticket]"), hint="deep"),
 )  # fmt: skip
+
+TEXTS = {"summary": "{visible} visible and {hidden} hidden annotations, {refused} refused"}
 
 HINTS = {
     "union_part": (
@@ -391,7 +394,9 @@ def run(learner: Learner) -> str:
         )
     for source in VISIBLE:
         check_fresh(learner, source)
-    return f"{len(VISIBLE)} visible and {len(hidden)} hidden annotations, {len(REFUSED)} refused"
+    return translate(
+        TEXTS, "summary", visible=len(VISIBLE), hidden=len(hidden), refused=len(REFUSED)
+    )
 
 
 EARLIER = (("union_schema", "03.1"), ("enum_schema", "03.2"), ("container_schema", "03.3"))

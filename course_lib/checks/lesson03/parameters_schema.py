@@ -30,6 +30,7 @@ from course_lib.checks.lesson02.parameters_schema import random_parts
 from course_lib.checks.lesson03._shared import setup_for
 from course_lib.checks.lesson03.json_type import evaluate, expected_schema, random_annotation
 from course_lib.checks.lesson03.schema_hints import schema_hint
+from course_lib.i18n import translate
 
 
 def function(name: str, parts: tuple[str, ...], future: bool = False) -> FunctionCase:
@@ -101,6 +102,8 @@ RULES = (
     Rule("no_guess", "Also with a default: its type is not guessed from it.", case=case_of(TOP),
          hint="guess"),
 )  # fmt: skip
+
+TEXTS = {"summary": "{visible} visible and {hidden} hidden functions, {refused} refused"}
 
 HINTS = {
     "future": (
@@ -259,8 +262,8 @@ def run(learner: Learner) -> str:
             names=[case.name, parameter],
             no_raise=hint(key),
         )
-    return (
-        f"{2 * len(VISIBLE)} visible and {2 * len(hidden)} hidden functions, {len(refused)} refused"
+    return translate(
+        TEXTS, "summary", visible=2 * len(VISIBLE), hidden=2 * len(hidden), refused=len(refused)
     )
 
 

@@ -23,6 +23,7 @@ from course_lib.checks.lesson03._shared import (
     marking,
     marking_json_type,
 )
+from course_lib.i18n import translate
 
 
 def case_of(expr: str) -> str:
@@ -63,6 +64,8 @@ RULES = (
     Rule("names_it", "The message names the annotation.", case=case_of("list[int]"),
          hint="type_error_names"),
 )  # fmt: skip
+
+TEXTS = {"summary": "{visible} visible and {hidden} hidden unions, {refused} refused"}
 
 HINTS = {
     "not_a_dict": 'Return a dict: {{"anyOf": [...]}}.',
@@ -212,7 +215,7 @@ def check_union_schema(learner: Learner) -> str:
             no_raise=hint("not_a_union", annotation=expr),
         )
     shown = len(VISIBLE) + len(MARKED)
-    return f"{shown} visible and {len(hidden)} hidden unions, {len(NOT_UNIONS)} refused"
+    return translate(TEXTS, "summary", visible=shown, hidden=len(hidden), refused=len(NOT_UNIONS))
 
 
 def check_marked(learner: Learner, expr: str) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 from course_lib.checks.compare import HintText, Plain, fail
 from course_lib.checks.learner import Learner, Reply
 from course_lib.driver import Driver
+from course_lib.i18n import translate
 
 NOTEBOOK = "04_registry"
 
@@ -110,7 +111,7 @@ PHRASES = {
 
 def phrase(key: str, **fields: object) -> Plain:
     """A description shown as Expected, Got or Where (bare text, not a quoted value)."""
-    return Plain(PHRASES[key].format(**fields))
+    return Plain(translate(PHRASES, key, **fields))
 
 
 @cache

@@ -39,6 +39,7 @@ from course_lib.checks.lesson04.dispatch_cases import (
 )
 from course_lib.checks.meaning import first_unsaid, says_all
 from course_lib.checks.meaning import shown as shown_word
+from course_lib.i18n import translate
 
 RULES = (
     Rule("json_result", "A result that is not a str comes back as json.dumps(result).",
@@ -73,6 +74,9 @@ RULES = (
     Rule("tool_raises", "A tool that raises: an error with the exception's type and text.",
          case=error_case_of("tool_raises"), hint="tool_raised"),
 )  # fmt: skip
+
+
+TEXTS = {"summary": "{results} results and {errors} errors"}
 
 
 def hint(key: str, **fields: object) -> HintText:
@@ -251,7 +255,7 @@ def check_dispatch(learner: Learner) -> str:
         expect_result(learner, registry, item)
     for item in error_cases:
         expect_error(learner, registry, item)
-    return f"{len(ok_cases)} results and {len(error_cases)} errors"
+    return translate(TEXTS, "summary", results=len(ok_cases), errors=len(error_cases))
 
 
 __all__ = ["RULES", "TOOLS", "check_dispatch"]

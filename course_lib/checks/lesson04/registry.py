@@ -24,6 +24,7 @@ from course_lib.checks.lesson04.registry_cases import (
     shown,
 )
 from course_lib.checks.lesson04.registry_schemas import expected_schema, schema_hints
+from course_lib.i18n import translate
 
 RULES = (
     Rule("plain", "@registry.tool registers the function at once.",
@@ -78,6 +79,12 @@ RULES = (
 
 
 # --- registering, one form at a time ------------------------------------------------------
+
+
+TEXTS = {
+    "summary": "3 forms, 3 formats, duplicates refused, {hidden} hidden registrations",
+    "first_stays": "{case}: the first one stays",
+}
 
 
 def register(learner: Learner, registry: str, item: Registration, case: str) -> str:
@@ -244,12 +251,12 @@ def expect_duplicate_refused(learner: Learner, registry: str, first: str) -> Non
     report = cases.entry_report(learner, registry, "search_notes", first)
     if report.get("problem") == "no_entry" or report.get("function") is False:
         fail(
-            f"{case}: the first one stays",
+            translate(TEXTS, "first_stays", case=case),
             phrase("itself", name="search_notes"),
             phrase("another_object"),
             hint("first_stays"),
         )
-    expect_entry(learner, registry, stays, first, f"{case}: the first one stays")
+    expect_entry(learner, registry, stays, first, translate(TEXTS, "first_stays", case=case))
 
 
 def expect_tags_copied(learner: Learner) -> None:
@@ -332,4 +339,4 @@ def check_tool_registry(learner: Learner) -> str:
         expect_entry(learner, hidden.handle, item, function, case)
     expect_names(learner, hidden.handle, [item.name for item in items], cases.HIDDEN_NAMES_CASE)
     expect_schemas(learner, hidden.handle, items, cases.HIDDEN)
-    return f"3 forms, 3 formats, duplicates refused, {len(items)} hidden registrations"
+    return translate(TEXTS, "summary", hidden=len(items))

@@ -13,6 +13,7 @@ from typing import Any
 from course_lib.checks.compare import Hint, HintText, Plain, expect_equal, fail
 from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson04._shared import local_tool, phrase
+from course_lib.i18n import translate
 from course_lib.reference import parameters_schema
 
 FORMATS = ("openai", "responses", "anthropic")
@@ -169,7 +170,7 @@ def hint(key: str, **fields: object) -> HintText:
 
 
 def say(key: str, **fields: object) -> str:
-    return PHRASES[key].format(**fields)
+    return translate(PHRASES, key, **fields)
 
 
 VISIBLE = say("visible")

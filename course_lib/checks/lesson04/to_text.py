@@ -25,6 +25,7 @@ from course_lib.checks.compare import fail as fail_case
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson04._shared import NOTEBOOK, expect_json_text, json_text, phrase
+from course_lib.i18n import translate
 
 MARKER_MAX = 100
 DEFAULT_MAX = 20_000
@@ -100,6 +101,8 @@ CASES = (
              key="json"),
 )  # fmt: skip
 UNKNOWN_CASE = "to_text(Point(1, 2)) (a class json cannot encode)"
+
+TEXTS = {"summary": "{values} values and {long} long results"}
 
 HINTS = {
     "not_str": "to_text always returns a str.",
@@ -350,7 +353,7 @@ def check_to_text(learner: Learner) -> str:
     cuts = cut_cases()
     for item in cuts:
         check_cut(learner, item)
-    return f"{len(CASES) + 1} values and {len(cuts)} long results"
+    return translate(TEXTS, "summary", values=len(CASES) + 1, long=len(cuts))
 
 
 __all__ = ["RULES", "check_to_text", "json"]

@@ -29,6 +29,7 @@ from course_lib.checks.lesson04.validate_cases import (
 )
 from course_lib.checks.lesson04.value_problem import fits
 from course_lib.checks.meaning import shown as shown_word
+from course_lib.i18n import translate
 
 RULES = (
     Rule("valid", "Valid arguments give [].", case=case_of("valid"), hint="valid"),
@@ -54,6 +55,9 @@ RULES = (
 )  # fmt: skip
 
 
+TEXTS = {"summary": "{visible} visible and {hidden} hidden cases"}
+
+
 def hint(key: str, **fields: object) -> HintText:
     return HintText.of(HINTS, key, **fields)
 
@@ -61,7 +65,7 @@ def hint(key: str, **fields: object) -> HintText:
 def describe(problems: tuple[Problem, ...]) -> list[str]:
     """The expected messages, in words (the learner's wording is free)."""
     return [
-        PHRASES["expected_message"].format(path=path, words=" / ".join(map(shown_word, words)))
+        translate(PHRASES, "expected_message", path=path, words=" / ".join(map(shown_word, words)))
         for path, words in problems
     ]
 
@@ -140,10 +144,10 @@ def check_case(learner: Learner, item: ValidationCase) -> None:
     missing = unmatched(item.problems, got)
     if missing is not None:
         words = " / ".join(map(shown_word, missing[1]))
-        where = PHRASES["no_message"].format(path=missing[0], words=words)
+        where = translate(PHRASES, "no_message", path=missing[0], words=words)
         fail(case, expected, got, chosen_hint(learner, item, got), where=where)
     if len(got) != len(item.problems):
-        where = PHRASES["count"].format(expected=len(item.problems), got=len(got))
+        where = translate(PHRASES, "count", expected=len(item.problems), got=len(got))
         fail(case, expected, got, chosen_hint(learner, item, got), where=where)
 
 
@@ -153,4 +157,4 @@ def check_validate_arguments(learner: Learner) -> str:
     hidden = hidden_cases()
     for item in (*CASES, *hidden):
         check_case(learner, item)
-    return f"{len(CASES)} visible and {len(hidden)} hidden cases"
+    return translate(TEXTS, "summary", visible=len(CASES), hidden=len(hidden))

@@ -18,6 +18,7 @@ from course_lib.checks.learner import Learner
 from course_lib.checks.lesson04._shared import NOTEBOOK
 from course_lib.checks.meaning import first_unsaid
 from course_lib.checks.meaning import shown as shown_word
+from course_lib.i18n import translate
 from course_lib.reference.validation import json_type
 
 TYPE_TESTS = {
@@ -145,6 +146,8 @@ RULES = (
          case=case_of("enum"), hint="enum_json"),
 )  # fmt: skip
 
+TEXTS = {"summary": "{visible} visible and {hidden} hidden cases"}
+
 HINTS = {
     "fits_none": 'A value that fits gives None, not {got}: None is what means "no problem".',
     "fits": "{value} fits {schema}, so the answer is None: check how your code tests this node.",
@@ -261,9 +264,11 @@ def check_case(learner: Learner, item: ValueCase) -> None:
     reply = learner.attempt("value_problem", item.schema, item.value)
     expected_words = words(item.schema, item.value)
     expected = (
-        Plain(PHRASES["none"])
+        Plain(translate(PHRASES, "none"))
         if item.fits
-        else Plain(PHRASES["a_message"].format(words=" / ".join(map(shown_word, expected_words))))
+        else Plain(
+            translate(PHRASES, "a_message", words=" / ".join(map(shown_word, expected_words)))
+        )
     )
     if reply.raised:
         fail(case, expected, Plain(reply.raised_text), raised_hint(item, reply.message))
@@ -281,7 +286,7 @@ def check_case(learner: Learner, item: ValueCase) -> None:
         key = "every_type" if absent in TYPE_TESTS else "enum_json"
         shown = ", ".join(map(shown_word, expected_words))
         fail(case, expected, got, hint(key, expected=shown),
-             where=PHRASES["not_said"].format(word=shown_word(absent)))  # fmt: skip
+             where=translate(PHRASES, "not_said", word=shown_word(absent)))  # fmt: skip
 
 
 def hidden_cases(count: int = 16) -> list[ValueCase]:
@@ -303,4 +308,4 @@ def check_value_problem(learner: Learner) -> str:
     hidden = hidden_cases()
     for item in (*CASES, *hidden):
         check_case(learner, item)
-    return f"{len(CASES)} visible and {len(hidden)} hidden cases"
+    return translate(TEXTS, "summary", visible=len(CASES), hidden=len(hidden))

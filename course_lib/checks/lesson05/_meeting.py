@@ -18,6 +18,8 @@ from __future__ import annotations
 import json
 from random import Random
 
+from course_lib.i18n import translate
+
 TEXTS = {"more_calls": "{calls}, ... ({count} calls in all)"}
 WAIT = 10.0  # seconds a call waits for the others; only a wrong answer ever waits this long
 NAMES = ["get_weather", "get_time", "search_notes", "get_news"]
@@ -245,5 +247,7 @@ SHOWN_CALLS = 4  # a longer batch shows its first calls and how many there are
 def shown_calls(calls: list[dict]) -> str:
     shown = [f"{c['function']['name']}({c['function']['arguments']})" for c in calls]
     if len(shown) > SHOWN_CALLS:
-        return TEXTS["more_calls"].format(calls=", ".join(shown[:SHOWN_CALLS]), count=len(shown))
+        return translate(
+            TEXTS, "more_calls", calls=", ".join(shown[:SHOWN_CALLS]), count=len(shown)
+        )
     return ", ".join(shown)

@@ -17,6 +17,7 @@ from typing import Any
 from course_lib.checks.compare import HintText, Plain, fail
 from course_lib.checks.learner import ModelSession
 from course_lib.driver import CASE_MODULE, build_client
+from course_lib.i18n import translate
 
 NOTEBOOK = "05_agent_loop"
 CHECK_MODEL = "toy-check-model-05"  # not MODEL: the learner must pass ``model`` through
@@ -173,7 +174,7 @@ def unwrap(case: str, described: dict[str, Any], what: str) -> Any:
     shown = Plain(described.get("repr", ""))
     fail(
         case,
-        Plain(TEXTS["plain_json"]),
+        Plain(translate(TEXTS, "plain_json")),
         shown,
         hint("not_json", what=what),
         where=described.get("problem"),

@@ -30,6 +30,7 @@ from course_lib.checks.lesson05._shared import (
 from course_lib.checks.lesson05.agent_loop_verdict import compare, mask_repeats
 from course_lib.checks.lesson05.conversation import fail_refused, plain_messages
 from course_lib.checks.lesson05.requests import diagnose_requests
+from course_lib.i18n import translate
 
 TEXTS = {
     "case": "run_agent(client, registry, {question}, model={model}, max_iterations={limit}) "
@@ -43,7 +44,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 def case_label(label: str, question: str, limit: int) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail, first_difference, show
 from course_lib.checks.lesson05.conversation import compare_messages, turns
+from course_lib.i18n import translate
 
 TEXTS = {
     "error_object": 'a JSON object {{"error": "..."}}',
@@ -28,7 +29,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 HINTS = {

@@ -27,6 +27,7 @@ from course_lib.checks.lesson05._meeting import (
 )
 from course_lib.checks.lesson05._shared import NOTEBOOK
 from course_lib.checks.lesson05.tool_calls import judge
+from course_lib.i18n import translate
 
 TEXTS = {
     "case": "await arun_tool_calls(registry, [{calls}]) where {names} are async",
@@ -45,7 +46,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 Batch = tuple[list[dict], list[str], list[str]]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail, first_difference
+from course_lib.i18n import translate
 
 HINTS = {
     "assistant_twice": (
@@ -115,7 +116,7 @@ def hint(key: str, **fields: object) -> HintText:
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 # --- what the model refused ----------------------------------------------------------------

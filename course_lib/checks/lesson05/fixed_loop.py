@@ -25,6 +25,7 @@ from course_lib.checks.lesson05.agent_loop import explain_raised, reference_view
 from course_lib.checks.lesson05.agent_loop_cases import Endless, call_spec, heuristic, script
 from course_lib.checks.lesson05.conversation import compare_messages, plain_messages
 from course_lib.checks.lesson05.requests import diagnose_requests
+from course_lib.i18n import translate
 
 TEXTS = {
     "case": "fixed_loop(client, registry, {question}, model={model})",
@@ -37,7 +38,7 @@ ENDLESS_QUESTION = "a model that never stops calling"
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 def case_label(question: str, limit: int | None) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from course_lib.checks.compare import HintText, Plain, fail, first_difference
 from course_lib.checks.lesson05._shared import CHECK_MODEL, check_tools
+from course_lib.i18n import translate
 
 HINTS = {
     "no_request": "Call client.chat.completions.create: the loop never asked the model.",
@@ -37,7 +38,7 @@ def hint(key: str, **fields: object) -> HintText:
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 def diagnose_requests(case: str, question: str, exchanges: list) -> None:

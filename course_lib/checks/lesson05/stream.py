@@ -20,6 +20,7 @@ from course_lib.checks.lesson05._shared import (
     check_tools,
     oracle_client,
 )
+from course_lib.i18n import translate
 
 TEXTS = {
     "case": "collect_stream(<{count} chunks: {label}>)",
@@ -29,7 +30,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 CASES = streams.stream_cases(hidden_rng("05.4"))

@@ -24,6 +24,7 @@ from course_lib.checks.lesson05._meeting import (
     shown_calls,
 )
 from course_lib.checks.lesson05._shared import NOTEBOOK
+from course_lib.i18n import translate
 
 TEXTS = {
     "case": "run_tool_calls(registry, [{calls}])",
@@ -38,7 +39,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 # More calls than ThreadPoolExecutor() starts threads without max_workers (at most 32).

@@ -29,6 +29,7 @@ from course_lib.checks.lesson05._shared import (
 from course_lib.checks.lesson05.agent_loop_cases import Endless, heuristic
 from course_lib.checks.lesson05.conversation import fail_refused
 from course_lib.checks.lesson05.requests import diagnose_requests
+from course_lib.i18n import translate
 
 MODES = ("auto", "none", "required")
 
@@ -87,7 +88,7 @@ def hint(key: str, **fields: object) -> HintText:
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 # (question, tool_choice as the learner is given it, policy factory, max_turns)

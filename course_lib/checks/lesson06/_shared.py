@@ -13,6 +13,7 @@ from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail
 from course_lib.checks.learner import Reply, raise_learner_error
+from course_lib.i18n import translate
 
 NOTEBOOK = "06_hardening"
 # The roles and permissions of the lesson (cell w06-roles); the tests prove the notebook defines
@@ -31,12 +32,12 @@ REPR_TYPES = ("float", "int", "complex", "bool", "str")
 def shown_answer(reply: Reply) -> Any:
     """What came back, as the Got line shows it: the JSON value, or a plain description."""
     if reply.raised:
-        return Plain(TEXTS["raised"].format(raised=reply.raised_text))
+        return Plain(translate(TEXTS, "raised", raised=reply.raised_text))
     if "unjson" not in reply.data:
         return reply.value
     if reply.type in REPR_TYPES:
         return Plain(reply.data.get("repr", "")[:200])
-    return Plain(TEXTS["object"].format(type=reply.type))
+    return Plain(translate(TEXTS, "object", type=reply.type))
 
 
 def expect_value_error(

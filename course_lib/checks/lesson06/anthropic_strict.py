@@ -30,6 +30,7 @@ from course_lib.checks.lesson06.anthropic_cases import (
     AnthropicCase,
 )
 from course_lib.checks.lesson06.to_strict import is_object, schema_nodes
+from course_lib.i18n import translate
 from course_lib.local_model.anthropic_structured import check_rules
 from course_lib.local_model.protocol import ProtocolError
 
@@ -62,7 +63,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 def case_label(name: str) -> str:

@@ -30,6 +30,7 @@ from course_lib.checks.lesson06.roles_cases import (
     tool_tags,
     usable_tools,
 )
+from course_lib.i18n import translate
 
 TEXTS = {
     "select_case": "select_tools(registry, tags={tags}, role={role})",
@@ -46,7 +47,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 def select_label(tags: Any, role: Any) -> str:

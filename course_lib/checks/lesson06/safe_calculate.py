@@ -22,6 +22,7 @@ from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
 from course_lib.checks.lesson06._shared import NOTEBOOK, shown_answer
+from course_lib.i18n import translate
 
 MAX_LENGTH = 200
 TEXTS = {
@@ -43,8 +44,8 @@ CODE_CASE = "safe_calculate's code and the functions it calls"
 def case_label(expression: Any) -> str:
     if isinstance(expression, str) and len(expression) > 60:
         start = repr(expression[:12])
-        return TEXTS["case_long"].format(length=f"{len(expression):,}", start=start)
-    return TEXTS["case"].format(expression=repr(expression))
+        return translate(TEXTS, "case_long", length=f"{len(expression):,}", start=start)
+    return translate(TEXTS, "case", expression=repr(expression))
 
 
 RULES = (
@@ -355,7 +356,7 @@ def expect_refusal(learner: Learner, expression: Any, returned_key: str, raised_
     case = case_label(expression)
     reply = learner.attempt("safe_calculate", expression)
     if not reply.raised:
-        fail(case, Plain(TEXTS["value_error"]), shown_answer(reply), hint(returned_key))
+        fail(case, Plain(translate(TEXTS, "value_error")), shown_answer(reply), hint(returned_key))
     if not reply.raised_a("ValueError"):
         chosen = hint(raised_key, type=reply.type)
         raise_learner_error(case, reply, [(_always, chosen)])
@@ -401,8 +402,8 @@ def expect_no_eval(learner: Learner) -> None:
     found = learner.run(EVAL_SCAN, result="found", bind={"fn": learner.target("safe_calculate")})
     if found.returned and found.value:
         names = " and ".join(found.value)
-        got = Plain(TEXTS["calls"].format(names=names))
-        fail(CODE_CASE, Plain(TEXTS["no_eval"]), got, hint("eval_in_code", names=names))
+        got = Plain(translate(TEXTS, "calls", names=names))
+        fail(CODE_CASE, Plain(translate(TEXTS, "no_eval")), got, hint("eval_in_code", names=names))
 
 
 @exercise(
@@ -426,4 +427,4 @@ def check_safe_calculate(learner: Learner) -> str:
     ]  # fmt: skip
     for expression, returned_key, raised_key in refused:
         expect_refusal(learner, expression, returned_key, raised_key)
-    return TEXTS["summary"].format(valid=len(valid), refused=len(refused))
+    return translate(TEXTS, "summary", valid=len(valid), refused=len(refused))

@@ -33,6 +33,7 @@ from course_lib.checks.lesson06.strict_cases import (
     StrictCase,
     hidden_cases,
 )
+from course_lib.i18n import translate
 
 TEXTS = {
     "case": "to_strict({name})",
@@ -50,7 +51,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 def case_label(name: str) -> str:

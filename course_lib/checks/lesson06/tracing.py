@@ -36,6 +36,7 @@ from course_lib.checks.lesson06.tracing_cases import (
     hidden_calls,
     parsed,
 )
+from course_lib.i18n import ENGLISH, translate
 
 RECORD_KEYS = ("tool", "arguments", "duration_ms", "ok", "error", "result_chars")
 
@@ -57,11 +58,14 @@ TEXTS = {
     "unescaped": "张三 written as is",
     "the_end": "the end of the text",
     "summary": "{count} traced calls",
+    # what a result that looks wrong is, in the ok_parse hint
+    "why_spaced": "is an error object, spaced differently",
+    "why_lookalike": "only looks like an error object",
 }
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 def call_label(name: str, arguments: Any) -> str:
@@ -70,6 +74,8 @@ def call_label(name: str, arguments: Any) -> str:
 
 FIRST_CALL = call_label("greet", {"name": "张三"})
 MALFORMED_CALL = call_label("add", '{"a": 1,')
+# The rules name their cases in English (tests/checks/rules.py matches them).
+EMPTY_CASE = translate(TEXTS, "empty_case", ENGLISH)
 RULES = (
     Rule("returns", "call returns the wrapped registry's result unchanged.", case=FIRST_CALL,
          hint="returns"),
@@ -98,17 +104,15 @@ RULES = (
     ),
     Rule("error", "error is error_message(result).", case=MALFORMED_CALL, hint="error"),
     Rule("result_chars", "result_chars is len(result).", case=FIRST_CALL, hint="result_bytes"),
-    Rule("jsonl_empty", "No records: the empty string.", case=TEXTS["empty_case"],
-         hint="jsonl_empty"),
-    Rule("jsonl_lines", "JSON lines, not one JSON array.", case=TEXTS["empty_case"],
-         hint="jsonl_array"),
+    Rule("jsonl_empty", "No records: the empty string.", case=EMPTY_CASE, hint="jsonl_empty"),
+    Rule("jsonl_lines", "JSON lines, not one JSON array.", case=EMPTY_CASE, hint="jsonl_array"),
     Rule(
         "jsonl_newline",
         "Every line ends in a newline, the last one too.",
-        case=TEXTS["lines_case"],
+        case=translate(TEXTS, "lines_case", ENGLISH),
         hint="jsonl_newline",
     ),
-    Rule("jsonl_unicode", "Lines keep 张三 as 张三.", case=TEXTS["lines_case"],
+    Rule("jsonl_unicode", "Lines keep 张三 as 张三.", case=translate(TEXTS, "lines_case", ENGLISH),
          hint="ensure_ascii"),
 )  # fmt: skip
 
@@ -164,10 +168,6 @@ HINTS = {
         "parsed_arguments(arguments), which keeps such text as it is."
     ),
 }
-WHY = {
-    True: "is an error object, spaced differently",
-    False: "only looks like an error object",
-}
 
 
 def hint(key: str, **fields: object) -> HintText:
@@ -182,7 +182,9 @@ def record_hint(got: dict, expected: dict, arguments: Any, result: str) -> HintT
     looks_wrong = (error is None) == result.startswith('{"error"')
     if got["ok"] is not expected["ok"]:
         if looks_wrong:
-            return hint("ok_parse", why=WHY[error is not None])
+            return hint(
+                "ok_parse", why=text("why_spaced" if error is not None else "why_lookalike")
+            )
         return hint("error_not_ok" if got["ok"] is True else "ok")
     if got["error"] != error:
         return hint("error")
@@ -267,7 +269,7 @@ def expect_record(case: str, records: Any, index: int, call: tuple[str, Any], re
 
 def expect_lines(learner: Learner, traced: dict, records: list) -> None:
     __tracebackhide__ = True
-    case = TEXTS["lines_case"]
+    case = translate(TEXTS, "lines_case")
     reply = learner.call(learner.attr(traced, "to_jsonl"), case=case)
     got = reply.value
     if reply.type != "str":
@@ -294,7 +296,7 @@ def expect_lines(learner: Learner, traced: dict, records: list) -> None:
 
 def expect_empty_lines(learner: Learner, traced: dict) -> None:
     __tracebackhide__ = True
-    case = TEXTS["empty_case"]
+    case = translate(TEXTS, "empty_case")
     reply = learner.call(learner.attr(traced, "to_jsonl"), case=case)
     got = reply.value
     if reply.type == "str" and got.strip().startswith("["):
@@ -316,7 +318,7 @@ CALL_RAISED = [(lambda reply: reply.raised_a("JSONDecodeError"), hint("arguments
 )
 def check_traced_registry(learner: Learner) -> str:
     registry = learner.source("registry", setup=REGISTRY_SOURCE)
-    created = learner.call("TracedRegistry", registry, case=TEXTS["create"], keep=True)
+    created = learner.call("TracedRegistry", registry, case=translate(TEXTS, "create"), keep=True)
     traced = learner.handle(created.handle)
     expect_empty_lines(learner, traced)
     calls = [*CALLS, *hidden_calls()]

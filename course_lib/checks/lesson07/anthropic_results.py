@@ -23,6 +23,7 @@ from course_lib.checks.lesson07._anthropic_blocks import (
     roles,
 )
 from course_lib.checks.lesson07._shared import is_error_result, replaced, tool_result
+from course_lib.i18n import translate
 
 TEXTS = {
     "roles": "the roles of the second request's messages",
@@ -37,7 +38,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 HINTS = {

@@ -31,6 +31,7 @@ from course_lib.checks.lesson07._shared import (
     tools,
 )
 from course_lib.checks.lesson07.anthropic_results import diagnose_second_request
+from course_lib.i18n import translate
 
 MAX_TOKENS = 1024
 TEXTS = {
@@ -48,7 +49,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 def case_label(question: str, model: str = CHECK_MODEL) -> str:

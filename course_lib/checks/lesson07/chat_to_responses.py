@@ -17,6 +17,7 @@ from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidde
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson07._shared import NOTEBOOK, PLACES
+from course_lib.i18n import translate
 from course_lib.reference.responses_input import chat_to_responses_input
 
 TEXTS = {
@@ -31,7 +32,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 def call(call_id: str, name: str, arguments: dict) -> dict:

@@ -28,6 +28,7 @@ from course_lib.checks.lesson07.extract_requests import (
     diagnose_anthropic_request,
     diagnose_request,
 )
+from course_lib.i18n import translate
 
 MODELS_SOURCE = """\
 from pydantic import BaseModel
@@ -71,7 +72,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 def case_label(sample: str, model_class: str, reply: str | None = None, api: str = "openai") -> str:

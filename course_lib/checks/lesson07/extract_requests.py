@@ -12,6 +12,7 @@ from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail
 from course_lib.checks.lesson07._shared import CHECK_MODEL
+from course_lib.i18n import translate
 
 MAX_TOKENS = 1024
 TEXTS = {
@@ -28,7 +29,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 HINTS = {

@@ -16,6 +16,7 @@ from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail
 from course_lib.checks.lesson07._shared import replaced, tool_result
+from course_lib.i18n import translate
 
 TEXTS = {
     "second_input": "the second request's input (previous_response_id={previous})",
@@ -31,7 +32,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 HINTS = {

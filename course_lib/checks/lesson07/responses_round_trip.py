@@ -32,6 +32,7 @@ from course_lib.checks.lesson07.responses_continuation import (
     diagnose_second_request,
     is_the_question,
 )
+from course_lib.i18n import translate
 
 TEXTS = {
     "case": "responses_round_trip(client, registry, {question}, model={model})",
@@ -49,7 +50,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 def case_label(question: str, model: str = CHECK_MODEL) -> str:

@@ -29,6 +29,7 @@ from typing import Any
 import anyio
 
 from course_lib.driver import exception_data, json_problem, safe_repr, type_name
+from course_lib.i18n import translate
 
 # Bounds for learner code that hangs, not for speed: generous, so that a loaded machine (a
 # class graded on two cores) never turns a slow answer into a wrong one.
@@ -88,7 +89,7 @@ def run_in_fresh_loop(main: Callable[[], Awaitable[Any]], *, timeout: float) -> 
         thread.start()
         thread.join(timeout)
     if thread.is_alive():
-        raise TimeoutError(MESSAGES["timeout"].format(seconds=timeout))
+        raise TimeoutError(translate(MESSAGES, "timeout", seconds=timeout))
     if "error" in box:
         raise box["error"]
     return box.get("value")

@@ -32,6 +32,7 @@ from course_lib.checks.lesson08.mcp_loop_cases import (
 )
 from course_lib.checks.lesson08.mcp_loop_judge import judge_conversation
 from course_lib.checks.messages import stub_text
+from course_lib.i18n import translate
 
 TEXTS = {
     "case": "run_agent_with_mcp(client, session, {question}, model={model})",
@@ -42,7 +43,7 @@ TEXTS = {
 
 
 def case_label(question: str) -> str:
-    return TEXTS["case"].format(question=repr(question), model=repr(CHECK_MODEL))
+    return translate(TEXTS, "case", question=repr(question), model=repr(CHECK_MODEL))
 
 
 FIND = case_label("Find my notes about 北京")
@@ -209,7 +210,7 @@ def check_run_agent_with_mcp(learner: Learner) -> str:
     finally:
         learner.run(CLOSE, result="None", bind={"connection": connection})
         learner.release(opened.handle)
-    return TEXTS["summary"].format(count=len(conversations))
+    return translate(TEXTS, "summary", count=len(conversations))
 
 
 def judge(conversation: Conversation, exchanges: list, got: dict[str, Any], book: Any) -> None:
@@ -226,7 +227,7 @@ def judge(conversation: Conversation, exchanges: list, got: dict[str, Any], book
     judge_conversation(label, conversation, exchanges, got, book, finished=finished)
     if "timeout" in got:
         seconds = float(got["timeout"])
-        shown = Plain(TEXTS["no_answer"].format(seconds=seconds))
-        fail(label, Plain(TEXTS["an_answer"]), shown, hint("timeout", seconds=seconds))
+        shown = Plain(translate(TEXTS, "no_answer", seconds=seconds))
+        fail(label, Plain(translate(TEXTS, "an_answer")), shown, hint("timeout", seconds=seconds))
     if "raised" in got and not conversation.endless:
         raise_learner_error(label, raised_reply(got), EXCEPTION_HINTS)

@@ -24,6 +24,7 @@ from course_lib.checks.lesson08.mcp_loop_cases import (
     expected_tools,
     server_name,
 )
+from course_lib.i18n import translate
 
 TEXTS = {
     "a_request": "a request to the model",
@@ -116,7 +117,7 @@ def hint(key: str, **fields: object):
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 def judge_conversation(

@@ -19,6 +19,7 @@ from course_lib.checks.compare import expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson08._shared import NOTEBOOK, hint_of
+from course_lib.i18n import translate
 from course_lib.mcp_servers.notes_book import TOOLS as NOTES_TOOLS
 from course_lib.reference.mcp_client import MAX_NAME_LENGTH, mcp_tools_to_openai
 
@@ -58,7 +59,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 def short(name: str, limit: int = 24) -> str:

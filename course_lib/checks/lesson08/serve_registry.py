@@ -26,6 +26,7 @@ from course_lib.checks.lesson08.serve_registry_cases import (
     hidden_cases,
     visible_case,
 )
+from course_lib.i18n import translate
 from course_lib.reference.mcp_server import is_error_text
 
 SERVE_CASE = "serve_registry(registry)"
@@ -42,7 +43,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 def call_case(name: str, arguments: Any) -> str:

@@ -29,6 +29,7 @@ from course_lib.checks.lesson08._shared import (
     stub_of,
 )
 from course_lib.checks.messages import stub_text
+from course_lib.i18n import translate
 
 WEATHER = {
     "type": "object",
@@ -74,7 +75,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 def case_label(label: str, value: Any) -> str:

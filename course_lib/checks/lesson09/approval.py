@@ -29,6 +29,7 @@ from course_lib.checks.lesson09.approval_cases import (
     hidden_cases,
 )
 from course_lib.checks.meaning import names, says, shown
+from course_lib.i18n import translate
 
 TEXTS = {
     "asked_once": "the person asked once, with {arguments}, before the tool runs",
@@ -45,7 +46,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 CASE = {index: case.label for index, case in enumerate(VISIBLE)}

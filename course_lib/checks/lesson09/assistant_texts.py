@@ -7,6 +7,7 @@ and nothing else."""
 from __future__ import annotations
 
 from course_lib.checks.compare import HintText
+from course_lib.i18n import translate
 
 HINTS = {
     "answer": (
@@ -160,6 +161,10 @@ HINTS = {
 }
 
 TEXTS = {
+    # what is wrong with a trace record (the trace_record hint's {problem})
+    "should_be": "{key} should be {value}",
+    "keys_are": "the keys are {keys}, not {expected}",
+    "duration_ms": "duration_ms should be a float >= 0 (milliseconds)",
     "case": "assistant.ask({question!r}, role={role!r})",
     "build_case": "ShopAssistant(client, model={model!r}, shop=shop, approve=person)",
     "request": "request {number} of {count} for this question",
@@ -208,4 +213,4 @@ def hint(key: str, **fields: object) -> HintText:
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)

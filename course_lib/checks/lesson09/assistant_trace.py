@@ -122,15 +122,15 @@ def record_problem(record: dict, wanted: dict) -> str | None:
     """What about ``record`` does not match its call, or None."""
     for key, value in wanted.items():
         if record.get(key) != value:
-            return f"{key} should be {json.dumps(value, ensure_ascii=False)}"
+            return text("should_be", key=key, value=json.dumps(value, ensure_ascii=False))
     return keys_problem(record)
 
 
 def keys_problem(record: dict) -> str | None:
     keys = record.get("keys") or []
     if sorted(keys) != sorted(RECORD_KEYS):
-        return f"the keys are {', '.join(keys)}, not {', '.join(RECORD_KEYS)}"
+        return text("keys_are", keys=", ".join(keys), expected=", ".join(RECORD_KEYS))
     duration = record.get("duration_ms")
     if isinstance(duration, bool) or not isinstance(duration, float) or duration < 0:
-        return "duration_ms should be a float >= 0 (milliseconds)"
+        return text("duration_ms")
     return None

@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from course_lib.capstone.policies import TOOL_TAGS
-from course_lib.checks.compare import shown
+from course_lib.checks.compare import shown, spoken
 from course_lib.checks.failures import Failure
 from course_lib.checks.learner import Exchange
 from course_lib.checks.lesson09._shared import expected_may_use, expected_route
@@ -116,7 +116,7 @@ def verdict(
             got=shown(got),
             where=where,
             detail=conversation(evidence, asked),
-            hint=str(chosen),
+            hint=spoken(chosen),
             hint_key=getattr(chosen, "key", None),
         )
     )

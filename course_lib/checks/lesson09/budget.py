@@ -23,6 +23,7 @@ from course_lib.checks.lesson09.budget_cases import (
     size,
     visible_cases,
 )
+from course_lib.i18n import translate
 
 TEXTS = {
     "unchanged": "the list you were given, unchanged",
@@ -34,7 +35,7 @@ TEXTS = {
 
 
 def text(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    return translate(TEXTS, key, **fields)
 
 
 CASES = [case.label for case in visible_cases()]
@@ -152,9 +153,14 @@ def run_case(learner: Learner, case: Case) -> None:
     after = learner.run("", result="messages", bind={"messages": history}).value
     learner.release(kept.handle)
     if after != case.messages:
-        fail(case.label, Plain(TEXTS["unchanged"]), after, hint("new_list"))
+        fail(case.label, Plain(translate(TEXTS, "unchanged")), after, hint("new_list"))
     if got.type != "list" or not all(isinstance(m, dict) for m in got.value or []):
-        fail(case.label, Plain(TEXTS["a_list"]), got.value, hint("returns_list", kind=got.type))
+        fail(
+            case.label,
+            Plain(translate(TEXTS, "a_list")),
+            got.value,
+            hint("returns_list", kind=got.type),
+        )
     expected = expected_fit(case.messages, case.budget)
     if got.value != expected:
         chosen = diagnose(case, got.value, expected, must_keep)
@@ -168,4 +174,4 @@ def check_fit_budget(learner: Learner) -> str:
     visible, hidden = visible_cases(), hidden_cases()
     for case in [*visible, *hidden]:
         run_case(learner, case)
-    return TEXTS["summary"].format(visible=len(visible), hidden=len(hidden))
+    return translate(TEXTS, "summary", visible=len(visible), hidden=len(hidden))

@@ -27,6 +27,7 @@ from course_lib.checks.lesson09.memory_cases import (
     hidden_cases,
     visible_cases,
 )
+from course_lib.i18n import translate
 
 TEXTS = {
     "requests": "{count} request(s)",
@@ -144,12 +145,12 @@ def reply_message(exchange: Exchange) -> dict:
 def responses_problem(request: dict) -> str | None:
     """What is not a Responses request with the registry's tools in its format, or None."""
     if not is_responses(request):
-        return TEXTS["chat_sent"]
+        return translate(TEXTS, "chat_sent")
     tools = request.get("tools") or []
     if any(not isinstance(t, dict) or "function" in t or "name" not in t for t in tools):
-        return TEXTS["chat_tools"]
+        return translate(TEXTS, "chat_tools")
     if request.get("previous_response_id") is not None:
-        return TEXTS["previous"]
+        return translate(TEXTS, "previous")
     return None
 
 
@@ -175,18 +176,18 @@ def expected_conversation(case: Case, exchanges: list[Exchange]) -> tuple[list, 
 def judge_requests(case: Case, exchanges: list[Exchange], sent: list[list]) -> None:
     __tracebackhide__ = True
     if len(exchanges) > case.max_turns:
-        fail(case.label, Plain(TEXTS["at_most"].format(count=case.max_turns)),
-             Plain(TEXTS["requests"].format(count=len(exchanges))),
+        fail(case.label, Plain(translate(TEXTS, "at_most", count=case.max_turns)),
+             Plain(translate(TEXTS, "requests", count=len(exchanges))),
              hint("max_turns", limit=case.max_turns, count=len(exchanges)))  # fmt: skip
     for number, (exchange, wanted) in enumerate(zip(exchanges, sent, strict=False), start=1):
-        where = TEXTS["request"].format(number=number)
+        where = translate(TEXTS, "request", number=number)
         request = exchange.request
         if request.get("model") != CHECK_MODEL:
             fail(case.label, CHECK_MODEL, request.get("model"), hint("model",
                  got=request.get("model")))  # fmt: skip
         problem = responses_problem(request)
         if problem is not None:
-            fail(case.label, Plain(TEXTS["a_responses_request"]), Plain(problem),
+            fail(case.label, Plain(translate(TEXTS, "a_responses_request")), Plain(problem),
                  hint("responses", problem=problem), where=where)  # fmt: skip
         if case.empty and "tools" in request:
             fail(case.label, Plain("no tools"), request.get("tools"), hint("no_tools"))
@@ -284,4 +285,4 @@ def check_converse(learner: Learner) -> str:
     visible, hidden = visible_cases(), hidden_cases()
     for case in [*visible, *hidden]:
         run_case(learner, case)
-    return TEXTS["summary"].format(visible=len(visible), hidden=len(hidden))
+    return translate(TEXTS, "summary", visible=len(visible), hidden=len(hidden))

@@ -15,6 +15,7 @@ from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
 from course_lib.checks.lesson09._shared import NOTEBOOK, expected_may_use
+from course_lib.i18n import translate
 
 TEXTS = {
     "case": "may_use({role!r}, {tags})",
@@ -46,7 +47,7 @@ def tags_source(tags: tuple[str, ...], shape: str) -> str:
 
 
 def case_label(role: str, tags: tuple[str, ...], shape: str) -> str:
-    return TEXTS["case"].format(role=role, tags=tags_source(tags, shape))
+    return translate(TEXTS, "case", role=role, tags=tags_source(tags, shape))
 
 
 FIRST = case_label(*VISIBLE[0])
@@ -167,14 +168,14 @@ def check_may_use(learner: Learner) -> str:
             fail(case, expected, shown, hint("bool", kind=got.type))
         if got.value != expected:
             fail(case, expected, got.value, explain_wrong(learner, role, values, shape, expected))
-    return TEXTS["summary"].format(visible=len(VISIBLE), hidden=len(hidden))
+    return translate(TEXTS, "summary", visible=len(VISIBLE), hidden=len(hidden))
 
 
 def expect_value_error(case: str, role: str, got: Reply) -> None:
     __tracebackhide__ = True
-    expected = Plain(TEXTS["raises"].format(role=role))
+    expected = Plain(translate(TEXTS, "raises", role=role))
     if not got.raised:
-        shown = Plain(TEXTS["returned"].format(value=got.data.get("repr", got.value)))
+        shown = Plain(translate(TEXTS, "returned", value=got.data.get("repr", got.value)))
         fail(case, expected, shown, hint("unknown_role", role=role))
     if not got.raised_a("ValueError"):
         fail(case, expected, Plain(got.raised_text), hint("value_error", kind=got.type))

@@ -15,6 +15,7 @@ from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidde
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson09._shared import NOTEBOOK, expected_route, keyword_found
+from course_lib.i18n import translate
 
 TEXTS = {
     "case": "route({question!r})",
@@ -36,7 +37,7 @@ VISIBLE = (
 
 
 def case_label(question: str) -> str:
-    return TEXTS["case"].format(question=question)
+    return translate(TEXTS, "case", question=question)
 
 
 def _case_of(rule: str) -> str:
@@ -209,4 +210,4 @@ def check_route(learner: Learner) -> str:
             fail(case, expected, got.value, hint("not_str"))
         if got.value != expected:
             expect_equal(case, expected, got.value, hint=explain(question, expected, got.value))
-    return TEXTS["summary"].format(visible=len(VISIBLE), hidden=len(hidden))
+    return translate(TEXTS, "summary", visible=len(VISIBLE), hidden=len(hidden))

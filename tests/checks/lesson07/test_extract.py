@@ -16,7 +16,7 @@ from course_lib.reference import to_strict
 from lesson07.notebook import solution
 
 
-def extract_with(
+def extract_with(  # noqa: C901 (one wrong answer per rule)
     *,
     model=True,
     system=False,

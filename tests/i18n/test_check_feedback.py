@@ -1,0 +1,137 @@
+"""A check's feedback in the learner's language: a wrong answer in the Chinese edition gets the
+catalog's Chinese hint, the same answer in the English edition the English one; and
+``i18n status`` counts the check catalogs.
+
+One exercise per lesson whose check catalog is translated; the wrong answers are the ones the
+lesson's check tests already prove break one rule (``WRONG_BY_RULE``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from course_lib.checks import EXERCISES, CheckFailed, NotDoneYet, check
+from course_lib.checks.scenarios import PartlyRight
+from course_lib.i18n import set_language, speaking
+from course_lib.i18n.catalog import read_catalog
+from course_lib.i18n.messages import LOCALE, TABLES, context, owner
+
+ROOT = Path(__file__).resolve().parents[2]
+CHECK_TESTS = ROOT / "tests" / "checks"
+# (the lesson's check tests, exercise, rule): a rule whose hint has no placeholders.
+TRANSLATED = [
+    ("lesson00.test_greeting", "00.1", "returns"),
+    ("lesson01.test_tool_message", "01.3", "json_text"),
+    ("lesson02.test_json_type", "02.1", "bool"),
+    ("lesson03.test_union", "03.1", "any_of"),
+    ("lesson04.test_to_text", "04.5", "isoformat"),  # a hint made at import (TEXT_HINTS)
+    ("lesson05.test_tool_calls", "05.3", "empty"),
+    ("lesson06.test_to_strict", "06.2", "defaults"),
+    ("lesson07.test_chat_to_responses", "07.2", "no_empty_message"),
+    ("lesson08.test_openai_tools", "08.2", "parameters"),
+    ("lesson09.test_routing", "09.1", "once"),
+]
+
+
+def wrong_answer(tests: str, exercise_id: str, rule_id: str) -> tuple:
+    """The targets of the wrong answer (one, or a list of them)."""
+    if str(CHECK_TESTS) not in sys.path:  # where pytest puts it for tests/checks (rootdir)
+        sys.path.insert(0, str(CHECK_TESTS))
+    wrong = importlib.import_module(tests).WRONG_BY_RULE[exercise_id][rule_id]
+    return tuple(wrong) if isinstance(wrong, (list, tuple)) else (wrong,)
+
+
+def failure_in(lang: str, exercise_id: str, wrong: tuple) -> CheckFailed:
+    with speaking(lang):
+        with pytest.raises(CheckFailed) as caught:
+            check(exercise_id, *wrong)
+    failed = caught.value
+    assert not isinstance(failed, (NotDoneYet, PartlyRight)), str(failed)
+    return failed
+
+
+def catalog_translation(exercise_id: str, key: str, english: str) -> str:
+    """The msgstr of the entry of the exercise's check catalog for its ``HINTS[key]``, read from
+    the PO file (``english`` is what the English failure said)."""
+    module = sys.modules[EXERCISES[exercise_id].run.__module__]
+    where = context(*owner(module.HINTS), key)
+    lesson = module.__name__.split(".")[2]
+    found = [
+        entry
+        for entry in read_catalog(LOCALE / "zh-CN" / f"checks-{lesson}.po")
+        if entry.key == where and entry.english.format() == english
+    ]
+    assert len(found) == 1, (where, english)
+    assert found[0].translated, f"{found[0].key} is not translated"
+    return found[0].text.format()
+
+
+@pytest.mark.parametrize(("tests", "exercise_id", "rule_id"), TRANSLATED)
+def test_a_wrong_answer_gets_the_catalogs_chinese_hint_in_chinese_and_english_in_english(
+    tests, exercise_id, rule_id
+):
+    wrong = wrong_answer(tests, exercise_id, rule_id)
+    rule = EXERCISES[exercise_id].rule(rule_id)
+    english = failure_in("en", exercise_id, wrong)
+    chinese = failure_in("zh-CN", exercise_id, wrong)
+    assert english.failure.hint_key == chinese.failure.hint_key == rule.hint
+    assert english.failure.case == rule.case  # the Chinese case label may be translated
+
+    zh_hint = catalog_translation(exercise_id, rule.hint, english.failure.hint)
+    assert chinese.failure.hint == zh_hint != english.failure.hint
+    assert any("\u4e00" <= char <= "\u9fff" for char in zh_hint)
+    assert f"提示：{zh_hint}" in str(chinese)
+    assert str(chinese).startswith(f"练习 {exercise_id}")
+    assert f"Hint: {english.failure.hint}" in str(english)
+    assert str(english).startswith(f"Exercise {exercise_id}")
+
+
+def status_lines() -> dict[str, list[str]]:
+    run = subprocess.run(
+        [sys.executable, "-m", "course_lib", "i18n", "status", "--lang", "zh-CN"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    return {line.split()[0]: line.split()[1:] for line in run.stdout.splitlines()[1:]}
+
+
+def test_status_reports_every_check_catalog_with_its_counts():
+    lines = status_lines()
+    for domain in (d for d in TABLES if d.startswith("checks-")):
+        entries = read_catalog(LOCALE / "zh-CN" / f"{domain}.po")
+        translated = sum(entry.translated for entry in entries)
+        percent = 100 * translated // len(entries)
+        assert lines[domain][:4] == [str(translated), "/", str(len(entries)), f"{percent}%"]
+        assert lines[domain][4:] == ["pending", str(len(entries) - translated), "stale", "0"]
+    for tests, _, _ in TRANSLATED:
+        assert lines[f"checks-{tests.split('.')[0]}"][3] == "100%"
+
+
+def test_the_language_is_the_one_in_force_when_the_check_fails_not_when_it_was_imported(
+    monkeypatch,
+):
+    """explicit > COURSE_LANG > the notebook's edition, read at each failure (04.5's hint was
+    built when its module was imported, in English)."""
+    tests, exercise_id, rule_id = "lesson04.test_to_text", "04.5", "isoformat"
+    wrong = wrong_answer(tests, exercise_id, rule_id)
+    english = failure_in("en", exercise_id, wrong).failure.hint
+    zh_hint = catalog_translation(exercise_id, EXERCISES[exercise_id].rule(rule_id).hint, english)
+
+    def hint_now(*targets) -> str:
+        with pytest.raises(CheckFailed) as caught:
+            check(exercise_id, *targets)
+        return caught.value.failure.hint
+
+    monkeypatch.setenv("COURSE_LANG", "zh-CN")
+    assert hint_now(*wrong) == zh_hint
+    try:
+        set_language("en")  # explicit beats the environment
+        assert hint_now(*wrong) == english
+    finally:
+        set_language(None)
+    monkeypatch.setenv("COURSE_LANG", "en")
+    assert hint_now(*wrong) == english
