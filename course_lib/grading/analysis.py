@@ -154,19 +154,21 @@ def _run_job(
             return reply["results"], bool(stopped)
         except ServerGone:
             pass  # the server died (not this notebook's doing): a fresh process instead
-    command = [sys.executable, "-c", FRESH_MAIN, str(job)]
+    result = folder / "result"  # a file, so that nothing printed while importing mixes in
+    command = [sys.executable, "-c", FRESH_MAIN, str(job), str(result)]
     with open(log, "wb") as errors:
         process = subprocess.Popen(
-            command, cwd=folder, env=grading_env(), stdout=subprocess.PIPE, stderr=errors,
+            command, cwd=folder, env=grading_env(), stdout=errors, stderr=errors,
             stdin=subprocess.DEVNULL, start_new_session=True,
         )  # fmt: skip
         try:
-            out, _ = process.communicate(timeout=budget)
+            process.wait(timeout=budget)
         except subprocess.TimeoutExpired:
             process.kill()
-            process.communicate()
+            process.wait()
             return "", True
-    return out.decode("ascii", "replace"), process.returncode == -signal.SIGXCPU
+    text = result.read_text("ascii", "replace") if result.is_file() else ""
+    return text, process.returncode == -signal.SIGXCPU
 
 
 def _outcome(text: str) -> tuple[str | None, Any]:
@@ -178,7 +180,10 @@ def _outcome(text: str) -> tuple[str | None, Any]:
     return kind, value
 
 
-FRESH_MAIN = "import sys; from course_lib.grading.analysis import run_job; run_job(sys.argv[1], 1)"
+FRESH_MAIN = (
+    "import os, sys; from course_lib.grading.analysis import run_job; "
+    "run_job(sys.argv[1], os.open(sys.argv[2], os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))"
+)
 
 
 def run_job(job: str, results_fd: int) -> int:
