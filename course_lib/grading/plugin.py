@@ -58,12 +58,14 @@ class OutOfTime(RuntimeError):
     no cell starts any more."""
 
 
-# Learner-facing message, a whole sentence (one place, for the translation).
-OUT_OF_TIME = (
-    "not run: the notebook's cells had used up their time ({seconds:g} s in all: the cell "
-    "timeout for each of the lesson's {cells} code cells). Cells that wait or loop for long "
-    "use it up; make them finish, and remove the ones you added for experiments"
-)
+# Learner-facing messages, whole sentences (one place, for the translation).
+MESSAGES = {
+    "out_of_time": (
+        "not run: the notebook's cells had used up their time ({seconds:g} s in all: the cell "
+        "timeout for each of the lesson's {cells} code cells). Cells that wait or loop for long "
+        "use it up; make them finish, and remove the ones you added for experiments"
+    ),
+}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -234,7 +236,7 @@ class GradingSession:
             raise KernelStartFailed(self.start_failure)
         if self.cell_seconds is not None and self.spent >= self.cell_seconds:
             cells = self.plan.get("lesson_cells", 0)
-            raise OutOfTime(OUT_OF_TIME.format(seconds=self.cell_seconds, cells=cells))
+            raise OutOfTime(MESSAGES["out_of_time"].format(seconds=self.cell_seconds, cells=cells))
         if parent.kernel is not None and not parent.kernel.is_alive():
             self._restart(parent, item.cell_num)
 
