@@ -10,8 +10,9 @@ inherit (jupyter_client starts kernels with ``close_fds``). The server itself ne
 notebook, holds no zmq context and no thread when it forks, and answers on its stdout, one JSON
 line per finished child.
 
-The server also starts the kernel zygote (``kernel_zygote``) that its children's kernels are
-forked from; each child keeps the socket to it.
+A child can also read a submission's sources instead (``analysis``: under a memory and a time
+limit, before its notebook runs). The server also starts the kernel zygote (``kernel_zygote``)
+that its children's kernels are forked from; each child keeps the socket to it.
 
 The grader's side is ``ForkServer``: one server per set of check modules, shared by the
 grading threads, restarted if it ever dies. Where ``fork`` does not exist, the runner starts
@@ -56,7 +57,7 @@ def base_imports(check_modules: list[str]) -> None:
     import nbval.plugin  # noqa: F401
     import pytest  # noqa: F401
 
-    from course_lib.grading import plugin
+    from course_lib.grading import analysis, plugin  # noqa: F401 (analysis: for its children)
 
     for name in _pytest.config.default_plugins:
         with contextlib.suppress(ImportError):
@@ -251,9 +252,14 @@ def _run_child(job: dict[str, Any], results_fd: int) -> None:
         os.environ.clear()  # the environment of this submission, as a fresh process would get
         os.environ.update(job["env"])
         os.chdir(job["cwd"])
-        import pytest
+        if job.get("analysis"):  # a submission's sources to read (``analysis``), not pytest
+            from course_lib.grading.analysis import run_job
 
-        code = int(pytest.main([*job["args"], f"--grading-results-fd={results_fd}"]))
+            code = run_job(job["analysis"], results_fd)
+        else:
+            import pytest
+
+            code = int(pytest.main([*job["args"], f"--grading-results-fd={results_fd}"]))
     except BaseException:  # noqa: BLE001 (anything at all: the child reports and ends)
         with contextlib.suppress(Exception):
             import traceback
@@ -403,10 +409,12 @@ class ForkServer:
         env: dict[str, str] | None = None,
         *,
         warm: bool = False,
+        analysis: str | None = None,
     ) -> dict[str, Any]:
         """Run one pytest child in ``cwd`` with ``env`` (default: the server's); its reply
         (``exit``, ``timed_out``, ``results``). With ``warm``, the child is forked only once
-        the server has taken every warm step (otherwise it may come sooner, less warm)."""
+        the server has taken every warm step (otherwise it may come sooner, less warm). With
+        ``analysis`` (a job file of ``analysis``), the child reads a submission instead."""
         queue: Queue = Queue()
         with self.lock:
             process = self._ensure_started()
@@ -415,6 +423,7 @@ class ForkServer:
             self.waiting[job] = (queue, process)
             line = {"id": job, "args": args, "cwd": cwd, "log": log, "budget": budget}
             line["warm"] = warm
+            line["analysis"] = analysis
             line["env"] = dict(self.env if env is None else env)
             try:
                 process.stdin.write((json.dumps(line) + "\n").encode("utf-8"))

@@ -1,4 +1,5 @@
-"""Grade one submission, or a whole class in parallel: discover -> sanitize -> run -> results."""
+"""Grade one submission, or a whole class in parallel: discover -> analyse (sanitize and read the
+sources, in a child: ``analysis``) -> run -> results."""
 
 from __future__ import annotations
 
@@ -6,10 +7,10 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 
-from course_lib.grading.answers import learner_cells
+from course_lib.grading.analysis import AnalysisFailed, Toolkit, analyse_apart
 from course_lib.grading.canonical import Lesson
-from course_lib.grading.discover import Submission, UnreadableSubmission, read_submission
-from course_lib.grading.ownership import judge_answers
+from course_lib.grading.discover import Submission, UnreadableSubmission
+from course_lib.grading.ownership import judge_run
 from course_lib.grading.parse import shown
 from course_lib.grading.results import (
     ExerciseResult,
@@ -19,7 +20,7 @@ from course_lib.grading.results import (
     notebook_notes,
 )
 from course_lib.grading.runner import RunOptions, run_sanitized, submission_language
-from course_lib.grading.sanitize import InvalidSubmission, sanitize
+from course_lib.grading.sanitize import InvalidSubmission
 from course_lib.grading.scrub import scrub, stable
 from course_lib.grading.toolkit_plan import depends_on, manifest, parts_notes
 
@@ -51,8 +52,7 @@ def grade_submission(
     no text that would differ on a regrade. ``earlier``: the same student's results of earlier
     lessons, whose passed parts this lesson's kernel uses (``toolkit_plan``)."""
     try:
-        toolkit = manifest(submission.notebook, earlier or [], lessons)
-        result = _grade(submission, lessons, options, toolkit)
+        result = _grade(submission, lessons, options, earlier or [])
         result.notes[:0] = parts_notes(submission.notebook, earlier or [], lessons)
         return stable(result)
     except Exception as exc:  # noqa: BLE001 (a bug of ours must not stop the class run)
@@ -66,7 +66,10 @@ def grade_submission(
 
 
 def _grade(
-    submission: Submission, lessons: dict[str, Lesson], options: GradeOptions, toolkit: str
+    submission: Submission,
+    lessons: dict[str, Lesson],
+    options: GradeOptions,
+    earlier: list[SubmissionResult],
 ) -> SubmissionResult:
     student, slug = submission.student, submission.notebook
     lesson = lessons.get(slug)
@@ -77,11 +80,20 @@ def _grade(
         example = min(lessons, default="00_welcome")
         message = MESSAGES["unknown_lesson"].format(slug=shown(slug), known=known, example=example)
         return invalid(student, slug, None, message)
-    try:
-        sanitized = sanitize(read_submission(submission.path), lesson)
-    except (InvalidSubmission, UnreadableSubmission) as exc:
+    try:  # the sources are read in a child with a memory and a time limit (``analysis``)
+        # (with the earlier lessons' answers the toolkit is made of: they are parsed too)
+        parts = Toolkit(earlier, lessons) if earlier else None
+        analysis = analyse_apart(
+            submission.path,
+            lesson,
+            parts,
+            check_modules=options.check_modules,
+            scratch_root=options.scratch_root,
+        )
+    except (InvalidSubmission, UnreadableSubmission, AnalysisFailed) as exc:
         return invalid(student, slug, lesson, str(exc))
-    cells = learner_cells(sanitized, lesson)
+    sanitized = analysis.sanitized
+    toolkit = analysis.toolkit if earlier else manifest(slug, [], lessons)  # nothing to parse
     language = submission_language(sanitized.notebook)
     run = run_sanitized(sanitized, lesson, options, toolkit)
     if run.failure:
@@ -89,13 +101,13 @@ def _grade(
             ExerciseResult(student, slug, spec.id, 0, spec.points, "error", run.failure)
             for spec in lesson.exercises
         ]
-        sources = judge_answers(rows, sanitized, lesson, cells, {}).sources
         return SubmissionResult(
             student,
             slug,
             rows,
             sanitized.repairs,
-            sources=sources,
+            sources=dict(analysis.read.answers),
+            prints=analysis.prints,
             isolation=run.isolation,
             language=language,
         )
@@ -107,7 +119,7 @@ def _grade(
         cell_timeout=options.cell_timeout,
         memory_mb=options.memory_mb,
     )
-    found = judge_answers(rows, sanitized, lesson, cells, run.records)
+    found = judge_run(rows, analysis.read, lesson, sanitized, run.records)
     notes = sanitized.repairs + run.notes + notebook_notes(sanitized.roles, run.records)
     return SubmissionResult(
         student,
@@ -115,6 +127,7 @@ def _grade(
         found.rows,
         notes,
         sources=found.sources,
+        prints=analysis.prints,
         isolation=run.isolation,
         flags=found.flags,
         language=language,

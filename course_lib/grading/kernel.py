@@ -49,6 +49,7 @@ from jupyter_client.provisioning import LocalProvisioner
 from nbval.kernel import RunningKernel
 
 from course_lib.grading import kernel_zygote
+from course_lib.grading.bounds import KEPT_ERROR_CHARS, MAX_MESSAGE_BYTES
 from course_lib.grading.isolation import RECORD_FILE, kernel_environment, kernel_uid, refusal
 from course_lib.grading.kernel_client import close_client, grading_client
 from course_lib.grading.kernel_launcher import LAUNCH
@@ -69,6 +70,9 @@ CONNECTION_NAME = "k"  # short: the channels' socket paths are built from it
 # still cancelling what was queued behind a cell that failed (a race a loaded machine loses now
 # and then): such a request is sent again, a few times at most.
 ABORTED_RETRIES = 5
+# How long a kernel whose connection dropped is given to end before the drop is put down to a
+# message larger than the grader reads (``oversized``) rather than to its death.
+OVERSIZED_GRACE = 1.0
 MAX_SOCKET_PATH = 100  # a unix socket's path must fit sun_path (108 bytes on Linux, 104 macOS)
 
 
@@ -198,8 +202,11 @@ class GuardedKernel(RunningKernel):
         seed: int | None = None,
         require_private: bool = False,
         without: tuple[str, ...] = (),
+        keep_outputs: bool = True,
     ) -> None:
-        """``confine``: Landlock (writes only in ``cwd``, reads only what a lesson needs);
+        """``keep_outputs``: off, no output but errors reaches nbval (none is compared when
+        grading: see ``_within_cap``); ``confine``: Landlock (writes only in ``cwd``, reads
+        only what a lesson needs);
         ``namespaces``: Linux namespaces where the platform allows them (off: what a platform
         without them gets, a subreaper instead of a PID namespace); ``hide_reference``:
         ``course_lib/reference`` unreadable too (a lesson that does not need it: ``reference_use``);
@@ -209,6 +216,7 @@ class GuardedKernel(RunningKernel):
         its kernel when the thread that started it ends (so a killed grader leaves nothing)."""
         workdir = os.path.abspath(cwd)
         self.output_cap = output_cap
+        self.keep_outputs = keep_outputs
         self._kernel_of: tuple[int | None, int | None] = (None, None)
         self._output_sizes: dict[str, int] = {}
         self.isolation: dict[str, Any] = {}
@@ -290,6 +298,11 @@ class GuardedKernel(RunningKernel):
 
     def exit_description(self) -> str:
         """How the process ended, e.g. ``killed by signal SIGSEGV`` or ``exit code 3``."""
+        if self.oversized() and not self._ended():
+            return (
+                f"it sent a message larger than the grader reads ({MAX_MESSAGE_BYTES >> 20} MiB "
+                "at once: a print or a display of that much output?)"
+            )
         silent = self.heartbeat_silence()
         if silent >= HEARTBEAT_SILENCE:
             return f"it stopped answering: no heartbeat for {HEARTBEAT_SILENCE:g} s"
@@ -338,32 +351,55 @@ class GuardedKernel(RunningKernel):
             return msg
 
     def _within_cap(self, msg: dict[str, Any]) -> bool:
-        """Count output per request; past the cap, cut the message crossing it, drop the rest."""
+        """Count every byte of every message a request caused (``message_size``: metadata,
+        transient, data, an error's name, value and traceback) toward the output cap. An error
+        is always kept (it fails the cell), cut to ``KEPT_ERROR_CHARS``; other output is kept
+        only with ``keep_outputs`` (nothing in grading compares outputs) and until the cap:
+        past it, the stream crossing it is cut and the rest dropped."""
         kind = msg["msg_type"]
-        if kind not in ("stream", "display_data", "execute_result", "update_display_data"):
+        if kind in ("status", "execute_input"):
             return True
         parent = msg["parent_header"].get("msg_id", "")
-        content = msg["content"]
-        size = len(content.get("text", "")) + sum(
-            len(str(value)) for value in content.get("data", {}).values()
-        )
+        size = message_size(msg)
         used = self._output_sizes.get(parent, 0)
         self._output_sizes[parent] = used + size
-        if used > self.output_cap:
+        content = msg["content"]
+        if kind == "error":
+            cut_error(content)
+            return True
+        if not self.keep_outputs or used >= self.output_cap:
             return False
-        if used + size > self.output_cap and kind == "stream":
+        if used + size <= self.output_cap:
+            return True
+        if kind == "stream" and isinstance(content.get("text"), str):
             content["text"] = (
                 content["text"][: max(0, self.output_cap - used)]
-                + f"\n[the grader cut this output: more than {self.output_cap} characters]\n"
+                + f"\n[the grader cut this output: more than {self.output_cap} bytes]\n"
             )
-        return True
+            return True
+        return False
 
     def is_alive(self) -> bool:
         """The process runs and its heartbeat has not been silent for ``HEARTBEAT_SILENCE``."""
         km = getattr(self, "km", None)
-        if km is None or not km.is_alive():
+        if km is None or not km.is_alive() or self.oversized():
             return False
         return self.heartbeat_silence() < HEARTBEAT_SILENCE
+
+    def _ended(self) -> bool:
+        """Whether the kernel's process has ended (waiting a moment: a kernel that dies drops
+        its connections too, an instant before its end is seen)."""
+        process = getattr(getattr(getattr(self, "km", None), "provisioner", None), "process", None)
+        try:
+            return process is None or process.wait(timeout=OVERSIZED_GRACE) is not None
+        except subprocess.TimeoutExpired:
+            return False
+
+    def oversized(self) -> bool:
+        """Whether the kernel sent a message larger than ``MAX_MESSAGE_BYTES`` (it was not
+        received, and the channel lost what followed it: the kernel is of no more use)."""
+        kc = getattr(self, "kc", None)
+        return kc is not None and hasattr(kc, "lost_connection") and kc.lost_connection()
 
     def heartbeat_silence(self) -> float:
         """Seconds the kernel's heartbeat has gone unanswered (0 while it answers)."""
@@ -456,6 +492,44 @@ class GuardedKernel(RunningKernel):
             msg = self.get_message("shell", timeout=deadline.left())
             if msg["parent_header"].get("msg_id") == msg_id:
                 return msg
+
+
+def message_size(msg: dict[str, Any]) -> int:
+    """The bytes a message carries: its content's and metadata's text (every key and string in
+    UTF-8, a few bytes for every other value, as serialized) and its buffers; counted without
+    making a copy of it (a message may be many megabytes)."""
+    size = sum(memoryview(buffer).nbytes for buffer in msg.get("buffers") or ())
+    stack: list[Any] = [msg.get("content"), msg.get("metadata")]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            size += len(value) if value.isascii() else len(value.encode("utf-8", "replace"))
+        elif isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, list | tuple):
+            stack.extend(value)
+        else:
+            size += 8  # a number, true, false or null
+    return size
+
+
+def cut_error(content: dict[str, Any]) -> None:
+    """An error's name, value and traceback cut to ``KEPT_ERROR_CHARS`` each (the traceback
+    keeps its last lines, where the error is)."""
+    for key in ("ename", "evalue"):
+        if isinstance(content.get(key), str):
+            content[key] = content[key][:KEPT_ERROR_CHARS]
+    lines = content.get("traceback")
+    kept: list[str] = []
+    room = KEPT_ERROR_CHARS
+    for line in reversed(lines if isinstance(lines, list) else []):
+        text = str(line)[:room]
+        kept.insert(0, text)
+        room -= len(text)
+        if room <= 0:
+            break
+    content["traceback"] = kept
 
 
 class _NoReply(Empty):

@@ -31,8 +31,13 @@ from jupyter_client.channels import HBChannel
 from traitlets import Type
 from zmq.utils.monitor import recv_monitor_message
 
+from course_lib.grading.bounds import MAX_MESSAGE_BYTES
+
 RECONNECT_MS = 10
 CONNECTED = zmq.EVENT_HANDSHAKE_SUCCEEDED
+# A message larger than ``bounds.MAX_MESSAGE_BYTES`` is never received: libzmq drops the
+# connection instead (and so every message after it), which the socket's monitor reports.
+DISCONNECTED = zmq.EVENT_DISCONNECTED
 # The event that ends a wait for a connection without one (a failed attempt's EVENT_CLOSED
 # does not: the socket tries again).
 GIVEN_UP = zmq.EVENT_MONITOR_STOPPED
@@ -44,12 +49,24 @@ class MonitoredSocket(zmq.Socket):
 
     handshakes: zmq.Socket | None = None
     connected: bool = False
+    dropped: bool = False  # the connection was lost once connected (an oversized message)
 
     def connect(self, addr: str) -> Any:
-        if self.type in MONITORED:  # not the monitors' own PAIR sockets
+        if self.type != zmq.PAIR:  # not the monitors' own PAIR sockets
+            self.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)
+        if self.type in MONITORED:
             self.setsockopt(zmq.RECONNECT_IVL, RECONNECT_MS)
-            self.handshakes = self.get_monitor_socket(CONNECTED | GIVEN_UP)
+            self.handshakes = self.get_monitor_socket(CONNECTED | GIVEN_UP | DISCONNECTED)
         return super().connect(addr)
+
+    def lost(self) -> bool:
+        """Whether the connection, once made, has been dropped (read from the monitor without
+        waiting)."""
+        monitor = self.handshakes
+        while not self.dropped and self.connected and monitor is not None and monitor.poll(0):
+            if recv_monitor_message(monitor)["event"] & DISCONNECTED:
+                self.dropped = True
+        return self.dropped
 
     def close(self, linger: int | None = None) -> None:
         if self.handshakes is not None and not self.closed:
@@ -98,6 +115,11 @@ class GradingClient(BlockingKernelClient):
     def channel_sockets(self) -> list[MonitoredSocket]:
         channels = (self.shell_channel, self.iopub_channel, self.stdin_channel)
         return [channel.socket for channel in channels if channel.socket is not None]
+
+    def lost_connection(self) -> bool:
+        """Whether a channel's connection was dropped after it connected: the kernel sent a
+        message larger than ``bounds.MAX_MESSAGE_BYTES`` (nothing after it would arrive)."""
+        return any(socket.lost() for socket in self.channel_sockets())
 
     def wait_connected(self, timeout: float) -> bool:
         """Whether every channel the grader talks on (shell, IOPub, stdin) had connected within

@@ -64,6 +64,19 @@ class Findings:
     flags: list[dict[str, Any]]
 
 
+@dataclass(frozen=True)
+class SourceFindings:
+    """What the learner's sources alone show, before anything runs (``read_sources``: read in
+    the analysis child, see ``analysis``): per exercise, why it earns zero (or ``None``), the
+    flag phrases, and its answer's source (for those it has cells of); and the guarded names
+    the lesson itself uses."""
+
+    reasons: dict[str, str | None]
+    phrases: dict[str, list[str]]
+    answers: dict[str, str]
+    allowed: frozenset[str]
+
+
 def judge_answers(
     rows: list[ExerciseResult],
     sanitized: Sanitized,
@@ -72,14 +85,36 @@ def judge_answers(
     records: dict[int, dict[str, Any]],
 ) -> Findings:
     """Zero what was taken, flag what looks taken: see the module docstring."""
+    return judge_run(rows, read_sources(sanitized, lesson, cells), lesson, sanitized, records)
+
+
+def read_sources(sanitized: Sanitized, lesson: Lesson, cells: list[Cell]) -> SourceFindings:
+    """Everything ``judge_answers`` learns from the sources (parsed here, never run)."""
     checks = check_positions(sanitized)
     notebook = notebook_aliases(_lesson_sources(lesson), [cell.source for cell in cells])
-    allowed = provenance.lesson_names(notebook.lesson_uses)
-    answers = {
-        spec.id: answer_cells(cells, spec.id, spec.targets, checks.get(spec.id, FAR))
-        for spec in lesson.exercises
-    }
     everywhere = _notebook_wide(cells, notebook)
+    reasons, phrases, answers = {}, {}, {}
+    for spec in lesson.exercises:
+        mine = answer_cells(cells, spec.id, spec.targets, checks.get(spec.id, FAR))
+        before = [cell for cell in cells if cell.own and cell.index < checks.get(spec.id, FAR)]
+        reasons[spec.id] = _zeroed(mine, before, everywhere, notebook, spec.targets)
+        phrases[spec.id] = _source_phrases(spec.id, mine, before, everywhere, lesson)
+        if mine:
+            answers[spec.id] = answer_source(mine)
+    allowed = provenance.lesson_names(notebook.lesson_uses)
+    return SourceFindings(reasons, phrases, answers, allowed)
+
+
+def judge_run(
+    rows: list[ExerciseResult],
+    read: SourceFindings,
+    lesson: Lesson,
+    sanitized: Sanitized,
+    records: dict[int, dict[str, Any]],
+) -> Findings:
+    """The rows judged from ``read`` and what the checks' driver reported (no source is parsed
+    here)."""
+    checks = check_positions(sanitized)
     specs = {spec.id: spec for spec in lesson.exercises}
     out, flags = [], []
     for row in rows:
@@ -87,23 +122,24 @@ def judge_answers(
         if spec is None:
             out.append(row)
             continue
-        mine = answers[spec.id]
-        before = [cell for cell in cells if cell.own and cell.index < checks.get(spec.id, FAR)]
         verdict = (records.get(checks.get(spec.id, FAR)) or {}).get("verdict") or {}
-        judged = provenance.judge(verdict.get("origins") or {}, spec.targets, allowed)
-        reason = _zeroed(mine, before, everywhere, notebook, spec.targets, judged)
+        judged = provenance.judge(verdict.get("origins") or {}, spec.targets, read.allowed)
+        reason = read.reasons.get(spec.id)
+        if reason is None and judged.borrowed:
+            reason = MESSAGES["borrowed"].format(origin=judged.borrowed)
         if reason is not None and row.status not in UNGRADED:
             row = replace(row, points=0, status="tampered", message=reason, failure=None)
-        source = answer_source(mine)
-        for phrase in _flag_phrases(row, mine, before, everywhere, lesson, judged):
-            flags.append(_flag(row, phrase, source, _stub(lesson, spec.id)))
+        if row.points > 0:
+            phrases = [*judged.flags, *read.phrases.get(spec.id, [])]
+            source = read.answers.get(spec.id, "")
+            for phrase in dict.fromkeys(phrases):
+                flags.append(_flag(row, phrase, source, _stub(lesson, spec.id)))
         out.append(row)
-    sources = {exercise: answer_source(found) for exercise, found in answers.items() if found}
-    return Findings(out, sources, flags)
+    return Findings(out, dict(read.answers), flags)
 
 
-def _zeroed(mine, before, everywhere, notebook: Notebook, targets, judged) -> str | None:
-    """Why the exercise earns zero, or ``None``."""
+def _zeroed(mine, before, everywhere, notebook: Notebook, targets) -> str | None:
+    """Why the exercise earns zero, from its sources, or ``None``."""
     for cell in sorted(mine, key=lambda cell: not cell.exercise):  # its exercise cell first
         origin = borrowing(cell.source, notebook, targets)
         if origin is not None:
@@ -114,24 +150,21 @@ def _zeroed(mine, before, everywhere, notebook: Notebook, targets, judged) -> st
             return MESSAGES["driver"].format(cell=cell.index)
         if found and found.filled:
             return MESSAGES["filled"].format(cell=cell.index, origin=found.filled)
-    if judged.borrowed:
-        return MESSAGES["borrowed"].format(origin=judged.borrowed)
     return None
 
 
-def _flag_phrases(row, mine, before, everywhere, lesson: Lesson, judged) -> list[str]:
-    if row.points <= 0:
-        return []
-    phrases = list(judged.flags)
-    exercise = next((cell for cell in mine if cell.exercise == row.exercise), None)
-    stub = _stub(lesson, row.exercise)
+def _source_phrases(exercise_id, mine, before, everywhere, lesson: Lesson) -> list[str]:
+    """The flag phrases the sources raise (only used when the exercise earned points)."""
+    phrases = []
+    exercise = next((cell for cell in mine if cell.exercise == exercise_id), None)
+    stub = _stub(lesson, exercise_id)
     if exercise is not None and stub and tokens(exercise.source) == tokens(stub):
         phrases.append(FLAGS["stub"])
     for cell in before:
         facts = everywhere.get(cell.index)
         for route in facts.opaque if facts else ():
             phrases.append(FLAGS["route"].format(cell=cell.index, route=route))
-    return list(dict.fromkeys(phrases))
+    return phrases
 
 
 @dataclass(frozen=True)

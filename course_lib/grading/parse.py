@@ -3,9 +3,11 @@
 A submission can be any bytes. Before nbformat (or anything else) walks it, ``parse`` makes sure
 it is JSON (a RecursionError while decoding is a refusal, not a crash), that its outputs are gone
 (they are never graded), that nothing in it nests deeper than ``MAX_DEPTH`` (nbformat's validator
-and ``deepcopy`` recurse), that it is a version-4 notebook nbformat accepts, that it holds a
-reasonable number of code cells, and that every metadata value the grader reads has the type it
-expects. What fails becomes ``InvalidSubmission`` with a message that says what to do.
+and ``deepcopy`` recurse), that its code is not longer than the grader reads (``MAX_CELL_SOURCE``
+per cell, ``MAX_CODE_SOURCE`` in all: counted before anything parses it), that it is a version-4
+notebook nbformat accepts, that it holds a reasonable number of code cells, and that every
+metadata value the grader reads has the type it expects. What fails becomes
+``InvalidSubmission`` with a message that says what to do.
 """
 
 from __future__ import annotations
@@ -51,6 +53,16 @@ MESSAGES = {
         "the notebook has {count} code cells, more than the {limit} the grader runs. Delete "
         "the cells you added for experiments, save and submit again."
     ),
+    "cell_too_long": (
+        "code cell {cell} holds {count} characters, more than the {limit} the grader reads in "
+        "one cell. Move data into a file of its own (or build it with code), save and submit "
+        "again."
+    ),
+    "code_too_long": (
+        "the notebook's code cells hold more than the {limit} characters the grader reads in "
+        "one notebook. Delete the cells you added for experiments, save and submit "
+        "again."
+    ),
     "wrong_lesson": (
         "wrong lesson: this file is {claimed} but was submitted as {slug}. Submit it as "
         "{claimed_file}, and submit your {slug} notebook under its name."
@@ -67,6 +79,10 @@ MESSAGES = {
 
 MAX_DEPTH = 40  # metadata nested deeper than this is not a notebook JupyterLab wrote
 MAX_CODE_CELLS = 2000
+# What the grader reads of a notebook's code (characters, counted in the raw JSON before anything
+# parses it): the course's longest cell holds under 3,000, its longest lesson under 25,000.
+MAX_CELL_SOURCE = 50_000
+MAX_CODE_SOURCE = 250_000
 COURSE_TEXT_KEYS = ("exercise", "check", "notebook")
 
 
@@ -84,6 +100,7 @@ def parse(raw: bytes, lesson: Lesson) -> tuple[NotebookNode, list[str]]:
     if type(version) is not int or version != 4:
         raise InvalidSubmission(say("wrong_version", version=shown(version)))
     _drop_outputs(data)  # never graded, so never a reason to refuse (or to recurse into)
+    _check_code_size(data)  # before anything parses the code (nbformat, ast, fingerprints)
     if _deeper_than(data, MAX_DEPTH):
         raise InvalidSubmission(say("too_deep", limit=MAX_DEPTH))
     _repair_cell_ids(data)
@@ -94,6 +111,8 @@ def parse(raw: bytes, lesson: Lesson) -> tuple[NotebookNode, list[str]]:
         nb = rejoin_lines(nbformat.from_dict(data))  # "source" may be stored as a list of lines
         repairs = clean_metadata(nb)
         nbformat.validate(nb)
+    except MemoryError:  # the grader's limit (``analysis``), not a corrupted file
+        raise
     except Exception as exc:  # noqa: BLE001 (whatever a malformed file makes nbformat raise)
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise InvalidSubmission(say("corrupted", error=first_line[:200])) from None
@@ -137,6 +156,35 @@ def _drop_outputs(data: dict) -> None:
         if isinstance(cell, dict) and cell.get("cell_type") == "code":
             cell["outputs"] = []
             cell["execution_count"] = None
+
+
+def _check_code_size(data: dict) -> None:
+    """Refuse a code cell longer than ``MAX_CELL_SOURCE``, or code longer than
+    ``MAX_CODE_SOURCE`` in all, counted in the raw JSON (a source may be text or a list of
+    lines; whatever else it is, nbformat refuses it later)."""
+    cells = data.get("cells")
+    total = 0
+    code = 0
+    for cell in cells if isinstance(cells, list) else ():
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        code += 1
+        size = _source_size(cell.get("source"))
+        if size > MAX_CELL_SOURCE:
+            raise InvalidSubmission(
+                say("cell_too_long", cell=code, count=size, limit=MAX_CELL_SOURCE)
+            )
+        total += size
+        if total > MAX_CODE_SOURCE:
+            raise InvalidSubmission(say("code_too_long", limit=MAX_CODE_SOURCE))
+
+
+def _source_size(source: object) -> int:
+    if isinstance(source, str):
+        return len(source)
+    if isinstance(source, list):
+        return sum(len(line) for line in source if isinstance(line, str))
+    return 0
 
 
 def _deeper_than(data: object, limit: int) -> bool:

@@ -53,6 +53,21 @@ class KernelStartFailed(RuntimeError):
     """No kernel became ready in ``KERNEL_STARTS`` attempts: the cells left cannot be graded."""
 
 
+class OutOfTime(RuntimeError):
+    """The notebook's cells have spent the time its lesson's cells get (``bounds.cell_seconds``):
+    no cell starts any more."""
+
+
+# Learner-facing messages, whole sentences (one place, for the translation).
+MESSAGES = {
+    "out_of_time": (
+        "not run: the notebook's cells had used up their time ({seconds:g} s in all: the cell "
+        "timeout for each of the lesson's {cells} code cells). Cells that wait or loop for long "
+        "use it up; make them finish, and remove the ones you added for experiments"
+    ),
+}
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("course-grading", "course_lib grading")
     group.addoption("--grading-plan", default=None, help="JSON file: what each cell is")
@@ -105,6 +120,9 @@ class GradingSession:
         self.notes: list[str] = []
         self.isolation: dict[str, Any] = {}  # the weakest any of this notebook's kernels got
         self.start_failure: str | None = None  # why no kernel could be started, once it failed
+        # The time the cells may spend in all (bounds.cell_seconds; none in an older plan).
+        self.cell_seconds = plan.get("cell_seconds")
+        self.spent = 0.0  # what the cells have spent so far
 
     # --- kernels ---------------------------------------------------------------------------
 
@@ -137,6 +155,7 @@ class GradingSession:
             seed=self.plan.get("seed"),
             require_private=not self.plan.get("accept_isolation_gap", False),
             hide_reference=bool(self.plan.get("hide_reference", False)),
+            keep_outputs=False,  # --nbval-lax on outputs the sanitizer dropped: none compared
         )
         try:
             kernel.evaluate(DRIVER, timeout=READY_SECONDS)
@@ -215,6 +234,9 @@ class GradingSession:
         parent.timed_out = False  # a timeout costs its own cell, not every later one
         if self.start_failure is not None:
             raise KernelStartFailed(self.start_failure)
+        if self.cell_seconds is not None and self.spent >= self.cell_seconds:
+            cells = self.plan.get("lesson_cells", 0)
+            raise OutOfTime(MESSAGES["out_of_time"].format(seconds=self.cell_seconds, cells=cells))
         if parent.kernel is not None and not parent.kernel.is_alive():
             self._restart(parent, item.cell_num)
 
@@ -224,6 +246,8 @@ class GradingSession:
         if not isinstance(item, IPyNbCell) or call.when == "teardown":
             return
         report = outcome.get_result()
+        if call.when == "call":
+            self.spent += call.duration
         if call.when == "setup" and report.passed:
             return
         record = self._record(item, call, report)
@@ -246,7 +270,9 @@ class GradingSession:
         if report.passed:
             return record
         exc = call.excinfo.value if call.excinfo else None
-        if isinstance(exc, KernelStartFailed):
+        if isinstance(exc, OutOfTime):
+            record.update(kind="out_of_time", message=str(exc))
+        elif isinstance(exc, KernelStartFailed):
             record.update(kind="no_kernel", message=str(exc)[:MAX_MESSAGE])
         elif isinstance(exc, KernelDied) or (
             isinstance(exc, RuntimeError) and "Kernel dead" in str(exc)

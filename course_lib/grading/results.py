@@ -64,6 +64,9 @@ class SubmissionResult:
     # Each exercise's answer as it ran (exercise id -> the source of its cells, see
     # ``answers``), for similarity flags.
     sources: dict[str, str] = field(default_factory=dict)
+    # Each answer's fingerprints (exercise id -> ``fingerprint.fingerprints`` of its source),
+    # made where the sources were read (``analysis``), so the comparison parses nothing.
+    prints: dict[str, frozenset[int]] = field(default_factory=dict)
     # What the similarity comparison found (exercise id -> ``similarity.Compared``).
     similarity: dict[str, Any] = field(default_factory=dict)
     # What kept this notebook's kernel apart (course_lib.grading.isolation); empty when no
@@ -154,6 +157,8 @@ def _judge(
     for record in (exercise, checked):
         if record is not None and record["kind"] == "no_kernel":
             return "error", NO_KERNEL.format(problem=record.get("message", ""))
+        if record is not None and record["kind"] == "out_of_time":
+            return "timeout", record.get("message", "")
     if checked is None:
         return "error", "the check cell did not run"
     for record, which in ((exercise, "exercise cell"), (checked, "check")):

@@ -27,6 +27,7 @@ from typing import Any
 
 import nbformat
 
+from course_lib.grading.bounds import cell_seconds, lesson_code_cells, run_seconds
 from course_lib.grading.canonical import Lesson
 from course_lib.grading.fork_server import ForkServer, ServerGone
 from course_lib.grading.kernel import submission_seed
@@ -36,12 +37,21 @@ from course_lib.grading.scrub import scrub_log
 from course_lib.grading.toolkit_plan import empty_manifest
 from course_lib.i18n import ENGLISH, known
 
+# Learner-facing message, a whole sentence (one place, for the translation).
+MESSAGES = {
+    "out_of_time": (
+        "the notebook ran for more than {seconds:g} s, the most a notebook of this lesson may "
+        "take, and was stopped; nobody else's grading was affected. Make every cell finish "
+        "quickly, and remove the cells you added for experiments"
+    ),
+}
+
 
 @dataclass(frozen=True)
 class RunOptions:
     cell_timeout: float = 30.0
     memory_mb: int = 2048
-    output_cap: int = 1_000_000  # characters of output kept per cell
+    output_cap: int = 1_000_000  # bytes of output messages (all of each) counted per cell
     confine: bool = True  # Landlock, where the platform has it
     namespaces: bool = True  # Linux namespaces for each kernel, where the platform allows them
     # Grade even where a kernel could find other kernels' folders and sockets (isolation.refusal)
@@ -71,6 +81,9 @@ def plan_for(
     return {
         "cells": cells,
         "cell_timeout": options.cell_timeout,
+        # What the cells may spend in all: from the lesson, however many cells the submission has.
+        "cell_seconds": cell_seconds(lesson, options.cell_timeout),
+        "lesson_cells": lesson_code_cells(lesson),
         "memory_mb": options.memory_mb,
         "output_cap": options.output_cap,
         "confine": options.confine,
@@ -174,31 +187,37 @@ def _run_in(
     (grader_dir / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
     args = pytest_args(grader_dir, notebook, plan, options.cell_timeout)
     log_path = grader_dir / "pytest.log"
-    budget = len(sanitized.roles) * (options.cell_timeout + 15) + 120
+    budget = run_seconds(lesson, options.cell_timeout)  # the lesson's, not the submission's
     server = fork_server_for(options.check_modules)
-    text = None
+    text, timed_out = None, False
     if server is not None:
         try:
             reply = server.run(args, str(grader_dir), str(log_path), budget, grading_env())
-            text = reply["results"]
+            text, timed_out = reply["results"], bool(reply.get("timed_out"))
         except ServerGone:
             text = None  # the server died (not this notebook's doing): run it the slow way
     if text is None:
-        text = _run_fresh_process(args, grader_dir, log_path, budget)
+        text, timed_out = _run_fresh_process(args, grader_dir, log_path, budget)
     try:
         payload = json.loads(text)
     except ValueError:  # nothing arrived, or pytest was killed while writing it
+        if timed_out:
+            return RunResult({}, failure=MESSAGES["out_of_time"].format(seconds=budget))
         tail = log_path.read_text(encoding="utf-8", errors="replace")[-1500:]
         return RunResult({}, failure=f"the grader could not run this notebook:\n{scrub_log(tail)}")
     records = {r["index"]: r for r in payload["records"]}
     return RunResult(records, payload["notes"], isolation=payload.get("isolation") or {})
 
 
-def _run_fresh_process(args: list[str], grader_dir: Path, log_path: Path, budget: float) -> str:
-    """pytest in a new Python process (where there is no fork server): the results' text."""
+def _run_fresh_process(
+    args: list[str], grader_dir: Path, log_path: Path, budget: float
+) -> tuple[str, bool]:
+    """pytest in a new Python process (where there is no fork server): the results' text, and
+    whether it was killed at ``budget``."""
     read_end, write_end = os.pipe()
     command = [sys.executable, "-c", PYTEST_MAIN, *args, f"--grading-results-fd={write_end}"]
     chunks: list[bytes] = []
+    timed_out = False
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
             command, cwd=grader_dir, env=grading_env(), stdout=log, stderr=subprocess.STDOUT,
@@ -210,13 +229,14 @@ def _run_fresh_process(args: list[str], grader_dir: Path, log_path: Path, budget
         try:
             process.wait(timeout=budget)
         except subprocess.TimeoutExpired:
+            timed_out = True
             # pytest's kernels are in sessions of their own: each launcher ends its kernel, and
             # every process the kernel started, when pytest dies (kernel_launcher).
             with contextlib.suppress(ProcessLookupError):  # the group may have just ended
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
         reader.join(timeout=10)
-    return b"".join(chunks).decode("utf-8", "replace")
+    return b"".join(chunks).decode("utf-8", "replace"), timed_out
 
 
 _SERVERS: dict[tuple[str, ...], ForkServer] = {}

@@ -94,14 +94,21 @@ class Compared:
     course_flag: dict | None = None
 
 
-def compare_with_course(answers: Iterable[Answer], corpus: Corpus) -> dict[Answer, Compared]:
-    """Each answer long enough to compare, with its match in the solution or the reference."""
+def compare_with_course(
+    answers: Iterable[Answer],
+    corpus: Corpus,
+    made: dict[Answer, frozenset[int]] | None = None,
+) -> dict[Answer, Compared]:
+    """Each answer long enough to compare, with its match in the solution or the reference.
+    ``made``: answers' fingerprints made already (where the sources were read: ``analysis``);
+    the others are made here."""
     index = _Index(corpus.reference)
     compared = {}
     for answer in answers:
         key = (answer.notebook, answer.exercise)
         stub = fingerprints(corpus.stubs.get(key, ""))
-        prints = fingerprints(answer.source) - stub
+        own = (made or {}).get(answer)
+        prints = (fingerprints(answer.source) if own is None else own) - stub
         if len(prints) < MIN_FINGERPRINTS:
             continue
         known = corpus.solutions.get(key)
@@ -233,9 +240,12 @@ def reference_pieces() -> tuple[Known, ...]:
 
 def compare_results(results: Iterable[Any], corpus: Corpus) -> None:
     """Fill each ``SubmissionResult.similarity`` from its exercise sources."""
-    owners = {}
+    owners, made = {}, {}
     for result in results:
         for exercise, source in sorted(result.sources.items()):
-            owners[Answer(result.student, result.notebook, exercise, source)] = result
-    for answer, entry in compare_with_course(owners, corpus).items():
+            answer = Answer(result.student, result.notebook, exercise, source)
+            owners[answer] = result
+            if exercise in getattr(result, "prints", {}):
+                made[answer] = result.prints[exercise]
+    for answer, entry in compare_with_course(owners, corpus, made).items():
         owners[answer].similarity[answer.exercise] = entry

@@ -38,7 +38,8 @@ SUBMISSIONS = {
         {**SOLVED_90_2, "90.1": "import sys\nsys.exit(0)\ndef double(x):\n    return 2 * x"}
     ),
     "huge_output": submission(
-        {**SOLVED_90_2, "90.1": SOLUTIONS["90.1"] + "\nprint('x' * 30_000_000)"}
+        # 10 MB in one message: received (less than bounds.MAX_MESSAGE_BYTES), counted, not kept
+        {**SOLVED_90_2, "90.1": SOLUTIONS["90.1"] + "\nprint('x' * 10_000_000)"}
     ),
     # tampering in the kernel, which cannot reach the check (it runs in the grader)
     "rebinds_check": submission(

@@ -118,3 +118,26 @@ def test_notebook_of_another_lesson_is_refused(lesson):
     nb.metadata["course"]["notebook"] = "00_welcome"
     with pytest.raises(InvalidSubmission, match="wrong lesson.*'00_welcome'"):
         sanitize(raw(nb), lesson)
+
+
+def test_a_code_cell_longer_than_the_grader_reads_is_refused_before_anything_parses_it(lesson):
+    from course_lib.grading.parse import MAX_CELL_SOURCE
+
+    nb = submission({"90.1": "def double(x):\n    return 2 * x\n"})
+    data = json.loads(raw(nb))
+    data["cells"][2]["source"] = ["x = [\n", "0,\n" * (MAX_CELL_SOURCE // 3), "]\n"]  # as lines
+    with pytest.raises(InvalidSubmission, match=f"more than the {MAX_CELL_SOURCE} the grader"):
+        sanitize(json.dumps(data).encode(), lesson)
+    data["cells"][2]["source"] = "#" * MAX_CELL_SOURCE  # exactly the cap: read
+    assert sanitize(json.dumps(data).encode(), lesson).repairs == []
+
+
+def test_code_longer_in_all_than_the_grader_reads_is_refused(lesson):
+    from course_lib.grading.parse import MAX_CELL_SOURCE, MAX_CODE_SOURCE
+
+    nb = submission()
+    cells = MAX_CODE_SOURCE // MAX_CELL_SOURCE + 1
+    for n in range(cells):
+        nb.cells.insert(2, nbformat.v4.new_code_cell("#" * MAX_CELL_SOURCE, id=f"long-{n}"))
+    with pytest.raises(InvalidSubmission, match=f"more than the {MAX_CODE_SOURCE} characters"):
+        sanitize(raw(nb), lesson)

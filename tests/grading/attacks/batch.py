@@ -12,6 +12,10 @@ only the controls, the things a notebook may do, should). The attacks also solve
 from __future__ import annotations
 
 import json
+import os
+import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +27,7 @@ from course_lib.grading.discover import discover
 from course_lib.grading.isolation import GAP_MESSAGES
 from course_lib.grading.results import SubmissionResult
 
+HERE = Path(__file__).resolve().parent.parent  # tests/grading: the tests' lesson and checks
 # Generous: the attacks wait for nothing, but the CI box is a loaded 2-core machine.
 OPTIONS = GradeOptions(cell_timeout=120, memory_mb=1500, jobs=2, check_modules=(CHECK_MODULE,))
 
@@ -58,6 +63,50 @@ def grade(root: Path, canonical_dir: Path, notebooks: dict[str, object], **optio
     settings = GradeOptions(**{**OPTIONS.__dict__, **options})
     results = grade_all(discover(root), load_lessons(canonical_dir), settings)
     return {result.student: result for result in results}
+
+
+# Grades a class in a process of its own and reports, besides the results, the peak resident
+# memory of the grader's main process and of the largest process it started (every descendant
+# that was waited for: the fork servers, each submission's pytest process and analysis child,
+# the kernels), in KiB; and how long ``grade_all`` took.
+MEASURED = """
+import pickle, resource, sys, time
+from multiprocessing import forkserver
+from pathlib import Path
+
+from course_lib.grading import grade_all
+from course_lib.grading.canonical import load_lessons
+from course_lib.grading.discover import discover
+from course_lib.grading.runner import stop_fork_servers
+
+root, canonical, out = map(Path, sys.argv[1:4])
+options = pickle.loads(out.read_bytes())
+start = time.monotonic()
+results = grade_all(discover(root), load_lessons(canonical), options)
+seconds = time.monotonic() - start
+stop_fork_servers()
+forkserver._forkserver._stop()  # the analysis children's server: waited, so it is counted
+peaks = {
+    "grader": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+    "children": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
+}
+out.write_bytes(pickle.dumps((results, peaks, seconds)))
+"""
+
+
+def grade_measured(root: Path, canonical_dir: Path, options: GradeOptions):
+    """Grade the class under ``root`` in a process of its own (see ``MEASURED``): its results
+    by student, its peaks (KiB) and how long the grading took (s)."""
+    out = root.parent / f"{root.name}-measured.pickle"
+    out.write_bytes(pickle.dumps(options))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), *sys.path])}
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURED, str(root), str(canonical_dir), str(out)],
+        env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    results, peaks, seconds = pickle.loads(out.read_bytes())
+    return {result.student: result for result in results}, peaks, seconds
 
 
 def report(result: SubmissionResult) -> dict[str, str]:

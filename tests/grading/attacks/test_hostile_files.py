@@ -4,7 +4,11 @@ when it is not a regular file of the student's own folder; each becomes that stu
 
 One batch holds every kind of file (FIFOs, links to devices, to a classmate, in a circle, to
 nowhere, a socket, a folder, a huge file, JSON nested 200,000 deep, metadata of the wrong types)
-beside an honest student, who must be graded exactly as when graded alone.
+and the red team's resource attacks (a flood of display messages with 8 MB of metadata each, a
+4.2 MB list literal, thirty sleeping cells, one message larger than the grader reads) beside an
+honest student, who must be graded exactly as when graded alone. The batch runs in a process of
+its own, so that the peak memory of the grader and of every process it started is measured
+(``batch.grade_measured``): the attacks finish within the bounds of ``docs/grading.md``.
 """
 
 from __future__ import annotations
@@ -12,13 +16,16 @@ from __future__ import annotations
 import json
 import os
 import socket
+from dataclasses import replace
 from pathlib import Path
 
 import nbformat
 import pytest
 from grading_lesson import CHECK_MODULE, SLUG, SOLUTIONS, submission, write
 
+from attacks.batch import grade_measured
 from course_lib.grading import GradeOptions, grade_all
+from course_lib.grading.bounds import MAX_MESSAGE_BYTES, cell_seconds
 from course_lib.grading.canonical import load_lessons
 from course_lib.grading.discover import (
     UnreadableSubmission,
@@ -26,7 +33,7 @@ from course_lib.grading.discover import (
     named_file,
     read_submission,
 )
-from course_lib.grading.parse import MAX_CODE_CELLS
+from course_lib.grading.parse import MAX_CELL_SOURCE, MAX_CODE_CELLS
 
 OPTIONS = GradeOptions(cell_timeout=60, memory_mb=1500, jobs=2, check_modules=(CHECK_MODULE,))
 FILE = f"{SLUG}.ipynb"
@@ -159,25 +166,114 @@ def plant(folder: Path, what) -> None:
         path.write_text(what, encoding="utf-8")
 
 
+def with_cells(nb: nbformat.NotebookNode, sources: list[str]) -> nbformat.NotebookNode:
+    """``nb`` with code cells of ``sources`` before its first exercise (after the scratch cell)."""
+    for number, source in enumerate(reversed(sources)):
+        nb.cells.insert(3, nbformat.v4.new_code_cell(source, id=f"added-{number}"))
+    return nb
+
+
+FLOOD = (
+    "import time\n"
+    "from IPython.display import display\n"
+    "metadata = {'m': 'y' * (8 << 20)}\n"
+    "for _ in range(8):\n"
+    "    display({'text/plain': 'x'}, raw=True, metadata=metadata)\n"
+    "    time.sleep(0.1)  # one message at a time: the kernel itself holds none waiting\n"
+)
+SLEEP = "import time\ntime.sleep(3600)"
+HUGE_LIST = "ITEMS = [" + "0, " * 1_400_000 + "]\n"  # 4.2 MB, as the red team's
+OVERSIZED = (
+    "from IPython.display import display\n"
+    f"display({{'text/plain': 'x' * {MAX_MESSAGE_BYTES + 1}}}, raw=True)\n"
+)
+# The red team's resource attacks (student -> notebook), each with the solutions in place.
+RESOURCE = {
+    "metadata_flood": with_cells(submission(SOLUTIONS), [FLOOD] * 4),  # 32 messages of 8 MB
+    "sleeping_cells": with_cells(submission(SOLUTIONS), [SLEEP] * 30),
+    "huge_list": submission({**SOLUTIONS, "90.1": HUGE_LIST + SOLUTIONS["90.1"]}),
+    "oversized_message": submission({**SOLUTIONS, "90.1": OVERSIZED + SOLUTIONS["90.1"]}),
+}
+MEMORY_MARGIN_KIB = 64 * 1024  # what a class's results and its grading threads may add
+
+
 @pytest.fixture(scope="module")
-def batch(tmp_path_factory, canonical_dir):
+def graded(tmp_path_factory, canonical_dir):
+    """The honest student graded alone, then the whole batch, each in a process of its own
+    (their peak memory measured). The cell timeout is how long grading the honest notebook
+    alone took (at least 2 s): a cell of it needs a small part of that, however busy the
+    machine, and the sleeping cells cost no more than the lesson's cells times it."""
+    alone_root = tmp_path_factory.mktemp("alone")
+    write(alone_root / "honest" / FILE, submission(SOLUTIONS))
+    alone, alone_peaks, seconds = grade_measured(alone_root, canonical_dir, OPTIONS)
+    options = replace(OPTIONS, cell_timeout=max(2.0, round(seconds, 1)))
     root = tmp_path_factory.mktemp("hostile")
     write(root / "honest" / FILE, submission(SOLUTIONS))
     for student, (what, _) in REFUSED.items():
         plant(root / student, what)
     for student, what in GRADED.items():
         plant(root / student, what)
-    lessons = load_lessons(canonical_dir)
-    results = grade_all(discover(root), lessons, OPTIONS)
-    alone_root = tmp_path_factory.mktemp("alone")
-    write(alone_root / "honest" / FILE, submission(SOLUTIONS))
-    [alone] = grade_all(discover(alone_root), lessons, OPTIONS)
-    return {result.student: result for result in results}, alone
+    for student, nb in RESOURCE.items():
+        write(root / student / FILE, nb)
+    results, peaks, _ = grade_measured(root, canonical_dir, options)
+    return {
+        "results": results,
+        "alone": alone["honest"],
+        "peaks": peaks,
+        "alone_peaks": alone_peaks,
+        "options": options,
+    }
+
+
+@pytest.fixture(scope="module")
+def batch(graded):
+    return graded["results"], graded["alone"]
 
 
 def test_every_file_of_the_batch_has_rows_and_the_run_finished(batch):
     results, _ = batch
-    assert set(results) == {"honest", *REFUSED, *GRADED}
+    assert set(results) == {"honest", *REFUSED, *GRADED, *RESOURCE}
+
+
+def test_a_huge_list_literal_is_refused_before_anything_parses_it(batch):
+    results, _ = batch
+    rows = results["huge_list"].exercises
+    assert {row.status for row in rows} == {"invalid"}
+    assert f"more than the {MAX_CELL_SOURCE} the grader reads in one cell" in rows[0].message
+
+
+def test_sleeping_cells_get_the_time_of_the_lessons_cells_and_no_more(graded, lesson):
+    rows = graded["results"]["sleeping_cells"].exercises
+    seconds = cell_seconds(lesson, graded["options"].cell_timeout)
+    assert {row.status for row in rows} == {"timeout"}
+    assert all(f"used up their time ({seconds:g} s in all" in row.message for row in rows), rows
+
+
+def test_a_flood_of_metadata_costs_no_points_and_no_memory(graded):
+    assert graded["results"]["metadata_flood"].points == 6
+    # Each process of the run (pytest's, the kernels', the analysis children) stays within what
+    # grading the honest alone took and a dozen of the largest messages the grader receives (a
+    # message is held a few times over while it is received: socket, decryption, decoded JSON;
+    # measured: 80 to 120 MB for these 8 MB messages). nbval kept all 32 (256 MB, and their
+    # copies) before outputs went uncollected.
+    # The grader's own process reads no source (the analysis children do), and never had more
+    # than one submission's analysis result at a time beside the class's results.
+    allowance = {"children": 12 * MAX_MESSAGE_BYTES // 1024, "grader": MEMORY_MARGIN_KIB}
+    peaks, alone = graded["peaks"], graded["alone_peaks"]
+    over = {
+        key: (peaks[key], alone[key])
+        for key in allowance
+        if peaks[key] > alone[key] + allowance[key]
+    }
+    assert not over, f"peak KiB (batch, honest alone) over the allowance: {over}"
+
+
+def test_a_message_larger_than_the_grader_reads_fails_its_own_exercise_only(batch):
+    results, _ = batch
+    rows = {row.exercise: row for row in results["oversized_message"].exercises}
+    assert rows["90.1"].status == "kernel_died"
+    assert "a message larger than the grader reads" in rows["90.1"].message
+    assert (rows["90.2"].status, rows["90.3"].status) == ("passed", "passed")
 
 
 @pytest.mark.parametrize("student", sorted(k for k, (_, words) in REFUSED.items() if words))

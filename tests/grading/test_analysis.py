@@ -1,0 +1,86 @@
+"""The learner's sources are read in a child process with a memory and a time limit: what it
+finds is what reading them here finds, a refusal comes back as one, and a child that runs out
+is a clear ``AnalysisFailed`` (that submission's ``invalid`` rows), never the grader's end."""
+
+from __future__ import annotations
+
+import pickle
+
+import nbformat
+import pytest
+from grading_lesson import SOLUTIONS, submission, write
+
+from course_lib.grading.analysis import AnalysisFailed, analyse, analyse_apart
+from course_lib.grading.parse import MAX_CELL_SOURCE, InvalidSubmission
+
+
+def chained(cells: int) -> nbformat.NotebookNode:
+    """Every exercise's answer calls the last of a chain of helpers, each in a cell of its own:
+    finding which cells make up the answers takes a round per helper (seconds of CPU)."""
+    nb = submission(
+        {
+            "90.1": f"def double(x):\n    return h{cells - 1}(x)",
+            "90.2": f"def shout(word):\n    return h{cells - 1}(word)",
+            "90.3": f"def type_name(annotation):\n    return h{cells - 1}(annotation)",
+        }
+    )
+    for n in range(cells):
+        source = f"def h{n}(x):\n    return h{n - 1}(x)" if n else "def h0(x):\n    return x"
+        nb.cells.insert(2 + n, nbformat.v4.new_code_cell(source, id=f"h{n}"))
+    return nb
+
+
+@pytest.fixture(params=["forked", "fresh"])
+def road(request, monkeypatch):
+    """The child forked by the fork server, or a fresh Python process (``COURSE_GRADE_FORK=0``)."""
+    monkeypatch.setenv("COURSE_GRADE_FORK", "1" if request.param == "forked" else "0")
+    return request.param
+
+
+def test_the_child_finds_what_reading_here_finds(tmp_path, lesson, road):
+    nb = submission({**SOLUTIONS, "90.1": "import course_lib.reference as r\ndouble = r.to_text"})
+    path = write(tmp_path / "90_test.ipynb", nb)
+    apart = analyse_apart(path, lesson)
+    here = analyse(path.read_bytes(), lesson)
+    assert apart == here
+    assert apart.read.reasons["90.1"] and "course_lib.reference" in apart.read.reasons["90.1"]
+    assert set(apart.prints) == {"90.1", "90.2", "90.3"}
+
+
+def test_a_refusal_in_the_child_is_the_submissions_refusal(tmp_path, lesson):
+    path = write(tmp_path / "90_test.ipynb", submission({"90.1": "#" * (MAX_CELL_SOURCE + 1)}))
+    with pytest.raises(InvalidSubmission, match="the grader reads in one cell"):
+        analyse_apart(path, lesson)
+
+
+def test_a_child_out_of_memory_is_a_clear_failure(tmp_path, lesson, road):
+    literal = "x = [" + "0," * (MAX_CELL_SOURCE // 2 - 10) + "]"
+    path = write(tmp_path / "90_test.ipynb", submission({**SOLUTIONS, "90.1": literal}))
+    assert analyse_apart(path, lesson).cells  # read within the usual limit
+    with pytest.raises(AnalysisFailed, match="within 1 MB of memory"):
+        analyse_apart(path, lesson, memory_mb=1)
+
+
+def test_a_child_out_of_time_is_a_clear_failure(tmp_path, lesson, road):
+    path = write(tmp_path / "90_test.ipynb", chained(1990))
+    with pytest.raises(AnalysisFailed, match="within 0.5 s"):
+        analyse_apart(path, lesson, seconds=0.5)
+
+
+def test_what_the_child_sends_back_is_bounded_by_the_code_not_the_file(tmp_path, lesson):
+    plain = analyse_apart(
+        write(tmp_path / "plain" / "90_test.ipynb", submission(SOLUTIONS)), lesson
+    )
+    nb = submission(SOLUTIONS)
+    nb.cells.insert(0, nbformat.v4.new_markdown_cell("m" * 10_000_000, id="notes"))
+    nb.cells[3].metadata.update(junk="j" * 5_000_000, tags=["t" * 5_000_000, "mine"])
+    nb.metadata["junk"] = "n" * 5_000_000
+    path = write(tmp_path / "padded" / "90_test.ipynb", nb)
+    padded = analyse_apart(path, lesson)
+    assert len(pickle.dumps(padded)) < 2 * len(pickle.dumps(plain))
+    assert (padded.sanitized.roles, padded.read, padded.prints) == (
+        plain.sanitized.roles,
+        plain.read,
+        plain.prints,
+    )
+    assert padded.sanitized.notebook.cells[3].metadata == {"tags": ["mine"]}
