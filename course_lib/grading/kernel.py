@@ -399,7 +399,7 @@ class GuardedKernel(RunningKernel):
         """Whether the kernel sent a message larger than ``MAX_MESSAGE_BYTES`` (it was not
         received, and the channel lost what followed it: the kernel is of no more use)."""
         kc = getattr(self, "kc", None)
-        return kc is not None and hasattr(kc, "lost_connection") and kc.lost_connection()
+        return kc is not None and kc.lost_connection()
 
     def heartbeat_silence(self) -> float:
         """Seconds the kernel's heartbeat has gone unanswered (0 while it answers)."""
