@@ -4,10 +4,12 @@ Parametrized over whatever solutions/ holds, so a new lesson is covered as soon 
 a lesson's translated editions (``solutions/<lang>/``, ``notebooks/<lang>/``) are covered beside it:
 
 - the solution notebook passes ``pytest --nbval --nbval-current-env`` in strict mode (stored
-  outputs match a fresh run, up to tests/nbval_sanitize.cfg); its translations run in the same
-  pytest process (one start-up and one set of imports for all editions of a lesson);
+  outputs match a fresh run, up to tests/nbval_sanitize.cfg);
 - the student notebook runs to the end, and its only errors are "not done yet" in check cells
   (in the edition's language);
+
+A lesson's editions run side by side (a process or a kernel each): a notebook's cells keep one
+core busy at a time, and the suite runs serially on a machine with two.
 - notebooks/ is what the build makes of solutions/, and each check cell there is canonical and
   locked;
 - exercise cells and the checks registry (``course_lib.checks.EXERCISES``) agree.
@@ -15,9 +17,10 @@ a lesson's translated editions (``solutions/<lang>/``, ``notebooks/<lang>/``) ar
 
 from __future__ import annotations
 
-import os
+import functools
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nbformat
@@ -40,7 +43,6 @@ each_notebook = pytest.mark.parametrize("solution", SOLUTIONS, ids=[p.stem for p
 # checks IRI formats). The kernels nbval starts are processes of their own, untouched: measured,
 # 6.7 s of CPU less per notebook on a loaded machine, nothing less tested.
 NBVAL_PYTEST = [sys.executable, "-c", PYTEST_MAIN, "-p", "nbval.plugin"]
-NBVAL_ENV = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
 
 # Every edition of every lesson: (solution path, language).
 EDITIONS_BUILT = [(path, ENGLISH) for path in SOLUTIONS] + [
@@ -73,25 +75,45 @@ def test_there_are_solution_notebooks_to_verify():
     assert SOLUTIONS, "solutions/ holds no notebooks"
 
 
-@each_notebook
-def test_the_solution_notebook_and_its_translations_pass_nbval_in_strict_mode(solution):
-    paths = [str(path.relative_to(ROOT)) for path in [solution, *translations_of(solution)]]
+def start_nbval(path: Path, env: dict[str, str]) -> subprocess.Popen:
     command = [
         *NBVAL_PYTEST, "--nbval", "--nbval-current-env",
         "--nbval-sanitize-with", str(SANITIZE), "--nbval-cell-timeout", "60",
-        "-p", "no:cacheprovider", "-q", "-o", "addopts=", *paths,
+        "-p", "no:cacheprovider", "-q", "-o", "addopts=", str(path.relative_to(ROOT)),
     ]  # fmt: skip
-    # The toolkit as before any check passed; pytest for nbval alone (NBVAL_ENV).
+    return subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+    )
+
+
+@each_notebook
+def test_the_solution_notebook_and_its_translations_pass_nbval_in_strict_mode(solution):
+    # The toolkit as before any check passed; pytest for nbval alone (NBVAL_PYTEST,
+    # with no plugin autoloaded).
     with untouched_environment() as env:
-        run = subprocess.run(
-            command, cwd=ROOT, capture_output=True, text=True, timeout=300,
-            env={**env, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
-        )  # fmt: skip
-    assert run.returncode == 0, f"nbval failed on {solution.name}:\n{run.stdout[-6000:]}"
+        env = {**env, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+        runs = [(path, start_nbval(path, env)) for path in [solution, *translations_of(solution)]]
+        failed = []
+        try:
+            for path, run in runs:
+                output, _ = run.communicate(timeout=300)
+                if run.returncode != 0:
+                    failed.append(f"nbval failed on {path.relative_to(ROOT)}:\n{output[-6000:]}")
+        finally:
+            for _, run in runs:
+                if run.poll() is None:
+                    run.kill()
+                    run.wait()
+    assert not failed, "\n".join(failed)
 
 
-@each_edition
-def test_the_student_notebook_runs_and_only_its_check_cells_say_not_done_yet(solution, lang):
+def editions_of(solution: Path) -> list[tuple[Path, str]]:
+    """The lesson's solution in each edition, with its language (a translation's folder)."""
+    return [(solution, ENGLISH)] + [(path, path.parent.name) for path in translations_of(solution)]
+
+
+def not_done_yet_problems(solution: Path, lang: str) -> list[str]:
+    """What is wrong with a run of the student notebook of ``solution``'s edition ``lang``."""
     path = student_path(solution)
     nb = run_notebook(read(path), path.parent, allow_errors=True)
     problems = []
@@ -99,7 +121,7 @@ def test_the_student_notebook_runs_and_only_its_check_cells_say_not_done_yet(sol
         if cell.cell_type != "code":
             continue
         errors = [out for out in cell.outputs if out.output_type == "error"]
-        where = f"cell {index} (id {cell.id!r})"
+        where = f"{path.relative_to(ROOT)} cell {index} (id {cell.id!r})"
         if is_check(cell):
             if [error.ename for error in errors] != ["NotDoneYet"]:
                 problems.append(f"{where}: expected NotDoneYet, got {[e.ename for e in errors]}")
@@ -107,7 +129,17 @@ def test_the_student_notebook_runs_and_only_its_check_cells_say_not_done_yet(sol
                 problems.append(f"{where}: unexpected message {errors[0].evalue!r}")
         elif errors:
             problems.append(f"{where}: {errors[0].ename}: {errors[0].evalue}")
-    assert not problems, f"{path.name}:\n" + "\n".join(problems)
+    return problems
+
+
+@each_notebook
+def test_the_student_notebook_runs_and_only_its_check_cells_say_not_done_yet(solution):
+    """Every edition of the lesson's student notebook, each in its own kernel, side by side."""
+    editions = editions_of(solution)
+    with ThreadPoolExecutor(max_workers=len(editions)) as pool:
+        found = pool.map(lambda edition: not_done_yet_problems(*edition), editions)
+        problems = [problem for edition in found for problem in edition]
+    assert not problems, "\n".join(problems)
 
 
 def not_done_yet(exercise_id: str, lang: str) -> str:
@@ -116,15 +148,21 @@ def not_done_yet(exercise_id: str, lang: str) -> str:
     return translate(messages.MESSAGES, "header_not_done", lang, id=exercise_id, title=title)
 
 
+@functools.cache
+def stale() -> tuple[str, ...]:
+    """What a fresh build would change (one build for every test that asks)."""
+    return tuple(stale_notebooks())
+
+
 @each_edition
 def test_the_student_notebook_is_what_the_build_makes_of_the_solution(solution, lang):
     name = str(solution.relative_to(ROOT / "solutions").as_posix())
-    mine = [line for line in stale_notebooks() if f"/{name} " in line]
+    mine = [line for line in stale() if f"/{name} " in line]
     assert mine == []
 
 
 def test_notebooks_holds_no_student_notebook_without_a_solution():
-    assert [line for line in stale_notebooks() if "has no source" in line] == []
+    assert [line for line in stale() if "has no source" in line] == []
 
 
 @each_edition
