@@ -8,11 +8,25 @@
 
 Each widget has a deterministic plain-text form (``text()``, also its ``repr``), which is what
 GitHub shows and what nbval compares; the live controls need JupyterLab with ipywidgets.
+The widgets are imported when first named, so the text-only modules (``conversation_text``,
+``transcript``) load without ipywidgets: the grading side draws with them.
 """
 
-from course_lib.widgets.choice_trace import ToolChoiceTrace
-from course_lib.widgets.conversation import ConversationView
-from course_lib.widgets.schema_explorer import SchemaExplorer
-from course_lib.widgets.tool_form import ToolForm
+from __future__ import annotations
 
-__all__ = ["ConversationView", "SchemaExplorer", "ToolChoiceTrace", "ToolForm"]
+import importlib
+from typing import Any
+
+_MODULES = {
+    "ConversationView": "conversation",
+    "SchemaExplorer": "schema_explorer",
+    "ToolChoiceTrace": "choice_trace",
+    "ToolForm": "tool_form",
+}
+__all__ = sorted(_MODULES)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _MODULES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_MODULES[name]}"), name)

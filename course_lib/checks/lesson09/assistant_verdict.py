@@ -1,6 +1,6 @@
 """What 09.1's judge reads from the recorded exchanges, and how it reports a wrong outcome: a
 ``Verdict`` carrying a ``Failure`` whose detail draws the conversation as the model received it
-(``ConversationView``'s text) and says where to watch it."""
+(``ConversationText``, the text ``ConversationView`` shows) and says where to watch it."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from course_lib.checks.lesson09.assistant_run import Asked, Evidence
 from course_lib.checks.lesson09.assistant_texts import text
 from course_lib.local_model.followup import Exchange as ToolExchange
 from course_lib.local_model.turns import ToolCall
+from course_lib.widgets.conversation_text import ConversationText
 
 MAX_CONVERSATION = 2400  # characters of the conversation shown under a failed scenario
 VISIBLE_IDS = ("price", "staff_tool", "injection", "eval")
@@ -76,17 +77,15 @@ def expected_offer(question: str, role: str) -> list[str]:
 
 
 def conversation(evidence: Evidence, asked: Asked) -> str:
-    """The last request of ``asked`` and its reply, drawn as ConversationView draws them, and
+    """The last request of ``asked`` and its reply, drawn as ConversationView's text draws them, and
     where to watch it."""
-    from course_lib.widgets.conversation import ConversationView
-
     lines = []
     if asked.exchanges:
         last = asked.exchanges[-1]
         messages = [m for m in last.request.get("messages") or [] if isinstance(m, dict)]
         if reply_message(last):
             messages.append(reply_message(last))
-        drawn = ConversationView(messages).text()
+        drawn = ConversationText(messages).text()
         if len(drawn) > MAX_CONVERSATION:
             drawn = drawn[:MAX_CONVERSATION] + "…"
         lines.append(text("conversation", conversation=drawn))
