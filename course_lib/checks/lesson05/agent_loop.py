@@ -18,7 +18,7 @@ from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
 from course_lib.checks.lesson05 import agent_loop_cases as cases
-from course_lib.checks.lesson05._shared import (
+from course_lib.checks.lesson05._agent_tools import (
     CHECK_MODEL,
     KERNEL_SOURCE,
     NOTEBOOK,

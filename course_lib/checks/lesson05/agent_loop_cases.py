@@ -12,7 +12,7 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
-from course_lib.checks.lesson05._shared import CITIES
+from course_lib.checks.lesson05._agent_tools import CITIES
 
 Case = tuple[str, str, Callable[[], Any], int]
 

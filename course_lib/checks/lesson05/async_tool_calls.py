@@ -17,6 +17,7 @@ from random import Random
 from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
+from course_lib.checks.lesson05._agent_tools import NOTEBOOK
 from course_lib.checks.lesson05._meeting import (
     ASYNC_MEETING_SOURCE,
     NAMES,
@@ -25,7 +26,6 @@ from course_lib.checks.lesson05._meeting import (
     expected_messages,
     shown_calls,
 )
-from course_lib.checks.lesson05._shared import NOTEBOOK
 from course_lib.checks.lesson05.tool_calls import judge
 from course_lib.i18n import translate
 

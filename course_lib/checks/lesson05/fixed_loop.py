@@ -14,7 +14,7 @@ from typing import Any
 from course_lib.checks.compare import hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson05._shared import (
+from course_lib.checks.lesson05._agent_tools import (
     CHECK_MODEL,
     CITIES,
     KERNEL_SOURCE,

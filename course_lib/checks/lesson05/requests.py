@@ -4,7 +4,7 @@ model name, the tools, and the first request's messages, the same on every turn.
 from __future__ import annotations
 
 from course_lib.checks.compare import HintText, Plain, fail, first_difference
-from course_lib.checks.lesson05._shared import CHECK_MODEL, check_tools
+from course_lib.checks.lesson05._agent_tools import CHECK_MODEL, check_tools
 from course_lib.i18n import translate
 
 HINTS = {

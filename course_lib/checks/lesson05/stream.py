@@ -14,7 +14,7 @@ from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidde
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
 from course_lib.checks.lesson05 import stream_cases as streams
-from course_lib.checks.lesson05._shared import (
+from course_lib.checks.lesson05._agent_tools import (
     CHECK_MODEL,
     NOTEBOOK,
     check_tools,

@@ -16,6 +16,7 @@ from typing import Any
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng, show
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
+from course_lib.checks.lesson05._agent_tools import NOTEBOOK
 from course_lib.checks.lesson05._meeting import (
     MEETING_SOURCE,
     WAIT,
@@ -23,7 +24,6 @@ from course_lib.checks.lesson05._meeting import (
     expected_messages,
     shown_calls,
 )
-from course_lib.checks.lesson05._shared import NOTEBOOK
 from course_lib.i18n import translate
 
 TEXTS = {

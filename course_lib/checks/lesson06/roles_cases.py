@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any
 
 from course_lib.checks.compare import hidden_rng
-from course_lib.checks.lesson06._shared import PERMISSIONS, ROLES
+from course_lib.checks.lesson06._roles_and_answers import PERMISSIONS, ROLES
 
 REGISTRY_SOURCE = '''\
 from course_lib.reference import ToolRegistry

@@ -18,7 +18,7 @@ from typing import Any
 from course_lib.checks.compare import HintText, Plain, fail, first_difference
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
-from course_lib.checks.lesson06._shared import NOTEBOOK, expect_value_error, shown_answer
+from course_lib.checks.lesson06._roles_and_answers import NOTEBOOK, expect_value_error, shown_answer
 from course_lib.checks.lesson06.strict_cases import (
     DEEP_CASE,
     EMPTY_CASE,

@@ -22,7 +22,7 @@ from course_lib.checks.lesson07._anthropic_blocks import (
     is_text_blocks_of,
     roles,
 )
-from course_lib.checks.lesson07._shared import is_error_result, replaced, tool_result
+from course_lib.checks.lesson07._registry import is_error_result, replaced, tool_result
 from course_lib.i18n import translate
 
 TEXTS = {

@@ -3,7 +3,7 @@ round trip over the Anthropic Messages API.
 
 The learner's function gets a real ``anthropic.Anthropic`` client whose requests a model session
 on the check's side answers and records; the registry is built beside the learner's code from
-``_shared.REGISTRY_SOURCE``. The check judges what was really sent: model, ``max_tokens``, the
+``_registry.REGISTRY_SOURCE``. The check judges what was really sent: model, ``max_tokens``, the
 Anthropic tools, the question, the assistant's content sent back unchanged, then **one** user
 message holding one ``tool_result`` per ``tool_use`` (its id as ``tool_use_id``, the registry's
 result as content, ``is_error`` exactly on error results). Two cases ask ``local-toy-reasoning``,
@@ -22,7 +22,7 @@ from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidde
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_endless, raise_learner_error
 from course_lib.checks.lesson07._anthropic_blocks import is_the_question
-from course_lib.checks.lesson07._shared import (
+from course_lib.checks.lesson07._registry import (
     CHECK_MODEL,
     NOTEBOOK,
     random_questions,

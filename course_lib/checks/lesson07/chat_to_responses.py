@@ -16,7 +16,7 @@ from typing import Any
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson07._shared import NOTEBOOK, PLACES
+from course_lib.checks.lesson07._registry import NOTEBOOK, PLACES
 from course_lib.i18n import translate
 from course_lib.reference.responses_input import chat_to_responses_input
 

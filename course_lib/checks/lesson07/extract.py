@@ -22,7 +22,7 @@ from typing import Any
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
-from course_lib.checks.lesson07._shared import CHECK_MODEL, NOTEBOOK, text_of_message
+from course_lib.checks.lesson07._registry import CHECK_MODEL, NOTEBOOK, text_of_message
 from course_lib.checks.lesson07.extract_requests import (
     MAX_TOKENS,
     diagnose_anthropic_request,

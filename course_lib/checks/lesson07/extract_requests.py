@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail
-from course_lib.checks.lesson07._shared import CHECK_MODEL
+from course_lib.checks.lesson07._registry import CHECK_MODEL
 from course_lib.i18n import translate
 
 MAX_TOKENS = 1024

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail
-from course_lib.checks.lesson07._shared import replaced, tool_result
+from course_lib.checks.lesson07._registry import replaced, tool_result
 from course_lib.i18n import translate
 
 TEXTS = {

@@ -3,7 +3,7 @@ tool round trip over the OpenAI Responses API.
 
 The learner's function gets a real ``openai.OpenAI`` client whose requests a model session on
 the check's side answers and records (``session.exchanges``); the registry is built beside the
-learner's code from the source text the check runs too (``_shared.REGISTRY_SOURCE``). The check
+learner's code from the source text the check runs too (``_registry.REGISTRY_SOURCE``). The check
 judges what was really sent: the model name, the flat tools, the question, one
 ``function_call_output`` per call paired by ``call_id``, each holding the registry's result, and a
 second request that continues the conversation one way or the other, not both. Two cases ask
@@ -20,7 +20,7 @@ from typing import Any
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
-from course_lib.checks.lesson07._shared import (
+from course_lib.checks.lesson07._registry import (
     CHECK_MODEL,
     NOTEBOOK,
     random_questions,

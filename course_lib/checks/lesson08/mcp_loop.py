@@ -17,7 +17,7 @@ from course_lib.checks.compare import Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.failures import Failure, NotDoneYet
 from course_lib.checks.learner import Learner, raise_learner_error
-from course_lib.checks.lesson08._shared import (
+from course_lib.checks.lesson08._kernel_bridge import (
     CHECK_MODEL,
     NOTEBOOK,
     hint_of,

@@ -15,7 +15,7 @@ from typing import Any
 
 from course_lib.checks.compare import Plain, fail, first_difference
 from course_lib.checks.learner import raise_learner_error
-from course_lib.checks.lesson08._shared import CHECK_MODEL, hint_of, raised_reply
+from course_lib.checks.lesson08._kernel_bridge import CHECK_MODEL, hint_of, raised_reply
 from course_lib.checks.lesson08.mcp_loop_cases import (
     MAX_TURNS,
     Conversation,

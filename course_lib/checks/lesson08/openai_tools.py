@@ -18,7 +18,7 @@ import mcp_types as types
 from course_lib.checks.compare import expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson08._shared import NOTEBOOK, hint_of
+from course_lib.checks.lesson08._kernel_bridge import NOTEBOOK, hint_of
 from course_lib.i18n import translate
 from course_lib.mcp_servers.notes_book import TOOLS as NOTES_TOOLS
 from course_lib.reference.mcp_client import MAX_NAME_LENGTH, mcp_tools_to_openai

@@ -18,7 +18,7 @@ from typing import Any
 from course_lib.checks.compare import Plain, fail, first_difference, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, raise_learner_error
-from course_lib.checks.lesson08._shared import NOTEBOOK, hint_of, kernel_helper
+from course_lib.checks.lesson08._kernel_bridge import NOTEBOOK, hint_of, kernel_helper
 from course_lib.checks.lesson08.serve_registry_cases import (
     RegistryCase,
     expected_listing,

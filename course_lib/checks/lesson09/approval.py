@@ -18,7 +18,7 @@ from typing import Any
 from course_lib.checks.compare import HintText, Plain, fail
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
-from course_lib.checks.lesson09._shared import NOTEBOOK
+from course_lib.checks.lesson09._policy_oracles import NOTEBOOK
 from course_lib.checks.lesson09.approval_cases import (
     NEEDS_APPROVAL,
     RAISES,

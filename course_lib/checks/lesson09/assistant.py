@@ -16,7 +16,7 @@ from __future__ import annotations
 from course_lib.checks.compare import Plain, fail
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import STUB_ID, Learner, Reply, raise_learner_error
-from course_lib.checks.lesson09._shared import NOTEBOOK
+from course_lib.checks.lesson09._policy_oracles import NOTEBOOK
 from course_lib.checks.lesson09.assistant_judge import judge
 from course_lib.checks.lesson09.assistant_run import Asked, build, run_scenario
 from course_lib.checks.lesson09.assistant_scenarios import CHECK_MODEL, scenarios

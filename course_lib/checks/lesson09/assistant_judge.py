@@ -24,7 +24,7 @@ from course_lib.capstone.policies import (
 from course_lib.capstone.shop import RENDEZVOUS_MISSED
 from course_lib.checks.compare import Plain
 from course_lib.checks.failures import Failure
-from course_lib.checks.lesson09._shared import expected_may_use, expected_route
+from course_lib.checks.lesson09._policy_oracles import expected_may_use, expected_route
 from course_lib.checks.lesson09.assistant_run import Asked, Evidence
 from course_lib.checks.lesson09.assistant_scenarios import Expectation
 from course_lib.checks.lesson09.assistant_texts import hint, text

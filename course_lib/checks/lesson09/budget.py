@@ -14,7 +14,7 @@ from __future__ import annotations
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson09._shared import NOTEBOOK
+from course_lib.checks.lesson09._policy_oracles import NOTEBOOK
 from course_lib.checks.lesson09.budget_cases import (
     Case,
     blocks,

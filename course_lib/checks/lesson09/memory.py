@@ -18,7 +18,7 @@ from course_lib.checks.compare import HintText, Plain, expect_equal, fail
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Exchange, Learner, raise_learner_error
 from course_lib.checks.lesson09._exchanges import input_messages, is_responses, output_message
-from course_lib.checks.lesson09._shared import NOTEBOOK
+from course_lib.checks.lesson09._policy_oracles import NOTEBOOK
 from course_lib.checks.lesson09.memory_cases import (
     CHECK_MODEL,
     REGISTRY_SOURCE,

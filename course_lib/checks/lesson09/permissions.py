@@ -14,7 +14,7 @@ from course_lib.capstone.policies import CATEGORIES, PERMISSIONS, ROLES, TOOL_TA
 from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
-from course_lib.checks.lesson09._shared import NOTEBOOK, expected_may_use
+from course_lib.checks.lesson09._policy_oracles import NOTEBOOK, expected_may_use
 from course_lib.i18n import translate
 
 TEXTS = {

@@ -14,7 +14,7 @@ from course_lib.capstone.policies import CATEGORIES, KEYWORDS, ORDER_ID
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson09._shared import NOTEBOOK, expected_route, keyword_found
+from course_lib.checks.lesson09._policy_oracles import NOTEBOOK, expected_route, keyword_found
 from course_lib.i18n import translate
 
 TEXTS = {

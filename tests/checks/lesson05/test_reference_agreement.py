@@ -8,7 +8,7 @@ import pytest
 from openai.types.chat import ChatCompletionChunk
 
 from course_lib.checks.compare import hidden_rng
-from course_lib.checks.lesson05._shared import check_registry, oracle_client
+from course_lib.checks.lesson05._agent_tools import check_registry, oracle_client
 from course_lib.checks.lesson05.agent_loop_cases import loop_cases
 from course_lib.checks.lesson05.stream_cases import stream_cases
 from course_lib.local_model import HeuristicPolicy

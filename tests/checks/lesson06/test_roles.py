@@ -8,7 +8,7 @@ from rules import assert_breaks_rule
 from solution_cells import rejected
 
 from course_lib.checks import NotDoneYet, evaluate
-from course_lib.checks.lesson06._shared import PERMISSIONS, ROLES
+from course_lib.checks.lesson06._roles_and_answers import PERMISSIONS, ROLES
 from course_lib.checks.lesson06.roles_cases import check_registry, expected_selection
 from lesson06.notebook import EX3, solution, targets, wrong
 

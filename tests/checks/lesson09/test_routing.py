@@ -10,7 +10,7 @@ from solution_cells import rejected
 
 from course_lib.capstone.policies import CATEGORIES, KEYWORDS, ORDER_ID
 from course_lib.checks import EXERCISES, NotDoneYet, evaluate
-from course_lib.checks.lesson09._shared import expected_route
+from course_lib.checks.lesson09._policy_oracles import expected_route
 
 from ._solution import edited, solution
 
