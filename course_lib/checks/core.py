@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from course_lib.checks import messages
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.failures import CheckFailed, Failure, NotDoneYet
 
 
@@ -162,9 +163,15 @@ def exercise(
     points: int,
     targets: Sequence[str],
     rules: Sequence[Rule] = (),
+    hints: Catalog | None = None,
 ) -> Callable[[Callable[..., str | None]], Callable[..., str | None]]:
     """Register the check of exercise ``id``. It returns an optional short summary (for example
-    ``"12 cases"``) that the success line shows, and raises ``CheckFailed`` on a wrong case."""
+    ``"12 cases"``) that the success line shows, and raises ``CheckFailed`` on a wrong case.
+
+    With ``hints`` (the check's ``Catalog``), every rule's hint must be in it: a rule naming a
+    hint nobody wrote fails here, when the lesson's checks are imported."""
+    if hints is not None:
+        hints.require((rule.hint for rule in rules), owner=f"exercise {id}")
 
     def register(run: Callable[..., str | None]) -> Callable[..., str | None]:
         if dict.__contains__(EXERCISES, id):

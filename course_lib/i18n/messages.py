@@ -9,11 +9,11 @@ with its ``{placeholders}``, ``msgstr`` = the translation with the same placehol
 The domains:
 
 - ``messages``: what the check machinery and the stubs say (listed below by hand: two tables);
-- ``checks-lessonNN``: every learner-facing table of lesson NN's check modules, found by reading
-  their source (``check_tables``): a module-level dict literal named ``HINTS``, ``TEXTS``,
-  ``PHRASES`` or ``MESSAGES``, or ending in ``_HINTS``, ``_TEXTS`` or ``_PHRASES``. A new check
-  module's tables join their lesson's domain by being written; tests/i18n fails on a table of
-  sentences under another name.
+- ``checks-lessonNN``: every learner-facing table of lesson NN's check modules (its exercise
+  folders included), found by reading their source (``check_tables``): a module-level dict
+  literal or ``Catalog({...})`` named ``HINTS``, ``TEXTS``, ``PHRASES`` or ``MESSAGES``, or
+  ending in ``_HINTS``, ``_TEXTS`` or ``_PHRASES``. A new check module's tables join their
+  lesson's domain by being written; tests/i18n fails on a table of sentences under another name.
 
 At run time ``template(context, english, lang)`` looks a sentence up by its full ``msgctxt`` and
 its exact English: a sentence whose English changed is not in the index until a translator
@@ -46,8 +46,9 @@ def check_tables(root: Path = CHECKS) -> dict[str, tuple[str, ...]]:
     domains: dict[str, tuple[str, ...]] = {}
     for folder in sorted(root.glob("lesson[0-9][0-9]")):
         found = []
-        for path in sorted(folder.glob("*.py")):
-            module = f"{CHECKS_PACKAGE}.{folder.name}.{path.stem}"
+        for path in sorted(folder.rglob("*.py")):  # an exercise's folder is part of its lesson
+            parts = path.relative_to(root).with_suffix("").parts
+            module = ".".join((CHECKS_PACKAGE, *parts))
             found.extend(f"{module}:{name}" for name in defined_tables(path))
         if found:
             domains[f"checks-{folder.name}"] = tuple(found)
@@ -62,15 +63,21 @@ def defined_tables(path: Path) -> list[str]:
     values are texts (not lists of hints, like ``FORMAT_HINTS``)."""
     names = []
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if not isinstance(node, (ast.Assign, ast.AnnAssign)) or not isinstance(
-            node.value, ast.Dict
-        ):
+        if not isinstance(node, (ast.Assign, ast.AnnAssign)):
             continue
-        if any(isinstance(value, CONTAINERS) for value in node.value.values):
+        table = catalogued(node.value)
+        if table is None or any(isinstance(value, CONTAINERS) for value in table.values):
             continue
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         names.extend(t.id for t in targets if isinstance(t, ast.Name) and TABLE_NAME.search(t.id))
     return names
+
+
+def catalogued(value: ast.expr | None) -> ast.Dict | None:
+    """The dict literal of ``{...}`` or ``Catalog({...}, ...)`` (``course_lib.checks.catalog``)."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.args:
+        value = value.args[0] if value.func.id == "Catalog" else None
+    return value if isinstance(value, ast.Dict) else None
 
 
 # domain -> the English tables it holds, as "module:attribute".

@@ -111,7 +111,7 @@ def test_no_check_module_reads_a_catalogued_table_around_translate():
     names = {name.split(":")[1] for domain in check_tables().values() for name in domain}
     reads = [
         read
-        for path in sorted(CHECKS.glob("lesson[0-9][0-9]/*.py"))
+        for path in sorted(CHECKS.glob("lesson[0-9][0-9]/**/*.py"))
         for read in catalogued_reads(path, names)
     ]
     assert not reads, "read these through translate / HintText.of:\n" + "\n".join(reads)
