@@ -11,7 +11,7 @@ call ids and the same replies.
 from __future__ import annotations
 
 import json
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail
@@ -124,11 +124,8 @@ HINTS = {
         "and None, as the API sends and receives them."
     ),
 }
+hint = partial(HintText.of, HINTS)
 TEXTS = {"plain_json": "plain JSON data"}
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
 
 
 @cache

@@ -12,6 +12,7 @@ and the hint that names it: see ``RULES``.
 from __future__ import annotations
 
 import copy
+from functools import partial
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
@@ -41,10 +42,7 @@ TEXTS = {
     "no_exception": "no exception",
     "summary": "{count} conversations",
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 def case_label(label: str, question: str, limit: int) -> str:
@@ -173,10 +171,7 @@ HINTS = {
         "the repeat check compare such a string as it is."
     ),
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 RUN_CODE = "result = run_agent(client, registry, question, model=model, max_iterations=limit)"

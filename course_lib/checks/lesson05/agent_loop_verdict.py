@@ -7,6 +7,7 @@ received, the steps), each difference with the hint that explains it.
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail, first_difference, show
@@ -26,10 +27,7 @@ TEXTS = {
     "step_counts": "{got} steps (expected {expected})",
     "step_difference_counts": "{difference}; {got} steps (expected {expected})",
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 HINTS = {
@@ -129,10 +127,7 @@ HINTS = {
         "otherwise changed."
     ),
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 def _parsed(arguments: Any) -> Any:

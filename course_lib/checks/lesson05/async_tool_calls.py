@@ -12,6 +12,7 @@ each, and the hint that names it: see ``RULES``.
 
 from __future__ import annotations
 
+from functools import partial
 from random import Random
 
 from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
@@ -43,10 +44,7 @@ TEXTS = {
     "foreign": "an async tool ran on an event loop of its own, in another thread",
     "summary": "{count} batches",
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 Batch = tuple[list[dict], list[str], list[str]]
@@ -208,10 +206,7 @@ HINTS = {
         'Each tool message is {{"role": "tool", "tool_call_id": call["id"], "content": result}}.'
     ),
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 # Runs the learner's coroutine to its end on a fresh thread with a loop of its own: the thread

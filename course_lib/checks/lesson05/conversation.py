@@ -8,6 +8,7 @@ data described beside the learner's code (``VIEW_SOURCE``).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail, first_difference
@@ -100,6 +101,7 @@ HINTS = {
         "then one tool message per call; the final assistant message ends the list."
     ),
 }
+hint = partial(HintText.of, HINTS)
 
 TEXTS = {
     "accepted": "a conversation the model accepts",
@@ -109,14 +111,7 @@ TEXTS = {
     "message_at": "messages[{position}] of {count} (expected {expected} messages)",
     "no_message": "(no message)",
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 # --- what the model refused ----------------------------------------------------------------

@@ -9,6 +9,7 @@ each, and the hint that names it: see ``RULES``.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from course_lib.checks.compare import hidden_rng
@@ -32,13 +33,10 @@ TEXTS = {
     "case_limit": "fixed_loop(client, registry, {question}, model={model}, max_turns={limit})",
     "summary": "{count} conversations",
 }
+text = partial(translate, TEXTS)
 
 TWO_CITIES = "北京和上海的天气怎么样？"
 ENDLESS_QUESTION = "a model that never stops calling"
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
 
 
 def case_label(question: str, limit: int | None) -> str:

@@ -3,6 +3,8 @@ model name, the tools, and the first request's messages, the same on every turn.
 
 from __future__ import annotations
 
+from functools import partial
+
 from course_lib.checks.compare import HintText, Plain, fail, first_difference
 from course_lib.checks.lesson05._agent_tools import CHECK_MODEL, check_tools
 from course_lib.i18n import translate
@@ -23,6 +25,7 @@ HINTS = {
         "the first request."
     ),
 }
+hint = partial(HintText.of, HINTS)
 TEXTS = {
     "a_request": "a request to the model",
     "no_request": "no request",
@@ -31,14 +34,7 @@ TEXTS = {
     "the_tools": "the registry's tools, registry.schemas()",
     "first_messages": "the first request's messages",
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 def diagnose_requests(case: str, question: str, exchanges: list) -> None:

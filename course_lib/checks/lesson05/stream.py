@@ -8,6 +8,7 @@ check's side. Rules, the case that breaks each, and the hint that names it: see 
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
@@ -27,10 +28,7 @@ TEXTS = {
     "case_local": "collect_stream(<{label}>)",
     "summary": "{count} streams",
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 CASES = streams.stream_cases(hidden_rng("05.4"))
@@ -138,10 +136,7 @@ HINTS = {
         "and even function): check for None before joining."
     ),
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 CHUNKS_CODE = """\

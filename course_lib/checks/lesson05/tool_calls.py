@@ -10,6 +10,7 @@ any time. Rules, the case that breaks each, and the hint that names it: see ``RU
 from __future__ import annotations
 
 import json
+from functools import partial
 from random import Random
 from typing import Any
 
@@ -36,10 +37,7 @@ TEXTS = {
     "summary": "{count} batches",
     "not_a_list": "a {kind}, not a list",
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 # More calls than ThreadPoolExecutor() starts threads without max_workers (at most 32).
@@ -161,10 +159,7 @@ HINTS = {
         'Each tool message is {{"role": "tool", "tool_call_id": call["id"], "content": result}}.'
     ),
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 @exercise(

@@ -12,6 +12,7 @@ forces the first turn only). Rules, the case that breaks each, and the hint that
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
@@ -71,6 +72,7 @@ HINTS = {
         "the reply has tool calls, up to max_turns={limit} requests."
     ),
 }
+hint = partial(HintText.of, HINTS)
 
 TEXTS = {
     "case": "ask_with_choice(client, registry, {question}, model={model}, tool_choice={choice}, "
@@ -81,14 +83,7 @@ TEXTS = {
     "request_number": "request {number} of {count} your loop sent",
     "summary": "{count} conversations",
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 # (question, tool_choice as the learner is given it, policy factory, max_turns)

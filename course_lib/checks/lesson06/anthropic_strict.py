@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+from functools import partial
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail, first_difference
@@ -60,10 +61,7 @@ TEXTS = {
     "accepts": "a schema that accepts {sample}",
     "summary": "{count} tools made strict, {maps} open maps refused",
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 def case_label(name: str) -> str:
@@ -160,10 +158,7 @@ HINTS = {
         "limit values may go)."
     ),
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 # --- judging a result ---------------------------------------------------------------------------

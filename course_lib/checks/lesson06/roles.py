@@ -10,6 +10,7 @@ breaks each, and the hint that names it: see ``RULES``.
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail
@@ -44,10 +45,7 @@ TEXTS = {
     "no_mention": "no mention of tools this role may not use ({hidden})",
     "summary": "{selections} selections and {calls} role-aware calls",
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 def select_label(tags: Any, role: Any) -> str:
@@ -177,10 +175,7 @@ HINTS = {
         "unknown-tool error lists every tool, so do not pass it through)."
     ),
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 # --- the check's own registry -------------------------------------------------------------------

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable
+from functools import partial
 from random import Random
 from typing import Any
 
@@ -206,10 +207,7 @@ HINTS = {
         "that is not a float."
     ),
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 # (expression, its value, the hint when the learner raises instead)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+from functools import partial
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail, first_difference
@@ -48,10 +49,7 @@ TEXTS = {
     "named_default_kept": "the property named default kept",
     "summary": "{count} schemas made strict, {maps} open maps refused",
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 def case_label(name: str) -> str:
@@ -167,10 +165,7 @@ HINTS = {
     ),
     "no_open_map": "This schema has no open map: make it strict instead of raising.",
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 # --- reading schemas --------------------------------------------------------------------------

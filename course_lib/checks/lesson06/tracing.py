@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import partial
 from typing import Any
 
 from course_lib.checks.compare import (
@@ -62,10 +63,7 @@ TEXTS = {
     "why_spaced": "is an error object, spaced differently",
     "why_lookalike": "only looks like an error object",
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 def call_label(name: str, arguments: Any) -> str:
@@ -168,10 +166,7 @@ HINTS = {
         "parsed_arguments(arguments), which keeps such text as it is."
     ),
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 def record_hint(got: dict, expected: dict, arguments: Any, result: str) -> HintText:

@@ -9,11 +9,12 @@ check reads what the learner's code really sent in ``session.exchanges``, whatev
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from random import Random
 from typing import Any
 
-from course_lib.checks.learner import Learner
+from course_lib.checks.learner import Learner, Reply, raise_endless, raise_learner_error
 
 NOTEBOOK = "07_other_protocols"
 CHECK_MODEL = "toy-check-model"  # not MODEL: the learner must pass ``model`` through
@@ -126,3 +127,43 @@ def replaced(value: Any, names: dict[str, str]) -> Any:
     if isinstance(value, dict):
         return {key: replaced(part, names) for key, part in value.items()}
     return value
+
+
+def run_round_trips(
+    learner: Learner,
+    target: str,
+    table: list[tuple[str, Any, str]],
+    *,
+    api: str,
+    seed: int,
+    case_label: Callable[[str, str], str],
+    diagnose: Callable[..., None],
+    expect_final_text: Callable[[str, list, Reply], None],
+    exception_hints: list,
+    endless: bool = False,
+) -> None:
+    """07.1's and 07.3's loop: each (question, policy or None, model) of ``table`` asked of the
+    learner's ``target`` on a fresh session of ``api``, then the requests judged by ``diagnose``
+    and the answer by ``expect_final_text``. With ``endless``, a function that never returns is
+    judged on what it sent, then named as endless."""
+    __tracebackhide__ = True
+    from course_lib.local_model import HeuristicPolicy
+
+    for index, (question, policy, model) in enumerate(table):
+        session = learner.model(
+            policy or HeuristicPolicy(), model_name=CHECK_MODEL, seed=seed + index
+        )
+        case = case_label(question, model)
+        options = {"case": case, "endless_returns": True} if endless else {}
+        client = learner.client(session, api=api)
+        reply = learner.attempt(
+            target, client, registry_spec(learner), question, model=model, **options
+        )
+        if reply.endless:  # the rule its requests break first, then that it never finished
+            diagnose(case, question, session.exchanges, finished=False, model=model)
+            raise_endless(case, reply.endless)
+        if reply.raised:
+            diagnose(case, question, session.exchanges, finished=False, model=model)
+            raise_learner_error(case, reply, exception_hints)
+        diagnose(case, question, session.exchanges, model=model)
+        expect_final_text(case, session.exchanges, reply)

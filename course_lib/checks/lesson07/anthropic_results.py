@@ -12,6 +12,7 @@ they sit (``masked``), so a regrade says the same words.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail
@@ -35,10 +36,7 @@ TEXTS = {
     "result_of": "the tool_result answering {name}({arguments})",
     "sealed": "<the {field} of the reply's block {position}>",
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 HINTS = {
@@ -99,10 +97,7 @@ HINTS = {
         '"error" is not one.'
     ),
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 def masked(value: Any, first: dict) -> Any:

@@ -16,17 +16,18 @@ Rules, the case that breaks each, and the hint that names it: see ``RULES``.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, Reply, raise_endless, raise_learner_error
+from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson07._anthropic_blocks import is_the_question
 from course_lib.checks.lesson07._registry import (
     CHECK_MODEL,
     NOTEBOOK,
     random_questions,
-    registry_spec,
+    run_round_trips,
     text_of_message,
     tools,
 )
@@ -46,10 +47,7 @@ TEXTS = {
     "requests": "{count} request(s)",
     "summary": "{count} conversations",
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 def case_label(question: str, model: str = CHECK_MODEL) -> str:
@@ -216,10 +214,7 @@ HINTS = {
         "The SDK refuses a request without max_tokens: pass max_tokens=1024 to every request."
     ),
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 EXCEPTION_HINTS = [
@@ -306,31 +301,19 @@ def conversations() -> list[tuple[str, Any, str]]:
     rules=RULES,
 )
 def check_anthropic_round_trip(learner: Learner) -> str:
-    from course_lib.local_model import HeuristicPolicy
-
     table = conversations()
-    for index, (question, policy, model) in enumerate(table):
-        session = learner.model(
-            policy or HeuristicPolicy(), model_name=CHECK_MODEL, seed=730 + index
-        )
-        case = case_label(question, model)
-        reply = learner.attempt(
-            "anthropic_round_trip",
-            learner.client(session, api="anthropic"),
-            registry_spec(learner),
-            question,
-            model=model,
-            case=case,
-            endless_returns=True,
-        )
-        if reply.endless:  # the rule its requests break first, then that it never finished
-            diagnose(case, question, session.exchanges, finished=False, model=model)
-            raise_endless(case, reply.endless)
-        if reply.raised:
-            diagnose(case, question, session.exchanges, finished=False, model=model)
-            raise_learner_error(case, reply, EXCEPTION_HINTS)
-        diagnose(case, question, session.exchanges, model=model)
-        expect_final_text(case, session.exchanges, reply)
+    run_round_trips(
+        learner,
+        "anthropic_round_trip",
+        table,
+        api="anthropic",
+        seed=730,
+        case_label=case_label,
+        diagnose=diagnose,
+        expect_final_text=expect_final_text,
+        exception_hints=EXCEPTION_HINTS,
+        endless=True,
+    )
     return text("summary", count=len(table))
 
 

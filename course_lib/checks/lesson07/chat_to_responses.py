@@ -10,6 +10,7 @@ also reports whether the list it was given changed. The oracle is the contract a
 from __future__ import annotations
 
 import json
+from functools import partial
 from random import Random
 from typing import Any
 
@@ -29,10 +30,7 @@ TEXTS = {
     "a_list": "a list of items",
     "summary": "{count} conversations",
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 def call(call_id: str, name: str, arguments: dict) -> dict:
@@ -213,10 +211,7 @@ HINTS = {
     ),
     "generic": "Compare your items with the expected ones, item by item.",
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 def expected_items(messages: list[dict]) -> list[dict]:

@@ -16,7 +16,7 @@ names it: see ``RULES``.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
@@ -69,10 +69,7 @@ TEXTS = {
     "returned": "a returned {kind}",
     "summary": "{count} texts",
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 def case_label(sample: str, model_class: str, reply: str | None = None, api: str = "openai") -> str:
@@ -208,10 +205,7 @@ HINTS = {
         "{raised} instead."
     ),
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 EXCEPTION_HINTS = [

@@ -8,6 +8,7 @@ client: the model, ``max_tokens``, the same message, and ``output_config.format`
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail
@@ -26,10 +27,7 @@ TEXTS = {
     "format_anthropic": "the request's output_config",
     "strict_format": 'a "json_schema" response_format with "strict": true',
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 HINTS = {
@@ -78,10 +76,7 @@ HINTS = {
         "text_format=...) is the other route, not this one."
     ),
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 def diagnose_request(case: str, sample: str, exchanges: list, *, raised: bool) -> None:

@@ -12,6 +12,7 @@ they sit in the reply (``masked``), so a regrade says the same words.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail
@@ -29,10 +30,7 @@ TEXTS = {
     "output_of": "the output answering {name}({arguments})",
     "item_id": "<the id of the reply's item {position}, a {kind}>",
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 HINTS = {
@@ -75,10 +73,7 @@ HINTS = {
         "function_call items, then the outputs."
     ),
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 def masked(value: Any, first: dict) -> Any:

@@ -15,16 +15,17 @@ breaks each, and the hint that names it: see ``RULES``.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, Reply, raise_learner_error
+from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson07._registry import (
     CHECK_MODEL,
     NOTEBOOK,
     random_questions,
-    registry_spec,
+    run_round_trips,
     text_of_response,
     tools,
 )
@@ -47,10 +48,7 @@ TEXTS = {
     "text_beside": "a reply with text beside its calls ({count} call(s)): run them first",
     "summary": "{count} conversations",
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 def case_label(question: str, model: str = CHECK_MODEL) -> str:
@@ -191,10 +189,7 @@ HINTS = {
         "client.responses.create returns a Response: read .output and .output_text, not .choices."
     ),
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 EXCEPTION_HINTS = [
@@ -252,26 +247,18 @@ def conversations(learner: Learner) -> list[tuple[str, Any, str]]:
     rules=RULES,
 )
 def check_responses_round_trip(learner: Learner) -> str:
-    from course_lib.local_model import HeuristicPolicy
-
     table = conversations(learner)
-    for index, (question, policy, model) in enumerate(table):
-        session = learner.model(
-            policy or HeuristicPolicy(), model_name=CHECK_MODEL, seed=700 + index
-        )
-        case = case_label(question, model)
-        reply = learner.attempt(
-            "responses_round_trip",
-            learner.client(session),
-            registry_spec(learner),
-            question,
-            model=model,
-        )
-        if reply.raised:
-            diagnose(case, question, session.exchanges, finished=False, model=model)
-            raise_learner_error(case, reply, EXCEPTION_HINTS)
-        diagnose(case, question, session.exchanges, model=model)
-        expect_final_text(case, session.exchanges, reply)
+    run_round_trips(
+        learner,
+        "responses_round_trip",
+        table,
+        api="openai",
+        seed=700,
+        case_label=case_label,
+        diagnose=diagnose,
+        expect_final_text=expect_final_text,
+        exception_hints=EXCEPTION_HINTS,
+    )
     return text("summary", count=len(table))
 
 

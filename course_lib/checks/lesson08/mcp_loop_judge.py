@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import partial
 from typing import Any
 
 from course_lib.checks.compare import Plain, fail, first_difference
@@ -40,6 +41,7 @@ TEXTS = {
     "an_answer": "the answer",
     "no_answer": "no answer after {count} requests",
 }
+text = partial(translate, TEXTS)
 
 HINTS = {
     "no_request": "Call client.chat.completions.create: the check's model saw no request.",
@@ -114,10 +116,6 @@ HINTS = {
 
 def hint(key: str, **fields: object):
     return hint_of(HINTS, key, **fields)
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
 
 
 def judge_conversation(

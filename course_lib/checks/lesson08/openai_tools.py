@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import partial
 from random import Random
 from typing import Any
 
@@ -56,10 +57,7 @@ TEXTS = {
     "more": ", … {count} more",
     "summary": "{count} listings",
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 def short(name: str, limit: int = 24) -> str:

@@ -13,6 +13,7 @@ case that breaks each, and the hint that names it: see ``RULES``.
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
 from course_lib.checks.compare import Plain, fail, first_difference, hidden_rng
@@ -40,10 +41,7 @@ TEXTS = {
     "is_error": "isError: {value}",
     "summary": "{count} registries, {calls} calls",
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 def call_case(name: str, arguments: Any) -> str:

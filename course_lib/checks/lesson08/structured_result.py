@@ -12,6 +12,7 @@ case that breaks each, and the hint that names it: see ``RULES``.
 from __future__ import annotations
 
 import json
+from functools import partial
 from random import Random
 from typing import Any
 
@@ -72,10 +73,7 @@ TEXTS = {
     "structured": "structuredContent",
     "content": "content",
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 def case_label(label: str, value: Any) -> str:

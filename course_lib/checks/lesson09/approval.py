@@ -13,6 +13,7 @@ error result that names the tool and says, in English or Chinese, that a person 
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail
@@ -43,10 +44,7 @@ TEXTS = {
     "a_str": "a str",
     "summary": "{visible} visible and {hidden} hidden calls",
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 CASE = {index: case.label for index, case in enumerate(VISIBLE)}
@@ -130,10 +128,7 @@ HINTS = {
     ),
     "returns_str": "call returns a str (got a {kind}).",
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 def shown_reply(reply: Reply) -> Any:

@@ -6,6 +6,8 @@ and nothing else."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from course_lib.checks.compare import HintText
 from course_lib.i18n import translate
 
@@ -159,6 +161,7 @@ HINTS = {
         "to see the traceback."
     ),
 }
+hint = partial(HintText.of, HINTS)
 
 TEXTS = {
     # what is wrong with a trace record (the trace_record hint's {problem})
@@ -206,11 +209,4 @@ TEXTS = {
     ),
     "summary": "{count} scenarios",
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)

@@ -11,6 +11,8 @@ needed, a message changed.
 
 from __future__ import annotations
 
+from functools import partial
+
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
@@ -32,10 +34,7 @@ TEXTS = {
     "partial": "part of the exchange that starts with {question!r}",
     "summary": "{visible} visible and {hidden} hidden conversations",
 }
-
-
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = partial(translate, TEXTS)
 
 
 CASES = [case.label for case in visible_cases()]
@@ -97,10 +96,7 @@ HINTS = {
     ),
     "generic": "Drop whole exchanges, oldest first, until the rest fits; keep the rest unchanged.",
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 def orphan(messages: list[dict]) -> str | None:

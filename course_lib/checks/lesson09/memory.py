@@ -12,6 +12,7 @@ built another way passes too.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail
@@ -110,10 +111,7 @@ HINTS = {
     "rejected": "The model refused request {number}: {message}",
     "generic": "Compare your list with the expected one at Where.",
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 def view(message: Any) -> Any:

@@ -8,6 +8,7 @@ the case that breaks each, and the hint that names it: see ``RULES``.
 
 from __future__ import annotations
 
+from functools import partial
 from random import Random
 
 from course_lib.capstone.policies import CATEGORIES, PERMISSIONS, ROLES, TOOL_TAGS
@@ -99,10 +100,7 @@ HINTS = {
     "value_error": "Raise ValueError for an unknown role, not {kind}.",
     "names_role": "Name the unknown role in the ValueError's message, e.g. unknown role {role!r}.",
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 def explain_wrong(

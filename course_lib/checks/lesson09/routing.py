@@ -8,6 +8,7 @@ anywhere. Rules, the case that breaks each, and the hint that names it: see ``RU
 from __future__ import annotations
 
 import re
+from functools import partial
 from random import Random
 
 from course_lib.capstone.policies import CATEGORIES, KEYWORDS, ORDER_ID
@@ -95,10 +96,7 @@ HINTS = {
     "missed": "The question holds {found}, so {category} belongs in the list.",
     "extra": "No keyword of {category} is in this question, so it does not belong in the list.",
 }
-
-
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = partial(HintText.of, HINTS)
 
 
 def triggers(question: str, category: str) -> list[str]:
