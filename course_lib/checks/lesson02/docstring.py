@@ -127,8 +127,7 @@ RULES = (
         ),
          case=case_of(WEATHER_DOC), hint="continuation"),
     Rule("section_end", (
-            "the section ends at the next line that is not indented (`Returns:`, `Raises:`); a "
-            "blank line inside it is skipped, it does not end the section"
+            "the section ends at the next line that is not indented (`Returns:`, `Raises:`)"
         ),
          case=case_of(WEATHER_DOC), hint="section_end"),
     Rule("summary_joined", (
@@ -142,7 +141,10 @@ RULES = (
             "before it"
         ),
          case=case_of(VISIBLE[4][0]), hint="summary_header"),
-    Rule("arguments", "or at `Arguments:`",
+    Rule("arguments", (
+            "**descriptions**, name to description, come from the section that starts at `Args:` "
+            "or at `Arguments:`"
+        ),
          case=case_of(ARGUMENTS_DOC), hint="arguments_header"),
     Rule("first_colon", (
             "an entry splits at its **first** colon only: `time: When, as HH:MM.` gives `When, as "
@@ -151,7 +153,7 @@ RULES = (
          hint="first_colon"),
     Rule("empty", "`None` or a blank text gives `(\"\", {})`", case=case_of(None), hint="none"),
     Rule("blank_inside", (
-            "**descriptions**, name to description, come from the section that starts at `Args:`"
+            "a blank line inside the section is skipped: it does not end the section"
         ),
          case=case_of(TRIP_DOC), hint="blank_inside"),
 )  # fmt: skip
