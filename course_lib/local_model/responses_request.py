@@ -24,6 +24,7 @@ from course_lib.local_model.limits import Limits
 from course_lib.local_model.output_formats import check_text_format
 from course_lib.local_model.protocol import (
     ProtocolError,
+    check_function_tool,
     invalid_value,
     json_kind,
     missing,
@@ -323,12 +324,7 @@ def _check_tools(value: Any) -> tuple[list[dict], list[dict]]:
     echoed, functions = [], []
     for index, tool in enumerate(value):
         where = f"tools[{index}]"
-        if not isinstance(tool, dict):
-            raise wrong_type(where, "an object", tool)
-        if "type" not in tool:
-            raise missing(f"{where}.type")
-        if tool["type"] != "function":
-            raise invalid_value(f"{where}.type", tool["type"], ["function"])
+        check_function_tool(where, tool)
         if "name" not in tool and isinstance(tool.get("function"), dict):
             error = missing(f"{where}.name")
             error.message += " " + MESSAGES["chat_tool"]

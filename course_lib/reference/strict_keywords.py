@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .validation import json_type
+
 MAX_SCHEMA_DEPTH = 50  # schemas inside schemas, references followed
 JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
 KEPT = frozenset(
@@ -131,17 +133,12 @@ def values_of_types(node: dict, types: list[str], path: str) -> dict:
 
 
 def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
+    """``validation.json_type``, where anything but a scalar or a list (tuples too) is an object."""
+    return (
+        json_type(value)
+        if isinstance(value, (type(None), bool, int, float, str, list))
+        else "object"
+    )
 
 
 def checked(value: Any, kind: type, key: str, expected: str, path: str) -> Any:
