@@ -29,10 +29,8 @@ MESSAGES = {
 
 def check_response_format(value: Any, messages: list[dict]) -> OutputFormat | None:
     """``response_format``: ``text``, ``json_object`` or ``json_schema`` (strict or not)."""
-    if value is None:
+    if _optional_object(value, "response_format") is None:
         return None
-    if not isinstance(value, dict):
-        raise wrong_type("response_format", "an object", value)
     found = _plain_format(value, "response_format", messages, "json_word_chat", "messages")
     if found is not _JSON_SCHEMA:
         return found
@@ -42,6 +40,13 @@ def check_response_format(value: Any, messages: list[dict]) -> OutputFormat | No
     if not isinstance(spec, dict):
         raise wrong_type("response_format.json_schema", "an object", spec)
     return json_schema_format(spec, "response_format.json_schema", error_param="response_format")
+
+
+def _optional_object(value: Any, where: str) -> dict | None:
+    """``value``, which may be left out (``None``) but is an object when sent."""
+    if value is not None and not isinstance(value, dict):
+        raise wrong_type(where, "an object", value)
+    return value
 
 
 _JSON_SCHEMA = OutputFormat("json_schema")  # what _plain_format returns for a json_schema
@@ -95,15 +100,11 @@ def check_text_format(text: Any, messages: list[dict]) -> OutputFormat | None:
 
     Unlike Chat, the schema's fields sit in the format itself, not under ``json_schema``.
     """
-    if text is None:
+    if _optional_object(text, "text") is None:
         return None
-    if not isinstance(text, dict):
-        raise wrong_type("text", "an object", text)
     spec = text.get("format")
-    if spec is None:
+    if _optional_object(spec, "text.format") is None:
         return None
-    if not isinstance(spec, dict):
-        raise wrong_type("text.format", "an object", spec)
     found = _plain_format(spec, "text.format", messages, "json_word_responses", "text.format.type")
     if found is not _JSON_SCHEMA:
         return found
