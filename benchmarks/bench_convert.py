@@ -98,37 +98,45 @@ def problems(tool: dict, expected: dict[str, dict], name: str = "") -> list[str]
         found.append(f"properties {sorted(props)} != {sorted(expected)}")
         return found
     for name, exp in expected.items():
-        prop = _resolve(props[name], defs)
-        if (name in required) != exp["required"]:
-            found.append(f"{name}: required should be {exp['required']}")
-        if "nullable" in json.dumps(prop):
-            found.append(f"{name}: OpenAPI 'nullable' instead of JSON Schema null")
-        branches = [_resolve(b, defs) for b in prop.get("anyOf", [prop])]
-        branches = [{**prop, **b} if b is prop else b for b in branches]
-        branches = [one for b in branches for one in _split_types(b)]
-        has_null = any(b.get("type") == "null" for b in branches)
-        main = [b for b in branches if b.get("type") != "null"]
-        if has_null != exp["nullable"]:
-            found.append(f"{name}: nullable should be {exp['nullable']}")
-        if exp["union"] is not None:
-            got = [b.get("type") for b in main]
-            if got != exp["union"]:
-                found.append(f"{name}: union should keep {exp['union']}, got {got}")
-            continue
-        if exp["type"] is not None and [b.get("type") for b in main] != [exp["type"]]:
-            got = [b.get("type") for b in main]
-            found.append(f"{name}: type should be {exp['type']}, got {got}")
-        if exp["enum"] is not None and (not main or main[0].get("enum") != exp["enum"]):
-            found.append(f"{name}: enum should be {exp['enum']}")
-        if exp["items"] is not None:
-            items = _resolve(main[0].get("items", {}), defs) if main else {}
-            if items.get("type") != exp["items"]:
-                found.append(f"{name}: items should be {exp['items']}, got {items.get('type')}")
-        if exp["fields"] is not None:
-            nested = _resolve(main[0], defs) if main else {}
-            got = {f: f in nested.get("required", []) for f in nested.get("properties", {})}
-            if got != exp["fields"]:
-                found.append(f"{name}: fields required should be {exp['fields']}, got {got}")
+        found += _property_problems(name, exp, _resolve(props[name], defs), required, defs)
+    return found
+
+
+def _property_problems(
+    name: str, exp: dict, prop: dict, required: set[str], defs: dict
+) -> list[str]:
+    """What is wrong with one converted property, judged by its expectation."""
+    found = []
+    if (name in required) != exp["required"]:
+        found.append(f"{name}: required should be {exp['required']}")
+    if "nullable" in json.dumps(prop):
+        found.append(f"{name}: OpenAPI 'nullable' instead of JSON Schema null")
+    branches = [_resolve(b, defs) for b in prop.get("anyOf", [prop])]
+    branches = [{**prop, **b} if b is prop else b for b in branches]
+    branches = [one for b in branches for one in _split_types(b)]
+    has_null = any(b.get("type") == "null" for b in branches)
+    main = [b for b in branches if b.get("type") != "null"]
+    if has_null != exp["nullable"]:
+        found.append(f"{name}: nullable should be {exp['nullable']}")
+    if exp["union"] is not None:
+        got = [b.get("type") for b in main]
+        if got != exp["union"]:
+            found.append(f"{name}: union should keep {exp['union']}, got {got}")
+        return found
+    if exp["type"] is not None and [b.get("type") for b in main] != [exp["type"]]:
+        got = [b.get("type") for b in main]
+        found.append(f"{name}: type should be {exp['type']}, got {got}")
+    if exp["enum"] is not None and (not main or main[0].get("enum") != exp["enum"]):
+        found.append(f"{name}: enum should be {exp['enum']}")
+    if exp["items"] is not None:
+        items = _resolve(main[0].get("items", {}), defs) if main else {}
+        if items.get("type") != exp["items"]:
+            found.append(f"{name}: items should be {exp['items']}, got {items.get('type')}")
+    if exp["fields"] is not None:
+        nested = _resolve(main[0], defs) if main else {}
+        got = {f: f in nested.get("required", []) for f in nested.get("properties", {})}
+        if got != exp["fields"]:
+            found.append(f"{name}: fields required should be {exp['fields']}, got {got}")
     return found
 
 

@@ -17,6 +17,11 @@ Two channels carry the same requests:
 
 A notebook can replace this driver and forge its answers, but a forged answer must still be the
 right answer, which takes solving the exercise.
+
+Two modules hold its parts and are exported from here: ``driver_values`` (how a learner's value
+is reported) and ``driver_clients`` (the SDK clients whose requests go over the model link). Their
+names start with ``course_lib.driver``, so a cell naming them is seen as touching the driver
+(``grading.routes.touches_driver``).
 """
 
 from __future__ import annotations
@@ -25,21 +30,33 @@ import builtins
 import contextlib
 import itertools
 import json
-import re
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from course_lib.case_budget import Budget, EndlessLoop, bounded, model_request
+from course_lib.driver_clients import (  # noqa: F401 (exported: checks import them from here)
+    LOCAL_ANTHROPIC_BASE_URL,
+    LOCAL_API_KEY,
+    LOCAL_BASE_URL,
+    DriverError,
+    ModelLink,
+    build_client,
+)
+from course_lib.driver_kernel import no_input, shell_route, stdin_request
+from course_lib.driver_values import (  # noqa: F401 (exported: checks import them from here)
+    ADDRESS,
+    CASE_MODULE,
+    MAX_TEXT,
+    exception_data,
+    json_problem,
+    safe_repr,
+    scrub,
+    type_name,
+)
 from course_lib.origins import origins
 
 MAX_REPLY_CHARS = 2_000_000  # a reply larger than this is reported, not sent
-MAX_TEXT = 2_000  # characters of an exception message or repr kept
-ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{4,}\b")
-LOCAL_BASE_URL = "http://local-model.invalid/v1"
-LOCAL_ANTHROPIC_BASE_URL = "http://local-model.invalid"  # the SDK adds /v1/messages itself
-LOCAL_API_KEY = "local-model-needs-no-key"
-CASE_MODULE = "check_case"
 # The kernel channel's prompts (``input_request``): the model's requests, the driver's answers,
 # and the grader's word that a check is over.
 MODEL_PROMPT = "course-model:"
@@ -57,8 +74,6 @@ from typing import (Annotated, Any, Dict, List, Literal, NamedTuple, Optional, S
                     TypedDict, Union)
 """
 
-ModelLink = Callable[[dict[str, Any]], dict[str, Any]]
-
 # Taken when the kernel starts, before any notebook cell: a notebook that rebinds ``json.loads``
 # for its own reasons must not break every check (a notebook that means to forge answers can,
 # but a forged answer still has to be the right one).
@@ -68,163 +83,6 @@ _loads, _dumps = json.loads, json.dumps
 def driver_failed(name: str, message: str) -> dict[str, str]:
     """The answer a request gets when the driver itself failed (raised ``name``)."""
     return {"error": f"the notebook's driver failed: {name}: {scrub(message)[:300]}"}
-
-
-class DriverError(Exception):
-    """A request the driver cannot carry out (a check author's mistake, or a forged request)."""
-
-
-def scrub(text: str) -> str:
-    """``text`` without memory addresses, cut to ``MAX_TEXT``: messages must not differ between
-    two runs of the same notebook."""
-    text = ADDRESS.sub("0x…", text)
-    return text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "…"
-
-
-def type_name(value: Any) -> str:
-    kind = type(value)
-    module = getattr(kind, "__module__", "")
-    name = getattr(kind, "__qualname__", kind.__name__)
-    return name if module in ("builtins", CASE_MODULE, "__main__") else f"{module}.{name}"
-
-
-def safe_repr(value: Any) -> str:
-    try:
-        return scrub(repr(value))
-    except Exception as exc:  # noqa: BLE001 (a learner's __repr__ may raise anything)
-        return f"<{type_name(value)} whose repr() raised {type(exc).__name__}>"
-
-
-def exception_data(exc: BaseException) -> dict[str, Any]:
-    try:
-        message = str(exc)
-    except Exception:  # noqa: BLE001
-        message = "<the message could not be read>"
-    cause = exc.__cause__  # set only by ``raise ... from error``
-    return {
-        "type": type(exc).__name__,
-        "types": [klass.__name__ for klass in type(exc).__mro__],
-        "message": scrub(message),
-        "cause_types": [klass.__name__ for klass in type(cause).__mro__] if cause else [],
-    }
-
-
-def json_problem(value: Any, path: str = "$", depth: int = 0) -> str:
-    """Where ``value`` stops being JSON, e.g. ``at $.tags: a set``."""
-    if depth > 100:
-        return f"at {path}: nesting deeper than 100 levels"
-    if value is None or isinstance(value, bool | int | str):
-        return ""
-    if isinstance(value, float):
-        return (
-            ""
-            if value == value and value not in (float("inf"), float("-inf"))
-            else (f"at {path}: the number {value!r}, which JSON cannot hold")
-        )
-    if isinstance(value, list | tuple):
-        for index, item in enumerate(value):
-            found = json_problem(item, f"{path}[{index}]", depth + 1)
-            if found:
-                return found
-        return ""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                return f"at {path}: the key {safe_repr(key)}, which is not a string"
-            found = json_problem(item, f"{path}.{key}", depth + 1)
-            if found:
-                return found
-        return ""
-    return f"at {path}: a {type_name(value)} ({safe_repr(value)[:120]})"
-
-
-class _LinkTransport:
-    """An ``httpx2`` transport whose every request is answered over the model link."""
-
-    def __init__(self, link: ModelLink, session: str) -> None:
-        self.link, self.session = link, session
-
-    def _exchange(self, method: str, path: str, headers: dict[str, str], body: bytes):
-        answer = self.link(
-            {
-                "session": self.session,
-                "method": method,
-                "path": path,
-                "headers": headers,
-                "body": body.decode("utf-8", errors="replace"),
-            }
-        )
-        return (
-            int(answer["status"]),
-            answer.get("content_type", "application/json"),
-            answer["body"].encode("utf-8"),
-        )
-
-
-def _httpx2_transports(link: ModelLink, session: str):
-    import httpx2
-
-    base = _LinkTransport(link, session)
-
-    def respond(request: Any) -> Any:
-        status, content_type, content = base._exchange(
-            request.method, request.url.path, dict(request.headers), request.read()
-        )
-        return httpx2.Response(
-            status, headers={"content-type": content_type}, content=content, request=request
-        )
-
-    class Sync(httpx2.BaseTransport):
-        def handle_request(self, request):
-            return respond(request)
-
-    class Async(httpx2.AsyncBaseTransport):
-        async def handle_async_request(self, request):
-            await request.aread()
-            return respond(request)
-
-    return Sync(), Async()
-
-
-def build_client(link: ModelLink, session: str, api: str) -> Any:
-    """A real SDK client whose HTTP requests go to the model ``session`` over ``link``."""
-    if api in ("openai", "async_openai"):
-        import httpx2
-        import openai
-
-        sync, async_ = _httpx2_transports(link, session)
-        if api == "openai":
-            return openai.OpenAI(
-                api_key=LOCAL_API_KEY,
-                base_url=LOCAL_BASE_URL,
-                http_client=httpx2.Client(transport=sync),
-                max_retries=0,
-            )
-        return openai.AsyncOpenAI(
-            api_key=LOCAL_API_KEY,
-            base_url=LOCAL_BASE_URL,
-            http_client=httpx2.AsyncClient(transport=async_),
-            max_retries=0,
-        )
-    if api in ("anthropic", "async_anthropic"):
-        import anthropic
-        import httpx2
-
-        sync, async_ = _httpx2_transports(link, session)
-        if api == "anthropic":
-            return anthropic.Anthropic(
-                api_key=LOCAL_API_KEY,
-                base_url=LOCAL_ANTHROPIC_BASE_URL,
-                http_client=httpx2.Client(transport=sync),
-                max_retries=0,
-            )
-        return anthropic.AsyncAnthropic(
-            api_key=LOCAL_API_KEY,
-            base_url=LOCAL_ANTHROPIC_BASE_URL,
-            http_client=httpx2.AsyncClient(transport=async_),
-            max_retries=0,
-        )
-    raise DriverError(f"unknown client api {api!r}")
 
 
 class Driver:
@@ -281,36 +139,40 @@ class Driver:
             raise DriverError(f"not a value spec: {spec!r}"[:200])
         if "json" in spec:
             return spec["json"]
-        if "target" in spec:
-            name = spec["target"]
-            if name not in self.namespace:
-                raise _Missing(name)
-            return self.namespace[name]
-        if "handle" in spec:
-            if spec["handle"] not in self.handles:
-                raise DriverError(f"no handle {spec['handle']!r}")
-            return self.handles[spec["handle"]]
+        if "target" in spec or "handle" in spec:
+            return self._named(spec)
         if "source" in spec:
-            namespace = scope if scope is not None else self.case_namespace()
-            if spec.get("setup"):
-                exec(compile(spec["setup"], "<check case>", "exec", dont_inherit=True), namespace)
-            return eval(
-                compile(spec["source"], "<check case>", "eval", dont_inherit=True), namespace
-            )
+            return self._evaluated(spec, scope)
         if "client" in spec:
             if self.link is None:
                 raise DriverError("this driver has no model link")
             return build_client(self._locked_link, spec["client"], spec.get("api", "openai"))
         if "attr" in spec:
-            value = self.value(spec["of"], scope)
-            return getattr(value, spec["attr"])
-        if "list" in spec:
-            return [self.value(item, scope) for item in spec["list"]]
-        if "tuple" in spec:
-            return tuple(self.value(item, scope) for item in spec["tuple"])
+            return getattr(self.value(spec["of"], scope), spec["attr"])
+        for kind, build in (("list", list), ("tuple", tuple)):
+            if kind in spec:
+                return build(self.value(item, scope) for item in spec[kind])
         if "dict" in spec:
             return {key: self.value(item, scope) for key, item in spec["dict"].items()}
         raise DriverError(f"not a value spec: {sorted(spec)!r}")
+
+    def _named(self, spec: dict[str, Any]) -> Any:
+        """A learner's ``target`` (by its name in the namespace) or an object kept as ``handle``."""
+        if "target" in spec:
+            name = spec["target"]
+            if name not in self.namespace:
+                raise _Missing(name)
+            return self.namespace[name]
+        if spec["handle"] not in self.handles:
+            raise DriverError(f"no handle {spec['handle']!r}")
+        return self.handles[spec["handle"]]
+
+    def _evaluated(self, spec: dict[str, Any], scope: dict[str, Any] | None) -> Any:
+        """The value of a case's ``source`` expression, after its ``setup`` statements."""
+        namespace = scope if scope is not None else self.case_namespace()
+        if spec.get("setup"):
+            exec(compile(spec["setup"], "<check case>", "exec", dont_inherit=True), namespace)
+        return eval(compile(spec["source"], "<check case>", "eval", dont_inherit=True), namespace)
 
     def _locked_link(self, message: dict[str, Any]) -> dict[str, Any]:
         # the learner's code may call the model from several threads; each request counts
@@ -478,14 +340,14 @@ class _KernelDriver(Driver):
         self.route: tuple[Any, Any] | None = None
 
     def handle_json(self, text: str) -> str:
-        self.route = _shell_route(self.kernel)
+        self.route = shell_route(self.kernel)
         return super().handle_json(text)
 
     def serve(self, first: str) -> str:
         """Answer ``first`` and every request after it until the grader sends ``STOP``."""
-        self.route = _shell_route(self.kernel)
+        self.route = shell_route(self.kernel)
         text = first
-        forwarded, builtins.input = builtins.input, _no_input  # as a script with no stdin has
+        forwarded, builtins.input = builtins.input, no_input  # as a script with no stdin has
         try:
             while text != STOP:
                 try:
@@ -506,48 +368,4 @@ class _KernelDriver(Driver):
         if self.route is None or not hasattr(kernel, "stdin_socket"):
             return kernel.raw_input(prompt)
         ident, parent = self.route
-        return _stdin_request(kernel, prompt, ident, parent)
-
-
-def _stdin_request(kernel: Any, prompt: str, ident: Any, parent: Any) -> str:
-    """One ``input_request`` to the grader and its reply's value: ipykernel's own
-    ``_input_request`` without the two stream flushes it makes first (each waits for the IOPub
-    thread; nothing the grader reads depends on the order of the learner's printed output)."""
-    import zmq
-
-    socket, session = kernel.stdin_socket, kernel.session
-    while True:  # a reply left from an earlier request is not this one's
-        try:
-            socket.recv_multipart(zmq.NOBLOCK)
-        except zmq.Again:
-            break
-    content = {"prompt": prompt, "password": False}
-    session.send(socket, "input_request", content, parent, ident=ident)
-    while True:
-        try:  # a short wait, so that an interrupt gets through
-            readable, _, broken = zmq.select([socket], [], [socket], 0.01)
-        except KeyboardInterrupt:
-            raise KeyboardInterrupt("Interrupted by user") from None
-        if readable or broken:
-            _, reply = session.recv(socket)
-            if reply is not None:
-                break
-    return str(reply["content"]["value"])
-
-
-def _no_input(prompt: object = "") -> str:
-    """``input()`` while a check runs: nobody is there to type, as for a script whose stdin is
-    closed."""
-    raise EOFError("EOF when reading a line")
-
-
-def _shell_route(kernel: Any) -> tuple[Any, Any] | None:
-    """The ident and parent header of the shell request being handled (ipykernel 6 and 7)."""
-    try:
-        if hasattr(kernel, "_get_shell_context_var"):
-            ident = kernel._get_shell_context_var(kernel._shell_parent_ident)
-        else:
-            ident = kernel._parent_ident["shell"]
-        return ident, kernel.get_parent("shell")
-    except Exception:  # noqa: BLE001 (another ipykernel: fall back to raw_input)
-        return None
+        return stdin_request(kernel, prompt, ident, parent)

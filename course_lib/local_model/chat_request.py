@@ -19,6 +19,7 @@ from course_lib.local_model.limits import Limits
 from course_lib.local_model.output_formats import check_response_format
 from course_lib.local_model.protocol import (
     ProtocolError,
+    check_function_tool,
     invalid_value,
     json_kind,
     missing,
@@ -303,14 +304,7 @@ def _check_tools(body: dict) -> list[dict]:
 
 def _check_tool(index: int, tool: Any) -> dict:
     where = f"tools[{index}]"
-    if not isinstance(tool, dict):
-        raise wrong_type(where, "an object", tool)
-    if "type" not in tool:
-        raise missing(f"{where}.type")
-    if tool["type"] != "function":
-        error = invalid_value(f"{where}.type", tool["type"], ["function"])
-        error.message += " " + MESSAGES["tool_shape"]
-        raise error
+    check_function_tool(where, tool, MESSAGES["tool_shape"])
     if "function" not in tool:
         raise missing(f"{where}.function")
     function = tool["function"]

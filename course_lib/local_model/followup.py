@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from course_lib.local_model.arguments import fill_arguments
+from course_lib.local_model.schema_values import has_type
 from course_lib.local_model.turns import ChatRequest, ToolCall
 
 TYPE_WORDS = ("integer", "number", "string", "boolean", "array", "object")
@@ -121,22 +122,6 @@ def correct(exchange: Exchange, request: ChatRequest, user_text: str) -> ToolCal
                 converted = fill_arguments(tool, user_text).calls[0].get(name, converted)
             fixed[name] = converted
     return ToolCall.of(call.name, fixed) if fixed != arguments else None
-
-
-def has_type(value: Any, target: Any) -> bool:
-    """Whether ``value`` is of the JSON type ``target`` (a list of types means any of them)."""
-    if isinstance(target, list):
-        return any(has_type(value, one) for one in target)
-    checks = {
-        "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-        "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-        "string": lambda v: isinstance(v, str),
-        "boolean": lambda v: isinstance(v, bool),
-        "array": lambda v: isinstance(v, list),
-        "object": lambda v: isinstance(v, dict),
-        "null": lambda v: v is None,
-    }
-    return checks.get(target, lambda v: True)(value)
 
 
 def convert(value: Any, target: str) -> Any:

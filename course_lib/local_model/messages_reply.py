@@ -137,6 +137,19 @@ def _whole_inputs(ending: Ending) -> Turn:
 def partial_object(text: str) -> dict[str, Any]:
     """The members of a JSON object cut short that were complete: ``{"a": 1, "b": "x`` ->
     ``{"a": 1}``. Closes the open brackets after each place a value ended, from the last."""
+    for end, closers in reversed(_value_ends(text)[-PARTIAL_TRIES:]):
+        try:
+            value = json.loads(text[:end] + closers)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return {}
+
+
+def _value_ends(text: str) -> list[tuple[int, str]]:
+    """Each place in ``text`` where a JSON value may end, with the brackets open there closed
+    (innermost first)."""
     ends: list[tuple[int, str]] = []
     stack: list[str] = []
     in_string = escaped = False
@@ -159,14 +172,7 @@ def partial_object(text: str) -> dict[str, Any]:
             ends.append((index + 1, "".join(reversed(stack))))
         elif char.isalnum() or char in ".-+":
             ends.append((index + 1, "".join(reversed(stack))))
-    for end, closers in reversed(ends[-PARTIAL_TRIES:]):
-        try:
-            value = json.loads(text[:end] + closers)
-        except ValueError:
-            continue
-        if isinstance(value, dict):
-            return value
-    return {}
+    return ends
 
 
 def events(message: dict[str, Any]) -> Iterator[dict[str, Any]]:

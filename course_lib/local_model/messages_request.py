@@ -7,8 +7,8 @@ object) and the **next user message** answers it with a ``tool_result`` block (`
 ``content``, ``is_error``), before any text of that message. Roles take turns: consecutive
 messages of one role are combined into one turn, as the real API documents (so results sent one
 user message each still arrive, merged), and the pairing rules apply to the combined turns.
-Mistakes get Anthropic's own 400s, worded ``field.path: what is wrong``, in Anthropic's error
-shape (``messages_reply.py``).
+Mistakes get Anthropic's own 400s, worded ``field.path: what is wrong`` (their catalog and the
+one-field checks: ``anthropic_errors.py``), in Anthropic's error shape (``messages_reply.py``).
 
 The conversation becomes Chat Completions messages (``tool_use`` -> ``tool_calls``,
 ``tool_result`` -> tool messages; a result with ``is_error`` reads as ``{"error": ...}``), so
@@ -24,9 +24,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from course_lib.local_model import anthropic_options
+from course_lib.local_model.anthropic_errors import checked, fail
 from course_lib.local_model.limits import tools_tokens
 from course_lib.local_model.memo import Memo, exact_key
-from course_lib.local_model.protocol import ProtocolError
 from course_lib.local_model.tool_schemas import check_keywords
 from course_lib.local_model.turns import ChatRequest
 
@@ -40,57 +40,6 @@ MAX_TOOLS = 128
 # Tools lists that passed: their token count, and a name no other list gets (a plan's key).
 TOOLS_PASSED: Memo[tuple[int, str]] = Memo(256)
 _TOOLS_SEEN = itertools.count(1)
-
-MESSAGES = {
-    "version": "anthropic-version: header is required",
-    "required": "{field}: Field required",
-    "string": "{field}: Input should be a valid string",
-    "integer": "{field}: Input should be a valid integer",
-    "boolean": "{field}: Input should be a valid boolean",
-    "list": "{field}: Input should be a valid list",
-    "dict": "{field}: Input should be a valid dictionary",
-    "positive": "{field}: Input should be greater than or equal to 1",
-    "no_messages": "messages: at least one message is required",
-    "empty_text": "{part}: text content blocks must be non-empty",
-    "blank_text": "{part}: text content blocks must contain non-whitespace text",
-    "trailing_whitespace": "messages: final assistant content cannot end with trailing whitespace",
-    "role": "{field}: Input should be 'user' or 'assistant'",
-    "empty": (
-        "messages.{index}: all messages must have non-empty content except for the optional "
-        "final assistant message"
-    ),
-    "block_tag": (
-        "{field}: Input tag '{tag}' found using 'type' does not match any of the expected tags: "
-        "{tags}"
-    ),
-    "unanswered": (
-        "messages.{index}: `tool_use` ids were found without `tool_result` blocks immediately "
-        "after: {ids}. Each `tool_use` block must have a corresponding `tool_result` block in "
-        "the next message."
-    ),
-    "results_first": (
-        "messages.{index}: Did not find {count} `tool_result` block(s) at the beginning of this "
-        "message. Messages following `tool_use` blocks must begin with a matching number of "
-        "`tool_result` blocks."
-    ),
-    "unknown_result": (
-        "messages.{index}.content.{position}: unexpected `tool_use_id` found in `tool_result` "
-        "blocks: {id}. Each `tool_result` block must have a corresponding `tool_use` block in "
-        "the previous message."
-    ),
-    "tool_name": "{field}: String should match pattern '^[a-zA-Z0-9_-]{{1,128}}$'",
-    "schema_object": "{field}: Input should be 'object'",
-    "server_tool": (
-        "{field}: the local model has no server tools (got type {tag!r}); define a custom tool "
-        "with 'name', 'description' and 'input_schema'."
-    ),
-    "duplicate_tool": "tools: Tool names must be unique (found {name!r} twice).",
-    "too_many_tools": "tools: List should have at most {limit} items after validation, not {n}",
-    "choice_tag": "tool_choice: Input tag '{tag}' found using 'type' does not match any of the "
-    "expected tags: 'auto', 'any', 'tool', 'none'",
-    "choice_unknown": "tool_choice: Tool '{name}' not found in the provided tools ({names}).",
-    "choice_without_tools": "tool_choice: a tool choice other than 'auto' requires 'tools'.",
-}
 
 
 @dataclass
@@ -109,33 +58,17 @@ class MessagesCall:
 def check_version(versioned: bool) -> None:
     """The real API refuses a request without ``anthropic-version`` (the SDK always sends it)."""
     if not versioned:
-        raise ProtocolError(MESSAGES["version"])
-
-
-def fail(key: str, **fields: Any) -> ProtocolError:
-    return ProtocolError(MESSAGES[key].format(**fields))
+        raise fail("version")
 
 
 def validate(body: dict[str, Any]) -> MessagesCall:
     """Check a Messages request body; raise ProtocolError as Anthropic's API would."""
-    model = body.get("model")
-    if model is None:
-        raise fail("required", field="model")
-    if not isinstance(model, str):
-        raise fail("string", field="model")
-    max_tokens = body.get("max_tokens")
-    if max_tokens is None:
-        raise fail("required", field="max_tokens")
-    if isinstance(max_tokens, bool) or not isinstance(max_tokens, int):
-        raise fail("integer", field="max_tokens")
+    model = checked(body, "model", "string", null_is_missing=True)
+    max_tokens = checked(body, "max_tokens", "integer", null_is_missing=True)
     if max_tokens < 1:
         raise fail("positive", field="max_tokens")
     anthropic_options.check_max_tokens(max_tokens, model)
-    messages = body.get("messages")
-    if messages is None:
-        raise fail("required", field="messages")
-    if not isinstance(messages, list):
-        raise fail("list", field="messages")
+    messages = checked(body, "messages", "list", null_is_missing=True)
     if not messages:
         raise fail("no_messages")
     for index, message in enumerate(messages):
@@ -164,14 +97,10 @@ def _check_message(index: int, message: Any, *, last: bool) -> None:
     where = f"messages.{index}"
     if not isinstance(message, dict):
         raise fail("dict", field=where)
-    role = message.get("role")
-    if role is None:
-        raise fail("required", field=f"{where}.role")
+    role = checked(message, "role", None, where, null_is_missing=True)
     if role not in ("user", "assistant"):
         raise fail("role", field=f"{where}.role")
-    if "content" not in message:
-        raise fail("required", field=f"{where}.content")
-    content = message["content"]
+    content = checked(message, "content", None, where)
     if isinstance(content, str):
         if not content and not (last and role == "assistant"):
             raise fail("empty", index=index)
@@ -188,42 +117,44 @@ def _check_message(index: int, message: Any, *, last: bool) -> None:
 def _check_block(where: str, block: Any, allowed: tuple[str, ...]) -> None:
     if not isinstance(block, dict):
         raise fail("dict", field=where)
-    tag = block.get("type")
-    if tag is None:
-        raise fail("required", field=f"{where}.type")
+    tag = checked(block, "type", None, where, null_is_missing=True)
     if tag not in allowed:
         tags = ", ".join(f"'{t}'" for t in allowed)
         raise fail("block_tag", field=where, tag=str(tag)[:80], tags=tags)
-    if tag == "text":
-        text = block.get("text")
-        if not isinstance(text, str):
-            raise fail("string" if "text" in block else "required", field=f"{where}.text")
-        if not text.strip():
-            part = where.split(".", 1)[0]  # "messages" (measured), or "system" by analogy
-            raise fail("empty_text" if not text else "blank_text", part=part)
-    if tag == "tool_use":
-        for key, kind, check in (
-            ("id", "string", str),
-            ("name", "string", str),
-            ("input", "dict", dict),
-        ):
-            if key not in block:
-                raise fail("required", field=f"{where}.{key}")
-            if not isinstance(block[key], check):
-                raise fail(kind, field=f"{where}.{key}")
-    if tag == "tool_result":
-        if "tool_use_id" not in block:
-            raise fail("required", field=f"{where}.tool_use_id")
-        if not isinstance(block["tool_use_id"], str):
-            raise fail("string", field=f"{where}.tool_use_id")
-        content = block.get("content", "")
-        if not isinstance(content, (str, list)):
-            raise fail("list", field=f"{where}.content")
-        if isinstance(content, list):
-            for position, part in enumerate(content):
-                _check_block(f"{where}.content.{position}", part, ("text", "image", "document"))
-        if "is_error" in block and not isinstance(block["is_error"], bool):
-            raise fail("boolean", field=f"{where}.is_error")
+    check = _BLOCK_CHECKS.get(tag)
+    if check is not None:
+        check(where, block)
+
+
+def _check_text(where: str, block: dict) -> None:
+    text = checked(block, "text", "string", where)
+    if not text.strip():
+        part = where.split(".", 1)[0]  # "messages" (measured), or "system" by analogy
+        raise fail("empty_text" if not text else "blank_text", part=part)
+
+
+def _check_tool_use(where: str, block: dict) -> None:
+    for key, kind in (("id", "string"), ("name", "string"), ("input", "dict")):
+        checked(block, key, kind, where)
+
+
+def _check_tool_result(where: str, block: dict) -> None:
+    checked(block, "tool_use_id", "string", where)
+    content = block.get("content", "")
+    if not isinstance(content, (str, list)):
+        raise fail("list", field=f"{where}.content")
+    if isinstance(content, list):
+        for position, part in enumerate(content):
+            _check_block(f"{where}.content.{position}", part, ("text", "image", "document"))
+    if "is_error" in block:
+        checked(block, "is_error", "boolean", where)
+
+
+_BLOCK_CHECKS = {
+    "text": _check_text,
+    "tool_use": _check_tool_use,
+    "tool_result": _check_tool_result,
+}
 
 
 def _check_final_whitespace(message: dict) -> None:
@@ -395,18 +326,12 @@ def _checked_count(tools: Any) -> int:
         if tag != "custom":
             raise fail("server_tool", field=where, tag=str(tag)[:80])
         where = f"{where}.custom"
-        name = tool.get("name")
-        if name is None:
-            raise fail("required", field=f"{where}.name")
+        name = checked(tool, "name", None, where, null_is_missing=True)
         if not isinstance(name, str) or not TOOL_NAME.match(name):
             raise fail("tool_name", field=f"{where}.name")
-        if "description" in tool and not isinstance(tool["description"], str):
-            raise fail("string", field=f"{where}.description")
-        schema = tool.get("input_schema")
-        if schema is None:
-            raise fail("required", field=f"{where}.input_schema")
-        if not isinstance(schema, dict):
-            raise fail("dict", field=f"{where}.input_schema")
+        if "description" in tool:
+            checked(tool, "description", "string", where)
+        schema = checked(tool, "input_schema", "dict", where, null_is_missing=True)
         if schema.get("type") != "object":
             raise fail("schema_object", field=f"{where}.input_schema.type")
         check_keywords(f"tool '{name}'", schema, param=f"{where}.input_schema", code=None)
@@ -422,20 +347,16 @@ def _check_tool_choice(choice: Any, tools: list[dict]) -> tuple[Any, bool]:
         return "auto", True
     if not isinstance(choice, dict):
         raise fail("dict", field="tool_choice")
-    tag = choice.get("type")
-    if tag is None:
-        raise fail("required", field="tool_choice.type")
+    tag = checked(choice, "type", None, "tool_choice", null_is_missing=True)
     if tag not in CHOICES:
         raise fail("choice_tag", tag=str(tag)[:80])
-    disable = choice.get("disable_parallel_tool_use", False)
-    if not isinstance(disable, bool):
-        raise fail("boolean", field="tool_choice.disable_parallel_tool_use")
+    disable = False
+    if "disable_parallel_tool_use" in choice:
+        disable = checked(choice, "disable_parallel_tool_use", "boolean", "tool_choice")
     if tag in ("any", "tool") and not tools:
         raise fail("choice_without_tools")
     if tag == "tool":
-        name = choice.get("name")
-        if name is None:
-            raise fail("required", field="tool_choice.name")
+        name = checked(choice, "name", None, "tool_choice", null_is_missing=True)
         names = [tool["name"] for tool in tools]
         if name not in names:
             raise fail("choice_unknown", name=str(name)[:80], names=", ".join(names))

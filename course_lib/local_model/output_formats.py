@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from course_lib.local_model.protocol import ProtocolError, invalid_value, missing, wrong_type
-from course_lib.local_model.tool_schemas import check_name, check_output_schema
+from course_lib.local_model.tool_schemas import check_output_schema, checked_name
 from course_lib.local_model.turns import OutputFormat
 
 FORMATS = ["text", "json_object", "json_schema"]
@@ -29,21 +29,11 @@ MESSAGES = {
 
 def check_response_format(value: Any, messages: list[dict]) -> OutputFormat | None:
     """``response_format``: ``text``, ``json_object`` or ``json_schema`` (strict or not)."""
-    if value is None:
+    if _optional_object(value, "response_format") is None:
         return None
-    if not isinstance(value, dict):
-        raise wrong_type("response_format", "an object", value)
-    kind = value.get("type")
-    if kind is None:
-        raise missing("response_format.type")
-    if kind == "text":
-        return None
-    if kind == "json_object":
-        if not mentions_json(messages):
-            raise ProtocolError(MESSAGES["json_word_chat"], param="messages")
-        return OutputFormat("json_object")
-    if kind != "json_schema":
-        raise invalid_value("response_format.type", kind, FORMATS)
+    found = _plain_format(value, "response_format", messages, "json_word_chat", "messages")
+    if found is not _JSON_SCHEMA:
+        return found
     spec = value.get("json_schema")
     if spec is None:
         raise missing("response_format.json_schema")
@@ -52,14 +42,38 @@ def check_response_format(value: Any, messages: list[dict]) -> OutputFormat | No
     return json_schema_format(spec, "response_format.json_schema", error_param="response_format")
 
 
+def _optional_object(value: Any, where: str) -> dict | None:
+    """``value``, which may be left out (``None``) but is an object when sent."""
+    if value is not None and not isinstance(value, dict):
+        raise wrong_type(where, "an object", value)
+    return value
+
+
+_JSON_SCHEMA = OutputFormat("json_schema")  # what _plain_format returns for a json_schema
+
+
+def _plain_format(
+    spec: dict, where: str, messages: list[dict], json_word: str, json_word_param: str
+) -> OutputFormat | None:
+    """A ``text`` format (``None``) or a ``json_object`` one; ``_JSON_SCHEMA`` for a
+    ``json_schema`` (its caller reads the rest); raise for a missing or unknown type."""
+    kind = spec.get("type")
+    if kind is None:
+        raise missing(f"{where}.type")
+    if kind == "text":
+        return None
+    if kind == "json_object":
+        if not mentions_json(messages):
+            raise ProtocolError(MESSAGES[json_word], param=json_word_param)
+        return OutputFormat("json_object")
+    if kind != "json_schema":
+        raise invalid_value(f"{where}.type", kind, FORMATS)
+    return _JSON_SCHEMA
+
+
 def json_schema_format(spec: dict, where: str, *, error_param: str, code=None) -> OutputFormat:
     """The ``{"name", "schema", "strict", "description"}`` part both OpenAI APIs share."""
-    name = spec.get("name")
-    if name is None:
-        raise missing(f"{where}.name")
-    if not isinstance(name, str):
-        raise wrong_type(f"{where}.name", "a string", name)
-    check_name(f"{where}.name", name)
+    name = checked_name(where, spec, null_is_missing=True)
     strict = spec.get("strict")
     if strict is not None and not isinstance(strict, bool):
         raise wrong_type(f"{where}.strict", "a boolean", strict)
@@ -86,26 +100,14 @@ def check_text_format(text: Any, messages: list[dict]) -> OutputFormat | None:
 
     Unlike Chat, the schema's fields sit in the format itself, not under ``json_schema``.
     """
-    if text is None:
+    if _optional_object(text, "text") is None:
         return None
-    if not isinstance(text, dict):
-        raise wrong_type("text", "an object", text)
     spec = text.get("format")
-    if spec is None:
+    if _optional_object(spec, "text.format") is None:
         return None
-    if not isinstance(spec, dict):
-        raise wrong_type("text.format", "an object", spec)
-    kind = spec.get("type")
-    if kind is None:
-        raise missing("text.format.type")
-    if kind == "text":
-        return None
-    if kind == "json_object":
-        if not mentions_json(messages):
-            raise ProtocolError(MESSAGES["json_word_responses"], param="text.format.type")
-        return OutputFormat("json_object")
-    if kind != "json_schema":
-        raise invalid_value("text.format.type", kind, FORMATS)
+    found = _plain_format(spec, "text.format", messages, "json_word_responses", "text.format.type")
+    if found is not _JSON_SCHEMA:
+        return found
     if "schema" not in spec:
         raise missing("text.format.schema")
     return json_schema_format(

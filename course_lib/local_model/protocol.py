@@ -301,6 +301,19 @@ def invalid_value(param: str, value: Any, supported: list[str]) -> ProtocolError
     )
 
 
+def check_function_tool(where: str, tool: Any, note: str = "") -> None:
+    """A tool is an object whose ``type`` is ``"function"`` (``note`` added to the last error)."""
+    if not isinstance(tool, dict):
+        raise wrong_type(where, "an object", tool)
+    if "type" not in tool:
+        raise missing(f"{where}.type")
+    if tool["type"] != "function":
+        error = invalid_value(f"{where}.type", tool["type"], ["function"])
+        if note:
+            error.message += " " + note
+        raise error
+
+
 def shown_number(value: int | float) -> str:
     """A number as the API quotes it back: ``2.5``, ``3``, ``1e+300``, shortened if huge."""
     text = json.dumps(value) if isinstance(value, float) else str(value)

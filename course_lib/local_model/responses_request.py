@@ -24,6 +24,7 @@ from course_lib.local_model.limits import Limits
 from course_lib.local_model.output_formats import check_text_format
 from course_lib.local_model.protocol import (
     ProtocolError,
+    check_function_tool,
     invalid_value,
     json_kind,
     missing,
@@ -152,17 +153,10 @@ def _check_item(where: str, item: Any) -> dict[str, Any]:
     if kind == "message":
         return _check_message(where, item)
     if kind == "function_call":
-        for key in ("call_id", "name", "arguments"):
-            if key not in item:
-                raise missing(f"{where}.{key}")
-            if not isinstance(item[key], str):
-                raise wrong_type(f"{where}.{key}", "a string", item[key])
+        _check_strings(where, item, ("call_id", "name", "arguments"))
         return {**item, "type": "function_call"}
     if kind == "function_call_output":
-        if "call_id" not in item:
-            raise missing(f"{where}.call_id")
-        if not isinstance(item["call_id"], str):
-            raise wrong_type(f"{where}.call_id", "a string", item["call_id"])
+        _check_strings(where, item, ("call_id",))
         if "output" not in item:
             raise missing(f"{where}.output")
         _check_text_or_parts(f"{where}.output", item["output"], OUTPUT_PARTS)
@@ -170,6 +164,15 @@ def _check_item(where: str, item: Any) -> dict[str, Any]:
     if kind == "reasoning":
         return reasoning_items.check_item(where, item)
     raise invalid_value(f"{where}.type", kind, ITEM_TYPES)
+
+
+def _check_strings(where: str, item: dict, keys: tuple[str, ...]) -> None:
+    """Each of ``keys`` is in ``item``, and a string."""
+    for key in keys:
+        if key not in item:
+            raise missing(f"{where}.{key}")
+        if not isinstance(item[key], str):
+            raise wrong_type(f"{where}.{key}", "a string", item[key])
 
 
 def _check_id_prefix(where: str, kind: str, item: dict) -> None:
@@ -323,12 +326,7 @@ def _check_tools(value: Any) -> tuple[list[dict], list[dict]]:
     echoed, functions = [], []
     for index, tool in enumerate(value):
         where = f"tools[{index}]"
-        if not isinstance(tool, dict):
-            raise wrong_type(where, "an object", tool)
-        if "type" not in tool:
-            raise missing(f"{where}.type")
-        if tool["type"] != "function":
-            raise invalid_value(f"{where}.type", tool["type"], ["function"])
+        check_function_tool(where, tool)
         if "name" not in tool and isinstance(tool.get("function"), dict):
             error = missing(f"{where}.name")
             error.message += " " + MESSAGES["chat_tool"]

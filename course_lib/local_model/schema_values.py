@@ -198,6 +198,25 @@ def number_in_bounds(option: dict, value: float, *, integer: bool) -> int | floa
     return value
 
 
+_TYPE_CHECKS = {
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "string": lambda v: isinstance(v, str),
+    "boolean": lambda v: isinstance(v, bool),
+    "array": lambda v: isinstance(v, list),
+    "object": lambda v: isinstance(v, dict),
+    "null": lambda v: v is None,
+}
+
+
+def has_type(value: Any, target: Any) -> bool:
+    """Whether ``value`` is of the JSON type ``target`` (a list of types means any of them; a
+    type this does not know admits anything)."""
+    if isinstance(target, list):
+        return any(has_type(value, one) for one in target)
+    return _TYPE_CHECKS.get(target, lambda v: True)(value)
+
+
 def fits(value: Any, option: dict) -> bool:
     """Whether a found value has the option's JSON type and sits inside its simple bounds."""
     kind = json_type(option)
@@ -205,16 +224,7 @@ def fits(value: Any, option: dict) -> bool:
         return False
     if "const" in option and value != option["const"]:
         return False
-    checks = {
-        "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-        "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-        "string": lambda v: isinstance(v, str),
-        "boolean": lambda v: isinstance(v, bool),
-        "array": lambda v: isinstance(v, list),
-        "object": lambda v: isinstance(v, dict),
-        "null": lambda v: v is None,
-    }
-    if kind is not None and not checks.get(kind, lambda v: True)(value):
+    if kind is not None and not has_type(value, kind):
         return False
     if kind in ("integer", "number"):
         return number_in_bounds(option, value, integer=kind == "integer") == value

@@ -60,18 +60,26 @@ class Choice:
     echo: Any
 
 
-def chat_choice(choice: Any, functions: list[dict[str, Any]]) -> Choice:
-    """Chat Completions' ``tool_choice`` (``None``: not sent)."""
-    if choice is None:
-        return Choice("auto", functions, "auto")
-    if not functions:  # any choice at all needs tools, "auto" and "none" included
-        raise ProtocolError(MESSAGES["choice_without_tools"], param="tool_choice")
+def _mode(choice: Any, functions: list[dict[str, Any]]) -> Choice | None:
+    """A choice sent as a mode (``"auto"``, ...); ``None`` for an object; raise for the rest."""
     if isinstance(choice, str):
         if choice not in MODES:
             raise invalid_value("tool_choice", choice, MODES)
         return Choice(choice, functions, choice)
     if not isinstance(choice, dict):
         raise wrong_type("tool_choice", "a string or an object", choice)
+    return None
+
+
+def chat_choice(choice: Any, functions: list[dict[str, Any]]) -> Choice:
+    """Chat Completions' ``tool_choice`` (``None``: not sent)."""
+    if choice is None:
+        return Choice("auto", functions, "auto")
+    if not functions:  # any choice at all needs tools, "auto" and "none" included
+        raise ProtocolError(MESSAGES["choice_without_tools"], param="tool_choice")
+    mode = _mode(choice, functions)
+    if mode is not None:
+        return mode
     if choice.get("type") == "allowed_tools":
         spec = choice.get("allowed_tools")
         if spec is None:
@@ -97,12 +105,9 @@ def responses_choice(choice: Any, functions: list[dict[str, Any]]) -> Choice:
     """The Responses API's ``tool_choice`` (``None``: not sent)."""
     if choice is None:
         return Choice("auto", functions, "auto")
-    if isinstance(choice, str):
-        if choice not in MODES:
-            raise invalid_value("tool_choice", choice, MODES)
-        return Choice(choice, functions, choice)
-    if not isinstance(choice, dict):
-        raise wrong_type("tool_choice", "a string or an object", choice)
+    mode = _mode(choice, functions)
+    if mode is not None:
+        return mode
     if choice.get("type") == "allowed_tools":
         return _allowed(choice, functions, "tool_choice", lambda tool: tool, choice)
     if choice.get("type") != "function" or not isinstance(choice.get("name"), str):

@@ -72,6 +72,18 @@ WHY_OBJECT = {
 }
 
 
+def checked_name(where: str, spec: dict, *, null_is_missing: bool = False) -> str:
+    """``spec["name"]``, a valid function name: else the API's error for ``{where}.name`` (a
+    ``null`` name is missing with ``null_is_missing``, of the wrong type otherwise)."""
+    if "name" not in spec or (null_is_missing and spec["name"] is None):
+        raise missing(f"{where}.name")
+    name = spec["name"]
+    if not isinstance(name, str):
+        raise wrong_type(f"{where}.name", "a string", name)
+    check_name(f"{where}.name", name)
+    return name
+
+
 def check_name(param: str, name: str) -> None:
     """The naming rule tools and response formats share: ``^[a-zA-Z0-9_-]+$``, at most 64."""
     if len(name) > MAX_NAME_LENGTH:
@@ -275,12 +287,7 @@ def resolve_ref(root: dict, ref: str) -> dict | None:
 
 def check_function(where: str, function: dict) -> dict:
     """One function definition (``name``, ``description``, ``parameters``, ``strict``)."""
-    if "name" not in function:
-        raise missing(f"{where}.name")
-    name = function["name"]
-    if not isinstance(name, str):
-        raise wrong_type(f"{where}.name", "a string", name)
-    check_name(f"{where}.name", name)
+    name = checked_name(where, function)
     description = function.get("description")
     if description is not None and not isinstance(description, str):
         raise wrong_type(f"{where}.description", "a string", description)

@@ -34,13 +34,7 @@ def apply_metadata(item: Any, schema: dict, extra: dict) -> None:
     elif isinstance(item, te.Doc):
         extra["description"] = item.documentation
     elif isinstance(item, FieldInfo):
-        if item.description:
-            extra["description"] = item.description
-        if item.examples:
-            extra["examples"] = list(item.examples)
-        for sub in item.metadata:
-            apply_metadata(sub, schema, extra)
-        _apply_schema_extra(item.json_schema_extra, extra)
+        _apply_field(item, schema, extra)
     elif type(item) in _CONSTRAINTS:
         attr, keyword = _CONSTRAINTS[type(item)]
         extra[keyword] = getattr(item, attr)
@@ -54,11 +48,27 @@ def apply_metadata(item: Any, schema: dict, extra: dict) -> None:
         for sub in item:
             apply_metadata(sub, schema, extra)
     else:
-        pattern = getattr(item, "pattern", None)  # pydantic's Field(pattern=...) metadata
-        if isinstance(pattern, str):
-            extra["pattern"] = pattern
-        elif hasattr(pattern, "pattern"):
-            extra["pattern"] = pattern.pattern
+        _apply_pattern(item, extra)
+
+
+def _apply_field(item: FieldInfo, schema: dict, extra: dict) -> None:
+    """``Field(description=..., examples=..., json_schema_extra=...)`` and its constraints."""
+    if item.description:
+        extra["description"] = item.description
+    if item.examples:
+        extra["examples"] = list(item.examples)
+    for sub in item.metadata:
+        apply_metadata(sub, schema, extra)
+    _apply_schema_extra(item.json_schema_extra, extra)
+
+
+def _apply_pattern(item: Any, extra: dict) -> None:
+    """pydantic's ``Field(pattern=...)`` metadata (a string or a compiled pattern)."""
+    pattern = getattr(item, "pattern", None)
+    if isinstance(pattern, str):
+        extra["pattern"] = pattern
+    elif hasattr(pattern, "pattern"):
+        extra["pattern"] = pattern.pattern
 
 
 def _apply_schema_extra(addition: Any, extra: dict) -> None:

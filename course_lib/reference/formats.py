@@ -146,23 +146,7 @@ def gemini_schema(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def _gemini(node: dict[str, Any], defs: dict, path: str, stack: tuple[str, ...]) -> dict:
-    ref = node.get("$ref")
-    if ref:
-        name = ref.rsplit("/", 1)[-1]
-        if name in stack:
-            raise ValueError(
-                f"{path}: {name} refers to itself; Gemini schemas cannot express recursive "
-                "types (they have no $ref): flatten the type or send it as a JSON string"
-            )
-        merged = {**defs[name], **{k: v for k, v in node.items() if k != "$ref"}}
-        return _gemini(merged, defs, path, (*stack, name))
-    if "allOf" in node and len(node["allOf"]) == 1:
-        rest = {k: v for k, v in node.items() if k != "allOf"}
-        return _gemini({**node["allOf"][0], **rest}, defs, path, stack)
-    node = _nullable_form(node)
-    if "$ref" in node or "allOf" in node:  # the non-null branch of X | None was a reference
-        return _gemini(node, defs, path, stack)
-    out: dict[str, Any] = {}
+    node, stack = _resolved(node, defs, path, stack)
     json_type = node.get("type")
     if json_type is None and "anyOf" not in node and "enum" not in node:
         raise ValueError(
@@ -170,24 +154,9 @@ def _gemini(node: dict[str, Any], defs: dict, path: str, stack: tuple[str, ...])
         )
     if "const" in node:
         node = {**node, "enum": [node["const"]]}
+    out: dict[str, Any] = {}
     for key, value in node.items():
-        if key == "items":
-            out[key] = _gemini(value, defs, f"{path}[]", stack)
-        elif key == "properties":
-            out[key] = {n: _gemini(v, defs, f"{path}.{n}", stack) for n, v in value.items()}
-        elif key == "anyOf":
-            out[key] = [_gemini(v, defs, f"{path}|{i}", stack) for i, v in enumerate(value)]
-        elif key == "enum":
-            out[key] = [v if isinstance(v, str) else json.dumps(v) for v in value if v is not None]
-        elif key == "prefixItems":
-            out.update(_tuple_items(value, defs, path, stack))
-        elif key in ("exclusiveMinimum", "exclusiveMaximum") and json_type == "integer":
-            bound = "minimum" if key == "exclusiveMinimum" else "maximum"
-            out[bound] = value + 1 if bound == "minimum" else value - 1
-        elif key == "format" and value not in _GEMINI_FORMATS:
-            continue
-        elif key in _GEMINI_KEEP:
-            out[key] = value
+        out.update(_gemini_keyword(key, value, json_type, defs, path, stack))
     if node.get("format") and node["format"] not in _GEMINI_FORMATS:
         hint = f"(format: {node['format']})"
         out["description"] = f"{out['description']} {hint}" if out.get("description") else hint
@@ -197,6 +166,51 @@ def _gemini(node: dict[str, Any], defs: dict, path: str, stack: tuple[str, ...])
             "such as dict[str, ...]); use a TypedDict, dataclass or model instead"
         )
     return out
+
+
+def _resolved(
+    node: dict[str, Any], defs: dict, path: str, stack: tuple[str, ...]
+) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """``node`` with its ``$ref`` (inlined from ``defs``), a one-member ``allOf`` and its null
+    branch (as ``nullable``) resolved; ``stack``, the definitions inlined on the way here."""
+    ref = node.get("$ref")
+    if ref:
+        name = ref.rsplit("/", 1)[-1]
+        if name in stack:
+            raise ValueError(
+                f"{path}: {name} refers to itself; Gemini schemas cannot express recursive "
+                "types (they have no $ref): flatten the type or send it as a JSON string"
+            )
+        merged = {**defs[name], **{k: v for k, v in node.items() if k != "$ref"}}
+        return _resolved(merged, defs, path, (*stack, name))
+    if "allOf" in node and len(node["allOf"]) == 1:
+        rest = {k: v for k, v in node.items() if k != "allOf"}
+        return _resolved({**node["allOf"][0], **rest}, defs, path, stack)
+    node = _nullable_form(node)
+    if "$ref" in node or "allOf" in node:  # the non-null branch of X | None was a reference
+        return _resolved(node, defs, path, stack)
+    return node, stack
+
+
+def _gemini_keyword(
+    key: str, value: Any, json_type: Any, defs: dict, path: str, stack: tuple[str, ...]
+) -> dict[str, Any]:
+    """What one keyword of a resolved node becomes in Gemini's schema (nothing, if dropped)."""
+    if key == "items":
+        return {key: _gemini(value, defs, f"{path}[]", stack)}
+    if key == "properties":
+        return {key: {n: _gemini(v, defs, f"{path}.{n}", stack) for n, v in value.items()}}
+    if key == "anyOf":
+        return {key: [_gemini(v, defs, f"{path}|{i}", stack) for i, v in enumerate(value)]}
+    if key == "enum":
+        return {key: [v if isinstance(v, str) else json.dumps(v) for v in value if v is not None]}
+    if key == "prefixItems":
+        return _tuple_items(value, defs, path, stack)
+    if key in ("exclusiveMinimum", "exclusiveMaximum") and json_type == "integer":
+        return {"minimum": value + 1} if key == "exclusiveMinimum" else {"maximum": value - 1}
+    if key == "format" and value not in _GEMINI_FORMATS:
+        return {}
+    return {key: value} if key in _GEMINI_KEEP else {}
 
 
 def _nullable_form(node: dict) -> dict:

@@ -33,6 +33,9 @@ not JSON Schema data at all):
 The input is never mutated. Work is counted (``Budget``): a schema whose strict form would be
 far larger than itself (references copied into references) is refused instead of expanding for
 ever, so every input finishes in time proportional to its size.
+
+What each keyword becomes (kept, dropped, refused) and the error catalog are in
+``strict_keywords``; the size limits in ``strict_limits``.
 """
 
 from __future__ import annotations
@@ -40,69 +43,23 @@ from __future__ import annotations
 from typing import Any
 
 from .schema_refs import ANNOTATIONS, Budget, Document, clean, intersect, measure, short
+from .strict_keywords import (
+    ADVICE,
+    DROPPED,
+    MAX_SCHEMA_DEPTH,
+    MESSAGES,
+    OBJECT_KEYWORDS,
+    brief,
+    checked,
+    kept,
+    refuse_unsupported,
+    types_of,
+    values_of_types,
+)
 from .strict_limits import check_limits
 from .type_map import allows_null, or_null
 
 __all__ = ["to_strict"]
-
-MAX_SCHEMA_DEPTH = 50  # schemas inside schemas, references followed
-JSON_TYPES = ("object", "array", "string", "number", "integer", "boolean", "null")
-KEPT = frozenset(
-    {"type", "enum", "const", "description", "pattern", "format", "multipleOf"}
-    | {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems"}
-)
-OBJECT_KEYWORDS = frozenset({"properties", "required", "additionalProperties"})
-DROPPED = frozenset(
-    {"minLength", "maxLength", "uniqueItems", "minProperties", "maxProperties"}
-    | {"propertyNames", "contains", "minContains", "maxContains"}
-)
-KNOWN = KEPT | OBJECT_KEYWORDS | DROPPED | {"items", "anyOf"}
-FORMATS = frozenset(
-    {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
-)
-UNSUPPORTED = {
-    "prefixItems": "tuples (fixed-length arrays with a type per position)",
-    "additionalItems": "tuples (fixed-length arrays with a type per position)",
-    "patternProperties": "objects with pattern-matched keys",
-    "unevaluatedProperties": "unevaluatedProperties",
-    "unevaluatedItems": "unevaluatedItems",
-    "not": "`not`",
-    "if": "if/then/else",
-    "then": "if/then/else",
-    "else": "if/then/else",
-    "dependentRequired": "dependentRequired",
-    "dependentSchemas": "dependentSchemas",
-    "dependencies": "dependencies",
-    "oneOf": "`oneOf` (use anyOf)",
-    "$dynamicRef": "$dynamicRef",
-    "$recursiveRef": "$recursiveRef",
-    "nullable": "OpenAPI's `nullable` (JSON Schema writes it as a type list with 'null')",
-}
-ADVICE = "use plainer types for this parameter, or call function_to_tool(..., strict=False)"
-MESSAGES = {
-    "not_a_dict": "to_strict expects a JSON Schema object (a dict), got {kind}",
-    "root": "strict mode needs an object schema at the top level (a tool's parameters), got "
-    "{brief}",
-    "any": "{path}: strict mode needs a type for every value, and this one accepts anything "
-    "(Any); {advice}",
-    "nothing": "{path}: this schema (false) accepts no value at all, so no call could be valid",
-    "unsupported": "{path}: strict mode cannot express {what}; {advice}",
-    "malformed": "{path}: {key!r} must be {expected}, got {got}",
-    "open_map": "{path}: strict mode cannot express an open map (an object whose keys are not "
-    "known in advance, such as dict[str, ...]); describe it with fixed fields (a TypedDict, "
-    "dataclass or pydantic model) or as a list of key/value objects",
-    "no_items": "{path}: strict mode needs to know what an array holds, and this one may hold "
-    "anything (a bare list, tuple or set); say what it holds, e.g. list[str]",
-    "undeclared": "{path}: 'required' names {names}, which 'properties' does not describe; "
-    "describe them, or take them out of 'required'",
-    "recursive": "{path}: the recursive reference {pointer} carries constraints beside it "
-    "({keys}); strict mode allows nothing beside a $ref, and copying the definition in would "
-    "never end; move the constraints into the definition",
-    "no_value": "{path}: none of the values {values} has the type {types}, so no value is valid "
-    "here; fix the enum or the type",
-    "too_deep": "{path}: the schema nests more than {limit} schemas deep (references "
-    "followed); strict mode allows 10 levels of objects",
-}
 
 
 def to_strict(schema: dict[str, Any]) -> dict[str, Any]:
@@ -155,7 +112,7 @@ class _Strictifier:
         if not isinstance(node, dict):
             raise ValueError(
                 MESSAGES["malformed"].format(
-                    path=path, key="schema", expected="an object", got=_brief(node)
+                    path=path, key="schema", expected="an object", got=brief(node)
                 )
             )
         node = clean(node)
@@ -169,32 +126,22 @@ class _Strictifier:
         self, node: dict, path: str, depth: int, is_root: bool = False
     ) -> dict[str, Any]:
         """Convert a schema without ``$ref`` and ``allOf`` at its top."""
-        for key in node:
-            if key in UNSUPPORTED:
-                what = UNSUPPORTED[key]
-                raise ValueError(
-                    MESSAGES["unsupported"].format(path=path, what=what, advice=ADVICE)
-                )
+        refuse_unsupported(node, path)
         if "anyOf" in node:
             return self._any_of(node, path, depth)
-        types = _types_of(node, path)
+        types = types_of(node, path)
         if not types and "enum" not in node and "const" not in node:
             raise ValueError(MESSAGES["any"].format(path=path, advice=ADVICE))
         if types and ("enum" in node or "const" in node):
-            node = _values_of_types(node, types, path)
+            node = values_of_types(node, types, path)
         out: dict[str, Any] = {}
         if "type" not in node and types:
             out["type"] = types[0] if len(types) == 1 else types
         for key, value in node.items():
-            if key not in KNOWN:
-                continue  # unknown keywords only annotate (JSON Schema 2020-12, section 6.5)
-            if key in DROPPED or key in OBJECT_KEYWORDS and "object" not in types:
-                continue  # dropped, or without effect on values of these types
-            if key == "format" and value not in FORMATS:
-                continue  # an annotation strict mode does not know; validation still checks it
+            if not kept(key, value, types):
+                continue
             if key == "items":
-                if "array" in types:
-                    out[key] = self.convert(value, f"{path}[]", depth + 1)
+                out[key] = self.convert(value, f"{path}[]", depth + 1)
             elif key in OBJECT_KEYWORDS:
                 out[key] = None  # placeholder: _object fills it in, keeping the key's position
             else:
@@ -211,8 +158,8 @@ class _Strictifier:
         closed_empty = extra is False or (is_root and extra is None)
         if properties is None and not closed_empty or extra not in (None, False):
             raise ValueError(MESSAGES["open_map"].format(path=path))
-        properties = _checked(properties or {}, dict, "properties", "an object of schemas", path)
-        required = _checked(node.get("required", []), list, "required", "a list of names", path)
+        properties = checked(properties or {}, dict, "properties", "an object of schemas", path)
+        required = checked(node.get("required", []), list, "required", "a list of names", path)
         undeclared = [name for name in required if name not in properties]
         if undeclared:
             raise ValueError(MESSAGES["undeclared"].format(path=path, names=undeclared))
@@ -227,7 +174,7 @@ class _Strictifier:
         out["additionalProperties"] = False
 
     def _any_of(self, node: dict, path: str, depth: int) -> dict[str, Any]:
-        branches = _checked(node["anyOf"], list, "anyOf", "a non-empty list of schemas", path)
+        branches = checked(node["anyOf"], list, "anyOf", "a non-empty list of schemas", path)
         if not branches:
             raise ValueError(
                 MESSAGES["malformed"].format(
@@ -330,7 +277,7 @@ class _Strictifier:
         json_type = node.get("type")
         typeless_object = json_type is None and "properties" in node and "anyOf" not in node
         if json_type != "object" and not typeless_object:
-            raise ValueError(MESSAGES["root"].format(brief=_brief(self.document.root)))
+            raise ValueError(MESSAGES["root"].format(brief=brief(self.document.root)))
 
     def _copy(self, node: Any) -> Any:
         self.budget.spend()
@@ -339,76 +286,3 @@ class _Strictifier:
         if isinstance(node, list):
             return [self._copy(v) for v in node]
         return node
-
-
-def _types_of(node: dict, path: str) -> list[str]:
-    """The JSON types ``node`` allows: its ``type``, or what its keywords imply."""
-    json_type = node.get("type")
-    if json_type is not None:
-        types = [json_type] if isinstance(json_type, str) else json_type
-        if not isinstance(types, list) or not types or any(t not in JSON_TYPES for t in types):
-            raise ValueError(
-                MESSAGES["malformed"].format(
-                    path=path, key="type", expected="a JSON type or a list of them", got=json_type
-                )
-            )
-        return list(types)
-    if any(key in node for key in OBJECT_KEYWORDS):
-        return ["object"]
-    if "items" in node:
-        return ["array"]
-    values = node.get("enum", [node["const"]] if "const" in node else None)
-    if isinstance(values, list) and values:
-        types = list(dict.fromkeys(_json_type(v) for v in values))
-        if "object" not in types and "array" not in types:
-            return types  # an enum of scalars: say their types, as strict mode likes
-    return []
-
-
-def _values_of_types(node: dict, types: list[str], path: str) -> dict:
-    """``enum`` and ``const`` keep only values of the allowed types: the others cannot occur."""
-    allowed = set(types) | ({"integer"} if "number" in types else set())
-    node = dict(node)
-    if "const" in node and _json_type(node["const"]) not in allowed:
-        raise ValueError(
-            MESSAGES["no_value"].format(path=path, values=[node["const"]], types=types)
-        )
-    if isinstance(node.get("enum"), list):
-        kept = [value for value in node["enum"] if _json_type(value) in allowed]
-        if not kept:
-            raise ValueError(
-                MESSAGES["no_value"].format(path=path, values=node["enum"], types=types)
-            )
-        node["enum"] = kept
-    return node
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
-
-
-def _checked(value: Any, kind: type, key: str, expected: str, path: str) -> Any:
-    if (
-        not isinstance(value, kind)
-        or (kind is dict and not all(isinstance(v, (dict, bool)) for v in value.values()))
-        or (kind is list and key == "required" and not all(isinstance(v, str) for v in value))
-    ):
-        raise ValueError(
-            MESSAGES["malformed"].format(path=path, key=key, expected=expected, got=_brief(value))
-        )
-    return value
-
-
-def _brief(schema: Any) -> str:
-    text = repr(schema)
-    return text if len(text) <= 80 else text[:77] + "..."

@@ -22,8 +22,9 @@ The model only ever sees JSON, so every annotation must say what JSON it accepts
   that reads a function's parameters, so schema and dispatch agree on what is required.
 
 The pieces live beside this module: ``unions`` (type lists, ``or_null``), ``annotated_metadata``
-(``Annotated`` extras), ``model_schemas`` (pydantic's own schemas, without titles) and
-``schema_defs`` (``$defs``: inlining and copying).
+(``Annotated`` extras), ``model_schemas`` (pydantic's own schemas, without titles),
+``schema_defs`` (``$defs``: inlining and copying) and ``class_schemas`` (dataclasses, TypedDicts
+and pydantic models as ``$defs`` entries; ``json_default``).
 """
 
 from __future__ import annotations
@@ -41,13 +42,10 @@ from typing import Any
 
 import typing_extensions as te
 from pydantic import BaseModel
-from pydantic.errors import PydanticUserError
 
 from .annotated_metadata import apply_metadata
-from .docstrings import parse_docstring
-from .fields import MISSING, field_shape
-from .model_schemas import model_schema
-from .schema_defs import attach_defs, copy_json, rename_refs
+from .class_schemas import _TD_WRAPPERS, ClassSchemas, _show, json_default
+from .schema_defs import attach_defs, copy_json
 from .unions import allows_null, or_null, union_schema
 
 __all__ = [
@@ -95,13 +93,6 @@ _BARE_ALIASES = {
 _UNIONS = {typing.Union, types.UnionType}
 _LITERALS = {typing.Literal, te.Literal}
 _ANY = {typing.Any, te.Any, object}
-# typing has Required/NotRequired from Python 3.11 on; typing_extensions has them everywhere.
-_REQUIRED = {te.Required, getattr(typing, "Required", te.Required)}
-_NOT_REQUIRED = {te.NotRequired, getattr(typing, "NotRequired", te.NotRequired)}
-_TD_WRAPPERS = _REQUIRED | _NOT_REQUIRED
-if hasattr(te, "ReadOnly"):
-    _TD_WRAPPERS.add(te.ReadOnly)
-
 _JSON_TYPE_OF = {
     bool: "boolean",
     int: "integer",
@@ -124,7 +115,7 @@ def type_schema(annotation: Any, defs: dict[str, dict] | None = None) -> dict:
     return builder.finish(builder.schema(annotation))
 
 
-class SchemaBuilder:
+class SchemaBuilder(ClassSchemas):
     """Converts annotations one by one while sharing one ``$defs`` table between them."""
 
     def __init__(self, defs: dict[str, dict] | None = None) -> None:
@@ -268,114 +259,6 @@ class SchemaBuilder:
         schema.update(extra)
         return schema
 
-    # -- classes, via $defs -------------------------------------------------------------------
-
-    def _ref(self, cls: Any, build: typing.Callable[[Any], dict]) -> dict:
-        name = self._names.get(cls)
-        if name is None:
-            base = _class_name(cls)
-            name = self._names[cls] = self._free_name(base)
-            self.defs[name] = {}  # placeholder so recursive references find the name
-            built = self.defs[name] = build(cls)
-            if name != base and rename_refs(built, {name: base}) == self.defs[base]:
-                del self.defs[name]  # the same definition is already there (shared defs dict)
-                name = self._names[cls] = base
-        return {"$ref": f"#/$defs/{name}"}
-
-    def _free_name(self, name: str) -> str:
-        candidate, n = name, 1
-        while candidate in self.defs:
-            n += 1
-            candidate = f"{name}{n}"
-        return candidate
-
-    def _dataclass(self, cls: type) -> dict:
-        hints = _class_hints(cls)
-        properties: dict[str, dict] = {}
-        required: list[str] = []
-        for field in dataclasses.fields(cls):
-            if not field.init:
-                continue
-            default = MISSING if field.default is dataclasses.MISSING else field.default
-            factory = (
-                None if field.default_factory is dataclasses.MISSING else field.default_factory
-            )
-            shape = self._field(cls, field.name, hints[field.name], default, factory)
-            prop = self.schema(shape.annotation)
-            if shape.required:
-                required.append(shape.key)
-            elif shape.default_factory is None:
-                ok, value = json_default(shape.default)
-                if ok:
-                    prop["default"] = value
-            description = field.metadata.get("description") if field.metadata else None
-            if description and "description" not in prop:
-                prop["description"] = description
-            properties[shape.key] = prop
-        return _object(cls, properties, required, own_doc=not _is_generated_doc(cls))
-
-    def _typeddict(self, cls: type) -> dict:
-        hints = _class_hints(cls)
-        required_keys = getattr(cls, "__required_keys__", frozenset(hints))
-        properties: dict[str, dict] = {}
-        required: list[str] = []
-        for key, hint in hints.items():
-            # Under `from __future__ import annotations` __required_keys__ cannot see
-            # NotRequired/Required (they are strings then); the resolved hint still can.
-            wrapper = typing.get_origin(hint)
-            inner = typing.get_args(hint)[0] if wrapper in _TD_WRAPPERS else hint
-            shape = self._field(cls, key, inner)  # Annotated[T, Field(default=...)] is optional
-            if shape.required and (
-                wrapper in _REQUIRED or (key in required_keys and wrapper not in _NOT_REQUIRED)
-            ):
-                required.append(shape.key)
-            prop = self.schema(shape.annotation)
-            if not shape.required and shape.default_factory is None:
-                ok, value = json_default(shape.default)
-                if ok:
-                    prop["default"] = value
-            properties[shape.key] = prop
-        return _object(cls, properties, required, own_doc=True)
-
-    @staticmethod
-    def _field(cls: type, name: str, hint: Any, default: Any = MISSING, factory: Any = None):
-        try:
-            return field_shape(name, hint, default, factory)
-        except TypeError as exc:
-            raise TypeError(f"field {name!r} of {cls.__qualname__}: {exc}") from None
-
-    def _model(self, model: Any) -> dict:
-        """pydantic knows its models best: take its schema and merge its ``$defs`` into ours."""
-        name = self._names.get(model)
-        if name is not None:
-            return {"$ref": f"#/$defs/{name}"}
-        try:
-            schema = model_schema(model)
-        except PydanticUserError as exc:  # e.g. a field of a class pydantic cannot describe
-            first = str(exc).split("\n", 1)[0]
-            raise TypeError(
-                f"pydantic cannot describe model {_show(model)} as JSON: {first}; give its "
-                "fields JSON types (arbitrary_types_allowed lets pydantic validate a class, "
-                "but not describe it to a model)"
-            ) from None
-        local = schema.pop("$defs", {})
-        if set(schema) == {"$ref"}:  # recursive models come back as a reference into $defs
-            own = schema["$ref"][8:]
-        else:
-            own = _class_name(model)
-            while own in local:
-                own += "_"
-            local[own] = schema
-        renames = {
-            n: self._free_name(n) for n in local if n in self.defs and self.defs[n] != local[n]
-        }
-        if renames:
-            local = {renames.get(k, k): rename_refs(v, renames) for k, v in local.items()}
-        for def_name, definition in local.items():
-            self.defs.setdefault(def_name, definition)
-        name = self._names[model] = renames.get(own, own)
-        return {"$ref": f"#/$defs/{name}"}
-
 
 # -- helpers shared with parameters.py and strict.py -------------------------------------------
 
@@ -414,63 +297,7 @@ def _enum_of(values: list, what: str) -> dict:
     return {"type": json_types, "enum": values}
 
 
-def json_default(value: Any) -> tuple[bool, Any]:
-    """``(True, json_value)`` when a default can be shown to the model as JSON, else ``(False, _)``.
-
-    Enum members become their values and tuples become lists; anything else that is not plain JSON
-    (objects, datetimes, NaN) is left out rather than guessed.
-    """
-    if isinstance(value, enum.Enum):
-        return json_default(value.value)
-    if value is None or isinstance(value, (bool, int, str)):
-        return True, value
-    if isinstance(value, float):
-        return (value == value and value not in (float("inf"), float("-inf"))), value
-    if isinstance(value, (list, tuple)):
-        items = [json_default(v) for v in value]
-        return all(ok for ok, _ in items), [v for _, v in items]
-    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
-        pairs = {k: json_default(v) for k, v in value.items()}
-        return all(ok for ok, _ in pairs.values()), {k: v for k, (_, v) in pairs.items()}
-    return False, None
-
-
 # -- small helpers ------------------------------------------------------------------------------
-
-
-def _object(cls: type, properties: dict, required: list[str], *, own_doc: bool) -> dict:
-    schema: dict = {"type": "object"}
-    doc = parse_docstring(cls.__doc__ if own_doc else None)
-    if doc.description:
-        schema["description"] = doc.description
-    for name, text in doc.params.items():  # an Args: or Attributes: section names the fields
-        if name in properties and "description" not in properties[name]:
-            properties[name]["description"] = text
-    schema["properties"] = properties
-    if required:
-        schema["required"] = required
-    schema["additionalProperties"] = False
-    return schema
-
-
-def _class_hints(cls: type) -> dict[str, Any]:
-    try:
-        return typing.get_type_hints(cls, include_extras=True)
-    except NameError as exc:
-        raise TypeError(
-            f"cannot resolve an annotation of {cls.__qualname__}: {exc}; "
-            "define or import that name in the class's module"
-        ) from exc
-
-
-def _class_name(cls: Any) -> str:
-    name = getattr(cls, "__name__", None) or repr(cls)
-    return "".join(ch if ch.isalnum() or ch in "_-." else "_" for ch in name)
-
-
-def _is_generated_doc(cls: type) -> bool:
-    doc = cls.__doc__ or ""
-    return doc.startswith(f"{cls.__name__}(")
 
 
 def _hashable(value: Any) -> bool:
@@ -479,9 +306,3 @@ def _hashable(value: Any) -> bool:
     except TypeError:
         return False
     return True
-
-
-def _show(tp: Any) -> str:
-    if isinstance(tp, type) and typing.get_origin(tp) is None:
-        return tp.__qualname__
-    return repr(tp).replace("typing.", "")

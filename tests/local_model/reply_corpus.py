@@ -41,11 +41,7 @@ WEATHER, NOTES, CONVERT, CALC, EMAIL, TIME = (
 
 
 def _function(name: str, description: str, properties: dict, required: list[str]) -> dict:
-    return {
-        "name": name,
-        "description": description,
-        "parameters": {"type": "object", "properties": properties, "required": required},
-    }
+    return fixtures.tool(name, description, properties, required)["function"]
 
 
 UNITS = _function(

@@ -23,6 +23,7 @@ import spec_cases
 import spec_check
 import spec_errors
 from spec_errors import REFUSALS, Refusal
+from test_reply_corpus import in_process as endpoint_send
 
 from course_lib.local_model import openai_options, sdk_params
 from course_lib.local_model.endpoint import LocalEndpoint
@@ -33,14 +34,7 @@ ROADS = ["in-process", "http"]
 
 
 def in_process() -> spec_cases.Send:
-    endpoint = LocalEndpoint(HeuristicPolicy())
-
-    def send(method: str, path: str, raw: bytes, headers: dict[str, str]):
-        reply = endpoint.handle(method, path, raw, headers)
-        body = reply.body if isinstance(reply.body, bytes) else b"".join(reply.body)
-        return reply.status, reply.content_type, body
-
-    return send
+    return endpoint_send(LocalEndpoint(HeuristicPolicy()))
 
 
 @pytest.fixture(scope="module")

@@ -36,21 +36,17 @@ def meeting_registry() -> tuple[ToolRegistry, dict]:
     def event(name: str) -> asyncio.Event:
         return events.setdefault(name, asyncio.Event())
 
-    @registry.tool
-    async def ping(city: str) -> str:
-        """Waits until pong has started."""
-        seen["loops"].add(id(asyncio.get_running_loop()))
-        event("ping").set()
-        await asyncio.wait_for(event("pong").wait(), BOUND)
-        return f"ping {city}"
+    def waiter(me: str, other: str) -> None:
+        async def wait(city: str) -> str:
+            seen["loops"].add(id(asyncio.get_running_loop()))
+            event(me).set()
+            await asyncio.wait_for(event(other).wait(), BOUND)
+            return f"{me} {city}"
 
-    @registry.tool
-    async def pong(city: str) -> str:
-        """Waits until ping has started."""
-        seen["loops"].add(id(asyncio.get_running_loop()))
-        event("pong").set()
-        await asyncio.wait_for(event("ping").wait(), BOUND)
-        return f"pong {city}"
+        registry.tool(wait, name=me, description=f"Waits until {other} has started.")
+
+    waiter("ping", "pong")
+    waiter("pong", "ping")
 
     @registry.tool
     def lookup(city: str) -> str:

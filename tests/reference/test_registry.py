@@ -259,34 +259,33 @@ def test_tags_must_be_non_empty_strings():
         ToolRegistry().tool(get_weather, tags=["ok", 3])
 
 
-def test_reflection_happens_once_per_tool_however_often_schemas_and_call_are_used(monkeypatch):
+def counted(monkeypatch, owner, name: str) -> list:
+    """Replace ``owner.name`` with a wrapper that records each call's arguments; the record."""
     calls = []
-    original = parameters.inspect_function
+    original = getattr(owner, name)
 
-    def counting(func):
-        calls.append(func)
-        return original(func)
+    def counting(*args, **kwargs):
+        calls.append(args)
+        return original(*args, **kwargs)
 
-    monkeypatch.setattr(parameters, "inspect_function", counting)
+    monkeypatch.setattr(owner, name, counting)
+    return calls
+
+
+def test_reflection_happens_once_per_tool_however_often_schemas_and_call_are_used(monkeypatch):
+    calls = counted(monkeypatch, parameters, "inspect_function")
     registry = ToolRegistry()
     registry.tool(get_weather)
     for _ in range(3):
         for format in ("openai", "responses", "anthropic", "gemini"):
             registry.schemas(format=format)
         registry.call("get_weather", {"city": "上海"})
-    assert calls == [get_weather]
+    assert calls == [(get_weather,)]
 
 
 def test_the_argument_validator_is_built_once_at_registration(monkeypatch):
-    built = []
-    original = pydantic.TypeAdapter
-
-    def counting(*args, **kwargs):
-        built.append(args)
-        return original(*args, **kwargs)
-
     registry = ToolRegistry()
-    monkeypatch.setattr(pydantic, "TypeAdapter", counting)
+    built = counted(monkeypatch, pydantic, "TypeAdapter")
     registry.tool(get_weather)
     for _ in range(3):
         registry.call("get_weather", '{"city": "x"}')
@@ -307,17 +306,10 @@ def test_a_tools_json_schema_validator_is_compiled_once_not_per_call(monkeypatch
     from course_lib.reference import registry as registry_module
     from course_lib.reference import validation
 
-    compiled = []
-    original = registry_module.compile_validator
-
-    def counting(schema):
-        compiled.append(schema)
-        return original(schema)
-
     def keyed_lookup(schema):
         raise AssertionError("call() looked its validator up by the schema's JSON text")
 
-    monkeypatch.setattr(registry_module, "compile_validator", counting)
+    compiled = counted(monkeypatch, registry_module, "compile_validator")
     monkeypatch.setattr(validation, "_validator", keyed_lookup)
     registry = ToolRegistry()
     registry.tool(add_contact)

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import enum
 import inspect
 import itertools
 import json
@@ -35,25 +34,16 @@ import annotated_types as at
 import jsonschema
 import pydantic
 import typing_extensions as te
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from openai.lib._pydantic import _ensure_strict_json_schema
 from strict_oracles import Validator, check_strict_rules, lenient
+from test_schema_properties import PROFILE as SCHEMA_PROFILE
+from test_schema_properties import Color
 
 from course_lib.reference import ToolRegistry
 
-PROFILE = settings(
-    max_examples=80,
-    derandomize=True,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-
-
-class Color(enum.Enum):
-    RED = "red"
-    BLUE = "蓝"
+PROFILE = settings(SCHEMA_PROFILE, max_examples=80)  # derandomized, no deadline, no database
 
 
 SmallInt = Annotated[int, at.Ge(0), at.Le(9)]

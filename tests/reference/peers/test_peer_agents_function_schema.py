@@ -224,48 +224,6 @@ def test_name_override():
     assert registry.call("custom", {"x": 4}) == "4"
 
 
-# test_function_with_field_required_constraints
-def test_field_as_default_with_dots_is_required_and_its_constraints_apply():
-    def func_with_field_constraints(my_number: int = Field(..., gt=10, le=100)) -> int:
-        return my_number * 2
-
-    schema = parameters_schema(func_with_field_constraints)
-    assert schema["properties"]["my_number"] == {
-        "type": "integer",
-        "exclusiveMinimum": 10,
-        "maximum": 100,
-    }
-    assert schema["required"] == ["my_number"]
-    registry = registered(func_with_field_constraints)
-    assert registry.call("func_with_field_constraints", {"my_number": 50}) == "100"
-    for value in (5, 150):
-        assert rejected(registry.call("func_with_field_constraints", {"my_number": value}))
-    assert rejected(registry.call("func_with_field_constraints", {}))
-
-
-# test_function_with_field_optional_with_default
-def test_field_as_default_with_a_default_is_optional_and_the_tool_gets_that_default():
-    def func_with_optional_field(
-        required_param: str,
-        optional_param: float = Field(default=5.0, ge=0.0),
-    ) -> str:
-        return f"{required_param}: {optional_param}"
-
-    schema = parameters_schema(func_with_optional_field)
-    assert schema["properties"]["optional_param"] == {
-        "type": "number",
-        "minimum": 0.0,
-        "default": 5.0,
-    }
-    assert schema["required"] == ["required_param"]
-    registry = registered(func_with_optional_field)
-    assert registry.call("func_with_optional_field", {"required_param": "test"}) == "test: 5.0"
-    given = {"required_param": "test", "optional_param": 10.5}
-    assert registry.call("func_with_optional_field", given) == "test: 10.5"
-    negative = {"required_param": "test", "optional_param": -1.0}
-    assert rejected(registry.call("func_with_optional_field", negative))
-
-
 # test_function_uses_annotated_descriptions_without_docstring
 def test_annotated_text_is_the_description():
     def add(a: Annotated[int, "First number to add"], b: Annotated[int, "Second number to add"]):
@@ -420,11 +378,25 @@ def test_several_fields_with_constraints_descriptions_and_defaults(annotated):
         assert rejected(registry.call("score_it", bad)), bad
 
 
-# test_function_with_annotated_field_required_constraints
-def test_annotated_field_with_dots_is_required_and_its_constraints_apply():
-    def double(my_number: Annotated[int, Field(..., gt=10, le=100)]) -> int:
-        return my_number * 2
+def _required_bounds_case(annotated: bool):
+    if annotated:
 
+        def double(my_number: Annotated[int, Field(..., gt=10, le=100)]) -> int:
+            return my_number * 2
+
+    else:
+
+        def double(my_number: int = Field(..., gt=10, le=100)) -> int:  # type: ignore[misc]
+            return my_number * 2
+
+    return double
+
+
+# test_function_with_field_required_constraints,
+# test_function_with_annotated_field_required_constraints
+@pytest.mark.parametrize("annotated", [False, True], ids=["Field-default", "Annotated-Field"])
+def test_field_with_dots_is_required_and_its_constraints_apply(annotated):
+    double = _required_bounds_case(annotated)
     schema = parameters_schema(double)
     assert schema["properties"]["my_number"] == {
         "type": "integer",
@@ -434,14 +406,30 @@ def test_annotated_field_with_dots_is_required_and_its_constraints_apply():
     assert schema["required"] == ["my_number"]
     registry = registered(double)
     assert registry.call("double", {"my_number": 50}) == "100"
-    assert rejected(registry.call("double", {"my_number": 5}))
+    for value in (5, 150):
+        assert rejected(registry.call("double", {"my_number": value}))
+    assert rejected(registry.call("double", {}))
 
 
+def _optional_field_case(annotated: bool):
+    if annotated:
+
+        def show(required_param: str, optional_param: Annotated[float, Field(default=5.0, ge=0.0)]):
+            return f"{required_param}: {optional_param}"
+
+    else:
+
+        def show(required_param: str, optional_param: float = Field(default=5.0, ge=0.0)):  # type: ignore[misc]
+            return f"{required_param}: {optional_param}"
+
+    return show
+
+
+# test_function_with_field_optional_with_default,
 # test_function_with_annotated_field_optional_with_default
-def test_annotated_field_default_is_optional_in_the_schema_and_filled_by_dispatch():
-    def show(required_param: str, optional_param: Annotated[float, Field(default=5.0, ge=0.0)]):
-        return f"{required_param}: {optional_param}"
-
+@pytest.mark.parametrize("annotated", [False, True], ids=["Field-default", "Annotated-Field"])
+def test_field_default_is_optional_in_the_schema_and_filled_by_dispatch(annotated):
+    show = _optional_field_case(annotated)
     schema = parameters_schema(show)
     assert schema["properties"]["optional_param"] == {
         "type": "number",
