@@ -50,19 +50,79 @@ class HeadRefused(Exception):
     """Raised in a parser callback to stop parsing: ``LocalModelProtocol.refused`` says why."""
 
 
+class HeldWrites:
+    """A transport whose writes are kept, to go out with the next write to the real one."""
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        self.transport = transport
+        self.held = b""
+
+    def write(self, data: bytes) -> None:
+        self.held += data
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+
+class PrefixedWrite:
+    """A transport whose next write starts with ``prefix``."""
+
+    def __init__(self, transport: asyncio.Transport, prefix: bytes) -> None:
+        self.transport = transport
+        self.prefix = prefix
+
+    def write(self, data: bytes) -> None:
+        prefix, self.prefix = self.prefix, b""
+        self.transport.write(prefix + data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+
 class Cycle(RequestResponseCycle):
-    """One request and its reply; an HTTP/1.0 reply without a length is ended by closing."""
+    """One request and its reply. The reply's head goes out in one packet with the first part
+    of its body (uvicorn writes it alone: one more packet, and one more wake-up of a client
+    that reads the head and then waits for the body); every body message but HEAD's writes
+    once, even an empty one. An HTTP/1.0 reply without a length is ended by closing the
+    connection."""
 
     until_close = False
+    head = b""
 
     async def send(self, message: Any) -> None:
-        if not self.response_started and self.scope["http_version"] == "1.0":
-            names = {name.lower() for name, _ in message.get("headers", ())}
-            if b"content-length" not in names:
-                self.until_close = True
-                self.chunked_encoding = False  # uvicorn would answer chunked
-                self.keep_alive = False
-        if not (self.until_close and self.response_started):
+        if not self.response_started:
+            if self.scope["http_version"] == "1.0":
+                names = {name.lower() for name, _ in message.get("headers", ())}
+                if b"content-length" not in names:
+                    self.until_close = True
+                    self.chunked_encoding = False  # uvicorn would answer chunked
+                    self.keep_alive = False
+            if self.scope["method"] == "HEAD":  # no body will follow: the head goes now
+                await super().send(message)
+                return
+            transport = self.transport
+            held = self.transport = HeldWrites(transport)  # type: ignore[assignment]
+            try:
+                await super().send(message)
+            finally:
+                self.transport = transport
+            self.head = held.held
+            return
+        if self.head:
+            transport, head = self.transport, self.head
+            self.head = b""
+            if self.disconnected:
+                return
+            self.transport = PrefixedWrite(transport, head)  # type: ignore[assignment]
+            try:
+                await self.send_body(message)
+            finally:
+                self.transport = transport
+            return
+        await self.send_body(message)
+
+    async def send_body(self, message: Any) -> None:
+        if not self.until_close:
             await super().send(message)
             return
         if self.flow.write_paused and not self.disconnected:
@@ -80,6 +140,8 @@ class Cycle(RequestResponseCycle):
 
 class LocalModelProtocol(HttpToolsProtocol):
     """One client connection; ``limits`` bound its headers and how long it may stall."""
+
+    cycle_class = Cycle
 
     def __init__(self, *args: Any, limits: ServerLimits, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -255,7 +317,7 @@ class LocalModelProtocol(HttpToolsProtocol):
         scope["raw_path"] = self.root_path.encode("ascii") + raw_path
         scope["query_string"] = parsed.query or b""
         previous = self.cycle
-        self.cycle = Cycle(
+        self.cycle = self.cycle_class(
             scope=scope,
             transport=self.transport,
             flow=self.flow,
