@@ -289,8 +289,15 @@ class LocalModelProtocol(HttpToolsProtocol):
         if codings and codings.rsplit(b",", 1)[-1].strip().lower() != b"chunked":
             detail = "Transfer-Encoding: " + codings.decode("latin-1")[:200]
             self.stop_parsing(Refusal(501, message("transfer_coding", detail=detail), path))
+        method = self.parser.get_method()
+        if method == b"CONNECT":  # a tunnel: not served (and its target is not a path)
+            self.stop_parsing(refusal("Invalid method encountered", head, self.limits))
+        try:
+            parsed = httptools.parse_url(self.url)
+        except httptools.HttpParserInvalidURLError:
+            self.stop_parsing(malformed("Invalid request target", head))
         self.heading = False
-        self.start_cycle(version)
+        self.start_cycle(method.decode("ascii"), version, parsed)
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
@@ -300,15 +307,13 @@ class LocalModelProtocol(HttpToolsProtocol):
         self.refused = why
         raise HeadRefused(why.text)
 
-    def start_cycle(self, version: str) -> None:
+    def start_cycle(self, method: str, version: str, parsed: Any) -> None:
         """uvicorn's ``on_headers_complete`` (ws="none", no concurrency limit), with our
         :class:`Cycle`."""
-        method = self.parser.get_method().decode("ascii")
         scope = self.scope
         scope["method"] = method
         if version != "1.1":
             scope["http_version"] = version
-        parsed = httptools.parse_url(self.url)
         raw_path = parsed.path
         path = raw_path.decode("ascii")
         if "%" in path:

@@ -112,6 +112,11 @@ MALFORMED = {
     "HTTP/3.0": (b"GET /v1/models HTTP/3.0\r\nHost: x\r\n\r\n", 505, "HTTP/3.0"),
     "a lowercase method": (b"get /v1/models HTTP/1.1\r\nHost: x\r\n\r\n", 405, "'get'"),
     "an invented method": (b"BREW /v1/models HTTP/1.1\r\nHost: x\r\n\r\n", 405, "'BREW'"),
+    "CONNECT (a tunnel)": (
+        b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
+        405,
+        "'CONNECT'",
+    ),
     "PUT": (
         b"PUT /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}",
         405,
