@@ -184,8 +184,9 @@ class LocalModelProtocol(HttpToolsProtocol):
         try:
             self.parser.feed_data(data)
         except httptools.HttpParserUpgrade:
-            # ws="none": an Upgrade (or CONNECT) request is answered as a plain one; what
-            # follows its head cannot be trusted to be HTTP, so the connection ends with it.
+            # ws="none": an Upgrade request is answered as a plain one; what follows it
+            # cannot be trusted to be HTTP, so nothing more is read and the reply closes.
+            self.parser = None  # type: ignore[assignment]
             if self.cycle is not None:
                 self.cycle.keep_alive = False
         except httptools.HttpParserError as error:

@@ -183,6 +183,16 @@ def test_the_same_bad_head_in_its_own_packet_after_a_reply_gets_its_405(server):
         assert read_reply(reader, "GET").status == 405
 
 
+def test_an_upgrade_request_is_answered_plainly_and_nothing_after_it_is_read(server):
+    upgrade = request("GET", "/v1/models", headers={"Connection": "Upgrade", "Upgrade": "h2c"})
+    with connect(server.base_url) as sock:
+        sock.sendall(upgrade + request("GET", "/v1/models"))
+        reader = SharedReader(sock)
+        reply = read_reply(reader, "GET")
+        assert reply.status == 200 and reply.closes
+        assert reader.read(1) == b""  # the request after it is not answered
+
+
 def test_a_url_longer_than_the_header_limit_gets_431_while_it_is_still_arriving(server):
     with connect(server.base_url) as sock:
         sock.sendall(b"GET /" + b"a" * 100_000)  # no end of line yet: refused unfinished
