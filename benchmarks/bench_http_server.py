@@ -4,7 +4,8 @@ Run: ``.venv/bin/python benchmarks/bench_http_server.py [--rounds R] [--requests
 
 Three servers answer the same Chat Completions request through the real ``openai`` SDK:
 
-- ``serve-model``: uvicorn (h11), the model on a thread pool (``course_lib.local_model.server``);
+- ``serve-model``: uvicorn (httptools), the model on a thread pool
+  (``course_lib.local_model.server``);
 - ``stdlib``: the server it replaced, the standard library's ``ThreadingHTTPServer`` with
   hand-written framing around the same ``LocalEndpoint`` (kept here only as the baseline);
 - ``trivial``: uvicorn with the same connection class, answering a canned reply without running

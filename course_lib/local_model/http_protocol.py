@@ -1,18 +1,29 @@
-"""uvicorn's h11 connection, plus what uvicorn leaves to whoever deploys it.
+"""uvicorn's httptools connection, plus what uvicorn leaves to whoever deploys it.
 
-uvicorn parses HTTP with h11 and hands complete requests to the ASGI app (``http_app.py``). Out of
-the box it (1) answers a malformed request with a plain-text 400, (2) never times out a
-connection that has not finished sending its headers (a slowloris client holds it forever), and
-(3) closes a connection as soon as the client half-closes it, even while that client's request
-is still being answered. :class:`LocalModelProtocol` keeps uvicorn's parsing and fixes those:
+uvicorn parses HTTP with ``httptools`` (the C parser ``llhttp``, which Node.js uses too) and
+hands complete requests to the ASGI app (``http_app.py``). We measured it against uvicorn's
+pure-Python h11 connection, which ``serve-model`` used before: the same request posted on a
+kept-alive connection costs about 0.1 ms less of the server's CPU, a quarter of what the whole
+server spends on a small request (``benchmarks/bench_local_model.py``). Out of the box uvicorn
+(1) answers a malformed request with a plain-text 400, (2) sets no limit on a request's head
+and never times out a connection that has not finished sending it (a slowloris client holds it
+forever), (3) closes a connection as soon as the client half-closes it, even while that
+client's request is still being answered, and (4) answers HTTP/1.0 streams with a chunked body
+that HTTP/1.0 does not have. :class:`LocalModelProtocol` keeps uvicorn's parsing and fixes those:
 
-- a malformed request gets the JSON error the client's SDK parses, with h11's status hint
-  (400, 431 for headers over the limit, 501 for a transfer coding we do not read);
+- a malformed request gets the JSON error the client's SDK parses, with the status that fits
+  (``http_heads.py``: 400, 405 for an unknown method, 413, 501, 505), then the connection
+  closes (the parser cannot go on after an error); requests before it in a pipelined batch are
+  answered first;
+- a head over ``max_header_bytes`` gets 431 while it is still arriving, and an HTTP/1.1 request
+  without ``Host`` gets 400, as RFC 9112 asks;
 - while a connection waits for a request it has an *idle* timer (closed silently, as any
   keep-alive connection may be) and, once the first byte of a request arrives, a *header*
   timer (answered 408, then closed);
 - a client that stops reading our reply is dropped after ``write_timeout``;
-- a half-closed connection gets its answers (pipelined ones too) before it is closed.
+- a half-closed connection gets its answers (pipelined ones too) before it is closed, and half
+  a request then gets 400 at once;
+- an HTTP/1.0 stream is sent as it is produced and ended by closing the connection.
 """
 
 from __future__ import annotations
@@ -21,49 +32,136 @@ import asyncio
 import http
 import logging
 import socket
+import urllib.parse
 from typing import Any
 
-import h11
-from uvicorn.protocols.http.h11_impl import H11Protocol
+import httptools
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 
 from course_lib.local_model.http_errors import error_json, message
+from course_lib.local_model.http_heads import Refusal, malformed, path_of, refusal
 from course_lib.local_model.http_limits import ServerLimits
 
 log = logging.getLogger(__name__)
-MAX_QUOTED_HEAD = 64 * 1024  # more than any head h11 accepts (ServerLimits.max_header_bytes)
+MAX_QUOTED_HEAD = 64 * 1024  # the most of a refused head kept to read its error from
 
 
-class RememberingConnection(h11.Connection):
-    """An h11 connection that keeps its last protocol error and the request head that caused it,
-    so the reply can use h11's status hint and quote the bad header."""
-
-    last_error: h11.RemoteProtocolError | None = None
-    last_head: bytes = b""
-
-    def next_event(self) -> Any:
-        if self.their_state is h11.IDLE:  # h11 consumes the head even when it then refuses it
-            self.last_head = self.trailing_data[0][:MAX_QUOTED_HEAD]
-        try:
-            event = super().next_event()
-        except h11.RemoteProtocolError as error:
-            self.last_error = error
-            raise
-        # Only our eof_received tells h11 about an EOF, and uvicorn's event loop has no case for
-        # ConnectionClosed (it would ask again forever): the connection is closing anyway.
-        return h11.NEED_DATA if isinstance(event, h11.ConnectionClosed) else event
+class HeadRefused(Exception):
+    """Raised in a parser callback to stop parsing: ``LocalModelProtocol.refused`` says why."""
 
 
-class LocalModelProtocol(H11Protocol):
+class HeldWrites:
+    """A transport whose writes are kept, to go out with the next write to the real one."""
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        self.transport = transport
+        self.held = b""
+
+    def write(self, data: bytes) -> None:
+        self.held += data
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+
+class PrefixedWrite:
+    """A transport whose next write starts with ``prefix``."""
+
+    def __init__(self, transport: asyncio.Transport, prefix: bytes) -> None:
+        self.transport = transport
+        self.prefix = prefix
+
+    def write(self, data: bytes) -> None:
+        prefix, self.prefix = self.prefix, b""
+        self.transport.write(prefix + data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+
+class Cycle(RequestResponseCycle):
+    """One request and its reply. The reply's head goes out in one packet with the first part
+    of its body (uvicorn writes it alone: one more packet, and one more wake-up of a client
+    that reads the head and then waits for the body); every body message but HEAD's writes
+    once, even an empty one. An HTTP/1.0 reply without a length is ended by closing the
+    connection."""
+
+    until_close = False
+    head = b""
+
+    async def send(self, message: Any) -> None:
+        if not self.response_started:
+            if self.scope["http_version"] == "1.0":
+                names = {name.lower() for name, _ in message.get("headers", ())}
+                if b"content-length" not in names:
+                    self.until_close = True
+                    self.chunked_encoding = False  # uvicorn would answer chunked
+                    self.keep_alive = False
+            if self.scope["method"] == "HEAD":  # no body will follow: the head goes now
+                await super().send(message)
+                return
+            transport = self.transport
+            held = self.transport = HeldWrites(transport)  # type: ignore[assignment]
+            try:
+                await super().send(message)
+            finally:
+                self.transport = transport
+            self.head = held.held
+            return
+        if self.head:
+            transport, head = self.transport, self.head
+            self.head = b""
+            if self.disconnected:
+                return
+            self.transport = PrefixedWrite(transport, head)  # type: ignore[assignment]
+            try:
+                await self.send_body(message)
+            finally:
+                self.transport = transport
+            return
+        await self.send_body(message)
+
+    async def send_body(self, message: Any) -> None:
+        if not self.until_close:
+            await super().send(message)
+            return
+        if self.flow.write_paused and not self.disconnected:
+            await self.flow.drain()
+        if self.disconnected or self.response_complete:
+            return
+        if self.scope["method"] != "HEAD":
+            self.transport.write(message.get("body", b""))
+        if not message.get("more_body", False):
+            self.response_complete = True
+            self.message_event.set()
+            self.transport.close()
+            self.on_response()
+
+
+class LocalModelProtocol(HttpToolsProtocol):
     """One client connection; ``limits`` bound its headers and how long it may stall."""
+
+    cycle_class = Cycle
 
     def __init__(self, *args: Any, limits: ServerLimits, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.limits = limits
-        self.conn = RememberingConnection(h11.SERVER, limits.max_header_bytes)
-        self.logger = log  # uvicorn's own warnings ("Invalid HTTP request") go to our logger
+        self.logger = log  # uvicorn's own warnings go to our logger
+        # Both framings at once: read the body chunked (RFC 9112 6.3); http_app then closes.
+        self.parser.set_dangerous_leniencies(lenient_chunked_length=True)
         self.waiting: tuple[str, asyncio.TimerHandle] | None = None
         self.client_done = False  # the client half-closed: no more bytes will come
         self.write_stall: asyncio.TimerHandle | None = None
+        # The request head being read: whether one is, its bytes so far when it began a packet
+        # (None when it began after another request in the same packet), and how many came.
+        self.in_message = False
+        self.heading = False
+        self.head: bytearray | None = None
+        self.head_size = 0
+        self.packet: bytes = b""
+        self.packet_fresh = False  # the packet being parsed began between two requests
+        self.refused: Refusal | None = None  # why a parser callback stopped the parser
+        self.owed: Refusal | None = None  # an error to answer once earlier replies are sent
 
     # --- connection events -----------------------------------------------------------------
 
@@ -76,14 +174,52 @@ class LocalModelProtocol(H11Protocol):
         self.watch_for_request()
 
     def data_received(self, data: bytes) -> None:
-        super().data_received(data)
+        if self.parser is None or self.owed is not None or self.transport.is_closing():
+            return  # after an error only its reply is owed: the rest is not read
+        if self.heading:
+            self.head_size += len(data)
+            if self.head is not None and len(self.head) < MAX_QUOTED_HEAD:
+                self.head += data[:MAX_QUOTED_HEAD]
+        self.packet, self.packet_fresh = data, not self.in_message
+        try:
+            self.parser.feed_data(data)
+        except httptools.HttpParserUpgrade:
+            # ws="none": an Upgrade request is answered as a plain one; what follows it
+            # cannot be trusted to be HTTP, so nothing more is read and the reply closes.
+            self.parser = None  # type: ignore[assignment]
+            if self.cycle is not None:
+                self.cycle.keep_alive = False
+        except httptools.HttpParserError as error:
+            found, self.refused = self.refused, None
+            self.refuse(found or refusal(str(error), self.head_if_heading(), self.limits))
+            return
+        finally:
+            self.packet = b""
+        if self.heading and self.head_size > self.limits.max_header_bytes:
+            self.refuse(Refusal(431, self.headers_too_large(), path_of(self.head)))
+            return
         self.watch_for_request()
 
+    def head_if_heading(self) -> bytes | None:
+        """The bytes of the head the parser refused, if it is a head and we have them."""
+        return bytes(self.head) if self.heading and self.head is not None else None
+
     def on_response_complete(self) -> None:
-        super().on_response_complete()  # may start the next pipelined request
-        if self.client_done and not self.transport.is_closing():
-            if not self.answer_what_is_left():
-                self.transport.close()
+        """The reply is sent: start the next pipelined request, answer an error owed after it,
+        or wait for the next request (and after the client's half-close: close)."""
+        self.server_state.total_requests += 1
+        if self.transport.is_closing():
+            return
+        self.flow.resume_reading()
+        if self.pipeline:
+            cycle, app = self.pipeline.pop()
+            self._start_asgi_task(cycle, app)
+            return
+        if self.owed is not None:
+            self.send_error(self.owed)
+            return
+        if self.client_done:
+            self.answer_what_is_left()
             return
         self.watch_for_request()
 
@@ -91,19 +227,21 @@ class LocalModelProtocol(H11Protocol):
         """The client has finished sending (a half-close): answer every request it sent,
         pipelined ones included, then close. (uvicorn would close at once.)"""
         self.client_done = True
-        if not self.answer_what_is_left():
-            self.transport.close()
+        self.answer_what_is_left()
         return True  # the transport stays open for our replies; we close it ourselves
 
-    def answer_what_is_left(self) -> bool:
-        """After the client's EOF: whether a reply is still owed (so the connection stays)."""
-        state = self.conn.their_state
-        if state is h11.SEND_BODY or (state is h11.IDLE and self.conn.trailing_data[0]):
-            # Half a request: h11 reports it as a protocol error, answered by send_400_response.
-            self.conn.receive_data(b"")
-            self.handle_events()
-            return True
-        return self.cycle is not None and not self.cycle.response_complete
+    def answer_what_is_left(self) -> None:
+        """After the client's EOF: answer half a request with 400, wait for the replies still
+        owed, or close."""
+        if self.transport.is_closing() or self.owed is not None:
+            return
+        if self.in_message:  # half a request: it will never be complete
+            head = self.head_if_heading()
+            self.refuse(malformed("the connection was closed in the middle of a request", head))
+            return
+        if self.pipeline or (self.cycle is not None and not self.cycle.response_complete):
+            return  # on_response_complete comes back here
+        self.transport.close()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.stop_waiting()
@@ -126,14 +264,97 @@ class LocalModelProtocol(H11Protocol):
         log.info("Dropping a client that stopped reading for %ss.", self.limits.write_timeout)
         self.transport.abort()
 
+    # --- parser callbacks ------------------------------------------------------------------
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self.in_message = self.heading = True
+        fresh, self.packet_fresh = self.packet_fresh, False
+        self.head = bytearray(self.packet[:MAX_QUOTED_HEAD]) if fresh else None
+        # A head that began after another request in this packet: only later packets count.
+        self.head_size = len(self.packet) if fresh else 0
+
+    def on_headers_complete(self) -> None:
+        head = bytes(self.head) if self.head is not None else None
+        path = self.url.decode("latin-1")
+        version = self.parser.get_http_version()
+        if version == "0.9":  # llhttp reads a request line without a version as HTTP/0.9
+            self.stop_parsing(refusal("no HTTP version in the request line", head, self.limits))
+        size = len(self.url) + sum(len(name) + len(value) + 4 for name, value in self.headers)
+        if size > self.limits.max_header_bytes:
+            self.stop_parsing(Refusal(431, self.headers_too_large(), path))
+        if version == "1.1" and not any(name == b"host" for name, _ in self.headers):
+            text = message("malformed", detail="Missing mandatory Host: header")
+            self.stop_parsing(Refusal(400, text, path))
+        codings = b",".join(value for name, value in self.headers if name == b"transfer-encoding")
+        if codings and codings.rsplit(b",", 1)[-1].strip().lower() != b"chunked":
+            detail = "Transfer-Encoding: " + codings.decode("latin-1")[:200]
+            self.stop_parsing(Refusal(501, message("transfer_coding", detail=detail), path))
+        method = self.parser.get_method()
+        if method == b"CONNECT":  # a tunnel: not served (and its target is not a path)
+            self.stop_parsing(refusal("Invalid method encountered", head, self.limits))
+        try:
+            parsed = httptools.parse_url(self.url)
+        except httptools.HttpParserInvalidURLError:
+            self.stop_parsing(malformed("Invalid request target", head))
+        self.heading = False
+        self.start_cycle(method.decode("ascii"), version, parsed)
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self.in_message = False
+
+    def stop_parsing(self, why: Refusal) -> None:
+        self.refused = why
+        raise HeadRefused(why.text)
+
+    def start_cycle(self, method: str, version: str, parsed: Any) -> None:
+        """uvicorn's ``on_headers_complete`` (ws="none", no concurrency limit), with our
+        :class:`Cycle`."""
+        scope = self.scope
+        scope["method"] = method
+        if version != "1.1":
+            scope["http_version"] = version
+        raw_path = parsed.path
+        path = raw_path.decode("ascii")
+        if "%" in path:
+            path = urllib.parse.unquote(path)
+        scope["path"] = self.root_path + path
+        scope["raw_path"] = self.root_path.encode("ascii") + raw_path
+        scope["query_string"] = parsed.query or b""
+        previous = self.cycle
+        self.cycle = self.cycle_class(
+            scope=scope,
+            transport=self.transport,
+            flow=self.flow,
+            logger=self.logger,
+            access_logger=self.access_logger,
+            access_log=self.access_log,
+            default_headers=self.server_state.default_headers,
+            message_event=asyncio.Event(),
+            expect_100_continue=self.expect_100_continue,
+            keep_alive=version != "1.0" and self.parser.should_keep_alive(),
+            on_response=self.on_response_complete,
+        )
+        if previous is None or previous.response_complete:
+            self._start_asgi_task(self.cycle, self.app)
+        else:  # pipelined: answered after the ones before it
+            self.flow.pause_reading()
+            self.pipeline.appendleft((self.cycle, self.app))
+
     # --- timers while a request's head is awaited ------------------------------------------
 
     def watch_for_request(self) -> None:
         """Arm the idle timer, or the header timer once a request has begun; else disarm."""
-        if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
+        if self.transport.is_closing() or (self.in_message and not self.heading):
             self.stop_waiting()
             return
-        mode = "header" if self.conn.trailing_data[0] else "idle"
+        if not self.in_message and (
+            self.pipeline or (self.cycle is not None and not self.cycle.response_complete)
+        ):
+            self.stop_waiting()  # a request is being answered
+            return
+        mode = "header" if self.heading else "idle"
         if self.waiting is not None and self.waiting[0] == mode:
             return  # the deadline runs from the first byte (or from the last reply), not the last
         self.stop_waiting()
@@ -147,81 +368,59 @@ class LocalModelProtocol(H11Protocol):
 
     def waited_too_long(self, mode: str) -> None:
         self.waiting = None
-        if self.transport.is_closing() or self.conn.their_state is not h11.IDLE:
+        if self.transport.is_closing():
             return
         if mode == "idle":
-            self.conn.send(h11.ConnectionClosed())
-            self.transport.close()
+            if not self.in_message:
+                self.transport.close()
+            return
+        if not self.heading:
             return
         log.info("408 for a client whose headers took over %ss.", self.limits.header_timeout)
         text = message("head_timeout", seconds=self.limits.header_timeout)
-        self.send_error(408, text, self.buffered_path(self.conn.trailing_data[0]))
+        self.refuse(Refusal(408, text, path_of(self.head_if_heading())))
 
     # --- malformed requests ----------------------------------------------------------------
 
-    def send_400_response(self, msg: str) -> None:
-        """uvicorn calls this for every h11 protocol error; answer it in JSON."""
-        error = self.conn.last_error
-        status = error.error_status_hint if error is not None else 400
-        detail = str(error).split(": bytearray(", 1)[0][:200] if error is not None else msg
-        if status == 431:
-            text = message("headers_too_large", limit=self.limits.max_header_bytes)
-        elif status == 501:
-            text = message("transfer_coding", detail=detail)
-        elif "Content-Length" in detail:
-            status, text = self.content_length_error(self.buffered_header(b"content-length"))
-        else:
-            status, text = 400, message("malformed", detail=detail)
+    def headers_too_large(self) -> str:
+        return message("headers_too_large", limit=self.limits.max_header_bytes)
+
+    def refuse(self, why: Refusal) -> None:
+        """Answer a request the connection layer refuses, then close: the framing of what
+        follows cannot be trusted. A reply still owed to an earlier request goes first."""
+        self.stop_waiting()
+        self.parser = None  # type: ignore[assignment]  # nothing more is parsed
+        self.flow.pause_reading()
         cycle = self.cycle
         if cycle is not None and not cycle.response_complete:
-            path = self.scope["path"]
-            if cycle.response_started:  # too late for a reply: end the one in progress
-                self.transport.close()
+            if self.in_message and not self.heading:  # this request's body is what failed
+                if cycle.response_started:  # too late for a reply: end the one in progress
+                    self.transport.close()
+                    return
+                cycle.disconnected = True  # its receive() now says so, and its send() a no-op
+                cycle.message_event.set()
+                why = Refusal(why.status, why.text, cycle.scope["path"], why.headers)
+            else:  # an earlier request is still being answered: this error comes after it
+                self.owed = why
                 return
-            cycle.disconnected = True  # the app's receive() now says so, and its send() is a no-op
-            cycle.message_event.set()
-        else:
-            path = self.buffered_path(self.conn.last_head)
-        self.send_error(status, text, path)
+        self.send_error(why)
 
-    def content_length_error(self, value: str) -> tuple[int, str]:
-        """h11 refuses a Content-Length over 20 digits: that is a body too large, not a typo."""
-        if value.isascii() and value.isdigit():
-            return 413, message("body_too_large", size=value, limit=self.limits.max_body_bytes)
-        return 400, message("content_length", value=value)
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's own plain-text 400, should any path of uvicorn's still call it."""
+        self.refuse(malformed(msg))
 
-    @staticmethod
-    def buffered_path(head: bytes) -> str:
-        """The target in a request line h11 has not accepted (to pick the error's shape)."""
-        line = head.split(b"\r\n", 1)[0].split(b" ")
-        return line[1].decode("latin-1") if len(line) > 1 else "/"
-
-    def buffered_header(self, name: bytes) -> str:
-        """A header's raw value(s) in the refused request head, for the error message."""
-        head = self.conn.last_head.split(b"\r\n\r\n", 1)[0]
-        values = [
-            line.split(b":", 1)[1].strip().decode("utf-8", "replace")
-            for line in head.split(b"\r\n")[1:]
-            if b":" in line and line.split(b":", 1)[0].strip().lower() == name
+    def send_error(self, why: Refusal) -> None:
+        """Write one JSON error reply and close the connection."""
+        body = error_json(why.path, why.status, why.text)
+        reason = http.HTTPStatus(why.status).phrase.encode()
+        head = [
+            b"HTTP/1.1 %d %s\r\n" % (why.status, reason),
+            b"content-type: application/json\r\n",
+            b"content-length: %d\r\n" % len(body),
+            b"access-control-allow-origin: *\r\n",
+            *(name + b": " + value + b"\r\n" for name, value in why.headers),
+            b"connection: close\r\n\r\n",
         ]
-        return ", ".join(values)[:200]
-
-    def send_error(self, status: int, text: str, path: str) -> None:
-        """Write one JSON error reply and close: the connection's framing cannot be trusted."""
-        body = error_json(path, status, text)
-        headers = [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()),
-            (b"access-control-allow-origin", b"*"),
-            (b"connection", b"close"),
-        ]
-        reason = http.HTTPStatus(status).phrase.encode()
-        try:
-            self.transport.write(
-                self.conn.send(h11.Response(status_code=status, headers=headers, reason=reason))
-                + self.conn.send(h11.Data(data=body))
-                + self.conn.send(h11.EndOfMessage())
-            )
-        except h11.LocalProtocolError:  # a reply was already under way on this connection
-            pass
+        self.owed = None
+        self.transport.write(b"".join(head) + body)
         self.transport.close()

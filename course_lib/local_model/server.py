@@ -1,17 +1,19 @@
 """The local model over HTTP, for any OpenAI-compatible client, ``curl`` or another language.
 
-It runs on **uvicorn** (HTTP/1.1 parsed by h11): a well-kept server that reads chunked request
-bodies, keeps HTTP/1.1 connections alive, ends HTTP/1.0 streams by closing, and leaves the
-request's meaning to a small ASGI application (``http_app.py``) on an event loop, with the
-CPU-bound model on a thread pool (a small request to the built-in policy is answered on the loop
-itself: its work costs less than the trip to a thread). We also measured tornado (it comes with
-JupyterLab; see ``benchmarks/compare_http_servers.py``): it has header and body timeouts built in,
-but it answers every malformed request, including a body over its size limit, with a bare 400
-without a body, and closes timed-out and oversized-header connections without a reply, all inside
-one long method with no hook to change it. uvicorn lets us answer each of those in JSON by
-overriding one connection class (``http_protocol.py``), which also adds the header and idle
-timeouts uvicorn lacks. Round trips cost about the same on both (and on the stdlib server this one
-replaced, which failed requests at 200 concurrent clients where this one fails none; see
+It runs on **uvicorn** (HTTP/1.1 parsed by ``httptools``, the C parser ``llhttp``; uvicorn's
+pure-Python h11 parser cost a quarter of the server's time on a small request): a well-kept server
+that reads chunked request bodies, keeps HTTP/1.1 connections alive, ends HTTP/1.0 streams by
+closing, and leaves the request's meaning to a small ASGI application (``http_app.py``) on an event
+loop, with the CPU-bound model on a thread pool (a small request to the built-in policy is answered
+on the loop itself: its work costs less than the trip to a thread). We also measured tornado (it
+comes with JupyterLab; see ``benchmarks/compare_http_servers.py``): it has header and body timeouts
+built in, but it answers every malformed request, including a body over its size limit, with a bare
+400 without a body, and closes timed-out and oversized-header connections without a reply, all
+inside one long method with no hook to change it. uvicorn lets us answer each of those in JSON by
+overriding one connection class (``http_protocol.py``, with ``http_heads.py`` for the status of a
+malformed head), which also adds the header limit and the header and idle timeouts uvicorn lacks.
+Round trips cost about the same on both (and on the stdlib server this one replaced, which failed
+requests at 200 concurrent clients where this one fails none; see
 ``benchmarks/bench_http_server.py``). uvicorn also comes with the ``mcp`` SDK that lesson 08 uses,
 so the course needs it anyway.
 

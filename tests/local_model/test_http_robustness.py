@@ -112,6 +112,11 @@ MALFORMED = {
     "HTTP/3.0": (b"GET /v1/models HTTP/3.0\r\nHost: x\r\n\r\n", 505, "HTTP/3.0"),
     "a lowercase method": (b"get /v1/models HTTP/1.1\r\nHost: x\r\n\r\n", 405, "'get'"),
     "an invented method": (b"BREW /v1/models HTTP/1.1\r\nHost: x\r\n\r\n", 405, "'BREW'"),
+    "CONNECT (a tunnel)": (
+        b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
+        405,
+        "'CONNECT'",
+    ),
     "PUT": (
         b"PUT /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}",
         405,
@@ -145,9 +150,52 @@ def test_405_names_the_allowed_methods_in_an_allow_header(server):
     assert set(reply.headers["allow"].split(", ")) >= {"GET", "POST", "HEAD", "OPTIONS"}
 
 
+def test_an_unknown_method_over_http_1_0_gets_405_with_allow_then_a_close(server):
+    with connect(server.base_url) as sock:
+        sock.sendall(b"BREW /v1/models HTTP/1.0\r\n\r\n")
+        reply = read_reply(SharedReader(sock), "GET")
+        assert reply.status == 405 and reply.closes and "'BREW'" in reply.error_message()
+        assert "POST" in reply.headers["allow"].split(", ")
+        assert closed_by_server(sock)
+
+
+def test_a_head_too_large_for_the_limit_sent_whole_with_a_long_url_gets_431(server):
+    data = request("GET", "/v1/models?q=" + "a" * 20_000)  # every header short, the URL not
+    reply = one(server.base_url, data, "GET")
+    assert reply.status == 431 and "longer than 16384 bytes" in reply.error_message()
+
+
+def test_a_malformed_head_after_a_good_request_in_one_packet_gets_a_400_naming_the_fault(server):
+    # The parser names what it refused; the bytes of a head that began mid-packet are not kept.
+    data = request("POST", CHAT, chat_body()) + b"BREW /v1/models HTTP/1.1\r\nHost: x\r\n\r\n"
+    replies = exchange(server.base_url, data, replies=2)
+    assert [r.status for r in replies] == [200, 400]
+    assert "not valid HTTP/1.1 (Invalid method encountered)" in replies[1].error_message()
+    assert replies[1].closes
+
+
+def test_the_same_bad_head_in_its_own_packet_after_a_reply_gets_its_405(server):
+    with connect(server.base_url) as sock:
+        reader = SharedReader(sock)
+        sock.sendall(request("POST", CHAT, chat_body()))
+        assert read_reply(reader).status == 200
+        sock.sendall(b"BREW /v1/models HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert read_reply(reader, "GET").status == 405
+
+
+def test_an_upgrade_request_is_answered_plainly_and_nothing_after_it_is_read(server):
+    upgrade = request("GET", "/v1/models", headers={"Connection": "Upgrade", "Upgrade": "h2c"})
+    with connect(server.base_url) as sock:
+        sock.sendall(upgrade + request("GET", "/v1/models"))
+        reader = SharedReader(sock)
+        reply = read_reply(reader, "GET")
+        assert reply.status == 200 and reply.closes
+        assert reader.read(1) == b""  # the request after it is not answered
+
+
 def test_a_url_longer_than_the_header_limit_gets_431_while_it_is_still_arriving(server):
     with connect(server.base_url) as sock:
-        sock.sendall(b"GET /" + b"a" * 100_000)  # no end of line yet: h11 refuses it unfinished
+        sock.sendall(b"GET /" + b"a" * 100_000)  # no end of line yet: refused unfinished
         reply = read_reply(SharedReader(sock), "GET")
     assert reply.status == 431 and "longer than 16384 bytes" in reply.error_message()
 

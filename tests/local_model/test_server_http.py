@@ -82,7 +82,7 @@ def test_an_http_1_0_client_gets_a_stream_as_a_plain_body_closed_at_the_end(serv
     with connect(server.base_url) as sock:
         sock.sendall(request("POST", CHAT, chat_body(stream=True), version="HTTP/1.0"))
         reply = read_reply(SharedReader(sock))
-        assert reply.status == 200  # (h11 answers "HTTP/1.1 200", as RFC 9110 lets it)
+        assert reply.status == 200  # (answered "HTTP/1.1 200", as RFC 9110 lets it)
         assert not reply.chunked and reply.closes
         assert reply.body.endswith(b"data: [DONE]\n\n")
         events = [json.loads(line[6:]) for line in reply.body.split(b"\n\n")[:-2]]
