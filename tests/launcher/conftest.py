@@ -20,7 +20,14 @@ from pathlib import Path
 
 import pytest
 from lab_client import Lab
-from learner import MINIMAL_PATH, ROOT, Learner, stop, world_readable_folder
+from learner import (
+    MINIMAL_PATH,
+    ROOT,
+    Learner,
+    remove_in_background,
+    stop,
+    world_readable_folder,
+)
 
 sys.path.insert(0, str(ROOT / "scripts"))  # the launcher's parts, for the tests of its pieces
 
@@ -61,7 +68,7 @@ def learner() -> Iterator[Learner]:
     try:
         yield Learner.make(base)
     finally:
-        shutil.rmtree(base, ignore_errors=True)
+        remove_in_background(base)
 
 
 @pytest.fixture(scope="session")

@@ -61,6 +61,16 @@ def world_readable_folder(prefix: str) -> Path:
     return folder
 
 
+def remove_in_background(folder: Path) -> None:
+    """Remove ``folder`` (a fresh clone with its environment: tens of thousands of files) in a
+    detached, low-priority process: no test waits for it. ``sh`` starts ``rm`` in the
+    background and exits at once, so ``rm`` belongs to no process of the test run."""
+    subprocess.run(
+        ["sh", "-c", 'nice -n 19 rm -rf -- "$1" >/dev/null 2>&1 </dev/null &', "sh", str(folder)],
+        check=True,
+    )
+
+
 @dataclass
 class Learner:
     """Runs commands in ``root`` as the learner: ``env -i``, their HOME, maybe as ``nobody``."""

@@ -18,7 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from learner import MINIMAL_PATH, fresh_clone, network_namespaces_work, world_readable_folder
+from learner import (
+    MINIMAL_PATH,
+    fresh_clone,
+    network_namespaces_work,
+    remove_in_background,
+    world_readable_folder,
+)
 
 VERSION = "import sys; print('%d.%d' % sys.version_info[:2])"
 
@@ -72,7 +78,7 @@ def clone(first_start, learner) -> Iterator[Clone]:
         assert setup.returncode == 0, setup.stdout
         yield made
     finally:
-        shutil.rmtree(base, ignore_errors=True)
+        remove_in_background(base)
 
 
 def test_a_rebuild_that_fails_puts_the_previous_environment_back_and_goes_on(clone):

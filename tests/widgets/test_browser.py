@@ -6,6 +6,9 @@ as a learner would: type into a SchemaExplorer, press Call on a ToolForm, look a
 ConversationView's colours, change a ToolChoiceTrace's request. Screenshots go to
 ``test-artifacts/widgets/``.
 
+For each lesson: open it and check that every Mermaid diagram became a picture. A lesson that
+shows widgets is opened once for both tests: the widget test notes its diagrams on the way.
+
 One JupyterLab server and one browser serve the whole module. The notebooks are copied to a
 temporary folder first, so JupyterLab never writes to the repository. Chromium is Debian's
 (``apt-get install chromium``); without it these tests skip, saying so.
@@ -206,10 +209,19 @@ def accept_kernel_dialog(page) -> None:
         dialog.locator(".jp-Dialog-button.jp-mod-accept").click()
 
 
-def run_all_cells(page, lab: Lab, notebook: str) -> None:
-    """Open ``notebook``, clear its stored outputs (none passes for a fresh one), run all."""
+def open_notebook(page, lab: Lab, notebook: str, diagrams: dict[str, dict]) -> None:
+    """Open ``notebook`` and, if it is a lesson with diagrams, note what its diagrams look like
+    before anything runs (``diagrams``): the diagram test of the lesson reads this visit's
+    note instead of opening the lesson (and starting a kernel) a second time."""
     page.goto(lab.notebook_url(notebook))
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=TIMEOUT_MS)
+    if notebook in LESSONS and mermaid_blocks(notebook):
+        diagrams[notebook] = diagram_state(page, notebook)
+
+
+def run_all_cells(page, lab: Lab, notebook: str, diagrams: dict[str, dict]) -> None:
+    """Open ``notebook``, clear its stored outputs (none passes for a fresh one), run all."""
+    open_notebook(page, lab, notebook, diagrams)
     idle = ".jp-Notebook-ExecutionIndicator[data-status='idle']"
     page.wait_for_selector(idle, timeout=TIMEOUT_MS)
     accept_kernel_dialog(page)
@@ -325,13 +337,13 @@ CHECKS = {
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[Path(n).stem for n in NOTEBOOKS])
-def test_every_widget_in_the_notebook_renders_and_reacts(lab, browser, notebook):
+def test_every_widget_in_the_notebook_renders_and_reacts(lab, browser, diagrams, notebook):
     stem = Path(notebook).stem
     for stale in ARTIFACTS.glob(f"{stem}-*.png"):
         stale.unlink()
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     try:
-        run_all_cells(page, lab, notebook)
+        run_all_cells(page, lab, notebook, diagrams)
         assert not cell_errors(page), f"{notebook}: cells failed: {cell_errors(page)}"
         page.wait_for_selector(".course-widget", timeout=TIMEOUT_MS)
         shoot(page, f"{stem}-ran")
@@ -372,29 +384,44 @@ def mermaid_blocks(relative: str) -> int:
     )
 
 
-@pytest.mark.parametrize("notebook", LESSONS, ids=[Path(n).stem for n in LESSONS])
-def test_every_mermaid_diagram_of_the_lesson_renders_as_a_picture(lab, browser, notebook):
+def diagram_state(page, notebook: str) -> dict:
+    """The diagrams of the lesson open in ``page``, once at least as many pictures as it has
+    Mermaid blocks have appeared (or the time ran out): a screenshot of the first, or of the
+    page when the state is not the expected one."""
     expected = mermaid_blocks(notebook)
-    if expected == 0:
-        pytest.skip(f"{notebook} has no Mermaid diagram yet (tests/test_lesson_shape.py decides)")
     stem = Path(notebook).stem
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
     try:
-        page.goto(lab.notebook_url(notebook))
-        page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=TIMEOUT_MS)
-        try:
-            page.wait_for_function(
-                f"() => ({MERMAID_STATE})().pictures >= {expected}", timeout=TIMEOUT_MS
-            )
-        except Exception:  # playwright's TimeoutError: the assertion below says what is there
-            pass
-        state = page.evaluate(MERMAID_STATE)
-        assert state == {"pictures": expected, "warnings": []}, f"{notebook}: {state}"
+        page.wait_for_function(
+            f"() => ({MERMAID_STATE})().pictures >= {expected}", timeout=TIMEOUT_MS
+        )
+    except Exception:  # playwright's TimeoutError: the test's assertion says what is there
+        pass
+    state = page.evaluate(MERMAID_STATE)
+    if state == {"pictures": expected, "warnings": []}:
         first = page.locator(".jp-RenderedMermaid").first
         first.scroll_into_view_if_needed()
         shoot(first, f"{stem}-diagram")
-    except Exception:
+    else:
         shoot(page, f"{stem}-diagram-failure")
-        raise
-    finally:
-        page.close()
+    return state
+
+
+@pytest.fixture(scope="module")
+def diagrams() -> dict[str, dict]:
+    """Lesson -> the state of its diagrams, noted when a test of this module opened it."""
+    return {}
+
+
+@pytest.mark.parametrize("notebook", LESSONS, ids=[Path(n).stem for n in LESSONS])
+def test_every_mermaid_diagram_of_the_lesson_renders_as_a_picture(lab, browser, diagrams, notebook):
+    expected = mermaid_blocks(notebook)
+    if expected == 0:
+        pytest.skip(f"{notebook} has no Mermaid diagram yet (tests/test_lesson_shape.py decides)")
+    if notebook not in diagrams:  # no widget test opened it (a lesson without widgets)
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        try:
+            open_notebook(page, lab, notebook, diagrams)
+        finally:
+            page.close()
+    state = diagrams[notebook]
+    assert state == {"pictures": expected, "warnings": []}, f"{notebook}: {state}"

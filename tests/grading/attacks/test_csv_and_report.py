@@ -133,7 +133,15 @@ def test_the_report_shows_the_score_distribution_and_pass_rate(graded):
     assert "Score distribution per notebook" in text
     assert f"{LESSON}: how many students scored each share of the 1 points." in text
     # ada passed; 4 wrong answers, 8 invalid files, eve handed in no 00_welcome
-    assert "<td>00.1</td><td>1/14</td>" in text
+    assert "<td>00.1</td><td>1/14</td>" in text, pass_rate_row_and_results(text, graded)
+
+
+def pass_rate_row_and_results(text: str, out: Path) -> str:
+    """What a failure shows: the report's pass-rate row of 00.1 and each 00.1 result."""
+    section = text.split('id="pass-rates"')[-1].split("</section>")[0]
+    rows = [row for row in section.split("<tr>") if "<td>00.1</td>" in row]
+    results = [row for row in csv_rows(out) if "00.1" in row]
+    return f"pass-rate row: {rows}\n00.1 results in grades.csv:\n" + "\n".join(map(str, results))
 
 
 def test_the_most_frequent_hints_are_grouped_by_hint_key(graded):
