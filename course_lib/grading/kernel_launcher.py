@@ -42,7 +42,13 @@ import sys
 from pathlib import Path
 
 from course_lib.grading import isolation, namespaces, syscall_filter
-from course_lib.grading.sandbox import confine, landlock_abi, limit_resources, not_confined
+from course_lib.grading.sandbox import (
+    MAX_PROCESSES,
+    confine,
+    landlock_abi,
+    limit_resources,
+    not_confined,
+)
 
 # How the grader starts this module: ``-s`` keeps user site-packages (which a notebook could
 # fill in its HOME) out, and the working directory (the notebook's, where an earlier kernel may
@@ -156,7 +162,11 @@ def _run_kernel(
     record.setdefault("private_mounts", False)
     record.setdefault("private_proc", False)
     record.setdefault("own_uid", False)
-    limit_resources(args.memory_mb)
+    # RLIMIT_NPROC counts per user id and user namespace: only in a namespace of its own does
+    # it count the kernel's processes alone (never the grader's or another kernel's).
+    processes = MAX_PROCESSES if spaces["user_namespace"] else 0
+    limit_resources(args.memory_mb, processes)
+    record["max_processes"] = processes
     record["no_capabilities"] = namespaces.drop_capabilities()
     if args.confine:
         ports = [int(connection[key]) for key in connection if key.endswith("_port")]

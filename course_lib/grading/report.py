@@ -9,8 +9,12 @@ compares classmates across shards exactly as one run would.
 Every field that came from a learner (a folder name, a file name, a message quoting their code)
 is written so that no reader acts on it: a CSV field that a spreadsheet would take for a formula
 (it starts with ``=``, ``+``, ``-``, ``@``, a tab or a line break) is prefixed with ``'``, the
-feedback file name is made from the student's name by ``names.feedback_file_name``, and the
-class report escapes everything (``class_report``).
+feedback file name is made from the student's name by ``names.feedback_file_name``, the class
+report escapes everything (``class_report``), and the feedback page is inert Markdown: every
+value put into it goes through ``markdown_text`` (a name, an id, a note: every punctuation
+character escaped, so no link, image, HTML, heading, list or emphasis) or ``markdown_block``
+(a check's message, a traceback: a fenced code block whose fence is longer than any run of
+backticks inside).
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ import csv
 import io
 import json
 import platform
+import re
+import string
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -38,6 +44,12 @@ from course_lib.grading.similarity import (
 COLUMNS = ("student", "notebook", "exercise", "points", "max_points", "status", "message")
 VERSIONED = ("course_lib", "nbval", "pytest", "ipykernel", "jupyter_client", "nbformat")
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+# Every ASCII punctuation character may be backslash-escaped in CommonMark (and GitHub's and
+# Jupyter's Markdown): escaped, none starts a link, an image, HTML, an autolink, emphasis, code,
+# a heading, a list, a table cell, math or an entity.
+_MARKDOWN_ESCAPED = re.compile("([" + re.escape(string.punctuation) + "])")
+_WHITESPACE = re.compile(r"\s+")
+_BACKTICKS = re.compile("`+")
 
 
 def spreadsheet_safe(value: Any) -> Any:
@@ -164,42 +176,54 @@ def write_outputs(out: Path, payload: dict[str, Any]) -> None:
 
 
 def feedback(payload: dict[str, Any]) -> dict[str, str]:
-    """One readable Markdown page per student: each notebook, each exercise, what to do next."""
+    """One readable Markdown page per student: each notebook, each exercise, what to do next.
+
+    Every value from the results goes in through ``markdown_text`` or ``markdown_block``: the
+    page's structure (headings, the list of exercises, the notes) is ours alone."""
     by_student: dict[str, list[dict[str, Any]]] = {}
     for row in payload["grades"]:
         by_student.setdefault(row["student"], []).append(row)
+    text = markdown_text
     pages = {}
     for student, rows in sorted(by_student.items()):
         total = payload["totals"][student]
         lines = [
-            f"# Feedback for {_markdown_text(student)}",
+            f"# Feedback for {text(student)}",
             "",
             f"Total: {total['points']} / {total['max_points']}",
         ]
         for notebook, summary in sorted(total["notebooks"].items()):
-            heading = f"{_markdown_text(notebook)}: {summary['points']} / {summary['max_points']}"
-            lines += ["", f"## {heading}", ""]
+            points = f"{summary['points']} / {summary['max_points']}"
+            lines += ["", f"## {text(notebook)}: {points}", ""]
             for row in (r for r in rows if r["notebook"] == notebook):
-                label = row["exercise"] or "(whole notebook)"
-                lines.append(
-                    f"- **{label}**: {row['status']}, {row['points']} / {row['max_points']}"
-                )
+                label = text(row["exercise"] or "(whole notebook)")
+                got = f"{row['points']} / {row['max_points']}"
+                lines.append(f"- **{label}**: {text(row['status'])}, {got}")
                 if row["status"] != "passed" or row["message"] != "passed":
-                    lines += ["", _quote(row["message"]), ""]
+                    lines += ["", markdown_block(row["message"], indent="  "), ""]
             if summary["notes"]:
                 lines += ["", "Notes from the grader:", ""]
-                lines += [f"- {_markdown_text(note)}" for note in summary["notes"]]
+                lines += [f"- {text(note)}" for note in summary["notes"]]
         pages[student] = "\n".join(lines).rstrip() + "\n"
     return pages
 
 
-def _markdown_text(text: str) -> str:
-    """Text from a submission, shown as text by a Markdown viewer (no HTML, no link)."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\n", " ")
+def markdown_text(value: object) -> str:
+    """A value from a submission (a name, an id, a note) as Markdown that shows it as text and
+    does nothing else: each punctuation character escaped, runs of whitespace (line breaks
+    too) one space, so it stays on its line and inside what holds it."""
+    words = _WHITESPACE.sub(" ", str(value)).strip()
+    return _MARKDOWN_ESCAPED.sub(r"\\\1", words)
 
 
-def _quote(message: str) -> str:
-    return "\n".join(f"    {line}" for line in message.splitlines())
+def markdown_block(value: object, *, indent: str = "") -> str:
+    """A free text (a check's message, a traceback) as a fenced code block, each line kept as
+    it is: the fence is longer than any run of backticks in the text, so no line closes it.
+    ``indent`` puts the block inside a list item."""
+    lines = str(value).splitlines()  # every line break a parser knows: none survives inside
+    longest = max((len(run) for run in _BACKTICKS.findall(str(value))), default=0)
+    fence = "`" * max(3, longest + 1)
+    return "\n".join(indent + line if line else "" for line in [fence + "text", *lines, fence])
 
 
 def summary_table(payload: dict[str, Any]) -> str:

@@ -1,7 +1,11 @@
 """Limits for the grading kernel, set in the kernel process before IPython loads.
 
-- ``RLIMIT_AS``: a memory limit (a runaway allocation gets ``MemoryError`` or dies);
-  ``RLIMIT_FSIZE``: no single file larger than ``MAX_FILE_MB``; no core dumps;
+- ``RLIMIT_AS``: a memory limit, per process (a runaway allocation gets ``MemoryError`` or
+  dies); ``RLIMIT_FSIZE``: no single file larger than ``MAX_FILE_MB``; no core dumps;
+- ``RLIMIT_NPROC``: at most ``MAX_PROCESSES`` processes and threads (a fork bomb gets
+  ``BlockingIOError``), only in a kernel with a user namespace of its own, where the count is
+  of that namespace's processes alone (elsewhere it counts every process of the grader's user,
+  the grader's own too); not enforced on a kernel that is host root;
 - Landlock (Linux 5.13+, no privileges needed), an allowlist: the kernel and everything it
   starts may read only what ``Grants.read`` names (the Python installation, system libraries,
   the parts of ``course_lib`` a lesson imports, ...), write only beneath ``Grants.write`` (the
@@ -21,6 +25,7 @@ import stat
 from dataclasses import dataclass
 
 MAX_FILE_MB = 256
+MAX_PROCESSES = 256
 
 _SYS_CREATE_RULESET, _SYS_ADD_RULE, _SYS_RESTRICT_SELF = 444, 445, 446  # same on x86_64/arm64
 _PR_SET_NO_NEW_PRIVS = 38
@@ -197,11 +202,15 @@ def _split(root: str, hidden: list[str], read: list[str], list_only: list[str]) 
             _split(path, inside, read, list_only)  # where it leads
 
 
-def limit_resources(memory_mb: int) -> None:
-    """Memory (address space) and file-size limits, no core files; 0 leaves memory unlimited."""
+def limit_resources(memory_mb: int, processes: int = 0) -> None:
+    """Memory (address space) and file-size limits, no core files; 0 leaves memory unlimited.
+    ``processes``: at most that many processes and threads (``RLIMIT_NPROC``), 0 no limit; only
+    for a process in a user namespace of its own, where it counts that namespace's alone."""
     if memory_mb > 0:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     size = MAX_FILE_MB * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if processes > 0:
+        resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))
