@@ -30,6 +30,7 @@ from pathlib import Path
 COMMANDS = {
     "build": "course_lib.authoring.cli",
     "execute": "course_lib.authoring.cli",
+    "new-exercise": "course_lib.authoring.cli",
     "i18n": "course_lib.i18n.cli",
     "check": "course_lib.grading.cli",
     "grade": "course_lib.grading.cli",

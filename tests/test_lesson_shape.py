@@ -1,8 +1,10 @@
 """The shape every lesson promises a learner (issue "Lessons 00-06, second edition"):
 
 - each exercise's contract is one markdown cell (metadata ``{"course": {"contract": "NN.K"}}``)
-  before its exercise cell, states its rules as a list a learner can tick off (at least one item
-  per rule the check tests), and runs to at most 250 words;
+  before its exercise cell, states its rules as a list a learner can tick off, and runs to at
+  most 250 words;
+- those list items are the check's rules: each ``Rule.text`` is one item, word for word (issue 27
+  "each fact once"), one rule per item and one item per rule, in any order;
 - each lesson holds at least one Mermaid diagram.
 """
 
@@ -14,6 +16,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from course_lib.authoring.contracts import contract_cell, contract_items, same_words
 from course_lib.authoring.steps import course_meta, is_exercise
 from course_lib.checks import EXERCISES
 
@@ -32,15 +35,8 @@ def words(markdown: str) -> int:
     return len(re.findall(r"[\w'’-]+", markdown))
 
 
-def contract_cell(nb: nbformat.NotebookNode, exercise_id: str) -> nbformat.NotebookNode | None:
-    for cell in nb.cells:
-        if cell.cell_type == "markdown" and course_meta(cell).get("contract") == exercise_id:
-            return cell
-    return None
-
-
 @pytest.mark.parametrize("exercise_id", TRUSTED)
-def test_each_contract_is_one_cell_before_its_exercise_with_a_rule_list_of_at_most_250_words(
+def test_each_contract_is_one_cell_before_its_exercise_of_at_most_250_words(
     exercise_id,
 ):
     nb = lesson_of(exercise_id)
@@ -52,11 +48,22 @@ def test_each_contract_is_one_cell_before_its_exercise_with_a_rule_list_of_at_mo
     assert nb.cells.index(cell) < nb.cells.index(exercise)
     count = words(cell.source)
     assert count <= MAX_CONTRACT_WORDS, f"the contract of {exercise_id} has {count} words"
-    items = re.findall(r"^\s*(?:[-*]|\d+\.)\s+\S", cell.source, flags=re.MULTILINE)
-    assert len(items) >= len(EXERCISES[exercise_id].rules), (
-        f"the contract of {exercise_id} lists {len(items)} items for "
-        f"{len(EXERCISES[exercise_id].rules)} rules"
+
+
+@pytest.mark.parametrize("exercise_id", TRUSTED)
+def test_the_contract_lists_exactly_the_checks_rules_word_for_word(exercise_id):
+    """Order-insensitive: the notebook may group its items as a learner reads them best."""
+    cell = contract_cell(lesson_of(exercise_id), exercise_id)
+    assert cell is not None
+    shown = sorted(same_words(item) for item in contract_items(cell.source))
+    checked = sorted(same_words(rule.text) for rule in EXERCISES[exercise_id].rules)
+    only_shown = [item for item in shown if item not in checked]
+    only_checked = [text for text in checked if text not in shown]
+    assert not only_shown and not only_checked, (
+        f"exercise {exercise_id}: the notebook lists {only_shown} that no Rule.text says, and the "
+        f"check has {only_checked} that the notebook does not list"
     )
+    assert shown == checked, f"exercise {exercise_id}: an item is listed more or less often"
 
 
 @pytest.mark.parametrize("solution", SOLUTIONS, ids=lambda p: p.stem)
@@ -68,3 +75,27 @@ def test_each_lesson_has_a_mermaid_diagram(solution):
 
 def test_the_word_count_counts_what_a_reader_reads():
     assert words("Write `greeting(name)`: it **returns** the text.") == 7
+
+
+def test_contract_items_are_the_lists_items_joined_without_their_punctuation():
+    markdown = (
+        "**Exercise 00.1.** Write `greeting(name)`. The rules:\n\n"
+        "- it **returns** the text;\n"
+        "- the text is exactly\n  `Hello, <name>!`;\n"
+        "  - nested, and\n"
+        "1. numbered.\n\n"
+        "Then run the check cell.\n"
+        "  indented prose after a blank line is no item\n"
+    )
+    assert contract_items(markdown) == [
+        "it **returns** the text",
+        "the text is exactly `Hello, <name>!`",
+        "nested",
+        "numbered",
+    ]
+
+
+def test_same_words_forgives_spacing_and_list_punctuation_only():
+    assert same_words("the  name is\n exactly `x`;") == same_words("the name is exactly `x`")
+    assert same_words("The name is exactly `x`") != same_words("the name is exactly `x`")
+    assert same_words("the name is exactly x") != same_words("the name is exactly `x`")

@@ -14,19 +14,23 @@ from course_lib.checks.learner import Learner
 RULES = (
     Rule(
         "returns",
-        "greeting returns its text; printing it is not returning it.",
+        "it **returns** the text (printing it is not returning it)",
         case="greeting('Ada')",
         hint="returns",
     ),
     Rule(
         "exact",
-        "The text is exactly `Hello, <name>!`: a comma, one space, an exclamation mark.",
+        "the text is exactly `Hello, <name>!`: a comma, one space and one exclamation mark",
         case="greeting('Ada')",
         hint="punctuation",
     ),
     Rule(
         "name",
-        "The name appears exactly as given, every character, capitals and all.",
+        (
+            "the name appears exactly as given, every character of it, capitals and all: "
+            '`greeting("Ada")` returns `"Hello, Ada!"` and `greeting("张伟")` returns '
+            '`"Hello, 张伟!"`'
+        ),
         case="greeting('jo娜')",
         hint="capitals",
     ),

@@ -34,37 +34,44 @@ RESPONSES_CASE = translate(TEXTS, "case", ENGLISH, name="to_responses", tool="ge
 RULES = (
     Rule(
         "anthropic_keys",
-        "to_anthropic returns exactly name, description and input_schema (no type).",
+        (
+            '`to_anthropic(tool)` returns exactly `{"name": ..., "description": ..., '
+            '"input_schema": ...}`, without a `"type"`'
+        ),
         case=ANTHROPIC_CASE,
         hint="anthropic_type",
     ),
     Rule(
         "anthropic_input_schema",
-        "The schema is called input_schema in Anthropic's format.",
+        "the schema is called `input_schema` in that format, not `parameters`",
         case=ANTHROPIC_CASE,
         hint="anthropic_parameters",
     ),
     Rule(
         "responses_flat",
-        "to_responses returns a flat dict: type, name, description, parameters, strict.",
+        (
+            '`to_responses(tool)` returns the flat `{"type": "function", "name": ..., '
+            '"description": ..., "parameters": ..., "strict": False}`, exactly these five '
+            "keys"
+        ),
         case=RESPONSES_CASE,
         hint="responses_flat",
     ),
     Rule(
         "responses_strict",
-        '"strict": false in the Responses format.',
+        '`"strict"` is `False` (these tools are not strict)',
         case=RESPONSES_CASE,
         hint="strict",
     ),
     Rule(
         "schema_unchanged",
-        "The parameters schema goes through unchanged, every key of it.",
+        "the parameters schema goes through unchanged, every key of it",
         case=ANTHROPIC_CASE,
         hint="schema_unchanged",
     ),
     Rule(
         "new_dict",
-        "Both return a new dict and leave the tool they were given as it was.",
+        "both return a **new** dict and leave the tool they are given as it was",
         case=translate(TEXTS, "case_after", ENGLISH, name="to_anthropic", tool="get_weather"),
         hint="mutated",
     ),

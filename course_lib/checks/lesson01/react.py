@@ -55,25 +55,46 @@ def case_label(text: str, tools: list[str] = TOOLS) -> str:
 
 
 RULES = (
-    Rule("answer", "A reply with no Action: line is the answer, stripped.",
+    Rule("answer", (
+            "a reply without a line that starts with `Action:` is an answer: return `{\"answer\": "
+            "text.strip()}`"
+        ),
          case=case_label(ANSWER), hint="answer"),
-    Rule("line_start", "Only a line that starts with Action: is an action.",
+    Rule("line_start", (
+            "only a line that *starts* with `Action:` counts, not the word inside a sentence"
+        ),
          case=case_label(MENTION), hint="line_start"),
-    Rule("action", "The tool is the rest of the Action: line; the arguments are decoded JSON.",
+    Rule("action", "the arguments are the JSON object after `Action Input:`, decoded",
          case=case_label(TIDY), hint="action"),
-    Rule("first_action", "Only the first Action: line is the action; later ones are not run.",
+    Rule("first_action", (
+            "the tool is the rest of the **first** `Action:` line, stripped (a later one is not "
+            "run)"
+        ),
          case=case_label(TWO_ACTIONS), hint="first_action"),
-    Rule("unknown_tool", "A tool not in tool_names is an unknown_tool error naming it.",
+    Rule("unknown_tool", (
+            "a tool not in `tool_names` gives `{\"error\": \"unknown_tool\", \"message\": ...}`, "
+            "the message naming that tool, in any language (`没有这个工具: get_wether`)"
+        ),
          case=case_label(TYPO), hint="unknown_tool"),
-    Rule("one_value", "Exactly one JSON value is read: text after it is not part of it.",
+    Rule("one_value", (
+            "read exactly one JSON value, after `Action Input:` and any spaces or line breaks: "
+            "what follows it is not part of the arguments"
+        ),
          case=case_label(REMARK), hint="one_value"),
-    Rule("bad_json", "Input that is not valid JSON is a bad_input error, not an exception.",
+    Rule("bad_json", (
+            "input that is not valid JSON gives `{\"error\": \"bad_input\", \"message\": ...}`, a "
+            "message in your own words and any language (`参数必须是一个 JSON 对象`), never an "
+            "exception"
+        ),
          case=case_label(QUOTES), hint="catch"),
-    Rule("incomplete", "An action without a complete Action Input is bad_input, never an answer.",
+    Rule("incomplete", (
+            "an action without a complete `Action Input:` (cut off mid-stream, or no such line) is "
+            "`bad_input` too, never the answer"
+        ),
          case=case_label(CUT_OFF), hint="incomplete"),
-    Rule("object", "A JSON value that is not an object is bad_input.",
+    Rule("object", "so is a JSON value that is not an object, such as `\"北京\"`",
          case=case_label(NOT_OBJECT), hint="object"),
-    Rule("name_first", "The tool name is checked before the input is read.",
+    Rule("name_first", "check the tool name before reading the input",
          case=case_label(BOTH_WRONG), hint="name_first"),
 )  # fmt: skip
 

@@ -29,57 +29,59 @@ SHAPE_CASE = schema_text("case_shape", what="WEATHER_TOOL")
 RULES = (
     Rule(
         "envelope",
-        'The outer dict is {"type": "function", "function": {...}}, with name, description '
-        "and parameters inside function.",
+        (
+            'the outer dict is `{"type": "function", "function": {...}}`, with `"name"`, '
+            '`"description"` and `"parameters"` inside `"function"`'
+        ),
         case=SHAPE_CASE,
         hint="flat",
     ),
-    Rule("name", 'The name is exactly "get_weather".', case=SHAPE_CASE, hint="name"),
+    Rule("name", 'the name is exactly `"get_weather"`', case=SHAPE_CASE, hint="name"),
     Rule(
         "description",
-        "The description is a non-empty sentence.",
+        "the description is a non-empty sentence saying what the tool does",
         case=SHAPE_CASE,
         hint="description",
     ),
     Rule(
         "object",
-        'parameters is a JSON Schema with "type": "object".',
+        '`"parameters"` is a JSON Schema with `"type": "object"`',
         case=SHAPE_CASE,
         hint="object",
     ),
     Rule(
         "properties",
-        "Exactly two properties: city and unit.",
+        "it has exactly two properties, `city` and `unit`",
         case=schema_text("case_names", what="WEATHER_TOOL"),
         hint="properties",
     ),
     Rule(
         "city_string",
-        "city is a string.",
+        "`city` is a string",
         case=arguments_label({"city": 42}),
         hint="city_type",
     ),
     Rule(
         "unit_enum",
-        'unit is a string that can only be "c" or "f".',
+        '`unit` is a string that can only be `"c"` or `"f"`',
         case=arguments_label({"city": "上海", "unit": "kelvin"}),
         hint="unit_enum",
     ),
     Rule(
         "required",
-        "Only city is required.",
+        "only `city` is required",
         case=arguments_label({"city": "北京"}),
         hint="not_required",
     ),
     Rule(
         "closed",
-        'No other argument is allowed ("additionalProperties": false).',
+        'no other argument is allowed (`"additionalProperties": false`)',
         case=arguments_label({"city": "北京", "country": "CN"}),
         hint="closed",
     ),
     Rule(
         "default",
-        'A "default" for unit is optional; if present it is "c".',
+        'a `"default"` for `unit` is optional; if present, it is `"c"`',
         case=schema_text("case_default", name="unit"),
         hint="default_value",
     ),

@@ -21,44 +21,72 @@ TEXT_ANNOTATION = "'str'"
 RULES = (
     Rule(
         "a_dict",
-        'It returns a dict `{"type": ...}`, not the name of the type.',
+        'it returns a dict `{"type": ...}`, not the name of the type',
         case="json_type(str)",
         hint="not_a_dict",
     ),
     Rule(
         "json_names",
-        "The names are JSON Schema's: string, integer, number, array, object.",
+        (
+            'the names are JSON Schema\'s: `str` is `"string"`, `int` `"integer"`, `float` '
+            '`"number"`, `list` `"array"`, `dict` `"object"`'
+        ),
         case="json_type(str)",
         hint="python_names",
     ),
-    Rule("bool", "bool is boolean, never integer.", case="json_type(bool)", hint="bool"),
+    Rule(
+        "bool",
+        (
+            '`bool` is `"boolean"`, never `"integer"`. Compare types with `is` (or look them '
+            "up in a dict), not with `issubclass`: `bool` is a subclass of `int`"
+        ),
+        case="json_type(bool)",
+        hint="bool",
+    ),
     Rule(
         "none",
-        "None and type(None) are both null.",
+        (
+            '`None` and `type(None)` are both `"null"` (`get_type_hints` turns a `None` '
+            "annotation into `type(None)`)"
+        ),
         case="json_type(None)",
         hint="none",
     ),
     Rule(
         "fresh",
-        "It returns a new dict on every call.",
+        (
+            'it returns a **new** dict on every call: later exercises add `"default"` and '
+            '`"description"` to the result, and a dict kept in a table would collect them for '
+            "every later caller"
+        ),
         case="json_type(str) called twice; the caller added a key to the first result",
         hint="fresh",
     ),
     Rule(
         "refuse",
-        "Anything else raises TypeError.",
+        (
+            "any other annotation raises `TypeError`, a subclass of `str`, `list[int]` and `str | "
+            'None` too: silently guessing `"string"` would give the model a wrong schema without '
+            "anyone noticing"
+        ),
         case="json_type(complex)",
         hint="no_raise",
     ),
     Rule(
         "text",
-        "An annotation stored as text, such as 'str', is not a type: TypeError too.",
+        (
+            "so does an annotation stored as text, such as the string `'str'`: turning text into "
+            "types is `get_type_hints`'s job, in 02.2"
+        ),
         case=f"json_type({TEXT_ANNOTATION})",
         hint="text_annotation",
     ),
     Rule(
         "names_it",
-        "The TypeError's message names the annotation.",
+        (
+            "the message names the annotation, for example `TypeError: json_type cannot map <class "
+            "'complex'>`"
+        ),
         case="json_type(complex)",
         hint="type_error_names",
     ),

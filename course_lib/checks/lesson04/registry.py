@@ -28,53 +28,68 @@ from course_lib.checks.lesson04.registry_schemas import expected_schema, schema_
 from course_lib.i18n import translate
 
 RULES = (
-    Rule("plain", "@registry.tool registers the function at once.",
+    Rule("plain", "`@registry.tool` and `registry.tool(function, name=...)` register at once",
          case=cases.PLAIN_CASE, hint="plain_form"),
-    Rule("unchanged", "Every form returns the function itself, unchanged.",
+    Rule("unchanged", "each form returns the function itself, unchanged",
          case=cases.PLAIN_CASE, hint="unchanged"),
-    Rule("entry", "Each entry is a dict with exactly the keys of the contract.",
+    Rule("entry", (
+            "exactly the keys `function`, `description`, `parameters`, `tags`, `owner`, `version`"
+        ),
          case=cases.PLAIN_CASE, hint="entry_keys"),
-    Rule("metadata", "owner and version are stored as given, None by default.",
+    Rule("metadata", "`owner`, `version` as given (`None` by default)",
          case=cases.PLAIN_CASE, hint="metadata"),
-    Rule("parameters", "parameters is parameters_schema(function), computed at registration.",
+    Rule("parameters", "`parameters_schema(function)` as `parameters`, computed at registration",
          case=cases.field_case(cases.PLAIN_CASE, "parameters"), hint="parameters"),
-    Rule("tags", "tags is a list, in the order given ([] by default).",
+    Rule("tags", "`tags` a `list` in the order given (`[]` by default)",
          case=cases.field_case(cases.PLAIN_CASE, "tags"), hint="tags_tuple"),
-    Rule("tags_copy", "tags is a new list, not the caller's.", case=cases.TAGS_COPY_CASE,
+    Rule("tags_copy", "a new list, not the caller's", case=cases.TAGS_COPY_CASE,
          hint="tags_copy"),
-    Rule("first_paragraph", "Without a description: the docstring's first paragraph.",
+    Rule("first_paragraph", (
+            "else the docstring's first paragraph (`inspect.getdoc` up to the first blank line, "
+            "stripped)"
+        ),
          case=cases.field_case(cases.PLAIN_CASE, "description"), hint="first_paragraph"),
-    Rule("paragraph_lines", "All the lines of that paragraph.",
+    Rule("paragraph_lines", "all its lines",
          case=cases.field_case(cases.NOW_CASE, "description"), hint="first_line"),
-    Rule("string_form", '@registry.tool("text") returns a decorator; the text is the description.',
+    Rule("string_form", (
+            "`@registry.tool(\"text\")` returns a decorator; the text is the description"
+        ),
          case=cases.STRING_CASE, hint="string_form"),
-    Rule("use_description", "A description that is given is used.",
+    Rule("use_description", "description: the one given",
          case=cases.field_case(cases.STRING_CASE, "description"), hint="use_description"),
-    Rule("keyword_form", "@registry.tool(name=...) without a function returns a decorator.",
+    Rule("keyword_form", "`@registry.tool(name=...)`, without a function, returns a decorator",
          case=cases.KEYWORD_CASE, hint="keyword_form"),
-    Rule("name", "The name is name=, else function.__name__.",
+    Rule("name", "name: `name`, else `function.__name__`",
          case=cases.KEYWORD_CASE, hint="name"),
-    Rule("no_docstring", 'No description and no docstring: the description is "".',
+    Rule("no_docstring", "else `\"\"`",
          case=cases.NO_DOC_CASE, hint="no_doc"),
-    Rule("order", "names() lists the names in registration order.",
+    Rule("order", "in registration order",
          case=cases.NAMES_CASE, hint="order"),
-    Rule("openai", 'openai: {"type": "function", "function": {name, description, parameters}}.',
+    Rule("openai", (
+            "`\"openai\"`: `{\"type\": \"function\", \"function\": {\"name\", \"description\", "
+            "\"parameters\"}}`"
+        ),
          case=cases.schemas_case("openai"), hint="openai_nested"),
-    Rule("metadata_out", "Tags, owner and version appear in no schema.",
+    Rule("metadata_out", "no tags, owner or version in any schema",
          case=cases.schemas_case("openai"), hint="metadata_in_schema"),
-    Rule("responses", 'responses: flat, with "strict": False.',
+    Rule("responses", (
+            "`\"responses\"`: `{\"type\": \"function\", \"name\", \"description\", \"parameters\", "
+            "\"strict\": False}`"
+        ),
          case=cases.schemas_case("responses"), hint="responses_strict"),
-    Rule("anthropic", "anthropic: name, description and input_schema.",
+    Rule("anthropic", "`\"anthropic\"`: `{\"name\", \"description\", \"input_schema\"}`",
          case=cases.schemas_case("anthropic"), hint="anthropic_input_schema"),
-    Rule("default_format", 'format defaults to "openai".',
+    Rule("default_format", "`format` defaults to `\"openai\"`",
          case=cases.DEFAULT_CASE, hint="default_format"),
-    Rule("new_list", "schemas() and names() return a new list on every call.",
+    Rule("new_list", "a new list on every call",
          case=cases.NEW_LIST_CASE, hint="new_list"),
-    Rule("unknown_format", "Another format raises ValueError naming the three.",
+    Rule("unknown_format", "another format: `ValueError` naming the three",
          case=cases.UNKNOWN_FORMAT_CASE, hint="unknown_format"),
-    Rule("duplicate", "A taken name raises ValueError naming it and replace=True; the old stays.",
+    Rule("duplicate", (
+            "refuse a taken name: `ValueError` naming it and `replace=True`; the old tool stays"
+        ),
          case=cases.DUPLICATE_CASE, hint="silent_overwrite"),
-    Rule("replace", "replace=True replaces the entry in its old place in the order.",
+    Rule("replace", "with `replace=True`, replace the entry in its old place",
          case=cases.REPLACE_CASE, hint="replace_order"),
 )  # fmt: skip
 

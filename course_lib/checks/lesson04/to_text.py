@@ -162,35 +162,47 @@ HINTS = Catalog() | {
 }
 
 RULES = (
-    Rule("str", "A str passes through unchanged.", case=CASES[0].label, hint="str"),
-    Rule("json", "Anything else becomes JSON with ensure_ascii=False.",
+    Rule("str", (
+            "a str passes through unchanged (no quotes added)"
+        ), case=CASES[0].label, hint="str"),
+    Rule("json", "anything else becomes `json.dumps(result, ensure_ascii=False, default=jsonable)`",
          case=CASES[1].label, hint="ensure_ascii"),
-    Rule("isoformat", "datetime, date, time: value.isoformat().",
+    Rule("isoformat", (
+            "`jsonable` turns `datetime`, `date` and `time` into `value.isoformat()` "
+            "(`\"2024-05-01T09:30:00\"`)"
+        ),
          case=CASES[2].label, hint="isoformat"),
-    Rule("decimal", "Decimal: str(value), every digit kept.", case=CASES[4].label, hint="decimal"),
-    Rule("set", "A set: a sorted list.", case=CASES[5].label, hint="set"),
-    Rule("frozenset", "A frozenset too.", case=CASES[6].label, hint="frozenset"),
-    Rule("dataclass", "A dataclass instance: dataclasses.asdict(value).",
+    Rule("decimal", (
+            "a `Decimal` into `str(value)`, which keeps every digit (`\"19.90\"`)"
+        ), case=CASES[4].label, hint="decimal"),
+    Rule("set", "a `set` into a sorted list", case=CASES[5].label, hint="set"),
+    Rule("frozenset", "a `frozenset` too", case=CASES[6].label, hint="frozenset"),
+    Rule("dataclass", "a dataclass instance into `dataclasses.asdict(value)`",
          case=CASES[8].label, hint="dataclass"),
-    Rule("pydantic", 'A pydantic model: value.model_dump(mode="json").',
+    Rule("pydantic", "a pydantic model into `value.model_dump(mode=\"json\")`",
          case=CASES[9].label, hint="pydantic"),
-    Rule("unknown", "Anything else: TypeError naming the type.",
+    Rule("unknown", "and raises `TypeError` naming the type of anything else",
          case=UNKNOWN_CASE, hint="unknown_type"),
-    Rule("fits", "A text of at most max_chars characters is not cut.",
+    Rule("fits", (
+            "a text of at most `max_chars` characters is not cut (exactly `max_chars` included)"
+        ),
          case="to_text(a string exactly max_chars long, max_chars=300)", hint="fits_le"),
-    Rule("default_limit", "max_chars defaults to 20_000.",
+    Rule("default_limit", "`max_chars` defaults to 20,000",
          case="to_text(a 50,000 character string)", hint="default_limit"),
-    Rule("default_fits", "So 15,000 characters fit when max_chars is not given.",
+    Rule("default_fits", "so a 15,000 character text passes unchanged when it is not given",
          case="to_text(a 15,000 character string)", hint="default_fits"),
-    Rule("never_silent", "A longer text is cut with a marker.",
+    Rule("never_silent", "a longer text is cut, never silently",
          case="to_text(a 50,000 character string)", hint="never_silent"),
-    Rule("keep_at_most", "The cut keeps at most max_chars characters of the text.",
+    Rule("keep_at_most", "its first `k` characters are kept, `k <= max_chars`",
          case="to_text(a 50,000 character string)", hint="keep_at_most"),
-    Rule("marker_shape", "The marker starts with a newline and has at most 100 characters.",
+    Rule("marker_shape", "then a marker that starts with a newline and has at most 100 characters",
          case="to_text(a 50,000 character string)", hint="marker_shape"),
-    Rule("cut_count", "The marker says how many characters were cut, in digits.",
+    Rule("cut_count", (
+            "which says how many characters were cut (`len(text) - k`) in digits, for example "
+            "`\"\\n[... cut 30000 of 50000 characters ...]\"`"
+        ),
          case="to_text(a 50,000 character string)", hint="cut_count"),
-    Rule("cut_json", "The JSON of a result that is not a str is cut the same way.",
+    Rule("cut_json", "the JSON of a result that is not a str is cut the same way",
          case="to_text(a list of 2,000 dicts, max_chars=5_000)", hint="cut_json"),
 )  # fmt: skip
 

@@ -117,33 +117,54 @@ def case_of(key: str) -> str:
 
 
 RULES = (
-    Rule("fits_none", "A value that fits gives None.", case=case_of("fits_none"),
+    Rule("fits_none", (
+            "a value that fits gives `None` (not `\"\"`, not `[]`)"
+        ), case=case_of("fits_none"),
          hint="fits_none"),
-    Rule("integer", "integer: an int, never a bool.", case=case_of("integer"), hint="integer"),
-    Rule("number_int", "number: an int or a float.", case=case_of("number_int"),
+    Rule("integer", (
+            "`\"integer\"`: an `int`, never a `bool`"
+        ), case=case_of("integer"), hint="integer"),
+    Rule("number_int", (
+            "`\"number\"`: an `int` or a `float` (`3` is a number)"
+        ), case=case_of("number_int"),
          hint="number_int"),
-    Rule("number_bool", "number: never a bool.", case=case_of("number_bool"),
+    Rule("number_bool", "never a `bool`", case=case_of("number_bool"),
          hint="number_bool"),
-    Rule("boolean", "boolean: a bool only.", case=case_of("boolean"), hint="boolean"),
-    Rule("basic", "string, array, object, null: str, list, dict, None.", case=case_of("basic"),
+    Rule("boolean", (
+            "`\"boolean\"`: a `bool` only (`1` is not a boolean)"
+        ), case=case_of("boolean"), hint="boolean"),
+    Rule("basic", (
+            "`\"string\"`, `\"array\"`, `\"object\"`: a `str`, a `list`, a `dict`"
+        ), case=case_of("basic"),
          hint="missing_type"),
-    Rule("null", "null: None only, not another falsy value.", case=case_of("null"),
+    Rule("null", (
+            "`\"null\"`: `None` only (`0`, `\"\"`, `false` are not null)"
+        ), case=case_of("null"),
          hint="null"),
-    Rule("type_list", "A list of type names: any of them fits.", case=case_of("type_list"),
+    Rule("type_list", (
+            "`\"type\"` may be a list of names: the value fits if it fits any"
+        ), case=case_of("type_list"),
          hint="type_list"),
-    Rule("any_of", "anyOf: at least one of the schemas fits.", case=case_of("any_of"),
+    Rule("any_of", (
+            "`\"anyOf\"`: the value fits if it fits at least one listed schema"
+        ), case=case_of("any_of"),
          hint="any_of"),
-    Rule("enum", "enum: the value is one of the listed values.", case=case_of("enum"),
+    Rule("enum", "`\"enum\"`: the value must be one of the listed values", case=case_of("enum"),
          hint="enum"),
-    Rule("enum_bool", "enum: with JSON's rules, true is not 1.", case=case_of("enum_bool"),
+    Rule("enum_bool", "by JSON's rules (`true` is not one of `[1, 2]`)", case=case_of("enum_bool"),
          hint="enum_bool"),
-    Rule("no_type", 'A node without "type", "anyOf" or "enum" accepts any value.',
+    Rule("no_type", "a node without `\"type\"`, `\"anyOf\"` or `\"enum\"` accepts any value",
          case=case_of("no_type"), hint="no_type"),
-    Rule("this_node", "Only this node counts: not its properties or items.",
+    Rule("this_node", "judge this node only: `\"properties\"` and `\"items\"` are for 04.3",
          case=case_of("this_node"), hint="this_node"),
-    Rule("every_type", "A wrong type's message names every expected type.",
+    Rule("every_type", (
+            "a wrong type's message names every expected type (`should be a string or null`, or "
+            "`应为字符串或 null`)"
+        ),
          case=case_of("every_type"), hint="every_type"),
-    Rule("enum_json", "An enum's message lists the allowed values as JSON.",
+    Rule("enum_json", (
+            "a value outside the enum: list the allowed values as JSON (`one of \"c\", \"f\"`)"
+        ),
          case=case_of("enum"), hint="enum_json"),
 )  # fmt: skip
 

@@ -59,103 +59,118 @@ def case_of(label: str) -> str:
 RULES = (
     Rule(
         "first_message",
-        'messages starts as [{"role": "user", "content": question}].',
+        'start `messages` as `[{"role": "user", "content": question}]`',
         case=case_of(cases.PARALLEL),
         hint="first_message",
     ),
     Rule(
         "request",
-        "Each turn calls create(model=model, messages=messages, tools=registry.schemas()).",
+        (
+            "each turn, call `client.chat.completions.create(model=model, messages=messages, "
+            "tools=registry.schemas())`"
+        ),
         case=case_of(cases.PARALLEL),
         hint="request",
     ),
     Rule(
         "assistant_once",
-        "The reply's message is appended once, however many calls it holds.",
+        "append the reply's message **once**, however many calls it holds",
         case=case_of(cases.PARALLEL),
         hint="assistant_twice",
     ),
     Rule(
         "assistant_dict",
-        "It is appended as the plain dict assistant_message(message) returns.",
+        "as the dict `assistant_message(message)` returns",
         case=case_of(cases.PARALLEL),
         hint="messages_not_dicts",
     ),
     Rule(
         "answer",
-        'A reply without calls ends the loop: AgentResult(content, messages, steps, "answer").',
+        'no calls: stop with `AgentResult(message.content, messages, steps, "answer")`',
         case=case_of(cases.PARALLEL),
         hint="stopped_answer",
     ),
     Rule(
         "every_call",
-        "Every call gets its tool message, with its tool_call_id, in call order.",
+        (
+            'else answer every call, in order: `{"role": "tool", "tool_call_id": <its id>, '
+            '"content": result}`'
+        ),
         case=case_of(cases.PARALLEL),
         hint="unanswered",
     ),
     Rule(
         "arguments",
-        "result is registry.call(name, arguments), the arguments string passed exactly as sent.",
+        "`result` being `registry.call(name, arguments)`, the arguments string exactly as sent",
         case=case_of(cases.PARALLEL),
         hint="sent_rewritten",
     ),
     Rule(
         "steps",
-        "Each call adds Step(turn, tool_call_id, name, arguments, result), turn counting from 1.",
+        (
+            "record `Step(turn, tool_call_id, name, arguments, result)` per call, turns counting "
+            "from 1"
+        ),
         case=case_of(cases.PARALLEL),
         hint="steps_generic",
     ),
     Rule(
         "repeat_parsed",
-        "A call is repeated when an earlier turn ran the same name with equal parsed arguments.",
+        (
+            "a call is **repeated** when an *earlier* turn ran that name with equal "
+            "`json.loads(arguments)`"
+        ),
         case=case_of(cases.REORDERED_REPEAT),
         hint="repeat_parsed",
     ),
     Rule(
         "not_json",
-        "Arguments that are not JSON are compared as strings, without crashing.",
+        "compare arguments that are not JSON as strings (no crash)",
         case=case_of(cases.NOT_JSON),
         hint="invalid_json",
     ),
     Rule(
         "same_turn",
-        "Two equal calls in the same turn are not repeats.",
+        "equal calls in the *same* turn are not repeats",
         case=case_of(cases.SAME_TURN_TWICE),
         hint="same_turn",
     ),
     Rule(
         "repeat_not_run",
-        "A repeated call is not run.",
+        "do not run a repeated call",
         case=case_of(cases.REPEAT_NEXT_TO_NEW),
         hint="repeat_run",
     ),
     Rule(
         "repeat_error",
-        'Its result is a JSON object with an "error" key.',
+        'answer it with a JSON object holding `"error"` (your wording, any language)',
         case=case_of(cases.REPEAT_NEXT_TO_NEW),
         hint="repeat_error",
     ),
     Rule(
         "repeat_stop",
-        'The turn\'s other calls still run, then AgentResult(None, ..., "repeated_call").',
+        (
+            "finish the turn's other calls, then return `AgentResult(None, messages, steps, "
+            '"repeated_call")`'
+        ),
         case=case_of(cases.REPEAT_FIRST),
         hint="stopped_at_repeat",
     ),
     Rule(
         "limit",
-        'Up to max_iterations turns, then AgentResult(None, ..., "max_iterations").',
+        'after `max_iterations` turns: `AgentResult(None, messages, steps, "max_iterations")`',
         case=case_of(cases.ENDLESS),
         hint="no_limit",
     ),
     Rule(
         "last_turn_calls",
-        "The calls of the last turn are answered too.",
+        "answer the last turn's calls too",
         case=case_of(cases.ENDLESS),
         hint="last_turn_unanswered",
     ),
     Rule(
         "last_turn_answer",
-        'An answer on the last turn is still "answer".',
+        'an answer on the last turn is still `"answer"`',
         case=case_of(cases.LAST_TURN_ANSWER),
         hint="last_answer",
     ),

@@ -68,47 +68,60 @@ COMPACT, MANY_CALLS = (case_label(*b) for b in BATCHES[-2:])
 RULES = (
     Rule(
         "arguments",
-        "Every call runs registry.call(name, arguments), the arguments string unchanged.",
+        "every call runs `registry.call(name, arguments)`, the arguments string unchanged",
         case=THREE,
         hint="arguments_parsed",
     ),
     Rule(
         "together",
-        "All calls run at the same time, one thread per call.",
+        (
+            "all calls run **at the same time**, one thread per call "
+            "(`ThreadPoolExecutor(max_workers=len(tool_calls))`): the check's tools finish only "
+            "when every call of the batch is running, and the last call finishes first"
+        ),
         case=THREE,
         hint="together",
     ),
     Rule(
         "message",
-        'One {"role": "tool", "tool_call_id": <the call\'s id>, "content": <result>} per call.',
+        (
+            'the result has one `{"role": "tool", "tool_call_id": <the call\'s id>, '
+            '"content": <result>}` per call'
+        ),
         case=THREE,
         hint="tool_call_id_key",
     ),
     Rule(
         "order",
-        "In the order of tool_calls, not the order the calls finish.",
+        "in the order of `tool_calls`, not the order the calls finish",
         case=THREE,
         hint="completion_order",
     ),
     Rule(
         "isolated",
-        "When registry.call raises, the other calls still run and keep their results.",
+        (
+            "when `registry.call` raises (ours never does, one from elsewhere might; the check's "
+            "does), the other calls still run and keep their results"
+        ),
         case=THREE_ONE_DOWN,
         hint="batch_down",
     ),
     Rule(
         "error_text",
-        'That call\'s content is json.dumps({"error": f"{type(exc).__name__}: {exc}"}).',
+        (
+            'that call\'s content is `json.dumps({"error": f"{type(exc).__name__}: {exc}"}, '
+            "ensure_ascii=False)`"
+        ),
         case=THREE_ONE_DOWN,
         hint="error_format",
     ),
     Rule(
         "ensure_ascii",
-        "That JSON keeps 北京 readable (ensure_ascii=False).",
+        "which keeps 北京 readable (`ensure_ascii=False`)",
         case=THREE_ONE_DOWN,
         hint="ensure_ascii",
     ),
-    Rule("empty", "No calls gives [].", case=NONE, hint="empty"),
+    Rule("empty", "no calls gives `[]`", case=NONE, hint="empty"),
 )
 
 HINTS = {

@@ -72,22 +72,41 @@ def case_label(name: str) -> str:
 
 RANGED, NESTED = case_label(RANGED_CASE), case_label(NESTED_CASE)
 RULES = (
-    Rule("no_mutation", "Leave the input unchanged.", case=RANGED, hint="mutated"),
-    Rule("strict", 'Add "strict": true; the name stays.', case=RANGED, hint="strict_flag"),
-    Rule("closed", "Every object gets additionalProperties false.", case=NESTED, hint="closed"),
-    Rule("open_maps", "An open map raises ValueError.", case=case_label(OPEN_MAP_CASE),
+    Rule("no_mutation", (
+            "Return a new tool; never change the one you were given"
+        ), case=RANGED, hint="mutated"),
+    Rule("strict", "Add `\"strict\": true`; the name stays", case=RANGED, hint="strict_flag"),
+    Rule("closed", (
+            "Every object gets `\"additionalProperties\": false` (`\"properties\"` without it is a "
+            "closed record, as in 06.2)"
+        ), case=NESTED, hint="closed"),
+    Rule("open_maps", (
+            "An open map (an object without `\"properties\"`, or whose `\"additionalProperties\"` "
+            "is `true` or a schema) raises `ValueError`"
+        ), case=case_label(OPEN_MAP_CASE),
          hint="open_map"),
-    Rule("unsupported", "Remove every keyword of UNSUPPORTED.", case=RANGED, hint="unsupported"),
-    Rule("min_items", "And minItems other than 0 or 1; 0 and 1 stay.",
+    Rule("unsupported", (
+            "Remove every keyword of `UNSUPPORTED` (ranges, string lengths, `maxItems`, "
+            "`uniqueItems`)"
+        ), case=RANGED, hint="unsupported"),
+    Rule("min_items", "and a `minItems` other than 0 or 1 (0 and 1 stay)",
          case=case_label(ARRAYS_CASE), hint="min_items"),
-    Rule("described", "Each removed keyword goes into the node's description.", case=RANGED,
+    Rule("described", (
+            "Write each removed keyword and its value into that node's `\"description\"`"
+        ), case=RANGED,
          hint="described"),
-    Rule("described_after", "After what the description said.", case=NESTED,
+    Rule("described_after", (
+            "after what it said: `\"How many. (minimum: 1)\"`, so the model still reads the limit"
+        ), case=NESTED,
          hint="described_after"),
-    Rule("required", "required stays as it was.", case=RANGED, hint="required"),
-    Rule("keep", "Everything else stays.", case=RANGED, hint="keep"),
-    Rule("nested", "At every node, nested ones too.", case=RANGED, hint="unwalked"),
-    Rule("branches", "Into anyOf and allOf branches and $defs.",
+    Rule("required", (
+            "`\"required\"` stays as it was: Anthropic accepts optional properties"
+        ), case=RANGED, hint="required"),
+    Rule("keep", (
+            "Everything else stays: descriptions, enums, defaults, titles, `$ref`s"
+        ), case=RANGED, hint="keep"),
+    Rule("nested", "Nested objects get all of this too", case=RANGED, hint="unwalked"),
+    Rule("branches", "in the branches of `\"anyOf\"` and `\"allOf\"` and in `\"$defs\"` as well",
          case=case_label(DEFINITIONS_CASE), hint="unwalked"),
 )  # fmt: skip
 

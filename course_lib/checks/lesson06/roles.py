@@ -63,64 +63,72 @@ GUEST_DELETES = call_label("guest", "delete_note", {"note_id": 1})
 RULES = (
     Rule(
         "schemas",
-        "select_tools returns the schemas registry.schemas() gives, not names.",
+        "returns the tools' schemas as `registry.schemas()` gives them, not their names",
         case=FIRST_SELECTION,
         hint="names_not_schemas",
     ),
-    Rule("order", "In registration order.", case=FIRST_SELECTION, hint="order"),
+    Rule("order", "in registration order", case=FIRST_SELECTION, hint="order"),
     Rule(
         "any_tag",
-        "A tool needs at least one of tags.",
+        "`tags=None` keeps every tool; otherwise a tool needs **at least one** of `tags`",
         case=select_label(["weather", "mail"], None),
         hint="any_tag",
     ),
-    Rule("empty_tags", "tags=[] keeps no tool.", case=select_label([], None), hint="empty_tags"),
+    Rule(
+        "empty_tags", ("so `tags=[]` keeps no tool"), case=select_label([], None), hint="empty_tags"
+    ),
     Rule(
         "role",
-        "With a role, keep what allowed() allows.",
+        "`role=None` keeps every tool; otherwise keep a tool only if `allowed(role, its tags)`",
         case=select_label(None, "guest"),
         hint="role",
     ),
     Rule(
         "both",
-        "With tags and a role, both filters apply.",
+        "with tags and a role, both filters apply",
         case=select_label(["notes"], "guest"),
         hint="apply_tags",
     ),
     Rule(
         "unknown_role",
-        "An unknown role: allowed's ValueError goes through.",
+        (
+            "the role comes from your program, not from the model, so an unknown role is a "
+            "configuration mistake: let the `ValueError` from `allowed` through"
+        ),
         case=select_label(None, "visitor"),
         hint="unknown_role",
     ),
     Rule(
         "permitted",
-        "A permitted call returns registry.call(name, arguments).",
+        "a permitted call returns `registry.call(name, arguments)`",
         case=call_label("guest", "get_weather", '{"city": "上海"}'),
         hint="permitted",
     ),
     Rule(
         "refuse_as_data",
-        "A forbidden call returns error_text(...), never raises.",
+        "a call the role may not make returns `error_text(message)` and never raises",
         case=GUEST_DELETES,
         hint="refuse_as_data",
     ),
-    Rule("no_run", "A forbidden call runs nothing.", case=GUEST_DELETES, hint="ran"),
+    Rule("no_run", "and runs nothing", case=GUEST_DELETES, hint="ran"),
     Rule(
         "message",
-        "The message names the role and the tool and lists the usable tools.",
+        "the message names the role and the tool and lists the tools this role may use",
         case=GUEST_DELETES,
         hint="message",
     ),
     Rule(
         "unknown_tool",
-        "An unknown name is refused the same way.",
+        "an unregistered `name` is refused the same way",
         case=call_label("guest", "hack_the_planet", {}),
         hint="unknown_tool",
     ),
     Rule(
         "no_leak",
-        "The message mentions no tool the role may not use.",
+        (
+            "the message mentions no other tool the role may not use (a guest must not learn that "
+            "`wipe_all_notes` exists)"
+        ),
         case=call_label("guest", "hack_the_planet", {}),
         hint="no_leak",
     ),

@@ -60,50 +60,71 @@ def case_label(name: str) -> str:
 
 FIRST, NESTED = case_label(WEATHER_CASE), case_label(NESTED_CASE)
 RULES = (
-    Rule("no_mutation", "Leave the input unchanged.", case=FIRST, hint="mutated"),
-    Rule("defaults", "Remove every default keyword.", case=FIRST, hint="defaults"),
+    Rule(
+        "no_mutation",
+        ("Return a new schema; never change the one you were given"),
+        case=FIRST,
+        hint="mutated",
+    ),
+    Rule("defaults", 'Remove every `"default"` keyword', case=FIRST, hint="defaults"),
     Rule(
         "named_default",
-        "A property named default is not the keyword: it stays.",
+        "A property *named* `default` is not the keyword: it stays",
         case=case_label(NAMED_DEFAULT_CASE),
         hint="named_default",
     ),
     Rule(
         "open_maps",
-        "An object without properties, or with additionalProperties true or a schema: ValueError.",
+        (
+            'An object node (`"type"` is or lists `"object"`, or it has `"properties"`) '
+            'without `"properties"`, or whose `"additionalProperties"` is `true` or a schema, '
+            "is an open map: raise `ValueError`"
+        ),
         case=case_label(OPEN_MAP_CASE),
         hint="open_map",
     ),
     Rule(
         "closed_record",
-        "properties without additionalProperties is a closed record, not an open map.",
+        '`"properties"` without `"additionalProperties"` is a closed record, not an open map',
         case=NESTED,
         hint="closed_record",
     ),
     Rule(
         "empty",
-        "properties {} is not an open map.",
+        'Neither is `"properties": {}`',
         case=case_label(EMPTY_CASE),
         hint="empty",
     ),
-    Rule("closed", "Every object gets additionalProperties false.", case=NESTED, hint="closed"),
-    Rule("required", "required lists every property.", case=FIRST, hint="required"),
-    Rule("order", "required is in the order of properties.", case=FIRST, hint="order"),
-    Rule("nullable", "A formerly optional property accepts null.", case=FIRST, hint="nullable"),
+    Rule(
+        "closed", ('Every object gets `"additionalProperties": false`'), case=NESTED, hint="closed"
+    ),
+    Rule("required", '`"required"` lists every property', case=FIRST, hint="required"),
+    Rule("order", 'in the order of `"properties"`, not sorted', case=FIRST, hint="order"),
+    Rule(
+        "nullable",
+        (
+            "A property that was not required becomes nullable: it accepts `null` too, nothing "
+            'else new (`{"type": "string"}` without `"enum"` becomes `{"type": '
+            '["string", "null"]}`, anything else `{"anyOf": [schema, {"type": '
+            '"null"}]}`; any spelling accepting the same passes)'
+        ),
+        case=FIRST,
+        hint="nullable",
+    ),
     Rule(
         "required_unchanged",
-        "A required property stays as it was.",
+        "A property that was required stays as it was",
         case=FIRST,
         hint="required_unchanged",
     ),
-    Rule("nested", "Every object inside another gets these rules.", case=NESTED, hint="nested"),
+    Rule("nested", "Nested objects get all of this too", case=NESTED, hint="nested"),
     Rule(
         "deep",
-        "At any depth, not only one level down.",
+        "at any depth: an object in an object in an object",
         case=case_label(DEEP_CASE),
         hint="deep",
     ),
-    Rule("keep", "Descriptions, enums and $refs are kept.", case=FIRST, hint="keep"),
+    Rule("keep", "Descriptions, enums and `$ref`s stay (`title` may go)", case=FIRST, hint="keep"),
 )
 
 HINTS = {

@@ -77,42 +77,66 @@ MALFORMED_CALL = call_label("add", '{"a": 1,')
 # The rules name their cases in English (tests/checks/rules.py matches them).
 EMPTY_CASE = translate(TEXTS, "empty_case", ENGLISH)
 RULES = (
-    Rule("returns", "call returns the wrapped registry's result unchanged.", case=FIRST_CALL,
+    Rule("returns", "returns `self.registry.call(name, arguments)` unchanged", case=FIRST_CALL,
          hint="returns"),
-    Rule("one_record", "One record appended per call.", case=call_label("add", '{"a": 1, "b": 2}'),
+    Rule("one_record", (
+            "appends exactly one record per call to `self.records`"
+        ), case=call_label("add", '{"a": 1, "b": 2}'),
          hint="one_record"),
-    Rule("keys", "A record has exactly the six keys.", case=FIRST_CALL, hint="keys"),
+    Rule("keys", (
+            "a record is a dict with exactly the keys `\"tool\"` (the name), `\"arguments\"`, "
+            "`\"duration_ms\"`, `\"ok\"`, `\"error\"` and `\"result_chars\"`"
+        ), case=FIRST_CALL, hint="keys"),
     Rule(
         "arguments",
-        "arguments is parsed_arguments(arguments).",
+        "`\"arguments\"` is `parsed_arguments(arguments)` (given above)",
         case=call_label("add", '{"a": 1, "b": 2}'),
         hint="arguments_parsed",
     ),
-    Rule("duration_float", "duration_ms is a float >= 0.", case=FIRST_CALL, hint="duration"),
+    Rule("duration_float", (
+            "`\"duration_ms\"` is a `float` ≥ 0, the wall time of the wrapped call measured with "
+            "`time.perf_counter()`"
+        ), case=FIRST_CALL, hint="duration"),
     Rule(
         "milliseconds",
-        "duration_ms is in milliseconds.",
+        "in **milliseconds**",
         case=call_label("nap", {}),
         hint="milliseconds",
     ),
-    Rule("ok", "ok is False for an error result.", case=MALFORMED_CALL, hint="error_not_ok"),
+    Rule("ok", (
+            "`\"ok\"` is `False` for an error result and `True` otherwise"
+        ), case=MALFORMED_CALL, hint="error_not_ok"),
     Rule(
         "ok_parsed",
-        "ok is decided by parsing the result, not by its text.",
+        (
+            "decided by parsing, `error_message(result) is None`, not by testing the text "
+            "(`startswith('{\"error\"')` gets some results wrong)"
+        ),
         case=call_label("echo", {"text": '{"error" is the word 张三 searched for}'}),
         hint="ok_parse",
     ),
-    Rule("error", "error is error_message(result).", case=MALFORMED_CALL, hint="error"),
-    Rule("result_chars", "result_chars is len(result).", case=FIRST_CALL, hint="result_bytes"),
-    Rule("jsonl_empty", "No records: the empty string.", case=EMPTY_CASE, hint="jsonl_empty"),
-    Rule("jsonl_lines", "JSON lines, not one JSON array.", case=EMPTY_CASE, hint="jsonl_array"),
+    Rule("error", (
+            "`\"error\"` is `error_message(result)`: the message, or `None`"
+        ), case=MALFORMED_CALL, hint="error"),
+    Rule("result_chars", (
+            "`\"result_chars\"` is `len(result)`: characters, not bytes"
+        ), case=FIRST_CALL, hint="result_bytes"),
+    Rule("jsonl_empty", (
+            "the empty string when there are no records"
+        ), case=EMPTY_CASE, hint="jsonl_empty"),
+    Rule("jsonl_lines", (
+            "JSON lines, one `json.dumps(record, ensure_ascii=False)` per record in order, not one "
+            "JSON array"
+        ), case=EMPTY_CASE, hint="jsonl_array"),
     Rule(
         "jsonl_newline",
-        "Every line ends in a newline, the last one too.",
+        "every line ends in `\"\\n\"`, the last one too, so more lines can be appended",
         case=translate(TEXTS, "lines_case", ENGLISH),
         hint="jsonl_newline",
     ),
-    Rule("jsonl_unicode", "Lines keep 张三 as 张三.", case=translate(TEXTS, "lines_case", ENGLISH),
+    Rule("jsonl_unicode", (
+            "`张三` stays `张三` (`ensure_ascii=False`)"
+        ), case=translate(TEXTS, "lines_case", ENGLISH),
          hint="ensure_ascii"),
 )  # fmt: skip
 

@@ -74,98 +74,109 @@ BLOCKS_QUESTION = "Is it sunny in Paris or in London?"
 BLOCKS_CASE = case_label(BLOCKS_QUESTION)
 
 RULES = (
-    Rule("model", "Pass model=model to every request.", case=WEATHER_CASE, hint="model"),
+    Rule("model", "pass `model=model` to every request", case=WEATHER_CASE, hint="model"),
     Rule(
-        "max_tokens", "Pass max_tokens=1024 to every request.", case=WEATHER_CASE, hint="max_tokens"
+        "max_tokens",
+        ("pass `max_tokens=1024` to every request"),
+        case=WEATHER_CASE,
+        hint="max_tokens",
     ),
     Rule(
         "tools",
-        'Pass tools=registry.schemas(format="anthropic") to every request.',
+        'pass `tools=registry.schemas(format="anthropic")` to every request',
         case=WEATHER_CASE,
         hint="tools",
     ),
     Rule(
         "first_messages",
-        "The first request holds one user message with the question.",
+        "the first request holds one user message with the question",
         case=WEATHER_CASE,
         hint="first_messages",
     ),
     Rule(
         "no_tool_use",
-        'A reply whose stop_reason is not "tool_use": return its text.',
+        'a reply whose `stop_reason` is not `"tool_use"` is the answer: return its text',
         case=HELLO_CASE,
         hint="no_tool_use",
     ),
     Rule(
         "cut_short",
-        'A reply cut short (stop_reason "max_tokens") is not "tool_use" either: return its text.',
+        'so is a reply cut short (`"max_tokens"`)',
         case=CUT_CASE,
         hint="no_tool_use",
     ),
     Rule(
         "assistant",
-        "Send the reply's content back as the assistant message.",
+        'otherwise send its content back: `{"role": "assistant", "content": reply.content}`',
         case=WEATHER_CASE,
         hint="assistant_missing",
     ),
     Rule(
         "assistant_unchanged",
-        "Send all of it unchanged, its text blocks too.",
+        "all of it, unchanged, its text blocks too",
         case=PREFACE_CASE,
         hint="assistant_changed",
     ),
     Rule(
         "thinking",
-        "Send its thinking blocks back too, unchanged, at the head of the assistant message.",
+        "and its `thinking` blocks, first, exactly as they came",
         case=THINKING_CASE,
         hint="thinking_dropped",
     ),
     Rule(
         "one_user_message",
-        "Then one user message holding every tool_result, not a tool role.",
+        (
+            "then **one** user message, not a `tool` role, holding one `tool_result` block per "
+            "`tool_use` block (any text after them)"
+        ),
         case=WEATHER_CASE,
         hint="tool_role",
     ),
     Rule(
         "tool_use_id",
-        "Each tool_result carries its tool_use block's id as tool_use_id.",
+        'each carries its block\'s id as `"tool_use_id"`',
         case=WEATHER_CASE,
         hint="tool_use_id",
     ),
     Rule(
         "content",
-        "Its content is registry.call(block.name, block.input), unchanged.",
+        'its `"content"` is `registry.call(block.name, block.input)`, unchanged',
         case=WEATHER_CASE,
         hint="content",
     ),
     Rule(
         "is_error",
-        'An error result gets "is_error": True.',
+        'an error result (`is_error_result` says which) gets `"is_error": True`',
         case=ERROR_CASE,
         hint="is_error",
     ),
     Rule(
         "is_error_only",
-        'Other results do not, even when their text holds the word "error".',
+        'other results do not, even when their text holds "error"',
         case=case_label("Berlin and 东京"),
         hint="is_error_only",
     ),
     Rule(
         "second_request",
-        "Send the second request and return its text.",
+        "send that second request",
         case=WEATHER_CASE,
         hint="send_again",
     ),
     Rule(
         "no_third",
-        "No third request, even when the second reply asks for more calls.",
+        "send no third, even when the second reply asks for more calls",
         case=MORE_CASE,
         hint="one_round_trip",
     ),
-    Rule("returns_text", "Return the text, a str.", case=WEATHER_CASE, hint="return_text"),
+    Rule(
+        "returns_text",
+        ("return the second reply's text, a `str`"),
+        case=WEATHER_CASE,
+        hint="return_text",
+    ),
     Rule(
         "every_text_block",
-        "The text is every text block of the reply, joined, not only the first.",
+        "that is every one of its text blocks, joined (`reply_text`), not only the first",
         case=BLOCKS_CASE,
         hint="first_text_only",
     ),

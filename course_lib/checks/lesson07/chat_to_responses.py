@@ -105,44 +105,54 @@ TEXT_CASE, ROUND_TRIP_CASE, TEXT_AND_CALL_CASE = map(
 RULES = (
     Rule(
         "message",
-        'A text message becomes {"type": "message", "role": ..., "content": ...}.',
+        (
+            'a system, developer, user or assistant message with text becomes `{"type": '
+            '"message", "role": <its role>, "content": <its content>}`, with the `"type"` '
+            "written out"
+        ),
         case=TEXT_CASE,
         hint="missing_type",
     ),
     Rule(
         "no_empty_message",
-        "An assistant message without text adds no message item.",
+        'an assistant message without text (content `None` or `""`) adds no message item',
         case=ROUND_TRIP_CASE,
         hint="empty_message",
     ),
     Rule(
         "text_then_calls",
-        "An assistant's text comes before its calls.",
+        "an assistant message with text and calls gives its message item first, then its calls",
         case=TEXT_AND_CALL_CASE,
         hint="text_first",
     ),
     Rule(
         "function_call",
-        "Each tool call becomes a function_call item whose call_id is the call's id.",
+        (
+            'each tool call becomes `{"type": "function_call", "call_id": <the call\'s id>, '
+            '"name": ..., "arguments": ...}`'
+        ),
         case=ROUND_TRIP_CASE,
         hint="call_id_key",
     ),
     Rule(
         "arguments",
-        "arguments stay the JSON string they are.",
+        '`"arguments"` stays the JSON string it is',
         case=ROUND_TRIP_CASE,
         hint="arguments_string",
     ),
     Rule(
         "output",
-        "Each tool message becomes a function_call_output item.",
+        (
+            'each tool message becomes `{"type": "function_call_output", "call_id": <its '
+            'tool_call_id>, "output": <its content>}`'
+        ),
         case=ROUND_TRIP_CASE,
         hint="tool_role",
     ),
-    Rule("order", "The items keep the conversation's order.", case=ROUND_TRIP_CASE, hint="order"),
+    Rule("order", "the items keep the conversation's order", case=ROUND_TRIP_CASE, hint="order"),
     Rule(
         "unchanged",
-        "The messages you are given stay as they were.",
+        "the messages you are given stay as they were: build new dicts",
         case=TEXT_CASE,
         hint="changed",
     ),

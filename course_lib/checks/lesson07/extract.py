@@ -99,65 +99,74 @@ CLAUDE_CASE = case_label(PERSON_TEXT, "Person", api="anthropic")
 TOO_LONG = '{"name": "' + "张" * (MAX_TOKENS + 100) + '", "city": "北京", "age": 30}'
 
 RULES = (
-    Rule("model", "Pass model=model.", case=PERSON_CASE, hint="model"),
+    Rule("model", "pass `model=model`", case=PERSON_CASE, hint="model"),
     Rule(
         "messages",
-        "Send one user message holding the text.",
+        ('send one user message holding the text: `messages=[{"role": "user", "content": text}]`'),
         case=PERSON_CASE,
         hint="messages",
     ),
     Rule(
         "strict_schema",
-        "Ask for a strict json_schema made from schema_model.",
+        (
+            "OpenAI: ask for a strict `json_schema` made from `schema_model`: "
+            "`client.chat.completions.parse(..., response_format=schema_model)` does"
+        ),
         case=PERSON_CASE,
         hint="strict_refused",
     ),
     Rule(
         "anthropic",
-        "With an Anthropic client, ask with client.messages.parse.",
+        "Anthropic (`isinstance(client, anthropic.Anthropic)`): ask with `client.messages.parse`",
         case=CLAUDE_CASE,
         hint="anthropic_client",
     ),
-    Rule("max_tokens", "Pass max_tokens=1024 to Anthropic.", case=CLAUDE_CASE, hint="max_tokens"),
+    Rule("max_tokens", "pass it `max_tokens=1024`", case=CLAUDE_CASE, hint="max_tokens"),
     Rule(
         "anthropic_format",
-        "Ask Anthropic for output_config.format made from schema_model.",
+        (
+            "ask for `output_config.format` made from `schema_model`: `output_format=schema_model` "
+            "does"
+        ),
         case=CLAUDE_CASE,
         hint="no_format_anthropic",
     ),
     Rule(
         "instance",
-        "Return an instance of schema_model holding what the model sent.",
+        "the instance is `message.parsed`",
         case=PERSON_CASE,
         hint="return_model",
     ),
     Rule(
         "anthropic_instance",
-        "From Anthropic, the instance is reply.parsed_output.",
+        "the instance is `reply.parsed_output`",
         case=CLAUDE_CASE,
         hint="return_parsed_output",
     ),
     Rule(
         "validate",
-        "A reply that does not validate raises ExtractionError, never an unchecked object.",
+        "a reply that does not validate never comes back as an object: raise `ExtractionError`",
         case=BAD_AGE_CASE,
         hint="unvalidated",
     ),
     Rule(
         "wrap",
-        "Raise ExtractionError (from the validation error), not pydantic's own error.",
+        "raise it, not pydantic's `ValidationError` itself",
         case=BAD_AGE_CASE,
         hint="wrap",
     ),
     Rule(
         "from",
-        "Raise it from pydantic's ValidationError (raise ... from error).",
+        "raise it `from` that error (`raise ExtractionError(...) from error`)",
         case=BAD_AGE_CASE,
         hint="from_error",
     ),
     Rule(
         "message",
-        "Its message names schema_model and the fields that failed.",
+        (
+            "its message names `schema_model` (`schema_model.__name__`) and the fields that failed "
+            "(`str(error)` holds them), in whatever words you like"
+        ),
         case=BAD_AGE_CASE,
         hint="message",
     ),

@@ -68,74 +68,90 @@ BESIDE_CASE = case_label(BESIDE_QUESTION)
 REASONING_CASE = case_label(WEATHER_QUESTION, REASONING_MODEL)
 
 RULES = (
-    Rule("model", "Pass model=model to every request.", case=WEATHER_CASE, hint="model"),
+    Rule("model", "pass `model=model` to every request", case=WEATHER_CASE, hint="model"),
     Rule(
         "tools",
-        'Pass tools=registry.schemas(format="responses") to every request.',
+        'pass `tools=registry.schemas(format="responses")` to every request',
         case=WEATHER_CASE,
         hint="tools",
     ),
     Rule(
         "first_input",
-        "The first request's input is the question.",
+        "the first request's input is the question: `input=question`",
         case=WEATHER_CASE,
         hint="first_input",
     ),
     Rule(
         "no_calls",
-        "A reply without function_call items: return its output_text.",
+        "a reply without `function_call` items is the answer: return its `output_text`",
         case=HELLO_CASE,
         hint="no_calls",
     ),
     Rule(
         "text_beside",
-        "A reply with text beside its calls is not the answer: run the calls.",
+        "a reply with text beside its calls is not",
         case=BESIDE_CASE,
         hint="text_beside",
     ),
     Rule(
         "every_call",
-        "Run every function_call item with registry.call: one output each.",
+        (
+            "run every `function_call` item with `registry.call(item.name, item.arguments)`, one "
+            'output each: `{"type": "function_call_output", "call_id": ..., "output": '
+            "...}`"
+        ),
         case=WEATHER_CASE,
         hint="every_call",
     ),
     Rule(
         "call_id",
-        "Each output carries its call's call_id, not the item's id.",
+        "its `call_id` is the call's `call_id`, not the item's `id`",
         case=WEATHER_CASE,
         hint="call_id_not_id",
     ),
     Rule(
         "output",
-        "The output is the string registry.call returns, unchanged.",
+        'its `"output"` is the string `registry.call` returns, unchanged',
         case=WEATHER_CASE,
         hint="output",
     ),
     Rule(
         "continue",
-        "Continue with previous_response_id and the outputs, or the whole conversation: not both.",
+        (
+            "continue with `previous_response_id=first.id` and only the outputs, *or* without it "
+            "and with the whole conversation, never both"
+        ),
         case=WEATHER_CASE,
         hint="both",
     ),
     Rule(
         "reasoning",
-        "The whole conversation holds every item of the reply, its reasoning items too.",
+        (
+            "the whole conversation is the question, every item of the reply as it came, then the "
+            "outputs: `reasoning` items too, since a reasoning model refuses calls sent back "
+            "without them"
+        ),
         case=REASONING_CASE,
         hint="reasoning_dropped",
     ),
     Rule(
         "second_request",
-        "Send the second request and return its output_text.",
+        "send that second request",
         case=WEATHER_CASE,
         hint="send_again",
     ),
     Rule(
         "no_third",
-        "No third request, even when the second reply asks for more calls.",
+        "send no third, even when the second reply asks for more calls",
         case=MORE_CASE,
         hint="one_round_trip",
     ),
-    Rule("returns_text", "Return the text, a str.", case=WEATHER_CASE, hint="return_text"),
+    Rule(
+        "returns_text",
+        ("return the second response's `output_text`, a `str`"),
+        case=WEATHER_CASE,
+        hint="return_text",
+    ),
 )
 
 HINTS = {

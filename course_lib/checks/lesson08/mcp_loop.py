@@ -54,55 +54,77 @@ INVENTED = case_label("北京 notes, please")
 ENDLESS = case_label("Keep looking for 北京")
 
 RULES = (
-    Rule("model", "Pass model=model to every request.", case=FIND, hint="model"),
+    Rule("model", "pass `model=model` to every request", case=FIND, hint="model"),
     Rule(
         "tools",
-        "Offer mcp_tools_to_openai(listing) (08.2) as tools= on every request.",
+        (
+            "list the tools (`await session.list_tools()`) and offer "
+            "`mcp_tools_to_openai(listing.tools)` (your 08.2) as `tools=` on every request"
+        ),
         case=FIND,
         hint="tools",
     ),
     Rule(
         "first",
-        "The first request holds one user message with the question.",
+        "the first request holds one user message with the question",
         case=FIND,
         hint="first_messages",
     ),
     Rule(
         "answer",
-        "A reply without tool calls: return its content, a str.",
+        "a reply without tool calls is the answer: return its content, a `str`",
         case=FIND,
         hint="return_str",
     ),
     Rule(
         "map_back",
-        "Call each tool by its name on the server (the listing's order maps names back).",
+        "call each tool under its name on the server (the converted names map back by position)",
         case=TAGS,
         hint="map_back",
     ),
     Rule(
         "assistant_once",
-        "Append the assistant message once per turn.",
+        "each turn appends the reply's assistant message once (`assistant_message(message)`)",
         case=BOTH,
         hint="assistant_once",
     ),
     Rule(
         "every_call",
-        "One tool message per call, in order, with the call's id.",
+        (
+            'one `role: "tool"` message per call, in order, with `tool_call_id=call.id`, after '
+            "`await session.call_tool(name, json.loads(arguments))`"
+        ),
         case=BOTH,
         hint="every_call",
     ),
-    Rule("join", 'Join the text blocks with "\\n".', case=BOTH, hint="join_blocks"),
-    Rule("is_error", 'isError: send {"error": text}.', case=MISSING, hint="is_error"),
+    Rule(
+        "join",
+        ('its content is the text of the result\'s text blocks, joined with `"\\n"`'),
+        case=BOTH,
+        hint="join_blocks",
+    ),
+    Rule(
+        "is_error",
+        (
+            'when `result.is_error`, the content is `json.dumps({"error": text}, '
+            "ensure_ascii=False)`"
+        ),
+        case=MISSING,
+        hint="is_error",
+    ),
     Rule(
         "protocol",
-        'A protocol error (MCPError): send {"error": str(error)}; an invented name goes to '
-        "the server unchanged.",
+        (
+            "when `call_tool` raises `MCPError` (a protocol error), the content is "
+            '`json.dumps({"error": str(error)}, ensure_ascii=False)`; a name the model invented '
+            "goes to the server unchanged and gets one"
+        ),
         case=INVENTED,
         hint="catch_protocol",
     ),
     Rule(
         "max_turns",
-        "At most max_turns requests, then raise RuntimeError.",
+        "at most `max_turns` requests; then raise `RuntimeError`",
         case=ENDLESS,
         hint="max_turns",
     ),

@@ -83,45 +83,53 @@ LONG_CASE = case_label(*VISIBLE[5])
 RULES = (
     Rule(
         "shape",
-        'One {"type": "function", "function": {name, description, parameters}} per tool, in '
-        "the listing's order.",
+        (
+            'one `{"type": "function", "function": {"name": ..., "description": ..., '
+            '"parameters": ...}}` per tool, in the listing\'s order'
+        ),
         case=NOTES_CASE,
         hint="shape",
     ),
     Rule(
         "parameters",
-        "parameters is the tool's input_schema, unchanged.",
+        "`parameters` is the tool's `input_schema`, unchanged",
         case=NOTES_CASE,
         hint="parameters",
     ),
     Rule(
         "description",
-        'description is the tool\'s description, "" when it has none.',
+        '`description` is the tool\'s description, `""` when it has none',
         case=NO_DESCRIPTION_CASE,
         hint="description",
     ),
     Rule(
         "allowed",
-        "Every character outside A-Z, a-z, 0-9, _ and - becomes _.",
+        (
+            "in the name, every character other than ASCII letters, digits, `_` and `-` becomes "
+            "`_` (`tags.list` becomes `tags_list`, `笔记` becomes `__`)"
+        ),
         case=COLLISION_CASE,
         hint="allowed",
     ),
     Rule(
         "prefix",
-        "With a prefix, the name is prefix_name before it is made valid.",
+        (
+            'with a `prefix`, the name is `f"{prefix}_{tool.name}"` before that (the prefix\'s '
+            "characters are replaced too)"
+        ),
         case=PREFIX_CASE,
         hint="prefix",
     ),
-    Rule("cut", "Names are cut to 64 characters.", case=LONG_CASE, hint="too_long"),
+    Rule("cut", "names are cut to 64 characters", case=LONG_CASE, hint="too_long"),
     Rule(
         "unique",
-        "A name already taken gets _2, then _3, ...: the first one free.",
+        "a name an earlier tool already has gets `_2`, or `_3`, ...: the first one not taken",
         case=COLLISION_CASE,
         hint="duplicates",
     ),
     Rule(
         "suffix_fits",
-        "A name with a suffix still fits in 64: cut it first.",
+        "with its suffix a name still fits in 64 characters: cut the name before adding the suffix",
         case=LONG_CASE,
         hint="suffix_fits",
     ),

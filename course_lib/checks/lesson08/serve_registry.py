@@ -60,58 +60,83 @@ CALL_UNKNOWN = call_case("get_wether", {"city": "上海"})
 RULES = (
     Rule(
         "server",
-        "Return the low-level Server, built with on_list_tools and on_call_tool.",
+        (
+            "return `Server(name, on_list_tools=..., on_call_tool=...)` from `mcp.server.lowlevel` "
+            "(any name)"
+        ),
         case=SERVE_CASE,
         hint="mcpserver",
     ),
-    Rule("async", "Both handlers are async def (ctx, params).", case=LIST_CASE, hint="not_async"),
+    Rule(
+        "async",
+        ("both handlers are `async def handler(ctx, params)`"),
+        case=LIST_CASE,
+        hint="not_async",
+    ),
     Rule(
         "every_tool",
-        "tools/list lists one Tool per registered tool, in registration order.",
+        (
+            "`tools/list` returns `types.ListToolsResult(tools=[...])`: one `types.Tool` per "
+            "registered tool, in registration order"
+        ),
         case=LIST_CASE,
         hint="order",
     ),
-    Rule("name", "A Tool's name is the registered name.", case=LIST_CASE, hint="name"),
+    Rule("name", "each `Tool`'s `name` is the registered name", case=LIST_CASE, hint="name"),
     Rule(
         "description",
-        "A Tool's description is the registered description.",
+        "its `description` the registered description",
         case=LIST_CASE,
         hint="description",
     ),
     Rule(
         "schema",
-        "A Tool's input_schema is the registry's parameters schema, unchanged.",
+        (
+            "its `input_schema` the registry's parameters schema, unchanged (`registry.schemas()` "
+            'holds all three under `"function"`)'
+        ),
         case=LIST_CASE,
         hint="schema",
     ),
     Rule(
         "call",
-        "tools/call answers with registry.call(params.name, params.arguments), unchanged.",
+        (
+            "`tools/call` answers with the text `registry.call(params.name, params.arguments)` "
+            "returns, unchanged"
+        ),
         case=CALL_WEATHER,
         hint="same_json",
     ),
     Rule(
         "text_block",
-        "The answer is exactly one TextContent block.",
+        (
+            'as exactly one block: `types.CallToolResult(content=[types.TextContent(type="text", '
+            "text=text)], is_error=...)`"
+        ),
         case=CALL_SEARCH,
         hint="text_block",
     ),
     Rule(
         "only_errors",
-        "is_error is False for every answer that is not an error object, even one that "
-        "mentions errors.",
+        (
+            '`is_error` is `False` for every text that is not an error object, even `"Error 404 '
+            'means: Not Found"`'
+        ),
         case=CALL_EXPLAIN,
         hint="only_errors",
     ),
     Rule(
         "flag_errors",
-        'is_error is True when the text is a JSON object with an "error" key.',
+        '`is_error` is `True` when the text is a JSON object with an `"error"` key',
         case=CALL_COLLEAGUE,
         hint="flag_errors",
     ),
     Rule(
         "never_raise",
-        "A handler never raises: an unknown tool is registry.call's error too.",
+        (
+            "a handler never raises: an unknown tool is answered by `registry.call` like any other "
+            "call"
+        ),
         case=CALL_UNKNOWN,
         hint="protocol_error",
     ),

@@ -89,44 +89,51 @@ WEATHER_CASE, LIST_CASE = (case_label(label, value) for label, _, value in VISIB
 WRONG_TYPE_CASE = case_label(VISIBLE[4][0], VISIBLE[4][2])
 
 RULES = (
-    Rule("result", "Return a types.CallToolResult.", case=WEATHER_CASE, hint="not_a_result"),
+    Rule("result", "return a `types.CallToolResult`", case=WEATHER_CASE, hint="not_a_result"),
     Rule(
         "structured",
-        "When value fits the schema, structured_content is value itself, unchanged.",
+        (
+            "when `value` fits the schema "
+            "(`Draft202012Validator(output_schema).iter_errors(value)` finds nothing), "
+            "`structured_content` is `value` itself, unchanged"
+        ),
         case=WEATHER_CASE,
         hint="wrapped",
     ),
     Rule(
         "any_type",
-        "That holds for a value of any JSON type, not only an object.",
+        "that holds for a value of any JSON type (an array, a string, `0`), not only an object",
         case=LIST_CASE,
         hint="any_type",
     ),
     Rule(
         "text_json",
-        "Beside it, exactly one text block holds value as JSON.",
+        "beside it, exactly one text block holds `value` as JSON (`json.dumps`)",
         case=WEATHER_CASE,
         hint="text_not_json",
     ),
     Rule(
         "misfit_error",
-        "A value that does not fit is a tool error: is_error=True.",
+        "a value that does not fit is a tool error: `is_error=True`",
         case=WRONG_TYPE_CASE,
         hint="not_validated",
     ),
     Rule(
         "misfit_no_structured",
-        "A tool error carries no structured_content.",
+        "with no `structured_content`",
         case=WRONG_TYPE_CASE,
         hint="structured_on_error",
     ),
     Rule(
         "misfit_names",
-        "Its one text block names the property that does not fit, in any language.",
+        (
+            "and one text block that names the property that does not fit (a missing, an "
+            "unexpected or a wrong one), in any language"
+        ),
         case=WRONG_TYPE_CASE,
         hint="name_the_property",
     ),
-    Rule("never_raise", "structured_result never raises.", case=WRONG_TYPE_CASE, hint="raised"),
+    Rule("never_raise", "never raise", case=WRONG_TYPE_CASE, hint="raised"),
 )
 
 HINTS = {

@@ -51,27 +51,44 @@ def text(key: str, **fields: object) -> str:
 
 CASE = {index: case.label for index, case in enumerate(VISIBLE)}
 RULES = (
-    Rule("passthrough", "A tool that needs no approval runs at once, unchanged, nobody asked.",
+    Rule("passthrough", (
+            "A tool not in `needs_approval` runs at once: `self.registry.call(name, arguments)`, "
+            "unchanged, nobody asked"
+        ),
          case=CASE[0], hint="passthrough"),
-    Rule("ask_once", "Ask approve exactly once per call.", case=CASE[1], hint="ask_once"),
-    Rule("ask_before", "Ask before the tool runs.", case=CASE[1], hint="ask_before"),
-    Rule("arguments_dict", "approve gets the arguments as a dict.", case=CASE[1],
+    Rule("ask_once", "Ask `approve` exactly once per call", case=CASE[1], hint="ask_once"),
+    Rule("ask_before", "before the tool runs", case=CASE[1], hint="ask_before"),
+    Rule("arguments_dict", (
+            "with the arguments as a dict: `parsed_arguments(arguments)`"
+        ), case=CASE[1],
          hint="arguments_dict"),
-    Rule("approved_runs", "True: return the registry's result unchanged.", case=CASE[1],
+    Rule("approved_runs", (
+            "`approve` returned `True`: return the registry's result unchanged"
+        ), case=CASE[1],
          hint="approved_runs"),
-    Rule("not_run", "A refused call runs nothing.", case=CASE[2], hint="not_run"),
-    Rule("refusal_error", "A refusal is an error result.", case=CASE[2], hint="refusal_error"),
-    Rule("names_tool", "Its message names the tool.", case=CASE[2], hint="names_tool"),
-    Rule("says_refused", "Its message says a person refused it.", case=CASE[2],
+    Rule("not_run", "A refused call runs nothing", case=CASE[2], hint="not_run"),
+    Rule("refusal_error", (
+            "its answer is an error result, `error_text(message)`"
+        ), case=CASE[2], hint="refusal_error"),
+    Rule("names_tool", "whose message names the tool", case=CASE[2], hint="names_tool"),
+    Rule("says_refused", "and says a person refused it (`refused`, or `拒绝`)", case=CASE[2],
          hint="says_refused"),
-    Rule("only_true", "Only True approves: any other answer is a refusal.", case=CASE[3],
+    Rule("only_true", "Only `True` approves (`is True`): `False` or a `str` refuses", case=CASE[3],
          hint="only_true"),
-    Rule("reason", "A str answer is the reason, word for word in the message.", case=CASE[3],
+    Rule("reason", (
+            "holding the person's reason word for word when `approve` returned a `str`"
+        ), case=CASE[3],
          hint="reason"),
-    Rule("malformed", "Arguments that are not a JSON object are not shown to the person.",
+    Rule("malformed", (
+            "Arguments that are not a JSON object (`'{\"order_id\": '`, `\"[1, 2]\"`) are shown to "
+            "nobody: return `self.registry.call(...)`'s answer, its error"
+        ),
          case=CASE[4], hint="malformed"),
-    Rule("empty", '"" is {}: asked about like any other call.', case=CASE[5], hint="empty"),
-    Rule("never_raise", "approve raising is a refusal; call never raises.", case=CASE[6],
+    Rule("empty", (
+            "`\"\"` means `{}` (as in 04.4; `parsed_arguments(\"\")` gives `\"\"` back): ask about "
+            "it too"
+        ), case=CASE[5], hint="empty"),
+    Rule("never_raise", "`approve` raising is a refusal too: `call` never raises", case=CASE[6],
          hint="never_raise"),
 )  # fmt: skip
 

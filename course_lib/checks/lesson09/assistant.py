@@ -26,34 +26,55 @@ from course_lib.checks.scenarios import ScenarioOutcome
 POINTS_PER_SCENARIO = 1
 
 RULES = (
-    Rule("result", "ask returns the model's final text.", case="price", hint="answer"),
-    Rule("system_prompt", "The memory starts with SYSTEM_PROMPT.", case="price",
+    Rule("result", "otherwise the model's final text", case="price", hint="answer"),
+    Rule("system_prompt", (
+            "`assistant.messages` is the memory, starting with `{\"role\": \"system\", "
+            "\"content\": SYSTEM_PROMPT}`"
+        ), case="price",
          hint="system_prompt"),
-    Rule("responses", "Requests go over the Responses API.", case="price", hint="responses"),
-    Rule("routing", "Offer the tools of the categories route(question) picks.", case="price",
+    Rule("responses", "over the Responses API (`converse`)", case="price", hint="responses"),
+    Rule("routing", (
+            "Each request offers the tools of the categories `route(question)` picks"
+        ), case="price",
          hint="routing"),
-    Rule("roles", "Offer only tools may_use(role, tags) allows.", case="staff_tool",
+    Rule("roles", "that `may_use(role, tags)` allows", case="staff_tool",
          hint="roles"),
-    Rule("strict", "Offer the tools in strict mode (to_strict, strict: true).", case="price",
+    Rule("strict", "in strict mode (`StrictTools`)", case="price",
          hint="strict"),
-    Rule("every_call", "Answer every call, refused ones too.", case="staff_tool",
+    Rule("every_call", "Every call gets one tool message", case="staff_tool",
          hint="unanswered"),
-    Rule("trace", "Trace every call with lesson 06's records, across questions.",
+    Rule("trace", (
+            "`assistant.trace` holds lesson 06's records (`TracedRegistry`), one per call, across "
+            "questions"
+        ),
          case="staff_tool", hint="trace_missing"),
-    Rule("guard", "Run no call to a tool this request did not offer.", case="injection",
+    Rule("guard", (
+            "a call to any other tool never runs: an error result naming it answers it"
+        ), case="injection",
          hint="guard"),
-    Rule("calculator", "calculate never runs eval.", case="eval", hint="eval"),
-    Rule("approval", "A tool in NEEDS_APPROVAL runs only if approve says True.",
+    Rule("calculator", (
+            "and `calculate` (never `eval`), each tagged `TOOL_TAGS[name]`"
+        ), case="eval", hint="eval"),
+    Rule("approval", (
+            "An offered tool in `NEEDS_APPROVAL` runs only when `approve` says `True` "
+            "(`ApprovalRegistry`); nobody is asked about a call that was not offered"
+        ),
          case="approval", hint="approval"),
-    Rule("memory", "Every question is sent with the conversation before it.", case="memory",
+    Rule("memory", "every question goes with the conversation before it", case="memory",
          hint="memory"),
-    Rule("shop", "The tools work on the shop given.", case="price_zh", hint="wrong_shop"),
-    Rule("concurrent", "The calls of one turn run concurrently.", case="parallel",
+    Rule("shop", (
+            "The tools: every function of `shop_tools(shop)`, the shop given"
+        ), case="price_zh", hint="wrong_shop"),
+    Rule("concurrent", "the calls of a turn run concurrently", case="parallel",
          hint="concurrent"),
-    Rule("budget", "At most MAX_TURNS requests per question.", case="endless", hint="budget"),
-    Rule("unknown_role", "An unknown role raises ValueError before any request.",
+    Rule("budget", (
+            "At most `MAX_TURNS` requests per question, then `ask` returns `None`"
+        ), case="endless", hint="budget"),
+    Rule("unknown_role", (
+            "An unknown role: `may_use`'s `ValueError` leaves `ask` before any request"
+        ),
          case="unknown_role", hint="unknown_role"),
-    Rule("context_budget", "The memory is fitted to CONTEXT_BUDGET before each question.",
+    Rule("context_budget", "fitted to `CONTEXT_BUDGET` first (`fit_budget`)",
          case="budget", hint="context_budget"),
 )  # fmt: skip
 

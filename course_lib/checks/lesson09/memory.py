@@ -42,25 +42,42 @@ TEXTS = {
 }
 CASES = [case.label for case in visible_cases()]
 RULES = (
-    Rule("model", "Pass model=model.", case=CASES[0], hint="model"),
-    Rule("responses", "Send with client.responses.create, tools in the Responses format.",
+    Rule("model", "Pass `model=model` to every request", case=CASES[0], hint="model"),
+    Rule("responses", (
+            "send each with `client.responses.create(input=chat_to_responses_input(messages), "
+            "tools=registry.schemas(format=\"responses\"), ...)`"
+        ),
          case=CASES[0], hint="responses"),
-    Rule("whole_history", "Every request sends the whole list.", case=CASES[0],
+    Rule("whole_history", "the whole list, every earlier exchange included", case=CASES[0],
          hint="whole_history"),
-    Rule("in_place", "Append to the list you were given.", case=CASES[0], hint="in_place"),
-    Rule("answer", "A reply without calls: return its content.", case=CASES[0], hint="answer"),
-    Rule("assistant_once", "One assistant message per turn.", case=CASES[1],
+    Rule("in_place", (
+            "Append to the list you were given, never to a copy"
+        ), case=CASES[0], hint="in_place"),
+    Rule("answer", "and return its `output_text`", case=CASES[0], hint="answer"),
+    Rule("assistant_once", (
+            "Each turn appends one assistant message, `{\"role\": \"assistant\", \"content\": "
+            "reply.output_text or None}`"
+        ), case=CASES[1],
          hint="assistant_once"),
-    Rule("call_id", "Each tool_calls entry's id is its function_call item's call_id.",
+    Rule("call_id", (
+            "with one `\"tool_calls\"` entry per `function_call` item, whose `\"id\"` is the "
+            "item's `call_id` (not its `id`)"
+        ),
          case=CASES[0], hint="call_id"),
-    Rule("answer_appended", "The final reply is appended as an assistant message.",
+    Rule("answer_appended", "A reply without `function_call` items is the answer: append it too",
          case=CASES[0], hint="answer_appended"),
-    Rule("tool_messages", "One tool message per call, in call order.", case=CASES[1],
+    Rule("tool_messages", (
+            "then one tool message per call, in call order (`run_tool_calls`, 05.3)"
+        ), case=CASES[1],
          hint="tool_messages"),
-    Rule("max_turns", "At most max_turns requests, then None.", case=CASES[2], hint="max_turns"),
-    Rule("answered_on_stop", "The last turn's calls are answered before returning None.",
+    Rule("max_turns", (
+            "At most `max_turns` requests, then return `None`"
+        ), case=CASES[2], hint="max_turns"),
+    Rule("answered_on_stop", (
+            "the last turn's calls answered first (the list stays one you can send)"
+        ),
          case=CASES[2], hint="answered_on_stop"),
-    Rule("no_tools", "No tools: leave tools out of the request.", case=CASES[3], hint="no_tools"),
+    Rule("no_tools", "no tools: leave `tools` out", case=CASES[3], hint="no_tools"),
 )  # fmt: skip
 
 HINTS = {

@@ -45,17 +45,33 @@ def _case_of(rule: str) -> str:
 
 
 RULES = (
-    Rule("list", "Return a list of category names.", case=_case_of("fallback"), hint="list"),
-    Rule("once", "Each category once.", case=_case_of("once"), hint="once"),
-    Rule("order", "In the order of CATEGORIES.", case=_case_of("order"), hint="order"),
-    Rule("case", "English keywords ignore case.", case=_case_of("case"), hint="case"),
-    Rule("whole_word", "English keywords are whole words.", case=_case_of("whole_word"),
+    Rule("list", "Return a list of category names", case=_case_of("fallback"), hint="list"),
+    Rule("once", "Each category at most once", case=_case_of("once"), hint="once"),
+    Rule("order", (
+            "in the order of `CATEGORIES`, whatever order the question mentions them in"
+        ), case=_case_of("order"), hint="order"),
+    Rule("case", (
+            "English (ASCII) keywords ignore case: \"PRICE\" is \"price\""
+        ), case=_case_of("case"), hint="case"),
+    Rule("whole_word", (
+            "English keywords are whole words: \"reorder\" does not hold \"order\""
+        ), case=_case_of("whole_word"),
          hint="whole_word"),
-    Rule("chinese", "Chinese keywords match anywhere.", case=_case_of("chinese"), hint="chinese"),
-    Rule("mixed", "An English keyword next to Chinese text still matches.",
+    Rule("chinese", (
+            "Chinese keywords match anywhere: \"我的订单到哪了\" holds \"订单\""
+        ), case=_case_of("chinese"), hint="chinese"),
+    Rule("mixed", (
+            "An English keyword next to Chinese text still counts: \"我的order到哪了\" holds "
+            "\"order\""
+        ),
          case=_case_of("mixed"), hint="mixed"),
-    Rule("order_id", "An order number picks orders.", case=_case_of("order_id"), hint="order_id"),
-    Rule("fallback", "No keyword at all: every category.", case=_case_of("fallback"),
+    Rule("order_id", (
+            "An order number (`ORDER_ID`, for example A1002) picks \"orders\""
+        ), case=_case_of("order_id"), hint="order_id"),
+    Rule("fallback", (
+            "No keyword at all: every category, in order (the model then sees every tool the role "
+            "may use)"
+        ), case=_case_of("fallback"),
          hint="fallback"),
 )  # fmt: skip
 
