@@ -1,9 +1,10 @@
 """``Catalog``: a check module's table of hints or texts, said in the learner's language.
 
-One type for every learner-facing table of a check module (its ``HINTS``, its ``TEXTS``)::
+One type for every learner-facing table of a check module (its ``HINTS``, its ``TEXTS``),
+written as an empty catalog joined with a dict literal (so the formatter keeps the dict flat)::
 
-    HINTS = Catalog({"returns": "It returned None: `return` the text instead of printing it."})
-    TEXTS = Catalog({"summary": "{count} cases"})
+    HINTS = Catalog() | {"returns": "It returned None: `return` the text instead of printing it."}
+    TEXTS = Catalog() | {"summary": "{count} cases"}
 
     HINTS.hint("returns")           # a HintText: the failure carries its key
     TEXTS.text("summary", count=3)  # a str, translated
@@ -11,7 +12,7 @@ One type for every learner-facing table of a check module (its ``HINTS``, its ``
 A catalog may fall back on others (``also=``: a lesson's shared hints); ``hint`` and ``text``
 look a key up in the catalog, then in each of those, and say it from the table that holds it, so
 its ``msgctxt`` stays that table's (``course_lib.i18n.messages``: the translation machinery reads
-``NAME = Catalog({...})`` from the source like a dict literal). ``exercise(..., hints=HINTS)``
+``NAME = Catalog(...) | {...}`` from the source like a dict literal). ``exercise(..., hints=HINTS)``
 calls ``require`` at import: a rule whose hint no table holds is an error before any learner
 runs the check.
 """
@@ -27,9 +28,12 @@ from course_lib.i18n import translate
 class Catalog(dict[str, str]):
     """English sentences by key (a ``dict``), with the catalogs to fall back on."""
 
-    def __init__(self, entries: Mapping[str, str], *, also: Iterable[Catalog] = ()) -> None:
-        super().__init__(entries)
+    def __init__(self, entries: Mapping[str, str] | None = None, *, also: Iterable[Catalog] = ()):
+        super().__init__(entries or {})
         self.also = tuple(also)
+
+    def __or__(self, entries: Mapping[str, str]) -> Catalog:  # type: ignore[override]
+        return Catalog({**self, **entries}, also=self.also)
 
     def holder(self, key: str) -> dict[str, str]:
         """The table that holds ``key``: this one, else the first of ``also`` that does."""

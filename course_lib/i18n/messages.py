@@ -11,7 +11,7 @@ The domains:
 - ``messages``: what the check machinery and the stubs say (listed below by hand: two tables);
 - ``checks-lessonNN``: every learner-facing table of lesson NN's check modules (its exercise
   folders included), found by reading their source (``check_tables``): a module-level dict
-  literal or ``Catalog({...})`` named ``HINTS``, ``TEXTS``, ``PHRASES`` or ``MESSAGES``, or
+  literal or ``Catalog() | {...}`` named ``HINTS``, ``TEXTS``, ``PHRASES`` or ``MESSAGES``, or
   ending in ``_HINTS``, ``_TEXTS`` or ``_PHRASES``. A new check module's tables join their
   lesson's domain by being written; tests/i18n fails on a table of sentences under another name.
 
@@ -74,9 +74,11 @@ def defined_tables(path: Path) -> list[str]:
 
 
 def catalogued(value: ast.expr | None) -> ast.Dict | None:
-    """The dict literal of ``{...}`` or ``Catalog({...}, ...)`` (``course_lib.checks.catalog``)."""
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.args:
-        value = value.args[0] if value.func.id == "Catalog" else None
+    """The dict literal of ``{...}`` or ``Catalog(...) | {...}`` (``course_lib.checks.catalog``)."""
+    if isinstance(value, ast.BinOp) and isinstance(value.op, ast.BitOr):
+        call = value.left
+        is_catalog = isinstance(call, ast.Call) and getattr(call.func, "id", "") == "Catalog"
+        value = value.right if is_catalog else None
     return value if isinstance(value, ast.Dict) else None
 
 

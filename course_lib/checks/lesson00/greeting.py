@@ -5,10 +5,11 @@ Rules, the case that breaks each, and the hint that names it: see ``RULES`` and 
 
 from __future__ import annotations
 
-from course_lib.checks.compare import Hint, HintText, expect_equal, hidden_rng
+from course_lib.checks.cases import Case, run_cases
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Hint, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
-from course_lib.i18n import translate
 
 RULES = (
     Rule(
@@ -35,7 +36,7 @@ RULES = (
     ),
 )
 
-HINTS = {
+HINTS = Catalog() | {
     "returns": "It returned None: `return` the text instead of printing it.",
     "not_str": "greeting must return a string (str).",
     "f_string": "The braces did not fill in: put an `f` before the quote to make an f-string.",
@@ -60,7 +61,7 @@ HINTS = {
     "one_space": "Put exactly one space between the comma and the name, no more, no less.",
 }
 
-TEXTS = {"summary": "{visible} visible and {hidden} hidden cases"}
+TEXTS = Catalog() | {"summary": "{visible} visible and {hidden} hidden cases"}
 
 VISIBLE_NAMES = ("Ada", "张伟", "Zoë")
 # A hidden name with spaces around it: "every character" includes them.
@@ -90,41 +91,32 @@ def _words(text: str) -> str:
     return "".join(char for char in text if char.isalnum())
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
-
-
 def hints(name: str) -> list[Hint]:
     """Likely mistakes for ``greeting(name)``, most specific first; each predicate sees the
     returned value as JSON."""
     expected = expected_greeting(name)
     return [
-        (lambda got: got is None, hint("returns")),
-        (lambda got: not isinstance(got, str), hint("not_str")),
-        (lambda got: "{name}" in got or "Hello, name" in got, hint("f_string")),
-        (lambda got: f"'{name}'" in got or f'"{name}"' in got, hint("quoted")),
+        (lambda got: got is None, HINTS.hint("returns")),
+        (lambda got: not isinstance(got, str), HINTS.hint("not_str")),
+        (lambda got: "{name}" in got or "Hello, name" in got, HINTS.hint("f_string")),
+        (lambda got: f"'{name}'" in got or f'"{name}"' in got, HINTS.hint("quoted")),
         (
             lambda got: name != name.strip() and got == expected_greeting(name.strip()),
-            hint("stripped", name=repr(name)),
+            HINTS.hint("stripped", name=repr(name)),
         ),
-        (lambda got: name not in got and got.lower() == expected.lower(), hint("capitals")),
-        (lambda got: got.lower() == expected.lower(), hint("hello_capital")),
-        (lambda got: name not in got, hint("name", name=repr(name))),
-        (lambda got: got.strip() != got, hint("spaces")),
-        (lambda got: got.replace(" ", "") == expected.replace(" ", ""), hint("one_space")),
-        (lambda got: _words(got) == _words(expected), hint("punctuation")),
+        (lambda got: name not in got and got.lower() == expected.lower(), HINTS.hint("capitals")),
+        (lambda got: got.lower() == expected.lower(), HINTS.hint("hello_capital")),
+        (lambda got: name not in got, HINTS.hint("name", name=repr(name))),
+        (lambda got: got.strip() != got, HINTS.hint("spaces")),
+        (lambda got: got.replace(" ", "") == expected.replace(" ", ""), HINTS.hint("one_space")),
+        (lambda got: _words(got) == _words(expected), HINTS.hint("punctuation")),
     ]
 
 
-@exercise(
-    "00.1", notebook="00_welcome", title="greeting", points=1, targets=("greeting",), rules=RULES
-)
+@exercise("00.1", notebook="00_welcome", title="greeting", points=1, targets=("greeting",),
+          rules=RULES, hints=HINTS)  # fmt: skip
 def check_greeting(learner: Learner) -> str:
-    names = [*VISIBLE_NAMES, *hidden_names()]
-    for name in names:
-        case = f"greeting({name!r})"
-        got = learner.call("greeting", name, case=case)
-        expect_equal(case, expected_greeting(name), got.value, hints=hints(name))
-    return translate(
-        TEXTS, "summary", visible=len(VISIBLE_NAMES), hidden=len(names) - len(VISIBLE_NAMES)
-    )
+    cases = [Case(f"greeting({name!r})", (name,), expected_greeting(name), hints(name))
+             for name in (*VISIBLE_NAMES, *hidden_names())]  # fmt: skip
+    count = run_cases(learner, "greeting", cases)
+    return TEXTS.text("summary", visible=len(VISIBLE_NAMES), hidden=count - len(VISIBLE_NAMES))

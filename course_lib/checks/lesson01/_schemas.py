@@ -15,15 +15,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, fail, json_equal
-from course_lib.i18n import translate
 
 SHAPE = {
     "type": "function",
     "function": {"name": "...", "description": "...", "parameters": {"type": "object"}},
 }
 
-HINTS = {
+HINTS = Catalog() | {
     "not_dict": "{what} is one dict: the tool, as the API receives it.",
     "flat": (
         'That is the flat shape of other APIs. Chat Completions nests "name", "description" '
@@ -80,7 +80,7 @@ HINTS = {
 
 
 # Every other phrase these checks show: case labels, what was expected or found, where.
-TEXTS = {
+TEXTS = Catalog() | {
     "case_shape": "the shape of {what}",
     "case_names": "the parameter names in {what}",
     "case_default": 'the "default" of {name}',
@@ -99,12 +99,10 @@ TEXTS = {
 }
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = TEXTS.text
 
 
 def plain(key: str, **fields: object) -> Plain:

@@ -11,14 +11,15 @@ import string
 from random import Random
 from typing import Any
 
-from course_lib.checks.compare import HintText, Plain, fail
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, fail
 from course_lib.checks.learner import Learner
 from course_lib.i18n import translate
 
 NOTEBOOK = "01_handwritten_schemas"
 CITIES = ["北京", "上海", "Paris", "London", "São Paulo", "Zürich", "東京", "New York"]
 
-HINTS = {
+HINTS = Catalog() | {
     "python_type": (
         'JSON Schema names a type with a string such as "string" or "integer", not with a '
         "Python class such as str or int."
@@ -32,11 +33,10 @@ HINTS = {
         "keys, lists, strings, numbers, booleans and None."
     ),
 }
-TEXTS = {"plain_json": "plain JSON data"}
+TEXTS = Catalog() | {"plain_json": "plain JSON data"}
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 def random_word(rng: Random) -> str:

@@ -12,18 +12,18 @@ from __future__ import annotations
 import json
 from random import Random
 
-from course_lib.checks.compare import HintText, Plain, fail, hidden_rng, show
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, fail, hidden_rng, show
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson01._shared import NOTEBOOK, value_of
-from course_lib.i18n import translate
 
 VAGUE_DESCRIPTION = "Gets info."
 MAX_DESCRIPTION_CHARS = 300
 CHECK_MODEL = "toy-check-model"
 
 # Every other phrase this check shows: case labels, what was expected or found, where.
-TEXTS = {
+TEXTS = Catalog() | {
     "case_question": "the question {question}",
     "a_string": "a non-empty str",
     "a_better_one": "a better description",
@@ -37,8 +37,7 @@ TEXTS = {
 }
 
 
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = TEXTS.text
 
 
 def question_label(question: str) -> str:
@@ -74,7 +73,7 @@ RULES = (
     ),
 )
 
-HINTS = {
+HINTS = Catalog() | {
     "not_str": "Assign a string: the description itself, not a list or another value.",
     "empty": "The string is empty: write the description of track_order in it.",
     "vague": "Rewrite the vague description: say what track_order does and when to use it.",
@@ -94,8 +93,7 @@ HINTS = {
 }
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 SEARCH_WEB_TOOL = {

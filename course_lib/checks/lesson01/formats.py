@@ -12,7 +12,8 @@ import json
 from random import Random
 from typing import Any
 
-from course_lib.checks.compare import HintText, Plain, fail, first_difference, hidden_rng, pick_hint
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, fail, first_difference, hidden_rng, pick_hint
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, raise_learner_error
 from course_lib.checks.lesson01._shared import CITIES, NOTEBOOK, random_word
@@ -20,7 +21,7 @@ from course_lib.checks.lesson01._shared import hint as shared
 from course_lib.i18n import ENGLISH, translate
 
 # Every other phrase this check shows: its case labels and its summary.
-TEXTS = {
+TEXTS = Catalog() | {
     "case": "{name}(<the {tool} tool>)",
     "case_after": "the input of {name}(<the {tool} tool>) after the call",
     "summary": "{count} conversions",
@@ -76,7 +77,7 @@ RULES = (
     ),
 )
 
-HINTS = {
+HINTS = Catalog() | {
     "anthropic_nested": 'Anthropic tools are flat: take "name" etc. out of "function".',
     "anthropic_parameters": 'Anthropic calls the schema "input_schema", not "parameters".',
     "anthropic_type": 'Anthropic tools have no "type": "function"; keep only three keys.',
@@ -106,8 +107,7 @@ HINTS = {
 }
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 FIELDS = ("'name'", "'description'", "'parameters'")

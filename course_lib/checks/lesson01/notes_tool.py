@@ -7,7 +7,8 @@ depends on it. Rules, the case that breaks each, and the hint that names it: see
 
 from __future__ import annotations
 
-from course_lib.checks.compare import HintText, hidden_rng
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson01._schemas import (
@@ -104,7 +105,7 @@ RULES = (
     ),
 )
 
-HINTS = {
+HINTS = Catalog() | {
     "keyword_type": "keyword is a str: give it the JSON Schema type string.",
     "limit_integer": 'limit is an int: use "integer" ("number" would also allow 2.5).',
     "tags_array": 'tags is a list of str: "type": "array" with "items": {{"type": "string"}}.',
@@ -115,8 +116,7 @@ HINTS = {
 }
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 def argument_cases() -> list[ArgumentCase]:

@@ -15,6 +15,7 @@ import re
 from random import Random
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, fail, first_difference, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
@@ -41,7 +42,7 @@ NOT_OBJECT = 'Action: get_weather\nAction Input: "北京"'
 BOTH_WRONG = "Action: translate\nAction Input: {text: 你好}"
 
 UNKNOWN, BAD_INPUT = "unknown_tool", "bad_input"
-TEXTS = {
+TEXTS = Catalog() | {
     "case": "parse_react({text}, {tools})",
     "a_message": "<a message, in any language>",
     "a_message_naming": "<a message naming {name}, in any language>",
@@ -97,7 +98,7 @@ RULES = (
          case=case_label(BOTH_WRONG), hint="name_first"),
 )  # fmt: skip
 
-HINTS = {
+HINTS = Catalog() | {
     "not_dict": (
         "Return one dict: {{'answer': ...}}, {{'tool': ..., 'arguments': ...}} or "
         "{{'error': ..., 'message': ...}}."
@@ -176,8 +177,7 @@ HINTS = {
 }
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 def case_hint(key: str, text: str) -> HintText:

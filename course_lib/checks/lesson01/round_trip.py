@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import (
-    HintText,
     Plain,
     expect_equal,
     fail,
@@ -35,10 +35,9 @@ from course_lib.checks.lesson01.round_trip_cases import (
 )
 from course_lib.checks.lesson01.tool_message import expected_message, message_problem
 from course_lib.driver import CASE_MODULE
-from course_lib.i18n import translate
 
 # Every other phrase this check shows: case labels, what was expected or found, where.
-TEXTS = {
+TEXTS = Catalog() | {
     "case": "ask_with_tools(client, {question}, tools, functions, model={model})",
     "a_request": "a request to the model",
     "no_request": "no request",
@@ -56,8 +55,7 @@ TEXTS = {
 }
 
 
-def text(key: str, **fields: object) -> str:
-    return translate(TEXTS, key, **fields)
+text = TEXTS.text
 
 
 def case_label(question: str) -> str:
@@ -150,7 +148,7 @@ RULES = (
     ),
 )
 
-HINTS = {
+HINTS = Catalog() | {
     "no_request": "Call client.chat.completions.create.",
     "model": "Pass model=model to every request.",
     "tools": "Pass tools=tools to every request (the model must see the tools both times).",
@@ -210,8 +208,7 @@ HINTS = {
 }
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 JSON_ONLY_NAMES = ("'null'", "'true'", "'false'")  # a NameError on these: eval read JSON

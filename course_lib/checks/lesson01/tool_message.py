@@ -13,6 +13,7 @@ from collections.abc import Callable
 from random import Random
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, first_difference, hidden_rng
 from course_lib.checks.compare import fail as fail_case
 from course_lib.checks.core import Rule, exercise
@@ -23,7 +24,7 @@ from course_lib.i18n import translate
 
 SDK, DICT = "sdk", "dict"  # the two forms a tool call comes in
 # The case labels, one per form of the tool call (the call itself is shown in Python spelling).
-TEXTS = {
+TEXTS = Catalog() | {
     SDK: "tool_message(<the SDK's tool call, id {call_id}>, {result})",
     DICT: "tool_message(<a dict, id {call_id}>, {result})",
     "summary": "{count} cases",
@@ -87,7 +88,7 @@ RULES = (
     ),
 )
 
-HINTS = {
+HINTS = Catalog() | {
     "not_dict": 'Return a dict: {{"role": "tool", "tool_call_id": ..., "content": ...}}.',
     "role": 'The reply to a tool call has "role": "tool".',
     "id_key": 'The key is "tool_call_id", not "id": rename it (and keep no "id" key).',
@@ -120,8 +121,7 @@ HINTS = {
 }
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 def expected_message(call_id: str, result: Any) -> dict:

@@ -8,7 +8,8 @@ objects a model might send. Rules, the case that breaks each, and the hint that 
 
 from __future__ import annotations
 
-from course_lib.checks.compare import HintText, hidden_rng
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson01._schemas import (
@@ -86,14 +87,13 @@ RULES = (
     ),
 )
 
-HINTS = {
+HINTS = Catalog() | {
     "city_type": "city is a str: give it the JSON Schema type string.",
     "unit_enum": 'unit takes only "c" or "f": make it a string and list exactly those in "enum".',
 }
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 def argument_cases() -> list[ArgumentCase]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, HintText, Plain, fail, first_difference, pick_hint
 from course_lib.checks.failures import CheckFailed, NotDoneYet
 from course_lib.checks.learner import Learner, Reply
@@ -23,7 +24,7 @@ from course_lib.driver import Driver
 EMPTY = inspect.Parameter.empty
 FUTURE = "from __future__ import annotations\n"
 
-HINTS = {
+HINTS = Catalog() | {
     "not_json": (
         "A schema holds only dicts with string keys, lists, strings, numbers, booleans and None: "
         "the value named under Where is none of these. Convert it or leave it out."
@@ -46,8 +47,7 @@ HINTS = {
 }
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 # --- inputs as source text -----------------------------------------------------------------

@@ -12,9 +12,9 @@ import inspect
 import random
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import (
     Hint,
-    HintText,
     Plain,
     fail,
     first_difference,
@@ -158,9 +158,9 @@ RULES = (
          case=case_of(TRIP_DOC), hint="blank_inside"),
 )  # fmt: skip
 
-TEXTS = {"summary": "{visible} visible and {hidden} hidden docstrings"}
+TEXTS = Catalog() | {"summary": "{visible} visible and {hidden} hidden docstrings"}
 
-HINTS = {
+HINTS = Catalog() | {
     "shape": "Return a tuple of two: (summary, {{name: description}}).",
     "tuple": "Return a tuple, as the signature says: `return summary, descriptions`.",
     "none": 'doc may be None (a function without a docstring), or blank: return ("", {{}}).',
@@ -235,8 +235,7 @@ SECTION_HEADERS = (
 )  # fmt: skip
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 # --- hidden docstrings ---------------------------------------------------------------------

@@ -13,6 +13,7 @@ import random
 import re
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
@@ -149,12 +150,12 @@ RULES = (
          case=case_of(*VISIBLE[7][:2]), hint="nullable_is_not_type"),
 )  # fmt: skip
 
-TEXTS = {
+TEXTS = Catalog() | {
     "summary": "{visible} visible and {hidden} hidden cases",
     "parameters_case": "the tool parameters {shown}",
 }
 
-HINTS = {
+HINTS = Catalog() | {
     "list_of_str": "Return a list of strings, one line per mismatch.",
     "a_set": (
         "A set holds the same lines, but find_drift returns a list, as its signature says (a "
@@ -221,8 +222,7 @@ LINE = re.compile(r"^(missing|extra|required|type): (\w+)")
 JSON_TYPE_NAMES = ("string", "integer", "number", "boolean", "array", "object")
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 def hidden_drift(count: int = 25) -> list[tuple[FunctionCase, str, dict, list[str]]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
@@ -135,9 +136,9 @@ RULES = (
          case=EMPTY_CASE, hint="empty_description"),
 )  # fmt: skip
 
-TEXTS = {"summary": "{visible} visible and {hidden} hidden cases"}
+TEXTS = Catalog() | {"summary": "{visible} visible and {hidden} hidden cases"}
 
-HINTS = {
+HINTS = Catalog() | {
     "not_a_dict": "Return the tool as a dict.",
     "wrapper": (
         'Wrap it: {{"type": "function", "function": {{"name": ..., "description": ..., '
@@ -192,8 +193,7 @@ HINTS = {
 }
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 def expected_tool(func: Any, description: str | None, summary: str, descriptions: dict) -> dict:

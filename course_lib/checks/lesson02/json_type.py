@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, HintText, expect_equal
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, raise_learner_error
@@ -91,9 +92,9 @@ RULES = (
     ),
 )
 
-TEXTS = {"summary": "{count} cases"}
+TEXTS = Catalog() | {"summary": "{count} cases"}
 
-HINTS = {
+HINTS = Catalog() | {
     "not_a_dict": 'Return a dict such as {{"type": "string"}}, not the name of the type.',
     "python_names": (
         'JSON Schema has its own names for the types: str is "string", int is "integer", float '
@@ -189,8 +190,7 @@ def basic_schema(annotation: Any) -> dict:
     raise TypeError(f"no basic JSON type for {annotation!r}")
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 def hints(label: str) -> list[Hint]:

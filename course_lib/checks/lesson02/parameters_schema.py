@@ -16,6 +16,7 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, HintText, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
@@ -109,9 +110,9 @@ RULES = (
     ),
 )
 
-TEXTS = {"summary": "{visible} visible and {hidden} hidden functions"}
+TEXTS = Catalog() | {"summary": "{visible} visible and {hidden} hidden functions"}
 
-HINTS = {
+HINTS = Catalog() | {
     "not_a_dict": "Return a dict: the JSON Schema object.",
     "properties_dict": (
         "properties must be an object mapping each parameter name to its schema, e.g. "
@@ -165,8 +166,7 @@ HINTS = {
 }
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 # --- the oracle ----------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import re
 import typing
 from typing import Any
 
-from course_lib.checks.compare import HintText
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson02._shared import Source, local
 
@@ -63,7 +63,7 @@ def marking_json_type(annotation):
     return {"$comment": f"json_type({text})"}
 '''
 
-HINTS = {
+HINTS = Catalog() | {
     "bool": (
         "bool came out as integer. bool is a subclass of int, so an issubclass() walk (or a "
         "test for int that comes first) catches it: test bool before int, or compare with `is`."
@@ -71,8 +71,7 @@ HINTS = {
 }
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 def annotation(expr: str) -> Source:

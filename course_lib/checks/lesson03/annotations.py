@@ -14,6 +14,7 @@ import re
 import typing
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, fail, first_difference, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
@@ -43,7 +44,7 @@ else:
 """
 )
 
-TEXTS = {
+TEXTS = Catalog() | {
     "chained": "a TypeError raised from the NameError (`raise TypeError(...) from exc`)",
     "summary": "{visible} visible and {hidden} hidden functions, {refused} refused",
 }
@@ -127,7 +128,7 @@ RULES = (
          hint="from_exc"),
 )  # fmt: skip
 
-HINTS = {
+HINTS = Catalog() | {
     "not_a_dict": "Return a dict from each annotated parameter's name to its type.",
     "strings": (
         "Some types came back as text, such as {text}: this function's module starts with `from "
@@ -164,8 +165,7 @@ HINTS = {
 }
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 def expected_types(function: FunctionCase) -> dict:

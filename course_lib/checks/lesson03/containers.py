@@ -10,6 +10,7 @@ import random
 import typing
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, HintText, expect_equal, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
@@ -96,9 +97,11 @@ RULES = (
          hint="type_error_names"),
 )  # fmt: skip
 
-TEXTS = {"summary": "{visible} visible and {hidden} hidden containers, {refused} refused"}
+TEXTS = Catalog() | {
+    "summary": "{visible} visible and {hidden} hidden containers, {refused} refused"
+}
 
-HINTS = {
+HINTS = Catalog() | {
     "not_a_dict": 'Return a dict such as {{"type": "array", "items": ...}}.',
     "items": (
         'A container needs to say what it holds: list[T] becomes {{"type": "array", "items": '
@@ -147,8 +150,7 @@ HINTS = {
 }
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 def expected_container(value: Any, json_type: Any = None) -> dict:

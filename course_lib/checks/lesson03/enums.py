@@ -10,7 +10,8 @@ import random
 import typing
 from typing import Any, Literal
 
-from course_lib.checks.compare import Hint, HintText, expect_equal, hidden_rng
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Hint, expect_equal, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson02._shared import Source, expect_type_error, returned_json
@@ -88,9 +89,9 @@ RULES = (
          hint="type_error_names"),
 )  # fmt: skip
 
-TEXTS = {"summary": "{visible} visible and {hidden} hidden cases, {refused} refused"}
+TEXTS = Catalog() | {"summary": "{visible} visible and {hidden} hidden cases, {refused} refused"}
 
-HINTS = {
+HINTS = Catalog() | {
     "not_a_dict": 'Return a dict: {{"type": ..., "enum": [...]}}.',
     "enum_missing": (
         'Literal and Enum become {{"type": <type of the values>, "enum": [values]}}: without '
@@ -133,8 +134,7 @@ HINTS = {
 JSON_NAMES = {bool: "boolean", int: "integer", float: "number", str: "string"}
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 def expected_enum(value: Any) -> dict:

@@ -14,6 +14,7 @@ import types
 import typing
 from typing import Any, Literal
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, fail, first_difference, hidden_rng, matching_hint
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, raise_learner_error
@@ -109,9 +110,11 @@ RULES = (
          case=case_of("list[Ticket]"), hint="deep"),
 )  # fmt: skip
 
-TEXTS = {"summary": "{visible} visible and {hidden} hidden annotations, {refused} refused"}
+TEXTS = Catalog() | {
+    "summary": "{visible} visible and {hidden} hidden annotations, {refused} refused"
+}
 
-HINTS = {
+HINTS = Catalog() | {
     "union_part": (
         "{annotation} is a union (typing.Union or types.UnionType: accept both origins): "
         "return union_schema(annotation, json_type), passing json_type itself for the members."
@@ -168,8 +171,7 @@ HINTS = {
 }
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 # --- the oracle ----------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import inspect
 import random
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
@@ -122,9 +123,11 @@ RULES = (
          hint="guess"),
 )  # fmt: skip
 
-TEXTS = {"summary": "{visible} visible and {hidden} hidden functions, {refused} refused"}
+TEXTS = Catalog() | {
+    "summary": "{visible} visible and {hidden} hidden functions, {refused} refused"
+}
 
-HINTS = {
+HINTS = Catalog() | {
     "future": (
         "This function's module uses `from __future__ import annotations`, so every annotation "
         "is a string ('int', 'list[str]', ...). Take the types from resolve_annotations(func) "
@@ -155,8 +158,7 @@ HINTS = {
 }
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 def expected(case: FunctionCase) -> dict:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, HintText, matching_hint
 from course_lib.checks.lesson03 import containers, enums, union
 from course_lib.checks.lesson03._shared import HINTS as SHARED_HINTS
 
-HINTS = {
+HINTS = Catalog() | {
     "union_as_string": (
         "A union became a plain string: your code did not recognise it and fell back to "
         "string. `int | None` is a types.UnionType and `Optional[int]` a typing.Union; "

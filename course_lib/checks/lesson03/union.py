@@ -12,6 +12,7 @@ import types
 import typing
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, HintText, expect_equal, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
@@ -75,9 +76,9 @@ RULES = (
          hint="type_error_names"),
 )  # fmt: skip
 
-TEXTS = {"summary": "{visible} visible and {hidden} hidden unions, {refused} refused"}
+TEXTS = Catalog() | {"summary": "{visible} visible and {hidden} hidden unions, {refused} refused"}
 
-HINTS = {
+HINTS = Catalog() | {
     "not_a_dict": 'Return a dict: {{"anyOf": [...]}}.',
     "type_list": (
         'A list of types such as {{"type": ["integer", "null"]}} accepts the same values, so it '
@@ -120,8 +121,7 @@ HINTS = {
 }
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 def expected_union(value: Any, json_type: Any = None) -> dict:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson04._shared import (
@@ -90,11 +91,10 @@ RULES = (
 )  # fmt: skip
 
 
-TEXTS = {"summary": "{results} results and {errors} errors"}
+TEXTS = Catalog() | {"summary": "{results} results and {errors} errors"}
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 def build_registry(learner: Learner) -> str:

@@ -11,13 +11,14 @@ from dataclasses import dataclass, replace
 from random import Random
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.lesson04._shared import TOOL_SOURCES, local_tool
 from course_lib.checks.lesson04.registry_cases import METADATA_KEYS, expected_description
 from course_lib.reference import parameters_schema
 
 TOOLS = ("get_weather", "add", "greet", "read_sensor", "now", "next_holiday")
 
-HINTS = {
+HINTS = Catalog() | {
     "no_tools": (
         "The check stores its tools in registry._tools: keep self._tools = {{}} from "
         "ToolRegistry's __init__."

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
@@ -96,7 +97,7 @@ RULES = (
 # --- registering, one form at a time ------------------------------------------------------
 
 
-TEXTS = {
+TEXTS = Catalog() | {
     "summary": "3 forms, 3 formats, duplicates refused, {hidden} hidden registrations",
     "first_stays": "{case}: the first one stays",
 }

@@ -10,7 +10,8 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any
 
-from course_lib.checks.compare import Hint, HintText, Plain, expect_equal, fail
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Hint, Plain, expect_equal, fail
 from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson04._shared import local_tool, phrase
 from course_lib.i18n import translate
@@ -33,7 +34,7 @@ OWNERS = ("地图组", "notes-team", "ops@example.com")
 VERSIONS = ("1.0", "2.1.0", "2024-05")
 HIDDEN_TOOLS = ("get_weather", "search_notes", "find_city", "now", "search_web")
 
-HINTS = {
+HINTS = Catalog() | {
     "plain_raised": (
         "@registry.tool passes the function itself as the first argument: register it at once "
         "and return it."
@@ -165,8 +166,7 @@ PHRASES = {
 }
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 def say(key: str, **fields: object) -> str:

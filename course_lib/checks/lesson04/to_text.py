@@ -13,8 +13,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import (
-    HintText,
     Plain,
     expect_equal,
     first_difference,
@@ -102,9 +102,9 @@ CASES = (
 )  # fmt: skip
 UNKNOWN_CASE = "to_text(Point(1, 2)) (a class json cannot encode)"
 
-TEXTS = {"summary": "{values} values and {long} long results"}
+TEXTS = Catalog() | {"summary": "{values} values and {long} long results"}
 
-HINTS = {
+HINTS = Catalog() | {
     "not_str": "to_text always returns a str.",
     "str": "A string passes through unchanged: do not json.dumps it (it adds quotes).",
     "ensure_ascii": "Use ensure_ascii=False so 北京 stays 北京, not \\u5317\\u4eac.",
@@ -207,8 +207,7 @@ RULES = (
 )  # fmt: skip
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 TEXT_HINTS = [

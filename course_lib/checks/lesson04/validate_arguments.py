@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, fail
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
@@ -72,11 +73,10 @@ RULES = (
 )  # fmt: skip
 
 
-TEXTS = {"summary": "{visible} visible and {hidden} hidden cases"}
+TEXTS = Catalog() | {"summary": "{visible} visible and {hidden} hidden cases"}
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 def describe(problems: tuple[Problem, ...]) -> list[str]:

@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import hidden_rng
 from course_lib.checks.meaning import says_all
 from course_lib.reference.validation import json_type
@@ -67,7 +68,7 @@ SCHEMAS = {
     "TRIP_SCHEMA": TRIP_SCHEMA,
 }
 
-HINTS = {
+HINTS = Catalog() | {
     "valid": "Valid arguments give []: report only real problems.",
     "missing": (
         "A required parameter that is absent gives one message that names it and says it is "

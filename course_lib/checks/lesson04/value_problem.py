@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
@@ -167,9 +168,9 @@ RULES = (
          case=case_of("enum"), hint="enum_json"),
 )  # fmt: skip
 
-TEXTS = {"summary": "{visible} visible and {hidden} hidden cases"}
+TEXTS = Catalog() | {"summary": "{visible} visible and {hidden} hidden cases"}
 
-HINTS = {
+HINTS = Catalog() | {
     "fits_none": 'A value that fits gives None, not {got}: None is what means "no problem".',
     "fits": "{value} fits {schema}, so the answer is None: check how your code tests this node.",
     "misfit": ("{value} does not fit {schema}: the answer is a message saying what was expected."),
@@ -230,8 +231,7 @@ PHRASES = {
 }
 
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 def raised_hint(item: ValueCase, message: str) -> HintText:
