@@ -61,7 +61,11 @@ def defined_tables(path: Path) -> list[str]:
     """The learner-facing tables ``path`` assigns at module level: by name, a dict literal whose
     values are texts (not lists of hints, like ``FORMAT_HINTS``)."""
     names = []
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return []  # a file that cannot be read holds no table (importing it fails on its own)
+    for node in tree.body:
         if not isinstance(node, (ast.Assign, ast.AnnAssign)) or not isinstance(
             node.value, ast.Dict
         ):
@@ -80,7 +84,30 @@ TABLES: dict[str, tuple[str, ...]] = {
         "course_lib.authoring.blocks:MESSAGES",
     ),
     **check_tables(),
+    # What the course says outside the checks: the toolkit, the widgets, the launcher (which
+    # reads its catalog itself: it runs before the course's packages are installed), the grader.
+    "toolkit": ("course_lib.toolkit.messages:MESSAGES",),
+    "widgets": (
+        "course_lib.widgets.texts:TEXTS",
+        "course_lib.widgets.conversation:TEXT",
+        "course_lib.widgets.conversation:HTML_TEXT",
+    ),
+    "launcher": ("course_launcher.messages:MESSAGES",),
+    "grading": (
+        "course_lib.grading.texts:TEXTS",
+        "course_lib.grading.class_report:TEXT",
+        "course_lib.grading.class_report:COLUMNS",
+    ),
 }
+# The folder the launcher's package is imported from (it is not part of course_lib).
+SCRIPTS = Path(__file__).resolve().parent.parent.parent / "scripts"
+
+
+def load_module(module: str) -> object:
+    """``module`` imported; the launcher's from ``scripts/``, as ``scripts/course.py`` does."""
+    if module.startswith("course_launcher") and str(SCRIPTS) not in sys.path:
+        sys.path.insert(0, str(SCRIPTS))
+    return importlib.import_module(module)
 
 
 def context(module: str, attribute: str, key: str) -> str:
@@ -95,7 +122,7 @@ def table_entries(domain: str) -> list[tuple[str, str]]:
     found = []
     for name in TABLES[domain]:
         module, attribute = name.split(":")
-        table = getattr(importlib.import_module(module), attribute)
+        table = getattr(load_module(module), attribute)
         found.extend((context(module, attribute, key), english) for key, english in table.items())
     return found
 

@@ -1,0 +1,66 @@
+"""What the grader writes for people to read, whole, with named placeholders (``say``).
+
+The feedback page a student gets is written in the language of the edition they handed in (the
+grader records it per submission, ``SubmissionResult.language``); the self-check scorecard in the
+submission's language unless ``--lang`` or ``COURSE_LANG`` asks for another; the class report and
+the terminal summary in the language spoken (``--lang``, ``COURSE_LANG``, else English). The
+``grading`` catalog domain translates this table and the class report's. ``grades.csv`` and
+``grades.json`` hold no sentence from here: their statuses and ids are the same in every
+language.
+"""
+
+from __future__ import annotations
+
+from course_lib.i18n import translate
+
+TEXTS: dict[str, str] = {
+    # feedback/<student>.md
+    "feedback_title": "# Feedback for {student}",
+    "feedback_total": "Total: {points} / {max_points}",
+    "feedback_notebook": "## {notebook}: {points} / {max_points}",
+    "feedback_row": "- **{exercise}**: {status}, {points} / {max_points}",
+    "whole_notebook": "(whole notebook)",
+    "feedback_notes": "Notes from the grader:",
+    # how a status reads (the files keep the status id itself)
+    "status_passed": "passed",
+    "status_failed": "failed",
+    "status_not_attempted": "not done yet",
+    "status_error": "error",
+    "status_timeout": "timed out",
+    "status_kernel_died": "the kernel died",
+    "status_invalid": "invalid file",
+    "status_tampered": "its check was tampered with",
+    # course check: the scorecard
+    "scorecard_title": "{notebook}: {points} / {max_points} points",
+    "scorecard_row": "  {mark} {exercise:6} {status}",
+    "mark_passed": "ok  ",
+    "mark_todo": "todo",
+    "mark_failed": "FAIL",
+    "scorecard_note": "  note: {note}",
+    # course grade: the terminal summary's last lines
+    "wrote": (
+        "wrote {csv}, grades.json and feedback/ ({files} files)\n"
+        "class report: {report} (score distributions, pass rates, frequent hints, {flags} flags "
+        "to look at)"
+    ),
+    "scenarios_heading": "scenarios of {exercise} (submissions that passed each):",
+    "exercises_count": "exercises: {counts}",
+}
+
+
+def say(key: str, lang: str | None = None, /, **fields: object) -> str:
+    """The text ``key`` in ``lang`` (default: the language spoken now), placeholders filled."""
+    return translate(TEXTS, key, lang, **fields)
+
+
+def status_text(status: str, lang: str | None = None) -> str:
+    """How ``status`` (a status id: ``passed``, ``not_attempted``...) reads in a sentence."""
+    key = f"status_{status}"
+    return say(key, lang) if key in TEXTS else status
+
+
+def page_language(notebooks: dict[str, dict[str, object]]) -> str:
+    """The language of a student's feedback page: the edition most of their notebooks were
+    handed in from (the first such notebook's, on a tie)."""
+    languages = [str(summary.get("language") or "en") for _, summary in sorted(notebooks.items())]
+    return max(languages, key=languages.count) if languages else "en"
