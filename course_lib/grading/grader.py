@@ -23,6 +23,7 @@ from course_lib.grading.runner import RunOptions, run_sanitized, submission_lang
 from course_lib.grading.sanitize import InvalidSubmission
 from course_lib.grading.scrub import scrub, stable
 from course_lib.grading.toolkit_plan import depends_on, manifest, parts_notes
+from course_lib.i18n import speaking
 
 # Learner-facing messages, whole sentences (one place, for the translation).
 MESSAGES = {
@@ -111,16 +112,17 @@ def _grade(
             isolation=run.isolation,
             language=language,
         )
-    rows = exercise_results(
-        student,
-        lesson,
-        sanitized.roles,
-        run.records,
-        cell_timeout=options.cell_timeout,
-        memory_mb=options.memory_mb,
-    )
-    found = judge_run(rows, analysis.read, lesson, sanitized, run.records)
-    notes = sanitized.repairs + run.notes + notebook_notes(sanitized.roles, run.records)
+    with speaking(language):  # what the grader says of a fault, in the edition handed in
+        rows = exercise_results(
+            student,
+            lesson,
+            sanitized.roles,
+            run.records,
+            cell_timeout=options.cell_timeout,
+            memory_mb=options.memory_mb,
+        )
+        found = judge_run(rows, analysis.read, lesson, sanitized, run.records)
+        notes = sanitized.repairs + run.notes + notebook_notes(sanitized.roles, run.records)
     return SubmissionResult(
         student,
         slug,

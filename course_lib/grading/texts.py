@@ -30,6 +30,47 @@ TEXTS: dict[str, str] = {
     "status_kernel_died": "the kernel died",
     "status_invalid": "invalid file",
     "status_tampered": "its check was tampered with",
+    # what the grader says about a row it could not take from a check (results.py)
+    "no_kernel": (
+        "the grader could not start a kernel for this notebook ({problem}), so this exercise was "
+        "not graded; that is the grader's fault, not yours: your instructor will grade it again"
+    ),
+    "not_submitted": "not submitted: no {notebook}.ipynb in {student}/",
+    "check_did_not_run": "the check cell did not run",
+    "check_skipped": "the check cell was skipped",
+    "exercise_raised": "the exercise cell raised {error}",
+    "check_raised": "the check raised {error}",
+    "input_called": "an error: input() cannot be answered during grading; remove the input() call",
+    "system_exit": "SystemExit({value}): sys.exit() stops a script, not a notebook cell; remove it",
+    "an_error": "an error",
+    "timeout_exercise": (
+        "the exercise cell ran for more than {seconds:g} s and was stopped (an endless loop, or "
+        "waiting for something that never comes?); later exercises were still graded"
+    ),
+    "timeout_check": (
+        "the check ran for more than {seconds:g} s and was stopped (an endless loop, or waiting "
+        "for something that never comes?); later exercises were still graded"
+    ),
+    "memory_exercise": (
+        "the exercise cell ran out of memory (limit {memory_mb} MB); the kernel was restarted and "
+        "later exercises were still graded"
+    ),
+    "memory_check": (
+        "the check ran out of memory (limit {memory_mb} MB); the kernel was restarted and later "
+        "exercises were still graded"
+    ),
+    "died_exercise": (
+        "the exercise cell ended the kernel: {reason}; it was restarted and later exercises were "
+        "still graded"
+    ),
+    "died_check": (
+        "the check ended the kernel: {reason}; it was restarted and later exercises were still "
+        "graded"
+    ),
+    "kernel_died": "the kernel died",
+    "cell_timed_out": "code cell {index} ({cell_id}) timed out",
+    "cell_ended_kernel": "code cell {index} ({cell_id}) ended the kernel",
+    "no_cell_id": "no id",
     # course check: the scorecard
     "scorecard_title": "{notebook}: {points} / {max_points} points",
     "scorecard_row": "  {mark} {exercise:6} {status}",

@@ -14,6 +14,9 @@ The domains:
   ``PHRASES`` or ``MESSAGES``, or ending in ``_HINTS``, ``_TEXTS`` or ``_PHRASES``. A new check
   module's tables join their lesson's domain by being written; tests/i18n fails on a table of
   sentences under another name.
+- ``toolkit``, ``widgets``, ``launcher``, ``grading``: what the course says outside its checks
+  (listed below by hand). The launcher reads its own catalog (``scripts/course_launcher/
+  messages.py``: it runs before polib is installed); ``load_module`` imports it from ``scripts/``.
 
 At run time ``template(context, english, lang)`` looks a sentence up by its full ``msgctxt`` and
 its exact English: a sentence whose English changed is not in the index until a translator

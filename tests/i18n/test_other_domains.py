@@ -37,7 +37,9 @@ CONVERTED_FUNCTIONS = [
     (ROOT / "course_lib" / "grading" / "report.py", "scenario_lines"),
     (ROOT / "course_lib" / "grading" / "cli.py", "scorecard"),
     (ROOT / "course_lib" / "grading" / "cli.py", "wrote_line"),
-]
+    *[(ROOT / "course_lib" / "grading" / "results.py", name)
+      for name in ("not_submitted", "_judge", "_error_text", "_fault_message", "notebook_notes")],
+]  # fmt: skip
 NOT_PROSE = (
     "from typing import Literal",  # SchemaExplorer's example function (code)
     "<style>",  # CSS
@@ -366,3 +368,16 @@ def test_a_check_file_that_cannot_be_read_holds_no_table_and_the_others_are_stil
     (lesson / "folder.py").mkdir()  # not a file
     assert defined_tables(lesson / "latin1.py") == defined_tables(lesson / "folder.py") == []
     assert check_tables(tmp_path) == {"checks-lesson42": ("course_lib.checks.lesson42.good:HINTS",)}
+
+
+def test_what_the_grader_says_of_a_fault_speaks_the_edition():
+    from course_lib.grading import results
+
+    timeout = {"kind": "timeout"}
+    with speaking("zh-CN"):
+        assert results._judge(None, None, 30, 2048) == ("error", "检查单元格没有运行")
+        chinese = results._judge(timeout, {"kind": "ok"}, 2.5, 2048)
+    english = results._judge(timeout, {"kind": "ok"}, 2.5, 2048)
+    assert chinese == ("timeout", "练习单元格运行超过 2.5 秒，被停止了（死循环，或者在等一个永远"
+                                  "不会来的东西？）；后面的练习照常评分")  # fmt: skip
+    assert english[1].startswith("the exercise cell ran for more than 2.5 s and was stopped")
