@@ -94,6 +94,7 @@ TABLES: dict[str, tuple[str, ...]] = {
         "course_lib.widgets.texts:TEXTS",
         "course_lib.widgets.conversation:TEXT",
         "course_lib.widgets.conversation:HTML_TEXT",
+        "course_lib.local_model.scoring:TEXTS",  # the explanation ToolChoiceTrace shows
     ),
     "launcher": ("course_launcher.messages:MESSAGES",),
     "grading": (

@@ -381,3 +381,23 @@ def test_what_the_grader_says_of_a_fault_speaks_the_edition():
     assert chinese == ("timeout", "练习单元格运行超过 2.5 秒，被停止了（死循环，或者在等一个永远"
                                   "不会来的东西？）；后面的练习照常评分")  # fmt: skip
     assert english[1].startswith("the exercise cell ran for more than 2.5 s and was stopped")
+
+
+def test_the_local_models_explanation_speaks_the_edition_and_keeps_its_columns():
+    from course_lib.local_model import explain_choice
+    from course_lib.local_model.scoring import _columns
+
+    weather = {"type": "function", "function": {
+        "name": "get_weather", "description": "Will it rain? The weather forecast for a city.",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}},
+    }}  # fmt: skip
+    english = explain_choice("Will it rain in 北京?", [weather]).table().splitlines()
+    with speaking("zh-CN"):
+        chinese = explain_choice("Will it rain in 北京?", [weather]).table().splitlines()
+    assert english[1].split() == ["tool", "score", "chosen", "matched", "words"]
+    assert chinese[0] == "请求：Will it rain in 北京?"
+    assert chinese[-1] == "阈值：0.40；调用：get_weather"
+    assert chinese[2].split()[:3] == ["get_weather", "0.60", "调用"]
+    # The matched words start in the same column (a Chinese character takes two).
+    assert _columns(chinese[1].split("匹配")[0]) == _columns(english[1].split("matched")[0])
+    assert _columns(chinese[2].split("rain")[0]) == _columns(english[2].split("rain")[0])
