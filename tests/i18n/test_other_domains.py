@@ -401,3 +401,24 @@ def test_the_local_models_explanation_speaks_the_edition_and_keeps_its_columns()
     # The matched words start in the same column (a Chinese character takes two).
     assert _columns(chinese[1].split("匹配")[0]) == _columns(english[1].split("matched")[0])
     assert _columns(chinese[2].split("rain")[0]) == _columns(english[2].split("rain")[0])
+
+
+def test_course_check_on_the_chinese_edition_prints_a_chinese_scorecard(tmp_path):
+    import shutil
+
+    for sub in ("", "zh-CN"):
+        (tmp_path / (sub or "en")).mkdir()
+        shutil.copy(ROOT / "notebooks" / sub / "00_welcome.ipynb", tmp_path / (sub or "en"))
+    env = {k: v for k, v in os.environ.items() if k != "COURSE_LANG"}
+
+    def check(edition: str, *extra: str) -> str:
+        path = tmp_path / edition / "00_welcome.ipynb"
+        return subprocess.run(
+            [sys.executable, "-m", "course_lib", "check", str(path), *extra],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+        ).stdout  # fmt: skip
+
+    chinese, english, asked = check("zh-CN"), check("en"), check("zh-CN", "--lang", "en")
+    assert chinese.startswith("00_welcome：0 / ") and "  待做 00.1   尚未完成" in chinese, chinese
+    assert english.startswith("00_welcome: 0 / ") and "  todo 00.1   not done yet" in english
+    assert asked.startswith("00_welcome: 0 / ") and "  todo 00.1   not done yet" in asked
