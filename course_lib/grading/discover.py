@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from course_lib.grading.names import printable, student_ids
+from course_lib.i18n import translate
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 
@@ -76,7 +77,7 @@ class Submission:
 
 
 def say(key: str, **values: object) -> str:
-    return MESSAGES[key].format(**values)
+    return translate(MESSAGES, key, **values)
 
 
 def _kind(mode: int) -> str:

@@ -101,6 +101,13 @@ TABLES: dict[str, tuple[str, ...]] = {
         "course_lib.grading.texts:TEXTS",
         "course_lib.grading.class_report:TEXT",
         "course_lib.grading.class_report:COLUMNS",
+        # what the grader says of a file it refused or repaired, or of an answer it zeroed
+        "course_lib.grading.discover:MESSAGES",
+        "course_lib.grading.parse:MESSAGES",
+        "course_lib.grading.sanitize:REPAIRS",
+        "course_lib.grading.analysis:MESSAGES",
+        "course_lib.grading.grader:MESSAGES",
+        "course_lib.grading.ownership:MESSAGES",
     ),
 }
 # The folder the launcher's package is imported from (it is not part of course_lib).

@@ -290,6 +290,8 @@ def gradebook(tmp_path_factory: pytest.TempPathFactory) -> Path:
         nb = nbformat.read(ROOT / "solutions" / sub / "00_welcome.ipynb", as_version=4)
         (cell,) = [cell for cell in nb.cells if cell.get("id") == "w00-ex1"]
         cell.source = cell.source.replace('return f"Hello, {name}!"', 'return "Hello, Ada!"')
+        (check,) = [cell for cell in nb.cells if cell.get("id") == "w00-check1"]
+        check.source += "\n# edited"  # the grader restores it and says so in a note
         (root / "class" / student).mkdir(parents=True)
         nbformat.write(nb, root / "class" / student / "00_welcome.ipynb")
     run = subprocess.run(
@@ -310,6 +312,8 @@ def test_a_chinese_submissions_feedback_page_is_chinese_and_an_english_ones_engl
     assert "- **00.1**：未通过，0 / " in chinese and "用例：" in chinese
     assert english.startswith("# Feedback for ada\n\nTotal: ")
     assert "- **00.1**: failed, 0 / " in english and "Case:" in english
+    assert "评分程序的说明：\n\n- 检查单元格 00.1 被修改过：已恢复" in chinese
+    assert "Notes from the grader:\n\n- check cell 00.1 was edited: restored" in english
 
 
 def test_the_gradebook_files_keep_their_statuses_and_ids_in_no_language(gradebook):
