@@ -29,7 +29,7 @@ TEXTS: dict[str, str] = {
     "status_timeout": "timed out",
     "status_kernel_died": "the kernel died",
     "status_invalid": "invalid file",
-    "status_tampered": "its check was tampered with",
+    "status_tampered": "zero (the message says why)",
     # what the grader says about a row it could not take from a check (results.py)
     "no_kernel": (
         "the grader could not start a kernel for this notebook ({problem}), so this exercise was "
