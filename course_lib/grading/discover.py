@@ -52,13 +52,23 @@ MESSAGES = {
 }
 
 KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a named pipe (FIFO)"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISLNK, "a link"),
+    (stat.S_ISDIR, "folder"),
+    (stat.S_ISFIFO, "fifo"),
+    (stat.S_ISCHR, "character_device"),
+    (stat.S_ISBLK, "block_device"),
+    (stat.S_ISSOCK, "socket"),
+    (stat.S_ISLNK, "link"),
 )
+# What a file that is not a notebook is (``not_a_file``'s {kind}).
+KIND_TEXTS = {
+    "folder": "a folder",
+    "fifo": "a named pipe (FIFO)",
+    "character_device": "a character device",
+    "block_device": "a block device",
+    "socket": "a socket",
+    "link": "a link",
+    "other": "not a regular file",
+}
 
 
 class UnreadableSubmission(ValueError):
@@ -81,7 +91,8 @@ def say(key: str, **values: object) -> str:
 
 
 def _kind(mode: int) -> str:
-    return next((name for test, name in KINDS if test(mode)), "not a regular file")
+    name = next((name for test, name in KINDS if test(mode)), "other")
+    return translate(KIND_TEXTS, name)
 
 
 def _student_folders(root: Path) -> list[tuple[str, Path]]:

@@ -108,6 +108,8 @@ TABLES: dict[str, tuple[str, ...]] = {
         "course_lib.grading.analysis:MESSAGES",
         "course_lib.grading.grader:MESSAGES",
         "course_lib.grading.ownership:MESSAGES",
+        "course_lib.grading.discover:KIND_TEXTS",
+        "course_lib.grading.isolation:GAP_MESSAGES",  # the class report's isolation section
     ),
 }
 # The folder the launcher's package is imported from (it is not part of course_lib).
