@@ -309,6 +309,8 @@ def test_a_chinese_submissions_feedback_page_is_chinese_and_an_english_ones_engl
     chinese = (gradebook / "feedback" / "bo.md").read_text(encoding="utf-8")
     english = (gradebook / "feedback" / "ada.md").read_text(encoding="utf-8")
     assert chinese.startswith("# bo 的反馈\n\n总分：")
+    # (a value from the results may have its punctuation escaped for Markdown: 00\.1)
+    chinese, english = chinese.replace("\\", ""), english.replace("\\", "")
     assert "- **00.1**：未通过，0 / " in chinese and "用例：" in chinese
     assert english.startswith("# Feedback for ada\n\nTotal: ")
     assert "- **00.1**: failed, 0 / " in english and "Case:" in english
