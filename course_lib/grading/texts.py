@@ -68,6 +68,18 @@ TEXTS: dict[str, str] = {
         "graded"
     ),
     "kernel_died": "the kernel died",
+    # why a kernel is gone (kernel.py), the {reason} and {problem} above
+    "kernel_died_because": "the kernel died ({reason})",
+    "kernel_no_answer": "it did not answer within {seconds:g} s",
+    "kernel_not_connected": "its channels did not all connect within {seconds:g} s",
+    "kernel_oversized": (
+        "it sent a message larger than the grader reads ({mib} MiB at once: a print or a display "
+        "of that much output?)"
+    ),
+    "kernel_silent": "it stopped answering: no heartbeat for {seconds:g} s",
+    "kernel_stopped": "it was stopped",
+    "kernel_signal": "killed by signal {signal}",
+    "kernel_exit": "exit code {code}",
     "cell_timed_out": "code cell {index} ({cell_id}) timed out",
     "cell_ended_kernel": "code cell {index} ({cell_id}) ended the kernel",
     "no_cell_id": "no id",
