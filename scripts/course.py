@@ -18,10 +18,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from course_launcher import find_python  # noqa: E402 (needs the line above)
+from course_launcher import find_python, messages  # noqa: E402 (needs the line above)
 
 
 def main() -> int:
+    messages.choose_language(sys.argv[1:])  # --lang zh-CN: every message in Chinese
     if sys.version_info[:2] < find_python.MINIMUM:
         return find_python.run_with_newer_python(sys.argv)
     from course_launcher.main import main as run_command

@@ -41,10 +41,11 @@ from course_lib.grading.discover import UnreadableSubmission, read_submission
 from course_lib.grading.fingerprint import fingerprints
 from course_lib.grading.fork_server import ServerGone
 from course_lib.grading.ownership import SourceFindings, read_sources
-from course_lib.grading.parse import InvalidSubmission
+from course_lib.grading.parse import InvalidSubmission, edition
 from course_lib.grading.runner import fork_server_for, grading_env, run_folder
 from course_lib.grading.sanitize import Sanitized, sanitize
 from course_lib.grading.toolkit_plan import manifest
+from course_lib.i18n import speaking, translate
 
 # Learner-facing messages, whole sentences (one place, for the translation).
 MESSAGES = {
@@ -94,12 +95,13 @@ class Toolkit:
 def analyse(raw: bytes, lesson: Lesson, toolkit: Toolkit | None = None) -> Analysis:
     """Read a submission of ``lesson`` (in this process); ``InvalidSubmission`` if it is not one."""
     sanitized = sanitize(raw, lesson)
-    slim(sanitized.notebook)
-    cells = learner_cells(sanitized, lesson)
-    read = read_sources(sanitized, lesson, cells)
-    prints = {exercise: fingerprints(source) for exercise, source in read.answers.items()}
-    toolkit = toolkit or Toolkit()
-    plan = manifest(lesson.slug, toolkit.earlier, toolkit.lessons) if toolkit.lessons else ""
+    with speaking(edition(sanitized.notebook)):  # what it says, it says to this learner
+        slim(sanitized.notebook)
+        cells = learner_cells(sanitized, lesson)
+        read = read_sources(sanitized, lesson, cells)
+        prints = {exercise: fingerprints(source) for exercise, source in read.answers.items()}
+        toolkit = toolkit or Toolkit()
+        plan = manifest(lesson.slug, toolkit.earlier, toolkit.lessons) if toolkit.lessons else ""
     return Analysis(sanitized, cells, read, prints, plan)
 
 
@@ -136,8 +138,8 @@ def analyse_apart(
     if kind == "unreadable":
         raise UnreadableSubmission(value)
     if kind == "time" or (kind is None and stopped):
-        raise AnalysisFailed(MESSAGES["time"].format(limit=f"{seconds:g}"))
-    raise AnalysisFailed(MESSAGES["memory"].format(limit=memory_mb))
+        raise AnalysisFailed(translate(MESSAGES, "time", limit=f"{seconds:g}"))
+    raise AnalysisFailed(translate(MESSAGES, "memory", limit=memory_mb))
 
 
 def _run_job(

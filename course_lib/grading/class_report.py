@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from course_lib.grading.isolation import gaps
+from course_lib.i18n import translate
 
 # The report's sentences and headings (one place, for the translation).
 TEXT = {
@@ -74,6 +75,33 @@ HEADERS = {
     "notes": ("student", "notebook", "note"),
     "versions": ("package", "version"),
 }
+# The tables' column headings (``HEADERS`` names them by their English).
+COLUMNS = {
+    "notebook": "notebook",
+    "exercise": "exercise",
+    "passed": "passed",
+    "pass rate": "pass rate",
+    "other results": "other results",
+    "hint key": "hint key",
+    "failed": "failed",
+    "share": "share",
+    "hint": "hint",
+    "most frequent case": "most frequent case",
+    "scenario": "scenario",
+    "points": "points",
+    "most frequent hint": "most frequent hint",
+    "student": "student",
+    "matches": "matches",
+    "sources": "sources",
+    "gap": "gap",
+    "notebooks": "notebooks",
+    "which": "which",
+    "status": "status",
+    "message": "message",
+    "note": "note",
+    "package": "package",
+    "version": "version",
+}
 FAULTS = ("timeout", "kernel_died", "error")
 STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;margin:2em auto;max-width:72em;padding:0 1em;color:#222}
@@ -95,11 +123,12 @@ def render_report(payload: dict[str, Any]) -> str:
     """The whole page, from the payload only."""
     parts = [(section, section.render(payload)) for section in SECTIONS]
     parts = [(section, body) for section, body in parts if body]
-    nav = "".join(f'<a href="#{s.key}">{esc(TEXT[s.title])}</a>' for s, _ in parts)
+    nav = "".join(f'<a href="#{s.key}">{esc(translate(TEXT, s.title))}</a>' for s, _ in parts)
     sections = "".join(
-        f'<section id="{s.key}"><h2>{esc(TEXT[s.title])}</h2>{body}</section>' for s, body in parts
+        f'<section id="{s.key}"><h2>{esc(translate(TEXT, s.title))}</h2>{body}</section>'
+        for s, body in parts
     )
-    title = esc(TEXT["page_title"])
+    title = esc(translate(TEXT, "page_title"))
     return (
         f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{title}</title>'
         f"<style>{STYLE}</style></head><body><h1>{title}</h1><nav>{nav}</nav>{sections}"
@@ -123,14 +152,18 @@ def table(
     headers: Iterable[str], rows: Iterable[Iterable[Any]], *, raw: frozenset[int] = frozenset()
 ) -> str:
     """An HTML table; every cell escaped except the columns in ``raw`` (HTML built here)."""
-    head = "".join(f"<th>{esc(h)}</th>" for h in headers)
+    head = "".join(f"<th>{esc(translate(COLUMNS, h))}</th>" for h in headers)
     body = "".join(
         "<tr>"
         + "".join(f"<td>{cell if i in raw else esc(cell)}</td>" for i, cell in enumerate(row))
         + "</tr>"
         for row in rows
     )
-    return f"<table><tr>{head}</tr>{body}</table>" if body else f"<p>{esc(TEXT['none'])}</p>"
+    return (
+        f"<table><tr>{head}</tr>{body}</table>"
+        if body
+        else f"<p>{esc(translate(TEXT, 'none'))}</p>"
+    )
 
 
 def exercise_order(exercise: str) -> tuple:
@@ -155,14 +188,16 @@ def _by_exercise(payload: dict[str, Any]) -> dict[tuple[str, str], list[dict[str
 
 def summary_section(payload: dict[str, Any]) -> str:
     submissions = {(row["student"], row["notebook"]) for row in _rows(payload)}
-    line = TEXT["summary_line"].format(
+    line = translate(
+        TEXT,
+        "summary_line",
         students=len(payload["totals"]),
         submissions=len(submissions),
         exercises=len(_rows(payload)),
         flags=flag_count(payload),
     )
     versions = table(HEADERS["versions"], sorted(payload.get("versions", {}).items()))
-    return f"<p>{esc(line)}</p><h3>{esc(TEXT['versions'])}</h3>{versions}"
+    return f"<p>{esc(line)}</p><h3>{esc(translate(TEXT, 'versions'))}</h3>{versions}"
 
 
 def flag_count(payload: dict[str, Any]) -> int:
@@ -187,7 +222,7 @@ def scores_section(payload: dict[str, Any]) -> str:
         else:
             counts = Counter(min(9, p * 10 // max(m, 1)) for p, m in scores)
             bars = [(f"{10 * b}%", counts.get(b, 0)) for b in range(10)]
-        caption = TEXT["scores_caption"].format(notebook=notebook, max=top)
+        caption = translate(TEXT, "scores_caption", notebook=notebook, max=top)
         figures.append(f"<figure>{histogram(bars)}<figcaption>{esc(caption)}</figcaption></figure>")
     return "".join(figures)
 
@@ -241,7 +276,9 @@ def failure_groups(rows: list[dict[str, Any]], field: str) -> list[tuple[str, in
         key = failure.get(field)
         if row["status"] != "failed" or (key is None and field != "hint_key"):
             continue
-        groups.setdefault(str(key) if key is not None else TEXT["no_hint_key"], []).append(failure)
+        groups.setdefault(
+            str(key) if key is not None else translate(TEXT, "no_hint_key"), []
+        ).append(failure)
     out = []
     for key, failures in groups.items():
         hint = _most_frequent(f.get("hint", "") for f in failures)
@@ -271,7 +308,7 @@ def grouped_failures_section(field: str, intro: str, headers: str, limit: int = 
             ]
             parts.append(f"<h3>{esc(notebook)} {esc(exercise)}</h3>")
             parts.append(table(HEADERS[headers], body))
-        return f"<p>{esc(TEXT[intro])}</p>" + "".join(parts) if parts else ""
+        return f"<p>{esc(translate(TEXT, intro))}</p>" + "".join(parts) if parts else ""
 
     return render
 
@@ -315,7 +352,7 @@ def scenarios_section(payload: dict[str, Any]) -> str:
         ]
         parts.append(f"<h3>{esc(notebook)} {esc(exercise)}</h3>")
         parts.append(table(HEADERS["scenario_rates"], body, raw=frozenset({3})))
-    return f"<p>{esc(TEXT['scenarios_intro'])}</p>" + "".join(parts) if parts else ""
+    return f"<p>{esc(translate(TEXT, 'scenarios_intro'))}</p>" + "".join(parts) if parts else ""
 
 
 def isolation_gaps(payload: dict[str, Any]) -> dict[str, list[str]]:
@@ -340,13 +377,15 @@ def isolation_section(payload: dict[str, Any], shown: int = 12) -> str:
     lines = []
     for gap, where in found.items():
         if len(where) == graded:
-            which = TEXT["every_notebook"].format(count=graded)
+            which = translate(TEXT, "every_notebook", count=graded)
         elif len(where) > shown:
-            which = TEXT["and_more"].format(shown=", ".join(where[:shown]), more=len(where) - shown)
+            which = translate(
+                TEXT, "and_more", shown=", ".join(where[:shown]), more=len(where) - shown
+            )
         else:
             which = ", ".join(where)
         lines.append((gap, len(where), which))
-    return f"<p>{esc(TEXT['isolation_intro'])}</p>" + table(HEADERS["isolation"], lines)
+    return f"<p>{esc(translate(TEXT, 'isolation_intro'))}</p>" + table(HEADERS["isolation"], lines)
 
 
 def similarity_section(payload: dict[str, Any]) -> str:
@@ -360,13 +399,13 @@ def similarity_section(payload: dict[str, Any]) -> str:
             flag["student"],
             flag["match"],
             f"{round(100 * flag['score'])}%" if "score" in flag else "",
-            f'<details><summary>{esc(TEXT["show_sources"])}</summary><div class="pair">'
+            f'<details><summary>{esc(translate(TEXT, "show_sources"))}</summary><div class="pair">'
             f"<pre>{esc(flag['source'])}</pre><pre>{esc(flag['matched_source'])}</pre>"
             "</div></details>",
         )
         for flag in flags
     ]
-    intro = f"<p>{esc(TEXT['similarity_intro'])}</p>"
+    intro = f"<p>{esc(translate(TEXT, 'similarity_intro'))}</p>"
     return intro + table(HEADERS["similarity"], lines, raw=frozenset({5}))
 
 

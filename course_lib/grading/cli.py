@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -35,6 +36,8 @@ from course_lib.grading.report import from_payload, summary_table, to_payload, w
 from course_lib.grading.results import SubmissionResult, not_submitted
 from course_lib.grading.shard import merge, parse_shard, shard_students
 from course_lib.grading.similarity import compare_results, load_corpus
+from course_lib.grading.texts import say, status_text
+from course_lib.i18n import ENVIRONMENT_VARIABLE, LANGUAGES, known, set_language, speaking
 
 GRADE_USAGE = """course grade SUBMISSIONS --out DIR [--jobs N] [--cell-timeout S]
                     [--notebook NN_slug] [--shard i/n] [--solutions DIR]
@@ -105,6 +108,14 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="a Python file registering the checks of lessons of your own (repeatable)",
     )
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=None,
+        help="the language of the scorecard and reports (default: COURSE_LANG, else the "
+        "scorecard speaks the edition handed in and the class report English); a feedback page "
+        "always speaks its student's edition",
+    )
 
 
 def _options(args: argparse.Namespace) -> GradeOptions:
@@ -133,6 +144,7 @@ def _progress(started: float):
 
 
 def run_grade(args: argparse.Namespace) -> int:
+    set_language(args.lang)  # the summary and the class report (None: COURSE_LANG, else English)
     if args.paths[0] == "merge":
         if len(args.paths) < 2:
             print("course grade merge: give the --out folders of the shards", file=sys.stderr)
@@ -194,11 +206,9 @@ def run_grade(args: argparse.Namespace) -> int:
 def wrote_line(out: Path, payload: dict[str, Any], files: int) -> str:
     """The summary's last lines: what was written, and where to look first."""
     flags = flag_count(payload)
-    return (
-        f"\nwrote {out / 'grades.csv'}, grades.json and feedback/ ({files} files)\n"
-        f"class report: {out / 'report.html'} (score distributions, pass rates, frequent "
-        f"hints, {flags} flags to look at)"
-    )
+    wrote = say("wrote", csv=out / "grades.csv", files=files, report=out / "report.html",
+                flags=flags)  # fmt: skip
+    return "\n" + wrote
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -209,9 +219,12 @@ def run_check(args: argparse.Namespace) -> int:
         return 2
     submissions = [named_file(path, "you", _lesson_of(path)) for path in args.notebooks]
     results = grade_all(submissions, lessons, _options(args))
+    # The scorecard speaks --lang, else COURSE_LANG, else the edition the notebook came from.
+    chosen = args.lang or known(os.environ.get(ENVIRONMENT_VARIABLE))
     for submission, result in zip(sorted(submissions), results, strict=True):
         record_passes(submission.path, result)
-        print(scorecard(result))
+        with speaking(chosen or result.language):
+            print(scorecard(result))
     perfect = all(row.status == "passed" for result in results for row in result.exercises)
     return 0 if perfect else 1
 
@@ -245,13 +258,16 @@ SCORECARD_FIELDS = ("Case:", "Your code raised", "Expected:", "Got:", "Where:", 
 
 
 def scorecard(result: SubmissionResult) -> str:
-    lines = [f"{result.notebook}: {result.points} / {result.max_points} points"]
-    marks = {"passed": "ok  ", "not_attempted": "todo"}
+    lines = [say("scorecard_title", notebook=result.notebook, points=result.points,
+                 max_points=result.max_points)]  # fmt: skip
+    marks = {"passed": "mark_passed", "not_attempted": "mark_todo"}
     for row in result.exercises:
-        lines.append(f"  {marks.get(row.status, 'FAIL')} {row.exercise or '-':6} {row.status}")
+        mark = say(marks.get(row.status, "mark_failed"))
+        status = status_text(row.status)
+        lines.append(say("scorecard_row", mark=mark, exercise=row.exercise or "-", status=status))
         if row.status != "passed":
             lines += [f"       {line}" for line in _scorecard_lines(row)]
-    lines += [f"  note: {note}" for note in result.notes]
+    lines += [say("scorecard_note", note=note) for note in result.notes]
     return "\n".join(lines)
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from course_lib.grading.names import printable, student_ids
+from course_lib.i18n import translate
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 
@@ -51,13 +52,23 @@ MESSAGES = {
 }
 
 KINDS = (
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a named pipe (FIFO)"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISLNK, "a link"),
+    (stat.S_ISDIR, "folder"),
+    (stat.S_ISFIFO, "fifo"),
+    (stat.S_ISCHR, "character_device"),
+    (stat.S_ISBLK, "block_device"),
+    (stat.S_ISSOCK, "socket"),
+    (stat.S_ISLNK, "link"),
 )
+# What a file that is not a notebook is (``not_a_file``'s {kind}).
+KIND_TEXTS = {
+    "folder": "a folder",
+    "fifo": "a named pipe (FIFO)",
+    "character_device": "a character device",
+    "block_device": "a block device",
+    "socket": "a socket",
+    "link": "a link",
+    "other": "not a regular file",
+}
 
 
 class UnreadableSubmission(ValueError):
@@ -76,11 +87,12 @@ class Submission:
 
 
 def say(key: str, **values: object) -> str:
-    return MESSAGES[key].format(**values)
+    return translate(MESSAGES, key, **values)
 
 
 def _kind(mode: int) -> str:
-    return next((name for test, name in KINDS if test(mode)), "not a regular file")
+    name = next((name for test, name in KINDS if test(mode)), "other")
+    return translate(KIND_TEXTS, name)
 
 
 def _student_folders(root: Path) -> list[tuple[str, Path]]:

@@ -23,6 +23,7 @@ from course_lib.grading.runner import RunOptions, run_sanitized, submission_lang
 from course_lib.grading.sanitize import InvalidSubmission
 from course_lib.grading.scrub import scrub, stable
 from course_lib.grading.toolkit_plan import depends_on, manifest, parts_notes
+from course_lib.i18n import speaking, translate
 
 # Learner-facing messages, whole sentences (one place, for the translation).
 MESSAGES = {
@@ -58,7 +59,7 @@ def grade_submission(
     except Exception as exc:  # noqa: BLE001 (a bug of ours must not stop the class run)
         error = scrub(f"{type(exc).__name__}: {exc}")[:300]
         lesson = lessons.get(submission.notebook)
-        reason = MESSAGES["grader_failed"].format(error=error)
+        reason = translate(MESSAGES, "grader_failed", error=error)
         rows = invalid(submission.student, submission.notebook, lesson, reason).exercises
         return SubmissionResult(
             submission.student, submission.notebook, [replace(r, status="error") for r in rows]
@@ -78,7 +79,9 @@ def _grade(
     if lesson is None:
         known = ", ".join(sorted(lessons)) or "none"
         example = min(lessons, default="00_welcome")
-        message = MESSAGES["unknown_lesson"].format(slug=shown(slug), known=known, example=example)
+        message = translate(
+            MESSAGES, "unknown_lesson", slug=shown(slug), known=known, example=example
+        )
         return invalid(student, slug, None, message)
     try:  # the sources are read in a child with a memory and a time limit (``analysis``)
         # (with the earlier lessons' answers the toolkit is made of: they are parsed too)
@@ -111,16 +114,17 @@ def _grade(
             isolation=run.isolation,
             language=language,
         )
-    rows = exercise_results(
-        student,
-        lesson,
-        sanitized.roles,
-        run.records,
-        cell_timeout=options.cell_timeout,
-        memory_mb=options.memory_mb,
-    )
-    found = judge_run(rows, analysis.read, lesson, sanitized, run.records)
-    notes = sanitized.repairs + run.notes + notebook_notes(sanitized.roles, run.records)
+    with speaking(language):  # what the grader says of a fault, in the edition handed in
+        rows = exercise_results(
+            student,
+            lesson,
+            sanitized.roles,
+            run.records,
+            cell_timeout=options.cell_timeout,
+            memory_mb=options.memory_mb,
+        )
+        found = judge_run(rows, analysis.read, lesson, sanitized, run.records)
+        notes = sanitized.repairs + run.notes + notebook_notes(sanitized.roles, run.records)
     return SubmissionResult(
         student,
         slug,

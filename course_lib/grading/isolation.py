@@ -55,6 +55,7 @@ import sys
 import sysconfig
 
 from course_lib.grading.sandbox import Grants, readable_beneath
+from course_lib.i18n import translate
 
 RECORD_FILE = "isolation.json"
 
@@ -335,7 +336,7 @@ def weakest(first: dict[str, object], second: dict[str, object]) -> dict[str, ob
 def gaps(record: dict[str, object]) -> list[str]:
     """The protections a kernel lacked, as sentences (for the notes and the report)."""
     return [
-        message.format(**record)
-        for key, message in GAP_MESSAGES.items()
+        translate(GAP_MESSAGES, key, **record)
+        for key in GAP_MESSAGES
         if key in record and not record[key]
     ]

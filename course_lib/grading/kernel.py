@@ -54,6 +54,7 @@ from course_lib.grading.isolation import RECORD_FILE, kernel_environment, kernel
 from course_lib.grading.kernel_client import close_client, grading_client
 from course_lib.grading.kernel_launcher import LAUNCH
 from course_lib.grading.own_time import OwnDeadline, Task, main_thread, only_child, this_thread
+from course_lib.grading.texts import say
 
 POLL_SECONDS = 0.2
 # How long a new kernel may take to answer on every channel before it counts as not started
@@ -281,10 +282,10 @@ class GuardedKernel(RunningKernel):
                 break
             except Empty:
                 if deadline.expired():
-                    raise KernelNotReady(f"it did not answer within {timeout:g} s") from None
+                    raise KernelNotReady(say("kernel_no_answer", seconds=timeout)) from None
             wait = min(1.0, wait * 2)
         if not self.kc.wait_connected(deadline.left()):
-            raise KernelNotReady(f"its channels did not all connect within {timeout:g} s")
+            raise KernelNotReady(say("kernel_not_connected", seconds=timeout))
         self.kc.hb_channel.arm()  # from now on a silent heartbeat means a kernel gone quiet
 
     def _read_isolation(self) -> dict[str, Any]:
@@ -299,23 +300,20 @@ class GuardedKernel(RunningKernel):
     def exit_description(self) -> str:
         """How the process ended, e.g. ``killed by signal SIGSEGV`` or ``exit code 3``."""
         if self.oversized() and not self._ended():
-            return (
-                f"it sent a message larger than the grader reads ({MAX_MESSAGE_BYTES >> 20} MiB "
-                "at once: a print or a display of that much output?)"
-            )
+            return say("kernel_oversized", mib=MAX_MESSAGE_BYTES >> 20)
         silent = self.heartbeat_silence()
         if silent >= HEARTBEAT_SILENCE:
-            return f"it stopped answering: no heartbeat for {HEARTBEAT_SILENCE:g} s"
+            return say("kernel_silent", seconds=HEARTBEAT_SILENCE)
         process = getattr(getattr(self, "km", None), "provisioner", None)
         code = getattr(getattr(process, "process", None), "returncode", None)
         if code is None:
-            return "it was stopped"
+            return say("kernel_stopped")
         if code < 0:
             try:
-                return f"killed by signal {signal.Signals(-code).name}"
+                return say("kernel_signal", signal=signal.Signals(-code).name)
             except ValueError:
-                return f"killed by signal {-code}"
-        return f"exit code {code}"
+                return say("kernel_signal", signal=-code)
+        return say("kernel_exit", code=code)
 
     def deadline(self, seconds: float) -> OwnDeadline:
         """A limit of ``seconds`` of own time (``own_time``) for work that goes through this
@@ -342,7 +340,8 @@ class GuardedKernel(RunningKernel):
                 msg = super().get_message(stream, timeout=min(POLL_SECONDS, left))
             except Empty:
                 if not self.is_alive():
-                    raise KernelDied(f"the kernel died ({self.exit_description()})") from None
+                    reason = self.exit_description()
+                    raise KernelDied(say("kernel_died_because", reason=reason)) from None
                 if deadline is not None and deadline.expired():
                     raise
                 continue

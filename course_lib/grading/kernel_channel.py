@@ -25,6 +25,7 @@ from course_lib.checks.learner import ModelSession
 from course_lib.driver import DRIVER_PROMPT, MODEL_PROMPT, STOP, driver_failed
 from course_lib.grading.kernel import ABORTED_RETRIES, KernelDied
 from course_lib.grading.own_time import OwnDeadline
+from course_lib.grading.texts import say
 
 MAX_REPLY_CHARS = 4_000_000
 POLL_MS = 200
@@ -128,7 +129,8 @@ class KernelChannel:
                     self.serving, self.waiting = None, False
                     return _ended(msg)
             if not ready and not self.kernel.is_alive():
-                raise KernelDied(f"the kernel died ({self.kernel.exit_description()})")
+                reason = self.kernel.exit_description()
+                raise KernelDied(say("kernel_died_because", reason=reason))
 
     def _answer_input(self, prompt: str) -> None:
         if not prompt.startswith(MODEL_PROMPT):

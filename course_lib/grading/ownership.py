@@ -29,6 +29,7 @@ from course_lib.grading.fingerprint import tokens
 from course_lib.grading.results import ExerciseResult
 from course_lib.grading.routes import opaque_routes, touches_driver
 from course_lib.grading.sanitize import Sanitized
+from course_lib.i18n import translate
 
 # Learner-facing messages and flag phrases, whole sentences (one place, for the translation).
 MESSAGES = {
@@ -126,7 +127,7 @@ def judge_run(
         judged = provenance.judge(verdict.get("origins") or {}, spec.targets, read.allowed)
         reason = read.reasons.get(spec.id)
         if reason is None and judged.borrowed:
-            reason = MESSAGES["borrowed"].format(origin=judged.borrowed)
+            reason = translate(MESSAGES, "borrowed", origin=judged.borrowed)
         if reason is not None and row.status not in UNGRADED:
             row = replace(row, points=0, status="tampered", message=reason, failure=None)
         if row.points > 0:
@@ -143,13 +144,13 @@ def _zeroed(mine, before, everywhere, notebook: Notebook, targets) -> str | None
     for cell in sorted(mine, key=lambda cell: not cell.exercise):  # its exercise cell first
         origin = borrowing(cell.source, notebook, targets)
         if origin is not None:
-            return MESSAGES["borrowed"].format(origin=origin)
+            return translate(MESSAGES, "borrowed", origin=origin)
     for cell in before:
         found = everywhere.get(cell.index)
         if found and found.driver:
-            return MESSAGES["driver"].format(cell=cell.index)
+            return translate(MESSAGES, "driver", cell=cell.index)
         if found and found.filled:
-            return MESSAGES["filled"].format(cell=cell.index, origin=found.filled)
+            return translate(MESSAGES, "filled", cell=cell.index, origin=found.filled)
     return None
 
 

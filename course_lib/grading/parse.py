@@ -21,6 +21,7 @@ from nbformat.v4.rwbase import rejoin_lines
 from nbformat.validator import normalize
 
 from course_lib.grading.canonical import Lesson, course_meta
+from course_lib.i18n import ENGLISH, known, translate
 
 
 class InvalidSubmission(ValueError):
@@ -72,8 +73,12 @@ MESSAGES = {
         "{slug}.ipynb with your answers in it."
     ),
     "metadata_ignored": (
-        "the course metadata of {where} was not the course's (it must hold text where the course "
-        "puts an exercise id or a lesson name) and was ignored"
+        "the course metadata of the notebook was not the course's (it must hold text where the "
+        "course puts an exercise id or a lesson name) and was ignored"
+    ),
+    "cell_metadata_ignored": (
+        "the course metadata of cell {cell} was not the course's (it must hold text where the "
+        "course puts an exercise id or a lesson name) and was ignored"
     ),
 }
 
@@ -86,8 +91,17 @@ MAX_CODE_SOURCE = 250_000
 COURSE_TEXT_KEYS = ("exercise", "check", "notebook")
 
 
-def say(key: str, **values: object) -> str:
-    return MESSAGES[key].format(**values)
+def say(key: str, lang: str | None = None, /, **values: object) -> str:
+    """The message ``key`` in ``lang`` (default: the language spoken now)."""
+    return translate(MESSAGES, key, lang, **values)
+
+
+def edition(nb: NotebookNode) -> str:
+    """The edition a notebook was made from (its ``course.lang``), English if it names none the
+    course knows: what the grader says to this learner speaks it (``course_lib.i18n``)."""
+    course = nb.metadata.get("course")
+    lang = course.get("lang") if isinstance(course, dict) else None
+    return known(lang) or ENGLISH
 
 
 def parse(raw: bytes, lesson: Lesson) -> tuple[NotebookNode, list[str]]:
@@ -116,21 +130,23 @@ def parse(raw: bytes, lesson: Lesson) -> tuple[NotebookNode, list[str]]:
     except Exception as exc:  # noqa: BLE001 (whatever a malformed file makes nbformat raise)
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise InvalidSubmission(say("corrupted", error=first_line[:200])) from None
+    lang = edition(nb)  # the notebook is read: the rest speaks its edition
     count = sum(cell.cell_type == "code" for cell in nb.cells)
     if count > MAX_CODE_CELLS:
-        raise InvalidSubmission(say("too_many_cells", count=count, limit=MAX_CODE_CELLS))
+        raise InvalidSubmission(say("too_many_cells", lang, count=count, limit=MAX_CODE_CELLS))
     claimed = course_meta(nb).get("notebook")
     if claimed is not None and claimed != lesson.slug:
         raise InvalidSubmission(
             say(
                 "wrong_lesson",
+                lang,
                 claimed=shown(claimed),
                 slug=shown(lesson.slug),
                 claimed_file=shown(f"{claimed}.ipynb"),
             )
         )
     if claimed is None and not _looks_like(nb, lesson):
-        raise InvalidSubmission(say("not_this_lesson", slug=shown(lesson.slug)))
+        raise InvalidSubmission(say("not_this_lesson", lang, slug=shown(lesson.slug)))
     return nb, repairs
 
 
@@ -206,15 +222,16 @@ def clean_metadata(nb: NotebookNode) -> list[str]:
     text (``{"exercise": {"id": ...}}``), tags that are not text. What is not the course's is
     dropped (the canonical values are put back later), and each drop is one repair line."""
     repairs = []
+    lang = edition(nb)
     if _clean_course_block(nb):
-        repairs.append(say("metadata_ignored", where="the notebook"))
+        repairs.append(say("metadata_ignored", lang))
     for position, cell in enumerate(nb.cells):
         metadata = cell.get("metadata")
         if not isinstance(metadata, dict):
             cell["metadata"] = nbformat.NotebookNode()
             continue
         if _clean_course_block(cell):
-            repairs.append(say("metadata_ignored", where=f"cell {position + 1}"))
+            repairs.append(say("cell_metadata_ignored", lang, cell=position + 1))
         tags = metadata.get("tags")
         if tags is not None:
             kept = [tag for tag in tags if isinstance(tag, str)] if isinstance(tags, list) else []

@@ -40,6 +40,7 @@ from course_lib.grading.similarity import (
     similarity_flags,
     sorted_flags,
 )
+from course_lib.grading.texts import page_language, say, status_text
 
 COLUMNS = ("student", "notebook", "exercise", "points", "max_points", "status", "message")
 VERSIONED = ("course_lib", "nbval", "pytest", "ipykernel", "jupyter_client", "nbformat")
@@ -187,22 +188,26 @@ def feedback(payload: dict[str, Any]) -> dict[str, str]:
     pages = {}
     for student, rows in sorted(by_student.items()):
         total = payload["totals"][student]
+        lang = page_language(total["notebooks"])  # the edition the student handed in
         lines = [
-            f"# Feedback for {text(student)}",
+            say("feedback_title", lang, student=text(student)),
             "",
-            f"Total: {total['points']} / {total['max_points']}",
+            say("feedback_total", lang, points=total["points"], max_points=total["max_points"]),
         ]
         for notebook, summary in sorted(total["notebooks"].items()):
-            points = f"{summary['points']} / {summary['max_points']}"
-            lines += ["", f"## {text(notebook)}: {points}", ""]
+            points, max_points = summary["points"], summary["max_points"]
+            heading = say("feedback_notebook", lang, notebook=text(notebook),
+                          points=points, max_points=max_points)  # fmt: skip
+            lines += ["", heading, ""]
             for row in (r for r in rows if r["notebook"] == notebook):
-                label = text(row["exercise"] or "(whole notebook)")
-                got = f"{row['points']} / {row['max_points']}"
-                lines.append(f"- **{label}**: {text(row['status'])}, {got}")
+                label = text(row["exercise"] or say("whole_notebook", lang))
+                status = text(status_text(row["status"], lang))
+                lines.append(say("feedback_row", lang, exercise=label, status=status,
+                                 points=row["points"], max_points=row["max_points"]))  # fmt: skip
                 if row["status"] != "passed" or row["message"] != "passed":
                     lines += ["", markdown_block(row["message"], indent="  "), ""]
             if summary["notes"]:
-                lines += ["", "Notes from the grader:", ""]
+                lines += ["", say("feedback_notes", lang), ""]
                 lines += [f"- {text(note)}" for note in summary["notes"]]
         pages[student] = "\n".join(lines).rstrip() + "\n"
     return pages
@@ -246,7 +251,8 @@ def summary_table(payload: dict[str, Any]) -> str:
     for row in payload["grades"]:
         counts[row["status"]] = counts.get(row["status"], 0) + 1
     lines.append("")
-    lines.append("exercises: " + ", ".join(f"{status} {n}" for status, n in sorted(counts.items())))
+    listed = ", ".join(f"{status} {n}" for status, n in sorted(counts.items()))
+    lines.append(say("exercises_count", counts=listed))
     lines += scenario_lines(scenario_rates(payload))
     return "\n".join(lines)
 
@@ -274,7 +280,7 @@ def scenario_lines(rates: dict[str, dict[str, dict[str, Any]]]) -> list[str]:
     """The class report's part on scenarios: one line per scenario, its pass rate first."""
     lines: list[str] = []
     for exercise, scenarios in rates.items():
-        lines += ["", f"scenarios of {exercise} (submissions that passed each):"]
+        lines += ["", say("scenarios_heading", exercise=exercise)]
         width = max(len(name) for name in scenarios)
         for name, entry in scenarios.items():
             rate = f"{entry['passed']}/{entry['graded']}"

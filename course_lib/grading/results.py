@@ -11,6 +11,7 @@ from typing import Any
 
 from course_lib.grading.canonical import ExerciseSpec, Lesson
 from course_lib.grading.sanitize import CellRole
+from course_lib.grading.texts import say
 
 STATUSES = (
     "passed",
@@ -21,12 +22,6 @@ STATUSES = (
     "kernel_died",
     "tampered",
     "invalid",
-)
-
-
-NO_KERNEL = (
-    "the grader could not start a kernel for this notebook ({problem}), so this exercise was "
-    "not graded; that is the grader's fault, not yours: your instructor will grade it again"
 )
 
 
@@ -102,7 +97,7 @@ def invalid(student: str, notebook: str, lesson: Lesson | None, reason: str) -> 
 
 def not_submitted(student: str, lesson: Lesson) -> SubmissionResult:
     """A lesson the student handed in no file for: every exercise at zero, saying so."""
-    reason = f"not submitted: no {lesson.slug}.ipynb in {student}/"
+    reason = say("not_submitted", notebook=lesson.slug, student=student)
     rows = [
         ExerciseResult(student, lesson.slug, spec.id, 0, spec.points, "not_attempted", reason)
         for spec in lesson.exercises
@@ -156,51 +151,44 @@ def _judge(
 ) -> tuple[str, str]:
     for record in (exercise, checked):
         if record is not None and record["kind"] == "no_kernel":
-            return "error", NO_KERNEL.format(problem=record.get("message", ""))
+            return "error", say("no_kernel", problem=record.get("message", ""))
         if record is not None and record["kind"] == "out_of_time":
             return "timeout", record.get("message", "")
     if checked is None:
-        return "error", "the check cell did not run"
-    for record, which in ((exercise, "exercise cell"), (checked, "check")):
+        return "error", say("check_did_not_run")
+    for record, which in ((exercise, "exercise"), (checked, "check")):
         if record is not None and record["kind"] in ("timeout", "kernel_died"):
             return record["kind"], _fault_message(record, which, cell_timeout, memory_mb)
     verdict = checked.get("verdict")
     if verdict is not None:  # decided by the check, in the grader: nothing to second-guess
         if verdict["status"] != "passed" and exercise is not None and exercise["kind"] == "error":
-            return "error", "the exercise cell raised " + _error_text(exercise)
+            return "error", say("exercise_raised", error=_error_text(exercise))
         return verdict["status"], verdict["message"]
     if checked["kind"] == "skipped":
-        return "error", "the check cell was skipped"
+        return "error", say("check_skipped")
     # No verdict: the check itself could not run (an exercise no check module registers).
-    return "error", "the check raised " + _error_text(checked)
+    return "error", say("check_raised", error=_error_text(checked))
 
 
 def _error_text(record: dict[str, Any]) -> str:
     ename, evalue = record.get("ename", ""), record.get("evalue", "")
     if ename == "StdinNotImplementedError":
-        return "an error: input() cannot be answered during grading; remove the input() call"
+        return say("input_called")
     if ename == "SystemExit":
-        return f"SystemExit({evalue}): sys.exit() stops a script, not a notebook cell; remove it"
+        return say("system_exit", value=evalue)
     if not ename:
-        return record.get("message", "an error")
+        return record["message"] if "message" in record else say("an_error")
     return f"{ename}: {evalue}"
 
 
 def _fault_message(record: dict[str, Any], which: str, cell_timeout: float, memory_mb: int) -> str:
+    """``which``: ``exercise`` (the exercise cell) or ``check``."""
     if record["kind"] == "timeout":
-        return (
-            f"the {which} ran for more than {cell_timeout:g} s and was stopped (an endless loop, "
-            "or waiting for something that never comes?); later exercises were still graded"
-        )
+        return say(f"timeout_{which}", seconds=cell_timeout)
     if record.get("ename") == "MemoryError":
-        return (
-            f"the {which} ran out of memory (limit {memory_mb} MB); the kernel was restarted "
-            "and later exercises were still graded"
-        )
-    return (
-        f"the {which} ended the kernel: {record.get('message', 'the kernel died')}; it was "
-        "restarted and later exercises were still graded"
-    )
+        return say(f"memory_{which}", memory_mb=memory_mb)
+    reason = record["message"] if "message" in record else say("kernel_died")
+    return say(f"died_{which}", reason=reason)
 
 
 def notebook_notes(roles: list[CellRole], records: dict[int, dict[str, Any]]) -> list[str]:
@@ -209,8 +197,8 @@ def notebook_notes(roles: list[CellRole], records: dict[int, dict[str, Any]]) ->
     for role in roles:
         record = records.get(role.index)
         if role.kind == "cell" and record and record["kind"] in ("timeout", "kernel_died"):
-            what = "timed out" if record["kind"] == "timeout" else "ended the kernel"
-            notes.append(f"code cell {role.index} ({role.cell_id or 'no id'}) {what}")
+            key = "cell_timed_out" if record["kind"] == "timeout" else "cell_ended_kernel"
+            notes.append(say(key, index=role.index, cell_id=role.cell_id or say("no_cell_id")))
     return notes
 
 

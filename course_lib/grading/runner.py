@@ -31,11 +31,11 @@ from course_lib.grading.bounds import cell_seconds, lesson_code_cells, run_secon
 from course_lib.grading.canonical import Lesson
 from course_lib.grading.fork_server import ForkServer, ServerGone
 from course_lib.grading.kernel import submission_seed
+from course_lib.grading.parse import edition
 from course_lib.grading.reference_use import needs_reference
 from course_lib.grading.sanitize import Sanitized
 from course_lib.grading.scrub import scrub_log
 from course_lib.grading.toolkit_plan import empty_manifest
-from course_lib.i18n import ENGLISH, known
 
 # Learner-facing message, a whole sentence (one place, for the translation).
 MESSAGES = {
@@ -104,9 +104,7 @@ def plan_for(
 def submission_language(nb: nbformat.NotebookNode) -> str:
     """The edition a submission was made from (its ``course.lang``), English if it names none
     the course knows: the checks speak it to this learner (``course_lib.i18n``)."""
-    course = nb.metadata.get("course")
-    lang = course.get("lang") if isinstance(course, dict) else None
-    return known(lang) or ENGLISH
+    return edition(nb)
 
 
 def run_sanitized(

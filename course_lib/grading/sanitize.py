@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from nbformat import NotebookNode
 
 from course_lib.grading.canonical import ExerciseSpec, Lesson, course_meta
-from course_lib.grading.parse import InvalidSubmission, parse, shown
+from course_lib.grading.parse import InvalidSubmission, edition, parse, shown
+from course_lib.i18n import speaking, translate
 
 __all__ = ["InvalidSubmission", "Sanitized", "parse", "roles", "sanitize"]
 
@@ -61,14 +62,15 @@ REPAIRS = {
 
 
 def say(key: str, **values: object) -> str:
-    return REPAIRS[key].format(**values)
+    return translate(REPAIRS, key, **values)
 
 
 def sanitize(raw: bytes, lesson: Lesson) -> Sanitized:
     """The notebook to run for a submission of ``lesson``, or ``InvalidSubmission``."""
     nb, repairs = parse(raw, lesson)
     strip_outputs(nb)
-    repairs += restore_checks(nb, lesson)
+    with speaking(edition(nb)):
+        repairs += restore_checks(nb, lesson)
     return Sanitized(nb, roles(nb), repairs)
 
 

@@ -81,7 +81,9 @@ def running_edition() -> str | None:
     session = os.environ.get("JPY_SESSION_NAME")
     if session:
         return notebook_language(Path(session))
-    return known(Path.cwd().name) if known(Path.cwd().name) != ENGLISH else None
+    # Only an edition's own folder name (``zh-CN``) marks it: a folder a learner named ``zh``
+    # or ``en`` is not an edition.
+    return Path.cwd().name if Path.cwd().name in EDITIONS else None
 
 
 def notebook_language(path: Path) -> str | None:

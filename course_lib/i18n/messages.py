@@ -14,6 +14,9 @@ The domains:
   literal or ``Catalog() | {...}`` named ``HINTS``, ``TEXTS``, ``PHRASES`` or ``MESSAGES``, or
   ending in ``_HINTS``, ``_TEXTS`` or ``_PHRASES``. A new check module's tables join their
   lesson's domain by being written; tests/i18n fails on a table of sentences under another name.
+- ``toolkit``, ``widgets``, ``launcher``, ``grading``: what the course says outside its checks
+  (listed below by hand). The launcher reads its own catalog (``scripts/course_launcher/
+  messages.py``: it runs before polib is installed); ``load_module`` imports it from ``scripts/``.
 
 At run time ``template(context, english, lang)`` looks a sentence up by its full ``msgctxt`` and
 its exact English: a sentence whose English changed is not in the index until a translator
@@ -62,7 +65,11 @@ def defined_tables(path: Path) -> list[str]:
     """The learner-facing tables ``path`` assigns at module level: by name, a dict literal whose
     values are texts (not lists of hints, like ``FORMAT_HINTS``)."""
     names = []
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return []  # a file that cannot be read holds no table (importing it fails on its own)
+    for node in tree.body:
         if not isinstance(node, (ast.Assign, ast.AnnAssign)):
             continue
         table = catalogued(node.value)
@@ -89,7 +96,40 @@ TABLES: dict[str, tuple[str, ...]] = {
         "course_lib.authoring.blocks:MESSAGES",
     ),
     **check_tables(),
+    # What the course says outside the checks: the toolkit, the widgets, the launcher (which
+    # reads its catalog itself: it runs before the course's packages are installed), the grader.
+    "toolkit": ("course_lib.toolkit.messages:MESSAGES",),
+    "widgets": (
+        "course_lib.widgets.texts:TEXTS",
+        "course_lib.widgets.conversation_text:TEXT",
+        "course_lib.widgets.conversation:HTML_TEXT",
+        "course_lib.local_model.scoring:TEXTS",  # the explanation ToolChoiceTrace shows
+    ),
+    "launcher": ("course_launcher.messages:MESSAGES",),
+    "grading": (
+        "course_lib.grading.texts:TEXTS",
+        "course_lib.grading.class_report:TEXT",
+        "course_lib.grading.class_report:COLUMNS",
+        # what the grader says of a file it refused or repaired, or of an answer it zeroed
+        "course_lib.grading.discover:MESSAGES",
+        "course_lib.grading.parse:MESSAGES",
+        "course_lib.grading.sanitize:REPAIRS",
+        "course_lib.grading.analysis:MESSAGES",
+        "course_lib.grading.grader:MESSAGES",
+        "course_lib.grading.ownership:MESSAGES",
+        "course_lib.grading.discover:KIND_TEXTS",
+        "course_lib.grading.isolation:GAP_MESSAGES",  # the class report's isolation section
+    ),
 }
+# The folder the launcher's package is imported from (it is not part of course_lib).
+SCRIPTS = Path(__file__).resolve().parent.parent.parent / "scripts"
+
+
+def load_module(module: str) -> object:
+    """``module`` imported; the launcher's from ``scripts/``, as ``scripts/course.py`` does."""
+    if module.startswith("course_launcher") and str(SCRIPTS) not in sys.path:
+        sys.path.insert(0, str(SCRIPTS))
+    return importlib.import_module(module)
 
 
 def context(module: str, attribute: str, key: str) -> str:
@@ -104,7 +144,7 @@ def table_entries(domain: str) -> list[tuple[str, str]]:
     found = []
     for name in TABLES[domain]:
         module, attribute = name.split(":")
-        table = getattr(importlib.import_module(module), attribute)
+        table = getattr(load_module(module), attribute)
         found.extend((context(module, attribute, key), english) for key, english in table.items())
     return found
 

@@ -26,9 +26,11 @@ makes it hit: the description is a prompt.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from course_lib.i18n import translate
 from course_lib.local_model import text as txt
 from course_lib.local_model.memo import Memo, exact_key
 
@@ -157,6 +159,33 @@ def choose_for_clause(clause: str, tools: list[dict], threshold: float) -> Claus
     return ClauseChoice(clause, scores, best.name, rivals)
 
 
+# The explanation's words (the ``widgets`` catalog domain translates them: ToolChoiceTrace shows
+# this table). The header's columns line up with the rows: ``score`` is 5 wide, ``chosen`` 6.
+TEXTS = {
+    "request": "request: {request}",
+    "column_tool": "tool",
+    "header": "{tool}  score  chosen  matched words",
+    "mark_chosen": "yes",
+    "mark_tie": "tie",
+    "calls": "calls: {names}",
+    "ambiguous": (
+        "ambiguous between {names} (both reach the threshold, within {margin:.2f}): asks which one"
+    ),
+    "no_tool": "no tool reaches the threshold: answers without a tool",
+    "verdict": "threshold: {threshold:.2f}; {verdict}",
+}
+
+
+def _columns(text: str) -> int:
+    """How many columns ``text`` takes in a terminal (a Chinese character takes two)."""
+    return len(text) + sum(unicodedata.east_asian_width(ch) in "WF" for ch in text)
+
+
+def _padded(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` columns."""
+    return text + " " * max(0, width - _columns(text))
+
+
 @dataclass(frozen=True)
 class ChoiceExplanation:
     """Why the toy model picks what it picks: per-tool scores, the threshold, the choice.
@@ -175,24 +204,26 @@ class ChoiceExplanation:
     ambiguous: list[str] = field(default_factory=list)
 
     def table(self) -> str:
-        width = max([len("tool"), *(len(name) for name in self.scores)])
+        tool = translate(TEXTS, "column_tool")
+        width = max([_columns(tool), *(len(name) for name in self.scores)])
         lines = [
-            f"request: {self.request}",
-            f"{'tool':<{width}}  score  chosen  matched words",
+            translate(TEXTS, "request", request=self.request),
+            translate(TEXTS, "header", tool=_padded(tool, width)),
         ]
         for name, score in self.scores.items():
-            mark = "yes" if name in self.chosen else ("tie" if name in self.ambiguous else "")
+            key = "mark_chosen" if name in self.chosen else "mark_tie"
+            chosen_or_tie = name in self.chosen or name in self.ambiguous
+            mark = _padded(translate(TEXTS, key) if chosen_or_tie else "", 6)
             words = ", ".join(self.matched[name]) or "-"
-            lines.append(f"{name:<{width}}  {score:5.2f}  {mark:<6}  {words}")
-        verdict = (
-            f"calls: {', '.join(self.chosen)}"
-            if self.chosen
-            else f"ambiguous between {', '.join(self.ambiguous)} (both reach the threshold, "
-            f"within {TIE_MARGIN:.2f}): asks which one"
-            if self.ambiguous
-            else "no tool reaches the threshold: answers without a tool"
-        )
-        lines.append(f"threshold: {self.threshold:.2f}; {verdict}")
+            lines.append(f"{name:<{width}}  {score:5.2f}  {mark}  {words}")
+        if self.chosen:
+            verdict = translate(TEXTS, "calls", names=", ".join(self.chosen))
+        elif self.ambiguous:
+            names = ", ".join(self.ambiguous)
+            verdict = translate(TEXTS, "ambiguous", names=names, margin=TIE_MARGIN)
+        else:
+            verdict = translate(TEXTS, "no_tool")
+        lines.append(translate(TEXTS, "verdict", threshold=self.threshold, verdict=verdict))
         return "\n".join(lines)
 
     __str__ = table

@@ -1,7 +1,9 @@
-"""Every sentence the toolkit says to a learner, whole, with named placeholders (a translation
-replaces this table only)."""
+"""Every sentence the toolkit says to a learner, whole, with named placeholders (the
+``toolkit`` catalog domain, ``course_lib/locale/<lang>/toolkit.po``, translates this table)."""
 
 from __future__ import annotations
+
+from course_lib.i18n import translate
 
 MESSAGES: dict[str, str] = {
     # one line per part that is the course's (``use``)
@@ -66,6 +68,6 @@ MESSAGES: dict[str, str] = {
 }
 
 
-def say(key: str, **fields: object) -> str:
-    """The message ``key`` with its placeholders filled."""
-    return MESSAGES[key].format(**fields)
+def say(key: str, /, **fields: object) -> str:
+    """The message ``key`` in the language spoken now, its placeholders filled."""
+    return translate(MESSAGES, key, **fields)

@@ -13,6 +13,7 @@ import ipywidgets as widgets
 
 from course_lib.local_model import THRESHOLD, ChoiceExplanation, explain_choice
 from course_lib.widgets.base import MUTED_COLOUR, PlainTextWidget, colour, escape
+from course_lib.widgets.texts import say
 
 CHOSEN_COLOUR = colour(2)  # green
 TIE_COLOUR = colour(1)  # orange
@@ -37,7 +38,7 @@ class ToolChoiceTrace(PlainTextWidget, widgets.VBox):
         self.tools = tools_of(tools)
         self.threshold = threshold
         self.request_input = widgets.Text(
-            value=request, description="Request:", layout=widgets.Layout(width="100%")
+            value=request, description=say("request_label"), layout=widgets.Layout(width="100%")
         )
         self.request_input.add_class("course-request")
         self.table = widgets.HTML()
@@ -75,9 +76,9 @@ class ToolChoiceTrace(PlainTextWidget, widgets.VBox):
         rows = []
         for name, score in e.scores.items():
             if name in e.chosen:
-                bar, mark = CHOSEN_COLOUR, "✔ called"
+                bar, mark = CHOSEN_COLOUR, escape(say("mark_called"))
             elif name in e.ambiguous:
-                bar, mark = TIE_COLOUR, "tie"
+                bar, mark = TIE_COLOUR, escape(say("mark_tie"))
             else:
                 bar, mark = OTHER_COLOUR, ""
             words = ", ".join(e.matched[name]) or "-"
@@ -88,18 +89,21 @@ class ToolChoiceTrace(PlainTextWidget, widgets.VBox):
                 f'height:14px;width:200px">'
                 f'<div class="course-bar" style="background:{bar};height:14px;'
                 f'width:{round(score * 200)}px"></div>'
-                f'<div title="threshold" style="position:absolute;top:-2px;left:'
+                f'<div title="{escape(say("threshold"))}" style="position:absolute;top:-2px;left:'
                 f'{round(e.threshold * 200)}px;width:2px;height:18px;background:#000"></div>'
                 f"</div></td>"
                 f'<td class="course-score" style="font-family:monospace">{score:.2f}</td>'
                 f"<td><b>{mark}</b></td>"
                 f'<td style="color:{MUTED_COLOUR}">{escape(words)}</td></tr>'
             )
-        body = "".join(rows) or '<tr><td colspan="5"><i>no tools</i></td></tr>'
+        none = escape(say("no_tools_row"))
+        body = "".join(rows) or f'<tr><td colspan="5"><i>{none}</i></td></tr>'
+        columns = [say(f"column_{name}") for name in ("tool", "score")] + [""]
+        columns += [say(f"column_{name}") for name in ("chosen", "matched")]
+        header = "".join(f"<th>{escape(column)}</th>" for column in columns)
         return (
             '<table class="course-scores" style="border-collapse:collapse">'
-            "<tr><th>tool</th><th>score</th><th></th><th>chosen</th><th>matched words</th></tr>"
-            f"{body}</table>"
+            f"<tr>{header}</tr>{body}</table>"
             f'<div class="course-verdict">{escape(self._verdict())}</div>'
         )
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from course_lib.i18n import translate
 from course_lib.widgets.base import ERROR_COLOUR, MUTED_COLOUR, PlainTextWidget, escape
 from course_lib.widgets.conversation_text import (
     ANSWER_LABELS,
@@ -88,17 +89,17 @@ class ConversationView(ConversationText, PlainTextWidget, widgets.VBox):
     def _html(self) -> str:
         blocks = [self._entry_html(entry) for entry in self.entries]
         for call_id in self.unanswered:
-            blocks.append(_flag(HTML_TEXT[f"unanswered_{self.format}"].format(id=call_id)))
+            blocks.append(_flag(translate(HTML_TEXT, f"unanswered_{self.format}", id=call_id)))
         if self.result is not None:
-            stopped = HTML_TEXT["stopped"].format(stopped=getattr(self.result, "stopped", ""))
+            stopped = translate(HTML_TEXT, "stopped", stopped=getattr(self.result, "stopped", ""))
             blocks.insert(0, f'<div style="color:{MUTED_COLOUR}">{escape(stopped)}</div>')
-        empty = f'<i style="color:{MUTED_COLOUR}">{HTML_TEXT["empty"]}</i>'
+        empty = f'<i style="color:{MUTED_COLOUR}">{escape(translate(HTML_TEXT, "empty"))}</i>'
         body = "".join(blocks) or empty
         return f'<div class="course-transcript" style="font-size:13px">{body}</div>'
 
     def _entry_html(self, entry: Entry) -> str:
         flags = "".join(
-            _flag(HTML_TEXT[key].format(id=call_id)) for key, call_id in self._flags(entry)
+            _flag(translate(HTML_TEXT, key, id=call_id)) for key, call_id in self._flags(entry)
         )
         if entry.role in ANSWER_ROLES and len(entry.answers) == 1 and not entry.text:
             # a tool message or function_call_output item *is* its answer: one box, its colour
@@ -117,7 +118,7 @@ class ConversationView(ConversationText, PlainTextWidget, widgets.VBox):
 
     def _call_html(self, call: Call, *, role: str, extra: str = "") -> str:
         pretty, valid = pretty_json(call.arguments)
-        warn = "" if valid else _flag(HTML_TEXT["not_json"])
+        warn = "" if valid else _flag(translate(HTML_TEXT, "not_json"))
         edge = self.colours[call.id]
         label = escape(CALL_LABELS[self.format])
         inner = (
@@ -131,7 +132,7 @@ class ConversationView(ConversationText, PlainTextWidget, widgets.VBox):
         paired = answer.call_id in self.colours and problem != "orphan"
         edge = self.colours[answer.call_id] if paired else ERROR_COLOUR
         name = self._name_of(answer.call_id)
-        error = escape(TEXT["is_error"]) if answer.is_error else ""
+        error = escape(translate(TEXT, "is_error")) if answer.is_error else ""
         inner = (
             f'<b style="color:{ROLE_COLOURS.get(label, MUTED_COLOUR)}">{escape(label)}</b> '
             f"{_badge(answer.call_id, edge)}{' ' + escape(name) if name else ''}{error}"

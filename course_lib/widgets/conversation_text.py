@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from course_lib.i18n import translate
 from course_lib.widgets.base import colour, indent
 from course_lib.widgets.transcript import (
     ANSWER_ROLES,
@@ -111,12 +112,12 @@ class ConversationText:
         if self.result is not None:
             stopped = getattr(self.result, "stopped", None)
             steps = len(getattr(self.result, "steps", []))
-            lines.append(TEXT["stopped"].format(stopped=stopped, steps=steps))
+            lines.append(translate(TEXT, "stopped", stopped=stopped, steps=steps))
         for entry in self.entries:
             lines.extend(self._entry_text(entry))
         for call_id in self.unanswered:
-            lines.append(TEXT[f"unanswered_{self.format}"].format(id=call_id))
-        return "\n".join(lines) if lines else TEXT["empty"]
+            lines.append(translate(TEXT, f"unanswered_{self.format}", id=call_id))
+        return "\n".join(lines) if lines else translate(TEXT, "empty")
 
     def __repr__(self) -> str:
         return self.text()
@@ -135,17 +136,17 @@ class ConversationText:
             for answer in entry.answers:
                 lines.append("  " + self._answer_head(ANSWER_LABELS[self.format], answer) + ":")
                 lines.append(indent(pretty_json(answer.content)[0], "    "))
-        lines += [TEXT[key].format(id=call_id) for key, call_id in self._flags(entry)]
+        lines += [translate(TEXT, key, id=call_id) for key, call_id in self._flags(entry)]
         return lines
 
     def _answer_head(self, label: str, answer: Answer) -> str:
         head = f"{label} [{answer.call_id}]"
         name = self._name_of(answer.call_id)
         head += f" {name}" if name else ""
-        return head + (TEXT["is_error"] if answer.is_error else "")
+        return head + (translate(TEXT, "is_error") if answer.is_error else "")
 
     def _call_text(self, call: Call, *, nested: bool) -> list[str]:
         pretty, valid = pretty_json(call.arguments)
         label = CALL_LABELS[self.format]
         lines = [f"{'  ' if nested else ''}{label} [{call.id}] {call.name}", indent(pretty, "    ")]
-        return lines + ([] if valid else [TEXT["not_json"]])
+        return lines + ([] if valid else [translate(TEXT, "not_json")])

@@ -17,9 +17,10 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from course_lib.widgets.texts import say
+
 OMIT = object()  # the argument is left out of the call
 SIMPLE_TYPES = ("string", "integer", "number", "boolean")
-EMPTY_LABEL = "(empty)"
 
 
 class FormError(ValueError):
@@ -67,6 +68,8 @@ class Field:
     kind: str
     widget: widgets.ValueWidget
     enum_values: tuple[Any, ...] = ()
+    # The dropdown's "no value" choice, in the language spoken when the form was built.
+    empty_label: str = ""
 
     @classmethod
     def build(cls, name: str, schema: dict[str, Any], required: bool) -> Field:
@@ -76,12 +79,13 @@ class Field:
         style = {"description_width": "9em"}
         layout = widgets.Layout(width="auto")
         enum_values: tuple[Any, ...] = ()
+        empty_label = say("empty_choice")
         if kind == "enum" or (kind == "boolean" and nullable):
             choices = inner.get("enum", [True, False])
             enum_values = tuple(v for v in choices if v is not None)
             labels = [_label(v) for v in enum_values]
             if can_be_empty:
-                labels.insert(0, EMPTY_LABEL)
+                labels.insert(0, empty_label)
             widget: widgets.ValueWidget = widgets.Dropdown(options=labels)
             kind = "enum"
         elif kind == "boolean":
@@ -98,7 +102,7 @@ class Field:
         widget.style = style
         if kind != "json":
             widget.layout = layout
-        field = cls(name, schema, required, nullable, kind, widget, enum_values)
+        field = cls(name, schema, required, nullable, kind, widget, enum_values, empty_label)
         if "default" in schema:
             field.fill(schema["default"])
         elif kind == "enum" and not can_be_empty and enum_values:
@@ -109,7 +113,7 @@ class Field:
         """Put a Python/JSON value into the control (``None`` empties it)."""
         w = self.widget
         if self.kind == "enum":
-            w.value = EMPTY_LABEL if value is None else _label(value)
+            w.value = self.empty_label if value is None else _label(value)
         elif isinstance(w, widgets.Checkbox):
             w.value = bool(value)
         elif isinstance(w, (widgets.IntText, widgets.FloatText)):
@@ -127,7 +131,7 @@ class Field:
         if isinstance(w, (widgets.Checkbox, widgets.IntText, widgets.FloatText)):
             return w.value
         if self.kind == "enum":
-            if w.value == EMPTY_LABEL:
+            if w.value == self.empty_label:
                 return self._empty()
             return self.enum_values[list(map(_label, self.enum_values)).index(w.value)]
         text = w.value.strip() if self.kind != "string" else w.value
@@ -145,7 +149,7 @@ class Field:
             try:
                 return json.loads(text)
             except json.JSONDecodeError as error:
-                raise FormError(f"{self.name}: not valid JSON ({error.msg})") from None
+                raise FormError(say("not_json", name=self.name, error=error.msg)) from None
         return text
 
     @property
@@ -161,22 +165,22 @@ class Field:
             return ""
         if self.kind == "list":
             return []
-        raise FormError(f"{self.name}: required, please fill it in")
+        raise FormError(say("required", name=self.name))
 
     def describe(self) -> str:
         """Type and requirement, as shown next to the control: ``string, required``."""
         inner = self.schema_inner
         if self.kind == "enum":
-            kind = "one of " + " | ".join(_label(v) for v in self.enum_values)
+            kind = say("kind_enum", values=" | ".join(_label(v) for v in self.enum_values))
         elif self.kind == "list":
-            kind = f"comma-separated list of {field_kind(inner.get('items') or {})}"
+            kind = say("kind_list", kind=field_kind(inner.get("items") or {}))
         elif self.kind == "json":
             kind = "JSON"
         else:
             kind = self.kind
         if self.nullable:
-            kind += " or null"
-        return f"{kind}, required" if self.required else f"{kind}, optional"
+            kind = say("kind_nullable", kind=kind)
+        return say("described_required" if self.required else "described_optional", kind=kind)
 
     def shown(self) -> str:
         """The control's current content as text, for the plain-text form."""
@@ -190,7 +194,7 @@ def _label(value: Any) -> str:
 
 def _placeholder(kind: str, schema: dict[str, Any]) -> str:
     if kind == "list":
-        return f"comma-separated {field_kind(schema.get('items') or {})} values"
+        return say("list_placeholder", kind=field_kind(schema.get("items") or {}))
     return kind
 
 
@@ -198,6 +202,5 @@ def _number(name: str, text: str, kind: str) -> int | float:
     try:
         return int(text) if kind == "integer" else float(text)
     except ValueError:
-        raise FormError(
-            f"{name}: {text!r} is not {'an integer' if kind == 'integer' else 'a number'}"
-        ) from None
+        key = "not_integer" if kind == "integer" else "not_number"
+        raise FormError(say(key, name=name, text=text)) from None

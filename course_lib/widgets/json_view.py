@@ -65,11 +65,10 @@ class Difference:
     got: Any = None
 
     def __str__(self) -> str:
-        if self.kind == "missing":
-            return f"{self.path}: missing (expected {_short(self.expected)})"
-        if self.kind == "extra":
-            return f"{self.path}: not expected (got {_short(self.got)})"
-        return f"{self.path}: expected {_short(self.expected)}, got {_short(self.got)}"
+        from course_lib.widgets.texts import say
+
+        expected, got = _short(self.expected), _short(self.got)
+        return say(f"difference_{self.kind}", path=self.path, expected=expected, got=got)
 
 
 def _short(value: Any, limit: int = 60) -> str:

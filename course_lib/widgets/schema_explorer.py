@@ -16,20 +16,27 @@ import ipywidgets as widgets
 
 from course_lib.widgets.base import MUTED_COLOUR, PlainTextWidget, error_html, escape, indent
 from course_lib.widgets.json_view import Difference, differences, json_html, json_text
+from course_lib.widgets.texts import say
 
-FORMAT_OPTIONS = (
-    ("OpenAI Chat Completions", "openai"),
-    ("OpenAI Responses", "responses"),
-    ("Anthropic Messages", "anthropic"),
-    ("Gemini", "gemini"),
-    ("OpenAI strict mode", "strict"),
-)
-FORMAT_NAMES = dict((value, label) for label, value in FORMAT_OPTIONS)
+# The formats, by their products' names (strict mode's name is a sentence: it is translated).
+FORMAT_NAMES = {
+    "openai": "OpenAI Chat Completions",
+    "responses": "OpenAI Responses",
+    "anthropic": "Anthropic Messages",
+    "gemini": "Gemini",
+    "strict": None,
+}
 MAX_DIFFERENCES = 8
-NO_REFERENCE = (
-    "The reference is not readable in this kernel (a grading kernel of a lesson that does not "
-    "need it cannot read it), so only your side is shown."
-)
+
+
+def format_name(format: str) -> str:
+    """What the format menu calls ``format``, in the language spoken now."""
+    return FORMAT_NAMES[format] or say("strict_format")
+
+
+def format_options() -> list[tuple[str, str]]:
+    return [(format_name(value), value) for value in FORMAT_NAMES]
+
 
 DEFAULT_SOURCE = '''from typing import Literal
 
@@ -58,19 +65,20 @@ def function_from_source(source: str) -> Callable[..., Any]:
     try:
         tree = ast.parse(source)
     except SyntaxError as error:
-        raise SourceError(f"Syntax error on line {error.lineno}: {error.msg}") from None
+        raise SourceError(say("syntax_error", line=error.lineno, error=error.msg)) from None
     names = [
         node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
     ]
     if not names:
-        raise SourceError("No function here yet: define one with `def name(...):` at top level.")
+        raise SourceError(say("no_function"))
     namespace: dict[str, Any] = {"__name__": "schema_explorer"}
     try:
         exec(
             compile(tree, "<schema explorer>", "exec"), namespace
         )  # the learner's own code: see docstring
     except Exception as error:  # the learner's code may raise anything; show it, don't crash
-        raise SourceError(f"Running the code raised {type(error).__name__}: {error}") from None
+        kind = type(error).__name__
+        raise SourceError(say("source_raised", kind=kind, error=error)) from None
     return namespace[names[-1]]
 
 
@@ -85,7 +93,7 @@ def reference() -> Any:
     try:
         import course_lib.reference as loaded
     except (ImportError, OSError) as error:
-        raise ReferenceMissing(NO_REFERENCE) from error
+        raise ReferenceMissing(say("no_reference")) from error
     return loaded
 
 
@@ -142,7 +150,8 @@ class SchemaExplorer(PlainTextWidget, widgets.VBox):
         compare: Callable[[Callable[..., Any]], Any] | None = None,
     ) -> None:
         if format not in FORMAT_NAMES:
-            raise ValueError(f"unknown format {format!r}; choose one of: {', '.join(FORMAT_NAMES)}")
+            known = ", ".join(FORMAT_NAMES)
+            raise ValueError(say("unknown_format", format=format, known=known))
         self.compare = compare
         self.tool: dict[str, Any] | None = None
         self.error: str | None = None
@@ -156,7 +165,7 @@ class SchemaExplorer(PlainTextWidget, widgets.VBox):
         )
         self.source_input.add_class("course-source")
         self.format_input = widgets.Dropdown(
-            options=FORMAT_OPTIONS, value=format, description="Format:"
+            options=format_options(), value=format, description=say("format_label")
         )
         self.output = widgets.HTML()
         self.output.add_class("course-schema-output")
@@ -228,7 +237,7 @@ class SchemaExplorer(PlainTextWidget, widgets.VBox):
             output = self.compare(func)  # type: ignore[misc]
             self.learner_output = json.loads(json.dumps(output, ensure_ascii=False))
         except Exception as error:  # the learner's converter may raise anything
-            self.learner_error = f"Your converter raised {type(error).__name__}: {error}"
+            self.learner_error = say("converter_raised", kind=type(error).__name__, error=error)
             return
         if self.tool is None:
             return
@@ -249,7 +258,7 @@ class SchemaExplorer(PlainTextWidget, widgets.VBox):
     def _render(self) -> None:
         missing = {d.path for d in self.differences if d.kind != "extra"}
         extra = {d.path for d in self.differences if d.kind != "missing"}
-        title = f"<b>Reference ({escape(FORMAT_NAMES[self.format])})</b>"
+        title = f"<b>{escape(say('reference_title', format=format_name(self.format)))}</b>"
         if self.error:
             self.output.value = title + error_html(self.error)
         else:
@@ -257,7 +266,7 @@ class SchemaExplorer(PlainTextWidget, widgets.VBox):
             self.output.value = title + json_html(shown, missing, css_class="course-reference")
         if self.compare is None:
             return
-        title = "<b>Yours</b>"
+        title = f"<b>{escape(say('yours_title'))}</b>"
         if self.learner_error:
             self.learner_view.value = title + error_html(self.learner_error)
         elif self.learner_output is not None:
@@ -271,12 +280,12 @@ class SchemaExplorer(PlainTextWidget, widgets.VBox):
     def _verdict(self) -> str:
         if self.learner_error or self.error or self.learner_output is None:
             if self.error and self.learner_output is not None:
-                return "The reference refuses this function; yours accepted it."
+                return say("reference_refuses")
             return ""
         if not self.differences:
-            return "Yours matches the reference."
+            return say("matches")
         count = len(self.differences)
-        return f"{count} difference{'s' if count > 1 else ''} from the reference:"
+        return say("differences_one") if count == 1 else say("differences_many", count=count)
 
     def _differences_html(self) -> str:
         verdict = self._verdict()
@@ -286,26 +295,28 @@ class SchemaExplorer(PlainTextWidget, widgets.VBox):
             f"<li><code>{escape(d)}</code></li>" for d in self.differences[:MAX_DIFFERENCES]
         )
         more = len(self.differences) - MAX_DIFFERENCES
-        tail = f'<li style="color:{MUTED_COLOUR}">… and {more} more</li>' if more > 0 else ""
+        tail = escape(say("more_differences", more=more)) if more > 0 else ""
+        tail = f'<li style="color:{MUTED_COLOUR}">{tail}</li>' if tail else ""
         return f"<div>{escape(verdict)}<ul>{items}{tail}</ul></div>"
 
     def text(self) -> str:
-        lines = [f"SchemaExplorer ({FORMAT_NAMES[self.format]})"]
+        lines = [say("explorer_title", format=format_name(self.format))]
         if self.error:
-            lines.append(f"error: {self.error}")
+            lines.append(say("explorer_error", error=self.error))
         else:
             shown = self.reference_compared if self.reference_compared is not None else self.tool
             lines.append(json_text(shown))
         if self.compare is not None:
             if self.learner_error:
-                lines.append(f"yours: {self.learner_error}")
+                lines.append(say("yours_error", error=self.learner_error))
             elif self.learner_output is not None:
-                lines.append("yours:")
+                lines.append(say("yours_label"))
                 lines.append(indent(json_text(self.learner_output)))
             verdict = self._verdict()
             if verdict:
                 lines.append(verdict)
             lines.extend(f"  {d}" for d in self.differences[:MAX_DIFFERENCES])
             if len(self.differences) > MAX_DIFFERENCES:
-                lines.append(f"  … and {len(self.differences) - MAX_DIFFERENCES} more")
+                more = len(self.differences) - MAX_DIFFERENCES
+                lines.append("  " + say("more_differences", more=more))
         return "\n".join(lines)

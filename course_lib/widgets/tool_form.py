@@ -15,6 +15,7 @@ import ipywidgets as widgets
 from course_lib.widgets.base import MUTED_COLOUR, PlainTextWidget, error_html, escape, indent
 from course_lib.widgets.conversation import pretty_json
 from course_lib.widgets.form_fields import OMIT, Field, FormError
+from course_lib.widgets.texts import say
 
 
 def _about(schema: dict[str, Any]) -> str:
@@ -31,8 +32,8 @@ def find_function(registry: Any, name: str) -> dict[str, Any]:
     for function in functions:
         if function["name"] == name:
             return function
-    known = ", ".join(f["name"] for f in functions) or "none"
-    raise ValueError(f"no tool named {name!r} in this registry; its tools: {known}")
+    known = ", ".join(f["name"] for f in functions) or say("no_tools")
+    raise ValueError(say("no_such_tool", name=name, known=known))
 
 
 def is_error_result(result: str) -> bool:
@@ -67,7 +68,9 @@ class ToolForm(PlainTextWidget, widgets.VBox):
         self.result: str | None = None
         self.sent: dict[str, Any] | None = None
         self.form_error: str | None = None
-        self.call_button = widgets.Button(description="Call", button_style="primary", icon="play")
+        self.call_button = widgets.Button(
+            description=say("call_button"), button_style="primary", icon="play"
+        )
         self.call_button.add_class("course-call-button")
         self.call_button.on_click(lambda _button: self.call())
         self.result_view = widgets.HTML()
@@ -97,9 +100,8 @@ class ToolForm(PlainTextWidget, widgets.VBox):
         """Set controls from Python values (``None`` empties a control)."""
         for key, value in values.items():
             if key not in self.fields:
-                raise KeyError(
-                    f"{self.name} has no parameter {key!r}; it has: {', '.join(self.fields)}"
-                )
+                known = ", ".join(self.fields)
+                raise KeyError(say("no_such_parameter", tool=self.name, key=key, known=known))
             self.fields[key].fill(value)
 
     def arguments(self) -> dict[str, Any]:
@@ -124,11 +126,10 @@ class ToolForm(PlainTextWidget, widgets.VBox):
 
     def _render(self) -> None:
         if self.form_error:
-            self.result_view.value = error_html(f"Not called: {self.form_error}")
+            self.result_view.value = error_html(say("not_called_html", error=self.form_error))
         elif self.result is None:
-            self.result_view.value = (
-                f'<i style="color:{MUTED_COLOUR}">Press Call to run the tool.</i>'
-            )
+            press = escape(say("press_call"))
+            self.result_view.value = f'<i style="color:{MUTED_COLOUR}">{press}</i>'
         else:
             body = pretty_json(self.result)[0]
             call = f'<div><code class="course-sent">{escape(self._call_line())}</code></div>'
@@ -141,16 +142,18 @@ class ToolForm(PlainTextWidget, widgets.VBox):
                 )
 
     def text(self) -> str:
-        lines = [f"ToolForm: {self.name}" + (f": {self.description}" if self.description else "")]
+        if self.description:
+            lines = [say("form_title_described", name=self.name, description=self.description)]
+        else:
+            lines = [say("form_title", name=self.name)]
         for field in self.fields.values():
             lines.append(f"  {field.name} ({field.describe()}): {field.shown()}")
         if self.form_error:
-            lines.append(f"not called: {self.form_error}")
+            lines.append(say("not_called_text", error=self.form_error))
         elif self.result is None:
-            lines.append("result: (press Call)")
+            lines.append(say("result_pending"))
         else:
-            lines.append(f"call: {self._call_line()}")
-            label = "error" if is_error_result(self.result) else "result"
-            lines.append(f"{label}:")
+            lines.append(say("sent_line", call=self._call_line()))
+            lines.append(say("error_label" if is_error_result(self.result) else "result_label"))
             lines.append(indent(pretty_json(self.result)[0]))
         return "\n".join(lines)

@@ -41,7 +41,9 @@ def as_dict(message: Any) -> dict[str, Any]:
     """A message or item as a plain dict (SDK objects and their content blocks included)."""
     if isinstance(message, dict) or hasattr(message, "model_dump"):
         return plain(message)
-    raise TypeError(f"a message must be a dict or an SDK message object, got {type(message)}")
+    from course_lib.widgets.texts import say
+
+    raise TypeError(say("not_a_message", kind=type(message)))
 
 
 def content_text(content: Any) -> str:

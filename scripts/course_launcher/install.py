@@ -127,13 +127,13 @@ def find_or_get_uv(env: CourseEnv) -> tuple[str | None, str]:
     if uv_in(env).exists():
         return str(uv_in(env)), ""
     if env.kind != "venv":
-        return None, "uv is not on the PATH"
+        return None, messages.text("NO_UV_ON_PATH")
     pip = pip_command(env)
     if pip is None:
-        return None, "no pip to install it with"
+        return None, messages.text("NO_PIP_FOR_UV")
     code = subprocess.call([*pip, "install", "--quiet", "uv"], env=installer_environ(os.environ))
     if code != 0 or not uv_in(env).exists():
-        return None, f"pip install uv exited with {code}"
+        return None, messages.text("PIP_UV_FAILED", code=code)
     return str(uv_in(env)), ""
 
 

@@ -36,12 +36,13 @@ LAUNCHED_VARIABLE = "COURSE_LAUNCHED"
 
 
 def main(argv: list[str]) -> int:
+    messages.choose_language(argv)  # start --lang zh-CN: the launcher speaks Chinese too
     if not argv or argv[0] in ("-h", "--help", "help"):
-        print(messages.USAGE)
+        print(messages.text("USAGE"))
         return 0 if argv else 2
     command, arguments = argv[0], argv[1:]
     if command not in ("start", "test", "setup", *LIBRARY_COMMANDS):
-        print(messages.USAGE, file=sys.stderr)
+        print(messages.text("USAGE"), file=sys.stderr)
         return 2
     try:
         env = environment.select(ROOT, os.environ)

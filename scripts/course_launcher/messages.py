@@ -1,10 +1,21 @@
-"""Every sentence the launcher says to a learner, in one place (a zh-CN catalog comes next).
+"""Every sentence the launcher says to a learner, in one place, in English or Chinese.
 
 Each message is a whole sentence (or a few) with named placeholders, filled with
 ``say(NAME, **fields)``; nothing is glued from fragments. This module is read by the first stage
 of the launcher, which may run under an old Python, so it uses nothing newer than Python 3.6.
+
+The translations live in the course's ``launcher`` catalog,
+``course_lib/locale/<lang>/launcher.po`` (``python -m course_lib i18n update`` keeps it in step
+with ``MESSAGES`` below). The launcher runs before the course's packages are installed, so it
+reads that file itself (``read_catalog``: the few lines of the PO format the catalog uses), and
+uses a translation only as ``course_lib.i18n`` does: reviewed (not fuzzy), made from the English
+as it is now. The language: ``--lang`` on the command line (``choose_language``), else the
+``COURSE_LANG`` environment variable, else English; never the operating system's locale.
 """
 
+import hashlib
+import os
+import re
 import sys
 
 # -- finding a Python that is new enough (first stage) -------------------------------------------
@@ -116,6 +127,10 @@ INSTALLING_AGAIN = (
 )
 INSTALLED = "Installed with {installer} in {elapsed:.1f} s."
 UV_UNAVAILABLE = "uv could not be installed ({reason}); installing with pip instead."
+# why uv could not be had (the {reason} above and below)
+NO_UV_ON_PATH = "uv is not on the PATH"
+NO_PIP_FOR_UV = "no pip to install it with"
+PIP_UV_FAILED = "pip install uv exited with {code}"
 UV_FAILED = "Installing with uv failed (exit code {code}); trying pip instead."
 UV_REQUIRED = "COURSE_INSTALLER=uv was asked for, but uv could not be installed ({reason})."
 BAD_INSTALLER = "COURSE_INSTALLER must be uv or pip (or unset); got {value!r}."
@@ -138,6 +153,13 @@ Stop JupyterLab with Ctrl-C, twice.
 """
 NO_TESTS = "pytest collected no tests: that is a failure here, not a pass."
 
+# Every message above, by its name: the table the catalog translates.
+MESSAGES = {
+    name: value
+    for name, value in list(globals().items())
+    if name.isupper() and isinstance(value, str)
+}
+
 
 def say(message: str, **fields: object) -> None:
     """Print the message called ``message`` (a constant above) filled with ``fields``.
@@ -149,8 +171,124 @@ def say(message: str, **fields: object) -> None:
 
 
 def text(message: str, **fields: object) -> str:
-    """The message called ``message`` filled with ``fields``, for callers that print it."""
-    return globals()[message].format(**fields)
+    """The message called ``message`` filled with ``fields``, for callers that print it, in the
+    language chosen (English where the catalog has no reviewed translation of it)."""
+    english = MESSAGES[message]
+    translated = translations(language()).get(message, english)
+    try:
+        return translated.format(**fields)
+    except (KeyError, IndexError, ValueError):  # a broken translation: tests/i18n forbids it
+        return english.format(**fields)
+
+
+# -- the language and the catalog ----------------------------------------------------------------
+
+LANGUAGES = ("en", "zh-CN")
+ENVIRONMENT_VARIABLE = "COURSE_LANG"
+CATALOGS = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+    "course_lib",
+    "locale",
+)
+CONTEXT_PREFIX = "course_launcher.messages:"  # each entry's msgctxt: this, then the name
+_chosen = []  # the language --lang asked for, once chosen
+_read = {}  # language -> {name: translation}
+
+
+def known(lang):
+    """``lang`` as one of ``LANGUAGES`` (``zh_CN``, ``zh-cn`` and ``zh`` are ``zh-CN``), or None."""
+    if not isinstance(lang, str):
+        return None
+    wanted = lang.strip().replace("_", "-").lower()
+    for name in LANGUAGES:
+        if wanted in (name.lower(), name.split("-")[0].lower()):
+            return name
+    return None
+
+
+def choose_language(arguments):
+    """Speak the language ``--lang X`` / ``--lang=X`` in ``arguments`` names, if it is one the
+    course speaks (an unknown one is reported by the command that takes it)."""
+    found = None
+    items = iter(arguments)
+    for item in items:
+        if item == "--lang":
+            found = next(items, "")
+        elif item.startswith("--lang="):
+            found = item.partition("=")[2]
+    if known(found):
+        _chosen[:] = [known(found)]
+
+
+def language():
+    """The language the launcher speaks: ``choose_language``'s, else ``COURSE_LANG``'s, else
+    English."""
+    if _chosen:
+        return _chosen[0]
+    return known(os.environ.get(ENVIRONMENT_VARIABLE)) or "en"
+
+
+def translations(lang):
+    """name -> reviewed translation, for ``lang`` (none for English or an unreadable file)."""
+    if lang == "en":
+        return {}
+    if lang not in _read:
+        path = os.path.join(CATALOGS, lang, "launcher.po")
+        try:
+            entries = read_catalog(path)
+        except (OSError, UnicodeDecodeError, ValueError):
+            entries = []
+        _read[lang] = {
+            context[len(CONTEXT_PREFIX) :]: translated
+            for context, english, translated, usable in entries
+            if usable
+            and context[len(CONTEXT_PREFIX) :] in MESSAGES
+            and MESSAGES[context[len(CONTEXT_PREFIX) :]] == english
+        }
+    return _read[lang]
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\"}
+
+
+def _unquote(line):
+    """The text of one PO string line (``"..."``), its escapes undone."""
+    body = line.strip()
+    if len(body) < 2 or not (body.startswith('"') and body.endswith('"')):
+        raise ValueError("not a PO string: " + line)
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), body[1:-1])
+
+
+def read_catalog(path):
+    """``(msgctxt, msgid, msgstr, usable)`` for each entry of the PO file at ``path``.
+
+    ``usable``: translated, not fuzzy, and (when the entry is stamped ``# source <hash>``) made
+    from this English: the hash is ``course_lib.i18n.catalog.source_hash``'s (12 hex digits of
+    SHA-256)."""
+    entries = []
+    with open(path, encoding="utf-8") as file:
+        blocks = file.read().split("\n\n")
+    for block in blocks:
+        fields, current, fuzzy, source = {}, None, False, ""
+        for line in block.splitlines():
+            if line.startswith("#,") and "fuzzy" in line:
+                fuzzy = True
+            elif line.startswith("# source "):
+                source = line[len("# source ") :].strip()
+            elif line.startswith("#"):
+                continue
+            elif line.startswith(("msgctxt ", "msgid ", "msgstr ")):
+                current, _, rest = line.partition(" ")
+                fields[current] = _unquote(rest)
+            elif line.startswith('"') and current:
+                fields[current] += _unquote(line)
+        if "msgid" not in fields or not fields["msgid"]:
+            continue
+        english, translated = fields["msgid"], fields.get("msgstr", "")
+        made_from = hashlib.sha256(english.encode("utf-8")).hexdigest()[:12]
+        usable = bool(translated) and not fuzzy and (not source or source == made_from)
+        entries.append((fields.get("msgctxt", ""), english, translated, usable))
+    return entries
 
 
 # Messages that report a failure go to standard error; the rest describe progress.

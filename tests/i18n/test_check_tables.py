@@ -23,6 +23,8 @@ from course_lib.i18n.messages import CHECKS, LOCALE, TABLES, check_tables, owner
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted(path.name for path in CHECKS.glob("lesson[0-9][0-9]"))
 # Module-level dicts of texts that are data, not sentences a learner reads as feedback.
+# The domains of what the course says outside its checks (tests/i18n/test_other_domains.py).
+OTHER_DOMAINS = ("toolkit", "widgets", "launcher", "grading")
 DATA_TABLES = {
     "course_lib.checks.lesson03._shared:CLASSES": "Python source of the classes the cases use",
     "course_lib.checks.lesson04._shared:TOOL_SOURCES": "Python source of the tools registered",
@@ -65,7 +67,8 @@ def data_tables() -> list[dict]:
 
 def test_every_lesson_with_checks_has_its_domain_and_nothing_else_is_one():
     assert [d for d in TABLES if d.startswith("checks-")] == [f"checks-{name}" for name in LESSONS]
-    assert TABLES == {"messages": TABLES["messages"], **check_tables()}
+    others = {domain: TABLES[domain] for domain in OTHER_DOMAINS}
+    assert TABLES == {"messages": TABLES["messages"], **check_tables(), **others}
 
 
 def test_every_catalogued_table_is_a_table_of_texts():
@@ -124,6 +127,7 @@ def test_the_update_command_writes_one_catalog_per_lesson_and_status_reports_it(
         cwd=ROOT, capture_output=True, text=True, timeout=120, check=True,
     )  # fmt: skip
     written = sorted(path.name for path in (tmp_path / "zh-CN").glob("*.po"))
-    assert written == sorted(["messages.po", *(f"checks-{name}.po" for name in LESSONS)])
+    others = [f"{domain}.po" for domain in OTHER_DOMAINS]
+    assert written == sorted(["messages.po", *(f"checks-{name}.po" for name in LESSONS), *others])
     assert f"checks-{LESSONS[0]}.po" in run.stdout
     assert (LOCALE / "zh-CN" / f"checks-{LESSONS[0]}.po").exists()
