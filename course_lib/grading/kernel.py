@@ -327,7 +327,9 @@ class GuardedKernel(RunningKernel):
         provisioner = getattr(getattr(self, "km", None), "provisioner", None)
         launcher = getattr(getattr(provisioner, "process", None), "pid", None)
         known, kernel = self._kernel_of
-        if launcher != known or kernel is None:
+        # Found again when the one found is gone: a short-lived child of the launcher (before
+        # the kernel started) can be its only child for a moment.
+        if launcher != known or kernel is None or not os.path.exists(f"/proc/{kernel}"):
             kernel = only_child(launcher)
             self._kernel_of = (launcher, kernel)
         return main_thread(launcher) + main_thread(kernel)

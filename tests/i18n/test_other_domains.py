@@ -55,6 +55,7 @@ NOT_PROSE = (
     "{python} -m course_lib check",  # a command line
     "set -gx PATH",  # a shell line
     "not a PO string",  # caught by the catalog reader: never shown
+    "module {} has no attribute {}",  # Python's own AttributeError wording (widgets/__init__)
 )
 TAG = re.compile(r"<[^<>]*>")
 FIELD = re.compile(r"\{[^{}]*\}")
