@@ -119,6 +119,10 @@ TABLES: dict[str, tuple[str, ...]] = {
         "course_lib.grading.ownership:MESSAGES",
         "course_lib.grading.discover:KIND_TEXTS",
         "course_lib.grading.isolation:GAP_MESSAGES",  # the class report's isolation section
+        "course_lib.grading.isolation:REFUSAL_TEXTS",  # why a notebook was not graded
+        # what `course check` and `course grade` say to the instructor, and their --help
+        "course_lib.grading.cli:MESSAGES",
+        "course_lib.grading.cli:HELP",
     ),
 }
 # The folder the launcher's package is imported from (it is not part of course_lib).
