@@ -19,7 +19,7 @@ from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, fail, first_difference, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
-from course_lib.checks.lesson01._shared import CITIES, NOTEBOOK
+from course_lib.checks.lesson01._values import CITIES, NOTEBOOK
 from course_lib.i18n import translate
 
 TOOLS = ["get_weather", "search_notes"]

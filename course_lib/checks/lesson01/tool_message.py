@@ -18,8 +18,8 @@ from course_lib.checks.compare import HintText, Plain, first_difference, hidden_
 from course_lib.checks.compare import fail as fail_case
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
-from course_lib.checks.lesson01._shared import CITIES, NOTEBOOK, random_word
-from course_lib.checks.lesson01._shared import hint as shared
+from course_lib.checks.lesson01._values import CITIES, NOTEBOOK, random_word
+from course_lib.checks.lesson01._values import hint as shared
 from course_lib.i18n import translate
 
 SDK, DICT = "sdk", "dict"  # the two forms a tool call comes in

@@ -22,7 +22,7 @@ from course_lib.checks.lesson01._schemas import (
 )
 from course_lib.checks.lesson01._schemas import hint as shared
 from course_lib.checks.lesson01._schemas import text as schema_text
-from course_lib.checks.lesson01._shared import CITIES, NOTEBOOK, random_word, value_of
+from course_lib.checks.lesson01._values import CITIES, NOTEBOOK, random_word, value_of
 
 SHAPE_CASE = schema_text("case_shape", what="WEATHER_TOOL")
 

@@ -16,13 +16,10 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
+from course_lib.checks.function_cases import FunctionCase, after_earlier, py, returned_json
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson02._shared import FunctionCase, after_earlier, py, returned_json
-from course_lib.checks.lesson02.parameters_schema import (
-    expected_parameters_schema,
-    raised_hints,
-    random_basic_function,
-)
+from course_lib.checks.lesson02.parameters_schema import raised_hints, random_basic_function
+from course_lib.checks.parameter_schemas import expected_parameters_schema
 from course_lib.i18n import translate
 
 SEARCH_NOTES = FunctionCase(

@@ -13,8 +13,8 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
+from course_lib.checks.function_cases import FunctionCase, after_earlier, py, returned_json
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson02._shared import FunctionCase, after_earlier, py, returned_json
 from course_lib.checks.lesson02.docstring import (
     CHINESE_DOC,
     VISIBLE,
@@ -22,11 +22,8 @@ from course_lib.checks.lesson02.docstring import (
     WEATHER_DOC,
     random_docstring,
 )
-from course_lib.checks.lesson02.parameters_schema import (
-    expected_parameters_schema,
-    raised_hints,
-    random_basic_function,
-)
+from course_lib.checks.lesson02.parameters_schema import raised_hints, random_basic_function
+from course_lib.checks.parameter_schemas import expected_parameters_schema
 from course_lib.i18n import translate
 
 NOTES_DOC = """Search the notes for a keyword.

@@ -17,11 +17,11 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, fail, first_difference, hidden_rng
 from course_lib.checks.core import Rule, exercise
+from course_lib.checks.function_cases import FunctionCase, expect_type_error, local, returned_json
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
-from course_lib.checks.lesson02._shared import FunctionCase, expect_type_error, local, returned_json
-from course_lib.checks.lesson02.parameters_schema import NAMES
-from course_lib.checks.lesson03._shared import setup_for
+from course_lib.checks.lesson03._annotation_cases import setup_for
 from course_lib.checks.lesson03.json_type import random_annotation
+from course_lib.checks.parameter_schemas import NAMES
 from course_lib.i18n import translate
 
 TYPE_TEXT = '''\

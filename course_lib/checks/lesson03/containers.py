@@ -8,21 +8,22 @@ from __future__ import annotations
 
 import random
 import typing
+from collections.abc import Iterable
 from typing import Any
 
+from course_lib.checks import function_cases
+from course_lib.checks.cases import Case
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import Hint, HintText, expect_equal, hidden_rng
+from course_lib.checks.compare import Hint, HintText, hidden_rng
 from course_lib.checks.core import Rule, exercise
+from course_lib.checks.function_cases import expect_refusals, run_json_cases
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson02._shared import expect_type_error, returned_json
-from course_lib.checks.lesson03._shared import (
+from course_lib.checks.lesson03._annotation_cases import (
     annotation,
-    given,
     given_json_type,
-    marking,
-    marking_json_type,
+    json_type_given,
+    refusals,
 )
-from course_lib.i18n import translate
 
 
 def case_of(expr: str) -> str:
@@ -101,7 +102,7 @@ TEXTS = Catalog() | {
     "summary": "{visible} visible and {hidden} hidden containers, {refused} refused"
 }
 
-HINTS = Catalog() | {
+HINTS = Catalog(also=(function_cases.HINTS,)) | {
     "not_a_dict": 'Return a dict such as {{"type": "array", "items": ...}}.',
     "items": (
         'A container needs to say what it holds: list[T] becomes {{"type": "array", "items": '
@@ -239,6 +240,23 @@ def raised_hints(value: Any, expr: str) -> list[tuple[Any, HintText]]:
     ]
 
 
+def container_cases(learner: Learner, exprs: Iterable[str], marked: bool = False) -> list[Case]:
+    """A case for each container: with the check's json_type, or (``marked``) with one that
+    marks every part, int included."""
+    spec, json_type = json_type_given(learner, marked)
+
+    def case(expr: str) -> Case:
+        source = annotation(expr)
+        value = source.value()
+        expected = expected_container(value, json_type)
+        raised = [(lambda r: True, hint("use_given"))] if marked else raised_hints(value, expr)
+        label = marked_case_of(expr) if marked else case_of(expr)
+        hints_ = hints(value, expected)
+        return Case(label, (source.spec(learner), spec), expected, hints_, raised=raised)
+
+    return [case(expr) for expr in exprs]
+
+
 @exercise(
     "03.3",
     notebook="03_pitfalls",
@@ -246,48 +264,16 @@ def raised_hints(value: Any, expr: str) -> list[tuple[Any, HintText]]:
     points=2,
     targets=("container_schema",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_container_schema(learner: Learner) -> str:
     hidden = hidden_containers()
-    for expr in (*VISIBLE, *hidden):
-        case = case_of(expr)
-        source = annotation(expr)
-        value = source.value()
-        expected = expected_container(value)
-        reply = learner.call(
-            "container_schema",
-            source.spec(learner),
-            given(learner),
-            case=case,
-            hints=raised_hints(value, expr),
-        )
-        got = returned_json(case, reply, expected)
-        expect_equal(case, expected, got, hints=hints(value, expected))
-    for expr in MARKED:
-        check_marked(learner, expr)
-    for expr, name, key in REFUSED:
-        expect_type_error(
-            learner,
-            "container_schema",
-            annotation(expr).spec(learner),
-            given(learner),
-            case=case_of(expr),
-            names=[name],
-            no_raise=hint(key, annotation=expr),
-        )
+    cases = [
+        *container_cases(learner, (*VISIBLE, *hidden)),
+        *container_cases(learner, MARKED, True),
+    ]
+    run_json_cases(learner, "container_schema", cases)
+    refused = refusals(learner, case_of, REFUSED, hint, json_type_given(learner)[0])
+    expect_refusals(learner, "container_schema", refused)
     shown = len(VISIBLE) + len(MARKED)
-    return translate(TEXTS, "summary", visible=shown, hidden=len(hidden), refused=len(REFUSED))
-
-
-def check_marked(learner: Learner, expr: str) -> None:
-    """One container whose contents, int included, go through a marking json_type."""
-    case = marked_case_of(expr)
-    source = annotation(expr)
-    value = source.value()
-    expected = expected_container(value, marking_json_type())
-    reply = learner.call(
-        "container_schema", source.spec(learner), marking(learner), case=case,
-        hints=[(lambda r: True, hint("use_given"))],
-    )  # fmt: skip
-    got = returned_json(case, reply, expected)
-    expect_equal(case, expected, got, hints=hints(value, expected))
+    return TEXTS.text("summary", visible=shown, hidden=len(hidden), refused=len(REFUSED))

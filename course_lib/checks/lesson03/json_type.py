@@ -17,19 +17,19 @@ from typing import Any, Literal
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, fail, first_difference, hidden_rng, matching_hint
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, raise_learner_error
-from course_lib.checks.lesson02._shared import (
+from course_lib.checks.function_cases import (
     after_earlier,
     expect_type_error,
     local,
     returned_json,
 )
+from course_lib.checks.learner import Learner, raise_learner_error
 from course_lib.checks.lesson03 import containers
-from course_lib.checks.lesson03._shared import SETUP, annotation
-from course_lib.checks.lesson03._shared import hint as shared_hint
+from course_lib.checks.lesson03._annotation_cases import SETUP, annotation
 from course_lib.checks.lesson03.enums import expected_enum
 from course_lib.checks.lesson03.enums import hints as enum_hints
 from course_lib.checks.lesson03.schema_hints import schema_hint
+from course_lib.checks.parameter_schemas import hint as shared_hint
 from course_lib.i18n import translate
 
 

@@ -16,9 +16,7 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner
-from course_lib.checks.lesson02 import parameters_schema as basic
-from course_lib.checks.lesson02._shared import (
+from course_lib.checks.function_cases import (
     FunctionCase,
     after_earlier,
     expect_schema,
@@ -27,10 +25,17 @@ from course_lib.checks.lesson02._shared import (
     returned_json,
     string_annotations,
 )
-from course_lib.checks.lesson02.parameters_schema import random_parts
-from course_lib.checks.lesson03._shared import setup_for
+from course_lib.checks.learner import Learner
+from course_lib.checks.lesson03._annotation_cases import setup_for
 from course_lib.checks.lesson03.json_type import evaluate, expected_schema, random_annotation
 from course_lib.checks.lesson03.schema_hints import schema_hint
+from course_lib.checks.parameter_schemas import (
+    NAMES,
+    basic_default,
+    expected_parameters_schema,
+    parameters_hints,
+    random_parts,
+)
 from course_lib.i18n import translate
 
 
@@ -162,7 +167,7 @@ hint = HINTS.hint
 
 
 def expected(case: FunctionCase) -> dict:
-    return basic.expected_parameters_schema(case.value(), expected_schema)
+    return expected_parameters_schema(case.value(), expected_schema)
 
 
 def enum_defaults(case: FunctionCase) -> list[str]:
@@ -185,7 +190,7 @@ def _default_for(rng: random.Random, source: str) -> str | None:
         return f"{value.__name__}.{rng.choice(list(value)).name}"
     if getattr(value, "__origin__", None) is not None and source.startswith("Literal"):
         return repr(rng.choice(value.__args__))
-    return basic.basic_default(rng, source)
+    return basic_default(rng, source)
 
 
 def hidden_functions(count: int = 24) -> list[tuple[str, tuple[str, ...]]]:
@@ -203,7 +208,7 @@ def random_bad(rng: random.Random, index: int) -> tuple[FunctionCase, str, str]:
          ("**options: str", "end", "options", "loud"), ("**kwargs", "end", "kwargs", "loud"),
          ("地点", "start", "地点", "loud"), ("城市='北京'", "end", "城市", "guess")]
     )  # fmt: skip
-    names = [n for n in rng.sample(basic.NAMES, 3) if n not in (name, "unit")]
+    names = [n for n in rng.sample(NAMES, 3) if n not in (name, "unit")]
     parts = [parameter_text(n, rng.choice(["str", "int", "bool"])) for n in names]
     if where == "start":
         parts.insert(0, text)
@@ -236,7 +241,7 @@ def check_function(learner: Learner, case: FunctionCase, override: HintText | No
     ])  # fmt: skip
     hints = [
         (lambda g: _enum_name_default(g, func), hint("enum_name_default")),
-        *basic.parameters_hints(want, func),
+        *parameters_hints(want, func),
     ]
     default = _property_hint(want, got) or hint("property")
     expect_schema(label, want, got, [] if override else hints, override or default)

@@ -1,7 +1,7 @@
-"""What lesson 03's checks share: the classes their annotations use, and the check's json_type.
+"""Lesson 03's cases are annotations: the classes they use, and the json_type the check passes.
 
 Every annotation is source text evaluated after the classes it names (``CLASSES``), beside
-the learner's code for the call and here for the oracle (``lesson02._shared.Source``).
+the learner's code for the call and here for the oracle (``function_cases.Source``).
 ``union_schema`` and ``container_schema`` (03.1, 03.3) take the json_type they call for the
 parts; the check passes ``GIVEN``, whose answers for anything but a basic type are a marker
 (``{"$comment": "json_type(list[int])"}``), so the expected value shows which part went where.
@@ -13,12 +13,12 @@ there.
 from __future__ import annotations
 
 import re
-import typing
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import HintText
+from course_lib.checks.function_cases import Refusal, Source, local
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson02._shared import Source, local
 
 CLASSES = {
     "Unit": 'class Unit(Enum):\n    CELSIUS = "c"\n    FAHRENHEIT = "f"\n',
@@ -63,41 +63,40 @@ def marking_json_type(annotation):
     return {"$comment": f"json_type({text})"}
 '''
 
-HINTS = Catalog() | {
-    "bool": (
-        "bool came out as integer. bool is a subclass of int, so an issubclass() walk (or a "
-        "test for int that comes first) catches it: test bool before int, or compare with `is`."
-    ),
-}
-
-
-hint = HINTS.hint
-
 
 def annotation(expr: str) -> Source:
     """An annotation as source text, evaluated after the classes it names."""
     return Source(expr, setup_for(expr))
 
 
-def given(learner: Learner) -> dict[str, Any]:
-    """The check's json_type, built beside the learner's code."""
-    return learner.source("given_json_type", setup=GIVEN)
+def json_type_given(learner: Learner, marked: bool = False) -> tuple[dict[str, Any], Any]:
+    """The json_type a case passes: built beside the learner's code (a spec), and built here for
+    the oracle. ``marked``: the one that marks every member (``MARKING``), else ``GIVEN``."""
+    setup, name = (MARKING, "marking_json_type") if marked else (GIVEN, "given_json_type")
+    return learner.source(name, setup=setup), local(setup, name)
 
 
 def given_json_type() -> Any:
-    """The same json_type, built here for the oracle."""
+    """The check's json_type, built here for the oracle."""
     return local(GIVEN, "given_json_type")
 
 
-def marking(learner: Learner) -> dict[str, Any]:
-    """The json_type that marks every member, built beside the learner's code."""
-    return learner.source("marking_json_type", setup=MARKING)
-
-
-def marking_json_type() -> Any:
-    """The same marking json_type, built here for the oracle."""
-    return local(MARKING, "marking_json_type")
-
-
-def members(value: Any) -> tuple[Any, ...]:
-    return typing.get_args(value)
+def refusals(
+    learner: Learner,
+    label: Callable[[str], str],
+    rows: Iterable[tuple[str, str, str]],
+    hint: Callable[..., HintText],
+    *extra: Any,
+) -> list[Refusal]:
+    """``(annotation, the name its TypeError must contain, the hint key when nothing is raised)``
+    rows as refusals of ``label(annotation)``, the annotation built beside the learner's code
+    (then ``extra``, such as the json_type passed)."""
+    return [
+        Refusal(
+            label(expr),
+            (annotation(expr).spec(learner), *extra),
+            [name],
+            hint(key, annotation=expr),
+        )
+        for expr, name, key in rows
+    ]
