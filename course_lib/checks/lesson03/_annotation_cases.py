@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from course_lib.checks.compare import HintText
-from course_lib.checks.function_cases import Refusal, Source, local
+from course_lib.checks.function_cases import FunctionCase, Refusal, Source, local
 from course_lib.checks.learner import Learner
 
 CLASSES = {
@@ -67,6 +67,17 @@ def marking_json_type(annotation):
 def annotation(expr: str) -> Source:
     """An annotation as source text, evaluated after the classes it names."""
     return Source(expr, setup_for(expr))
+
+
+def function_with_classes(
+    name: str, parts: tuple[str, ...], future: bool = False, returns: str | None = None
+) -> FunctionCase:
+    """The function, after the classes its annotations and defaults name."""
+    before = setup_for(" ".join(parts))
+    context = "where its classes are defined above it" if before else ""
+    return FunctionCase(
+        name, parts, returns, future=future, before=before and before + "\n\n", context=context
+    )
 
 
 def json_type_given(learner: Learner, marked: bool = False) -> tuple[dict[str, Any], Any]:

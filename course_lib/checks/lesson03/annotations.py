@@ -19,7 +19,7 @@ from course_lib.checks.compare import HintText, Plain, fail, first_difference, h
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.function_cases import FunctionCase, expect_type_error, local, returned_json
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
-from course_lib.checks.lesson03._annotation_cases import setup_for
+from course_lib.checks.lesson03._annotation_cases import function_with_classes, setup_for
 from course_lib.checks.lesson03.json_type import random_annotation
 from course_lib.checks.parameter_schemas import NAMES
 from course_lib.i18n import translate
@@ -191,16 +191,7 @@ def random_function(rng: random.Random, index: int) -> FunctionCase:
             text = repr(text)
         parts.append(f"{name}: {text}")
     returns = rng.choice([None, "str", "'list[str]'"])
-    before = setup_for(" ".join(parts))
-    context = "where its classes are defined above it" if before else ""
-    return FunctionCase(
-        f"tool_{index}",
-        tuple(parts),
-        returns=returns,
-        future=future,
-        before=before and before + "\n\n",
-        context=context,
-    )
+    return function_with_classes(f"tool_{index}", tuple(parts), future, returns)
 
 
 def hidden_functions(count: int = 24) -> list[FunctionCase]:

@@ -18,15 +18,16 @@ from course_lib.checks.compare import HintText, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.function_cases import (
     FunctionCase,
+    Refusal,
     after_earlier,
+    expect_refusals,
     expect_schema,
-    expect_type_error,
     parameter_text,
     returned_json,
     string_annotations,
 )
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson03._annotation_cases import setup_for
+from course_lib.checks.lesson03._annotation_cases import function_with_classes as function
 from course_lib.checks.lesson03.json_type import evaluate, expected_schema, random_annotation
 from course_lib.checks.lesson03.schema_hints import schema_hint
 from course_lib.checks.parameter_schemas import (
@@ -37,16 +38,6 @@ from course_lib.checks.parameter_schemas import (
     random_parts,
 )
 from course_lib.i18n import translate
-
-
-def function(name: str, parts: tuple[str, ...], future: bool = False) -> FunctionCase:
-    """The function, after the classes its annotations and defaults name."""
-    before = setup_for(" ".join(parts))
-    context = "where its classes are defined above it" if before else ""
-    return FunctionCase(
-        name, parts, future=future, before=before and before + "\n\n", context=context
-    )
-
 
 FIND_HOTELS = (
     "find_hotels",
@@ -235,10 +226,17 @@ def check_function(learner: Learner, case: FunctionCase, override: HintText | No
     ]
     reply = learner.call("parameters_schema", case.spec(learner), case=label, hints=raised)
     enums = enum_defaults(case)
-    got = returned_json(label, reply, want, hints=[
-        (lambda problem: any(f"$.properties.{n}.default" in problem for n in enums),
-         hint("enum_default")),
-    ])  # fmt: skip
+    got = returned_json(
+        label,
+        reply,
+        want,
+        hints=[
+            (
+                lambda problem: any(f"$.properties.{n}.default" in problem for n in enums),
+                hint("enum_default"),
+            ),
+        ],
+    )
     hints = [
         (lambda g: _enum_name_default(g, func), hint("enum_name_default")),
         *parameters_hints(want, func),
@@ -279,15 +277,14 @@ def run(learner: Learner) -> str:
         # The same signature passed in an ordinary module, so a failure here is the strings.
         check_function(learner, function(name, parts, future=True), hint("future"))
     refused = [*REFUSED, *(random_bad(rng, index) for index in range(12))]
-    for case, parameter, key in refused:
-        expect_type_error(
-            learner,
-            "parameters_schema",
-            case.spec(learner),
-            case=case_of(case),
-            names=[case.name, parameter],
-            no_raise=hint(key),
-        )
+    expect_refusals(
+        learner,
+        "parameters_schema",
+        [
+            Refusal(case_of(case), (case.spec(learner),), [case.name, parameter], hint(key))
+            for case, parameter, key in refused
+        ],
+    )
     return translate(
         TEXTS, "summary", visible=2 * len(VISIBLE), hidden=2 * len(hidden), refused=len(refused)
     )
