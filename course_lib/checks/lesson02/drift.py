@@ -20,7 +20,6 @@ from course_lib.checks.function_cases import FunctionCase, after_earlier, py, re
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson02.parameters_schema import raised_hints, random_basic_function
 from course_lib.checks.parameter_schemas import expected_parameters_schema
-from course_lib.i18n import translate
 
 SEARCH_NOTES = FunctionCase(
     "search_notes", ("keyword: str", "limit: int = 5", "archived: bool = False"), returns="list"
@@ -230,7 +229,7 @@ def hidden_drift(count: int = 25) -> list[tuple[FunctionCase, str, dict, list[st
         tool = tool_of(function)
         expected = drift(rng, tool["function"]["parameters"])
         shown = py(tool["function"]["parameters"])
-        cases.append((function, translate(TEXTS, "parameters_case", shown=shown), tool, expected))
+        cases.append((function, TEXTS.text("parameters_case", shown=shown), tool, expected))
     return cases
 
 
@@ -374,7 +373,7 @@ def run(learner: Learner) -> str:
     hidden = hidden_drift()
     for function, what, tool, expected in (*VISIBLE, *hidden):
         check_drift(learner, function, what, tool, expected)
-    return translate(TEXTS, "summary", visible=len(VISIBLE), hidden=len(hidden))
+    return TEXTS.text("summary", visible=len(VISIBLE), hidden=len(hidden))
 
 
 @exercise(

@@ -24,7 +24,6 @@ from course_lib.checks.lesson02.docstring import (
 )
 from course_lib.checks.lesson02.parameters_schema import raised_hints, random_basic_function
 from course_lib.checks.parameter_schemas import expected_parameters_schema
-from course_lib.i18n import translate
 
 NOTES_DOC = """Search the notes for a keyword.
 
@@ -324,7 +323,7 @@ def run(learner: Learner) -> str:
     hidden = hidden_tools()
     for function, description, summary, descriptions in hidden:
         check_tool(learner, function, description, summary, descriptions)
-    return translate(TEXTS, "summary", visible=len(VISIBLE_TOOLS) + 3, hidden=len(hidden))
+    return TEXTS.text("summary", visible=len(VISIBLE_TOOLS) + 3, hidden=len(hidden))
 
 
 EARLIER = (("parameters_schema", "02.2"), ("parse_google_docstring", "02.3"))

@@ -16,7 +16,8 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from course_lib.checks.compare import HintText
+from course_lib.checks.cases import Case
+from course_lib.checks.compare import Hint, HintText
 from course_lib.checks.function_cases import FunctionCase, Refusal, Source, local
 from course_lib.checks.learner import Learner
 
@@ -90,6 +91,31 @@ def json_type_given(learner: Learner, marked: bool = False) -> tuple[dict[str, A
 def given_json_type() -> Any:
     """The check's json_type, built here for the oracle."""
     return local(GIVEN, "given_json_type")
+
+
+def given_cases(
+    learner: Learner,
+    exprs: Iterable[str],
+    label: Callable[[str], str],
+    expected: Callable[[Any, Any], dict],
+    hints: Callable[[Any, dict, Any], list[Hint]],
+    raised: Callable[[Any, str], list[tuple[Any, HintText]]],
+    marked: bool = False,
+) -> list[Case]:
+    """A case of 03.1 or 03.3 for each annotation: ``target(annotation, json_type)`` with the
+    check's json_type, or (``marked``) the one that marks every member. ``expected(value,
+    json_type)`` is the oracle, ``hints(value, expected, json_type)`` the likely mistakes,
+    ``raised(value, expr)`` the hints for an exception."""
+    spec, json_type = json_type_given(learner, marked)
+    cases = []
+    for expr in exprs:
+        source = annotation(expr)
+        value = source.value()
+        want = expected(value, json_type)
+        args = (source.spec(learner), spec)
+        case_hints = hints(value, want, json_type)
+        cases.append(Case(label(expr), args, want, case_hints, raised=raised(value, expr)))
+    return cases
 
 
 def refusals(

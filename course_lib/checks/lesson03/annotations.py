@@ -22,7 +22,6 @@ from course_lib.checks.learner import Learner, Reply, raise_learner_error
 from course_lib.checks.lesson03._annotation_cases import function_with_classes, setup_for
 from course_lib.checks.lesson03.json_type import random_annotation
 from course_lib.checks.parameter_schemas import NAMES
-from course_lib.i18n import translate
 
 TYPE_TEXT = '''\
 def type_text(value):
@@ -267,7 +266,7 @@ def expect_chained(learner: Learner, function: FunctionCase) -> None:
     if "NameError" in reply.cause_types:
         return
     cause = reply.cause_types[0] if reply.cause_types else "no cause"
-    fail(case_of(function), Plain(translate(TEXTS, "chained")), Plain(reply.raised_text),
+    fail(case_of(function), Plain(TEXTS.text("chained")), Plain(reply.raised_text),
          hint("from_exc", cause=cause))  # fmt: skip
 
 
@@ -299,6 +298,4 @@ def check_resolve_annotations(learner: Learner) -> str:
             other_exception=hint("name_error"),
         )
         expect_chained(learner, function)
-    return translate(
-        TEXTS, "summary", visible=len(VISIBLE), hidden=len(hidden), refused=len(UNRESOLVED)
-    )
+    return TEXTS.text("summary", visible=len(VISIBLE), hidden=len(hidden), refused=len(UNRESOLVED))

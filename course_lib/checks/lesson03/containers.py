@@ -8,18 +8,16 @@ from __future__ import annotations
 
 import random
 import typing
-from collections.abc import Iterable
 from typing import Any
 
 from course_lib.checks import function_cases
-from course_lib.checks.cases import Case
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, HintText, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.function_cases import expect_refusals, run_json_cases
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson03._annotation_cases import (
-    annotation,
+    given_cases,
     given_json_type,
     json_type_given,
     refusals,
@@ -209,7 +207,8 @@ def hidden_containers(count: int = 30) -> list[str]:
     return [random_container(rng) for _ in range(count)]
 
 
-def hints(value: Any, expected: dict) -> list[Hint]:
+def hints(value: Any, expected: dict, json_type: Any = None) -> list[Hint]:
+    """Likely mistakes, most specific first (``json_type``, which 03.1's hints read, is unused)."""
     bare = not typing.get_args(value)
     length = {key: expected.get(key) for key in ("minItems", "maxItems", "items")}
     return [
@@ -240,23 +239,6 @@ def raised_hints(value: Any, expr: str) -> list[tuple[Any, HintText]]:
     ]
 
 
-def container_cases(learner: Learner, exprs: Iterable[str], marked: bool = False) -> list[Case]:
-    """A case for each container: with the check's json_type, or (``marked``) with one that
-    marks every part, int included."""
-    spec, json_type = json_type_given(learner, marked)
-
-    def case(expr: str) -> Case:
-        source = annotation(expr)
-        value = source.value()
-        expected = expected_container(value, json_type)
-        raised = [(lambda r: True, hint("use_given"))] if marked else raised_hints(value, expr)
-        label = marked_case_of(expr) if marked else case_of(expr)
-        hints_ = hints(value, expected)
-        return Case(label, (source.spec(learner), spec), expected, hints_, raised=raised)
-
-    return [case(expr) for expr in exprs]
-
-
 @exercise(
     "03.3",
     notebook="03_pitfalls",
@@ -268,10 +250,19 @@ def container_cases(learner: Learner, exprs: Iterable[str], marked: bool = False
 )
 def check_container_schema(learner: Learner) -> str:
     hidden = hidden_containers()
-    cases = [
-        *container_cases(learner, (*VISIBLE, *hidden)),
-        *container_cases(learner, MARKED, True),
-    ]
+    use_given = [(lambda r: True, hint("use_given"))]
+    cases = given_cases(
+        learner, (*VISIBLE, *hidden), case_of, expected_container, hints, raised_hints
+    )
+    cases += given_cases(
+        learner,
+        MARKED,
+        marked_case_of,
+        expected_container,
+        hints,
+        lambda v, e: use_given,
+        marked=True,
+    )
     run_json_cases(learner, "container_schema", cases)
     refused = refusals(learner, case_of, REFUSED, hint, json_type_given(learner)[0])
     expect_refusals(learner, "container_schema", refused)

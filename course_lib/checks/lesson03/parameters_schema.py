@@ -37,7 +37,6 @@ from course_lib.checks.parameter_schemas import (
     parameters_hints,
     random_parts,
 )
-from course_lib.i18n import translate
 
 FIND_HOTELS = (
     "find_hotels",
@@ -285,8 +284,8 @@ def run(learner: Learner) -> str:
             for case, parameter, key in refused
         ],
     )
-    return translate(
-        TEXTS, "summary", visible=2 * len(VISIBLE), hidden=2 * len(hidden), refused=len(refused)
+    return TEXTS.text(
+        "summary", visible=2 * len(VISIBLE), hidden=2 * len(hidden), refused=len(refused)
     )
 
 

@@ -10,18 +10,16 @@ from __future__ import annotations
 import random
 import types
 import typing
-from collections.abc import Iterable
 from typing import Any
 
 from course_lib.checks import function_cases
-from course_lib.checks.cases import Case
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, HintText, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.function_cases import expect_refusals, run_json_cases
 from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson03._annotation_cases import (
-    annotation,
+    given_cases,
     given_json_type,
     json_type_given,
     refusals,
@@ -193,23 +191,6 @@ def raised_hint(value: Any, expr: str) -> list[tuple[Any, HintText]]:
     ]  # fmt: skip
 
 
-def union_cases(learner: Learner, exprs: Iterable[str], marked: bool = False) -> list[Case]:
-    """A case for each union: with the check's json_type, or (``marked``) with one that marks
-    every member, int and None included."""
-    spec, json_type = json_type_given(learner, marked)
-
-    def case(expr: str) -> Case:
-        source = annotation(expr)
-        value = source.value()
-        expected = expected_union(value, json_type)
-        raised = [(lambda r: True, hint("use_given"))] if marked else raised_hint(value, expr)
-        label = marked_case_of(expr) if marked else case_of(expr)
-        hints_ = hints(value, expected, json_type)
-        return Case(label, (source.spec(learner), spec), expected, hints_, raised=raised)
-
-    return [case(expr) for expr in exprs]
-
-
 @exercise(
     "03.1",
     notebook="03_pitfalls",
@@ -221,7 +202,11 @@ def union_cases(learner: Learner, exprs: Iterable[str], marked: bool = False) ->
 )
 def check_union_schema(learner: Learner) -> str:
     hidden = hidden_unions()
-    cases = [*union_cases(learner, (*VISIBLE, *hidden)), *union_cases(learner, MARKED, True)]
+    use_given = [(lambda r: True, hint("use_given"))]
+    cases = given_cases(learner, (*VISIBLE, *hidden), case_of, expected_union, hints, raised_hint)
+    cases += given_cases(
+        learner, MARKED, marked_case_of, expected_union, hints, lambda v, e: use_given, marked=True
+    )
     run_json_cases(learner, "union_schema", cases)
     refused = refusals(learner, case_of, NOT_UNIONS, hint, json_type_given(learner)[0])
     expect_refusals(learner, "union_schema", refused)
