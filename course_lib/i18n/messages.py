@@ -94,6 +94,9 @@ TABLES: dict[str, tuple[str, ...]] = {
     "messages": (
         "course_lib.checks.messages:MESSAGES",
         "course_lib.authoring.blocks:MESSAGES",
+        # what the checks of lessons 02 and 03 share (the hints of 02.2's contract among them)
+        "course_lib.checks.function_cases:HINTS",
+        "course_lib.checks.parameter_schemas:HINTS",
     ),
     **check_tables(),
     # What the course says outside the checks: the toolkit, the widgets, the launcher (which

@@ -14,7 +14,6 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail
 from course_lib.checks.learner import Learner
-from course_lib.i18n import translate
 
 NOTEBOOK = "01_handwritten_schemas"
 CITIES = ["北京", "上海", "Paris", "London", "São Paulo", "Zürich", "東京", "New York"]
@@ -53,5 +52,5 @@ def value_of(learner: Learner, name: str) -> Any:
         return reply.value
     shown = Plain(reply.data.get("repr", "")[:200])
     key = "python_type" if "a type (" in problem else "not_json"
-    fail(name, Plain(translate(TEXTS, "plain_json")), shown, hint(key, name=name), where=problem)
+    fail(name, Plain(TEXTS.text("plain_json")), shown, hint(key, name=name), where=problem)
     return None  # not reached: fail() raises

@@ -1,4 +1,5 @@
-"""What lessons 02 and 03 share: inputs built from source text, replies read as JSON, loud errors.
+"""What the checks of lessons 02 and 03 share: inputs built from source text, replies read as JSON,
+the table of cases that must raise TypeError, and the earlier exercise that must pass first.
 
 A check never holds the learner's objects, and its inputs are source text: a function such as
 ``def get_weather(city: str, unit: str = 'c')`` is sent as a ``learner.source(...)`` spec and
@@ -15,8 +16,17 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+from course_lib.checks.cases import Case
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import Hint, HintText, Plain, fail, first_difference, pick_hint
+from course_lib.checks.compare import (
+    Hint,
+    HintText,
+    Plain,
+    expect_equal,
+    fail,
+    first_difference,
+    pick_hint,
+)
 from course_lib.checks.failures import CheckFailed, NotDoneYet
 from course_lib.checks.learner import Learner, Reply
 from course_lib.driver import Driver
@@ -181,6 +191,17 @@ def returned_json(case: str, reply: Reply, expected: Any, hints: Sequence[Any] =
     return None
 
 
+def run_json_cases(learner: Learner, target: str, cases: Sequence[Case]) -> int:
+    """``cases.run_cases`` for a function whose value may not be JSON at all (a type, a set):
+    such a value fails its case with where it is (``returned_json``) before any comparison."""
+    __tracebackhide__ = True
+    for case in cases:
+        reply = learner.call(target, *case.args, case=case.label, hints=case.raised)
+        got = returned_json(case.label, reply, case.expected)
+        expect_equal(case.label, case.expected, got, hint=case.hint, hints=case.hints)
+    return len(cases)
+
+
 def narrow(expected: dict, got: Any) -> tuple[str, Any, Any] | None:
     """(where, expected part, got part) when one key, or one property, holds every difference:
     showing only that part keeps Expected and Got short enough to read whole."""
@@ -250,6 +271,34 @@ def expect_type_error(
         fail(case, wanted, Plain(reply.raised_text), other)
     got = Plain(reply.data.get("repr", "")) if "unjson" in reply.data else reply.value
     fail(case, wanted, got, no_raise)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A case the function must refuse: ``args`` must raise TypeError naming every one of
+    ``names``; ``no_raise`` is the hint when it returns instead (``expect_type_error``)."""
+
+    label: str
+    args: tuple[Any, ...]
+    names: Sequence[str]
+    no_raise: HintText
+    other_exception: HintText | None = None
+
+
+def expect_refusals(learner: Learner, target: str, refusals: Sequence[Refusal]) -> int:
+    """Every refusal in order (``expect_type_error``); the number of them."""
+    __tracebackhide__ = True
+    for refusal in refusals:
+        expect_type_error(
+            learner,
+            target,
+            *refusal.args,
+            case=refusal.label,
+            names=refusal.names,
+            no_raise=refusal.no_raise,
+            other_exception=refusal.other_exception,
+        )
+    return len(refusals)
 
 
 # --- an earlier exercise that must pass first ----------------------------------------------
