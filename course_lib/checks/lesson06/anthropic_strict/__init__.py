@@ -1,6 +1,6 @@
 """Exercise 06.5, ``anthropic_strict(tool) -> dict``: a tool Anthropic's strict mode accepts.
 
-Each tool (``anthropic_cases.py``) is sent as JSON; the driver calls ``anthropic_strict`` beside
+Each tool (``cases.py``) is sent as JSON; the driver calls ``anthropic_strict`` beside
 the learner's code and sends back the result and the input as it is afterwards. The result's
 ``input_schema`` goes through the local model's own strict-schema rules (the code that answers
 a real request with the API's 400), then is judged node by node against the input: the removed
@@ -20,7 +20,7 @@ from course_lib.checks.compare import HintText, Plain, fail, first_difference
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
 from course_lib.checks.lesson06._roles_and_answers import NOTEBOOK, expect_value_error, shown_answer
-from course_lib.checks.lesson06.anthropic_cases import (
+from course_lib.checks.lesson06.anthropic_strict.cases import (
     ARRAYS_CASE,
     CASES,
     DEFINITIONS_CASE,

@@ -1,6 +1,6 @@
 """Exercise 06.2, ``to_strict(schema) -> dict``: strict mode as a transformation.
 
-Each schema (``strict_cases.py``) is sent as JSON; the driver calls ``to_strict`` beside the
+Each schema (``cases.py``) is sent as JSON; the driver calls ``to_strict`` beside the
 learner's code and sends back both the result and the input as it is afterwards, so a changed
 input shows. The result is judged by structure (every object closed, every property required,
 in order, no ``default`` keyword) and by meaning, with ``jsonschema`` on the check's side: it
@@ -20,7 +20,7 @@ from course_lib.checks.compare import HintText, Plain, fail, first_difference
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
 from course_lib.checks.lesson06._roles_and_answers import NOTEBOOK, expect_value_error, shown_answer
-from course_lib.checks.lesson06.strict_cases import (
+from course_lib.checks.lesson06.to_strict.cases import (
     DEEP_CASE,
     EMPTY_CASE,
     MAY_REFUSE,
