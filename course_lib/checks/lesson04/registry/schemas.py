@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from course_lib.checks.compare import Hint
-from course_lib.checks.lesson04._shared import local_tool
-from course_lib.checks.lesson04.registry_cases import METADATA_KEYS, Registration, hint
+from course_lib.checks.lesson04._tool_sources import local_tool
+from course_lib.checks.lesson04.registry.cases import METADATA_KEYS, Registration, hint
 from course_lib.reference import parameters_schema
 
 

@@ -18,7 +18,6 @@ from typing import Any
 from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
-from course_lib.checks.lesson05 import agent_loop_cases as cases
 from course_lib.checks.lesson05._agent_tools import (
     CHECK_MODEL,
     KERNEL_SOURCE,
@@ -28,7 +27,8 @@ from course_lib.checks.lesson05._agent_tools import (
     oracle_client,
     unwrap,
 )
-from course_lib.checks.lesson05.agent_loop_verdict import compare, mask_repeats
+from course_lib.checks.lesson05.agent_loop import cases
+from course_lib.checks.lesson05.agent_loop.verdict import compare, mask_repeats
 from course_lib.checks.lesson05.conversation import fail_refused, plain_messages
 from course_lib.checks.lesson05.requests import diagnose_requests
 from course_lib.i18n import translate

@@ -17,8 +17,8 @@ from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, fail
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
-from course_lib.checks.lesson04._shared import NOTEBOOK, phrase
-from course_lib.checks.lesson04.validate_cases import (
+from course_lib.checks.lesson04._tool_sources import NOTEBOOK, phrase
+from course_lib.checks.lesson04.validate_arguments.cases import (
     CASES,
     HINTS,
     PHRASES,

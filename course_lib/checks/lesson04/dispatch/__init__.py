@@ -16,7 +16,7 @@ from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
-from course_lib.checks.lesson04._shared import (
+from course_lib.checks.lesson04._tool_sources import (
     NOTEBOOK,
     expect_json_text,
     json_text,
@@ -24,7 +24,7 @@ from course_lib.checks.lesson04._shared import (
     method,
     phrase,
 )
-from course_lib.checks.lesson04.dispatch_cases import (
+from course_lib.checks.lesson04.dispatch.cases import (
     EMPTY_CASE,
     ERROR_CASES,
     HINTS,

@@ -27,7 +27,7 @@ from course_lib.checks.compare import (
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson06._roles_and_answers import NOTEBOOK, shown_answer
-from course_lib.checks.lesson06.tracing_cases import (
+from course_lib.checks.lesson06.tracing.cases import (
     CALLS,
     MIN_NAP_MS,
     NAP_SECONDS,

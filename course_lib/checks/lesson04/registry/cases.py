@@ -1,6 +1,6 @@
 """The cases of exercise 04.1 (``ToolRegistry``), its hints and its oracle.
 
-``registry.py`` drives the learner's registry through these cases; this module says what each
+``__init__.py`` drives the learner's registry through these cases; this module says what each
 case registers, what the entry and the schemas must then be, and which hint names which mistake.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, Plain, expect_equal, fail
 from course_lib.checks.learner import Learner, Reply
-from course_lib.checks.lesson04._shared import local_tool, phrase
+from course_lib.checks.lesson04._tool_sources import local_tool, phrase
 from course_lib.i18n import translate
 from course_lib.reference import parameters_schema
 

@@ -1,6 +1,6 @@
 """Exercise 06.2, ``to_strict(schema) -> dict``: strict mode as a transformation.
 
-Each schema (``strict_cases.py``) is sent as JSON; the driver calls ``to_strict`` beside the
+Each schema (``cases.py``) is sent as JSON; the driver calls ``to_strict`` beside the
 learner's code and sends back both the result and the input as it is afterwards, so a changed
 input shows. The result is judged by structure (every object closed, every property required,
 in order, no ``default`` keyword) and by meaning, with ``jsonschema`` on the check's side: it
@@ -13,14 +13,20 @@ from __future__ import annotations
 
 import copy
 import json
-from functools import partial
 from typing import Any
 
-from course_lib.checks.compare import HintText, Plain, fail, first_difference
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import HintText, Plain, fail
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, Reply, raise_learner_error
-from course_lib.checks.lesson06._roles_and_answers import NOTEBOOK, expect_value_error, shown_answer
-from course_lib.checks.lesson06.strict_cases import (
+from course_lib.checks.learner import Learner, raise_learner_error
+from course_lib.checks.lesson06._roles_and_answers import (
+    NOTEBOOK,
+    expect_open_map_refused,
+    returned_dict,
+    run_on_copy,
+    shown_answer,
+)
+from course_lib.checks.lesson06.to_strict.cases import (
     DEEP_CASE,
     EMPTY_CASE,
     MAY_REFUSE,
@@ -34,9 +40,8 @@ from course_lib.checks.lesson06.strict_cases import (
     StrictCase,
     hidden_cases,
 )
-from course_lib.i18n import translate
 
-TEXTS = {
+TEXTS = Catalog() | {
     "case": "to_strict({name})",
     "strict_schema": "a strict schema",
     "unchanged_input": "the input schema unchanged",
@@ -49,7 +54,7 @@ TEXTS = {
     "named_default_kept": "the property named default kept",
     "summary": "{count} schemas made strict, {maps} open maps refused",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
 def case_label(name: str) -> str:
@@ -125,7 +130,7 @@ RULES = (
     Rule("keep", "Descriptions, enums and `$ref`s stay (`title` may go)", case=FIRST, hint="keep"),
 )
 
-HINTS = {
+HINTS = Catalog() | {
     "mutated": (
         "Do not change the schema you were given: build new dicts (or start from "
         "copy.deepcopy(schema))."
@@ -186,7 +191,7 @@ HINTS = {
     ),
     "no_open_map": "This schema has no open map: make it strict instead of raising.",
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 # --- reading schemas --------------------------------------------------------------------------
@@ -282,19 +287,10 @@ def _with(sample: Any, path: Path, value: Any) -> Any:
 # --- the check --------------------------------------------------------------------------------
 
 
-def run_to_strict(learner: Learner, schema: dict) -> Reply:
-    """``to_strict(schema)`` beside the learner's code: ``[result, the input afterwards]``."""
-    return learner.run(
-        "result = to_strict(schema)",
-        result="[result, schema]",
-        bind={"to_strict": learner.target("to_strict"), "schema": schema},
-    )
-
-
 def expect_strict(learner: Learner, case: StrictCase, *, may_refuse: bool = False) -> None:
     __tracebackhide__ = True
     label = case_label(case.name)
-    reply = run_to_strict(learner, copy.deepcopy(case.schema))
+    reply = run_on_copy(learner, "to_strict", "schema", case.schema)
     if reply.raised:
         if reply.raised_a("ValueError") and may_refuse:
             return
@@ -302,13 +298,8 @@ def expect_strict(learner: Learner, case: StrictCase, *, may_refuse: bool = Fals
         if reply.raised_a("ValueError"):
             fail(label, Plain(text("strict_schema")), shown_answer(reply), chosen)
         raise_learner_error(label, reply)
-    if "unjson" in reply.data:
-        fail(label, Plain(text("strict_schema")), shown_answer(reply), hint("not_json"))
-    out, after = reply.value
-    if first_difference(case.schema, after) is not None:
-        fail(label, Plain(text("unchanged_input")), after, hint("mutated"))
-    if not isinstance(out, dict):
-        fail(label, Plain(text("strict_schema")), out, hint("not_dict"))
+    wanted, unchanged = Plain(text("strict_schema")), Plain(text("unchanged_input"))
+    out = returned_dict(label, reply, case.schema, hint, wanted, unchanged)
     problem = structure_problem(out, case.schema)
     if problem:
         where, key = problem
@@ -345,18 +336,14 @@ def expect_meaning(label: str, case: StrictCase, out: dict) -> None:
             fail(label, Plain(text("null_refused", path=where)), out, hint("required_unchanged"))
 
 
-def expect_open_map_refused(learner: Learner, name: str, schema: dict) -> None:
-    __tracebackhide__ = True
-    label = case_label(name)
-    reply = run_to_strict(learner, copy.deepcopy(schema))
-    expected, no_raise = Plain(text("value_error")), hint("open_map")
-    expect_value_error(
-        label, reply, expected, no_raise, lambda kind: hint("open_map_type", type=kind)
-    )
-
-
 @exercise(
-    "06.2", notebook=NOTEBOOK, title="to_strict", points=3, targets=("to_strict",), rules=RULES
+    "06.2",
+    notebook=NOTEBOOK,
+    title="to_strict",
+    points=3,
+    targets=("to_strict",),
+    rules=RULES,
+    hints=HINTS,
 )
 def check_to_strict(learner: Learner) -> str:
     cases = [*STRICT_CASES, *hidden_cases()]
@@ -365,5 +352,6 @@ def check_to_strict(learner: Learner) -> str:
     for case in MAY_REFUSE:
         expect_strict(learner, case, may_refuse=True)
     for name, schema in OPEN_MAPS:
-        expect_open_map_refused(learner, name, schema)
+        reply = run_on_copy(learner, "to_strict", "schema", schema)
+        expect_open_map_refused(case_label(name), reply, Plain(text("value_error")), hint)
     return text("summary", count=len(cases) + len(MAY_REFUSE), maps=len(OPEN_MAPS))

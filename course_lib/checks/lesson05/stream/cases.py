@@ -16,7 +16,7 @@ TWO = [
     {"id": "call_b", "name": "get_time", "arguments": '{"city": "上海"}'},
 ]
 
-# Labels the rules of 05.4 name (see ``stream.RULES``).
+# Labels the rules of 05.4 name (see ``RULES`` in ``__init__.py``).
 TEXT_ONLY = "text only"
 INTERLEAVED = "two calls whose fragments interleave"
 LOCAL = "a stream from the local model (three parallel calls)"

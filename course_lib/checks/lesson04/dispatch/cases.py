@@ -12,8 +12,8 @@ from random import Random
 from typing import Any
 
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.lesson04._shared import TOOL_SOURCES, local_tool
-from course_lib.checks.lesson04.registry_cases import METADATA_KEYS, expected_description
+from course_lib.checks.lesson04._tool_sources import TOOL_SOURCES, local_tool
+from course_lib.checks.lesson04.registry.cases import METADATA_KEYS, expected_description
 from course_lib.reference import parameters_schema
 
 TOOLS = ("get_weather", "add", "greet", "read_sensor", "now", "next_holiday")

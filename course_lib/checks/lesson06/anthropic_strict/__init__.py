@@ -1,6 +1,6 @@
 """Exercise 06.5, ``anthropic_strict(tool) -> dict``: a tool Anthropic's strict mode accepts.
 
-Each tool (``anthropic_cases.py``) is sent as JSON; the driver calls ``anthropic_strict`` beside
+Each tool (``cases.py``) is sent as JSON; the driver calls ``anthropic_strict`` beside
 the learner's code and sends back the result and the input as it is afterwards. The result's
 ``input_schema`` goes through the local model's own strict-schema rules (the code that answers
 a real request with the API's 400), then is judged node by node against the input: the removed
@@ -11,16 +11,22 @@ hint that names it: see ``RULES``.
 
 from __future__ import annotations
 
-import copy
 import json
-from functools import partial
 from typing import Any
 
-from course_lib.checks.compare import HintText, Plain, fail, first_difference
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import HintText, Plain, fail
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, Reply, raise_learner_error
-from course_lib.checks.lesson06._roles_and_answers import NOTEBOOK, expect_value_error, shown_answer
-from course_lib.checks.lesson06.anthropic_cases import (
+from course_lib.checks.learner import Learner, raise_learner_error
+from course_lib.checks.lesson06 import to_strict
+from course_lib.checks.lesson06._roles_and_answers import (
+    NOTEBOOK,
+    expect_open_map_refused,
+    returned_dict,
+    run_on_copy,
+    shown_answer,
+)
+from course_lib.checks.lesson06.anthropic_strict.cases import (
     ARRAYS_CASE,
     CASES,
     DEFINITIONS_CASE,
@@ -31,7 +37,6 @@ from course_lib.checks.lesson06.anthropic_cases import (
     AnthropicCase,
 )
 from course_lib.checks.lesson06.to_strict import is_object, schema_nodes
-from course_lib.i18n import translate
 from course_lib.local_model.anthropic_structured import check_rules
 from course_lib.local_model.protocol import ProtocolError
 
@@ -42,26 +47,23 @@ UNSUPPORTED = (
 )  # fmt: skip
 WHERE = "tools.0.custom"
 
-TEXTS = {
+# The wording 06.2 shares (value_error, at, kept, accepts) is said from 06.2's tables.
+TEXTS = Catalog(also=(to_strict.TEXTS,)) | {
     "case": "anthropic_strict({name})",
     "strict_tool": 'a strict tool: its name, "strict": true, an input_schema Anthropic accepts',
     "unchanged_input": "the tool you were given, unchanged",
-    "value_error": "ValueError (an open map cannot be strict)",
     "accepted": "an input_schema the API accepts",
     "refused": "the API's 400: {message}",
     "open_object": (
         "tools.0.custom: For 'object' type, an 'additionalProperties' schema is not supported. "
         "Please set 'additionalProperties' to false"
     ),
-    "at": "at {where}",
     "described": "{keyword} written into the description",
     "described_after": "the description {description} first, then the removed keywords",
-    "kept": "{what} kept",
     "required_kept": "required as given: {required}",
-    "accepts": "a schema that accepts {sample}",
     "summary": "{count} tools made strict, {maps} open maps refused",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
 def case_label(name: str) -> str:
@@ -108,7 +110,7 @@ RULES = (
          case=case_label(DEFINITIONS_CASE), hint="unwalked"),
 )  # fmt: skip
 
-HINTS = {
+HINTS = Catalog(also=(to_strict.HINTS,)) | {
     "mutated": (
         "Do not change the tool you were given: build new dicts (the input_schema and every node "
         "in it), or start from copy.deepcopy(tool)."
@@ -130,7 +132,6 @@ HINTS = {
         'An object whose keys are not fixed (dict[str, X], a bare "object", additionalProperties '
         "true or a schema) cannot be strict on Anthropic either: raise ValueError."
     ),
-    "open_map_type": "Refuse an open map with ValueError, not {type}.",
     "no_open_map": (
         'This tool has no open map, so do not raise: an object that lists "properties" but '
         'leaves "additionalProperties" out is a closed record, and "properties": {{}} is a tool '
@@ -177,7 +178,7 @@ HINTS = {
         "limit values may go)."
     ),
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 # --- judging a result ---------------------------------------------------------------------------
@@ -241,31 +242,17 @@ def node_problem(where: str, given: dict, out: dict) -> tuple[HintText, str] | N
 CHANGED = ("description", "properties", "items", "anyOf", "allOf", "$defs", "additionalProperties")
 
 
-def run_anthropic_strict(learner: Learner, tool: dict) -> Reply:
-    """``anthropic_strict(tool)`` beside the learner's code: ``[result, the input afterwards]``."""
-    return learner.run(
-        "result = anthropic_strict(tool)",
-        result="[result, tool]",
-        bind={"anthropic_strict": learner.target("anthropic_strict"), "tool": tool},
-    )
-
-
 def expect_strict_tool(learner: Learner, case: AnthropicCase) -> None:
     __tracebackhide__ = True
     label = case_label(case.name)
-    reply = run_anthropic_strict(learner, copy.deepcopy(case.tool))
+    reply = run_on_copy(learner, "anthropic_strict", "tool", case.tool)
     if reply.raised:
         chosen = hint("no_open_map") if reply.raised_a("ValueError") else None
         if chosen is not None:
             fail(label, Plain(text("strict_tool")), shown_answer(reply), chosen)
         raise_learner_error(label, reply)
-    if "unjson" in reply.data:
-        fail(label, Plain(text("strict_tool")), shown_answer(reply), hint("not_json"))
-    out, after = reply.value
-    if first_difference(case.tool, after) is not None:
-        fail(label, Plain(text("unchanged_input")), after, hint("mutated"))
-    if not isinstance(out, dict):
-        fail(label, Plain(text("strict_tool")), out, hint("not_dict"))
+    wanted, unchanged = Plain(text("strict_tool")), Plain(text("unchanged_input"))
+    out = returned_dict(label, reply, case.tool, hint, wanted, unchanged)
     if out.get("strict") is not True or out.get("name") != case.tool["name"]:
         fail(label, Plain(text("strict_tool")), out, hint("strict_flag"))
     given, schema = case.tool["input_schema"], out.get("input_schema")
@@ -312,16 +299,6 @@ def expect_accepts(label: str, case: AnthropicCase, schema: dict) -> None:
         fail(label, Plain(text("accepts", sample=sample)), schema, hint("accepts"))
 
 
-def expect_open_map_refused(learner: Learner, name: str, tool: dict) -> None:
-    __tracebackhide__ = True
-    label = case_label(name)
-    reply = run_anthropic_strict(learner, copy.deepcopy(tool))
-    expected, no_raise = Plain(text("value_error")), hint("open_map")
-    expect_value_error(
-        label, reply, expected, no_raise, lambda kind: hint("open_map_type", type=kind)
-    )
-
-
 @exercise(
     "06.5",
     notebook=NOTEBOOK,
@@ -329,10 +306,12 @@ def expect_open_map_refused(learner: Learner, name: str, tool: dict) -> None:
     points=2,
     targets=("anthropic_strict",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_anthropic_strict(learner: Learner) -> str:
     for case in CASES:
         expect_strict_tool(learner, case)
     for name, tool in OPEN_MAPS:
-        expect_open_map_refused(learner, name, tool)
+        reply = run_on_copy(learner, "anthropic_strict", "tool", tool)
+        expect_open_map_refused(case_label(name), reply, Plain(text("value_error")), hint)
     return text("summary", count=len(CASES), maps=len(OPEN_MAPS))

@@ -1,7 +1,7 @@
 """Exercise 04.1, ``ToolRegistry``: registration in three forms, entries, names and schemas.
 
 The registry lives beside the learner's code as a handle; the tools it registers are built there
-from source text (``_shared.TOOL_SOURCES``) and kept as handles too, so "returns the function
+from source text (``_tool_sources.TOOL_SOURCES``) and kept as handles too, so "returns the function
 unchanged" is a question of identity asked where the objects are. What comes back is JSON: the
 entry of a tool as a small report, ``names()``, ``schemas(format=...)``.
 Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
@@ -15,16 +15,16 @@ from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
-from course_lib.checks.lesson04 import registry_cases as cases
-from course_lib.checks.lesson04._shared import NOTEBOOK, keep_tool, local_tool, method, phrase
-from course_lib.checks.lesson04.registry_cases import (
+from course_lib.checks.lesson04._tool_sources import NOTEBOOK, keep_tool, local_tool, method, phrase
+from course_lib.checks.lesson04.registry import cases
+from course_lib.checks.lesson04.registry.cases import (
     ENTRY_KEYS,
     FORMATS,
     Registration,
     hint,
     shown,
 )
-from course_lib.checks.lesson04.registry_schemas import expected_schema, schema_hints
+from course_lib.checks.lesson04.registry.schemas import expected_schema, schema_hints
 from course_lib.i18n import translate
 
 RULES = (

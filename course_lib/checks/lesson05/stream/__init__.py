@@ -2,7 +2,7 @@
 and its complete tool calls, fragments joined by ``index``.
 
 The chunks are the SDK's own ``ChatCompletionChunk`` objects, built beside the learner's code
-from plain dicts (``stream_cases``), and one real stream from a local-model session on the
+from plain dicts (``cases.py``), and one real stream from a local-model session on the
 check's side. Rules, the case that breaks each, and the hint that names it: see ``RULES``.
 """
 
@@ -14,13 +14,13 @@ from typing import Any
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
-from course_lib.checks.lesson05 import stream_cases as streams
 from course_lib.checks.lesson05._agent_tools import (
     CHECK_MODEL,
     NOTEBOOK,
     check_tools,
     oracle_client,
 )
+from course_lib.checks.lesson05.stream import cases as streams
 from course_lib.i18n import translate
 
 TEXTS = {

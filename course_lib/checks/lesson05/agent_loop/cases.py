@@ -16,7 +16,7 @@ from course_lib.checks.lesson05._agent_tools import CITIES
 
 Case = tuple[str, str, Callable[[], Any], int]
 
-# The labels the rules of 05.1 name (see ``agent_loop.RULES``).
+# The labels the rules of 05.1 name (see ``RULES`` in ``__init__.py``).
 PARALLEL = "two parallel calls, then an answer"
 GREETING = "a greeting, answered without tools"
 THREE = "three calls in one turn"

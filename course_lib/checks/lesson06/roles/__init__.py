@@ -17,7 +17,7 @@ from course_lib.checks.compare import HintText, Plain, expect_equal, fail
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
 from course_lib.checks.lesson06._roles_and_answers import NOTEBOOK, shown_answer
-from course_lib.checks.lesson06.roles_cases import (
+from course_lib.checks.lesson06.roles.cases import (
     CALLS,
     NOTES,
     REGISTRY_SOURCE,
