@@ -51,6 +51,8 @@ def check_tables(root: Path = CHECKS) -> dict[str, tuple[str, ...]]:
         found = []
         for path in sorted(folder.rglob("*.py")):  # an exercise's folder is part of its lesson
             parts = path.relative_to(root).with_suffix("").parts
+            if parts[-1] == "__init__":  # an exercise's folder: its package is the module
+                parts = parts[:-1]
             module = ".".join((CHECKS_PACKAGE, *parts))
             found.extend(f"{module}:{name}" for name in defined_tables(path))
         if found:
