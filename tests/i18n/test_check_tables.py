@@ -28,8 +28,8 @@ OTHER_DOMAINS = ("toolkit", "widgets", "launcher", "grading")
 DATA_TABLES = {
     "course_lib.checks.lesson03._annotation_cases:CLASSES": "Python source of the case classes",
     "course_lib.checks.lesson04._tool_sources:TOOL_SOURCES": "the Python source of its tools",
-    "course_lib.checks.lesson08.serve_registry_cases:VISIBLE_DECORATORS": "decorator source",
-    "course_lib.checks.lesson09.budget_cases:SYSTEM": "a chat message the scripted model reads",
+    "course_lib.checks.lesson08.serve_registry.cases:VISIBLE_DECORATORS": "decorator source",
+    "course_lib.checks.lesson09.budget.cases:SYSTEM": "a chat message the scripted model reads",
 }
 SENTENCE = re.compile(r"[A-Za-z]+ [A-Za-z]+")
 

@@ -6,12 +6,9 @@ and nothing else."""
 
 from __future__ import annotations
 
-from functools import partial
+from course_lib.checks.catalog import Catalog
 
-from course_lib.checks.compare import HintText
-from course_lib.i18n import translate
-
-HINTS = {
+HINTS = Catalog() | {
     "answer": (
         "ask returns the model's final text, a str (None only when the turns ran out); yours "
         "returned a {kind}."
@@ -161,9 +158,9 @@ HINTS = {
         "to see the traceback."
     ),
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
-TEXTS = {
+TEXTS = Catalog() | {
     # what is wrong with a trace record (the trace_record hint's {problem})
     "should_be": "{key} should be {value}",
     "keys_are": "the keys are {keys}, not {expected}",
@@ -209,4 +206,4 @@ TEXTS = {
     ),
     "summary": "{count} scenarios",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text

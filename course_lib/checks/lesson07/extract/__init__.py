@@ -16,19 +16,22 @@ names it: see ``RULES``.
 
 from __future__ import annotations
 
-from functools import cache, partial
+from functools import cache
 from typing import Any
 
-from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
 from course_lib.checks.lesson07._registry import CHECK_MODEL, NOTEBOOK, text_of_message
-from course_lib.checks.lesson07.extract_requests import (
+from course_lib.checks.lesson07.extract.requests import (
+    HINTS as REQUEST_HINTS,
+)
+from course_lib.checks.lesson07.extract.requests import (
     MAX_TOKENS,
     diagnose_anthropic_request,
     diagnose_request,
 )
-from course_lib.i18n import translate
 
 MODELS_SOURCE = """\
 from pydantic import BaseModel
@@ -55,7 +58,7 @@ answer = {
     "fields": got.model_dump(mode="json", warnings=False) if type(got) is Model else None,
 }
 """
-TEXTS = {
+TEXTS = Catalog() | {
     "case": "extract(client, {text}, {model_class}, model={model})",
     "case_bad": "extract(client, {text}, {model_class}, model={model}) with the reply {reply}",
     "case_anthropic": "extract(anthropic_client, {text}, {model_class}, model={model})",
@@ -69,7 +72,7 @@ TEXTS = {
     "returned": "a returned {kind}",
     "summary": "{count} texts",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
 def case_label(sample: str, model_class: str, reply: str | None = None, api: str = "openai") -> str:
@@ -169,7 +172,7 @@ RULES = (
     ),
 )
 
-HINTS = {
+HINTS = Catalog(also=(REQUEST_HINTS,)) | {
     "anthropic_client": (
         "This client is an Anthropic one (isinstance(client, anthropic.Anthropic)), which has "
         "no chat.completions: ask it with client.messages.parse(model=model, max_tokens=1024, "
@@ -214,7 +217,7 @@ HINTS = {
         "{raised} instead."
     ),
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 EXCEPTION_HINTS = [
@@ -287,7 +290,15 @@ def cases() -> list[tuple[str, str, str | None, str]]:
     return table
 
 
-@exercise("07.4", notebook=NOTEBOOK, title="extract", points=2, targets=("extract",), rules=RULES)
+@exercise(
+    "07.4",
+    notebook=NOTEBOOK,
+    title="extract",
+    points=2,
+    targets=("extract",),
+    rules=RULES,
+    hints=HINTS,
+)
 def check_extract(learner: Learner) -> str:
     from course_lib.local_model import HeuristicPolicy, ScriptedPolicy
 

@@ -8,15 +8,14 @@ client: the model, ``max_tokens``, the same message, and ``output_config.format`
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
-from course_lib.checks.compare import HintText, Plain, fail
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, fail
 from course_lib.checks.lesson07._registry import CHECK_MODEL
-from course_lib.i18n import translate
 
 MAX_TOKENS = 1024
-TEXTS = {
+TEXTS = Catalog() | {
     "anthropic_format": "a request with output_config.format (a json_schema made from {model})",
     "a_request": "a request to the model",
     "no_request": "no request",
@@ -27,10 +26,10 @@ TEXTS = {
     "format_anthropic": "the request's output_config",
     "strict_format": 'a "json_schema" response_format with "strict": true',
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
-HINTS = {
+HINTS = Catalog() | {
     "no_request": (
         "Ask the model: client.chat.completions.parse with an OpenAI client, "
         "client.messages.parse with an Anthropic one."
@@ -76,7 +75,7 @@ HINTS = {
         "text_format=...) is the other route, not this one."
     ),
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 def diagnose_request(case: str, sample: str, exchanges: list, *, raised: bool) -> None:

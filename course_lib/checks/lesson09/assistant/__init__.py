@@ -4,8 +4,8 @@ learner's own parts assembled, graded by scenarios with partial credit.
 Each scenario is a conversation with the local model (scripted or the toy model, some hostile)
 on a shop built in the learner's kernel; the model runs here, so what the assistant sent is
 recorded on the check's side. A scenario earns its point when every outcome a user cares about
-holds (``assistant_judge``); the scenarios are in ``assistant_scenarios``, the evidence is
-collected by ``assistant_run``, the sentences are in ``assistant_texts``.
+holds (``judge``); the scenarios are in ``scenarios``, the evidence is
+collected by ``run``, the sentences are in ``texts``.
 
 ``RULES`` name, for each rule of the contract, the scenario that a wrong answer breaking it alone
 fails first (``Rule.case`` is a scenario id here) and the hint that failure carries.
@@ -17,10 +17,10 @@ from course_lib.checks.compare import Plain, fail
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import STUB_ID, Learner, Reply, raise_learner_error
 from course_lib.checks.lesson09._policy_oracles import NOTEBOOK
-from course_lib.checks.lesson09.assistant_judge import judge
-from course_lib.checks.lesson09.assistant_run import Asked, build, run_scenario
-from course_lib.checks.lesson09.assistant_scenarios import CHECK_MODEL, scenarios
-from course_lib.checks.lesson09.assistant_texts import hint, text
+from course_lib.checks.lesson09.assistant.judge import judge
+from course_lib.checks.lesson09.assistant.run import Asked, build, run_scenario
+from course_lib.checks.lesson09.assistant.scenarios import CHECK_MODEL, scenarios
+from course_lib.checks.lesson09.assistant.texts import HINTS, hint, text
 from course_lib.checks.scenarios import ScenarioOutcome
 
 POINTS_PER_SCENARIO = 1
@@ -121,6 +121,7 @@ BUILD_HINTS = [
     points=POINTS_PER_SCENARIO * len(scenarios()),
     targets=("ShopAssistant",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_shop_assistant(learner: Learner) -> list[ScenarioOutcome]:
     outcomes = []

@@ -12,14 +12,13 @@ they sit in the reply (``masked``), so a regrade says the same words.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
-from course_lib.checks.compare import HintText, Plain, fail
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, fail
 from course_lib.checks.lesson07._registry import replaced, tool_result
-from course_lib.i18n import translate
 
-TEXTS = {
+TEXTS = Catalog() | {
     "second_input": "the second request's input (previous_response_id={previous})",
     "outputs_for": "one function_call_output for each call_id: {call_ids}",
     "whole_conversation": (
@@ -30,10 +29,10 @@ TEXTS = {
     "output_of": "the output answering {name}({arguments})",
     "item_id": "<the id of the reply's item {position}, a {kind}>",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
-HINTS = {
+HINTS = Catalog() | {
     "reasoning_dropped": (
         "The reply began with a reasoning item, and its calls belong to it: a reasoning "
         "model refuses them sent back without it (400: provided without its required "
@@ -73,7 +72,7 @@ HINTS = {
         "function_call items, then the outputs."
     ),
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 def masked(value: Any, first: dict) -> Any:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.failures import Failure, NotDoneYet
@@ -20,21 +21,20 @@ from course_lib.checks.learner import Learner, raise_learner_error
 from course_lib.checks.lesson08._kernel_bridge import (
     CHECK_MODEL,
     NOTEBOOK,
-    hint_of,
     kernel_helper,
     raised_reply,
     stub_of,
 )
-from course_lib.checks.lesson08.mcp_loop_cases import (
+from course_lib.checks.lesson08.mcp_loop.cases import (
     Conversation,
     hidden_conversations,
     visible_conversations,
 )
-from course_lib.checks.lesson08.mcp_loop_judge import judge_conversation
+from course_lib.checks.lesson08.mcp_loop.judge import HINTS as JUDGE_HINTS
+from course_lib.checks.lesson08.mcp_loop.judge import judge_conversation
 from course_lib.checks.messages import stub_text
-from course_lib.i18n import translate
 
-TEXTS = {
+TEXTS = Catalog() | {
     "case": "run_agent_with_mcp(client, session, {question}, model={model})",
     "summary": "{count} conversations over stdio",
     "an_answer": "an answer",
@@ -43,7 +43,7 @@ TEXTS = {
 
 
 def case_label(question: str) -> str:
-    return translate(TEXTS, "case", question=repr(question), model=repr(CHECK_MODEL))
+    return TEXTS.text("case", question=repr(question), model=repr(CHECK_MODEL))
 
 
 FIND = case_label("Find my notes about 北京")
@@ -130,7 +130,7 @@ RULES = (
     ),
 )
 
-HINTS = {
+HINTS = Catalog(also=(JUDGE_HINTS,)) | {
     "finish_08_2": (
         "Your loop runs, but mcp_tools_to_openai (exercise 08.2) is not done yet: finish it, run "
         "its cell, then this check again."
@@ -166,8 +166,7 @@ HINTS = {
 }
 
 
-def hint(key: str, **fields: object):
-    return hint_of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 OPEN_HINTS = [(lambda r: True, hint("no_server"))]
@@ -197,6 +196,7 @@ CLOSE = "connection.close()"
     points=3,
     targets=("run_agent_with_mcp",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_run_agent_with_mcp(learner: Learner) -> str:
     from course_lib.mcp_servers.notes_book import NotesBook
@@ -232,7 +232,7 @@ def check_run_agent_with_mcp(learner: Learner) -> str:
     finally:
         learner.run(CLOSE, result="None", bind={"connection": connection})
         learner.release(opened.handle)
-    return translate(TEXTS, "summary", count=len(conversations))
+    return TEXTS.text("summary", count=len(conversations))
 
 
 def judge(conversation: Conversation, exchanges: list, got: dict[str, Any], book: Any) -> None:
@@ -249,7 +249,7 @@ def judge(conversation: Conversation, exchanges: list, got: dict[str, Any], book
     judge_conversation(label, conversation, exchanges, got, book, finished=finished)
     if "timeout" in got:
         seconds = float(got["timeout"])
-        shown = Plain(translate(TEXTS, "no_answer", seconds=seconds))
-        fail(label, Plain(translate(TEXTS, "an_answer")), shown, hint("timeout", seconds=seconds))
+        shown = Plain(TEXTS.text("no_answer", seconds=seconds))
+        fail(label, Plain(TEXTS.text("an_answer")), shown, hint("timeout", seconds=seconds))
     if "raised" in got and not conversation.endless:
         raise_learner_error(label, raised_reply(got), EXCEPTION_HINTS)

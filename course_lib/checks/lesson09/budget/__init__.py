@@ -3,7 +3,7 @@ history grows past the context budget.
 
 The learner's function gets each conversation as a list kept beside their code, so the check
 can read it back afterwards (it must not change). The answer is compared with the oracle
-(``budget_cases.expected_fit``); when it differs, the hint names the first rule the answer
+(``cases.expected_fit``); when it differs, the hint names the first rule the answer
 breaks, found from the answer itself: a system prompt gone, the current exchange cut, a tool
 message without its call, a newer exchange dropped before an older one, more dropped than
 needed, a message changed.
@@ -11,13 +11,12 @@ needed, a message changed.
 
 from __future__ import annotations
 
-from functools import partial
-
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson09._policy_oracles import NOTEBOOK
-from course_lib.checks.lesson09.budget_cases import (
+from course_lib.checks.lesson09.budget.cases import (
     Case,
     blocks,
     expected_fit,
@@ -25,16 +24,15 @@ from course_lib.checks.lesson09.budget_cases import (
     size,
     visible_cases,
 )
-from course_lib.i18n import translate
 
-TEXTS = {
+TEXTS = Catalog() | {
     "unchanged": "the list you were given, unchanged",
     "a_list": "a list of messages",
     "lonely": "a call or a result without the other ({call_id})",
     "partial": "part of the exchange that starts with {question!r}",
     "summary": "{visible} visible and {hidden} hidden conversations",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
 CASES = [case.label for case in visible_cases()]
@@ -64,7 +62,7 @@ RULES = (
          hint="must_keep"),
 )  # fmt: skip
 
-HINTS = {
+HINTS = Catalog() | {
     "returns_list": "fit_budget returns a list of messages (got a {kind}).",
     "fits": (
         "This history is within the budget (its size is at most {budget}: <=, not <), so "
@@ -103,7 +101,7 @@ HINTS = {
     ),
     "generic": "Drop whole exchanges, oldest first, until the rest fits; keep the rest unchanged.",
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 def orphan(messages: list[dict]) -> str | None:
@@ -156,11 +154,11 @@ def run_case(learner: Learner, case: Case) -> None:
     after = learner.run("", result="messages", bind={"messages": history}).value
     learner.release(kept.handle)
     if after != case.messages:
-        fail(case.label, Plain(translate(TEXTS, "unchanged")), after, hint("new_list"))
+        fail(case.label, Plain(TEXTS.text("unchanged")), after, hint("new_list"))
     if got.type != "list" or not all(isinstance(m, dict) for m in got.value or []):
         fail(
             case.label,
-            Plain(translate(TEXTS, "a_list")),
+            Plain(TEXTS.text("a_list")),
             got.value,
             hint("returns_list", kind=got.type),
         )
@@ -171,10 +169,16 @@ def run_case(learner: Learner, case: Case) -> None:
 
 
 @exercise(
-    "09.5", notebook=NOTEBOOK, title="fit_budget", points=2, targets=("fit_budget",), rules=RULES
+    "09.5",
+    notebook=NOTEBOOK,
+    title="fit_budget",
+    points=2,
+    targets=("fit_budget",),
+    rules=RULES,
+    hints=HINTS,
 )
 def check_fit_budget(learner: Learner) -> str:
     visible, hidden = visible_cases(), hidden_cases()
     for case in [*visible, *hidden]:
         run_case(learner, case)
-    return translate(TEXTS, "summary", visible=len(visible), hidden=len(hidden))
+    return TEXTS.text("summary", visible=len(visible), hidden=len(hidden))

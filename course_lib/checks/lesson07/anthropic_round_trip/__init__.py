@@ -16,13 +16,12 @@ Rules, the case that breaks each, and the hint that names it: see ``RULES``.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
-from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
-from course_lib.checks.lesson07._anthropic_blocks import is_the_question
 from course_lib.checks.lesson07._registry import (
     CHECK_MODEL,
     NOTEBOOK,
@@ -31,11 +30,12 @@ from course_lib.checks.lesson07._registry import (
     text_of_message,
     tools,
 )
-from course_lib.checks.lesson07.anthropic_results import diagnose_second_request
-from course_lib.i18n import translate
+from course_lib.checks.lesson07.anthropic_round_trip.blocks import is_the_question
+from course_lib.checks.lesson07.anthropic_round_trip.results import HINTS as RESULT_HINTS
+from course_lib.checks.lesson07.anthropic_round_trip.results import diagnose_second_request
 
 MAX_TOKENS = 1024
-TEXTS = {
+TEXTS = Catalog() | {
     "case": "anthropic_round_trip(client, registry, {question}, model={model})",
     "a_request": "a request to the model",
     "no_request": "no request",
@@ -47,7 +47,7 @@ TEXTS = {
     "requests": "{count} request(s)",
     "summary": "{count} conversations",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
 def case_label(question: str, model: str = CHECK_MODEL) -> str:
@@ -180,7 +180,7 @@ RULES = (
     ),
 )
 
-HINTS = {
+HINTS = Catalog(also=(RESULT_HINTS,)) | {
     "no_request": "Call client.messages.create.",
     "model": "Pass model=model to every request.",
     "max_tokens": "Pass max_tokens=1024 to every request (Anthropic requires max_tokens).",
@@ -225,7 +225,7 @@ HINTS = {
         "The SDK refuses a request without max_tokens: pass max_tokens=1024 to every request."
     ),
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 EXCEPTION_HINTS = [
@@ -310,6 +310,7 @@ def conversations() -> list[tuple[str, Any, str]]:
     points=3,
     targets=("anthropic_round_trip",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_anthropic_round_trip(learner: Learner) -> str:
     table = conversations()

@@ -12,21 +12,20 @@ they sit (``masked``), so a regrade says the same words.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
-from course_lib.checks.compare import HintText, Plain, fail
-from course_lib.checks.lesson07._anthropic_blocks import (
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, fail
+from course_lib.checks.lesson07._registry import is_error_result, replaced, tool_result
+from course_lib.checks.lesson07.anthropic_round_trip.blocks import (
     THINKING,
     blocks,
     essential,
     is_text_blocks_of,
     roles,
 )
-from course_lib.checks.lesson07._registry import is_error_result, replaced, tool_result
-from course_lib.i18n import translate
 
-TEXTS = {
+TEXTS = Catalog() | {
     "roles": "the roles of the second request's messages",
     "assistant_content": "the assistant message you sent back",
     "the_reply_content": "the reply's content blocks, unchanged",
@@ -36,10 +35,10 @@ TEXTS = {
     "result_of": "the tool_result answering {name}({arguments})",
     "sealed": "<the {field} of the reply's block {position}>",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
-HINTS = {
+HINTS = Catalog() | {
     "assistant_missing": (
         'Send the reply back as the assistant message, {{"role": "assistant", "content": '
         "reply.content}}, before the results."
@@ -97,7 +96,7 @@ HINTS = {
         '"error" is not one.'
     ),
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 def masked(value: Any, first: dict) -> Any:

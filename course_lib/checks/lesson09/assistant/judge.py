@@ -25,11 +25,11 @@ from course_lib.capstone.shop import RENDEZVOUS_MISSED
 from course_lib.checks.compare import Plain
 from course_lib.checks.failures import Failure
 from course_lib.checks.lesson09._policy_oracles import expected_may_use, expected_route
-from course_lib.checks.lesson09.assistant_run import Asked, Evidence
-from course_lib.checks.lesson09.assistant_scenarios import Expectation
-from course_lib.checks.lesson09.assistant_texts import hint, text
-from course_lib.checks.lesson09.assistant_trace import judge_trace
-from course_lib.checks.lesson09.assistant_verdict import (
+from course_lib.checks.lesson09.assistant.run import Asked, Evidence
+from course_lib.checks.lesson09.assistant.scenarios import Expectation
+from course_lib.checks.lesson09.assistant.texts import hint, text
+from course_lib.checks.lesson09.assistant.trace import judge_trace
+from course_lib.checks.lesson09.assistant.verdict import (
     Verdict,
     answers_in,
     calls_of,
@@ -39,7 +39,7 @@ from course_lib.checks.lesson09.assistant_verdict import (
     reply_message,
     verdict,
 )
-from course_lib.checks.lesson09.budget_cases import expected_fit
+from course_lib.checks.lesson09.budget.cases import expected_fit
 from course_lib.checks.lesson09.memory import view, views
 
 

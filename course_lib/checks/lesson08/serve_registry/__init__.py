@@ -13,27 +13,26 @@ case that breaks each, and the hint that names it: see ``RULES``.
 from __future__ import annotations
 
 import json
-from functools import partial
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail, first_difference, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, raise_learner_error
-from course_lib.checks.lesson08._kernel_bridge import NOTEBOOK, hint_of, kernel_helper
-from course_lib.checks.lesson08.serve_registry_cases import (
+from course_lib.checks.lesson08._kernel_bridge import NOTEBOOK, kernel_helper
+from course_lib.checks.lesson08.serve_registry.cases import (
     RegistryCase,
     expected_listing,
     expected_text,
     hidden_cases,
     visible_case,
 )
-from course_lib.i18n import translate
 from course_lib.reference.mcp_server import is_error_text
 
 SERVE_CASE = "serve_registry(registry)"
 LIST_CASE = "tools/list"
 
-TEXTS = {
+TEXTS = Catalog() | {
     "call_case": "tools/call {name}({arguments})",
     "a_server": "a Server from mcp.server.lowlevel",
     "one_text_block": "one text block holding registry.call's text",
@@ -41,7 +40,7 @@ TEXTS = {
     "is_error": "isError: {value}",
     "summary": "{count} registries, {calls} calls",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
 def call_case(name: str, arguments: Any) -> str:
@@ -140,7 +139,7 @@ RULES = (
     ),
 )
 
-HINTS = {
+HINTS = Catalog() | {
     "not_server": (
         "serve_registry must return the low-level server, Server(name, on_list_tools=..., "
         "on_call_tool=...) from mcp.server.lowlevel; it returned a {kind}."
@@ -211,8 +210,7 @@ HINTS = {
 }
 
 
-def hint(key: str, **fields: object):
-    return hint_of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 EXCEPTION_HINTS = [
@@ -228,6 +226,7 @@ ASK = "report = serve_and_ask(serve_registry(registry), calls)"
     points=3,
     targets=("serve_registry",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_serve_registry(learner: Learner) -> str:
     cases = [visible_case(), *hidden_cases(hidden_rng("08.1"))]

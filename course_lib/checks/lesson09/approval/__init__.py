@@ -1,7 +1,7 @@
 """Exercise 09.3, ``ApprovalRegistry``: a person approves each call to a destructive tool
 before it runs, and a refusal is what the model reads instead of a result.
 
-Each case builds a fresh world beside the learner's code (``approval_cases.WORLD_SOURCE``: a
+Each case builds a fresh world beside the learner's code (``cases.WORLD_SOURCE``: a
 registry whose tools log each run, a person who logs each question), wraps its registry in the
 learner's class, makes one call, and reads the world's log back: whether the person was asked,
 with what, before or after the tool ran, and whether it ran at all. The expected result comes
@@ -13,14 +13,14 @@ error result that names the tool and says, in English or Chinese, that a person 
 from __future__ import annotations
 
 import json
-from functools import partial
 from typing import Any
 
-from course_lib.checks.compare import HintText, Plain, fail
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, fail
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
 from course_lib.checks.lesson09._policy_oracles import NOTEBOOK
-from course_lib.checks.lesson09.approval_cases import (
+from course_lib.checks.lesson09.approval.cases import (
     NEEDS_APPROVAL,
     RAISES,
     VISIBLE,
@@ -30,9 +30,8 @@ from course_lib.checks.lesson09.approval_cases import (
     hidden_cases,
 )
 from course_lib.checks.meaning import names, says, shown
-from course_lib.i18n import translate
 
-TEXTS = {
+TEXTS = Catalog() | {
     "asked_once": "the person asked once, with {arguments}, before the tool runs",
     "not_asked": "the person not asked",
     "asked": "asked {count} time(s): {asked}",
@@ -44,7 +43,7 @@ TEXTS = {
     "a_str": "a str",
     "summary": "{visible} visible and {hidden} hidden calls",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
 CASE = {index: case.label for index, case in enumerate(VISIBLE)}
@@ -90,7 +89,7 @@ RULES = (
          hint="never_raise"),
 )  # fmt: skip
 
-HINTS = {
+HINTS = Catalog() | {
     "passthrough": (
         "{name} needs no approval: return self.registry.call(name, arguments) unchanged, "
         "without asking anyone."
@@ -145,7 +144,7 @@ HINTS = {
     ),
     "returns_str": "call returns a str (got a {kind}).",
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 def shown_reply(reply: Reply) -> Any:
@@ -269,6 +268,7 @@ def run_case(learner: Learner, case: Case) -> None:
     points=2,
     targets=("ApprovalRegistry",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_approval_registry(learner: Learner) -> str:
     hidden = hidden_cases()

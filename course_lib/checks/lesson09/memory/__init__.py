@@ -12,15 +12,15 @@ built another way passes too.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Exchange, Learner, raise_learner_error
 from course_lib.checks.lesson09._exchanges import input_messages, is_responses, output_message
 from course_lib.checks.lesson09._policy_oracles import NOTEBOOK
-from course_lib.checks.lesson09.memory_cases import (
+from course_lib.checks.lesson09.memory.cases import (
     CHECK_MODEL,
     REGISTRY_SOURCE,
     Case,
@@ -28,9 +28,8 @@ from course_lib.checks.lesson09.memory_cases import (
     hidden_cases,
     visible_cases,
 )
-from course_lib.i18n import translate
 
-TEXTS = {
+TEXTS = Catalog() | {
     "requests": "{count} request(s)",
     "at_most": "at most {count} requests",
     "request": "request {number}",
@@ -81,7 +80,7 @@ RULES = (
     Rule("no_tools", "no tools: leave `tools` out", case=CASES[3], hint="no_tools"),
 )  # fmt: skip
 
-HINTS = {
+HINTS = Catalog() | {
     "model": "Pass model=model to every request (this one asked for {got!r}).",
     "responses": (
         "Send each request with client.responses.create(model=model, "
@@ -128,7 +127,7 @@ HINTS = {
     "rejected": "The model refused request {number}: {message}",
     "generic": "Compare your list with the expected one at Where.",
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 def view(message: Any) -> Any:
@@ -160,12 +159,12 @@ def reply_message(exchange: Exchange) -> dict:
 def responses_problem(request: dict) -> str | None:
     """What is not a Responses request with the registry's tools in its format, or None."""
     if not is_responses(request):
-        return translate(TEXTS, "chat_sent")
+        return TEXTS.text("chat_sent")
     tools = request.get("tools") or []
     if any(not isinstance(t, dict) or "function" in t or "name" not in t for t in tools):
-        return translate(TEXTS, "chat_tools")
+        return TEXTS.text("chat_tools")
     if request.get("previous_response_id") is not None:
-        return translate(TEXTS, "previous")
+        return TEXTS.text("previous")
     return None
 
 
@@ -191,18 +190,18 @@ def expected_conversation(case: Case, exchanges: list[Exchange]) -> tuple[list, 
 def judge_requests(case: Case, exchanges: list[Exchange], sent: list[list]) -> None:
     __tracebackhide__ = True
     if len(exchanges) > case.max_turns:
-        fail(case.label, Plain(translate(TEXTS, "at_most", count=case.max_turns)),
-             Plain(translate(TEXTS, "requests", count=len(exchanges))),
+        fail(case.label, Plain(TEXTS.text("at_most", count=case.max_turns)),
+             Plain(TEXTS.text("requests", count=len(exchanges))),
              hint("max_turns", limit=case.max_turns, count=len(exchanges)))  # fmt: skip
     for number, (exchange, wanted) in enumerate(zip(exchanges, sent, strict=False), start=1):
-        where = translate(TEXTS, "request", number=number)
+        where = TEXTS.text("request", number=number)
         request = exchange.request
         if request.get("model") != CHECK_MODEL:
             fail(case.label, CHECK_MODEL, request.get("model"), hint("model",
                  got=request.get("model")))  # fmt: skip
         problem = responses_problem(request)
         if problem is not None:
-            fail(case.label, Plain(translate(TEXTS, "a_responses_request")), Plain(problem),
+            fail(case.label, Plain(TEXTS.text("a_responses_request")), Plain(problem),
                  hint("responses", problem=problem), where=where)  # fmt: skip
         if case.empty and "tools" in request:
             fail(case.label, Plain("no tools"), request.get("tools"), hint("no_tools"))
@@ -295,9 +294,17 @@ def run_case(learner: Learner, case: Case) -> None:
              count=len(exchanges)))  # fmt: skip
 
 
-@exercise("09.4", notebook=NOTEBOOK, title="converse", points=2, targets=("converse",), rules=RULES)
+@exercise(
+    "09.4",
+    notebook=NOTEBOOK,
+    title="converse",
+    points=2,
+    targets=("converse",),
+    rules=RULES,
+    hints=HINTS,
+)
 def check_converse(learner: Learner) -> str:
     visible, hidden = visible_cases(), hidden_cases()
     for case in [*visible, *hidden]:
         run_case(learner, case)
-    return translate(TEXTS, "summary", visible=len(visible), hidden=len(hidden))
+    return TEXTS.text("summary", visible=len(visible), hidden=len(hidden))

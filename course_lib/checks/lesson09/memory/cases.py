@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from course_lib.checks.compare import hidden_rng
-from course_lib.checks.lesson09.budget_cases import SYSTEM, plain, with_tools
+from course_lib.checks.lesson09.budget.cases import SYSTEM, plain, with_tools
 
 CHECK_MODEL = "toy-check-model-09"
 REGISTRY_SOURCE = '''\

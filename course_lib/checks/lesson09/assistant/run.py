@@ -18,7 +18,7 @@ from typing import Any
 from course_lib.capstone.scenarios import Scenario
 from course_lib.checks.learner import Exchange, Learner, Reply
 from course_lib.checks.lesson09._exchanges import as_chat
-from course_lib.checks.lesson09.assistant_scenarios import CHECK_MODEL
+from course_lib.checks.lesson09.assistant.scenarios import CHECK_MODEL
 
 SHOP_CLASS = "from course_lib.capstone.shop import Shop"
 PERSON_CLASS = "from course_lib.capstone.scenarios import Person"

@@ -12,8 +12,8 @@ from course_lib.checks.compare import shown, spoken
 from course_lib.checks.failures import Failure
 from course_lib.checks.learner import Exchange
 from course_lib.checks.lesson09._policy_oracles import expected_may_use, expected_route
-from course_lib.checks.lesson09.assistant_run import Asked, Evidence
-from course_lib.checks.lesson09.assistant_texts import text
+from course_lib.checks.lesson09.assistant.run import Asked, Evidence
+from course_lib.checks.lesson09.assistant.texts import text
 from course_lib.local_model.followup import Exchange as ToolExchange
 from course_lib.local_model.turns import ToolCall
 from course_lib.widgets.conversation_text import ConversationText

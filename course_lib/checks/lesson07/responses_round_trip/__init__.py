@@ -15,10 +15,10 @@ breaks each, and the hint that names it: see ``RULES``.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
-from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson07._registry import (
@@ -29,13 +29,15 @@ from course_lib.checks.lesson07._registry import (
     text_of_response,
     tools,
 )
-from course_lib.checks.lesson07.responses_continuation import (
+from course_lib.checks.lesson07.responses_round_trip.continuation import (
+    HINTS as CONTINUATION_HINTS,
+)
+from course_lib.checks.lesson07.responses_round_trip.continuation import (
     diagnose_second_request,
     is_the_question,
 )
-from course_lib.i18n import translate
 
-TEXTS = {
+TEXTS = Catalog() | {
     "case": "responses_round_trip(client, registry, {question}, model={model})",
     "a_request": "a request to the model",
     "no_request": "no request",
@@ -48,7 +50,7 @@ TEXTS = {
     "text_beside": "a reply with text beside its calls ({count} call(s)): run them first",
     "summary": "{count} conversations",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
 def case_label(question: str, model: str = CHECK_MODEL) -> str:
@@ -152,7 +154,7 @@ RULES = (
     ),
 )
 
-HINTS = {
+HINTS = Catalog(also=(CONTINUATION_HINTS,)) | {
     "no_request": "Call client.responses.create.",
     "model": "Pass model=model to every request.",
     "tools": (
@@ -205,7 +207,7 @@ HINTS = {
         "client.responses.create returns a Response: read .output and .output_text, not .choices."
     ),
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 EXCEPTION_HINTS = [
@@ -261,6 +263,7 @@ def conversations(learner: Learner) -> list[tuple[str, Any, str]]:
     points=3,
     targets=("responses_round_trip",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_responses_round_trip(learner: Learner) -> str:
     table = conversations(learner)

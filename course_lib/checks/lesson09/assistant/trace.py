@@ -14,9 +14,9 @@ import json
 from typing import Any
 
 from course_lib.checks.compare import Plain
-from course_lib.checks.lesson09.assistant_run import Evidence
-from course_lib.checks.lesson09.assistant_texts import hint, text
-from course_lib.checks.lesson09.assistant_verdict import answers_in, calls_of, verdict
+from course_lib.checks.lesson09.assistant.run import Evidence
+from course_lib.checks.lesson09.assistant.texts import hint, text
+from course_lib.checks.lesson09.assistant.verdict import answers_in, calls_of, verdict
 
 RECORD_KEYS = ("tool", "arguments", "duration_ms", "ok", "error", "result_chars")
 MATCHED = ("tool", "arguments", "ok", "error", "result_chars")

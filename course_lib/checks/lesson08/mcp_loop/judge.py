@@ -3,7 +3,7 @@
 The requests are walked in order. Request 1 must hold the question alone; each later request
 must hold everything before it plus the last reply (its assistant message, once) and one tool
 message per call of that reply, with the call's id and the content the loop owes the model
-(``mcp_loop_cases.expected_answer``). The first thing that differs fails the case, with the
+(``cases.expected_answer``). The first thing that differs fails the case, with the
 hint its shape points to.
 """
 
@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import json
 import re
-from functools import partial
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail, first_difference
 from course_lib.checks.learner import raise_learner_error
-from course_lib.checks.lesson08._kernel_bridge import CHECK_MODEL, hint_of, raised_reply
-from course_lib.checks.lesson08.mcp_loop_cases import (
+from course_lib.checks.lesson08._kernel_bridge import CHECK_MODEL, raised_reply
+from course_lib.checks.lesson08.mcp_loop.cases import (
     MAX_TURNS,
     Conversation,
     ExpectedAnswer,
@@ -25,9 +25,8 @@ from course_lib.checks.lesson08.mcp_loop_cases import (
     expected_tools,
     server_name,
 )
-from course_lib.i18n import translate
 
-TEXTS = {
+TEXTS = Catalog() | {
     "a_request": "a request to the model",
     "no_request": "no request",
     "request": "request {number} of {count}",
@@ -41,9 +40,9 @@ TEXTS = {
     "an_answer": "the answer",
     "no_answer": "no answer after {count} requests",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
-HINTS = {
+HINTS = Catalog() | {
     "no_request": "Call client.chat.completions.create: the check's model saw no request.",
     "model": "Pass model=model to every request.",
     "tools": (
@@ -114,8 +113,7 @@ HINTS = {
 }
 
 
-def hint(key: str, **fields: object):
-    return hint_of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 def judge_conversation(
