@@ -14,4 +14,26 @@ Where things live:
 - ``course_lib.widgets``: the ipywidgets used in the lessons.
 """
 
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
 __version__ = "0.1.0"
+
+
+def lazy_names(package: str, homes: dict[str, str]) -> Callable[[str], Any]:
+    """A package's ``__getattr__`` that imports ``homes[name]`` (a submodule) on first use.
+
+    ``widgets`` and ``grading`` name their classes this way so that importing the package
+    loads nothing heavy: the grading side draws text without ipywidgets, and a kernel starts
+    without loading the grader.
+    """
+
+    def __getattr__(name: str) -> Any:
+        if name not in homes:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        return getattr(importlib.import_module(f"{package}.{homes[name]}"), name)
+
+    return __getattr__

@@ -8,8 +8,10 @@ nothing else from the course, so an MCP server does not pay for loading the loca
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
 
 DEFAULT_HOST = "127.0.0.1"
+LOOPBACK = ("127.0.0.1", "localhost", "::1")  # a server on any other address is public
 BACKLOG = 1024  # a burst of new connections waits in the kernel instead of being reset
 
 
@@ -27,3 +29,13 @@ def bind(host: str, port: int, *, backlog: int = BACKLOG) -> socket.socket:
         sock.close()
         raise
     return sock
+
+
+def serve_until_interrupted(serve: Callable[[], object], close: Callable[[], object]) -> None:
+    """Run ``serve`` until it returns or Ctrl-C (or SIGTERM) interrupts it, then ``close``."""
+    try:
+        serve()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        close()

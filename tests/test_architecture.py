@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,3 +111,25 @@ def test_the_reading_of_the_page_sees_a_wrong_diagram() -> None:
     assert ("grading", "checks") in drawn and ("checks", "widgets") in drawn  # -> and -.->
     fewer = section("The layers").replace("    grading --> checks\n", "")
     assert diagram_edges(fewer) == drawn - {("grading", "checks")}
+
+
+def test_the_lazy_packages_load_a_names_module_only_when_it_is_named() -> None:
+    """``widgets`` and ``grading`` name their classes through ``course_lib.lazy_names``: importing
+    the package loads neither ipywidgets nor the grader, naming a class loads its module, and
+    a name the package does not have is an AttributeError naming the package."""
+    probe = (
+        "import sys, course_lib.widgets as w, course_lib.grading as g\n"
+        "print('ipywidgets' in sys.modules, 'course_lib.grading.grader' in sys.modules)\n"
+        "g.grade_all; w.ToolForm\n"
+        "print('ipywidgets' in sys.modules, 'course_lib.grading.grader' in sys.modules)\n"
+        "try:\n    w.Missing\nexcept AttributeError as e:\n    print(e)\n"
+        "print(sorted(w.__all__) == w.__all__ and 'ToolForm' in w.__all__)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == [
+        "False False",
+        "True True",
+        "module 'course_lib.widgets' has no attribute 'Missing'",
+        "True",
+    ]

@@ -75,6 +75,8 @@ def check_source(new: NewExercise) -> str:
 
 
 def check_module(new: NewExercise, notebook: str) -> str:
+    """The check module, in the form of the course's example check (lesson 00's ``greeting``;
+    tests/authoring/test_scaffold.py holds the two in step)."""
     return f'''"""Exercise {new.exercise_id}, ``{new.target}``: (say what it checks).
 
 Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
@@ -82,7 +84,8 @@ Rules, the case that breaks each, and the hint that names it: see ``RULES`` and 
 
 from __future__ import annotations
 
-from course_lib.checks.compare import HintText
+from course_lib.checks.cases import Case, run_cases
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 
@@ -97,13 +100,17 @@ RULES = (
     ),
 )
 
-HINTS = {{
+HINTS = Catalog() | {{
     "returns": "{new.target} must return what the exercise asks for.",
 }}
 
+TEXTS = Catalog() | {{"summary": "{{count}} cases"}}
 
-def hint(key: str, **fields: object) -> HintText:
-    return HintText.of(HINTS, key, **fields)
+
+def cases() -> list[Case]:
+    """The table: a Case (label, arguments, expected value, hints) for each rule's case, then
+    the hidden ones."""
+    raise NotImplementedError("the check of {new.exercise_id} is still to write")
 
 
 @exercise(
@@ -113,9 +120,11 @@ def hint(key: str, **fields: object) -> HintText:
     points={new.points},
     targets=("{new.target}",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_{new.target}(learner: Learner) -> str:
-    raise NotImplementedError("the check of {new.exercise_id} is still to write")
+    count = run_cases(learner, "{new.target}", cases())
+    return TEXTS.text("summary", count=count)
 '''
 
 

@@ -21,6 +21,10 @@ Value specs (the arguments of ``call`` and the bindings of ``run``):
 
 The channel is in process in the learner's notebook and the kernel when grading (see
 ``course_lib.driver``); the check is the same code either way.
+
+One module because ``Learner`` is the whole of a check's side of the channel: the value specs
+it builds, the ``Reply`` it returns and the failures it raises for what came back are one
+vocabulary that every check imports from here; split, one call would need three modules.
 """
 
 from __future__ import annotations

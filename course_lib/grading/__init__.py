@@ -31,8 +31,7 @@ must start without loading the grader (nbformat, jsonschema) first.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from course_lib import lazy_names
 
 _HOMES = {
     "GradeOptions": "grader",
@@ -43,8 +42,4 @@ _HOMES = {
 }
 __all__ = sorted(_HOMES)
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _HOMES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
+__getattr__ = lazy_names(__name__, _HOMES)

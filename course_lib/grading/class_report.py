@@ -7,6 +7,10 @@ bytes. Its sections are data: ``SECTIONS`` is a list of ``Section(key, title, re
 its own section (the capstone's scenarios) adds one entry. Failures are grouped by the fields a
 check's failure carries (``hint_key``, or any other field such as ``scenario``), never by reading
 the English text. Every value from a submission is escaped.
+
+One module because the page is one document: its sections share the page's escaping, its
+tables and its SVG charts, and ``SECTIONS``, which orders them, reads top to bottom as the page
+does; a lesson that needs a section adds one entry and one function here.
 """
 
 from __future__ import annotations

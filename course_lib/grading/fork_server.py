@@ -18,6 +18,10 @@ The grader's side is ``ForkServer``: one server per set of check modules, shared
 grading threads, restarted if it ever dies. Where ``fork`` does not exist, the runner starts
 pytest as a fresh process instead (the same arguments, the same results channel).
 
+One module because the server and its client (``ForkServer``) are the two ends of one
+JSON-lines protocol, and the server is this module run as ``python -m``: what it imports
+before it forks, what a child sends back and what the client reads are kept in one reading.
+
     python -m course_lib.grading.fork_server [CHECK_MODULE...]   # speaks JSON lines
 """
 

@@ -23,6 +23,12 @@ what the kernel actually got; with ``require_private`` a kernel without a privat
 A kernel given a ``seed`` has ``random`` seeded with it before the first cell (and again after
 a restart, so the replayed cells draw what they drew before): an answer that uses ``random``
 grades the same on every regrade.
+
+One module because it is one object's life: the ``GuardedKernel`` nbval drives, and the
+pieces only its start uses (the kernel spec, the private runtime folder, the channels'
+transport and encryption, the zygote provisioner). Apart, each would be read only from the
+others, and the order in which a kernel is made private, started and watched would be spread
+over several files.
 """
 
 from __future__ import annotations

@@ -32,6 +32,11 @@ The grader's side is ``LauncherProcess`` (the parts of ``subprocess.Popen`` that
 and the grader use), made by ``kernel.ZygoteProvisioner``. This module imports only the
 standard library: the zygote loads nothing of the grader's.
 
+One module because the zygote and the grader's handle on it (``LauncherProcess``) are the
+two ends of one private protocol over one socket: what each side writes and the other reads,
+and when each end closes, are written once, here; and the zygote may import only the standard
+library, so the two halves cannot lean on a grader module for what they share.
+
     python -s -c ZYGOTE CONTROL_FD       # started by the fork server
 """
 

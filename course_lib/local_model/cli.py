@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from course_lib.listening import LOOPBACK, serve_until_interrupted
 from course_lib.local_model.http_limits import MEGABYTE, ServerLimits
 from course_lib.local_model.server import DEFAULT_HOST, DEFAULT_PORT, make_server
 
@@ -45,30 +46,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed for ids and timestamps")
     parser.add_argument("--verbose", action="store_true", help="log every request to stderr")
     limits = parser.add_argument_group("limits (a request beyond them gets a JSON 4xx)")
-    limits.add_argument(
-        "--max-body-mb",
-        type=positive_number,
-        default=DEFAULTS.max_body_bytes / MEGABYTE,
-        help="largest request body in MB; larger ones get 413 (default: %(default)g)",
-    )
-    limits.add_argument(
-        "--header-timeout",
-        type=positive_number,
-        default=DEFAULTS.header_timeout,
-        help="seconds to send a request's headers, else 408 (default: %(default)g)",
-    )
-    limits.add_argument(
-        "--body-timeout",
-        type=positive_number,
-        default=DEFAULTS.body_timeout,
-        help="seconds to send a request's body, else 408 (default: %(default)g)",
-    )
-    limits.add_argument(
-        "--idle-timeout",
-        type=positive_number,
-        default=DEFAULTS.idle_timeout,
-        help="seconds a connection may wait between requests (default: %(default)g)",
-    )
+    for flag, default, says in (
+        (
+            "--max-body-mb",
+            DEFAULTS.max_body_bytes / MEGABYTE,
+            "largest request body in MB; larger ones get 413",
+        ),
+        (
+            "--header-timeout",
+            DEFAULTS.header_timeout,
+            "seconds to send a request's headers, else 408",
+        ),
+        ("--body-timeout", DEFAULTS.body_timeout, "seconds to send a request's body, else 408"),
+        ("--idle-timeout", DEFAULTS.idle_timeout, "seconds a connection may wait between requests"),
+    ):
+        limits.add_argument(
+            flag, type=positive_number, default=default, help=f"{says} (default: %(default)g)"
+        )
     parser.set_defaults(handler=run)
 
 
@@ -94,13 +88,8 @@ def run(args: argparse.Namespace) -> int:
         )
         return 1
     print(MESSAGES["serving"].format(url=server.base_url), flush=True)
-    if args.host not in ("127.0.0.1", "localhost", "::1"):
+    if args.host not in LOOPBACK:
         print(MESSAGES["public"])
-    try:
-        server.serve_forever()  # returns, or raises KeyboardInterrupt, after Ctrl-C or SIGTERM
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    serve_until_interrupted(server.serve_forever, server.server_close)
     print(MESSAGES["stopped"], flush=True)
     return 0

@@ -24,6 +24,10 @@ that HTTP/1.0 does not have. :class:`LocalModelProtocol` keeps uvicorn's parsing
 - a half-closed connection gets its answers (pipelined ones too) before it is closed, and half
   a request then gets 400 at once;
 - an HTTP/1.0 stream is sent as it is produced and ended by closing the connection.
+
+One module because the four fixes are overrides of one uvicorn class (``HttpToolsProtocol``)
+and its request cycle, and they share its state (the parser, the timers, the transport): a
+change to one (the half-close, a timer) has to be read beside the others.
 """
 
 from __future__ import annotations

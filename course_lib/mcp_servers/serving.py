@@ -32,10 +32,9 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 
-from course_lib.listening import bind
+from course_lib.listening import LOOPBACK, bind, serve_until_interrupted
 from course_lib.mcp_servers.guards import EnvelopeHeaderGuard, answer_unreadable_lines
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 ENDPOINT = "/mcp"  # the SDK's default path for the MCP endpoint
 GRACEFUL_SECONDS = 3  # a client still streaming after this long is cut off on shutdown
 MESSAGES = {
@@ -109,11 +108,6 @@ def serve_http(server: Server, host: str, port: int, *, what: str) -> int:
     print(MESSAGES["serving_http"].format(what=what, url=url), flush=True)
     if host not in LOOPBACK:
         print(MESSAGES["public"], flush=True)
-    try:
-        uvicorn.Server(config).run(sockets=[sock])
-    except KeyboardInterrupt:
-        pass
-    finally:
-        sock.close()
+    serve_until_interrupted(lambda: uvicorn.Server(config).run(sockets=[sock]), sock.close)
     print(MESSAGES["stopped"], flush=True)
     return 0

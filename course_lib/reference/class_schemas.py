@@ -17,7 +17,7 @@ import typing_extensions as te
 from pydantic.errors import PydanticUserError
 
 from .docstrings import parse_docstring
-from .fields import MISSING, field_shape
+from .fields import MISSING, field_shape, resolved_hints
 from .model_schemas import model_schema
 from .schema_defs import rename_refs
 
@@ -56,7 +56,7 @@ class ClassSchemas:
         return candidate
 
     def _dataclass(self, cls: type) -> dict:
-        hints = _class_hints(cls)
+        hints = resolved_hints(cls, cls.__qualname__, "class")
         properties: dict[str, dict] = {}
         required: list[str] = []
         for field in dataclasses.fields(cls):
@@ -77,7 +77,7 @@ class ClassSchemas:
         return _object(cls, properties, required, own_doc=not _is_generated_doc(cls))
 
     def _typeddict(self, cls: type) -> dict:
-        hints = _class_hints(cls)
+        hints = resolved_hints(cls, cls.__qualname__, "class")
         required_keys = getattr(cls, "__required_keys__", frozenset(hints))
         properties: dict[str, dict] = {}
         required: list[str] = []
@@ -180,16 +180,6 @@ def _object(cls: type, properties: dict, required: list[str], *, own_doc: bool) 
         schema["required"] = required
     schema["additionalProperties"] = False
     return schema
-
-
-def _class_hints(cls: type) -> dict[str, Any]:
-    try:
-        return typing.get_type_hints(cls, include_extras=True)
-    except NameError as exc:
-        raise TypeError(
-            f"cannot resolve an annotation of {cls.__qualname__}: {exc}; "
-            "define or import that name in the class's module"
-        ) from exc
 
 
 def _class_name(cls: Any) -> str:

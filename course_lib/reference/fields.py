@@ -152,3 +152,19 @@ def _key(name: str, infos: list[FieldInfo]) -> str:
             raise TypeError(MESSAGES["alias_path"].format(alias=alias))
         key = alias or info.alias or key
     return key
+
+
+def resolved_hints(target: Any, subject: str, home: str) -> dict[str, Any]:
+    """The annotations of ``target`` (a function or a class), resolved with their ``Annotated``
+    metadata; a name that cannot be resolved is a ``TypeError`` that says what to do, naming
+    ``subject`` (``"f()"``, ``"Point"``) and where the name belongs (``home``: ``"function"``,
+    ``"class"``)."""
+    try:
+        return typing.get_type_hints(target, include_extras=True)
+    except NameError as exc:
+        raise TypeError(
+            f"{subject}: cannot resolve an annotation: {exc}; define or import that name in the "
+            f"{home}'s module (names only imported under TYPE_CHECKING are not available)"
+        ) from None
+    except Exception as exc:  # malformed string annotations raise SyntaxError and friends
+        raise TypeError(f"{subject}: cannot resolve its annotations: {exc!r}") from None

@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import functools
 import inspect
-import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from .docstrings import parse_docstring
-from .fields import MISSING, FieldShape, field_shape
+from .fields import MISSING, FieldShape, field_shape, resolved_hints
 from .type_map import SchemaBuilder, allows_null, json_default
 
 __all__ = ["FunctionSpec", "inspect_function", "parameters_schema"]
@@ -84,7 +83,7 @@ def inspect_function(func: Callable[..., Any]) -> FunctionSpec:
     target, fixed = _unwrap_partial(func)
     name = getattr(target, "__name__", None) or type(target).__name__
     signature = _signature(func, name, fixed)
-    hints = _resolve_hints(target, name)
+    hints = resolved_hints(target, f"{name}()", "function")
     # The raw text: parse_docstring cleans and caches it (inspect.getdoc would clean it again on
     # every call); getdoc only for what a class inherits.
     raw_doc = getattr(target, "__doc__", None)
@@ -169,18 +168,6 @@ def _signature(func: Callable[..., Any], name: str, fixed: set[str]) -> inspect.
         params = params[1:]  # an unbound classmethod object: drop cls
     params = [p for p in params if p.name not in fixed]
     return signature.replace(parameters=params)
-
-
-def _resolve_hints(target: Callable[..., Any], name: str) -> dict[str, Any]:
-    try:
-        return typing.get_type_hints(target, include_extras=True)
-    except NameError as exc:
-        raise TypeError(
-            f"{name}(): cannot resolve an annotation: {exc}; define or import that name in the "
-            "function's module (names only imported under TYPE_CHECKING are not available)"
-        ) from None
-    except Exception as exc:  # malformed string annotations raise SyntaxError and friends
-        raise TypeError(f"{name}(): cannot resolve its annotations: {exc!r}") from None
 
 
 def _check_param(

@@ -14,8 +14,7 @@ The widgets are imported when first named, so the text-only modules (``conversat
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from course_lib import lazy_names
 
 _MODULES = {
     "ConversationView": "conversation",
@@ -25,8 +24,4 @@ _MODULES = {
 }
 __all__ = sorted(_MODULES)
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _MODULES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{_MODULES[name]}"), name)
+__getattr__ = lazy_names(__name__, _MODULES)

@@ -27,6 +27,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from course_launcher import messages
 from course_launcher.environment import CourseEnv
 
 FIRST_NOTEBOOK = "00_welcome.ipynb"
@@ -46,15 +47,8 @@ TRANSLATION_PLUGIN = "@jupyterlab/translation-extension:plugin"
 def split_language(arguments: list[str]) -> tuple[str, list[str]]:
     """(the edition ``--lang X`` / ``--lang=X`` asks for, the other arguments); English when
     none is asked for. An unknown edition raises ``ValueError`` with what was asked."""
-    lang, rest = ENGLISH, []
-    items = iter(arguments)
-    for item in items:
-        if item == "--lang":
-            lang = next(items, "")
-        elif item.startswith("--lang="):
-            lang = item.partition("=")[2]
-        else:
-            rest.append(item)
+    asked, rest = messages.lang_option(arguments)
+    lang = ENGLISH if asked is None else asked
     if lang not in EDITION_FOLDERS:
         raise ValueError(lang)
     return lang, rest

@@ -206,16 +206,25 @@ def known(lang):
     return None
 
 
-def choose_language(arguments):
-    """Speak the language ``--lang X`` / ``--lang=X`` in ``arguments`` names, if it is one the
-    course speaks (an unknown one is reported by the command that takes it)."""
-    found = None
+def lang_option(arguments):
+    """(what ``--lang X`` / ``--lang=X`` in ``arguments`` names, None when none does; the other
+    arguments). The last one given wins."""
+    found, rest = None, []
     items = iter(arguments)
     for item in items:
         if item == "--lang":
             found = next(items, "")
         elif item.startswith("--lang="):
             found = item.partition("=")[2]
+        else:
+            rest.append(item)
+    return found, rest
+
+
+def choose_language(arguments):
+    """Speak the language ``--lang X`` / ``--lang=X`` in ``arguments`` names, if it is one the
+    course speaks (an unknown one is reported by the command that takes it)."""
+    found, _ = lang_option(arguments)
     if known(found):
         _chosen[:] = [known(found)]
 

@@ -4,6 +4,7 @@ contract and its rules agree word for word, and its test runs and fails until it
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -15,7 +16,12 @@ import nbformat
 import pytest
 
 from course_lib.authoring.contracts import notebook_contract
-from course_lib.authoring.scaffold import NewExercise, ScaffoldError, new_exercise
+from course_lib.authoring.scaffold import (
+    NewExercise,
+    ScaffoldError,
+    check_module,
+    new_exercise,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc")
@@ -114,3 +120,84 @@ def test_it_refuses_and_writes_nothing(course, new, says):
     with pytest.raises(ScaffoldError, match=says):
         new_exercise(course, new)
     assert {p: p.read_bytes() for p in course.rglob("*") if p.is_file()} == before
+
+
+# -- the scaffold's check module keeps the form of the example check ---------------------------
+
+EXAMPLE = ROOT / "course_lib" / "checks" / "lesson00" / "greeting.py"
+
+
+def table_form(value: ast.expr) -> str:
+    """``Catalog() | {...}`` for a catalog joined with a dict literal; else what it is."""
+    if isinstance(value, ast.BinOp) and isinstance(value.right, ast.Dict):
+        return ast.unparse(value.left) + " | {...}"
+    return type(value).__name__
+
+
+def form(source: str) -> dict[str, object]:
+    """What a check module's form is, leaving out what its exercise says: its docstring's second
+    paragraph, the course's names it imports, how its tables are built, the keywords its
+    ``@exercise`` gives, the check's signature and whether it runs a table of cases."""
+    tree = ast.parse(source)
+    imports = {
+        (node.module, alias.name)
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("course_lib.")
+        for alias in node.names
+    }
+    tables = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            name, value = node.targets[0].id, node.value
+            if name == "RULES":
+                tables[name] = sorted(
+                    {(item.func.id, *sorted(k.arg for k in item.keywords)) for item in value.elts}
+                )
+            elif name in ("HINTS", "TEXTS"):
+                tables[name] = table_form(value)
+    [check] = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("check_")
+    ]
+    [decorator] = check.decorator_list
+    return {
+        "docstring": ast.get_docstring(tree).split("\n\n")[1],
+        "imports": imports,
+        "tables": tables,
+        "exercise": (decorator.func.id, sorted(k.arg for k in decorator.keywords)),
+        "signature": ast.unparse(check.args) + " -> " + ast.unparse(check.returns),
+        "runs cases": any(
+            isinstance(n, ast.Call) and getattr(n.func, "id", "") == "run_cases"
+            for n in ast.walk(check)
+        ),
+    }
+
+
+def in_step(scaffold: dict[str, object], example: dict[str, object]) -> list[str]:
+    """Where the scaffold's form parts from the example's (it may import fewer names)."""
+    return [
+        key
+        for key in example
+        if not (
+            scaffold[key] <= example[key] if key == "imports" else scaffold[key] == example[key]
+        )
+    ]
+
+
+def test_the_scaffolds_check_module_has_the_form_of_the_example_check():
+    scaffold = form(check_module(NewExercise("00.2", "farewell"), "00_welcome"))
+    example = form(EXAMPLE.read_text(encoding="utf-8"))
+    assert in_step(scaffold, example) == [], (scaffold, example)
+    assert scaffold["runs cases"] and set(scaffold["tables"]) == {"RULES", "HINTS", "TEXTS"}
+
+
+def test_the_form_comparison_sees_an_example_that_moved_on():
+    """Had the example changed its idiom (a hint table as a plain dict, another keyword), the
+    comparison above would say so."""
+    source = EXAMPLE.read_text(encoding="utf-8")
+    scaffold = form(check_module(NewExercise("00.2", "farewell"), "00_welcome"))
+    plain = source.replace("HINTS = Catalog() | {", "HINTS = {", 1)
+    assert in_step(scaffold, form(plain)) == ["tables"]
+    fewer = source.replace("rules=RULES, hints=HINTS", "rules=RULES", 1)
+    assert in_step(scaffold, form(fewer)) == ["exercise"]

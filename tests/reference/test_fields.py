@@ -266,3 +266,40 @@ def test_unhashable_annotated_metadata_is_ignored_and_the_tool_still_validates()
     registry = registered(total)
     assert registry.call("total", {"values": [1, 2]}) == "3"
     assert "values" in error_of(registry.call("total", {"values": ["a"]}))
+
+
+def test_an_unresolvable_annotation_in_a_class_or_a_function_says_the_same_thing():
+    """One helper resolves both: the message names the class (or the function) and the name."""
+
+    @dataclasses.dataclass
+    class Point:
+        x: "Missing"  # noqa: F821
+
+    def place(p: Point) -> None: ...
+
+    def move(x: "Nowhere") -> None: ...  # noqa: F821
+
+    with pytest.raises(TypeError) as in_class:
+        parameters_schema(place)
+    said = str(in_class.value)
+    assert (
+        said.startswith("place(): parameter 'p': ")
+        and "Point: cannot resolve an annotation: " in said
+    )
+    assert "'Missing'" in said and "the class's module" in said
+    with pytest.raises(TypeError) as in_function:
+        parameters_schema(move)
+    assert str(in_function.value).startswith("move(): cannot resolve an annotation: ")
+    assert "'Nowhere'" in str(in_function.value)
+    assert "the function's module" in str(in_function.value)
+
+
+def test_a_malformed_string_annotation_in_a_class_is_a_type_error():
+    @dataclasses.dataclass
+    class Broken:
+        x: "list[int"  # noqa: F722 (a string annotation that is not Python)
+
+    def use(b: Broken) -> None: ...
+
+    with pytest.raises(TypeError, match=r"Broken: cannot resolve its annotations: SyntaxError"):
+        parameters_schema(use)
