@@ -1,6 +1,6 @@
 """Exercise 03.3, ``container_schema(annotation, json_type) -> dict``: lists, tuples, sets, dicts.
 
-The check passes its own json_type (``_shared.GIVEN``) for the contents.
+The check passes its own json_type (``_annotation_cases.GIVEN``) for the contents.
 Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
 """
 

@@ -1,6 +1,6 @@
 """Exercise 03.1, ``union_schema(annotation, json_type) -> dict``: unions and null as ``anyOf``.
 
-The check passes its own json_type (``_shared.GIVEN``); the expected value is
+The check passes its own json_type (``_annotation_cases.GIVEN``); the expected value is
 ``{"anyOf": [json_type(m) for m in typing.get_args(annotation)]}``.
 Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
 """
