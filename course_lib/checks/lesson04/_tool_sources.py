@@ -142,6 +142,15 @@ def method(learner: Learner, handle: str, name: str) -> dict[str, Any]:
     return learner.attr(learner.handle(handle), name)
 
 
+def shown(reply: Reply) -> Any:
+    """What a reply holds, for Got: the exception, the repr of a non-JSON value, or the JSON."""
+    if reply.raised:
+        return Plain(reply.raised_text)
+    if "unjson" in reply.data:
+        return Plain(reply.data.get("repr", ""))
+    return reply.value
+
+
 def json_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 

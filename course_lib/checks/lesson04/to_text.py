@@ -356,7 +356,15 @@ def silent_cut_hint(learner: Learner, item: CutCase, spec: Any, got: str) -> str
     return "never_silent"
 
 
-@exercise("04.5", notebook=NOTEBOOK, title="to_text", points=2, targets=("to_text",), rules=RULES)
+@exercise(
+    "04.5",
+    notebook=NOTEBOOK,
+    title="to_text",
+    points=2,
+    targets=("to_text",),
+    rules=RULES,
+    hints=HINTS,
+)
 def check_to_text(learner: Learner) -> str:
     for item in CASES:
         check_value(learner, item)

@@ -324,7 +324,7 @@ def hidden_cases(count: int = 16) -> list[ValueCase]:
 
 
 @exercise("04.2", notebook=NOTEBOOK, title="value_problem", points=1,
-          targets=("value_problem",), rules=RULES)  # fmt: skip
+          targets=("value_problem",), rules=RULES, hints=HINTS)  # fmt: skip
 def check_value_problem(learner: Learner) -> str:
     hidden = hidden_cases()
     for item in (*CASES, *hidden):

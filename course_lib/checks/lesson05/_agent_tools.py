@@ -11,13 +11,13 @@ call ids and the same replies.
 from __future__ import annotations
 
 import json
-from functools import cache, partial
+from functools import cache
 from typing import Any
 
-from course_lib.checks.compare import HintText, Plain, fail
-from course_lib.checks.learner import ModelSession
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, fail
+from course_lib.checks.learner import Learner, ModelSession, Reply
 from course_lib.driver import CASE_MODULE, build_client
-from course_lib.i18n import translate
 
 NOTEBOOK = "05_agent_loop"
 CHECK_MODEL = "toy-check-model-05"  # not MODEL: the learner must pass ``model`` through
@@ -118,13 +118,13 @@ def describe_result(result, registry):
 
 KERNEL_SOURCE = TOOLS_SOURCE + "\n\n" + VIEW_SOURCE
 
-HINTS = {
+HINTS = Catalog() | {
     "not_json": (
         "{what} must be plain data: dicts with string keys, lists, strings, numbers, booleans "
         "and None, as the API sends and receives them."
     ),
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 TEXTS = {"plain_json": "plain JSON data"}
 
 
@@ -157,10 +157,37 @@ def check_tools() -> list[dict]:
     return json.loads(_tools_text())
 
 
+def run_loop(
+    learner: Learner, target: str, code: str, result: str, policy: Any, question: str, **names: Any
+) -> tuple[Reply, ModelSession]:
+    """Run ``code`` beside the learner's code with their loop ``target``, a client on a new model
+    session of ``policy`` (on the check's side), the check's registry, ``question``, the check's
+    model and ``names`` bound; the reply (``result``) and the session, whose ``exchanges`` hold
+    what the loop sent. 05.1, 05.2 and 05.6 run their loops this way."""
+    session = learner.model(policy, model_name=CHECK_MODEL)
+    bind = {
+        target: learner.target(target),
+        "client": learner.client(session),
+        "registry": learner.source("make_registry()", setup=KERNEL_SOURCE),
+        "question": question,
+        "model": CHECK_MODEL,
+        **names,
+    }
+    return learner.run(code, result=result, bind=bind), session
+
+
 def oracle_client(policy: Any, *, seed: int = 0) -> Any:
     """A real ``openai.OpenAI`` on a model session of the check's own, for the reference loop."""
     session = ModelSession(policy, CHECK_MODEL, seed, id="oracle")
     return build_client(lambda message: session.answer(message), session.id, "openai")
+
+
+def parsed_json(value: Any) -> Any:
+    """JSON text parsed; anything else, or text that is not JSON, as it is."""
+    try:
+        return json.loads(value)
+    except (TypeError, ValueError):
+        return value
 
 
 def unwrap(case: str, described: dict[str, Any], what: str) -> Any:
@@ -171,7 +198,7 @@ def unwrap(case: str, described: dict[str, Any], what: str) -> Any:
     shown = Plain(described.get("repr", ""))
     fail(
         case,
-        Plain(translate(TEXTS, "plain_json")),
+        Plain(TEXTS.text("plain_json")),
         shown,
         hint("not_json", what=what),
         where=described.get("problem"),

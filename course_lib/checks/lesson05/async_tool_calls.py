@@ -12,12 +12,13 @@ each, and the hint that names it: see ``RULES``.
 
 from __future__ import annotations
 
-from functools import partial
 from random import Random
 
-from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
+from course_lib.checks.lesson05 import tool_calls
 from course_lib.checks.lesson05._agent_tools import NOTEBOOK
 from course_lib.checks.lesson05._meeting import (
     ASYNC_MEETING_SOURCE,
@@ -28,9 +29,8 @@ from course_lib.checks.lesson05._meeting import (
     shown_calls,
 )
 from course_lib.checks.lesson05.tool_calls import judge
-from course_lib.i18n import translate
 
-TEXTS = {
+TEXTS = Catalog() | {
     "case": "await arun_tool_calls(registry, [{calls}]) where {names} are async",
     "case_down": (
         "await arun_tool_calls(registry, [{calls}]) where {names} are async and {down} raise(s)"
@@ -44,7 +44,7 @@ TEXTS = {
     "foreign": "an async tool ran on an event loop of its own, in another thread",
     "summary": "{count} batches",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
 Batch = tuple[list[dict], list[str], list[str]]
@@ -156,7 +156,8 @@ RULES = (
     ),
 )
 
-HINTS = {
+# The hints on the messages are 05.3's, word for word: said from its table.
+HINTS = Catalog(also=(tool_calls.HINTS,)) | {
     "async_def": (
         "arun_tool_calls must be a coroutine function: write async def arun_tool_calls(...), "
         "so that the caller can await it next to other work on its event loop."
@@ -191,41 +192,24 @@ HINTS = {
         'exactly as it came: tool_call["function"]["arguments"].'
     ),
     "arguments_unchanged": "Pass each call's arguments string to the registry unchanged.",
-    "arguments_rewritten": (
-        "These arguments are the same JSON as the call's, written differently (parsed and "
-        "dumped again). The registry would accept them, but the exercise asks for each "
-        'call\'s arguments string exactly as it came: tool_call["function"]["arguments"].'
-    ),
     "batch_down": (
         "One failing call took the whole batch down: asyncio.gather raises the first exception "
         "of its coroutines. Catch the exception inside the coroutine of each call and answer "
         'that call with json.dumps({{"error": f"{{type(exc).__name__}}: {{exc}}"}}, '
         "ensure_ascii=False)."
     ),
-    "result_list": "Return a list: one tool message dict per call.",
-    "one_per_call": "Return exactly one tool message per call, no more, no fewer.",
-    "item_dict": 'Each item is a dict {{"role": "tool", "tool_call_id": ..., "content": ...}}.',
     "completion_order": (
         "The messages come in the order the calls finished, not the order they were asked: "
         "asyncio.gather returns the results in the order of its arguments; "
         "asyncio.as_completed does not."
-    ),
-    "tool_call_id_key": 'The key is "tool_call_id" (the id of the call the message answers).',
-    "role_tool": 'Each message has "role": "tool".',
-    "ensure_ascii": (
-        "The error object is right, but written with \\u escapes: pass ensure_ascii=False to "
-        "json.dumps, so that text such as 北京 stays readable."
     ),
     "error_format": (
         "When the registry raises, that call's content is "
         'json.dumps({{"error": f"{{type(exc).__name__}}: {{exc}}"}}, ensure_ascii=False) and the '
         "other calls keep their results: catch the exception inside each call's coroutine."
     ),
-    "message_shape": (
-        'Each tool message is {{"role": "tool", "tool_call_id": call["id"], "content": result}}.'
-    ),
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 # Runs the learner's coroutine to its end on a fresh thread with a loop of its own: the thread
@@ -260,6 +244,7 @@ DEADLINE = 3 * WAIT  # the whole batch; a correct answer takes a fraction of a s
     points=3,
     targets=("arun_tool_calls",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_arun_tool_calls(learner: Learner) -> str:
     for calls, down, asynchronous in BATCHES:

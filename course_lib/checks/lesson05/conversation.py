@@ -8,13 +8,12 @@ data described beside the learner's code (``VIEW_SOURCE``).
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, fail, first_difference
-from course_lib.i18n import translate
 
-HINTS = {
+HINTS = Catalog() | {
     "assistant_twice": (
         "The same assistant message was appended more than once (once per tool call). Append "
         "the assistant message once per turn, before the loop over its calls; then append one "
@@ -101,9 +100,9 @@ HINTS = {
         "then one tool message per call; the final assistant message ends the list."
     ),
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
-TEXTS = {
+TEXTS = Catalog() | {
     "accepted": "a conversation the model accepts",
     "bad_request": "BadRequestError: {message}",
     "a_list_of_dicts": "a list of dicts",
@@ -111,7 +110,7 @@ TEXTS = {
     "message_at": "messages[{position}] of {count} (expected {expected} messages)",
     "no_message": "(no message)",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
 # --- what the model refused ----------------------------------------------------------------

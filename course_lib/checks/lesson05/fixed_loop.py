@@ -9,31 +9,31 @@ each, and the hint that names it: see ``RULES``.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
+from course_lib.checks.lesson05 import conversation, requests
 from course_lib.checks.lesson05._agent_tools import (
     CHECK_MODEL,
     CITIES,
-    KERNEL_SOURCE,
     NOTEBOOK,
+    run_loop,
     unwrap,
 )
 from course_lib.checks.lesson05.agent_loop import explain_raised, reference_view
 from course_lib.checks.lesson05.agent_loop.cases import Endless, call_spec, heuristic, script
 from course_lib.checks.lesson05.conversation import compare_messages, plain_messages
 from course_lib.checks.lesson05.requests import diagnose_requests
-from course_lib.i18n import translate
 
-TEXTS = {
+TEXTS = Catalog() | {
     "case": "fixed_loop(client, registry, {question}, model={model})",
     "case_limit": "fixed_loop(client, registry, {question}, model={model}, max_turns={limit})",
     "summary": "{count} conversations",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 TWO_CITIES = "北京和上海的天气怎么样？"
 ENDLESS_QUESTION = "a model that never stops calling"
@@ -128,24 +128,27 @@ CODE = "result = fixed_loop(client, registry, question, model=model, **limit)"
 
 
 @exercise(
-    "05.2", notebook=NOTEBOOK, title="fixed_loop", points=2, targets=("fixed_loop",), rules=RULES
+    "05.2",
+    notebook=NOTEBOOK,
+    title="fixed_loop",
+    points=2,
+    targets=("fixed_loop",),
+    rules=RULES,
+    hints=Catalog(also=(conversation.HINTS, requests.HINTS)),
 )
 def check_fixed_loop(learner: Learner) -> str:
     table = fixed_loop_cases()
     for question, policy, limit in table:
         case = case_label(question, limit)
-        session = learner.model(policy(), model_name=CHECK_MODEL)
-        reply = learner.run(
+        given = {} if limit is None else {"max_turns": limit}
+        reply, session = run_loop(
+            learner,
+            "fixed_loop",
             CODE,
-            result="describe_messages(result)",
-            bind={
-                "fixed_loop": learner.target("fixed_loop"),
-                "client": learner.client(session),
-                "registry": learner.source("make_registry()", setup=KERNEL_SOURCE),
-                "question": question,
-                "model": CHECK_MODEL,
-                "limit": {} if limit is None else {"max_turns": limit},
-            },
+            "describe_messages(result)",
+            policy(),
+            question,
+            limit=given,
         )
         diagnose_requests(case, question, session.exchanges)
         if reply.raised:

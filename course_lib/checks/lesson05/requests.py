@@ -3,13 +3,11 @@ model name, the tools, and the first request's messages, the same on every turn.
 
 from __future__ import annotations
 
-from functools import partial
-
-from course_lib.checks.compare import HintText, Plain, fail, first_difference
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, fail, first_difference
 from course_lib.checks.lesson05._agent_tools import CHECK_MODEL, check_tools
-from course_lib.i18n import translate
 
-HINTS = {
+HINTS = Catalog() | {
     "no_request": "Call client.chat.completions.create: the loop never asked the model.",
     "request": (
         "Every turn calls client.chat.completions.create(model=model, messages=messages, "
@@ -25,8 +23,8 @@ HINTS = {
         "the first request."
     ),
 }
-hint = partial(HintText.of, HINTS)
-TEXTS = {
+hint = HINTS.hint
+TEXTS = Catalog() | {
     "a_request": "a request to the model",
     "no_request": "no request",
     "request_number": "request {number} of {count} your loop sent",
@@ -34,7 +32,7 @@ TEXTS = {
     "the_tools": "the registry's tools, registry.schemas()",
     "first_messages": "the first request's messages",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
 def diagnose_requests(case: str, question: str, exchanges: list) -> None:

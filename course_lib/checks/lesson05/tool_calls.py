@@ -10,14 +10,15 @@ any time. Rules, the case that breaks each, and the hint that names it: see ``RU
 from __future__ import annotations
 
 import json
-from functools import partial
 from random import Random
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng, show
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
 from course_lib.checks.lesson05._agent_tools import NOTEBOOK
+from course_lib.checks.lesson05._agent_tools import parsed_json as _parsed
 from course_lib.checks.lesson05._meeting import (
     MEETING_SOURCE,
     WAIT,
@@ -25,9 +26,8 @@ from course_lib.checks.lesson05._meeting import (
     expected_messages,
     shown_calls,
 )
-from course_lib.i18n import translate
 
-TEXTS = {
+TEXTS = Catalog() | {
     "case": "run_tool_calls(registry, [{calls}])",
     "case_down": "run_tool_calls(registry, [{calls}]) where {names} raise(s)",
     "together": "all {count} calls running at the same time",
@@ -37,7 +37,7 @@ TEXTS = {
     "summary": "{count} batches",
     "not_a_list": "a {kind}, not a list",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
 # More calls than ThreadPoolExecutor() starts threads without max_workers (at most 32).
@@ -122,7 +122,7 @@ RULES = (
     Rule("empty", "no calls gives `[]`", case=NONE, hint="empty"),
 )
 
-HINTS = {
+HINTS = Catalog() | {
     "together": (
         "Start every call before waiting for any: submit them all to a "
         "ThreadPoolExecutor(max_workers=len(tool_calls)) (one thread per call) and then collect "
@@ -172,7 +172,7 @@ HINTS = {
         'Each tool message is {{"role": "tool", "tool_call_id": call["id"], "content": result}}.'
     ),
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 @exercise(
@@ -182,6 +182,7 @@ hint = partial(HintText.of, HINTS)
     points=3,
     targets=("run_tool_calls",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_run_tool_calls(learner: Learner) -> str:
     for calls, down in BATCHES:
@@ -277,10 +278,3 @@ def messages_hint(expected: list[dict], got: Any, hints: Any) -> HintText:
         if content != wanted["content"] and wanted["content"].startswith('{"error"'):
             return hints("error_format")
     return hints("message_shape")
-
-
-def _parsed(text: Any) -> Any:
-    try:
-        return json.loads(text)
-    except (TypeError, ValueError):
-        return text

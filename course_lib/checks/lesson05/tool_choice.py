@@ -12,29 +12,30 @@ forces the first turn only). Rules, the case that breaks each, and the hint that
 from __future__ import annotations
 
 import json
-from functools import partial
 from typing import Any
 
-from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
+from course_lib.checks.lesson05 import conversation, requests
 from course_lib.checks.lesson05._agent_tools import (
     CHECK_MODEL,
     CITIES,
-    KERNEL_SOURCE,
     NOTEBOOK,
     check_registry,
     oracle_client,
+    run_loop,
     unwrap,
 )
 from course_lib.checks.lesson05.agent_loop.cases import Endless, heuristic
 from course_lib.checks.lesson05.conversation import fail_refused
 from course_lib.checks.lesson05.requests import diagnose_requests
-from course_lib.i18n import translate
 
 MODES = ("auto", "none", "required")
 
-HINTS = {
+# The rules of the loop name 05.1's and 05.2's hints (the requests, the messages).
+HINTS = Catalog(also=(conversation.HINTS, requests.HINTS)) | {
     "named_form": (
         "A tool's name is not a tool_choice of its own: the API takes only 'auto', 'none' and "
         "'required' as strings. Name one tool as "
@@ -72,9 +73,9 @@ HINTS = {
         "the reply has tool calls, up to max_turns={limit} requests."
     ),
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
-TEXTS = {
+TEXTS = Catalog() | {
     "case": "ask_with_choice(client, registry, {question}, model={model}, tool_choice={choice}, "
     "max_turns={limit})",
     "a_value_error": "ValueError naming {name!r}, before any request",
@@ -83,7 +84,7 @@ TEXTS = {
     "request_number": "request {number} of {count} your loop sent",
     "summary": "{count} conversations",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
 # (question, tool_choice as the learner is given it, policy factory, max_turns)
@@ -244,25 +245,15 @@ def explain_raised(item: Case, reply: Reply, exchanges: list) -> None:
 
 
 @exercise("05.6", notebook=NOTEBOOK, title="ask_with_choice", points=2,
-          targets=("ask_with_choice",), rules=RULES)  # fmt: skip
+          targets=("ask_with_choice",), rules=RULES, hints=HINTS)  # fmt: skip
 def check_tool_choice(learner: Learner) -> str:
     table = [*VISIBLE, *hidden_cases()]
     for item in table:
         question, choice, policy, limit = item
         case = case_label(item)
-        session = learner.model(policy(), model_name=CHECK_MODEL)
-        reply = learner.run(
-            CODE,
-            result="as_data(result)",
-            bind={
-                "ask_with_choice": learner.target("ask_with_choice"),
-                "client": learner.client(session),
-                "registry": learner.source("make_registry()", setup=KERNEL_SOURCE),
-                "question": question,
-                "model": CHECK_MODEL,
-                "choice": choice,
-                "limit": limit,
-            },
+        given = {"choice": choice, "limit": limit}
+        reply, session = run_loop(
+            learner, "ask_with_choice", CODE, "as_data(result)", policy(), question, **given
         )
         if item is UNKNOWN:
             expect_refusal(learner, item, reply, session.exchanges)

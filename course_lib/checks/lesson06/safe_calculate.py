@@ -15,18 +15,17 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Callable
-from functools import partial
 from random import Random
 from typing import Any
 
-from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
 from course_lib.checks.lesson06._roles_and_answers import NOTEBOOK, shown_answer
-from course_lib.i18n import translate
 
 MAX_LENGTH = 200
-TEXTS = {
+TEXTS = Catalog() | {
     "case": "safe_calculate({expression})",
     "case_long": "safe_calculate(<{length} characters: {start}…>)",
     "value_error": "ValueError",
@@ -45,8 +44,8 @@ CODE_CASE = "safe_calculate's code and the functions it calls"
 def case_label(expression: Any) -> str:
     if isinstance(expression, str) and len(expression) > 60:
         start = repr(expression[:12])
-        return translate(TEXTS, "case_long", length=f"{len(expression):,}", start=start)
-    return translate(TEXTS, "case", expression=repr(expression))
+        return TEXTS.text("case_long", length=f"{len(expression):,}", start=start)
+    return TEXTS.text("case", expression=repr(expression))
 
 
 RULES = (
@@ -143,7 +142,7 @@ RULES = (
     ),
 )
 
-HINTS = {
+HINTS = Catalog() | {
     "valid": (
         "This is plain arithmetic and must give its value: numbers, + - * / // % **, unary "
         "+ and -, parentheses."
@@ -235,7 +234,7 @@ HINTS = {
         "that is not a float."
     ),
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 # (expression, its value, the hint when the learner raises instead)
@@ -382,7 +381,7 @@ def expect_refusal(learner: Learner, expression: Any, returned_key: str, raised_
     case = case_label(expression)
     reply = learner.attempt("safe_calculate", expression)
     if not reply.raised:
-        fail(case, Plain(translate(TEXTS, "value_error")), shown_answer(reply), hint(returned_key))
+        fail(case, Plain(TEXTS.text("value_error")), shown_answer(reply), hint(returned_key))
     if not reply.raised_a("ValueError"):
         chosen = hint(raised_key, type=reply.type)
         raise_learner_error(case, reply, [(_always, chosen)])
@@ -428,8 +427,8 @@ def expect_no_eval(learner: Learner) -> None:
     found = learner.run(EVAL_SCAN, result="found", bind={"fn": learner.target("safe_calculate")})
     if found.returned and found.value:
         names = " and ".join(found.value)
-        got = Plain(translate(TEXTS, "calls", names=names))
-        fail(CODE_CASE, Plain(translate(TEXTS, "no_eval")), got, hint("eval_in_code", names=names))
+        got = Plain(TEXTS.text("calls", names=names))
+        fail(CODE_CASE, Plain(TEXTS.text("no_eval")), got, hint("eval_in_code", names=names))
 
 
 @exercise(
@@ -439,6 +438,7 @@ def expect_no_eval(learner: Learner) -> None:
     points=3,
     targets=("safe_calculate",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_safe_calculate(learner: Learner) -> str:
     expect_no_eval(learner)
@@ -453,4 +453,4 @@ def check_safe_calculate(learner: Learner) -> str:
     ]  # fmt: skip
     for expression, returned_key, raised_key in refused:
         expect_refusal(learner, expression, returned_key, raised_key)
-    return translate(TEXTS, "summary", valid=len(valid), refused=len(refused))
+    return TEXTS.text("summary", valid=len(valid), refused=len(refused))

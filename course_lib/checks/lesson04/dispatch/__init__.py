@@ -15,7 +15,7 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, Reply
+from course_lib.checks.learner import Learner
 from course_lib.checks.lesson04._tool_sources import (
     NOTEBOOK,
     expect_json_text,
@@ -23,6 +23,7 @@ from course_lib.checks.lesson04._tool_sources import (
     local_tool,
     method,
     phrase,
+    shown,
 )
 from course_lib.checks.lesson04.dispatch.cases import (
     EMPTY_CASE,
@@ -130,12 +131,8 @@ def called(
     if reply.raised:
         fail(case, phrase("a_str"), Plain(reply.raised_text), hint(raised_key))
     if reply.type != "str":
-        fail(case, phrase("a_str"), _shown(reply), hint("not_str"))
+        fail(case, phrase("a_str"), shown(reply), hint("not_str"))
     return reply.value
-
-
-def _shown(reply: Reply) -> Any:
-    return Plain(reply.data["repr"]) if "unjson" in reply.data else reply.value
 
 
 def expect_result(learner: Learner, registry: str, item: OkCase) -> None:
@@ -192,7 +189,7 @@ def error_message(case: str, got: str, expected: Plain, item: ErrorCase) -> str:
     plain_error = got.lower().startswith(("error", "exception", "错误", "异常"))
     if plain_error or (not isinstance(value, dict) and says_all(got, item.words)):
         fail(case, expected, got, hint("error_object"))
-    fail(case, expected, got, hint(item.ran_hint, name=item.name, arguments=item.arguments))
+    fail(case, expected, got, hint(item.hint, name=item.name, arguments=item.arguments))
     return ""
 
 
@@ -260,6 +257,7 @@ def expect_error(learner: Learner, registry: str, item: ErrorCase) -> None:
     points=3,
     targets=("DispatchRegistry",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_dispatch(learner: Learner) -> str:
     registry = build_registry(learner)

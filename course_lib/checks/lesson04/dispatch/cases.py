@@ -170,11 +170,6 @@ class ErrorCase:
         return f"raised_{self.kind}"
 
     @property
-    def ran_hint(self) -> str:
-        """The hint when the result is no error at all (the tool ran when it should not have)."""
-        return self.hint
-
-    @property
     def schema(self) -> dict:
         return parameters_schema(local_tool(self.name))
 

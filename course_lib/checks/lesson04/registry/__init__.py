@@ -15,14 +15,20 @@ from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
-from course_lib.checks.lesson04._tool_sources import NOTEBOOK, keep_tool, local_tool, method, phrase
+from course_lib.checks.lesson04._tool_sources import (
+    NOTEBOOK,
+    keep_tool,
+    local_tool,
+    method,
+    phrase,
+    shown,
+)
 from course_lib.checks.lesson04.registry import cases
 from course_lib.checks.lesson04.registry.cases import (
     ENTRY_KEYS,
     FORMATS,
     Registration,
     hint,
-    shown,
 )
 from course_lib.checks.lesson04.registry.schemas import expected_schema, schema_hints
 from course_lib.i18n import translate
@@ -330,6 +336,7 @@ def hidden_registrations(count: int = 8) -> list[Registration]:
     points=3,
     targets=("ToolRegistry",),
     rules=RULES,
+    hints=cases.HINTS,
 )
 def check_tool_registry(learner: Learner) -> str:
     registry = learner.call("ToolRegistry", case="ToolRegistry()", keep=True).handle

@@ -12,7 +12,7 @@ from typing import Any
 
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, Plain, expect_equal, fail
-from course_lib.checks.learner import Learner, Reply
+from course_lib.checks.learner import Learner
 from course_lib.checks.lesson04._tool_sources import local_tool, phrase
 from course_lib.i18n import translate
 from course_lib.reference import parameters_schema
@@ -387,12 +387,3 @@ def description_hints(item: Registration, expected: str) -> list[Hint]:
             hint("first_line"),
         ),
     ]
-
-
-def shown(reply: Reply) -> Any:
-    """What a reply holds, for Got: the exception, the repr of a non-JSON value, or the JSON."""
-    if reply.raised:
-        return Plain(reply.raised_text)
-    if "unjson" in reply.data:
-        return Plain(reply.data.get("repr", ""))
-    return reply.value

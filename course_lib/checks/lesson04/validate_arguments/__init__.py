@@ -169,7 +169,7 @@ def check_case(learner: Learner, item: ValidationCase) -> None:
 
 
 @exercise("04.3", notebook=NOTEBOOK, title="validate_arguments", points=2,
-          targets=("validate_arguments",), rules=RULES)  # fmt: skip
+          targets=("validate_arguments",), rules=RULES, hints=HINTS)  # fmt: skip
 def check_validate_arguments(learner: Learner) -> str:
     hidden = hidden_cases()
     for item in (*CASES, *hidden):

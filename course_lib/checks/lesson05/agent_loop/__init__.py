@@ -12,28 +12,28 @@ and the hint that names it: see ``RULES``.
 from __future__ import annotations
 
 import copy
-from functools import partial
 from typing import Any
 
-from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
+from course_lib.checks.lesson05 import conversation, requests
 from course_lib.checks.lesson05._agent_tools import (
     CHECK_MODEL,
-    KERNEL_SOURCE,
     NOTEBOOK,
     check_registry,
     describe_result,
     oracle_client,
+    run_loop,
     unwrap,
 )
-from course_lib.checks.lesson05.agent_loop import cases
+from course_lib.checks.lesson05.agent_loop import cases, verdict
 from course_lib.checks.lesson05.agent_loop.verdict import compare, mask_repeats
 from course_lib.checks.lesson05.conversation import fail_refused, plain_messages
 from course_lib.checks.lesson05.requests import diagnose_requests
-from course_lib.i18n import translate
 
-TEXTS = {
+TEXTS = Catalog() | {
     "case": "run_agent(client, registry, {question}, model={model}, max_iterations={limit}) "
     "[{label}]",
     "a_result": "AgentResult(answer, messages, steps, stopped)",
@@ -42,7 +42,7 @@ TEXTS = {
     "no_exception": "no exception",
     "summary": "{count} conversations",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
 def case_label(label: str, question: str, limit: int) -> str:
@@ -174,7 +174,8 @@ RULES = (
     ),
 )
 
-HINTS = {
+# Every hint of 05.1: its own, the verdict's, and those it shares with 05.2 (messages, requests).
+HINTS = Catalog(also=(verdict.HINTS, conversation.HINTS, requests.HINTS)) | {
     "result_shape": (
         "Return AgentResult(answer=..., messages=..., steps=..., stopped=...); missing: {missing}."
     ),
@@ -186,31 +187,28 @@ HINTS = {
         "the repeat check compare such a string as it is."
     ),
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 RUN_CODE = "result = run_agent(client, registry, question, model=model, max_iterations=limit)"
+RESULT = "describe_result(result, registry)"
 
 
 @exercise(
-    "05.1", notebook=NOTEBOOK, title="run_agent", points=4, targets=("run_agent",), rules=RULES
+    "05.1",
+    notebook=NOTEBOOK,
+    title="run_agent",
+    points=4,
+    targets=("run_agent",),
+    rules=RULES,
+    hints=HINTS,
 )
 def check_run_agent(learner: Learner) -> str:
     table = cases.loop_cases(hidden_rng("05.1"))
     for label, question, policy, limit in table:
         case = case_label(label, question, limit)
-        session = learner.model(policy(), model_name=CHECK_MODEL)
-        reply = learner.run(
-            RUN_CODE,
-            result="describe_result(result, registry)",
-            bind={
-                "run_agent": learner.target("run_agent"),
-                "client": learner.client(session),
-                "registry": learner.source("make_registry()", setup=KERNEL_SOURCE),
-                "question": question,
-                "model": CHECK_MODEL,
-                "limit": limit,
-            },
+        reply, session = run_loop(
+            learner, "run_agent", RUN_CODE, RESULT, policy(), question, limit=limit
         )
         diagnose_requests(case, question, session.exchanges)
         if reply.raised:

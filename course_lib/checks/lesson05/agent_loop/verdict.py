@@ -7,14 +7,14 @@ received, the steps), each difference with the hint that explains it.
 from __future__ import annotations
 
 import json
-from functools import partial
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, fail, first_difference, show
+from course_lib.checks.lesson05._agent_tools import parsed_json as _parsed
 from course_lib.checks.lesson05.conversation import compare_messages, turns
-from course_lib.i18n import translate
 
-TEXTS = {
+TEXTS = Catalog() | {
     "error_object": 'a JSON object {{"error": "..."}}',
     "no_step": "(no step)",
     "stopped": "stopped",
@@ -27,10 +27,10 @@ TEXTS = {
     "step_counts": "{got} steps (expected {expected})",
     "step_difference_counts": "{difference}; {got} steps (expected {expected})",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
-HINTS = {
+HINTS = Catalog() | {
     "no_limit": (
         "No max_iterations guard: the loop asked the model {made} times with "
         "max_iterations={limit}. Loop at most max_iterations times, then return stopped="
@@ -127,16 +127,7 @@ HINTS = {
         "otherwise changed."
     ),
 }
-hint = partial(HintText.of, HINTS)
-
-
-def _parsed(arguments: Any) -> Any:
-    if isinstance(arguments, str):
-        try:
-            return json.loads(arguments)
-        except ValueError:
-            return arguments
-    return arguments
+hint = HINTS.hint
 
 
 def _canonical(arguments: Any) -> str:

@@ -8,9 +8,9 @@ check's side. Rules, the case that breaks each, and the hint that names it: see 
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
@@ -21,14 +21,13 @@ from course_lib.checks.lesson05._agent_tools import (
     oracle_client,
 )
 from course_lib.checks.lesson05.stream import cases as streams
-from course_lib.i18n import translate
 
-TEXTS = {
+TEXTS = Catalog() | {
     "case": "collect_stream(<{count} chunks: {label}>)",
     "case_local": "collect_stream(<{label}>)",
     "summary": "{count} streams",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
 CASES = streams.stream_cases(hidden_rng("05.4"))
@@ -113,7 +112,7 @@ RULES = (
     ),
 )
 
-HINTS = {
+HINTS = Catalog() | {
     "result_dict": (
         'Return a dict {{"content": text or None, "tool_calls": [{{"id", "name", "arguments"}}]}}.'
     ),
@@ -154,7 +153,7 @@ HINTS = {
         "and even function): check for None before joining."
     ),
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 CHUNKS_CODE = """\
@@ -178,6 +177,7 @@ RESULT = (
     points=3,
     targets=("collect_stream",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_collect_stream(learner: Learner) -> str:
     target = learner.target("collect_stream")

@@ -10,9 +10,9 @@ breaks each, and the hint that names it: see ``RULES``.
 from __future__ import annotations
 
 import json
-from functools import partial
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
@@ -31,9 +31,8 @@ from course_lib.checks.lesson06.roles.cases import (
     tool_tags,
     usable_tools,
 )
-from course_lib.i18n import translate
 
-TEXTS = {
+TEXTS = Catalog() | {
     "select_case": "select_tools(registry, tags={tags}, role={role})",
     "call_case": "call_as(registry, {role}, {name}, {arguments})",
     "value_error": "ValueError (an unknown role)",
@@ -45,7 +44,7 @@ TEXTS = {
     "no_mention": "no mention of tools this role may not use ({hidden})",
     "summary": "{selections} selections and {calls} role-aware calls",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
 def select_label(tags: Any, role: Any) -> str:
@@ -132,7 +131,7 @@ RULES = (
     ),
 )
 
-HINTS = {
+HINTS = Catalog() | {
     "not_list": "Return a list of OpenAI tool schemas.",
     "names_not_schemas": "Return the schemas (dicts from registry.schemas()), not the names.",
     "schemas_unchanged": "Return each tool's schema exactly as registry.schemas() gives it.",
@@ -183,7 +182,7 @@ HINTS = {
         "unknown-tool error lists every tool, so do not pass it through)."
     ),
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 # --- the check's own registry -------------------------------------------------------------------
@@ -251,10 +250,9 @@ def expect_selection(learner: Learner, registry: dict, tags: Any, role: Any) -> 
     expect_equal(case, expected, got, hint=hint("schemas_unchanged"))
 
 
-def expect_unknown_role_refused(learner: Learner, registry: dict) -> None:
+def expect_unknown_role_refused(case: str, reply: Reply) -> None:
+    """An unknown role (``select_tools`` or ``call_as``) lets ``allowed``'s ValueError through."""
     __tracebackhide__ = True
-    case = select_label(None, "visitor")
-    reply = learner.attempt("select_tools", registry, tags=None, role="visitor")
     if not reply.raised_a("ValueError"):
         fail(case, Plain(text("value_error")), shown_answer(reply), hint("unknown_role"))
 
@@ -314,14 +312,6 @@ def expect_refused(case: str, role: str, name: str, result: str, notes: list) ->
                  where=text("not_mentioned", word=repr(word)))  # fmt: skip
 
 
-def expect_unknown_role_in_call(learner: Learner) -> None:
-    __tracebackhide__ = True
-    case = call_label("visitor", "read_note", {"note_id": 1})
-    reply = run_call_as(learner, "visitor", "read_note", {"note_id": 1})
-    if not reply.raised_a("ValueError"):
-        fail(case, Plain(text("value_error")), shown_answer(reply), hint("unknown_role"))
-
-
 @exercise(
     "06.3",
     notebook=NOTEBOOK,
@@ -329,14 +319,17 @@ def expect_unknown_role_in_call(learner: Learner) -> None:
     points=3,
     targets=("select_tools", "call_as"),
     rules=RULES,
+    hints=HINTS,
 )
 def check_roles(learner: Learner) -> str:
     selections = [*SELECTIONS, *hidden_selections()]
     registry = learner_registry(learner)
     for tags, role in selections:
         expect_selection(learner, registry, tags, role)
-    expect_unknown_role_refused(learner, registry)
+    refused = learner.attempt("select_tools", registry, tags=None, role="visitor")
+    expect_unknown_role_refused(select_label(None, "visitor"), refused)
     for role, name, arguments in CALLS:
         expect_call(learner, role, name, arguments)
-    expect_unknown_role_in_call(learner)
+    refused = run_call_as(learner, "visitor", "read_note", {"note_id": 1})
+    expect_unknown_role_refused(call_label("visitor", "read_note", {"note_id": 1}), refused)
     return text("summary", selections=len(selections), calls=len(CALLS))

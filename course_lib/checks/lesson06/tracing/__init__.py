@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import json
 import re
-from functools import partial
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import (
     HintText,
     Plain,
@@ -41,7 +41,7 @@ from course_lib.i18n import ENGLISH, translate
 
 RECORD_KEYS = ("tool", "arguments", "duration_ms", "ok", "error", "result_chars")
 
-TEXTS = {
+TEXTS = Catalog() | {
     "create": "TracedRegistry(registry)",
     "empty_case": "traced.to_jsonl() before any call",
     "call_case": "traced.call({name}, {arguments})",
@@ -63,7 +63,7 @@ TEXTS = {
     "why_spaced": "is an error object, spaced differently",
     "why_lookalike": "only looks like an error object",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
 def call_label(name: str, arguments: Any) -> str:
@@ -138,7 +138,7 @@ RULES = (
          hint="ensure_ascii"),
 )  # fmt: skip
 
-HINTS = {
+HINTS = Catalog() | {
     "returns": "call returns the wrapped registry's result unchanged: return what it returned.",
     "one_record": "Append exactly one record to self.records per call.",
     "records_not_json": (
@@ -190,7 +190,7 @@ HINTS = {
         "parsed_arguments(arguments), which keeps such text as it is."
     ),
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 def record_hint(got: dict, expected: dict, arguments: Any, result: str) -> HintText:
@@ -288,7 +288,7 @@ def expect_record(case: str, records: Any, index: int, call: tuple[str, Any], re
 
 def expect_lines(learner: Learner, traced: dict, records: list) -> None:
     __tracebackhide__ = True
-    case = translate(TEXTS, "lines_case")
+    case = TEXTS.text("lines_case")
     reply = learner.call(learner.attr(traced, "to_jsonl"), case=case)
     got = reply.value
     if reply.type != "str":
@@ -315,7 +315,7 @@ def expect_lines(learner: Learner, traced: dict, records: list) -> None:
 
 def expect_empty_lines(learner: Learner, traced: dict) -> None:
     __tracebackhide__ = True
-    case = translate(TEXTS, "empty_case")
+    case = TEXTS.text("empty_case")
     reply = learner.call(learner.attr(traced, "to_jsonl"), case=case)
     got = reply.value
     if reply.type == "str" and got.strip().startswith("["):
@@ -334,10 +334,11 @@ CALL_RAISED = [(lambda reply: reply.raised_a("JSONDecodeError"), hint("arguments
     points=2,
     targets=("TracedRegistry",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_traced_registry(learner: Learner) -> str:
     registry = learner.source("registry", setup=REGISTRY_SOURCE)
-    created = learner.call("TracedRegistry", registry, case=translate(TEXTS, "create"), keep=True)
+    created = learner.call("TracedRegistry", registry, case=TEXTS.text("create"), keep=True)
     traced = learner.handle(created.handle)
     expect_empty_lines(learner, traced)
     calls = [*CALLS, *hidden_calls()]
