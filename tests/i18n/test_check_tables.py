@@ -28,6 +28,7 @@ OTHER_DOMAINS = ("toolkit", "widgets", "launcher", "grading")
 DATA_TABLES = {
     "course_lib.checks.lesson03._annotation_cases:CLASSES": "Python source of the case classes",
     "course_lib.checks.lesson04._tool_sources:TOOL_SOURCES": "the Python source of its tools",
+    "course_lib.checks.lesson08.serve_registry.cases:TOOL_SOURCES": "Python source of the tools",
     "course_lib.checks.lesson08.serve_registry.cases:VISIBLE_DECORATORS": "decorator source",
     "course_lib.checks.lesson09.budget.cases:SYSTEM": "a chat message the scripted model reads",
 }

@@ -10,14 +10,33 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from random import Random
 from typing import Any
 
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, expect_equal, fail
 from course_lib.checks.learner import Learner, Reply, raise_endless, raise_learner_error
 
 NOTEBOOK = "07_other_protocols"
 CHECK_MODEL = "toy-check-model"  # not MODEL: the learner must pass ``model`` through
+REASONING_MODEL = "local-toy-reasoning"
+
+# What 07.1's and 07.3's checks both say (each module's own catalog falls back on these).
+ROUND_TRIP_TEXTS = Catalog() | {
+    "a_request": "a request to the model",
+    "no_request": "no request",
+    "request_number": "request {number} of {count} your function sent",
+    "no_tools": "no tools (tools= not passed)",
+    "first_succeeds": "a successful first request",
+    "requests": "{count} request(s)",
+    "summary": "{count} conversations",
+}
+ROUND_TRIP_HINTS = Catalog() | {
+    "model": "Pass model=model to every request.",
+    "first_failed": "Fix the first request.",
+}
 
 REGISTRY_SOURCE = '''\
 from typing import Literal
@@ -129,41 +148,102 @@ def replaced(value: Any, names: dict[str, str]) -> Any:
     return value
 
 
-def run_round_trips(
-    learner: Learner,
-    target: str,
-    table: list[tuple[str, Any, str]],
-    *,
-    api: str,
-    seed: int,
-    case_label: Callable[[str, str], str],
-    diagnose: Callable[..., None],
-    expect_final_text: Callable[[str, list, Reply], None],
-    exception_hints: list,
-    endless: bool = False,
-) -> None:
-    """07.1's and 07.3's loop: each (question, policy or None, model) of ``table`` asked of the
-    learner's ``target`` on a fresh session of ``api``, then the requests judged by ``diagnose``
-    and the answer by ``expect_final_text``. With ``endless``, a function that never returns is
-    judged on what it sent, then named as endless."""
-    __tracebackhide__ = True
-    from course_lib.local_model import HeuristicPolicy
+@dataclass(frozen=True)
+class RoundTrip:
+    """07.1's or 07.3's check with what the two share written once: ``target`` asked over ``api``
+    on a fresh session seeded from ``seed``, every request judged for its model, ``max_tokens``
+    if given and the registry's tools in ``tools_format`` (``tools_key(sent, body)`` names the
+    hint for other tools), the first reply's calls answered by exactly one more request, the last
+    reply's text returned. The module's ``diagnose`` and ``expect_final_text`` judge the rest;
+    its ``texts`` and ``hints`` say what fails. With ``endless``, a function that never returns
+    is judged on what it sent, then named as endless."""
 
-    for index, (question, policy, model) in enumerate(table):
-        session = learner.model(
-            policy or HeuristicPolicy(), model_name=CHECK_MODEL, seed=seed + index
-        )
-        case = case_label(question, model)
-        options = {"case": case, "endless_returns": True} if endless else {}
-        client = learner.client(session, api=api)
-        reply = learner.attempt(
-            target, client, registry_spec(learner), question, model=model, **options
-        )
-        if reply.endless:  # the rule its requests break first, then that it never finished
-            diagnose(case, question, session.exchanges, finished=False, model=model)
-            raise_endless(case, reply.endless)
-        if reply.raised:
-            diagnose(case, question, session.exchanges, finished=False, model=model)
-            raise_learner_error(case, reply, exception_hints)
-        diagnose(case, question, session.exchanges, model=model)
-        expect_final_text(case, session.exchanges, reply)
+    target: str
+    api: str
+    tools_format: str
+    seed: int
+    texts: Catalog
+    hints: Catalog
+    case_label: Callable[[str, str], str]
+    diagnose: Callable[..., None]
+    expect_final_text: Callable[[str, list, Reply], None]
+    tools_key: Callable[[Any, dict], str]
+    exception_hints: list
+    max_tokens: int | None = None
+    endless: bool = False
+
+    def run(self, learner: Learner, table: list[tuple[str, Any, str]]) -> str:
+        """Each (question, policy or None, model) of ``table`` in turn; the summary of a pass."""
+        __tracebackhide__ = True
+        from course_lib.local_model import HeuristicPolicy
+
+        for index, (question, policy, model) in enumerate(table):
+            session = learner.model(
+                policy or HeuristicPolicy(), model_name=CHECK_MODEL, seed=self.seed + index
+            )
+            case = self.case_label(question, model)
+            options = {"case": case, "endless_returns": True} if self.endless else {}
+            client = learner.client(session, api=self.api)
+            reply = learner.attempt(
+                self.target, client, registry_spec(learner), question, model=model, **options
+            )
+            if reply.endless:  # the rule its requests break first, then that it never finished
+                self.diagnose(case, question, session.exchanges, finished=False, model=model)
+                raise_endless(case, reply.endless)
+            if reply.raised:
+                self.diagnose(case, question, session.exchanges, finished=False, model=model)
+                raise_learner_error(case, reply, self.exception_hints)
+            self.diagnose(case, question, session.exchanges, model=model)
+            self.expect_final_text(case, session.exchanges, reply)
+        return ROUND_TRIP_TEXTS.text("summary", count=len(table))
+
+    def judge_each_request(self, case: str, exchanges: list, model: str, finished: bool) -> bool:
+        """Every request's model, ``max_tokens`` and tools. ``False`` when there is nothing to
+        judge: the function raised before sending anything (the exception says what)."""
+        __tracebackhide__ = True
+        text, hint = self.texts.text, self.hints.hint
+        if not exchanges and not finished:
+            return False
+        if not exchanges:
+            fail(case, Plain(text("a_request")), Plain(text("no_request")), hint("no_request"))
+        expected_tools = tools(self.tools_format)
+        for number, exchange in enumerate(exchanges, start=1):
+            where = text("request_number", number=number, count=len(exchanges))
+            body = exchange.request
+            if body.get("model") != model:
+                fail(case, model, body.get("model"), hint("model"), where=where)
+            wanted = self.max_tokens
+            if wanted is not None and body.get("max_tokens") != wanted:
+                fail(case, wanted, body.get("max_tokens"), hint("max_tokens"), where=where)
+            if body.get("tools") != expected_tools:
+                got = body["tools"] if "tools" in body else Plain(text("no_tools"))
+                key = self.tools_key(body.get("tools"), body)
+                fail(case, Plain(text("the_tools")), got, hint(key), where=where)
+        return True
+
+    def judge_request_count(self, case: str, exchanges: list, calls: bool, finished: bool) -> None:
+        """The first request succeeded; then one more when its reply asked for calls, else none
+        (the hint ``no_calls``, or ``no_tool_use`` for Anthropic's ``stop_reason``)."""
+        __tracebackhide__ = True
+        text, hint = self.texts.text, self.hints.hint
+        if exchanges[0].status != 200:
+            fail(case, Plain(text("first_succeeds")), exchanges[0].reply, hint("first_failed"))
+        wanted, count = (2 if calls else 1), len(exchanges)
+        if count > wanted or (finished and count < wanted):
+            no_calls = "no_tool_use" if self.api == "anthropic" else "no_calls"
+            key = no_calls if not calls else "send_again" if count < 2 else "one_round_trip"
+            expected, got = text("requests", count=wanted), text("requests", count=count)
+            fail(case, Plain(expected), Plain(got), hint(key))
+
+    def expect_returned_text(self, case: str, expected: str, reply: Reply, blocks=()) -> None:
+        """The function returned the last reply's text, ``expected``, as a ``str``; ``blocks``,
+        that reply's text blocks, name a function that returned only one of them."""
+        __tracebackhide__ = True
+        hint = self.hints.hint
+        if reply.type != "str":
+            data = reply.data
+            shown = Plain(data.get("repr", "")[:200]) if "unjson" in data else reply.value
+            fail(case, expected, shown, hint("return_text"))
+        if len(blocks) > 1 and reply.value in blocks:
+            fail(case, expected, reply.value, hint("first_text_only", count=len(blocks)))
+        expect_equal(case, expected, reply.value, hint=hint("return_content"))

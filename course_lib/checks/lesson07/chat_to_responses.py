@@ -218,7 +218,6 @@ HINTS = Catalog() | {
         "Your function changed the messages it was given. Build new dicts for the items and "
         "leave the conversation as it was."
     ),
-    "generic": "Compare your items with the expected ones, item by item.",
 }
 hint = HINTS.hint
 

@@ -74,7 +74,6 @@ NOTES_CASE = case_label(*VISIBLE[0])
 PREFIX_CASE = case_label(*VISIBLE[1])
 NO_DESCRIPTION_CASE = case_label(*VISIBLE[2])
 COLLISION_CASE = case_label(*VISIBLE[3])
-UNICODE_CASE = case_label(*VISIBLE[4])
 LONG_CASE = case_label(*VISIBLE[5])
 
 RULES = (

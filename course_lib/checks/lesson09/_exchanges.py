@@ -19,6 +19,12 @@ def is_responses(request: dict) -> bool:
     return "input" in request and "messages" not in request
 
 
+def chat_call(item: dict) -> dict:
+    """A ``function_call`` item as the Chat tool call it stands for."""
+    function = {"name": item.get("name"), "arguments": item.get("arguments")}
+    return {"id": item.get("call_id"), "type": "function", "function": function}
+
+
 def input_messages(items: Any) -> list[dict]:
     """Responses input items as the Chat messages they came from."""
     if isinstance(items, str):
@@ -29,11 +35,7 @@ def input_messages(items: Any) -> list[dict]:
             continue
         kind = item.get("type", "message")
         if kind == "function_call":
-            call = {
-                "id": item.get("call_id"),
-                "type": "function",
-                "function": {"name": item.get("name"), "arguments": item.get("arguments")},
-            }
+            call = chat_call(item)
             last = messages[-1] if messages else None
             if last is not None and last.get("role") == "assistant":
                 last.setdefault("tool_calls", []).append(call)
@@ -63,13 +65,7 @@ def output_message(reply: dict) -> dict:
         if item.get("type") == "message":
             text += [p.get("text", "") for p in item.get("content") or [] if isinstance(p, dict)]
         elif item.get("type") == "function_call":
-            calls.append(
-                {
-                    "id": item.get("call_id"),
-                    "type": "function",
-                    "function": {"name": item.get("name"), "arguments": item.get("arguments")},
-                }
-            )
+            calls.append(chat_call(item))
     message: dict = {"role": "assistant", "content": "".join(text) or None}
     if calls:
         message["tool_calls"] = calls

@@ -19,7 +19,6 @@ from course_lib.checks.lesson09._policy_oracles import NOTEBOOK, expected_route,
 
 TEXTS = Catalog() | {
     "case": "route({question!r})",
-    "a_list": "a list",
     "summary": "{visible} visible and {hidden} hidden questions",
 }
 

@@ -19,33 +19,28 @@ from __future__ import annotations
 from typing import Any
 
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
+from course_lib.checks.compare import fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson07._registry import (
     CHECK_MODEL,
     NOTEBOOK,
+    REASONING_MODEL,
+    ROUND_TRIP_HINTS,
+    ROUND_TRIP_TEXTS,
+    RoundTrip,
     random_questions,
-    run_round_trips,
     text_of_message,
-    tools,
 )
 from course_lib.checks.lesson07.anthropic_round_trip.blocks import is_the_question
 from course_lib.checks.lesson07.anthropic_round_trip.results import HINTS as RESULT_HINTS
 from course_lib.checks.lesson07.anthropic_round_trip.results import diagnose_second_request
 
 MAX_TOKENS = 1024
-TEXTS = Catalog() | {
+TEXTS = Catalog(also=(ROUND_TRIP_TEXTS,)) | {
     "case": "anthropic_round_trip(client, registry, {question}, model={model})",
-    "a_request": "a request to the model",
-    "no_request": "no request",
-    "request_number": "request {number} of {count} your function sent",
-    "no_tools": "no tools (tools= not passed)",
     "the_tools": 'registry.schemas(format="anthropic")',
     "first_messages": "the first request's messages",
-    "first_succeeds": "a successful first request",
-    "requests": "{count} request(s)",
-    "summary": "{count} conversations",
 }
 text = TEXTS.text
 
@@ -53,8 +48,6 @@ text = TEXTS.text
 def case_label(question: str, model: str = CHECK_MODEL) -> str:
     return text("case", question=repr(question), model=repr(model))
 
-
-REASONING_MODEL = "local-toy-reasoning"
 
 WEATHER_QUESTION = "北京和上海的天气怎么样？"
 WEATHER_CASE = case_label(WEATHER_QUESTION)
@@ -180,9 +173,8 @@ RULES = (
     ),
 )
 
-HINTS = Catalog(also=(RESULT_HINTS,)) | {
+HINTS = Catalog(also=(RESULT_HINTS, ROUND_TRIP_HINTS)) | {
     "no_request": "Call client.messages.create.",
-    "model": "Pass model=model to every request.",
     "max_tokens": "Pass max_tokens=1024 to every request (Anthropic requires max_tokens).",
     "tools": 'Pass tools=registry.schemas(format="anthropic") to every request.',
     "tools_openai": (
@@ -190,7 +182,6 @@ HINTS = Catalog(also=(RESULT_HINTS,)) | {
         'registry.schemas(format="anthropic").'
     ),
     "first_messages": "Start with one user message holding the question.",
-    "first_failed": "Fix the first request.",
     "no_tool_use": (
         'The reply\'s stop_reason is not "tool_use": it holds no call, return its text right away.'
     ),
@@ -313,34 +304,22 @@ def conversations() -> list[tuple[str, Any, str]]:
     hints=HINTS,
 )
 def check_anthropic_round_trip(learner: Learner) -> str:
-    table = conversations()
-    run_round_trips(
-        learner,
-        "anthropic_round_trip",
-        table,
-        api="anthropic",
-        seed=730,
-        case_label=case_label,
-        diagnose=diagnose,
-        expect_final_text=expect_final_text,
-        exception_hints=EXCEPTION_HINTS,
-        endless=True,
-    )
-    return text("summary", count=len(table))
+    return ROUND_TRIP.run(learner, conversations())
 
 
 def expect_final_text(case: str, exchanges: list, reply: Reply) -> None:
     __tracebackhide__ = True
-    expected = text_of_message(exchanges[-1].reply)
-    if reply.type != "str":
-        shown = Plain(reply.data.get("repr", "")[:200]) if "unjson" in reply.data else reply.value
-        fail(case, expected, shown, hint("return_text"))
-    texts = [
-        b.get("text") for b in exchanges[-1].reply.get("content") or [] if b.get("type") == "text"
-    ]
-    if len(texts) > 1 and reply.value in texts:
-        fail(case, expected, reply.value, hint("first_text_only", count=len(texts)))
-    expect_equal(case, expected, reply.value, hint=hint("return_content"))
+    content = exchanges[-1].reply.get("content") or []
+    texts = [b.get("text") for b in content if b.get("type") == "text"]
+    ROUND_TRIP.expect_returned_text(case, text_of_message(exchanges[-1].reply), reply, texts)
+
+
+def openai_tools_key(sent: Any, body: dict) -> str:
+    """The hint for tools that are not the registry's Anthropic ones."""
+    openai_form = isinstance(sent, list) and any(
+        isinstance(t, dict) and t.get("type") == "function" for t in sent
+    )
+    return "tools_openai" if openai_form else "tools"
 
 
 def diagnose(
@@ -348,50 +327,32 @@ def diagnose(
 ) -> None:
     """Fail with a fitting hint on the first thing the recorded requests show to be wrong."""
     __tracebackhide__ = True
-    if not exchanges and not finished:
-        return  # it raised before sending anything: the exception says what went wrong
-    if not exchanges:
-        fail(case, Plain(text("a_request")), Plain(text("no_request")), hint("no_request"))
-    expected_tools = tools("anthropic")
-    for number, exchange in enumerate(exchanges, start=1):
-        where = text("request_number", number=number, count=len(exchanges))
-        body = exchange.request
-        if body.get("model") != model:
-            fail(case, model, body.get("model"), hint("model"), where=where)
-        if body.get("max_tokens") != MAX_TOKENS:
-            fail(case, MAX_TOKENS, body.get("max_tokens"), hint("max_tokens"), where=where)
-        if body.get("tools") != expected_tools:
-            sent = body.get("tools")
-            openai_form = isinstance(sent, list) and any(
-                isinstance(t, dict) and t.get("type") == "function" for t in sent
-            )
-            got = sent if "tools" in body else Plain(text("no_tools"))
-            key = "tools_openai" if openai_form else "tools"
-            fail(case, Plain(text("the_tools")), got, hint(key), where=where)
+    if not ROUND_TRIP.judge_each_request(case, exchanges, model, finished):
+        return
     first = exchanges[0]
     messages = first.request.get("messages")
     if not is_the_question(messages, question):
-        where = text("first_messages")
-        fail(
-            case,
-            [{"role": "user", "content": question}],
-            messages,
-            hint("first_messages"),
-            where=where,
-        )
-    if first.status != 200:
-        fail(case, Plain(text("first_succeeds")), first.reply, hint("first_failed"))
+        wanted = [{"role": "user", "content": question}]
+        fail(case, wanted, messages, hint("first_messages"), where=text("first_messages"))
+    calls = first.reply.get("stop_reason") == "tool_use"
+    ROUND_TRIP.judge_request_count(case, exchanges, calls, finished)
     uses = [b for b in first.reply.get("content") or [] if b.get("type") == "tool_use"]
-    wanted = 2 if first.reply.get("stop_reason") == "tool_use" else 1
-    if len(exchanges) > wanted or (finished and len(exchanges) < wanted):
-        key = (
-            "no_tool_use"
-            if wanted == 1
-            else "send_again"
-            if len(exchanges) < 2
-            else "one_round_trip"
-        )
-        expected, got = text("requests", count=wanted), text("requests", count=len(exchanges))
-        fail(case, Plain(expected), Plain(got), hint(key))
     if uses and len(exchanges) > 1:
         diagnose_second_request(case, first.reply, exchanges[1].request.get("messages") or [])
+
+
+ROUND_TRIP = RoundTrip(
+    "anthropic_round_trip",
+    api="anthropic",
+    tools_format="anthropic",
+    seed=730,
+    texts=TEXTS,
+    hints=HINTS,
+    case_label=case_label,
+    diagnose=diagnose,
+    expect_final_text=expect_final_text,
+    tools_key=openai_tools_key,
+    exception_hints=EXCEPTION_HINTS,
+    max_tokens=MAX_TOKENS,
+    endless=True,
+)

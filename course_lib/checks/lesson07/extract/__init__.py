@@ -78,16 +78,10 @@ text = TEXTS.text
 def case_label(sample: str, model_class: str, reply: str | None = None, api: str = "openai") -> str:
     if api == "anthropic":
         key = "case_anthropic" if reply is None else "case_cut"
-        return text(key, text=repr(sample), model_class=model_class, model=repr(CHECK_MODEL))
-    if reply is None:
-        return text("case", text=repr(sample), model_class=model_class, model=repr(CHECK_MODEL))
-    return text(
-        "case_bad",
-        text=repr(sample),
-        model_class=model_class,
-        model=repr(CHECK_MODEL),
-        reply=repr(reply),
-    )
+    else:
+        key = "case" if reply is None else "case_bad"
+    fields = {"text": repr(sample), "model_class": model_class, "model": repr(CHECK_MODEL)}
+    return text(key, **fields, reply=repr(reply))
 
 
 PERSON_TEXT = "张三住在北京，今年30岁。"

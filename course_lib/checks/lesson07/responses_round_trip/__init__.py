@@ -18,14 +18,17 @@ from __future__ import annotations
 from typing import Any
 
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
+from course_lib.checks.compare import Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson07._registry import (
     CHECK_MODEL,
     NOTEBOOK,
+    REASONING_MODEL,
+    ROUND_TRIP_HINTS,
+    ROUND_TRIP_TEXTS,
+    RoundTrip,
     random_questions,
-    run_round_trips,
     text_of_response,
     tools,
 )
@@ -37,18 +40,11 @@ from course_lib.checks.lesson07.responses_round_trip.continuation import (
     is_the_question,
 )
 
-TEXTS = Catalog() | {
+TEXTS = Catalog(also=(ROUND_TRIP_TEXTS,)) | {
     "case": "responses_round_trip(client, registry, {question}, model={model})",
-    "a_request": "a request to the model",
-    "no_request": "no request",
-    "request_number": "request {number} of {count} your function sent",
-    "no_tools": "no tools (tools= not passed)",
     "the_tools": 'registry.schemas(format="responses")',
     "first_input": "the first request's input",
-    "first_succeeds": "a successful first request",
-    "requests": "{count} request(s)",
     "text_beside": "a reply with text beside its calls ({count} call(s)): run them first",
-    "summary": "{count} conversations",
 }
 text = TEXTS.text
 
@@ -57,7 +53,6 @@ def case_label(question: str, model: str = CHECK_MODEL) -> str:
     return text("case", question=repr(question), model=repr(model))
 
 
-REASONING_MODEL = "local-toy-reasoning"
 WEATHER_QUESTION = "北京和上海的天气怎么样？"
 WEATHER_CASE = case_label(WEATHER_QUESTION)
 HELLO_CASE = case_label("Hello!")
@@ -154,9 +149,8 @@ RULES = (
     ),
 )
 
-HINTS = Catalog(also=(CONTINUATION_HINTS,)) | {
+HINTS = Catalog(also=(CONTINUATION_HINTS, ROUND_TRIP_HINTS)) | {
     "no_request": "Call client.responses.create.",
-    "model": "Pass model=model to every request.",
     "tools": (
         'Pass tools=registry.schemas(format="responses") to every request: the tools are not '
         "carried over by previous_response_id."
@@ -177,7 +171,6 @@ HINTS = Catalog(also=(CONTINUATION_HINTS,)) | {
         'the flat ones: registry.schemas(format="responses").'
     ),
     "first_input": "The first request's input is the question itself (input=question).",
-    "first_failed": "Fix the first request.",
     "no_calls": "The reply has no function_call items: return its output_text right away.",
     "text_beside": (
         "This reply holds text beside its function_call items, so it is not the answer yet: "
@@ -266,28 +259,19 @@ def conversations(learner: Learner) -> list[tuple[str, Any, str]]:
     hints=HINTS,
 )
 def check_responses_round_trip(learner: Learner) -> str:
-    table = conversations(learner)
-    run_round_trips(
-        learner,
-        "responses_round_trip",
-        table,
-        api="openai",
-        seed=700,
-        case_label=case_label,
-        diagnose=diagnose,
-        expect_final_text=expect_final_text,
-        exception_hints=EXCEPTION_HINTS,
-    )
-    return text("summary", count=len(table))
+    return ROUND_TRIP.run(learner, conversations(learner))
 
 
 def expect_final_text(case: str, exchanges: list, reply: Reply) -> None:
     __tracebackhide__ = True
-    expected = text_of_response(exchanges[-1].reply)
-    if reply.type != "str":
-        shown = Plain(reply.data.get("repr", "")[:200]) if "unjson" in reply.data else reply.value
-        fail(case, expected, shown, hint("return_text"))
-    expect_equal(case, expected, reply.value, hint=hint("return_content"))
+    ROUND_TRIP.expect_returned_text(case, text_of_response(exchanges[-1].reply), reply)
+
+
+def chat_tools_key(sent: Any, body: dict) -> str:
+    """The hint for tools that are not the registry's Responses ones."""
+    chat = isinstance(sent, list) and any(isinstance(t, dict) and "function" in t for t in sent)
+    key = "tools_chat" if chat else "tools_strict" if only_strict_differs(sent) else ""
+    return key or ("tools" if body.get("previous_response_id") else "tools_every")
 
 
 def diagnose(
@@ -295,47 +279,17 @@ def diagnose(
 ) -> None:
     """Fail with a fitting hint on the first thing the recorded requests show to be wrong."""
     __tracebackhide__ = True
-    if not exchanges and not finished:
-        return  # it raised before sending anything: the exception says what went wrong
-    if not exchanges:
-        fail(case, Plain(text("a_request")), Plain(text("no_request")), hint("no_request"))
-    expected_tools = tools("responses")
-    for number, exchange in enumerate(exchanges, start=1):
-        where = text("request_number", number=number, count=len(exchanges))
-        body = exchange.request
-        if body.get("model") != model:
-            fail(case, model, body.get("model"), hint("model"), where=where)
-        if body.get("tools") != expected_tools:
-            sent = body.get("tools")
-            chat = isinstance(sent, list) and any(
-                isinstance(t, dict) and "function" in t for t in sent
-            )
-            got = sent if "tools" in body else Plain(text("no_tools"))
-            key = "tools_chat" if chat else "tools_strict" if only_strict_differs(sent) else ""
-            key = key or ("tools" if body.get("previous_response_id") else "tools_every")
-            fail(case, Plain(text("the_tools")), got, hint(key), where=where)
+    if not ROUND_TRIP.judge_each_request(case, exchanges, model, finished):
+        return
     first = exchanges[0]
-    if not is_the_question(first.request.get("input"), question) or (
-        first.request.get("previous_response_id") is not None
-    ):
-        fail(
-            case,
-            question,
-            first.request.get("input"),
-            hint("first_input"),
-            where=text("first_input"),
-        )
-    if first.status != 200:
-        fail(case, Plain(text("first_succeeds")), first.reply, hint("first_failed"))
+    sent = first.request.get("input")
+    if not is_the_question(sent, question) or first.request.get("previous_response_id"):
+        fail(case, question, sent, hint("first_input"), where=text("first_input"))
     calls = [i for i in first.reply.get("output") or [] if i.get("type") == "function_call"]
-    wanted = 2 if calls else 1
     if calls and finished and len(exchanges) < 2 and text_of_response(first.reply):
         shown = Plain(text("text_beside", count=len(calls)))
         fail(case, shown, Plain(text("requests", count=1)), hint("text_beside"))
-    if len(exchanges) > wanted or (finished and len(exchanges) < wanted):
-        key = "no_calls" if not calls else "send_again" if len(exchanges) < 2 else "one_round_trip"
-        expected, got = text("requests", count=wanted), text("requests", count=len(exchanges))
-        fail(case, Plain(expected), Plain(got), hint(key))
+    ROUND_TRIP.judge_request_count(case, exchanges, bool(calls), finished)
     if calls and len(exchanges) > 1:
         diagnose_second_request(case, question, first.reply, exchanges[1].request)
 
@@ -350,3 +304,18 @@ def only_strict_differs(sent: Any) -> bool:
     bare = [{k: v for k, v in t.items() if k not in ("strict", "parameters")} for t in sent]
     wanted = [{k: v for k, v in t.items() if k not in ("strict", "parameters")} for t in expected]
     return bare == wanted and [t.get("strict") for t in sent] != [t["strict"] for t in expected]
+
+
+ROUND_TRIP = RoundTrip(
+    "responses_round_trip",
+    api="openai",
+    tools_format="responses",
+    seed=700,
+    texts=TEXTS,
+    hints=HINTS,
+    case_label=case_label,
+    diagnose=diagnose,
+    expect_final_text=expect_final_text,
+    tools_key=chat_tools_key,
+    exception_hints=EXCEPTION_HINTS,
+)

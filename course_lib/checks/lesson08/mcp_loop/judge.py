@@ -144,11 +144,7 @@ def judge_conversation(
         if not calls:
             answer = message.get("content") or ""
             if number < len(exchanges):
-                wanted, sent = (
-                    text("requests", count=number),
-                    text("requests", count=len(exchanges)),
-                )
-                fail(label, Plain(wanted), Plain(sent), hint("stop_on_answer"))
+                fail(label, requests(number), requests(len(exchanges)), hint("stop_on_answer"))
             break
         expected.append({"role": "assistant", "tool_calls": [plain_call(c) for c in calls]})
         for tool_call in calls:
@@ -163,13 +159,13 @@ def judge_conversation(
     elif "raised" in got:
         judge_raised(label, got)
     elif answer is None and finished:
-        wanted, sent = (
-            text("requests", count=len(exchanges) + 1),
-            text("requests", count=len(exchanges)),
-        )
-        fail(label, Plain(wanted), Plain(sent), hint("send_again"))
+        fail(label, requests(len(exchanges) + 1), requests(len(exchanges)), hint("send_again"))
     elif answer is not None and finished:
         judge_return(label, answer, got)
+
+
+def requests(count: int) -> Plain:
+    return Plain(text("requests", count=count))
 
 
 def plain_call(tool_call: Any) -> dict[str, Any]:
@@ -328,8 +324,7 @@ def judge_endless(label: str, exchanges: list, got: dict[str, Any]) -> None:
     count = len(exchanges)
     wanted = Plain(text("raised", count=MAX_TURNS))
     if count != MAX_TURNS:
-        sent = Plain(text("requests", count=count))
-        fail(label, wanted, sent, hint("max_turns", turns=MAX_TURNS, count=count))
+        fail(label, wanted, requests(count), hint("max_turns", turns=MAX_TURNS, count=count))
     raised = got.get("raised") or {}
     if "RuntimeError" not in raised.get("types", ()):
         if raised:

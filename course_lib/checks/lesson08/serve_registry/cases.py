@@ -9,6 +9,7 @@ from ``TOOL_SOURCES`` under random names and descriptions, in random order.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import cache
 from random import Random
@@ -28,10 +29,9 @@ REASONS = {404: "Not Found", 500: "Internal Server Error", 418: "I'm a teapot"}
 registry = ToolRegistry()
 """
 
-# key -> (function source, its function name); "{decorator}" is filled per case.
+# key -> a function's source; "{decorator}" is filled per case.
 TOOL_SOURCES = {
-    "weather": (
-        '''
+    "weather": '''
 {decorator}
 def get_weather(city: str, unit: Literal["c", "f"] = "c") -> dict:
     """Current weather for a city, e.g. 北京 or Paris."""
@@ -40,28 +40,19 @@ def get_weather(city: str, unit: Literal["c", "f"] = "c") -> dict:
     celsius = WEATHER[city]
     return {{"city": city, "temperature": celsius if unit == "c" else celsius * 9 // 5 + 32}}
 ''',
-        "get_weather",
-    ),
-    "search": (
-        '''
+    "search": '''
 {decorator}
 def search(keyword: str, limit: int = 5) -> list[str]:
     """Search my notes for a keyword, e.g. 豆腐."""
     return [note for note in NOTES if keyword.lower() in note.lower()][:limit]
 ''',
-        "search",
-    ),
-    "explain": (
-        '''
+    "explain": '''
 {decorator}
 def explain_error(code: int) -> str:
     """Explain an HTTP status code, e.g. 404."""
     return f"Error {{code}} means: {{REASONS.get(code, 'unknown')}}"
 ''',
-        "explain_error",
-    ),
-    "colleague": (
-        '''
+    "colleague": '''
 {decorator}
 def find_colleague(name: str) -> str:
     """Find a colleague by name, e.g. 李四, and tell where they work."""
@@ -69,62 +60,42 @@ def find_colleague(name: str) -> str:
         raise LookupError(f"nobody called {{name}} works here")
     return STAFF[name]
 ''',
-        "find_colleague",
-    ),
-    "report": (
-        '''
+    "report": '''
 {decorator}
 def error_report(day: str) -> dict:
     """How many errors the logs show for a day, e.g. 2024-05-01."""
     return {{"day": day, "error_count": 0, "errors": []}}
 ''',
-        "error_report",
-    ),
-    "cities": (
-        '''
+    "cities": '''
 {decorator}
 def list_cities() -> list[str]:
     """The cities get_weather knows, e.g. 北京."""
     return list(WEATHER)
 ''',
-        "list_cities",
-    ),
-    "count": (
-        '''
+    "count": '''
 {decorator}
 def count_characters(text: str) -> int:
     """Count the characters of a text, e.g. 你好."""
     return len(text)
 ''',
-        "count_characters",
-    ),
-    "forecast": (
-        '''
+    "forecast": '''
 {decorator}
 def forecast(city: str) -> str:
     """Tomorrow's weather in a city, morning and evening, one line each."""
     return f"{{city}} morning: sun\\n{{city}} evening: rain"
 ''',
-        "forecast",
-    ),
-    "levels": (
-        '''
+    "levels": '''
 {decorator}
 def log_levels() -> list[str]:
     """The log levels a search can filter on, mildest first."""
     return ["debug", "info", "warning", "error"]
 ''',
-        "log_levels",
-    ),
-    "health": (
-        '''
+    "health": '''
 {decorator}
 def check_service(service: str) -> dict:
     """Whether a service is up, e.g. mail; says what failed when it is not."""
     return {{"service": service, "up": False, "error": "timed out after 5 s"}}
 ''',
-        "check_service",
-    ),
 }
 
 VISIBLE_DECORATORS = {
@@ -184,10 +155,15 @@ class RegistryCase:
     function_names: dict[str, str]  # registered name -> the function's own name
 
 
+def function_of(key: str) -> str:
+    """The name of the function ``TOOL_SOURCES[key]`` defines."""
+    return re.search(r"^def (\w+)", TOOL_SOURCES[key], flags=re.M)[1]
+
+
 def registry_source(decorators: dict[str, str]) -> str:
     parts = [HEADER]
     for key, decorator in decorators.items():
-        parts.append(TOOL_SOURCES[key][0].format(decorator=decorator))
+        parts.append(TOOL_SOURCES[key].format(decorator=decorator))
     return "".join(parts)
 
 
@@ -205,7 +181,7 @@ def hidden_cases(rng: Random, count: int = 3) -> list[RegistryCase]:
         keys = rng.sample(sorted(TOOL_SOURCES), rng.randint(3, 5))
         decorators, names, calls = {}, {}, []
         for key in keys:
-            function_name = TOOL_SOURCES[key][1]
+            function_name = function_of(key)
             description = rng.choice(DESCRIPTIONS).format(topic=rng.choice(TOPICS))
             name = rng.choice([function_name, *NAMES])
             if name in names:

@@ -173,10 +173,7 @@ TEXTS = Catalog() | {
     "an_answer": "the model's final text (a str)",
     "person_asked": "the person asked about {name} first",
     "person_not_asked": "the person was never asked",
-    "the_history": "the history fit_budget gives",
     "an_assistant": "an assistant with an ask method",
-    "offered_tools": "offered tools {names}",
-    "no_tools": "no tools",
     "an_error": "an error result",
     "accepted": "a request the model accepts",
     "strict_tools": 'every tool with "strict": true',
@@ -204,6 +201,5 @@ TEXTS = Catalog() | {
         "To draw a conversation of your own: assistant.ask(question, role=role), then "
         "ConversationView(assistant.messages)"
     ),
-    "summary": "{count} scenarios",
 }
 text = TEXTS.text

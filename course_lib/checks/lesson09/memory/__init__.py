@@ -37,7 +37,6 @@ TEXTS = Catalog() | {
     "chat_tools": "its tools are in the Chat format; Responses wants the flat one",
     "previous": "it also sent previous_response_id, but the input already holds everything",
     "a_responses_request": "a Responses request with the registry's tools in its format",
-    "the_list": "messages, after the call",
     "summary": "{visible} visible and {hidden} hidden conversations",
 }
 CASES = [case.label for case in visible_cases()]
@@ -125,7 +124,6 @@ HINTS = Catalog() | {
         "tools list)."
     ),
     "rejected": "The model refused request {number}: {message}",
-    "generic": "Compare your list with the expected one at Where.",
 }
 hint = HINTS.hint
 
