@@ -9,15 +9,23 @@ here, in a child of its own for this submission: forked by the grader's fork ser
 (``fork_server``, which imported this module once; the grader's threads are never forked), or
 a fresh Python process where there is none (``COURSE_GRADE_FORK=0``), under
 ``RLIMIT_AS`` (``bounds.ANALYSIS_MEMORY_MB`` beyond what the child starts with) and
-``bounds.ANALYSIS_SECONDS``. A child that runs out becomes ``AnalysisFailed``, that submission's
-``invalid`` rows with a note; the grader's main process holds only the child's result, whose
-size the source caps bound. The caches of the parsers live and die with the child.
+``bounds.ANALYSIS_SECONDS`` of CPU time beyond what it spent starting (a fresh process spends
+seconds importing on a busy machine; a forked one nothing), and that many seconds on the clock
+plus ``STOP_SECONDS``. A child that runs out becomes ``AnalysisFailed``, that submission's
+``invalid`` rows with a note naming the limit it reached: time when the clock ran out or the
+CPU time's signal ended it (``TIME_SIGNALS``), memory when it said so (a ``MemoryError``) or
+ended without a word otherwise (the kernel's out-of-memory killer, an allocation that failed
+where Python cannot raise). A fault of the grader's own in the child is that file's ``error``
+rows (a ``RuntimeError``), never blamed on a limit. The grader's main process holds only the
+child's result, whose size the source caps bound. The caches of the parsers live and die with
+the child.
 """
 
 from __future__ import annotations
 
 import base64
 import contextlib
+import errno
 import json
 import math
 import os
@@ -28,6 +36,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,6 +70,11 @@ MESSAGES = {
     ),
 }
 STOP_SECONDS = 5  # after the time limit, for a killed child to end
+# How the CPU time limit ends a child: ``signal.ITIMER_PROF``'s signal at its seconds of CPU
+# time, or where that is missing ``RLIMIT_CPU``'s (whole seconds, a second later).
+TIME_SIGNALS = frozenset(
+    -getattr(signal, name) for name in ("SIGPROF", "SIGXCPU") if hasattr(signal, name)
+)
 NOTEBOOK_KEYS = ("course", "kernelspec", "language_info")  # the metadata a run reads
 MAX_KEPT_METADATA = 4000  # characters of JSON (the course's own blocks hold under 500)
 MAX_TAGS = 20
@@ -68,6 +82,10 @@ MAX_TAGS = 20
 
 class AnalysisFailed(RuntimeError):
     """The child ran out of memory or time; the message says which, for the learner."""
+
+
+class AnalysisBroke(RuntimeError):
+    """The child failed for a reason of the grader's own (no limit was reached)."""
 
 
 @dataclass(frozen=True)
@@ -137,6 +155,8 @@ def analyse_apart(
         raise InvalidSubmission(value)
     if kind == "unreadable":
         raise UnreadableSubmission(value)
+    if kind == "error":
+        raise AnalysisBroke(value)
     if kind == "time" or (kind is None and stopped):
         raise AnalysisFailed(translate(MESSAGES, "time", limit=f"{seconds:g}"))
     raise AnalysisFailed(translate(MESSAGES, "memory", limit=memory_mb))
@@ -145,14 +165,14 @@ def analyse_apart(
 def _run_job(
     job: Path, folder: Path, budget: float, check_modules: tuple[str, ...]
 ) -> tuple[str, bool]:
-    """Run the child: what it wrote, and whether it was stopped (by its time, or its CPU
-    limit's signal)."""
+    """Run the child: what it wrote, and whether its time stopped it (the clock, or the signal
+    of its CPU time limit: ``TIME_SIGNALS``)."""
     log = str(folder / "log")
     server = fork_server_for(check_modules)
     if server is not None:
         try:
             reply = server.run([], str(folder), log, budget, grading_env(), analysis=str(job))
-            stopped = reply.get("timed_out") or reply.get("exit") == -signal.SIGXCPU
+            stopped = reply.get("timed_out") or reply.get("exit") in TIME_SIGNALS
             return reply["results"], bool(stopped)
         except ServerGone:
             pass  # the server died (not this notebook's doing): a fresh process instead
@@ -170,7 +190,7 @@ def _run_job(
             process.wait()
             return "", True
     text = result.read_text("ascii", "replace") if result.is_file() else ""
-    return text, process.returncode == -signal.SIGXCPU
+    return text, process.returncode in TIME_SIGNALS
 
 
 def _outcome(text: str) -> tuple[str | None, Any]:
@@ -201,6 +221,10 @@ def run_job(job: str, results_fd: int) -> int:
         outcome = ("unreadable", str(exc))
     except MemoryError:
         outcome = ("memory", None)
+    except OSError as exc:  # an allocation the system refused (a thread, a map) is memory too
+        outcome = ("memory", None) if exc.errno == errno.ENOMEM else _fault(exc)
+    except Exception as exc:  # noqa: BLE001 (the grader's own fault: its error rows)
+        outcome = _fault(exc)
     try:
         data = base64.b64encode(pickle.dumps(outcome))
     except MemoryError:
@@ -209,6 +233,10 @@ def run_job(job: str, results_fd: int) -> int:
     while view:
         view = view[os.write(results_fd, view) :]
     return 0
+
+
+def _fault(exc: Exception) -> tuple[str, str]:
+    return ("error", f"reading the sources failed: {type(exc).__name__}: {exc}"[:1000])
 
 
 def slim(nb: NotebookNode) -> None:
@@ -243,15 +271,26 @@ def _small(value: object) -> bool:
 
 
 def _limit(memory_mb: int, seconds: float) -> None:
-    """``memory_mb`` of address space beyond what the child already maps, and CPU time: where
-    the platform has the limits (past the CPU limit, the kernel ends the child)."""
+    """``memory_mb`` of address space beyond what the child already maps, and ``seconds`` of
+    CPU time beyond what it already spent (``RLIMIT_CPU`` counts from the process's start: a
+    fresh process's imports, seconds of it on a busy machine, must not be taken from the
+    reading, nor carry it past the hard limit, whose ``SIGKILL`` would look like no limit at
+    all). Where the platform has them: ``ITIMER_PROF`` ends the child with ``SIGPROF`` at
+    exactly that CPU time, and ``RLIMIT_CPU``, in whole seconds, a second later with
+    ``SIGXCPU`` where the timer is missing."""
     mapped = _mapped_bytes()
+    spent = time.process_time()  # the whole process's CPU time, as both limits count it
     with contextlib.suppress(ValueError, OSError, AttributeError):
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        if mapped:
+    if mapped:
+        with contextlib.suppress(ValueError, OSError, AttributeError):
             limit = mapped + memory_mb * 1024 * 1024
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        cpu = math.ceil(seconds)
+    with contextlib.suppress(ValueError, OSError, AttributeError):
+        signal.signal(signal.SIGPROF, signal.SIG_DFL)  # whatever the parent had: it ends us
+        signal.setitimer(signal.ITIMER_PROF, seconds)
+    with contextlib.suppress(ValueError, OSError, AttributeError):
+        cpu = math.ceil(spent + seconds) + 1
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
 
 

@@ -7,6 +7,11 @@
     course grade merge SHARD_DIR... --out DIR
 
 A submissions folder that is really called ``merge`` can be given as ``./merge``.
+
+What these commands say to the instructor (``MESSAGES``, and the arguments' ``HELP``) comes from
+the ``grading`` catalog in the language chosen as the launcher chooses it: ``--lang X`` anywhere
+on the command line, else ``COURSE_LANG``, else English (``command_language``). The scorecard
+speaks the edition handed in unless one is chosen; a feedback page always its student's edition.
 """
 
 from __future__ import annotations
@@ -31,91 +36,135 @@ from course_lib.grading.discover import (
     students,
 )
 from course_lib.grading.grader import GradeOptions, grade_all
-from course_lib.grading.isolation import REFUSED, refusal, refused
+from course_lib.grading.isolation import REFUSAL_TEXTS, refusal, refused
 from course_lib.grading.report import from_payload, summary_table, to_payload, write_outputs
 from course_lib.grading.results import SubmissionResult, not_submitted
 from course_lib.grading.shard import merge, parse_shard, shard_students
 from course_lib.grading.similarity import compare_results, load_corpus
 from course_lib.grading.texts import say, status_text
-from course_lib.i18n import ENVIRONMENT_VARIABLE, LANGUAGES, known, set_language, speaking
+from course_lib.i18n import (
+    ENGLISH,
+    ENVIRONMENT_VARIABLE,
+    LANGUAGES,
+    known,
+    set_language,
+    speaking,
+    translate,
+)
 
 GRADE_USAGE = """course grade SUBMISSIONS --out DIR [--jobs N] [--cell-timeout S]
                     [--notebook NN_slug] [--shard i/n] [--solutions DIR]
                     [--accept-isolation-gap]
        course grade merge SHARD_DIR... --out DIR"""
 
+# What ``course check`` and ``course grade`` say to the instructor when they cannot go on.
+MESSAGES = {
+    "merge_no_shards": "course grade merge: give the --out folders of the shards",
+    "merge_failed": "course grade merge: {error}",
+    "one_folder": "course grade: give one SUBMISSIONS folder (or `merge SHARD_DIR...`)",
+    "grade_failed": "course grade: {error}",
+    "check_failed": "course check: {error}",
+}
+# The commands' and their arguments' help (argparse: no percent sign in any of them).
+HELP = {
+    "check": "grade your own notebooks with the grader's machinery and print a scorecard",
+    "check_description": "Grade your own notebooks exactly as the class grader would.",
+    "grade": "grade a class: SUBMISSIONS/<student>/<NN_slug>.ipynb (or merge shard outputs)",
+    "grade_description": (
+        "Grade every SUBMISSIONS/<student>/<NN_slug>.ipynb; write grades.csv, grades.json, "
+        "report.html and feedback/<student>.md to --out. With `merge`, combine the --out folders "
+        "of shards into one."
+    ),
+    "out": "folder for the gradebook files",
+    "jobs": "submissions graded in parallel",
+    "notebook": "grade one lesson only",
+    "shard": "grade share i of n (1-based)",
+    "solutions": (
+        "the solution notebooks answers are compared with (default: solutions/ of this checkout)"
+    ),
+    "accept_isolation_gap": (
+        "grade even where a kernel could find other kernels' folders and sockets (no user "
+        "namespaces, macOS): refused otherwise"
+    ),
+    "cell_timeout": "seconds per cell (30)",
+    "memory_mb": "kernel memory limit (2048)",
+    "canonical": "the course's student notebooks (default: notebooks/ of this checkout)",
+    "checks": "a Python file registering the checks of lessons of your own (repeatable)",
+    "lang": (
+        "the language of this command's messages, the scorecard and the reports (default: "
+        "COURSE_LANG, else the scorecard speaks the edition handed in and the rest English); a "
+        "feedback page always speaks its student's edition"
+    ),
+}
+
+
+def command_language(arguments: list[str], environ: dict[str, str] | None = None) -> str:
+    """The language an instructor's command speaks, chosen as the launcher chooses it: ``--lang
+    X`` or ``--lang=X`` anywhere in ``arguments``, else ``COURSE_LANG``, else English (never the
+    system's locale, nor the folder the command runs in)."""
+    found = None
+    items = iter(arguments)
+    for item in items:
+        if item == "--lang":
+            found = next(items, "")
+        elif item.startswith("--lang="):
+            found = item.partition("=")[2]
+    environ = os.environ if environ is None else environ
+    return known(found) or known(environ.get(ENVIRONMENT_VARIABLE)) or ENGLISH
+
+
+def say_to_instructor(key: str, **fields: object) -> None:
+    """``MESSAGES[key]`` on stderr, in the language spoken now."""
+    print(translate(MESSAGES, key, **fields), file=sys.stderr)
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    # The help is written when the parser is made, before the arguments are parsed: in the
+    # language the command line asks for (``course grade --help --lang zh-CN``).
+    lang = command_language(sys.argv[1:])
+
+    def help_(key: str) -> str:
+        return translate(HELP, key, lang)
+
     check = subparsers.add_parser(
-        "check",
-        help="grade your own notebooks with the grader's machinery and print a scorecard",
-        description="Grade your own notebooks exactly as the class grader would.",
+        "check", help=help_("check"), description=help_("check_description")
     )
     check.add_argument("notebooks", nargs="+", type=Path, metavar="NOTEBOOK")
-    _add_run_options(check)
+    _add_run_options(check, help_)
     check.set_defaults(handler=run_check)
 
     grade = subparsers.add_parser(
-        "grade",
-        usage=GRADE_USAGE,
-        help="grade a class: SUBMISSIONS/<student>/<NN_slug>.ipynb (or merge shard outputs)",
-        description="Grade every SUBMISSIONS/<student>/<NN_slug>.ipynb; write grades.csv, "
-        "grades.json, report.html and feedback/<student>.md to --out. With `merge`, combine "
-        "the --out folders of shards into one.",
+        "grade", usage=GRADE_USAGE, help=help_("grade"), description=help_("grade_description")
     )
     grade.add_argument("paths", nargs="+", metavar="SUBMISSIONS | merge SHARD_DIR...")
-    grade.add_argument("--out", type=Path, required=True, help="folder for the gradebook files")
-    grade.add_argument("--jobs", type=int, default=1, help="submissions graded in parallel")
-    grade.add_argument("--notebook", default=None, metavar="NN_slug", help="grade one lesson only")
-    grade.add_argument("--shard", default=None, metavar="i/n", help="grade share i of n (1-based)")
+    grade.add_argument("--out", type=Path, required=True, help=help_("out"))
+    grade.add_argument("--jobs", type=int, default=1, help=help_("jobs"))
+    grade.add_argument("--notebook", default=None, metavar="NN_slug", help=help_("notebook"))
+    grade.add_argument("--shard", default=None, metavar="i/n", help=help_("shard"))
     grade.add_argument(
-        "--solutions",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="the solution notebooks answers are compared with (default: solutions/ of this "
-        "checkout)",
+        "--solutions", type=Path, default=None, metavar="DIR", help=help_("solutions")
     )
     grade.add_argument(
-        "--accept-isolation-gap",
-        action="store_true",
-        help="grade even where a kernel could find other kernels' folders and sockets (no "
-        "user namespaces, macOS): refused otherwise",
+        "--accept-isolation-gap", action="store_true", help=help_("accept_isolation_gap")
     )
-    _add_run_options(grade)
+    _add_run_options(grade, help_)
     grade.set_defaults(handler=run_grade)
 
 
-def _add_run_options(parser: argparse.ArgumentParser) -> None:
+def _add_run_options(parser: argparse.ArgumentParser, help_: Any) -> None:
     parser.add_argument(
-        "--cell-timeout", type=float, default=30.0, metavar="S", help="seconds per cell (30)"
+        "--cell-timeout", type=float, default=30.0, metavar="S", help=help_("cell_timeout")
     )
     parser.add_argument(
-        "--memory-mb", type=int, default=2048, metavar="MB", help="kernel memory limit (2048)"
+        "--memory-mb", type=int, default=2048, metavar="MB", help=help_("memory_mb")
     )
     parser.add_argument(
-        "--canonical",
-        type=Path,
-        default=None,
-        metavar="DIR",
-        help="the course's student notebooks (default: notebooks/ of this checkout)",
+        "--canonical", type=Path, default=None, metavar="DIR", help=help_("canonical")
     )
     parser.add_argument(
-        "--checks",
-        type=Path,
-        action="append",
-        default=[],
-        metavar="FILE",
-        help="a Python file registering the checks of lessons of your own (repeatable)",
+        "--checks", type=Path, action="append", default=[], metavar="FILE", help=help_("checks")
     )
-    parser.add_argument(
-        "--lang",
-        choices=LANGUAGES,
-        default=None,
-        help="the language of the scorecard and reports (default: COURSE_LANG, else the "
-        "scorecard speaks the edition handed in and the class report English); a feedback page "
-        "always speaks its student's edition",
-    )
+    parser.add_argument("--lang", choices=LANGUAGES, default=None, help=help_("lang"))
 
 
 def _options(args: argparse.Namespace) -> GradeOptions:
@@ -144,23 +193,22 @@ def _progress(started: float):
 
 
 def run_grade(args: argparse.Namespace) -> int:
-    set_language(args.lang)  # the summary and the class report (None: COURSE_LANG, else English)
+    # The messages, the summary and the class report: --lang, else COURSE_LANG, else English.
+    set_language(args.lang or command_language([]))
     if args.paths[0] == "merge":
         if len(args.paths) < 2:
-            print("course grade merge: give the --out folders of the shards", file=sys.stderr)
+            say_to_instructor("merge_no_shards")
             return 2
         try:
             payload = merge([Path(p) for p in args.paths[1:]], args.out)
         except (OSError, ValueError) as exc:
-            print(f"course grade merge: {exc}", file=sys.stderr)
+            say_to_instructor("merge_failed", error=exc)
             return 2
         print(summary_table(payload))
         print(wrote_line(args.out, payload, len(from_payload(payload))))
         return 0
     if len(args.paths) != 1:
-        print(
-            "course grade: give one SUBMISSIONS folder (or `merge SHARD_DIR...`)", file=sys.stderr
-        )
+        say_to_instructor("one_folder")
         return 2
     try:
         shard = parse_shard(args.shard) if args.shard else (1, 1)
@@ -169,7 +217,7 @@ def run_grade(args: argparse.Namespace) -> int:
         submissions = discover(root, notebook=args.notebook)
         class_list = students(root)
     except (OSError, ValueError) as exc:
-        print(f"course grade: {exc}", file=sys.stderr)
+        say_to_instructor("grade_failed", error=exc)
         return 2
     # The lessons this batch grades: the one asked for, else every lesson anyone handed in.
     # A student missing one of them gets zero rows for it, so the gradebook has no holes.
@@ -192,8 +240,7 @@ def run_grade(args: argparse.Namespace) -> int:
     ]
     refusals = [r for r in results if refused(r.isolation, args.accept_isolation_gap)]
     if refusals:
-        reason = refusal(refusals[0].isolation)
-        print(REFUSED.format(count=len(refusals), reason=reason), file=sys.stderr)
+        print(refused_line(refusals), file=sys.stderr)
         return 3
     compare_results(results, corpus.result())
     payload = to_payload(results, shard=f"{shard[0]}/{shard[1]}")
@@ -201,6 +248,13 @@ def run_grade(args: argparse.Namespace) -> int:
     print(summary_table(payload))
     print(wrote_line(args.out, payload, len(results)))
     return 0
+
+
+def refused_line(refusals: list[SubmissionResult]) -> str:
+    """Why ``course grade`` wrote nothing: how many notebooks a kernel without a private view
+    would have graded, why the first could not be kept apart, and what the instructor can do."""
+    reason = refusal(refusals[0].isolation)
+    return translate(REFUSAL_TEXTS, "refused", count=len(refusals), reason=reason)
 
 
 def wrote_line(out: Path, payload: dict[str, Any], files: int) -> str:
@@ -212,15 +266,17 @@ def wrote_line(out: Path, payload: dict[str, Any], files: int) -> str:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    # The scorecard speaks --lang, else COURSE_LANG, else the edition the notebook came from;
+    # what the command says before there is a notebook, --lang, else COURSE_LANG, else English.
+    chosen = args.lang or known(os.environ.get(ENVIRONMENT_VARIABLE))
     try:
         lessons = load_lessons(args.canonical or default_canonical_dir())
     except (OSError, ValueError) as exc:
-        print(f"course check: {exc}", file=sys.stderr)
+        with speaking(chosen or ENGLISH):
+            say_to_instructor("check_failed", error=exc)
         return 2
     submissions = [named_file(path, "you", _lesson_of(path)) for path in args.notebooks]
     results = grade_all(submissions, lessons, _options(args))
-    # The scorecard speaks --lang, else COURSE_LANG, else the edition the notebook came from.
-    chosen = args.lang or known(os.environ.get(ENVIRONMENT_VARIABLE))
     for submission, result in zip(sorted(submissions), results, strict=True):
         record_passes(submission.path, result)
         with speaking(chosen or result.language):

@@ -166,17 +166,20 @@ GAP_MESSAGES = {
         "need: taking the course's answers was detected, not prevented"
     ),
 }
-# Why a notebook was not graded (``refusal``), and what the instructor can do about it.
-REFUSAL = (
-    "this machine could not keep the kernel from finding other kernels' scratch folders and "
-    "sockets: {gaps}"
-)
-REFUSED = (
-    "course grade: nothing written: {count} notebook(s) were not graded, because {reason}. "
-    "Grade on Linux with user namespaces (docs/grading.md: How kernels are kept apart), or pass "
-    "--accept-isolation-gap to grade anyway, knowing that a submission could then read what "
-    "a classmate's kernel runs."
-)
+# Why a notebook was not graded (``refusal``), and what the instructor can do about it
+# (``course grade`` says ``refused``); the ``grading`` catalog translates them.
+REFUSAL_TEXTS = {
+    "refusal": (
+        "this machine could not keep the kernel from finding other kernels' scratch folders and "
+        "sockets: {gaps}"
+    ),
+    "refused": (
+        "course grade: nothing written: {count} notebook(s) were not graded, because {reason}. "
+        "Grade on Linux with user namespaces (docs/grading.md: How kernels are kept apart), or "
+        "pass --accept-isolation-gap to grade anyway, knowing that a submission could then read "
+        "what a classmate's kernel runs."
+    ),
+}
 
 
 def kernel_environment(source: dict[str, str], *, home: str, runtime: str) -> dict[str, str]:
@@ -304,11 +307,12 @@ def refused(record: dict[str, object], accepted: bool) -> bool:
 
 
 def refusal(record: dict[str, object]) -> str | None:
-    """Why a kernel with this record must not grade (``REFUSAL``), or None if it may."""
+    """Why a kernel with this record must not grade (``REFUSAL_TEXTS``), or None if it may."""
     if private_view(record):
         return None
     wanted = ("private_mounts", "own_uid")
-    return REFUSAL.format(gaps="; ".join(gaps({key: record.get(key) for key in wanted})))
+    found = "; ".join(gaps({key: record.get(key) for key in wanted}))
+    return translate(REFUSAL_TEXTS, "refusal", gaps=found)
 
 
 def _package() -> str:

@@ -381,7 +381,9 @@ class GuardedKernel(RunningKernel):
         if kind == "stream" and isinstance(content.get("text"), str):
             content["text"] = (
                 content["text"][: max(0, self.output_cap - used)]
-                + f"\n[the grader cut this output: more than {self.output_cap} bytes]\n"
+                + "\n"
+                + say("output_cut", limit=self.output_cap)
+                + "\n"
             )
             return True
         return False

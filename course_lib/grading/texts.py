@@ -83,6 +83,8 @@ TEXTS: dict[str, str] = {
     "cell_timed_out": "code cell {index} ({cell_id}) timed out",
     "cell_ended_kernel": "code cell {index} ({cell_id}) ended the kernel",
     "no_cell_id": "no id",
+    # the note at the end of a cell's output the grader cut (kernel.py; the learner's edition)
+    "output_cut": "[the grader cut this output: more than {limit} bytes]",
     # course check: the scorecard
     "scorecard_title": "{notebook}: {points} / {max_points} points",
     "scorecard_row": "  {mark} {exercise:6} {status}",

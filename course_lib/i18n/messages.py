@@ -51,6 +51,8 @@ def check_tables(root: Path = CHECKS) -> dict[str, tuple[str, ...]]:
         found = []
         for path in sorted(folder.rglob("*.py")):  # an exercise's folder is part of its lesson
             parts = path.relative_to(root).with_suffix("").parts
+            if parts[-1] == "__init__":  # an exercise's folder: the package is the module
+                parts = parts[:-1]
             module = ".".join((CHECKS_PACKAGE, *parts))
             found.extend(f"{module}:{name}" for name in defined_tables(path))
         if found:
@@ -94,6 +96,9 @@ TABLES: dict[str, tuple[str, ...]] = {
     "messages": (
         "course_lib.checks.messages:MESSAGES",
         "course_lib.authoring.blocks:MESSAGES",
+        # what the checks of lessons 02 and 03 share (the hints of 02.2's contract among them)
+        "course_lib.checks.function_cases:HINTS",
+        "course_lib.checks.parameter_schemas:HINTS",
     ),
     **check_tables(),
     # What the course says outside the checks: the toolkit, the widgets, the launcher (which
@@ -119,6 +124,10 @@ TABLES: dict[str, tuple[str, ...]] = {
         "course_lib.grading.ownership:MESSAGES",
         "course_lib.grading.discover:KIND_TEXTS",
         "course_lib.grading.isolation:GAP_MESSAGES",  # the class report's isolation section
+        "course_lib.grading.isolation:REFUSAL_TEXTS",  # why a notebook was not graded
+        # what `course check` and `course grade` say to the instructor, and their --help
+        "course_lib.grading.cli:MESSAGES",
+        "course_lib.grading.cli:HELP",
     ),
 }
 # The folder the launcher's package is imported from (it is not part of course_lib).

@@ -22,8 +22,8 @@ imported = "ipywidgets" in sys.modules
 # A failed scenario's detail draws the conversation the model received (09.1's verdict).
 from course_lib.capstone.scenarios import visible_scenarios
 from course_lib.checks.learner import Exchange
-from course_lib.checks.lesson09.assistant_run import Asked, Evidence
-from course_lib.checks.lesson09.assistant_verdict import conversation
+from course_lib.checks.lesson09.assistant.run import Asked, Evidence
+from course_lib.checks.lesson09.assistant.verdict import conversation
 call = {"id": "c1", "type": "function", "function": {"name": "get_order", "arguments": "{}"}}
 request = {"messages": [{"role": "user", "content": "Where is A-1?"}]}
 reply = {"choices": [{"message": {"role": "assistant", "tool_calls": [call]}}]}
@@ -43,7 +43,7 @@ def probe(code: str) -> dict:
 
 def test_importing_every_check_module_leaves_ipywidgets_out():
     found = probe(PROBE)
-    assert "course_lib.checks.lesson09.assistant_verdict" in found["modules"]
+    assert "course_lib.checks.lesson09.assistant.verdict" in found["modules"]
     assert len(found["modules"]) > 50
     assert found["ipywidgets"] is False
     assert "call [c1] get_order" in found["drawn"]

@@ -4,13 +4,22 @@ is a clear ``AnalysisFailed`` (that submission's ``invalid`` rows), never the gr
 
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
+import sys
+import time
 
 import nbformat
 import pytest
 from grading_lesson import SOLUTIONS, submission, write
 
-from course_lib.grading.analysis import AnalysisFailed, analyse, analyse_apart
+from course_lib.grading.analysis import (
+    TIME_SIGNALS,
+    AnalysisFailed,
+    analyse,
+    analyse_apart,
+)
 from course_lib.grading.parse import MAX_CELL_SOURCE, InvalidSubmission
 
 
@@ -61,10 +70,57 @@ def test_a_child_out_of_memory_is_a_clear_failure(tmp_path, lesson, road):
         analyse_apart(path, lesson, memory_mb=1)
 
 
-def test_a_child_out_of_time_is_a_clear_failure(tmp_path, lesson, road):
-    path = write(tmp_path / "90_test.ipynb", chained(1990))
-    with pytest.raises(AnalysisFailed, match="within 0.5 s"):
-        analyse_apart(path, lesson, seconds=0.5)
+@pytest.fixture(scope="module")
+def slow_to_read(tmp_path_factory, lesson):
+    """A notebook that takes seconds of CPU to read, and how many (measured here: CPU time,
+    which a busy machine does not shrink, unlike what it costs on the clock)."""
+    path = write(tmp_path_factory.mktemp("slow") / "90_test.ipynb", chained(1200))
+    start = time.process_time()
+    analyse(path.read_bytes(), lesson)
+    return path, time.process_time() - start
+
+
+def test_a_child_out_of_time_is_a_clear_failure(slow_to_read, lesson, road):
+    path, cost = slow_to_read
+    # A quarter of what reading it costs: however busy the machine, the child's CPU time (or,
+    # first, the clock) runs out, and the message names that limit, not the memory's.
+    seconds = max(0.1, round(cost / 4, 1))
+    assert cost >= 3 * seconds, f"reading it took only {cost:.2f} s of CPU time here"
+    with pytest.raises(AnalysisFailed, match=f"within {seconds:g} s;"):
+        analyse_apart(path, lesson, seconds=seconds)
+
+
+# A child whose start cost more CPU time than its limit (a fresh process's imports on a busy
+# machine): it still gets its seconds of reading, then the CPU time limit's signal ends it.
+LATE_LIMIT = """
+import sys, time
+from course_lib.grading.analysis import _limit
+
+while time.process_time() < float(sys.argv[1]):
+    pass
+print(time.process_time(), flush=True)
+_limit(1024, float(sys.argv[2]))
+while True:
+    pass
+"""
+
+
+TICKS = 0.05
+
+
+def test_the_time_limit_counts_from_the_childs_start_not_before():
+    spent, seconds = 1.1, 0.3  # had it counted from the process's start (in whole seconds: 1)
+    child = subprocess.Popen(
+        [sys.executable, "-c", LATE_LIMIT, str(spent), str(seconds)],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    limited_at = float(child.stdout.readline())
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    child.stdout.close()
+    assert child.returncode in TIME_SIGNALS, child.returncode
+    # (the system counts a process's CPU time in clock ticks: a few of them, at most, short)
+    assert usage.ru_utime + usage.ru_stime >= limited_at + seconds - TICKS
 
 
 def test_what_the_child_sends_back_is_bounded_by_the_code_not_the_file(tmp_path, lesson):

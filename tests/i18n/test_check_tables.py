@@ -26,10 +26,10 @@ LESSONS = sorted(path.name for path in CHECKS.glob("lesson[0-9][0-9]"))
 # The domains of what the course says outside its checks (tests/i18n/test_other_domains.py).
 OTHER_DOMAINS = ("toolkit", "widgets", "launcher", "grading")
 DATA_TABLES = {
-    "course_lib.checks.lesson03._shared:CLASSES": "Python source of the classes the cases use",
-    "course_lib.checks.lesson04._shared:TOOL_SOURCES": "Python source of the tools registered",
-    "course_lib.checks.lesson08.serve_registry_cases:VISIBLE_DECORATORS": "decorator source",
-    "course_lib.checks.lesson09.budget_cases:SYSTEM": "a chat message the scripted model reads",
+    "course_lib.checks.lesson03._annotation_cases:CLASSES": "Python source of the case classes",
+    "course_lib.checks.lesson04._tool_sources:TOOL_SOURCES": "the Python source of its tools",
+    "course_lib.checks.lesson08.serve_registry.cases:VISIBLE_DECORATORS": "decorator source",
+    "course_lib.checks.lesson09.budget.cases:SYSTEM": "a chat message the scripted model reads",
 }
 SENTENCE = re.compile(r"[A-Za-z]+ [A-Za-z]+")
 
@@ -92,12 +92,12 @@ def test_a_table_of_sentences_under_another_name_is_caught():
 
 
 def test_a_shared_table_belongs_to_the_module_that_defines_it_not_the_ones_importing_it():
-    from course_lib.checks.lesson01 import _shared, description
+    from course_lib.checks.lesson01 import _values, description
 
-    assert "course_lib.checks.lesson01._shared:HINTS" in TABLES["checks-lesson01"]
-    if description.HINTS is _shared.HINTS:
-        assert owner(description.HINTS) == ("course_lib.checks.lesson01._shared", "HINTS")
-    assert owner(description.HINTS)[0] in (description.__name__, _shared.__name__)
+    assert "course_lib.checks.lesson01._values:HINTS" in TABLES["checks-lesson01"]
+    if description.HINTS is _values.HINTS:
+        assert owner(description.HINTS) == ("course_lib.checks.lesson01._values", "HINTS")
+    assert owner(description.HINTS)[0] in (description.__name__, _values.__name__)
 
 
 def catalogued_reads(path: Path, tables: set[str]) -> list[str]:

@@ -2,10 +2,14 @@
 lesson 00 with its own menus in Chinese, and a check run there speaks Chinese, while the English
 lesson 00 in the same JupyterLab still speaks English (the edition decides, not the server).
 
+In the same JupyterLab, a learner's wrong answer to exercise 00.1 fails its check cell with a
+Chinese message and hint, and a Chinese lesson with a widget (lesson 04, solved: its ToolForm)
+shows the widget's labels in Chinese and calls the tool from it.
+
 JupyterLab is started from this environment with the launcher's own command and environment for
 ``--lang zh-CN`` (``jupyter.lab_command``, ``main.command_environ``, ``jupyter.language_environ``),
-on a copy of notebooks/, with its user settings, workspaces and runtime files in a temporary
-folder.
+on a copy of notebooks/ (lesson 04's Chinese notebook replaced by its solution), with its user
+settings, workspaces and runtime files in a temporary folder.
 """
 
 from __future__ import annotations
@@ -26,6 +30,9 @@ CHROMIUM = Path(os.environ.get("COURSE_CHROMIUM", "/usr/bin/chromium"))
 ARTIFACTS = ROOT / "test-artifacts" / "launcher"
 CHINESE_MENUS = {"文件", "编辑", "查看", "运行", "内核"}
 WRONG_CELL = "hard_coded_greeting"
+# A wrong answer to 00.1, typed into its exercise cell as a learner would.
+WRONG_ANSWER = 'def greeting(name: str) -> str:\n    return "Hello, Ada!"\n'
+WIDGET_LESSON = "04_registry"  # a Chinese lesson with a ToolForm, solved (the cells above it run)
 # No autosave, and every cell on the page (no windowing), in this JupyterLab's own settings.
 LAB_SETTINGS = {
     "@jupyterlab/docmanager-extension/plugin": {"autosave": False},
@@ -43,6 +50,8 @@ def chinese_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """JupyterLab as ``start --lang zh-CN --no-browser`` runs it; yields its start address."""
     base = tmp_path_factory.mktemp("lab-zh")
     shutil.copytree(ROOT / "notebooks", base / "course" / "notebooks")  # the repository stays as is
+    solved = f"zh-CN/{WIDGET_LESSON}.ipynb"
+    shutil.copy(ROOT / "solutions" / solved, base / "course" / "notebooks" / solved)
     write_settings(base / "settings", LAB_SETTINGS)
     env = CourseEnv("venv", Path(sys.prefix), ".venv", windows=False)
     token, port = os.urandom(16).hex(), free_port()
@@ -104,3 +113,72 @@ def test_the_english_lesson_in_the_same_jupyterlab_still_speaks_english(chinese_
     settle(page)
     said = run_the_wrong_greeting(page)
     assert said.startswith("Exercise 00.1 (greeting) is not right yet.\nCase:"), said
+
+
+def open_lesson(chinese_lab: str, page, notebook: str):
+    """A new page of the same browser on ``notebook`` (a path under notebooks/), settled; a
+    page of its own, so that leaving an edited notebook never asks whether to stay."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    lesson = page.context.browser.new_page(viewport={"width": 1400, "height": 1000})
+    lesson.goto(chinese_lab.replace("/?token=", f"/lab/tree/{notebook}?reset&token="))
+    settle(lesson)
+    return lesson
+
+
+def code_cell(page, text: str):
+    cell = page.locator(".jp-NotebookPanel:visible .jp-CodeCell", has_text=text).first
+    cell.scroll_into_view_if_needed()
+    return cell
+
+
+def test_a_wrong_answer_in_the_chinese_lesson_00_fails_its_check_with_a_chinese_message_and_hint(
+    chinese_lab, page
+):
+    lesson = open_lesson(chinese_lab, page, "zh-CN/00_welcome.ipynb")
+    try:
+        exercise = code_cell(lesson, 'raise NotImplementedError("练习 00.1')
+        exercise.locator(".jp-InputArea-editor").click()
+        lesson.keyboard.press("Control+A")
+        lesson.keyboard.insert_text(WRONG_ANSWER)  # no auto-indent or closing quotes
+        lesson.keyboard.press("Shift+Enter")
+        check = code_cell(lesson, 'check("00.1", greeting)')
+        check.locator(".jp-InputArea-editor").click()
+        lesson.keyboard.press("Shift+Enter")
+        output = check.locator(".jp-OutputArea-output")
+        output.first.wait_for(state="visible", timeout=90_000)
+        said = output.first.inner_text()
+        lesson.screenshot(path=str(ARTIFACTS / "start-zh-CN-check-failed.png"))
+    finally:
+        lesson.close()
+    assert "练习 00.1（greeting）未通过。\n用例：greeting('张伟')" in said, said
+    assert '期望："Hello, 张伟!"\n实际："Hello, Ada!"' in said, said
+    assert "\n提示：文本必须包含传入的名字（'张伟'），一个字符都不能少" in said, said
+    assert "Hint:" not in said and "is not right yet" not in said, said
+
+
+def test_a_chinese_widget_lesson_shows_the_widgets_labels_in_chinese(chinese_lab, page):
+    from playwright.sync_api import expect
+
+    lesson = open_lesson(chinese_lab, page, f"zh-CN/{WIDGET_LESSON}.ipynb")
+    try:
+        lesson.locator(".jp-Notebook .jp-Cell").first.click()  # the notebook is the current one
+        lesson.locator(".lm-MenuBar-itemLabel").get_by_text("运行", exact=True).click()
+        lesson.locator(".lm-Menu-itemLabel").get_by_text("运行所有单元格", exact=True).click()
+        form = lesson.locator(".course-tool-form").first
+        form.wait_for(state="visible", timeout=120_000)
+        form.scroll_into_view_if_needed()
+        result = form.locator(".course-result")
+        expect(result).to_contain_text("按“调用”运行这个工具。")
+        expect(form).to_contain_text("必填")
+        button = form.locator(".course-call-button")
+        expect(button).to_have_text("调用")
+        form.locator("input[placeholder='string']").first.fill("豆腐")
+        button.click()
+        expect(result.locator(".course-sent")).to_contain_text("豆腐", timeout=30_000)
+        expect(result).to_contain_text("Shopping: milk, 豆腐, rice")
+        expect(result).not_to_contain_text("按“调用”")
+        form.screenshot(path=str(ARTIFACTS / "start-zh-CN-widget.png"))
+        said = form.inner_text()
+    finally:
+        lesson.close()
+    assert "Press Call" not in said and "required" not in said, said

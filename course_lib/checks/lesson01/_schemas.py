@@ -17,6 +17,8 @@ from typing import Any
 
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, fail, json_equal
+from course_lib.checks.learner import Learner
+from course_lib.checks.lesson01._values import value_of
 
 SHAPE = {
     "type": "function",
@@ -283,6 +285,34 @@ def run_argument_cases(
             fail(case.label, plain("should_accept"), plain("rejected"), chosen, where=where)
         fail(case.label, plain("should_reject"), plain("accepted"), case.hint, where=where)
     return count
+
+
+def check_tool(
+    learner: Learner,
+    what: str,
+    function: str,
+    defaults: dict[str, Any],
+    cases: Iterable[ArgumentCase],
+    *,
+    required: str,
+    property_hints: dict[str, str],
+) -> str:
+    """Judge the tool ``what`` (01.1, 01.2) for ``function``: the envelope, the property names
+    (those of ``property_hints``), the optional ``defaults``, then every argument case."""
+    __tracebackhide__ = True
+    parameters = tool_parameters(value_of(learner, what), what, function)
+    properties = expect_properties(parameters, list(property_hints), what)
+    for name, value in defaults.items():
+        expect_default(properties, name, value)
+    count = run_argument_cases(
+        parameters,
+        cases,
+        what=what,
+        function=function,
+        required=required,
+        property_hints=property_hints,
+    )
+    return text("summary", count=count)
 
 
 def _rejection_hint(

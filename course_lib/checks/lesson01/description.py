@@ -16,7 +16,7 @@ from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail, hidden_rng, show
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson01._shared import NOTEBOOK, value_of
+from course_lib.checks.lesson01._values import NOTEBOOK, value_of
 
 VAGUE_DESCRIPTION = "Gets info."
 MAX_DESCRIPTION_CHARS = 300

@@ -16,8 +16,8 @@ from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail, first_difference, hidden_rng, pick_hint
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, raise_learner_error
-from course_lib.checks.lesson01._shared import CITIES, NOTEBOOK, random_word
-from course_lib.checks.lesson01._shared import hint as shared
+from course_lib.checks.lesson01._values import CITIES, NOTEBOOK, random_word
+from course_lib.checks.lesson01._values import hint as shared
 from course_lib.i18n import ENGLISH, translate
 
 # Every other phrase this check shows: its case labels and its summary.

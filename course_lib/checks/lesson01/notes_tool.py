@@ -11,17 +11,10 @@ from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson01._schemas import (
-    ArgumentCase,
-    arguments_label,
-    expect_default,
-    expect_properties,
-    run_argument_cases,
-    tool_parameters,
-)
+from course_lib.checks.lesson01._schemas import ArgumentCase, arguments_label, check_tool
 from course_lib.checks.lesson01._schemas import hint as shared
 from course_lib.checks.lesson01._schemas import text as schema_text
-from course_lib.checks.lesson01._shared import CITIES, NOTEBOOK, random_word, value_of
+from course_lib.checks.lesson01._values import CITIES, NOTEBOOK, random_word
 
 SHAPE_CASE = schema_text("case_shape", what="NOTES_TOOL")
 
@@ -171,21 +164,17 @@ def argument_cases() -> list[ArgumentCase]:
     rules=RULES,
 )
 def check_notes_tool(learner: Learner) -> str:
-    tool = value_of(learner, "NOTES_TOOL")
-    parameters = tool_parameters(tool, "NOTES_TOOL", "search_notes")
-    properties = expect_properties(parameters, ["keyword", "limit", "tags"], "NOTES_TOOL")
-    expect_default(properties, "limit", 5)
-    expect_default(properties, "tags", None)
-    count = run_argument_cases(
-        parameters,
+    property_hints = {
+        "keyword": hint("keyword_type"),
+        "limit": hint("limit_integer"),
+        "tags": hint("tags_array"),
+    }
+    return check_tool(
+        learner,
+        "NOTES_TOOL",
+        "search_notes",
+        {"limit": 5, "tags": None},
         argument_cases(),
-        what="NOTES_TOOL",
-        function="search_notes",
         required="keyword",
-        property_hints={
-            "keyword": hint("keyword_type"),
-            "limit": hint("limit_integer"),
-            "tags": hint("tags_array"),
-        },
+        property_hints=property_hints,
     )
-    return schema_text("summary", count=count)

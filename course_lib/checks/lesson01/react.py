@@ -19,8 +19,7 @@ from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, fail, first_difference, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
-from course_lib.checks.lesson01._shared import CITIES, NOTEBOOK
-from course_lib.i18n import translate
+from course_lib.checks.lesson01._values import CITIES, NOTEBOOK
 
 TOOLS = ["get_weather", "search_notes"]
 TIDY = 'Thought: I need the weather in 北京.\nAction: get_weather\nAction Input: {"city": "北京"}'
@@ -51,7 +50,7 @@ TEXTS = Catalog() | {
 
 
 def case_label(text: str, tools: list[str] = TOOLS) -> str:
-    return translate(TEXTS, "case", text=repr(text), tools=repr(tools))
+    return TEXTS.text("case", text=repr(text), tools=repr(tools))
 
 
 RULES = (
@@ -311,9 +310,9 @@ def error_problem(got: dict, expected: dict, text: str, tool_names: list[str], k
     """``None`` if ``got`` is the expected error with a fitting message, else (shown, hint)."""
     if expected["error"] == UNKNOWN:
         name = ACTION_LINE.search(text).group(1).strip()
-        shown = {**expected, "message": translate(TEXTS, "a_message_naming", name=name)}
+        shown = {**expected, "message": TEXTS.text("a_message_naming", name=name)}
     else:
-        name, shown = None, {**expected, "message": translate(TEXTS, "a_message")}
+        name, shown = None, {**expected, "message": TEXTS.text("a_message")}
     if got.get("error") != expected["error"]:
         return shown, case_hint(key, text)
     if set(got) != {"error", "message"}:
@@ -358,4 +357,4 @@ def check_parse_react(learner: Learner) -> str:
     cases = [*VISIBLE, *hidden_cases(hidden_rng("01.7"))]
     for text, tool_names, key in cases:
         check_case(learner, text, list(tool_names), key)
-    return translate(TEXTS, "summary", count=len(cases))
+    return TEXTS.text("summary", count=len(cases))

@@ -22,7 +22,7 @@ from course_lib.checks.compare import (
 )
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
-from course_lib.checks.lesson01._shared import NOTEBOOK
+from course_lib.checks.lesson01._values import NOTEBOOK
 from course_lib.checks.lesson01.round_trip_cases import (
     CHECK_MODEL,
     CHECK_TOOLS,

@@ -18,9 +18,8 @@ from course_lib.checks.compare import HintText, Plain, first_difference, hidden_
 from course_lib.checks.compare import fail as fail_case
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
-from course_lib.checks.lesson01._shared import CITIES, NOTEBOOK, random_word
-from course_lib.checks.lesson01._shared import hint as shared
-from course_lib.i18n import translate
+from course_lib.checks.lesson01._values import CITIES, NOTEBOOK, random_word
+from course_lib.checks.lesson01._values import hint as shared
 
 SDK, DICT = "sdk", "dict"  # the two forms a tool call comes in
 # The case labels, one per form of the tool call (the call itself is shown in Python spelling).
@@ -32,7 +31,7 @@ TEXTS = Catalog() | {
 
 
 def case_label(form: str, call_id: str, result: Any) -> str:
-    return translate(TEXTS, form, call_id=repr(call_id), result=repr(result))
+    return TEXTS.text(form, call_id=repr(call_id), result=repr(result))
 
 
 WEATHER_CASE = case_label(SDK, "call_v0", "晴, 31°C")
@@ -257,4 +256,4 @@ def check_tool_message(learner: Learner) -> str:
         found = message_problem(reply.value, call_id, result)
         if found is not None:
             fail_case(case, expected, reply.value, found)
-    return translate(TEXTS, "summary", count=len(table))
+    return TEXTS.text("summary", count=len(table))

@@ -12,17 +12,10 @@ from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson01._schemas import (
-    ArgumentCase,
-    arguments_label,
-    expect_default,
-    expect_properties,
-    run_argument_cases,
-    tool_parameters,
-)
+from course_lib.checks.lesson01._schemas import ArgumentCase, arguments_label, check_tool
 from course_lib.checks.lesson01._schemas import hint as shared
 from course_lib.checks.lesson01._schemas import text as schema_text
-from course_lib.checks.lesson01._shared import CITIES, NOTEBOOK, random_word, value_of
+from course_lib.checks.lesson01._values import CITIES, NOTEBOOK, random_word
 
 SHAPE_CASE = schema_text("case_shape", what="WEATHER_TOOL")
 
@@ -136,16 +129,13 @@ def argument_cases() -> list[ArgumentCase]:
     rules=RULES,
 )
 def check_weather_tool(learner: Learner) -> str:
-    tool = value_of(learner, "WEATHER_TOOL")
-    parameters = tool_parameters(tool, "WEATHER_TOOL", "get_weather")
-    properties = expect_properties(parameters, ["city", "unit"], "WEATHER_TOOL")
-    expect_default(properties, "unit", "c")
-    count = run_argument_cases(
-        parameters,
+    property_hints = {"city": hint("city_type"), "unit": hint("unit_enum")}
+    return check_tool(
+        learner,
+        "WEATHER_TOOL",
+        "get_weather",
+        {"unit": "c"},
         argument_cases(),
-        what="WEATHER_TOOL",
-        function="get_weather",
         required="city",
-        property_hints={"city": hint("city_type"), "unit": hint("unit_enum")},
+        property_hints=property_hints,
     )
-    return schema_text("summary", count=count)

@@ -22,9 +22,8 @@ from course_lib.checks.compare import (
     pick_hint,
 )
 from course_lib.checks.core import Rule, exercise
+from course_lib.checks.function_cases import py, python_text, returned_json
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson02._shared import py, python_text, returned_json
-from course_lib.i18n import translate
 
 WEATHER_DOC = """Get the weather forecast for a city.
 
@@ -427,4 +426,4 @@ def check_parse_google_docstring(learner: Learner) -> str:
     hidden = hidden_docstrings()
     for doc, summary, expected in (*VISIBLE, *hidden):
         check_docstring(learner, doc, summary, expected)
-    return translate(TEXTS, "summary", visible=len(VISIBLE), hidden=len(hidden))
+    return TEXTS.text("summary", visible=len(VISIBLE), hidden=len(hidden))

@@ -16,14 +16,10 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
+from course_lib.checks.function_cases import FunctionCase, after_earlier, py, returned_json
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson02._shared import FunctionCase, after_earlier, py, returned_json
-from course_lib.checks.lesson02.parameters_schema import (
-    expected_parameters_schema,
-    raised_hints,
-    random_basic_function,
-)
-from course_lib.i18n import translate
+from course_lib.checks.lesson02.parameters_schema import raised_hints, random_basic_function
+from course_lib.checks.parameter_schemas import expected_parameters_schema
 
 SEARCH_NOTES = FunctionCase(
     "search_notes", ("keyword: str", "limit: int = 5", "archived: bool = False"), returns="list"
@@ -233,7 +229,7 @@ def hidden_drift(count: int = 25) -> list[tuple[FunctionCase, str, dict, list[st
         tool = tool_of(function)
         expected = drift(rng, tool["function"]["parameters"])
         shown = py(tool["function"]["parameters"])
-        cases.append((function, translate(TEXTS, "parameters_case", shown=shown), tool, expected))
+        cases.append((function, TEXTS.text("parameters_case", shown=shown), tool, expected))
     return cases
 
 
@@ -377,7 +373,7 @@ def run(learner: Learner) -> str:
     hidden = hidden_drift()
     for function, what, tool, expected in (*VISIBLE, *hidden):
         check_drift(learner, function, what, tool, expected)
-    return translate(TEXTS, "summary", visible=len(VISIBLE), hidden=len(hidden))
+    return TEXTS.text("summary", visible=len(VISIBLE), hidden=len(hidden))
 
 
 @exercise(

@@ -13,8 +13,8 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
+from course_lib.checks.function_cases import FunctionCase, after_earlier, py, returned_json
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson02._shared import FunctionCase, after_earlier, py, returned_json
 from course_lib.checks.lesson02.docstring import (
     CHINESE_DOC,
     VISIBLE,
@@ -22,12 +22,8 @@ from course_lib.checks.lesson02.docstring import (
     WEATHER_DOC,
     random_docstring,
 )
-from course_lib.checks.lesson02.parameters_schema import (
-    expected_parameters_schema,
-    raised_hints,
-    random_basic_function,
-)
-from course_lib.i18n import translate
+from course_lib.checks.lesson02.parameters_schema import raised_hints, random_basic_function
+from course_lib.checks.parameter_schemas import expected_parameters_schema
 
 NOTES_DOC = """Search the notes for a keyword.
 
@@ -327,7 +323,7 @@ def run(learner: Learner) -> str:
     hidden = hidden_tools()
     for function, description, summary, descriptions in hidden:
         check_tool(learner, function, description, summary, descriptions)
-    return translate(TEXTS, "summary", visible=len(VISIBLE_TOOLS) + 3, hidden=len(hidden))
+    return TEXTS.text("summary", visible=len(VISIBLE_TOOLS) + 3, hidden=len(hidden))
 
 
 EARLIER = (("parameters_schema", "02.2"), ("parse_google_docstring", "02.3"))

@@ -8,12 +8,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from course_lib.checks import function_cases
+from course_lib.checks.cases import Case, run_cases
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, HintText, expect_equal
 from course_lib.checks.core import Rule, exercise
+from course_lib.checks.function_cases import Refusal, Source, expect_refusals
 from course_lib.checks.learner import Learner, raise_learner_error
-from course_lib.checks.lesson02._shared import Source, expect_type_error
-from course_lib.i18n import translate
 
 # An annotation stored as text is not a type either: 02.2 reads real types with get_type_hints.
 TEXT_ANNOTATION = "'str'"
@@ -94,7 +95,7 @@ RULES = (
 
 TEXTS = Catalog() | {"summary": "{count} cases"}
 
-HINTS = Catalog() | {
+HINTS = Catalog(also=(function_cases.HINTS,)) | {
     "not_a_dict": 'Return a dict such as {{"type": "string"}}, not the name of the type.',
     "python_names": (
         'JSON Schema has its own names for the types: str is "string", int is "integer", float '
@@ -178,18 +179,6 @@ def expected_json_type(label: str) -> dict:
     return {"type": JSON_NAMES[label]}
 
 
-BASIC = {str: "string", int: "integer", float: "number", bool: "boolean", list: "array",
-         dict: "object", type(None): "null"}  # fmt: skip
-
-
-def basic_schema(annotation: Any) -> dict:
-    """The oracle for an annotation object (02.2 and later use it): a new dict every time."""
-    for python_type, name in BASIC.items():
-        if annotation is python_type or (annotation is None and python_type is type(None)):
-            return {"type": name}
-    raise TypeError(f"no basic JSON type for {annotation!r}")
-
-
 hint = HINTS.hint
 
 
@@ -219,47 +208,49 @@ def raised_hint(label: str) -> HintText:
     points=1,
     targets=("json_type",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_json_type(learner: Learner) -> str:
-    for label, source in IN_TABLE:
-        case = f"json_type({label})"
-        reply = learner.call(
-            "json_type", learner.source(source), case=case, hints=[(_any, raised_hint(label))]
+    in_table = [
+        Case(
+            f"json_type({label})",
+            (learner.source(source),),
+            expected_json_type(label),
+            hints(label),
+            raised=[(_any, raised_hint(label))],
         )
-        expect_equal(case, expected_json_type(label), reply.value, hints=hints(label))
-    for label, setup in OUTSIDE:
-        expect_type_error(
-            learner,
-            "json_type",
-            Source(label, setup).spec(learner),
-            case=f"json_type({label})",
-            names=[label],
-            no_raise=hint("no_raise"),
-        )
-    for label, setup, base, key in LOOKALIKES:
-        got = json.dumps(expected_json_type(base))
-        expect_type_error(
-            learner,
-            "json_type",
-            Source(label, setup).spec(learner),
-            case=f"json_type({label})",
-            names=[label],
-            no_raise=hint(key, label=label, base=base, got=got),
-        )
-    expect_type_error(
-        learner,
-        "json_type",
-        Source(TEXT_ANNOTATION).spec(learner),
-        case=f"json_type({TEXT_ANNOTATION})",
-        names=["str"],
-        no_raise=hint("text_annotation"),
+        for label, source in IN_TABLE
+    ]
+    refused = [
+        *(refusal(learner, label, setup, hint("no_raise")) for label, setup in OUTSIDE),
+        *(
+            refusal(
+                learner,
+                label,
+                setup,
+                hint(key, label=label, base=base, got=json.dumps(expected_json_type(base))),
+            )
+            for label, setup, base, key in LOOKALIKES
+        ),
+        refusal(learner, TEXT_ANNOTATION, "", hint("text_annotation"), names=["str"]),
+    ]
+    count = run_cases(learner, "json_type", in_table) + expect_refusals(
+        learner, "json_type", refused
     )
     case = RULES[4].case
     reply = learner.run(FRESH_CODE, result="seen", bind={"json_type": learner.target("json_type")})
     if reply.raised:
         raise_learner_error(case, reply, [(lambda r: True, raised_hint("str"))])
     expect_equal(case, {"type": "string"}, reply.value, hint=hint("fresh"))
-    return translate(TEXTS, "summary", count=len(IN_TABLE) + len(OUTSIDE) + len(LOOKALIKES) + 2)
+    return TEXTS.text("summary", count=count + 1)
+
+
+def refusal(
+    learner: Learner, label: str, setup: str, no_raise: HintText, names: list[str] | None = None
+) -> Refusal:
+    """``json_type(label)`` must raise TypeError naming ``label`` (or ``names``)."""
+    spec = Source(label, setup).spec(learner)
+    return Refusal(f"json_type({label})", (spec,), names or [label], no_raise)
 
 
 def _any(reply: Any) -> bool:

@@ -1,36 +1,36 @@
 """Exercise 02.2, ``parameters_schema(func) -> dict``: the JSON Schema object of the parameters.
 
-The functions are written as source text and built on both sides (``_shared.FunctionCase``):
+The functions are written as source text and built on both sides (``function_cases.FunctionCase``):
 beside the learner's code for the call, here for the oracle. Some keep their annotations as text
 (quoted, or under ``from __future__ import annotations``), which only ``get_type_hints`` reads.
-Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
+Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``
+(02.2's contract, which 02.4, 02.5 and 03.6 reuse, is ``parameter_schemas``).
 """
 
 from __future__ import annotations
 
-import enum
-import inspect
-import json
 import random
-import typing
 from collections.abc import Callable
 from typing import Any
 
+from course_lib.checks import parameter_schemas as schemas
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, HintText, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner
-from course_lib.checks.lesson02._shared import (
-    EMPTY,
+from course_lib.checks.function_cases import (
     FunctionCase,
     after_earlier,
     expect_schema,
-    parameter_text,
     returned_json,
     string_annotations,
 )
-from course_lib.checks.lesson02.json_type import basic_schema
-from course_lib.i18n import translate
+from course_lib.checks.learner import Learner
+from course_lib.checks.parameter_schemas import (
+    basic_default,
+    expected_parameters_schema,
+    parameters_hints,
+    random_parts,
+)
 
 RULES = (
     Rule(
@@ -112,46 +112,7 @@ RULES = (
 
 TEXTS = Catalog() | {"summary": "{visible} visible and {hidden} hidden functions"}
 
-HINTS = Catalog() | {
-    "not_a_dict": "Return a dict: the JSON Schema object.",
-    "properties_dict": (
-        "properties must be an object mapping each parameter name to its schema, e.g. "
-        '{{"city": {{"type": "string"}}}}, not a list.'
-    ),
-    "no_return": (
-        "'return' is not a parameter: get_type_hints() includes the return annotation; walk "
-        "inspect.signature(func).parameters for the names."
-    ),
-    "object": 'The parameters schema has "type": "object".',
-    "closed": 'Add "additionalProperties": false: the schema lists every argument there is.',
-    "required_always": (
-        'Always include "required": a list of names, [] when every parameter has a default.'
-    ),
-    "nullable_required": (
-        "Nullable is not optional: an `X | None` parameter without a default is still required "
-        "(the model must send it, possibly as null). Required depends on the default only."
-    ),
-    "default_is_optional": (
-        "A parameter with a default is optional: list in required only the parameters without "
-        "a default."
-    ),
-    "missing_required": "Every parameter without a default belongs in required.",
-    "required_order": "List required in signature order.",
-    "defaults": (
-        'Show each default to the model: add "default": <value> to the property of every '
-        "parameter that has one."
-    ),
-    "no_default": 'Only parameters with a default get a "default" key.',
-    "default_value": "A default must be the parameter's default as a JSON value.",
-    "every_parameter": (
-        "properties needs exactly one entry per parameter of the signature, keyword-only ones "
-        "(after the *) included."
-    ),
-    "properties_order": "List properties in signature order.",
-    "bool": (
-        "bool came out as integer. bool is a subclass of int, so an issubclass() walk (or a "
-        "test for int that comes first) catches it: test bool before int, or compare with `is`."
-    ),
+HINTS = Catalog(also=(schemas.HINTS,)) | {
     "property": "Compare each property with json_type of the parameter's type (02.1's table).",
     "string_annotation": (
         "Your code met an annotation that is still text (such as 'str'), not a type: this "
@@ -167,32 +128,6 @@ HINTS = Catalog() | {
 
 
 hint = HINTS.hint
-
-
-# --- the oracle ----------------------------------------------------------------------------
-
-
-def expected_parameters_schema(
-    func: Callable[..., Any], type_schema: Callable[[Any], dict] = basic_schema
-) -> dict:
-    """Exercise 02.2's contract (03.6's too, with its richer ``type_schema``)."""
-    hints = typing.get_type_hints(func)
-    properties: dict[str, dict] = {}
-    required: list[str] = []
-    for name, parameter in inspect.signature(func).parameters.items():
-        schema = type_schema(hints[name])
-        if parameter.default is EMPTY:
-            required.append(name)
-        else:
-            default = parameter.default
-            schema["default"] = default.value if isinstance(default, enum.Enum) else default
-        properties[name] = schema
-    return {
-        "type": "object",
-        "properties": properties,
-        "required": required,
-        "additionalProperties": False,
-    }
 
 
 # --- cases ---------------------------------------------------------------------------------
@@ -220,43 +155,6 @@ VISIBLE = (
     ),
 )
 
-NAMES = (
-    "city", "days", "unit", "limit", "query", "verbose", "tags", "options", "price", "note",
-    "城市", "天数", "关键词", "数量", "单位",
-)  # fmt: skip
-BASIC_DEFAULTS: dict[str, Callable[[random.Random], Any]] = {
-    "str": lambda rng: rng.choice(["c", "北京", "", "上海 Shanghai", "metric"]),
-    "int": lambda rng: rng.randint(-3, 100),
-    "float": lambda rng: rng.choice([0.5, 2.25, -1.0, 10.0]),
-    "bool": lambda rng: rng.choice([True, False]),
-}
-
-
-def random_parts(
-    rng: random.Random,
-    annotation: Callable[[random.Random], str],
-    default: Callable[[random.Random, str], str | None],
-    max_count: int = 5,
-) -> tuple[str, ...]:
-    """Random parameters as written: positional ones without a default first (Python's rule),
-    then maybe a ``*`` and keyword-only ones."""
-    params = []
-    for name in rng.sample(NAMES, rng.randint(0, max_count)):
-        written = annotation(rng)
-        params.append((name, written, default(rng, written) if rng.random() < 0.5 else None))
-    n_positional = rng.randint(0, len(params))
-    positional = sorted(params[:n_positional], key=lambda p: p[2] is not None)
-    parts = [parameter_text(*p) for p in positional]
-    if n_positional < len(params):
-        parts.append("*")
-        parts += [parameter_text(*p) for p in params[n_positional:]]
-    return tuple(parts)
-
-
-def basic_default(rng: random.Random, annotation: str) -> str | None:
-    maker = BASIC_DEFAULTS.get(annotation)
-    return None if maker is None else repr(maker(rng))
-
 
 def random_basic_function(rng: random.Random, index: int, future: bool = False) -> FunctionCase:
     """A function whose parameters use only the basic types (list and dict without defaults)."""
@@ -274,70 +172,6 @@ def hidden_functions() -> list[FunctionCase]:
 # --- hints ---------------------------------------------------------------------------------
 
 
-def parameters_hints(expected: dict, func: Callable[..., Any]) -> list[Hint]:
-    """Likely mistakes in a parameters schema for ``func``, most specific first (on the JSON)."""
-    signature = inspect.signature(func)
-    with_default = {n for n, p in signature.parameters.items() if p.default is not EMPTY}
-    props, required = expected["properties"], expected["required"]
-    nullable = {n for n, s in props.items() if {"type": "null"} in s.get("anyOf", [])}
-
-    def got_default(got: dict, name: str) -> Any:
-        return got["properties"].get(name, {}).get("default")
-
-    return [
-        (lambda g: not isinstance(g, dict), hint("not_a_dict")),
-        (lambda g: not isinstance(g.get("properties"), dict), hint("properties_dict")),
-        (lambda g: "return" in g["properties"] and "return" not in props, hint("no_return")),
-        (lambda g: g.get("type") != "object", hint("object")),
-        (lambda g: g.get("additionalProperties") is not False, hint("closed")),
-        (lambda g: "required" not in g, hint("required_always")),
-        (
-            lambda g: (
-                set(g["properties"]) < set(props)
-                and all(
-                    signature.parameters[n].kind is inspect.Parameter.KEYWORD_ONLY
-                    for n in set(props) - set(g["properties"])
-                )
-            ),
-            hint("every_parameter"),
-        ),
-        (lambda g: (set(required) - set(g["required"])) & nullable, hint("nullable_required")),
-        (lambda g: set(g["required"]) & with_default, hint("default_is_optional")),
-        (lambda g: set(required) - set(g["required"]), hint("missing_required")),
-        (
-            lambda g: g["required"] != required and sorted(g["required"]) == sorted(required),
-            hint("required_order"),
-        ),
-        (
-            lambda g: any(
-                "default" in props[n] and "default" not in g["properties"].get(n, {}) for n in props
-            ),
-            hint("defaults"),
-        ),
-        (
-            lambda g: any(
-                "default" not in props[n] and "default" in g["properties"].get(n, {}) for n in props
-            ),
-            hint("no_default"),
-        ),
-        (
-            lambda g: any(
-                json.dumps(props[n].get("default")) != json.dumps(got_default(g, n)) for n in props
-            ),
-            hint("default_value"),
-        ),
-        (lambda g: set(g["properties"]) != set(props), hint("every_parameter")),
-        (lambda g: list(g["properties"]) != list(props), hint("properties_order")),
-        (
-            lambda g: any(
-                props[n].get("type") == "boolean" and g["properties"][n].get("type") == "integer"
-                for n in props
-            ),
-            hint("bool"),
-        ),
-    ]
-
-
 def raised_hints(func: Callable[..., Any]) -> list[tuple[Callable[[Any], bool], HintText]]:
     """The hint for an exception: annotations read as stored, where they are text."""
     texts = string_annotations(func)
@@ -348,24 +182,18 @@ def raised_hints(func: Callable[..., Any]) -> list[tuple[Callable[[Any], bool], 
     ]
 
 
-def check_function(
-    learner: Learner,
-    target: str,
-    function: FunctionCase,
-    expected: dict,
-    hints: list[Hint],
-    default: HintText,
-    raised: list | None = None,
-) -> None:
-    """Call ``target`` on ``function`` and compare its schema with ``expected``."""
+def check_function(learner: Learner, function: FunctionCase) -> None:
+    """Call parameters_schema on ``function`` and compare its schema with the oracle's."""
     __tracebackhide__ = True
-    case = f"{target}({function.label})"
+    case = f"parameters_schema({function.label})"
     func = function.value()
+    expected = expected_parameters_schema(func)
     reply = learner.call(
-        target, function.spec(learner), case=case, hints=raised or raised_hints(func)
+        "parameters_schema", function.spec(learner), case=case, hints=raised_hints(func)
     )
     got = returned_json(case, reply, expected)
-    expect_schema(case, expected, got, hints, default)
+    hints = [*parameters_hints(expected, func), guessed_for_text(expected, func)]
+    expect_schema(case, expected, got, hints, hint("property"))
 
 
 def guessed_for_text(expected: dict, func: Callable[..., Any]) -> Hint:
@@ -384,17 +212,8 @@ def guessed_for_text(expected: dict, func: Callable[..., Any]) -> Hint:
 def run(learner: Learner) -> str:
     hidden = hidden_functions()
     for function in (*VISIBLE, *hidden):
-        func = function.value()
-        expected = expected_parameters_schema(func)
-        check_function(
-            learner,
-            "parameters_schema",
-            function,
-            expected,
-            [*parameters_hints(expected, func), guessed_for_text(expected, func)],
-            hint("property"),
-        )
-    return translate(TEXTS, "summary", visible=len(VISIBLE), hidden=len(hidden))
+        check_function(learner, function)
+    return TEXTS.text("summary", visible=len(VISIBLE), hidden=len(hidden))
 
 
 EARLIER = (("json_type", "02.1"),)
@@ -407,6 +226,7 @@ EARLIER = (("json_type", "02.1"),)
     points=2,
     targets=("parameters_schema",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_parameters_schema(learner: Learner) -> str:
     return after_earlier(learner, "parameters_schema", EARLIER, lambda: run(learner))

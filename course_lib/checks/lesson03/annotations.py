@@ -17,12 +17,11 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, fail, first_difference, hidden_rng
 from course_lib.checks.core import Rule, exercise
+from course_lib.checks.function_cases import FunctionCase, expect_type_error, local, returned_json
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
-from course_lib.checks.lesson02._shared import FunctionCase, expect_type_error, local, returned_json
-from course_lib.checks.lesson02.parameters_schema import NAMES
-from course_lib.checks.lesson03._shared import setup_for
+from course_lib.checks.lesson03._annotation_cases import function_with_classes, setup_for
 from course_lib.checks.lesson03.json_type import random_annotation
-from course_lib.i18n import translate
+from course_lib.checks.parameter_schemas import NAMES
 
 TYPE_TEXT = '''\
 def type_text(value):
@@ -191,16 +190,7 @@ def random_function(rng: random.Random, index: int) -> FunctionCase:
             text = repr(text)
         parts.append(f"{name}: {text}")
     returns = rng.choice([None, "str", "'list[str]'"])
-    before = setup_for(" ".join(parts))
-    context = "where its classes are defined above it" if before else ""
-    return FunctionCase(
-        f"tool_{index}",
-        tuple(parts),
-        returns=returns,
-        future=future,
-        before=before and before + "\n\n",
-        context=context,
-    )
+    return function_with_classes(f"tool_{index}", tuple(parts), future, returns)
 
 
 def hidden_functions(count: int = 24) -> list[FunctionCase]:
@@ -276,7 +266,7 @@ def expect_chained(learner: Learner, function: FunctionCase) -> None:
     if "NameError" in reply.cause_types:
         return
     cause = reply.cause_types[0] if reply.cause_types else "no cause"
-    fail(case_of(function), Plain(translate(TEXTS, "chained")), Plain(reply.raised_text),
+    fail(case_of(function), Plain(TEXTS.text("chained")), Plain(reply.raised_text),
          hint("from_exc", cause=cause))  # fmt: skip
 
 
@@ -308,6 +298,4 @@ def check_resolve_annotations(learner: Learner) -> str:
             other_exception=hint("name_error"),
         )
         expect_chained(learner, function)
-    return translate(
-        TEXTS, "summary", visible=len(VISIBLE), hidden=len(hidden), refused=len(UNRESOLVED)
-    )
+    return TEXTS.text("summary", visible=len(VISIBLE), hidden=len(hidden), refused=len(UNRESOLVED))

@@ -10,19 +10,18 @@ import random
 import typing
 from typing import Any
 
+from course_lib.checks import function_cases
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import Hint, HintText, expect_equal, hidden_rng
+from course_lib.checks.compare import Hint, HintText, hidden_rng
 from course_lib.checks.core import Rule, exercise
+from course_lib.checks.function_cases import expect_refusals, run_json_cases
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson02._shared import expect_type_error, returned_json
-from course_lib.checks.lesson03._shared import (
-    annotation,
-    given,
+from course_lib.checks.lesson03._annotation_cases import (
+    given_cases,
     given_json_type,
-    marking,
-    marking_json_type,
+    json_type_given,
+    refusals,
 )
-from course_lib.i18n import translate
 
 
 def case_of(expr: str) -> str:
@@ -101,7 +100,7 @@ TEXTS = Catalog() | {
     "summary": "{visible} visible and {hidden} hidden containers, {refused} refused"
 }
 
-HINTS = Catalog() | {
+HINTS = Catalog(also=(function_cases.HINTS,)) | {
     "not_a_dict": 'Return a dict such as {{"type": "array", "items": ...}}.',
     "items": (
         'A container needs to say what it holds: list[T] becomes {{"type": "array", "items": '
@@ -208,7 +207,8 @@ def hidden_containers(count: int = 30) -> list[str]:
     return [random_container(rng) for _ in range(count)]
 
 
-def hints(value: Any, expected: dict) -> list[Hint]:
+def hints(value: Any, expected: dict, json_type: Any = None) -> list[Hint]:
+    """Likely mistakes, most specific first (``json_type``, which 03.1's hints read, is unused)."""
     bare = not typing.get_args(value)
     length = {key: expected.get(key) for key in ("minItems", "maxItems", "items")}
     return [
@@ -246,48 +246,25 @@ def raised_hints(value: Any, expr: str) -> list[tuple[Any, HintText]]:
     points=2,
     targets=("container_schema",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_container_schema(learner: Learner) -> str:
     hidden = hidden_containers()
-    for expr in (*VISIBLE, *hidden):
-        case = case_of(expr)
-        source = annotation(expr)
-        value = source.value()
-        expected = expected_container(value)
-        reply = learner.call(
-            "container_schema",
-            source.spec(learner),
-            given(learner),
-            case=case,
-            hints=raised_hints(value, expr),
-        )
-        got = returned_json(case, reply, expected)
-        expect_equal(case, expected, got, hints=hints(value, expected))
-    for expr in MARKED:
-        check_marked(learner, expr)
-    for expr, name, key in REFUSED:
-        expect_type_error(
-            learner,
-            "container_schema",
-            annotation(expr).spec(learner),
-            given(learner),
-            case=case_of(expr),
-            names=[name],
-            no_raise=hint(key, annotation=expr),
-        )
+    use_given = [(lambda r: True, hint("use_given"))]
+    cases = given_cases(
+        learner, (*VISIBLE, *hidden), case_of, expected_container, hints, raised_hints
+    )
+    cases += given_cases(
+        learner,
+        MARKED,
+        marked_case_of,
+        expected_container,
+        hints,
+        lambda v, e: use_given,
+        marked=True,
+    )
+    run_json_cases(learner, "container_schema", cases)
+    refused = refusals(learner, case_of, REFUSED, hint, json_type_given(learner)[0])
+    expect_refusals(learner, "container_schema", refused)
     shown = len(VISIBLE) + len(MARKED)
-    return translate(TEXTS, "summary", visible=shown, hidden=len(hidden), refused=len(REFUSED))
-
-
-def check_marked(learner: Learner, expr: str) -> None:
-    """One container whose contents, int included, go through a marking json_type."""
-    case = marked_case_of(expr)
-    source = annotation(expr)
-    value = source.value()
-    expected = expected_container(value, marking_json_type())
-    reply = learner.call(
-        "container_schema", source.spec(learner), marking(learner), case=case,
-        hints=[(lambda r: True, hint("use_given"))],
-    )  # fmt: skip
-    got = returned_json(case, reply, expected)
-    expect_equal(case, expected, got, hints=hints(value, expected))
+    return TEXTS.text("summary", visible=shown, hidden=len(hidden), refused=len(REFUSED))

@@ -10,14 +10,15 @@ import random
 import typing
 from typing import Any, Literal
 
+from course_lib.checks import function_cases
+from course_lib.checks import parameter_schemas as schemas
+from course_lib.checks.cases import Case
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import Hint, expect_equal, hidden_rng
+from course_lib.checks.compare import Hint, hidden_rng
 from course_lib.checks.core import Rule, exercise
+from course_lib.checks.function_cases import Source, expect_refusals, run_json_cases
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson02._shared import Source, expect_type_error, returned_json
-from course_lib.checks.lesson03._shared import annotation
-from course_lib.checks.lesson03._shared import hint as shared_hint
-from course_lib.i18n import translate
+from course_lib.checks.lesson03._annotation_cases import annotation, refusals
 
 
 def case_of(expr: str) -> str:
@@ -91,7 +92,7 @@ RULES = (
 
 TEXTS = Catalog() | {"summary": "{visible} visible and {hidden} hidden cases, {refused} refused"}
 
-HINTS = Catalog() | {
+HINTS = Catalog(also=(function_cases.HINTS, schemas.HINTS)) | {
     "not_a_dict": 'Return a dict: {{"type": ..., "enum": [...]}}.',
     "enum_missing": (
         'Literal and Enum become {{"type": <type of the values>, "enum": [values]}}: without '
@@ -193,13 +194,24 @@ def hints(value: Any, expected: dict) -> list[Hint]:
         (lambda g: g["enum"] == names and names != values, hint("names_not_values")),
         *as_text,
         (lambda g: expected["type"] == "boolean" and g.get("type") == "integer",
-         shared_hint("bool")),
+         hint("bool")),
         (lambda g: expected["type"] == "number" and g.get("type") != "number",
          hint("float_number")),
         (lambda g: g.get("type") != expected["type"],
          hint("value_type", values=values, kind=kind, name=expected["type"])),
         (lambda g: sorted(map(repr, g["enum"])) == sorted(map(repr, values)), hint("order")),
     ]  # fmt: skip
+
+
+def enum_case(learner: Learner, source: Source) -> Case:
+    value = source.value()
+    expected = expected_enum(value)
+    raised = [
+        (lambda r: expected["type"] == "number", hint("float_number")),
+        (lambda r: True, hint("must_not_raise", annotation=source.expr)),
+    ]
+    hints_ = hints(value, expected)
+    return Case(case_of(source.expr), (source.spec(learner),), expected, hints_, raised=raised)
 
 
 @exercise(
@@ -209,29 +221,11 @@ def hints(value: Any, expected: dict) -> list[Hint]:
     points=2,
     targets=("enum_schema",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_enum_schema(learner: Learner) -> str:
     hidden = hidden_cases()
-    for source in (*map(annotation, VISIBLE), *hidden):
-        case = case_of(source.expr)
-        value = source.value()
-        expected = expected_enum(value)
-        raised = [
-            (lambda r, e=expected: e["type"] == "number", hint("float_number")),
-            (lambda r: True, hint("must_not_raise", annotation=source.expr)),
-        ]
-        reply = learner.call("enum_schema", source.spec(learner), case=case, hints=raised)
-        got = returned_json(case, reply, expected)
-        expect_equal(case, expected, got, hints=hints(value, expected))
-    for expr, name, key in REFUSED:
-        expect_type_error(
-            learner,
-            "enum_schema",
-            annotation(expr).spec(learner),
-            case=case_of(expr),
-            names=[name],
-            no_raise=hint(key, annotation=expr),
-        )
-    return translate(
-        TEXTS, "summary", visible=len(VISIBLE), hidden=len(hidden), refused=len(REFUSED)
-    )
+    cases = [enum_case(learner, source) for source in (*map(annotation, VISIBLE), *hidden)]
+    run_json_cases(learner, "enum_schema", cases)
+    expect_refusals(learner, "enum_schema", refusals(learner, case_of, REFUSED, hint))
+    return TEXTS.text("summary", visible=len(VISIBLE), hidden=len(hidden), refused=len(REFUSED))

@@ -14,23 +14,23 @@ import types
 import typing
 from typing import Any, Literal
 
+from course_lib.checks import function_cases
+from course_lib.checks import parameter_schemas as schemas
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, fail, first_difference, hidden_rng, matching_hint
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, raise_learner_error
-from course_lib.checks.lesson02._shared import (
+from course_lib.checks.function_cases import (
     after_earlier,
-    expect_type_error,
+    expect_refusals,
     local,
     returned_json,
 )
+from course_lib.checks.learner import Learner, raise_learner_error
 from course_lib.checks.lesson03 import containers
-from course_lib.checks.lesson03._shared import SETUP, annotation
-from course_lib.checks.lesson03._shared import hint as shared_hint
+from course_lib.checks.lesson03._annotation_cases import SETUP, annotation, refusals
 from course_lib.checks.lesson03.enums import expected_enum
 from course_lib.checks.lesson03.enums import hints as enum_hints
 from course_lib.checks.lesson03.schema_hints import schema_hint
-from course_lib.i18n import translate
 
 
 def case_of(expr: str) -> str:
@@ -114,7 +114,7 @@ TEXTS = Catalog() | {
     "summary": "{visible} visible and {hidden} hidden annotations, {refused} refused"
 }
 
-HINTS = Catalog() | {
+HINTS = Catalog(also=(function_cases.HINTS, schemas.HINTS)) | {
     "union_part": (
         "{annotation} is a union (typing.Union or types.UnionType: accept both origins): "
         "return union_schema(annotation, json_type), passing json_type itself for the members."
@@ -334,7 +334,7 @@ def schema_mistake(value: Any, source: str, expected: dict, got: Any) -> HintTex
         if found is not None:
             return found
     if expected == {"type": "boolean"} and got.get("type") == "integer":
-        return shared_hint("bool")
+        return hint("bool")
     return schema_hint(expected, got)
 
 
@@ -410,20 +410,10 @@ def run(learner: Learner) -> str:
     hidden = hidden_annotations()
     for source in (*VISIBLE, *hidden):
         check_annotation(learner, source, case_of(source))
-    for source, name, key in REFUSED:
-        expect_type_error(
-            learner,
-            "json_type",
-            annotation(source).spec(learner),
-            case=case_of(source),
-            names=[name],
-            no_raise=hint(key, annotation=source),
-        )
+    expect_refusals(learner, "json_type", refusals(learner, case_of, REFUSED, hint))
     for source in VISIBLE:
         check_fresh(learner, source)
-    return translate(
-        TEXTS, "summary", visible=len(VISIBLE), hidden=len(hidden), refused=len(REFUSED)
-    )
+    return TEXTS.text("summary", visible=len(VISIBLE), hidden=len(hidden), refused=len(REFUSED))
 
 
 EARLIER = (("union_schema", "03.1"), ("enum_schema", "03.2"), ("container_schema", "03.3"))
@@ -436,6 +426,7 @@ EARLIER = (("union_schema", "03.1"), ("enum_schema", "03.2"), ("container_schema
     points=2,
     targets=("json_type",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_json_type(learner: Learner) -> str:
     return after_earlier(learner, "json_type", EARLIER, lambda: run(learner))

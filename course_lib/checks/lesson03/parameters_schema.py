@@ -16,32 +16,27 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner
-from course_lib.checks.lesson02 import parameters_schema as basic
-from course_lib.checks.lesson02._shared import (
+from course_lib.checks.function_cases import (
     FunctionCase,
+    Refusal,
     after_earlier,
+    expect_refusals,
     expect_schema,
-    expect_type_error,
     parameter_text,
     returned_json,
     string_annotations,
 )
-from course_lib.checks.lesson02.parameters_schema import random_parts
-from course_lib.checks.lesson03._shared import setup_for
+from course_lib.checks.learner import Learner
+from course_lib.checks.lesson03._annotation_cases import function_with_classes as function
 from course_lib.checks.lesson03.json_type import evaluate, expected_schema, random_annotation
 from course_lib.checks.lesson03.schema_hints import schema_hint
-from course_lib.i18n import translate
-
-
-def function(name: str, parts: tuple[str, ...], future: bool = False) -> FunctionCase:
-    """The function, after the classes its annotations and defaults name."""
-    before = setup_for(" ".join(parts))
-    context = "where its classes are defined above it" if before else ""
-    return FunctionCase(
-        name, parts, future=future, before=before and before + "\n\n", context=context
-    )
-
+from course_lib.checks.parameter_schemas import (
+    NAMES,
+    basic_default,
+    expected_parameters_schema,
+    parameters_hints,
+    random_parts,
+)
 
 FIND_HOTELS = (
     "find_hotels",
@@ -162,7 +157,7 @@ hint = HINTS.hint
 
 
 def expected(case: FunctionCase) -> dict:
-    return basic.expected_parameters_schema(case.value(), expected_schema)
+    return expected_parameters_schema(case.value(), expected_schema)
 
 
 def enum_defaults(case: FunctionCase) -> list[str]:
@@ -185,7 +180,7 @@ def _default_for(rng: random.Random, source: str) -> str | None:
         return f"{value.__name__}.{rng.choice(list(value)).name}"
     if getattr(value, "__origin__", None) is not None and source.startswith("Literal"):
         return repr(rng.choice(value.__args__))
-    return basic.basic_default(rng, source)
+    return basic_default(rng, source)
 
 
 def hidden_functions(count: int = 24) -> list[tuple[str, tuple[str, ...]]]:
@@ -203,7 +198,7 @@ def random_bad(rng: random.Random, index: int) -> tuple[FunctionCase, str, str]:
          ("**options: str", "end", "options", "loud"), ("**kwargs", "end", "kwargs", "loud"),
          ("地点", "start", "地点", "loud"), ("城市='北京'", "end", "城市", "guess")]
     )  # fmt: skip
-    names = [n for n in rng.sample(basic.NAMES, 3) if n not in (name, "unit")]
+    names = [n for n in rng.sample(NAMES, 3) if n not in (name, "unit")]
     parts = [parameter_text(n, rng.choice(["str", "int", "bool"])) for n in names]
     if where == "start":
         parts.insert(0, text)
@@ -230,13 +225,20 @@ def check_function(learner: Learner, case: FunctionCase, override: HintText | No
     ]
     reply = learner.call("parameters_schema", case.spec(learner), case=label, hints=raised)
     enums = enum_defaults(case)
-    got = returned_json(label, reply, want, hints=[
-        (lambda problem: any(f"$.properties.{n}.default" in problem for n in enums),
-         hint("enum_default")),
-    ])  # fmt: skip
+    got = returned_json(
+        label,
+        reply,
+        want,
+        hints=[
+            (
+                lambda problem: any(f"$.properties.{n}.default" in problem for n in enums),
+                hint("enum_default"),
+            ),
+        ],
+    )
     hints = [
         (lambda g: _enum_name_default(g, func), hint("enum_name_default")),
-        *basic.parameters_hints(want, func),
+        *parameters_hints(want, func),
     ]
     default = _property_hint(want, got) or hint("property")
     expect_schema(label, want, got, [] if override else hints, override or default)
@@ -274,17 +276,16 @@ def run(learner: Learner) -> str:
         # The same signature passed in an ordinary module, so a failure here is the strings.
         check_function(learner, function(name, parts, future=True), hint("future"))
     refused = [*REFUSED, *(random_bad(rng, index) for index in range(12))]
-    for case, parameter, key in refused:
-        expect_type_error(
-            learner,
-            "parameters_schema",
-            case.spec(learner),
-            case=case_of(case),
-            names=[case.name, parameter],
-            no_raise=hint(key),
-        )
-    return translate(
-        TEXTS, "summary", visible=2 * len(VISIBLE), hidden=2 * len(hidden), refused=len(refused)
+    expect_refusals(
+        learner,
+        "parameters_schema",
+        [
+            Refusal(case_of(case), (case.spec(learner),), [case.name, parameter], hint(key))
+            for case, parameter, key in refused
+        ],
+    )
+    return TEXTS.text(
+        "summary", visible=2 * len(VISIBLE), hidden=2 * len(hidden), refused=len(refused)
     )
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, HintText, matching_hint
 from course_lib.checks.lesson03 import containers, enums, union
-from course_lib.checks.lesson03._shared import HINTS as SHARED_HINTS
+from course_lib.checks.parameter_schemas import HINTS as SHARED_HINTS
 
 HINTS = Catalog() | {
     "union_as_string": (

@@ -12,19 +12,18 @@ import types
 import typing
 from typing import Any
 
+from course_lib.checks import function_cases
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import Hint, HintText, expect_equal, hidden_rng
+from course_lib.checks.compare import Hint, HintText, hidden_rng
 from course_lib.checks.core import Rule, exercise
+from course_lib.checks.function_cases import expect_refusals, run_json_cases
 from course_lib.checks.learner import Learner, Reply
-from course_lib.checks.lesson02._shared import expect_type_error, returned_json
-from course_lib.checks.lesson03._shared import (
-    annotation,
-    given,
+from course_lib.checks.lesson03._annotation_cases import (
+    given_cases,
     given_json_type,
-    marking,
-    marking_json_type,
+    json_type_given,
+    refusals,
 )
-from course_lib.i18n import translate
 
 
 def case_of(expr: str) -> str:
@@ -41,7 +40,11 @@ VISIBLE = (
     "Unit | None", "Union[bool, int, float]",
 )  # fmt: skip
 MARKED = ("Optional[int]", "int | str | None")  # code that maps int or None itself fails here
-NOT_UNIONS = (("list[int]", "list"), ("int", "int"), ("Literal['c', 'f']", "Literal"))
+NOT_UNIONS = (
+    ("list[int]", "list", "not_a_union"),
+    ("int", "int", "not_a_union"),
+    ("Literal['c', 'f']", "Literal", "not_a_union"),
+)
 
 RULES = (
     Rule("typing_union", "`Optional[X]` and `Union[A, B]` (origin `typing.Union`) are unions",
@@ -78,7 +81,7 @@ RULES = (
 
 TEXTS = Catalog() | {"summary": "{visible} visible and {hidden} hidden unions, {refused} refused"}
 
-HINTS = Catalog() | {
+HINTS = Catalog(also=(function_cases.HINTS,)) | {
     "not_a_dict": 'Return a dict: {{"anyOf": [...]}}.',
     "type_list": (
         'A list of types such as {{"type": ["integer", "null"]}} accepts the same values, so it '
@@ -195,49 +198,17 @@ def raised_hint(value: Any, expr: str) -> list[tuple[Any, HintText]]:
     points=1,
     targets=("union_schema",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_union_schema(learner: Learner) -> str:
     hidden = hidden_unions()
-    for expr in (*VISIBLE, *hidden):
-        case = case_of(expr)
-        source = annotation(expr)
-        value = source.value()
-        expected = expected_union(value)
-        reply = learner.call(
-            "union_schema",
-            source.spec(learner),
-            given(learner),
-            case=case,
-            hints=raised_hint(value, expr),
-        )
-        got = returned_json(case, reply, expected)
-        expect_equal(case, expected, got, hints=hints(value, expected))
-    for expr in MARKED:
-        check_marked(learner, expr)
-    for expr, name in NOT_UNIONS:
-        expect_type_error(
-            learner,
-            "union_schema",
-            annotation(expr).spec(learner),
-            given(learner),
-            case=case_of(expr),
-            names=[name],
-            no_raise=hint("not_a_union", annotation=expr),
-        )
+    use_given = [(lambda r: True, hint("use_given"))]
+    cases = given_cases(learner, (*VISIBLE, *hidden), case_of, expected_union, hints, raised_hint)
+    cases += given_cases(
+        learner, MARKED, marked_case_of, expected_union, hints, lambda v, e: use_given, marked=True
+    )
+    run_json_cases(learner, "union_schema", cases)
+    refused = refusals(learner, case_of, NOT_UNIONS, hint, json_type_given(learner)[0])
+    expect_refusals(learner, "union_schema", refused)
     shown = len(VISIBLE) + len(MARKED)
-    return translate(TEXTS, "summary", visible=shown, hidden=len(hidden), refused=len(NOT_UNIONS))
-
-
-def check_marked(learner: Learner, expr: str) -> None:
-    """One union whose every member, int and None included, goes through a marking json_type."""
-    case = marked_case_of(expr)
-    source = annotation(expr)
-    value = source.value()
-    json_type = marking_json_type()
-    expected = expected_union(value, json_type)
-    reply = learner.call(
-        "union_schema", source.spec(learner), marking(learner), case=case,
-        hints=[(lambda r: True, hint("use_given"))],
-    )  # fmt: skip
-    got = returned_json(case, reply, expected)
-    expect_equal(case, expected, got, hints=hints(value, expected, json_type))
+    return TEXTS.text("summary", visible=shown, hidden=len(hidden), refused=len(NOT_UNIONS))

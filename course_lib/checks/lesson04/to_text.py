@@ -24,7 +24,7 @@ from course_lib.checks.compare import (
 from course_lib.checks.compare import fail as fail_case
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson04._shared import NOTEBOOK, expect_json_text, json_text, phrase
+from course_lib.checks.lesson04._tool_sources import NOTEBOOK, expect_json_text, json_text, phrase
 from course_lib.i18n import translate
 
 MARKER_MAX = 100

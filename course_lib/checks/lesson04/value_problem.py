@@ -16,7 +16,7 @@ from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson04._shared import NOTEBOOK
+from course_lib.checks.lesson04._tool_sources import NOTEBOOK
 from course_lib.checks.meaning import first_unsaid
 from course_lib.checks.meaning import shown as shown_word
 from course_lib.i18n import translate

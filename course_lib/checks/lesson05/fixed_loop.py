@@ -23,7 +23,7 @@ from course_lib.checks.lesson05._agent_tools import (
     unwrap,
 )
 from course_lib.checks.lesson05.agent_loop import explain_raised, reference_view
-from course_lib.checks.lesson05.agent_loop_cases import Endless, call_spec, heuristic, script
+from course_lib.checks.lesson05.agent_loop.cases import Endless, call_spec, heuristic, script
 from course_lib.checks.lesson05.conversation import compare_messages, plain_messages
 from course_lib.checks.lesson05.requests import diagnose_requests
 from course_lib.i18n import translate

@@ -27,7 +27,7 @@ from course_lib.checks.lesson05._agent_tools import (
     oracle_client,
     unwrap,
 )
-from course_lib.checks.lesson05.agent_loop_cases import Endless, heuristic
+from course_lib.checks.lesson05.agent_loop.cases import Endless, heuristic
 from course_lib.checks.lesson05.conversation import fail_refused
 from course_lib.checks.lesson05.requests import diagnose_requests
 from course_lib.i18n import translate

@@ -10,18 +10,17 @@ also reports whether the list it was given changed. The oracle is the contract a
 from __future__ import annotations
 
 import json
-from functools import partial
 from random import Random
 from typing import Any
 
-from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson07._registry import NOTEBOOK, PLACES
-from course_lib.i18n import translate
 from course_lib.reference.responses_input import chat_to_responses_input
 
-TEXTS = {
+TEXTS = Catalog() | {
     "case": "chat_to_responses_input(<{shape}>)",
     "with_calls": "assistant with {count} call(s)",
     "with_text_and_calls": "assistant with text and {count} call(s)",
@@ -30,7 +29,7 @@ TEXTS = {
     "a_list": "a list of items",
     "summary": "{count} conversations",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
 def call(call_id: str, name: str, arguments: dict) -> dict:
@@ -156,7 +155,7 @@ RULES = (
     ),
 )
 
-HINTS = {
+HINTS = Catalog() | {
     "not_list": "Return a list of items (dicts), one list for the whole conversation.",
     "missing_type": (
         'Your message items have no "type". The Responses API accepts that (a role makes it a '
@@ -221,7 +220,7 @@ HINTS = {
     ),
     "generic": "Compare your items with the expected ones, item by item.",
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 def expected_items(messages: list[dict]) -> list[dict]:
@@ -375,6 +374,7 @@ changed = messages != given
     points=2,
     targets=("chat_to_responses_input",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_chat_to_responses_input(learner: Learner) -> str:
     visible = [TEXT_ONLY, ROUND_TRIP, TEXT_AND_CALL]

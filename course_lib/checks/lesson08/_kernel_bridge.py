@@ -1,5 +1,5 @@
-"""What the checks of lesson 08 share: the notebook's name, the hint table's form, and the way a
-check reads what a real MCP client saw in the kernel (``kernel_side``).
+"""What the checks of lesson 08 share: the notebook's name, and the way a check reads what a real
+MCP client saw in the kernel (``kernel_side``).
 """
 
 from __future__ import annotations
@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from course_lib.checks.compare import HintText
 from course_lib.checks.learner import Reply
 
 NOTEBOOK = "08_mcp"
@@ -23,10 +22,6 @@ def kernel_helper(name: str) -> dict[str, Any]:
     from course_lib.checks.learner import Learner
 
     return Learner.source(name, setup=KERNEL_SOURCE)
-
-
-def hint_of(table: dict[str, str], key: str, **fields: object) -> HintText:
-    return HintText.of(table, key, **fields)
 
 
 def stub_of(reply_data: dict[str, Any]) -> str | None:

@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import json
 import re
-from functools import partial
 from random import Random
 from typing import Any
 
 import mcp_types as types
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson08._kernel_bridge import NOTEBOOK, hint_of
-from course_lib.i18n import translate
+from course_lib.checks.lesson08._kernel_bridge import NOTEBOOK
 from course_lib.mcp_servers.notes_book import TOOLS as NOTES_TOOLS
 from course_lib.reference.mcp_client import MAX_NAME_LENGTH, mcp_tools_to_openai
 
@@ -52,12 +51,12 @@ VISIBLE = [
     (listing("Notes.Search", "Notes_Search", "tags.list", "tags_list", "tags-list"), None),
 ]
 
-TEXTS = {
+TEXTS = Catalog() | {
     "case": "mcp_tools_to_openai([{names}], prefix={prefix})",
     "more": ", … {count} more",
     "summary": "{count} listings",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
 def short(name: str, limit: int = 24) -> str:
@@ -133,7 +132,7 @@ RULES = (
     ),
 )
 
-HINTS = {
+HINTS = Catalog() | {
     "not_list": "Return a list with one Chat Completions tool per MCP tool, in the same order.",
     "shape": (
         'Each tool is {{"type": "function", "function": {{"name": ..., "description": ..., '
@@ -210,8 +209,7 @@ HINTS = {
 }
 
 
-def hint(key: str, **fields: object):
-    return hint_of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 EXCEPTION_HINTS = [
@@ -230,6 +228,7 @@ _ALLOWED_TEXT = re.compile(r"[A-Za-z0-9_-]*")
     points=2,
     targets=("mcp_tools_to_openai",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_mcp_tools_to_openai(learner: Learner) -> str:
     cases = [*VISIBLE, *hidden_cases(hidden_rng("08.2"))]

@@ -12,25 +12,23 @@ case that breaks each, and the hint that names it: see ``RULES``.
 from __future__ import annotations
 
 import json
-from functools import partial
 from random import Random
 from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail, hidden_rng, json_equal
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.failures import Failure, NotDoneYet
 from course_lib.checks.learner import Learner, raise_learner_error
 from course_lib.checks.lesson08._kernel_bridge import (
     NOTEBOOK,
-    hint_of,
     kernel_helper,
     raised_reply,
     stub_of,
 )
 from course_lib.checks.messages import stub_text
-from course_lib.i18n import translate
 
 WEATHER = {
     "type": "object",
@@ -65,7 +63,7 @@ VISIBLE = [
     ("a list for an object", WEATHER, ["北京", 31, "晴"]),
 ]
 
-TEXTS = {
+TEXTS = Catalog() | {
     "case": "structured_result({value}, <{label}>)",
     "a_result": "a CallToolResult",
     "summary": "{count} results",
@@ -73,7 +71,7 @@ TEXTS = {
     "structured": "structuredContent",
     "content": "content",
 }
-text = partial(translate, TEXTS)
+text = TEXTS.text
 
 
 def case_label(label: str, value: Any) -> str:
@@ -134,7 +132,7 @@ RULES = (
     Rule("never_raise", "never raise", case=WRONG_TYPE_CASE, hint="raised"),
 )
 
-HINTS = {
+HINTS = Catalog() | {
     "not_a_result": (
         "Return types.CallToolResult(content=[...], structured_content=..., is_error=...), not "
         "a {kind}: the server accepts a dict too, but the other exercises and the SDK's own "
@@ -201,8 +199,7 @@ HINTS = {
 }
 
 
-def hint(key: str, **fields: object):
-    return hint_of(HINTS, key, **fields)
+hint = HINTS.hint
 
 
 ASK = "reports = serve_structured(structured_result, cases)"
@@ -215,6 +212,7 @@ ASK = "reports = serve_structured(structured_result, cases)"
     points=2,
     targets=("structured_result",),
     rules=RULES,
+    hints=HINTS,
 )
 def check_structured_result(learner: Learner) -> str:
     cases = [*VISIBLE, *hidden_cases(hidden_rng("08.4"))]

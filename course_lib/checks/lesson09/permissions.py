@@ -8,17 +8,16 @@ the case that breaks each, and the hint that names it: see ``RULES``.
 
 from __future__ import annotations
 
-from functools import partial
 from random import Random
 
 from course_lib.capstone.policies import CATEGORIES, PERMISSIONS, ROLES, TOOL_TAGS
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
 from course_lib.checks.lesson09._policy_oracles import NOTEBOOK, expected_may_use
-from course_lib.i18n import translate
 
-TEXTS = {
+TEXTS = Catalog() | {
     "case": "may_use({role!r}, {tags})",
     "raises": "ValueError naming {role!r}",
     "returned": "returned {value}",
@@ -48,7 +47,7 @@ def tags_source(tags: tuple[str, ...], shape: str) -> str:
 
 
 def case_label(role: str, tags: tuple[str, ...], shape: str) -> str:
-    return translate(TEXTS, "case", role=role, tags=tags_source(tags, shape))
+    return TEXTS.text("case", role=role, tags=tags_source(tags, shape))
 
 
 FIRST = case_label(*VISIBLE[0])
@@ -82,7 +81,7 @@ RULES = (
          hint="names_role"),
 )  # fmt: skip
 
-HINTS = {
+HINTS = Catalog() | {
     "bool": "Return True or False (bool(...) around your test); this one returned the type {kind}.",
     "iterables": (
         "tags can be any collection of strings (TOOL_TAGS holds tuples, a registry keeps "
@@ -114,7 +113,7 @@ HINTS = {
     "value_error": "Raise ValueError for an unknown role, not {kind}.",
     "names_role": "Name the unknown role in the ValueError's message, e.g. unknown role {role!r}.",
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 def explain_wrong(
@@ -163,7 +162,15 @@ EXCEPTION_HINTS = [
 ]
 
 
-@exercise("09.2", notebook=NOTEBOOK, title="may_use", points=2, targets=("may_use",), rules=RULES)
+@exercise(
+    "09.2",
+    notebook=NOTEBOOK,
+    title="may_use",
+    points=2,
+    targets=("may_use",),
+    rules=RULES,
+    hints=HINTS,
+)
 def check_may_use(learner: Learner) -> str:
     hidden = hidden_cases(hidden_rng("09.3"))  # the seed of its first number: same cases
     for role, values, shape in [*VISIBLE, *hidden]:
@@ -180,14 +187,14 @@ def check_may_use(learner: Learner) -> str:
             fail(case, expected, shown, hint("bool", kind=got.type))
         if got.value != expected:
             fail(case, expected, got.value, explain_wrong(learner, role, values, shape, expected))
-    return translate(TEXTS, "summary", visible=len(VISIBLE), hidden=len(hidden))
+    return TEXTS.text("summary", visible=len(VISIBLE), hidden=len(hidden))
 
 
 def expect_value_error(case: str, role: str, got: Reply) -> None:
     __tracebackhide__ = True
-    expected = Plain(translate(TEXTS, "raises", role=role))
+    expected = Plain(TEXTS.text("raises", role=role))
     if not got.raised:
-        shown = Plain(translate(TEXTS, "returned", value=got.data.get("repr", got.value)))
+        shown = Plain(TEXTS.text("returned", value=got.data.get("repr", got.value)))
         fail(case, expected, shown, hint("unknown_role", role=role))
     if not got.raised_a("ValueError"):
         fail(case, expected, Plain(got.raised_text), hint("value_error", kind=got.type))

@@ -8,17 +8,16 @@ anywhere. Rules, the case that breaks each, and the hint that names it: see ``RU
 from __future__ import annotations
 
 import re
-from functools import partial
 from random import Random
 
 from course_lib.capstone.policies import CATEGORIES, KEYWORDS, ORDER_ID
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson09._policy_oracles import NOTEBOOK, expected_route, keyword_found
-from course_lib.i18n import translate
 
-TEXTS = {
+TEXTS = Catalog() | {
     "case": "route({question!r})",
     "a_list": "a list",
     "summary": "{visible} visible and {hidden} hidden questions",
@@ -38,7 +37,7 @@ VISIBLE = (
 
 
 def case_label(question: str) -> str:
-    return translate(TEXTS, "case", question=question)
+    return TEXTS.text("case", question=question)
 
 
 def _case_of(rule: str) -> str:
@@ -76,7 +75,7 @@ RULES = (
          hint="fallback"),
 )  # fmt: skip
 
-HINTS = {
+HINTS = Catalog() | {
     "list": "Return a list (for example list(CATEGORIES)); this one returned the type {kind}.",
     "not_str": 'Return the categories\' names, strings such as "products".',
     "once": "List each category once, however many of its keywords the question holds.",
@@ -112,7 +111,7 @@ HINTS = {
     "missed": "The question holds {found}, so {category} belongs in the list.",
     "extra": "No keyword of {category} is in this question, so it does not belong in the list.",
 }
-hint = partial(HintText.of, HINTS)
+hint = HINTS.hint
 
 
 def triggers(question: str, category: str) -> list[str]:
@@ -210,7 +209,9 @@ def hidden_questions(rng: Random, count: int = 14) -> list[str]:
     return [*questions, *PREFIXES_ONLY]
 
 
-@exercise("09.1", notebook=NOTEBOOK, title="route", points=2, targets=("route",), rules=RULES)
+@exercise(
+    "09.1", notebook=NOTEBOOK, title="route", points=2, targets=("route",), rules=RULES, hints=HINTS
+)
 def check_route(learner: Learner) -> str:
     hidden = hidden_questions(hidden_rng("09.2"))  # the seed of its first number: same cases
     for question in [*(question for question, _ in VISIBLE), *hidden]:
@@ -224,4 +225,4 @@ def check_route(learner: Learner) -> str:
             fail(case, expected, got.value, hint("not_str"))
         if got.value != expected:
             expect_equal(case, expected, got.value, hint=explain(question, expected, got.value))
-    return translate(TEXTS, "summary", visible=len(VISIBLE), hidden=len(hidden))
+    return TEXTS.text("summary", visible=len(VISIBLE), hidden=len(hidden))

@@ -9,8 +9,8 @@ from rules import assert_breaks_rule
 from solution_cells import rejected
 
 from course_lib.checks import CheckFailed, NotDoneYet, evaluate
-from course_lib.checks.lesson04._shared import local_tool
-from course_lib.checks.lesson04.dispatch_cases import TOOLS
+from course_lib.checks.lesson04._tool_sources import local_tool
+from course_lib.checks.lesson04.dispatch.cases import TOOLS
 from course_lib.reference import ToolRegistry as ReferenceRegistry
 
 from ._solution import edited, namespace_with, solution

@@ -7,8 +7,8 @@ from rules import assert_breaks_rule
 from solution_cells import rejected
 
 from course_lib.checks import EXERCISES, NotDoneYet, evaluate
-from course_lib.checks.lesson04._shared import local_tool
-from course_lib.checks.lesson04.registry_cases import KEYWORD_CASE, NOW_CASE
+from course_lib.checks.lesson04._tool_sources import local_tool
+from course_lib.checks.lesson04.registry.cases import KEYWORD_CASE, NOW_CASE
 from course_lib.reference import ToolRegistry as ReferenceRegistry
 
 from ._solution import edited, solution

@@ -9,7 +9,7 @@ from rules import assert_breaks_rule
 from solution_cells import rejected
 
 from course_lib.checks import NotDoneYet, evaluate
-from course_lib.checks.lesson04._shared import local_tool
+from course_lib.checks.lesson04._tool_sources import local_tool
 from course_lib.reference import to_text as reference_to_text
 
 from ._solution import edited, solution

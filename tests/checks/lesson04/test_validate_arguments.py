@@ -7,7 +7,7 @@ from rules import assert_breaks_rule
 from solution_cells import load_cells, rejected
 
 from course_lib.checks import NotDoneYet, evaluate
-from course_lib.checks.lesson04.validate_cases import CASES, SCHEMAS, hidden_cases
+from course_lib.checks.lesson04.validate_arguments.cases import CASES, SCHEMAS, hidden_cases
 from course_lib.reference import validate_arguments as reference_validate
 
 from ._solution import NOTEBOOK, edited, namespace_with, solution

@@ -9,8 +9,8 @@ from openai.types.chat import ChatCompletionChunk
 
 from course_lib.checks.compare import hidden_rng
 from course_lib.checks.lesson05._agent_tools import check_registry, oracle_client
-from course_lib.checks.lesson05.agent_loop_cases import loop_cases
-from course_lib.checks.lesson05.stream_cases import stream_cases
+from course_lib.checks.lesson05.agent_loop.cases import loop_cases
+from course_lib.checks.lesson05.stream.cases import stream_cases
 from course_lib.local_model import HeuristicPolicy
 from course_lib.reference import loop as reference
 from course_lib.reference.loop import AgentResult

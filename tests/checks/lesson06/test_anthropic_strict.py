@@ -14,8 +14,8 @@ from rules import assert_breaks_rule
 from solution_cells import rejected
 
 from course_lib.checks import NotDoneYet, evaluate
-from course_lib.checks.lesson06.anthropic_cases import CASES, RANGED
 from course_lib.checks.lesson06.anthropic_strict import UNSUPPORTED
+from course_lib.checks.lesson06.anthropic_strict.cases import CASES, RANGED
 from course_lib.local_model import MODEL, make_anthropic_client
 from lesson06.notebook import EX5, solution, wrong
 

@@ -9,7 +9,7 @@ from solution_cells import rejected
 
 from course_lib.checks import NotDoneYet, evaluate
 from course_lib.checks.lesson06._roles_and_answers import PERMISSIONS, ROLES
-from course_lib.checks.lesson06.roles_cases import check_registry, expected_selection
+from course_lib.checks.lesson06.roles.cases import check_registry, expected_selection
 from lesson06.notebook import EX3, solution, targets, wrong
 
 

@@ -13,7 +13,7 @@ from rules import assert_breaks_rule
 from solution_cells import rejected
 
 from course_lib.checks import NotDoneYet, evaluate
-from course_lib.checks.lesson06.strict_cases import (
+from course_lib.checks.lesson06.to_strict.cases import (
     OPEN_MAPS,
     SCORES_PARAMETERS,
     STRICT_CASES,

@@ -13,7 +13,7 @@ from solution_cells import rejected
 
 from course_lib.checks import EXERCISES, NotDoneYet, evaluate, learner
 from course_lib.checks.compare import hidden_rng
-from course_lib.checks.lesson08.mcp_loop_cases import (
+from course_lib.checks.lesson08.mcp_loop.cases import (
     ENDLESS_CAP,
     MAX_TURNS,
     EndlessPolicy,

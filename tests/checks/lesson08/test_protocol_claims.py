@@ -11,7 +11,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from course_lib.checks.lesson08.kernel_side import LEARNER_SERVER_PROTOCOL, STRUCTURED_PROTOCOL
-from course_lib.checks.lesson08.serve_registry_cases import built_registry, visible_case
+from course_lib.checks.lesson08.serve_registry.cases import built_registry, visible_case
 from course_lib.mcp_servers.connect import connect_in_memory
 
 from .notebook import solution

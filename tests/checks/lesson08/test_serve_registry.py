@@ -17,7 +17,7 @@ from solution_cells import rejected
 
 from course_lib.checks import EXERCISES, NotDoneYet, evaluate
 from course_lib.checks.compare import hidden_rng
-from course_lib.checks.lesson08.serve_registry_cases import (
+from course_lib.checks.lesson08.serve_registry.cases import (
     built_registry,
     expected_listing,
     hidden_cases,

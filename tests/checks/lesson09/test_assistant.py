@@ -10,7 +10,7 @@ from rules import assert_breaks_rule
 
 from course_lib.checks import EXERCISES, CheckFailed, NotDoneYet, evaluate
 from course_lib.checks.core import outcome
-from course_lib.checks.lesson09.assistant_scenarios import scenarios
+from course_lib.checks.lesson09.assistant.scenarios import scenarios
 from course_lib.checks.scenarios import PartlyRight, earned
 
 from ._assistants import hand_built, notebook_with

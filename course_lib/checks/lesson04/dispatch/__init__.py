@@ -1,0 +1,275 @@
+"""Exercise 04.4, ``DispatchRegistry.call(name, arguments) -> str``: run a tool the way the model
+asked for it, and answer every problem as an error object instead of raising.
+
+The registry is built beside the learner's code from the learner's ``DispatchRegistry``, with
+entries the check writes itself (so ``call`` is tested alone, whatever 04.1's ``tool`` does); the
+tools are source text and run there. Each ``call`` comes back as the text it returned.
+Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner, Reply
+from course_lib.checks.lesson04._tool_sources import (
+    NOTEBOOK,
+    expect_json_text,
+    json_text,
+    local_tool,
+    method,
+    phrase,
+)
+from course_lib.checks.lesson04.dispatch.cases import (
+    EMPTY_CASE,
+    ERROR_CASES,
+    HINTS,
+    OK_CASES,
+    TOOLS,
+    ErrorCase,
+    OkCase,
+    build_snippet,
+    entries,
+    error_case_of,
+    hidden_cases,
+    ok_case_of,
+)
+from course_lib.checks.meaning import first_unsaid, says_all
+from course_lib.checks.meaning import shown as shown_word
+from course_lib.i18n import translate
+
+RULES = (
+    Rule("json_result", "turn any other result into `json.dumps(result, ensure_ascii=False)`",
+         case=ok_case_of("json_result"), hint="json_not_str"),
+    Rule("readable", "so 北京 stays readable",
+         case=ok_case_of("json_result"), hint="ensure_ascii"),
+    Rule("json_arguments", "accept a dict or a JSON string as `arguments`",
+         case=ok_case_of("json_arguments"), hint="parse_json"),
+    Rule("str_result", "return a str result unchanged",
+         case=ok_case_of("str_result"), hint="str_unchanged"),
+    Rule("empty", "read `\"\"` as no arguments, `{}`", case=EMPTY_CASE, hint="empty"),
+    Rule("never_raises", "never raise: always return a str",
+         case=error_case_of("unknown"), hint="raised_unknown"),
+    Rule("error_object", (
+            "write every error as `error_text(message)`, a JSON object `{\"error\": message}`, "
+            "never plain text"
+        ),
+         case=error_case_of("unknown"), hint="error_object"),
+    Rule("unknown_named", "for an unknown `name`, name it in the message",
+         case=error_case_of("unknown"), hint="name_unknown"),
+    Rule("unknown", "and list every registered name",
+         case=error_case_of("unknown"), hint="list_tools"),
+    Rule("bad_json", "for invalid JSON, say so (`JSON`, or `解析`)",
+         case=error_case_of("bad_json"), hint="bad_json"),
+    Rule("not_object", (
+            "for JSON that is not an object, say it must be one (`object`, or `对象`: "
+            "`参数必须是一个 JSON 对象`)"
+        ),
+         case=error_case_of("not_object"), hint="not_object"),
+    Rule("only_empty", "only `\"\"`: `null`, `[]` and `0` are JSON that is not an object",
+         case=error_case_of("only_empty"), hint="only_empty"),
+    Rule("validate", (
+            "check the arguments with `validate_arguments(entry[\"parameters\"], arguments)` (your "
+            "04.3); when they are invalid, do not run the tool"
+        ),
+         case=error_case_of("validate"), hint="validate_first"),
+    Rule("every_problem", "and put every problem message into the error",
+         case=error_case_of("every_problem"), hint="every_problem"),
+    Rule("unencodable", (
+            "a result `json.dumps` cannot encode (a `date`; see 04.5) is an error naming the "
+            "exception's type and text"
+        ),
+         case=error_case_of("unencodable"), hint="unencodable"),
+    Rule("tool_raises", (
+            "when the tool raises, the message contains `f\"{type(exc).__name__}: {exc}\"`"
+        ),
+         case=error_case_of("tool_raises"), hint="tool_raised"),
+)  # fmt: skip
+
+
+TEXTS = Catalog() | {"summary": "{results} results and {errors} errors"}
+
+
+hint = HINTS.hint
+
+
+def build_registry(learner: Learner) -> str:
+    """``DispatchRegistry()`` beside the learner's code, its ``_tools`` filled with the check's
+    entries: a constructor that raises and a ``_tools`` that is not a dict get their own hints."""
+    __tracebackhide__ = True
+    case = "DispatchRegistry() with the check's tools in registry._tools"
+    made = learner.run(
+        "registry = DispatchRegistry()\n",
+        result="registry",
+        keep=True,
+        bind={"DispatchRegistry": learner.target("DispatchRegistry")},
+    )
+    if made.raised:
+        shown = Plain(made.raised_text)
+        fail(case, phrase("dispatch_registry"), shown, hint("not_constructed"))
+    reply = learner.run(
+        build_snippet(),
+        result="registry",
+        keep=True,
+        bind={"registry": learner.handle(made.handle), "entries": entries()},
+    )
+    if reply.raised:
+        fail(case, phrase("dispatch_registry"), Plain(reply.raised_text), hint("no_tools"))
+    return reply.handle
+
+
+def called(
+    learner: Learner, registry: str, name: str, arguments: Any, case: str, raised_key: str
+) -> str:
+    __tracebackhide__ = True
+    reply = learner.attempt(method(learner, registry, "call"), name, arguments)
+    if reply.raised:
+        fail(case, phrase("a_str"), Plain(reply.raised_text), hint(raised_key))
+    if reply.type != "str":
+        fail(case, phrase("a_str"), _shown(reply), hint("not_str"))
+    return reply.value
+
+
+def _shown(reply: Reply) -> Any:
+    return Plain(reply.data["repr"]) if "unjson" in reply.data else reply.value
+
+
+def expect_result(learner: Learner, registry: str, item: OkCase) -> None:
+    __tracebackhide__ = True
+    got = called(learner, registry, item.name, item.arguments, item.label, item.raised_key)
+    result = local_tool(item.name)(**item.parsed)
+    if isinstance(result, str):
+        expect_equal(
+            item.label,
+            result,
+            got,
+            hints=[
+                (lambda g: g == json_text(result), hint("str_unchanged")),
+                (lambda g: "error" in g, hint(item.error_hint)),
+            ],
+        )
+        return
+    wrong = hint(item.error_hint) if _is_error(got) else hint("json_not_str")
+    expect_json_text(
+        item.label,
+        result,
+        got,
+        not_text=hint("not_str"),
+        not_json=hint("json_not_str"),
+        wrong=wrong,
+        escaped=hint("ensure_ascii"),
+    )
+
+
+def _is_error(text: str) -> bool:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text.lower().startswith("error")
+    return isinstance(value, dict) and "error" in value
+
+
+def error_message(case: str, got: str, expected: Plain, item: ErrorCase) -> str:
+    """The message in ``got``, failing unless it is a JSON object with an "error" string.
+
+    Text that is no such object is an error written as plain text when it says what the case's
+    error must say or starts like one ("Error: ...", "错误: ..."); anything else is the tool's
+    own result, so the tool ran where it must not have: the case's own hint.
+    """
+    __tracebackhide__ = True
+    try:
+        value = json.loads(got)
+    except ValueError:
+        value = None
+    if isinstance(value, dict) and isinstance(value.get("error"), str) and value["error"]:
+        return value["error"]
+    if isinstance(value, dict) and "error" in value:
+        fail(case, expected, got, hint("error_key"))
+    plain_error = got.lower().startswith(("error", "exception", "错误", "异常"))
+    if plain_error or (not isinstance(value, dict) and says_all(got, item.words)):
+        fail(case, expected, got, hint("error_object"))
+    fail(case, expected, got, hint(item.ran_hint, name=item.name, arguments=item.arguments))
+    return ""
+
+
+def learner_problems(learner: Learner, item: ErrorCase) -> list[str] | None:
+    """What the ``validate_arguments`` the learner's ``call`` uses says about the case's
+    arguments (a list of messages), or ``None`` when it cannot be found or answers no list."""
+    parsed = json.loads(item.arguments) if isinstance(item.arguments, str) else item.arguments
+    reply = learner.run(
+        "fn = getattr(getattr(cls, 'call', None), '__globals__', {}).get('validate_arguments')\n"
+        "found = fn(schema, arguments) if callable(fn) else None\n",
+        result="found",
+        bind={"cls": learner.target("DispatchRegistry"), "schema": item.schema,
+              "arguments": parsed},
+    )  # fmt: skip
+    found = reply.value
+    if reply.type != "list" or not all(isinstance(problem, str) for problem in found):
+        return None
+    return found
+
+
+def expect_every_problem(
+    learner: Learner, item: ErrorCase, case: str, expected: Plain, message: str
+) -> None:
+    """The error holds every message the learner's own validator gives, word for word (the
+    wording is the learner's, in any language; dropping one is the mistake)."""
+    __tracebackhide__ = True
+    problems = learner_problems(learner, item) or []
+    left_out = next((problem for problem in problems if problem not in message), None)
+    if left_out is not None:
+        where = str(phrase("not_mentioned", word=left_out))
+        fail(case, expected, message, hint("every_problem"), where=where)
+
+
+def expect_error(learner: Learner, registry: str, item: ErrorCase) -> None:
+    __tracebackhide__ = True
+    case = item.label
+    expected = phrase("error_mentioning", words=", ".join(shown_word(w) for w in item.words))
+    got = called(learner, registry, item.name, item.arguments, case, item.raised_key)
+    blame = item.kind == "invalid" and learner_problems(learner, item) == []
+    if blame:
+        item = item.with_hint("validator_misses")
+    message = error_message(case, got, expected, item)
+    if "\\u" in got:
+        fail(case, expected, got, hint("ensure_ascii_error"))
+    if item.kind == "unknown" and item.name not in message:
+        where = str(phrase("not_mentioned", word=shown_word(item.name)))
+        fail(case, expected, message, hint("name_unknown", name=item.name), where=where)
+    unsaid = first_unsaid(message, item.words)
+    if unsaid is not None:
+        fail(
+            case,
+            expected,
+            message,
+            hint(item.hint, name=item.name, arguments=item.arguments),
+            where=str(phrase("not_mentioned", word=shown_word(unsaid))),
+        )
+    if item.kind == "invalid":
+        expect_every_problem(learner, item, case, expected, message)
+
+
+@exercise(
+    "04.4",
+    notebook=NOTEBOOK,
+    title="DispatchRegistry.call",
+    points=3,
+    targets=("DispatchRegistry",),
+    rules=RULES,
+)
+def check_dispatch(learner: Learner) -> str:
+    registry = build_registry(learner)
+    ok, errors = hidden_cases(hidden_rng("04.4"))
+    ok_cases, error_cases = [*OK_CASES, *ok], [*ERROR_CASES, *errors]
+    for item in ok_cases:
+        expect_result(learner, registry, item)
+    for item in error_cases:
+        expect_error(learner, registry, item)
+    return translate(TEXTS, "summary", results=len(ok_cases), errors=len(error_cases))
+
+
+__all__ = ["RULES", "TOOLS", "check_dispatch"]

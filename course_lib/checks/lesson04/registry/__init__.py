@@ -1,0 +1,358 @@
+"""Exercise 04.1, ``ToolRegistry``: registration in three forms, entries, names and schemas.
+
+The registry lives beside the learner's code as a handle; the tools it registers are built there
+from source text (``_tool_sources.TOOL_SOURCES``) and kept as handles too, so "returns the function
+unchanged" is a question of identity asked where the objects are. What comes back is JSON: the
+entry of a tool as a small report, ``names()``, ``schemas(format=...)``.
+Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner, Reply
+from course_lib.checks.lesson04._tool_sources import NOTEBOOK, keep_tool, local_tool, method, phrase
+from course_lib.checks.lesson04.registry import cases
+from course_lib.checks.lesson04.registry.cases import (
+    ENTRY_KEYS,
+    FORMATS,
+    Registration,
+    hint,
+    shown,
+)
+from course_lib.checks.lesson04.registry.schemas import expected_schema, schema_hints
+from course_lib.i18n import translate
+
+RULES = (
+    Rule("plain", "`@registry.tool` and `registry.tool(function, name=...)` register at once",
+         case=cases.PLAIN_CASE, hint="plain_form"),
+    Rule("unchanged", "each form returns the function itself, unchanged",
+         case=cases.PLAIN_CASE, hint="unchanged"),
+    Rule("entry", (
+            "exactly the keys `function`, `description`, `parameters`, `tags`, `owner`, `version`"
+        ),
+         case=cases.PLAIN_CASE, hint="entry_keys"),
+    Rule("metadata", "`owner`, `version` as given (`None` by default)",
+         case=cases.PLAIN_CASE, hint="metadata"),
+    Rule("parameters", "`parameters_schema(function)` as `parameters`, computed at registration",
+         case=cases.field_case(cases.PLAIN_CASE, "parameters"), hint="parameters"),
+    Rule("tags", "`tags` a `list` in the order given (`[]` by default)",
+         case=cases.field_case(cases.PLAIN_CASE, "tags"), hint="tags_tuple"),
+    Rule("tags_copy", "a new list, not the caller's", case=cases.TAGS_COPY_CASE,
+         hint="tags_copy"),
+    Rule("first_paragraph", (
+            "else the docstring's first paragraph (`inspect.getdoc` up to the first blank line, "
+            "stripped)"
+        ),
+         case=cases.field_case(cases.PLAIN_CASE, "description"), hint="first_paragraph"),
+    Rule("paragraph_lines", "all its lines",
+         case=cases.field_case(cases.NOW_CASE, "description"), hint="first_line"),
+    Rule("string_form", (
+            "`@registry.tool(\"text\")` returns a decorator; the text is the description"
+        ),
+         case=cases.STRING_CASE, hint="string_form"),
+    Rule("use_description", "description: the one given",
+         case=cases.field_case(cases.STRING_CASE, "description"), hint="use_description"),
+    Rule("keyword_form", "`@registry.tool(name=...)`, without a function, returns a decorator",
+         case=cases.KEYWORD_CASE, hint="keyword_form"),
+    Rule("name", "name: `name`, else `function.__name__`",
+         case=cases.KEYWORD_CASE, hint="name"),
+    Rule("no_docstring", "else `\"\"`",
+         case=cases.NO_DOC_CASE, hint="no_doc"),
+    Rule("order", "in registration order",
+         case=cases.NAMES_CASE, hint="order"),
+    Rule("openai", (
+            "`\"openai\"`: `{\"type\": \"function\", \"function\": {\"name\", \"description\", "
+            "\"parameters\"}}`"
+        ),
+         case=cases.schemas_case("openai"), hint="openai_nested"),
+    Rule("metadata_out", "no tags, owner or version in any schema",
+         case=cases.schemas_case("openai"), hint="metadata_in_schema"),
+    Rule("responses", (
+            "`\"responses\"`: `{\"type\": \"function\", \"name\", \"description\", \"parameters\", "
+            "\"strict\": False}`"
+        ),
+         case=cases.schemas_case("responses"), hint="responses_strict"),
+    Rule("anthropic", "`\"anthropic\"`: `{\"name\", \"description\", \"input_schema\"}`",
+         case=cases.schemas_case("anthropic"), hint="anthropic_input_schema"),
+    Rule("default_format", "`format` defaults to `\"openai\"`",
+         case=cases.DEFAULT_CASE, hint="default_format"),
+    Rule("new_list", "a new list on every call",
+         case=cases.NEW_LIST_CASE, hint="new_list"),
+    Rule("unknown_format", "another format: `ValueError` naming the three",
+         case=cases.UNKNOWN_FORMAT_CASE, hint="unknown_format"),
+    Rule("duplicate", (
+            "refuse a taken name: `ValueError` naming it and `replace=True`; the old tool stays"
+        ),
+         case=cases.DUPLICATE_CASE, hint="silent_overwrite"),
+    Rule("replace", "with `replace=True`, replace the entry in its old place",
+         case=cases.REPLACE_CASE, hint="replace_order"),
+)  # fmt: skip
+
+
+# --- registering, one form at a time ------------------------------------------------------
+
+
+TEXTS = Catalog() | {
+    "summary": "3 forms, 3 formats, duplicates refused, {hidden} hidden registrations",
+    "first_stays": "{case}: the first one stays",
+}
+
+
+def register(learner: Learner, registry: str, item: Registration, case: str) -> str:
+    """Register a new copy of ``item.tool`` in ``registry`` through ``item.form``, insist that
+    the form returns that very function, and return the function's handle."""
+    __tracebackhide__ = True
+    function = keep_tool(learner, item.tool)
+    tool = method(learner, registry, "tool")
+    itself = phrase("itself", name=item.tool)
+    if item.form == "plain":
+        returned = learner.attempt(tool, learner.handle(function), keep=True, **item.kwargs)
+    else:
+        args = (item.text,) if item.form == "string" else ()
+        decorator = learner.attempt(tool, *args, keep=True, **item.kwargs)
+        wanted = phrase("a_decorator")
+        if decorator.raised or not learner.describe(learner.handle(decorator.handle))["callable"]:
+            fail(case, wanted, shown(decorator), raised_hint(item, decorator))
+        returned = learner.attempt(
+            learner.handle(decorator.handle), learner.handle(function), keep=True
+        )
+    if returned.raised:
+        fail(case, itself, shown(returned), raised_hint(item, returned))
+    same = learner.run(
+        "", result="returned is function",
+        bind={"returned": learner.handle(returned.handle), "function": learner.handle(function)},
+    )  # fmt: skip
+    if same.value is not True:
+        registered = cases.entry_report(learner, registry, item.name, function)
+        key = "plain_form" if item.form == "plain" and "problem" in registered else "unchanged"
+        fail(case, itself, shown(returned), hint(key))
+    return function
+
+
+def raised_hint(item: Registration, reply: Reply) -> HintText:
+    """The hint for a registration that raised: a docstring that is not there, a replacement
+    refused, or the form itself."""
+    given = item.text if item.form == "string" else item.kwargs.get("description")
+    if local_tool(item.tool).__doc__ is None and given is None and "NoneType" in reply.message:
+        return hint("no_doc")
+    if item.kwargs.get("replace") and reply.raised_a("ValueError"):
+        return hint("replace_refused")
+    return hint({"plain": "plain_raised", "string": "string_form"}.get(item.form, "keyword_form"))
+
+
+def expect_entry(
+    learner: Learner, registry: str, item: Registration, function: str, case: str
+) -> None:
+    """The entry under ``item.name`` holds what the contract says, read as a JSON report."""
+    __tracebackhide__ = True
+    report = cases.entry_report(learner, registry, item.name, function)
+    expected = cases.expected_entry(item)
+    problem = report.get("problem")
+    if problem == "no_tools":
+        fail(
+            case,
+            phrase("tools_dict"),
+            phrase("a_kind", kind=report["type"]),
+            hint("no_tools"),
+        )
+    if problem == "no_entry":
+        key = "name" if item.name != item.tool and item.tool in report["names"] else "no_entry"
+        fail(case, phrase("an_entry", name=item.name), report["names"], hint(key, name=item.name))
+    if problem == "not_dict":
+        fail(
+            case,
+            {key: "..." for key in ENTRY_KEYS},
+            phrase("a_kind", kind=report["type"]),
+            hint("entry_keys", keys=", ".join(ENTRY_KEYS)),
+        )
+    cases.expect_entry_fields(case, report, expected, item)
+
+
+# --- reading the registry back --------------------------------------------------------------
+
+
+def expect_names(
+    learner: Learner, registry: str, expected: list[str], case: str, order_hint: str = "order"
+) -> None:
+    __tracebackhide__ = True
+    raised = [(lambda r: True, hint("names_raised"))]
+    reply = learner.call(method(learner, registry, "names"), case=case, hints=raised)
+    got = reply.value if reply.type == "list" else Plain(reply.data.get("repr") or str(reply.value))
+    expect_equal(
+        case,
+        expected,
+        got,
+        hints=[
+            (lambda g: isinstance(g, Plain), hint("names_list")),
+            (lambda g: sorted(g) == sorted(expected), hint(order_hint)),
+        ],
+    )
+
+
+def expect_schemas(learner: Learner, registry: str, entries: list[Registration], what: str) -> None:
+    __tracebackhide__ = True
+    schemas = method(learner, registry, "schemas")
+    for format in FORMATS:
+        expected = [expected_schema(item, format) for item in entries]
+        case = cases.schemas_case(format, what)
+        raised = [(lambda r: True, hint("schemas_raised"))]
+        reply = learner.call(schemas, case=case, hints=raised, format=format)
+        expect_equal(case, expected, reply.value, hints=schema_hints(format, expected))
+    case = cases.DEFAULT_CASE if what == cases.VISIBLE else cases.say("default_case", what=what)
+    raised = [(lambda r: r.raised_a("TypeError"), hint("default_format")),
+              (lambda r: True, hint("schemas_raised"))]  # fmt: skip
+    reply = learner.call(schemas, case=case, hints=raised)
+    expected = [expected_schema(item, "openai") for item in entries]
+    expect_equal(case, expected, reply.value, hint=hint("default_format"))
+
+
+def expect_new_lists(learner: Learner, registry: str, count: int) -> None:
+    __tracebackhide__ = True
+    case = cases.NEW_LIST_CASE
+    reply = learner.run(
+        cases.NEW_LIST_SNIPPET, result="sizes", bind={"registry": learner.handle(registry)}
+    )
+    if reply.raised:
+        fail(case, [count, count, True, True], shown(reply), hint("new_list"))
+    expect_equal(case, [count, count, True, True], reply.value, hint=hint("new_list"))
+
+
+def expect_unknown_format_refused(learner: Learner, registry: str) -> None:
+    __tracebackhide__ = True
+    case = cases.UNKNOWN_FORMAT_CASE
+    wanted = phrase("format_error")
+    reply = learner.attempt(method(learner, registry, "schemas"), format="xml")
+    if not reply.raised:
+        got = phrase("no_error", kind=reply.type)
+        fail(case, wanted, got, hint("unknown_format"))
+    if not reply.raised_a("ValueError"):
+        fail(case, wanted, shown(reply), hint("unknown_format"))
+    missing = [name for name in FORMATS if name not in reply.message]
+    if missing:
+        fail(
+            case,
+            wanted,
+            shown(reply),
+            hint("format_names"),
+            where=cases.say("not_mentioned", word=missing[0]),
+        )
+
+
+def expect_duplicate_refused(learner: Learner, registry: str, first: str) -> None:
+    """Registering another function under a taken name raises, and the first one stays."""
+    __tracebackhide__ = True
+    case = cases.DUPLICATE_CASE
+    wanted = phrase("duplicate_error")
+    other = keep_tool(learner, "search_web")
+    reply = learner.attempt(
+        method(learner, registry, "tool"), learner.handle(other), name="search_notes"
+    )
+    if not reply.raised:
+        fail(
+            case,
+            wanted,
+            phrase("went_through"),
+            hint("silent_overwrite"),
+        )
+    if not reply.raised_a("ValueError"):
+        fail(case, wanted, shown(reply), hint("duplicate_type"))
+    if "search_notes" not in reply.message or "replace=True" not in reply.message:
+        fail(case, wanted, shown(reply), hint("duplicate_message"))
+    stays = Registration("search_notes", "string", text=cases.NOTES_TEXT)
+    report = cases.entry_report(learner, registry, "search_notes", first)
+    if report.get("problem") == "no_entry" or report.get("function") is False:
+        fail(
+            translate(TEXTS, "first_stays", case=case),
+            phrase("itself", name="search_notes"),
+            phrase("another_object"),
+            hint("first_stays"),
+        )
+    expect_entry(learner, registry, stays, first, translate(TEXTS, "first_stays", case=case))
+
+
+def expect_tags_copied(learner: Learner) -> None:
+    """A registry keeps its own list of tags: the caller changing its list changes nothing."""
+    __tracebackhide__ = True
+    case = cases.TAGS_COPY_CASE
+    bind = {
+        "ToolRegistry": learner.target("ToolRegistry"),
+        "function": learner.handle(keep_tool(learner, "find_city")),
+    }
+    reply = learner.run(cases.TAGS_COPY_SNIPPET, result="stored", bind=bind)
+    wanted = ["geo", "读"]
+    if reply.raised:
+        fail(case, wanted, shown(reply), hint("tags_copy"))
+    expect_equal(case, wanted, reply.value, hint=hint("tags_copy"))
+
+
+def expect_replaced(learner: Learner, registry: str, names: list[str]) -> None:
+    __tracebackhide__ = True
+    case = cases.REPLACE_CASE
+    item = Registration("search_web", "keywords", kwargs={"name": "search_notes", "replace": True})
+    function = register(learner, registry, item, case)
+    expect_entry(learner, registry, item, function, case)
+    expect_names(learner, registry, names, case, order_hint="replace_order")
+
+
+# --- the check ------------------------------------------------------------------------------
+
+
+def hidden_registrations(count: int = 8) -> list[Registration]:
+    rng = hidden_rng("04.1")
+    items: list[Registration] = []
+    used: set[str] = set()
+    while len(items) < count:
+        name = "_".join(rng.sample(cases.SYLLABLES, 2)) + f"_{rng.randint(1, 99)}"
+        if name in used:
+            continue
+        used.add(name)
+        kwargs: dict[str, Any] = {"name": name}
+        kwargs["tags"] = rng.sample(["weather", "notes", "读", "write", "geo"], rng.randint(0, 3))
+        description = rng.choice((None, *cases.DESCRIPTIONS))
+        if description is not None:
+            kwargs["description"] = description
+        if "owner" in ENTRY_KEYS and rng.random() < 0.6:
+            kwargs["owner"] = rng.choice(cases.OWNERS)
+            kwargs["version"] = rng.choice(cases.VERSIONS)
+        items.append(Registration(rng.choice(cases.HIDDEN_TOOLS), "keywords", kwargs=kwargs))
+    return items
+
+
+@exercise(
+    "04.1",
+    notebook=NOTEBOOK,
+    title="ToolRegistry",
+    points=3,
+    targets=("ToolRegistry",),
+    rules=RULES,
+)
+def check_tool_registry(learner: Learner) -> str:
+    registry = learner.call("ToolRegistry", case="ToolRegistry()", keep=True).handle
+    functions: dict[str, str] = {}
+    for case, item in cases.VISIBLE_REGISTRATIONS:
+        functions[item.name] = register(learner, registry, item, case)
+        expect_entry(learner, registry, item, functions[item.name], case)
+    visible = [item for _, item in cases.VISIBLE_REGISTRATIONS]
+    names = [item.name for item in visible]
+    expect_names(learner, registry, names, cases.NAMES_CASE)
+    expect_schemas(learner, registry, visible, cases.VISIBLE)
+    expect_new_lists(learner, registry, len(visible))
+    expect_unknown_format_refused(learner, registry)
+    expect_duplicate_refused(learner, registry, functions["search_notes"])
+    expect_replaced(learner, registry, names)
+    expect_tags_copied(learner)
+
+    hidden = learner.call("ToolRegistry", case="ToolRegistry() for the hidden cases", keep=True)
+    items = hidden_registrations()
+    for item in items:
+        case = item.label()
+        function = register(learner, hidden.handle, item, case)
+        expect_entry(learner, hidden.handle, item, function, case)
+    expect_names(learner, hidden.handle, [item.name for item in items], cases.HIDDEN_NAMES_CASE)
+    expect_schemas(learner, hidden.handle, items, cases.HIDDEN)
+    return translate(TEXTS, "summary", hidden=len(items))

@@ -1,0 +1,179 @@
+"""The conversations 05.1's check has ``run_agent`` hold: visible ones, one or more per rule of
+the contract, then hidden ones drawn from ``hidden_rng("05.1")``.
+
+Each is ``(label, question, policy factory, max_iterations)``. A factory, because the learner's
+session and the reference's each need a fresh policy; it imports the local model only when a
+check runs. Scripted turns come from ``ScriptedPolicy``; ``Endless`` never stops asking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from random import Random
+from typing import Any
+
+from course_lib.checks.lesson05._agent_tools import CITIES
+
+Case = tuple[str, str, Callable[[], Any], int]
+
+# The labels the rules of 05.1 name (see ``RULES`` in ``__init__.py``).
+PARALLEL = "two parallel calls, then an answer"
+GREETING = "a greeting, answered without tools"
+THREE = "three calls in one turn"
+REPEAT_NEXT_TO_NEW = "a call repeated in the next turn next to a new call"
+ENDLESS = "a model that never stops calling"
+LAST_TURN_ANSWER = "an answer on the last allowed turn"
+LIMIT_TWO = "two calls, then max_iterations"
+FAILING_TOOL = "a tool that fails, then an answer"
+REORDERED_REPEAT = "a repeat with reordered keys and other spacing"
+REPEAT_FIRST = "a repeated call listed before a new call in its turn"
+SAME_TURN_TWICE = "the same call twice in one turn is not a repeat"
+LAST_TURN_CALLS = "the last allowed turn asks for two calls"
+NOT_JSON = "arguments that are not valid JSON, sent again in the next turn"
+OTHER_ARGUMENTS = "the same tool with other arguments is not a repeat"
+ANSWER_AS_SENT = "an answer that ends in a newline, kept as sent"
+
+
+class Endless:
+    """A model that asks for one more new call every turn, and gives up after 12 turns."""
+
+    def respond(self, request: Any) -> Any:
+        from course_lib.local_model import Turn
+        from course_lib.local_model.turns import ToolCall
+
+        turn = sum(1 for m in request.messages if m.get("role") == "assistant")
+        if turn >= 12:
+            return Turn("I give up.")
+        return Turn(
+            None, (ToolCall.of("get_time", {"city": CITIES[turn % len(CITIES)] + str(turn)}),)
+        )
+
+
+def heuristic() -> Any:
+    from course_lib.local_model import HeuristicPolicy
+
+    return HeuristicPolicy()
+
+
+def script(*turns: Any) -> Callable[[], Any]:
+    """A factory of a ``ScriptedPolicy``; each turn is ``("call", name, arguments)``, a raw
+    ``("raw", name, text)`` call, a list of those, or a text."""
+
+    def build() -> Any:
+        from course_lib.local_model import ScriptedPolicy
+        from course_lib.local_model.turns import ToolCall
+
+        def one(spec: tuple) -> Any:
+            kind, name, arguments = spec
+            return ToolCall(name, arguments) if kind == "raw" else ToolCall.of(name, arguments)
+
+        return ScriptedPolicy(
+            [
+                [one(s) for s in turn]
+                if isinstance(turn, list)
+                else turn
+                if isinstance(turn, str)
+                else one(turn)
+                for turn in turns
+            ]
+        )
+
+    return build
+
+
+def call_spec(name: str, **arguments: Any) -> tuple:
+    return ("call", name, arguments)
+
+
+WEATHER = call_spec("get_weather", city="北京")
+BROKEN = ("raw", "get_weather", '{"city": "北京"')
+TIMES = (call_spec("get_time", city="北京"), call_spec("get_time", city="上海"), "好")
+
+VISIBLE: list[Case] = [
+    (PARALLEL, "北京和上海的天气怎么样？", heuristic, 6),
+    (GREETING, "hello", heuristic, 6),
+    (THREE, "What is the weather in 北京, 上海 and Paris?", heuristic, 6),
+    (
+        REPEAT_NEXT_TO_NEW,
+        "北京",
+        script(WEATHER, [call_spec("get_time", city="北京"), WEATHER], "done"),
+        6,
+    ),
+    (ENDLESS, "go", Endless, 3),
+    (LAST_TURN_ANSWER, "time", script(*TIMES), 3),
+    (LIMIT_TWO, "time", script(*TIMES), 2),
+    (
+        FAILING_TOOL,
+        "火星的天气",
+        script(call_spec("get_weather", city="火星"), "No station on Mars."),
+        6,
+    ),
+    (
+        REORDERED_REPEAT,
+        "上海",
+        script(
+            ("raw", "get_weather", '{"city": "上海", "unit": "f"}'),
+            ("raw", "get_weather", '{"unit":"f","city":"上海"}'),
+            "x",
+        ),
+        6,
+    ),
+    (
+        REPEAT_FIRST,
+        "北京",
+        script(WEATHER, [WEATHER, call_spec("get_time", city="上海")], "done"),
+        6,
+    ),
+    (SAME_TURN_TWICE, "北京", script([WEATHER, WEATHER], "done"), 6),
+    (
+        LAST_TURN_CALLS,
+        "time",
+        script(
+            call_spec("get_time", city="北京"),
+            [call_spec("get_weather", city="上海"), call_spec("get_time", city="Paris")],
+            "好",
+        ),
+        2,
+    ),
+    (NOT_JSON, "北京", script(BROKEN, [BROKEN, call_spec("get_time", city="Paris")], "x"), 6),
+    (
+        OTHER_ARGUMENTS,
+        "上海",
+        script(
+            call_spec("get_weather", city="上海"),
+            call_spec("get_weather", city="上海", unit="f"),
+            "x",
+        ),
+        6,
+    ),
+    (ANSWER_AS_SENT, "上海", script(call_spec("get_time", city="上海"), "上海 12:10。\n"), 6),
+]
+
+
+def visible(label: str) -> Case:
+    return next(case for case in VISIBLE if case[0] == label)
+
+
+def loop_cases(rng: Random) -> list[Case]:
+    return VISIBLE + hidden_cases(rng)
+
+
+def hidden_cases(rng: Random, count: int = 8) -> list[Case]:
+    cases: list[Case] = []
+    for number in range(count):
+        turns, made = [], []
+        for _ in range(rng.randint(1, 4)):
+            turn = []
+            for _ in range(rng.randint(1, 3)):
+                if made and rng.random() < 0.2:
+                    turn.append(rng.choice(made))
+                else:
+                    name = rng.choice(["get_weather", "get_time"])
+                    turn.append(call_spec(name, city=rng.choice(CITIES)))
+            unique = [spec for i, spec in enumerate(turn) if spec not in turn[:i]]
+            turns.append(unique)  # one turn never asks the same call twice
+            made.extend(unique)
+        turns.append(rng.choice(["好的。", "Done.", "北京晴，上海多云。"]))
+        question = rng.choice(["天气", "weather and time", "北京 上海"])
+        cases.append((f"hidden case {number + 1}", question, script(*turns), rng.randint(1, 5)))
+    return cases

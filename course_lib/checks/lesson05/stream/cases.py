@@ -1,0 +1,134 @@
+"""The streams 05.4's check joins: chunks as a provider sends them, as plain dicts.
+
+The dicts become the SDK's own ``ChatCompletionChunk`` objects beside the learner's code
+(``CHUNKS_CODE``); one case is a real stream from a local-model session on the check's side.
+Each case is ``(label, chunk dicts or None for the local stream, expected)``.
+"""
+
+from __future__ import annotations
+
+import json
+from random import Random
+
+CITIES = ["北京", "上海", "深圳", "Paris", "London", "東京"]
+TWO = [
+    {"id": "call_a", "name": "get_weather", "arguments": '{"city": "北京"}'},
+    {"id": "call_b", "name": "get_time", "arguments": '{"city": "上海"}'},
+]
+
+# Labels the rules of 05.4 name (see ``RULES`` in ``__init__.py``).
+TEXT_ONLY = "text only"
+INTERLEAVED = "two calls whose fragments interleave"
+LOCAL = "a stream from the local model (three parallel calls)"
+LATER_FIRST = "index 1 starts before index 0"
+USAGE = "text, one call and a final usage chunk without choices"
+
+
+def chunk(delta: dict | None, finish_reason: str | None = None, *, usage: dict | None = None):
+    choices = (
+        [] if delta is None else [{"index": 0, "delta": delta, "finish_reason": finish_reason}]
+    )
+    data = {"id": "chatcmpl-05", "object": "chat.completion.chunk", "created": 0, "model": "m"}
+    return {**data, "choices": choices, "usage": usage}
+
+
+def pieces(text: str, rng: Random, most: int = 4) -> list[str]:
+    cuts = sorted(rng.sample(range(1, len(text)), min(len(text) - 1, rng.randint(0, most - 1))))
+    return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+
+
+def stream(rng: Random, text: str | None, calls: list[dict], *, usage: bool) -> list[dict]:
+    """Chunks: the role, text pieces, call fragments interleaved at random by index."""
+    chunks = [chunk({"role": "assistant", "content": ""})]
+    chunks += [chunk({"content": piece}) for piece in (pieces(text, rng) if text else [])]
+    queues = []
+    for index, call in enumerate(calls):
+        parts = pieces(call["arguments"], rng)
+        first_arguments = parts.pop(0) if rng.random() < 0.3 else ""
+        first = {
+            "index": index,
+            "id": call["id"],
+            "type": "function",
+            "function": {"name": call["name"], "arguments": first_arguments},
+        }
+        queues.append([first] + [{"index": index, "function": {"arguments": p}} for p in parts])
+    while any(queues):
+        queue = rng.choice([q for q in queues if q])
+        chunks.append(chunk({"tool_calls": [queue.pop(0)]}))
+    chunks.append(chunk({}, "tool_calls" if calls else "stop"))
+    if usage:
+        chunks.append(
+            chunk(None, usage={"prompt_tokens": 9, "completion_tokens": 5, "total_tokens": 14})
+        )
+    return chunks
+
+
+def random_call(rng: Random, number: int) -> dict:
+    city = rng.choice(CITIES)
+    name, arguments = rng.choice(
+        [
+            ("get_weather", {"city": city, "unit": rng.choice(["c", "f"])}),
+            ("get_time", {"city": city}),
+            ("search_notes", {"keyword": f"{city} 旅行", "limit": rng.randint(1, 9)}),
+        ]
+    )
+    return {
+        "id": f"call_{number}{rng.randint(1000, 9999)}",
+        "name": name,
+        "arguments": json.dumps(arguments, ensure_ascii=False),
+    }
+
+
+def _by_index(fragments: list[dict]) -> dict[int, list[dict]]:
+    found: dict[int, list[dict]] = {0: [], 1: []}
+    for item in fragments:
+        found[item["choices"][0]["delta"]["tool_calls"][0]["index"]].append(item)
+    return found
+
+
+def interleave_two(fragments: list[dict]) -> list[dict]:
+    """Start both calls, then alternate their argument fragments, index 1 first."""
+    by_index = _by_index(fragments)
+    order = [by_index[0].pop(0), by_index[1].pop(0)]
+    while by_index[0] or by_index[1]:
+        for index in (1, 0):
+            if by_index[index]:
+                order.append(by_index[index].pop(0))
+    return order
+
+
+def later_index_first(fragments: list[dict]) -> list[dict]:
+    by_index = _by_index(fragments)
+    return by_index[1] + by_index[0]
+
+
+def stream_cases(rng: Random) -> list[tuple[str, list[dict] | None, dict | None]]:
+    """Visible cases, the local stream (its expected value comes from the model), hidden ones."""
+    fixed = Random(5)
+    text = "北京今天晴，最高 31 度。"
+    cases: list[tuple[str, list[dict] | None, dict | None]] = [
+        (TEXT_ONLY, stream(fixed, text, [], usage=False), {"content": text, "tool_calls": []})
+    ]
+    two = stream(fixed, None, TWO, usage=False)
+    interleaved = [two[0], *interleave_two(two[1:-1]), two[-1]]
+    cases.append((INTERLEAVED, interleaved, {"content": None, "tool_calls": TWO}))
+    cases.append((LOCAL, None, None))
+    later_first = [two[0], *later_index_first(two[1:-1]), two[-1]]
+    cases.append((LATER_FIRST, later_first, {"content": None, "tool_calls": TWO}))
+    cases.append(
+        (
+            USAGE,
+            stream(fixed, "Let me check.", TWO[:1], usage=True),
+            {"content": "Let me check.", "tool_calls": TWO[:1]},
+        )
+    )
+    for number in range(10):
+        calls = [random_call(rng, n) for n in range(rng.randint(0, 4))]
+        text = rng.choice([None, None, "好的，我查一下。", "Checking the weather for you."])
+        if not calls and text is None:
+            text = "北京晴。"
+        chunks = stream(rng, text, calls, usage=rng.random() < 0.5)
+        cases.append(
+            (f"hidden stream {number + 1}", chunks, {"content": text, "tool_calls": calls})
+        )
+    return cases

@@ -1,0 +1,397 @@
+"""Exercise 07.3, ``anthropic_round_trip(client, registry, question, *, model) -> str``: one tool
+round trip over the Anthropic Messages API.
+
+The learner's function gets a real ``anthropic.Anthropic`` client whose requests a model session
+on the check's side answers and records; the registry is built beside the learner's code from
+``_registry.REGISTRY_SOURCE``. The check judges what was really sent: model, ``max_tokens``, the
+Anthropic tools, the question, the assistant's content sent back unchanged, then **one** user
+message holding one ``tool_result`` per ``tool_use`` (its id as ``tool_use_id``, the registry's
+result as content, ``is_error`` exactly on error results). Two cases ask ``local-toy-reasoning``,
+whose replies start with a signed ``thinking`` block: it must come back unchanged at the head of
+the assistant message, and the final reply's text is its text blocks, not its first block. One
+case's final reply holds two text blocks (the real API may split its text, around citations for
+one), so code that returns only the first text block loses the rest.
+Rules, the case that breaks each, and the hint that names it: see ``RULES``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner, Reply
+from course_lib.checks.lesson07._registry import (
+    CHECK_MODEL,
+    NOTEBOOK,
+    random_questions,
+    run_round_trips,
+    text_of_message,
+    tools,
+)
+from course_lib.checks.lesson07.anthropic_round_trip.blocks import is_the_question
+from course_lib.checks.lesson07.anthropic_round_trip.results import HINTS as RESULT_HINTS
+from course_lib.checks.lesson07.anthropic_round_trip.results import diagnose_second_request
+
+MAX_TOKENS = 1024
+TEXTS = Catalog() | {
+    "case": "anthropic_round_trip(client, registry, {question}, model={model})",
+    "a_request": "a request to the model",
+    "no_request": "no request",
+    "request_number": "request {number} of {count} your function sent",
+    "no_tools": "no tools (tools= not passed)",
+    "the_tools": 'registry.schemas(format="anthropic")',
+    "first_messages": "the first request's messages",
+    "first_succeeds": "a successful first request",
+    "requests": "{count} request(s)",
+    "summary": "{count} conversations",
+}
+text = TEXTS.text
+
+
+def case_label(question: str, model: str = CHECK_MODEL) -> str:
+    return text("case", question=repr(question), model=repr(model))
+
+
+REASONING_MODEL = "local-toy-reasoning"
+
+WEATHER_QUESTION = "北京和上海的天气怎么样？"
+WEATHER_CASE = case_label(WEATHER_QUESTION)
+HELLO_CASE = case_label("Hello!")
+ERROR_QUESTION = "What's the weather in 北京 and Tokyo?"
+ERROR_CASE = case_label(ERROR_QUESTION)
+PREFACE_QUESTION = "Is it warmer in Paris or in London?"
+PREFACE_CASE = case_label(PREFACE_QUESTION)
+CUT_QUESTION = "Tell me everything about the weather."
+CUT_CASE = case_label(CUT_QUESTION)
+MORE_QUESTION = "Weather and time in Paris?"
+MORE_CASE = case_label(MORE_QUESTION)
+THINKING_CASE = case_label(WEATHER_QUESTION, REASONING_MODEL)
+BLOCKS_QUESTION = "Is it sunny in Paris or in London?"
+BLOCKS_CASE = case_label(BLOCKS_QUESTION)
+
+RULES = (
+    Rule("model", "pass `model=model` to every request", case=WEATHER_CASE, hint="model"),
+    Rule(
+        "max_tokens",
+        ("pass `max_tokens=1024` to every request"),
+        case=WEATHER_CASE,
+        hint="max_tokens",
+    ),
+    Rule(
+        "tools",
+        'pass `tools=registry.schemas(format="anthropic")` to every request',
+        case=WEATHER_CASE,
+        hint="tools",
+    ),
+    Rule(
+        "first_messages",
+        "the first request holds one user message with the question",
+        case=WEATHER_CASE,
+        hint="first_messages",
+    ),
+    Rule(
+        "no_tool_use",
+        'a reply whose `stop_reason` is not `"tool_use"` is the answer: return its text',
+        case=HELLO_CASE,
+        hint="no_tool_use",
+    ),
+    Rule(
+        "cut_short",
+        'so is a reply cut short (`"max_tokens"`)',
+        case=CUT_CASE,
+        hint="no_tool_use",
+    ),
+    Rule(
+        "assistant",
+        'otherwise send its content back: `{"role": "assistant", "content": reply.content}`',
+        case=WEATHER_CASE,
+        hint="assistant_missing",
+    ),
+    Rule(
+        "assistant_unchanged",
+        "all of it, unchanged, its text blocks too",
+        case=PREFACE_CASE,
+        hint="assistant_changed",
+    ),
+    Rule(
+        "thinking",
+        "and its `thinking` blocks, first, exactly as they came",
+        case=THINKING_CASE,
+        hint="thinking_dropped",
+    ),
+    Rule(
+        "one_user_message",
+        (
+            "then **one** user message, not a `tool` role, holding one `tool_result` block per "
+            "`tool_use` block (any text after them)"
+        ),
+        case=WEATHER_CASE,
+        hint="tool_role",
+    ),
+    Rule(
+        "tool_use_id",
+        'each carries its block\'s id as `"tool_use_id"`',
+        case=WEATHER_CASE,
+        hint="tool_use_id",
+    ),
+    Rule(
+        "content",
+        'its `"content"` is `registry.call(block.name, block.input)`, unchanged',
+        case=WEATHER_CASE,
+        hint="content",
+    ),
+    Rule(
+        "is_error",
+        'an error result (`is_error_result` says which) gets `"is_error": True`',
+        case=ERROR_CASE,
+        hint="is_error",
+    ),
+    Rule(
+        "is_error_only",
+        'other results do not, even when their text holds "error"',
+        case=case_label("Berlin and 东京"),
+        hint="is_error_only",
+    ),
+    Rule(
+        "second_request",
+        "send that second request",
+        case=WEATHER_CASE,
+        hint="send_again",
+    ),
+    Rule(
+        "no_third",
+        "send no third, even when the second reply asks for more calls",
+        case=MORE_CASE,
+        hint="one_round_trip",
+    ),
+    Rule(
+        "returns_text",
+        ("return the second reply's text, a `str`"),
+        case=WEATHER_CASE,
+        hint="return_text",
+    ),
+    Rule(
+        "every_text_block",
+        "that is every one of its text blocks, joined (`reply_text`), not only the first",
+        case=BLOCKS_CASE,
+        hint="first_text_only",
+    ),
+)
+
+HINTS = Catalog(also=(RESULT_HINTS,)) | {
+    "no_request": "Call client.messages.create.",
+    "model": "Pass model=model to every request.",
+    "max_tokens": "Pass max_tokens=1024 to every request (Anthropic requires max_tokens).",
+    "tools": 'Pass tools=registry.schemas(format="anthropic") to every request.',
+    "tools_openai": (
+        'These are OpenAI tools; Anthropic\'s are {{"name", "description", "input_schema"}}: '
+        'registry.schemas(format="anthropic").'
+    ),
+    "first_messages": "Start with one user message holding the question.",
+    "first_failed": "Fix the first request.",
+    "no_tool_use": (
+        'The reply\'s stop_reason is not "tool_use": it holds no call, return its text right away.'
+    ),
+    "send_again": (
+        "After running the tools, send the conversation once more and return that reply's text."
+    ),
+    "one_round_trip": (
+        "One round trip: at most two requests. Return the second reply's text even when it asks "
+        "for more calls (looping until the answer is lesson 05's run_agent)."
+    ),
+    "thinking_block_read": (
+        "A thinking model's reply starts with a thinking block, which has no id, name or input: "
+        'pick the calls by block.type == "tool_use", not by position.'
+    ),
+    "thinking_no_text": (
+        "This reply starts with a thinking block, which has no .text: the reply's text is its "
+        "text blocks, joined (reply_text does that), not its first block."
+    ),
+    "input_is_dict": (
+        "block.input is already a dict (Anthropic decodes the arguments for you): pass it to "
+        "registry.call as it is."
+    ),
+    "return_text": "Return the text of the last reply (its text blocks), a str.",
+    "first_text_only": (
+        "This reply holds {count} text blocks and you returned only one of them: a reply may "
+        "split its text into several blocks, so join the text of every text block (reply_text "
+        "does that)."
+    ),
+    "return_content": "Return the text of the last reply, unchanged.",
+    "not_openai": "client.messages.create returns a Message: read .content and .stop_reason.",
+    "max_tokens_missing": (
+        "The SDK refuses a request without max_tokens: pass max_tokens=1024 to every request."
+    ),
+}
+hint = HINTS.hint
+
+
+EXCEPTION_HINTS = [
+    (lambda r: r.raised_a("TypeError") and "max_tokens" in r.message, hint("max_tokens_missing")),
+    (
+        lambda r: r.raised_a("TypeError") and "must be str, bytes or bytearray" in r.message,
+        hint("input_is_dict"),
+    ),
+    (lambda r: r.raised_a("AttributeError") and "'choices'" in r.message, hint("not_openai")),
+    (
+        lambda r: (
+            r.raised_a("AttributeError") and "Thinking" in r.message and "'text'" in r.message
+        ),
+        hint("thinking_no_text"),
+    ),
+    (
+        lambda r: r.raised_a("AttributeError") and "'ThinkingBlock'" in r.message,
+        hint("thinking_block_read"),
+    ),
+]
+
+
+class NoCallsAfterTwo:
+    """``policy`` for the first two requests of a conversation, then a plain answer.
+
+    A third request already breaks the rule "no third request"; what it is answered decides
+    nothing. Answering it without calls ends a wrong answer that starts the round trip over
+    while the reply asks for calls: fed the script's calls again each time, it made 1,919
+    requests (half a minute in the learner's kernel) before Python's recursion limit stopped it.
+    """
+
+    def __init__(self, policy: Any) -> None:
+        self.policy, self.answered = policy, 0
+
+    def respond(self, request: Any) -> Any:
+        from course_lib.local_model import Turn
+
+        self.answered += 1
+        if self.answered > 2:
+            return Turn("Paris is cloudy; it is noon there.")
+        return self.policy.respond(request)
+
+
+def conversations() -> list[tuple[str, Any, str]]:
+    """(question, policy or None for the default toy model, model), the visible ones first."""
+    from course_lib.local_model import HeuristicPolicy, ScriptedPolicy, Turn, call
+
+    failing = [call("get_weather", city="Berlin"), call("get_weather", city="东京")]
+    both = (call("get_weather", city="Paris"), call("get_weather", city="London"))
+    preface = Turn("Let me look both up.", both)
+    # Longer than max_tokens=1024 (one token per Chinese character): cut short, no call.
+    long_answer = "今天的天气很好，" * 160
+    more = Turn(
+        "Paris is cloudy. Let me look up the time there too.", (call("get_time", city="Paris"),)
+    )
+    # The answer in two text blocks, as the real API may give it.
+    in_blocks = Turn.in_blocks("Paris is cloudy, not sunny.", " London has rain.")
+    plain = CHECK_MODEL
+    cases: list[tuple[str, Any, str]] = [
+        (WEATHER_QUESTION, None, plain),
+        ("Hello!", None, plain),
+        (ERROR_QUESTION, None, plain),
+        ("Berlin and 东京", ScriptedPolicy([failing], then=HeuristicPolicy()), plain),
+        (PREFACE_QUESTION, ScriptedPolicy([preface], then=HeuristicPolicy()), plain),
+        (CUT_QUESTION, ScriptedPolicy([long_answer]), plain),
+        (
+            MORE_QUESTION,
+            NoCallsAfterTwo(ScriptedPolicy([call("get_weather", city="Paris"), more])),
+            plain,
+        ),
+        (WEATHER_QUESTION, None, REASONING_MODEL),
+        ("Hello!", None, REASONING_MODEL),
+        (BLOCKS_QUESTION, ScriptedPolicy([list(both), in_blocks]), plain),
+    ]
+    return cases + [(q, None, plain) for q in random_questions(hidden_rng("07.3"), 3)]
+
+
+@exercise(
+    "07.3",
+    notebook=NOTEBOOK,
+    title="anthropic_round_trip",
+    points=3,
+    targets=("anthropic_round_trip",),
+    rules=RULES,
+    hints=HINTS,
+)
+def check_anthropic_round_trip(learner: Learner) -> str:
+    table = conversations()
+    run_round_trips(
+        learner,
+        "anthropic_round_trip",
+        table,
+        api="anthropic",
+        seed=730,
+        case_label=case_label,
+        diagnose=diagnose,
+        expect_final_text=expect_final_text,
+        exception_hints=EXCEPTION_HINTS,
+        endless=True,
+    )
+    return text("summary", count=len(table))
+
+
+def expect_final_text(case: str, exchanges: list, reply: Reply) -> None:
+    __tracebackhide__ = True
+    expected = text_of_message(exchanges[-1].reply)
+    if reply.type != "str":
+        shown = Plain(reply.data.get("repr", "")[:200]) if "unjson" in reply.data else reply.value
+        fail(case, expected, shown, hint("return_text"))
+    texts = [
+        b.get("text") for b in exchanges[-1].reply.get("content") or [] if b.get("type") == "text"
+    ]
+    if len(texts) > 1 and reply.value in texts:
+        fail(case, expected, reply.value, hint("first_text_only", count=len(texts)))
+    expect_equal(case, expected, reply.value, hint=hint("return_content"))
+
+
+def diagnose(
+    case: str, question: str, exchanges: list, *, finished: bool = True, model: str = CHECK_MODEL
+) -> None:
+    """Fail with a fitting hint on the first thing the recorded requests show to be wrong."""
+    __tracebackhide__ = True
+    if not exchanges and not finished:
+        return  # it raised before sending anything: the exception says what went wrong
+    if not exchanges:
+        fail(case, Plain(text("a_request")), Plain(text("no_request")), hint("no_request"))
+    expected_tools = tools("anthropic")
+    for number, exchange in enumerate(exchanges, start=1):
+        where = text("request_number", number=number, count=len(exchanges))
+        body = exchange.request
+        if body.get("model") != model:
+            fail(case, model, body.get("model"), hint("model"), where=where)
+        if body.get("max_tokens") != MAX_TOKENS:
+            fail(case, MAX_TOKENS, body.get("max_tokens"), hint("max_tokens"), where=where)
+        if body.get("tools") != expected_tools:
+            sent = body.get("tools")
+            openai_form = isinstance(sent, list) and any(
+                isinstance(t, dict) and t.get("type") == "function" for t in sent
+            )
+            got = sent if "tools" in body else Plain(text("no_tools"))
+            key = "tools_openai" if openai_form else "tools"
+            fail(case, Plain(text("the_tools")), got, hint(key), where=where)
+    first = exchanges[0]
+    messages = first.request.get("messages")
+    if not is_the_question(messages, question):
+        where = text("first_messages")
+        fail(
+            case,
+            [{"role": "user", "content": question}],
+            messages,
+            hint("first_messages"),
+            where=where,
+        )
+    if first.status != 200:
+        fail(case, Plain(text("first_succeeds")), first.reply, hint("first_failed"))
+    uses = [b for b in first.reply.get("content") or [] if b.get("type") == "tool_use"]
+    wanted = 2 if first.reply.get("stop_reason") == "tool_use" else 1
+    if len(exchanges) > wanted or (finished and len(exchanges) < wanted):
+        key = (
+            "no_tool_use"
+            if wanted == 1
+            else "send_again"
+            if len(exchanges) < 2
+            else "one_round_trip"
+        )
+        expected, got = text("requests", count=wanted), text("requests", count=len(exchanges))
+        fail(case, Plain(expected), Plain(got), hint(key))
+    if uses and len(exchanges) > 1:
+        diagnose_second_request(case, first.reply, exchanges[1].request.get("messages") or [])

@@ -1,0 +1,352 @@
+"""Exercise 07.1, ``responses_round_trip(client, registry, question, *, model) -> str``: one
+tool round trip over the OpenAI Responses API.
+
+The learner's function gets a real ``openai.OpenAI`` client whose requests a model session on
+the check's side answers and records (``session.exchanges``); the registry is built beside the
+learner's code from the source text the check runs too (``_registry.REGISTRY_SOURCE``). The check
+judges what was really sent: the model name, the flat tools, the question, one
+``function_call_output`` per call paired by ``call_id``, each holding the registry's result, and a
+second request that continues the conversation one way or the other, not both. Two cases ask
+``local-toy-reasoning``, whose replies start with a ``reasoning`` item: a whole conversation sent
+back without it is what the real API refuses, and the check names it whether or not the model did
+(calls rebuilt without their ids pass the model, but lose the thoughts). Rules, the case that
+breaks each, and the hint that names it: see ``RULES``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from course_lib.checks.catalog import Catalog
+from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
+from course_lib.checks.core import Rule, exercise
+from course_lib.checks.learner import Learner, Reply
+from course_lib.checks.lesson07._registry import (
+    CHECK_MODEL,
+    NOTEBOOK,
+    random_questions,
+    run_round_trips,
+    text_of_response,
+    tools,
+)
+from course_lib.checks.lesson07.responses_round_trip.continuation import (
+    HINTS as CONTINUATION_HINTS,
+)
+from course_lib.checks.lesson07.responses_round_trip.continuation import (
+    diagnose_second_request,
+    is_the_question,
+)
+
+TEXTS = Catalog() | {
+    "case": "responses_round_trip(client, registry, {question}, model={model})",
+    "a_request": "a request to the model",
+    "no_request": "no request",
+    "request_number": "request {number} of {count} your function sent",
+    "no_tools": "no tools (tools= not passed)",
+    "the_tools": 'registry.schemas(format="responses")',
+    "first_input": "the first request's input",
+    "first_succeeds": "a successful first request",
+    "requests": "{count} request(s)",
+    "text_beside": "a reply with text beside its calls ({count} call(s)): run them first",
+    "summary": "{count} conversations",
+}
+text = TEXTS.text
+
+
+def case_label(question: str, model: str = CHECK_MODEL) -> str:
+    return text("case", question=repr(question), model=repr(model))
+
+
+REASONING_MODEL = "local-toy-reasoning"
+WEATHER_QUESTION = "北京和上海的天气怎么样？"
+WEATHER_CASE = case_label(WEATHER_QUESTION)
+HELLO_CASE = case_label("Hello!")
+MORE_QUESTION = "Weather and time in Paris?"
+MORE_CASE = case_label(MORE_QUESTION)
+BESIDE_QUESTION = "Is it sunny in 北京 or in Paris?"
+BESIDE_CASE = case_label(BESIDE_QUESTION)
+REASONING_CASE = case_label(WEATHER_QUESTION, REASONING_MODEL)
+
+RULES = (
+    Rule("model", "pass `model=model` to every request", case=WEATHER_CASE, hint="model"),
+    Rule(
+        "tools",
+        'pass `tools=registry.schemas(format="responses")` to every request',
+        case=WEATHER_CASE,
+        hint="tools",
+    ),
+    Rule(
+        "first_input",
+        "the first request's input is the question: `input=question`",
+        case=WEATHER_CASE,
+        hint="first_input",
+    ),
+    Rule(
+        "no_calls",
+        "a reply without `function_call` items is the answer: return its `output_text`",
+        case=HELLO_CASE,
+        hint="no_calls",
+    ),
+    Rule(
+        "text_beside",
+        "a reply with text beside its calls is not",
+        case=BESIDE_CASE,
+        hint="text_beside",
+    ),
+    Rule(
+        "every_call",
+        (
+            "run every `function_call` item with `registry.call(item.name, item.arguments)`, one "
+            'output each: `{"type": "function_call_output", "call_id": ..., "output": '
+            "...}`"
+        ),
+        case=WEATHER_CASE,
+        hint="every_call",
+    ),
+    Rule(
+        "call_id",
+        "its `call_id` is the call's `call_id`, not the item's `id`",
+        case=WEATHER_CASE,
+        hint="call_id_not_id",
+    ),
+    Rule(
+        "output",
+        'its `"output"` is the string `registry.call` returns, unchanged',
+        case=WEATHER_CASE,
+        hint="output",
+    ),
+    Rule(
+        "continue",
+        (
+            "continue with `previous_response_id=first.id` and only the outputs, *or* without it "
+            "and with the whole conversation, never both"
+        ),
+        case=WEATHER_CASE,
+        hint="both",
+    ),
+    Rule(
+        "reasoning",
+        (
+            "the whole conversation is the question, every item of the reply as it came, then the "
+            "outputs: `reasoning` items too, since a reasoning model refuses calls sent back "
+            "without them"
+        ),
+        case=REASONING_CASE,
+        hint="reasoning_dropped",
+    ),
+    Rule(
+        "second_request",
+        "send that second request",
+        case=WEATHER_CASE,
+        hint="send_again",
+    ),
+    Rule(
+        "no_third",
+        "send no third, even when the second reply asks for more calls",
+        case=MORE_CASE,
+        hint="one_round_trip",
+    ),
+    Rule(
+        "returns_text",
+        ("return the second response's `output_text`, a `str`"),
+        case=WEATHER_CASE,
+        hint="return_text",
+    ),
+)
+
+HINTS = Catalog(also=(CONTINUATION_HINTS,)) | {
+    "no_request": "Call client.responses.create.",
+    "model": "Pass model=model to every request.",
+    "tools": (
+        'Pass tools=registry.schemas(format="responses") to every request: the tools are not '
+        "carried over by previous_response_id."
+    ),
+    "tools_every": (
+        'Pass tools=registry.schemas(format="responses") to every request, this one too: a '
+        "request offers the model only the tools it carries itself; the conversation you send "
+        "in input holds the calls and their outputs, never the tools."
+    ),
+    "tools_strict": (
+        'These tools differ from registry.schemas(format="responses") in "strict": send them '
+        'as the registry gives them. A tool without "strict" is made strict by the Responses '
+        'API, and "strict": true on a schema that is not to_strict\'s makes optional '
+        "parameters mandatory."
+    ),
+    "tools_chat": (
+        'These are Chat Completions tools (nested under "function"); the Responses API wants '
+        'the flat ones: registry.schemas(format="responses").'
+    ),
+    "first_input": "The first request's input is the question itself (input=question).",
+    "first_failed": "Fix the first request.",
+    "no_calls": "The reply has no function_call items: return its output_text right away.",
+    "text_beside": (
+        "This reply holds text beside its function_call items, so it is not the answer yet: "
+        "run its calls and send the outputs. Only a reply without function_call items is the "
+        "answer; look for them, not for output_text."
+    ),
+    "send_again": (
+        "After running the calls, send one more request with the outputs and return its "
+        "output_text."
+    ),
+    "one_round_trip": (
+        "One round trip: at most two requests. Return the second reply's output_text even when "
+        "it asks for more calls (looping until the answer is lesson 05's run_agent)."
+    ),
+    "return_text": "Return the text: the last response's output_text.",
+    "return_content": "Return the output_text of the last response, unchanged.",
+    "flat_items": (
+        "Responses items are flat: item.name, item.arguments and item.call_id (there is no "
+        ".function)."
+    ),
+    "item_not_a_call": (
+        "Not every item of a reply is a call: a message item (text beside the calls) or a "
+        "reasoning item (a reasoning model's thoughts, first) has no call_id, name or "
+        'arguments. Pick the calls by item.type == "function_call".'
+    ),
+    "not_chat": (
+        "client.responses.create returns a Response: read .output and .output_text, not .choices."
+    ),
+}
+hint = HINTS.hint
+
+
+EXCEPTION_HINTS = [
+    (
+        lambda r: (
+            r.raised_a("AttributeError")
+            and ("'ResponseReasoningItem'" in r.message or "'ResponseOutputMessage'" in r.message)
+        ),
+        hint("item_not_a_call"),
+    ),
+    (lambda r: r.raised_a("AttributeError") and "'function'" in r.message, hint("flat_items")),
+    (lambda r: r.raised_a("AttributeError") and "'choices'" in r.message, hint("not_chat")),
+    (lambda r: r.raised_a("TypeError") and "subscriptable" in r.message, hint("flat_items")),
+]
+
+
+def conversations(learner: Learner) -> list[tuple[str, Any, str]]:
+    """(question, policy or None for the default toy model, model), the visible ones first."""
+    from course_lib.local_model import HeuristicPolicy, ScriptedPolicy, Turn, call
+
+    three = [
+        call("get_weather", city="北京"),
+        call("get_time", city="上海"),
+        call("get_weather", city="东京"),
+    ]
+    # The second reply asks for one more call beside its text: a loop would send a third request.
+    more = Turn(
+        "Paris is cloudy. Let me look up the time there too.", (call("get_time", city="Paris"),)
+    )
+    # Text beside the calls of the first reply: not the answer yet.
+    beside = Turn(
+        "Let me look both up.",
+        (call("get_weather", city="北京"), call("get_weather", city="Paris")),
+    )
+    cases: list[tuple[str, Any, str]] = [
+        (WEATHER_QUESTION, None, CHECK_MODEL),
+        ("Hello!", None, CHECK_MODEL),
+        ("What time is it in Paris?", None, CHECK_MODEL),
+        ("北京、上海和东京", ScriptedPolicy([three], then=HeuristicPolicy()), CHECK_MODEL),
+        (MORE_QUESTION, ScriptedPolicy([call("get_weather", city="Paris"), more]), CHECK_MODEL),
+        (BESIDE_QUESTION, ScriptedPolicy([beside], then=HeuristicPolicy()), CHECK_MODEL),
+        (WEATHER_QUESTION, None, REASONING_MODEL),
+        ("Hello!", None, REASONING_MODEL),
+    ]
+    hidden = random_questions(hidden_rng("07.1"), 3)
+    return cases + [(q, None, CHECK_MODEL) for q in hidden]
+
+
+@exercise(
+    "07.1",
+    notebook=NOTEBOOK,
+    title="responses_round_trip",
+    points=3,
+    targets=("responses_round_trip",),
+    rules=RULES,
+    hints=HINTS,
+)
+def check_responses_round_trip(learner: Learner) -> str:
+    table = conversations(learner)
+    run_round_trips(
+        learner,
+        "responses_round_trip",
+        table,
+        api="openai",
+        seed=700,
+        case_label=case_label,
+        diagnose=diagnose,
+        expect_final_text=expect_final_text,
+        exception_hints=EXCEPTION_HINTS,
+    )
+    return text("summary", count=len(table))
+
+
+def expect_final_text(case: str, exchanges: list, reply: Reply) -> None:
+    __tracebackhide__ = True
+    expected = text_of_response(exchanges[-1].reply)
+    if reply.type != "str":
+        shown = Plain(reply.data.get("repr", "")[:200]) if "unjson" in reply.data else reply.value
+        fail(case, expected, shown, hint("return_text"))
+    expect_equal(case, expected, reply.value, hint=hint("return_content"))
+
+
+def diagnose(
+    case: str, question: str, exchanges: list, *, finished: bool = True, model: str = CHECK_MODEL
+) -> None:
+    """Fail with a fitting hint on the first thing the recorded requests show to be wrong."""
+    __tracebackhide__ = True
+    if not exchanges and not finished:
+        return  # it raised before sending anything: the exception says what went wrong
+    if not exchanges:
+        fail(case, Plain(text("a_request")), Plain(text("no_request")), hint("no_request"))
+    expected_tools = tools("responses")
+    for number, exchange in enumerate(exchanges, start=1):
+        where = text("request_number", number=number, count=len(exchanges))
+        body = exchange.request
+        if body.get("model") != model:
+            fail(case, model, body.get("model"), hint("model"), where=where)
+        if body.get("tools") != expected_tools:
+            sent = body.get("tools")
+            chat = isinstance(sent, list) and any(
+                isinstance(t, dict) and "function" in t for t in sent
+            )
+            got = sent if "tools" in body else Plain(text("no_tools"))
+            key = "tools_chat" if chat else "tools_strict" if only_strict_differs(sent) else ""
+            key = key or ("tools" if body.get("previous_response_id") else "tools_every")
+            fail(case, Plain(text("the_tools")), got, hint(key), where=where)
+    first = exchanges[0]
+    if not is_the_question(first.request.get("input"), question) or (
+        first.request.get("previous_response_id") is not None
+    ):
+        fail(
+            case,
+            question,
+            first.request.get("input"),
+            hint("first_input"),
+            where=text("first_input"),
+        )
+    if first.status != 200:
+        fail(case, Plain(text("first_succeeds")), first.reply, hint("first_failed"))
+    calls = [i for i in first.reply.get("output") or [] if i.get("type") == "function_call"]
+    wanted = 2 if calls else 1
+    if calls and finished and len(exchanges) < 2 and text_of_response(first.reply):
+        shown = Plain(text("text_beside", count=len(calls)))
+        fail(case, shown, Plain(text("requests", count=1)), hint("text_beside"))
+    if len(exchanges) > wanted or (finished and len(exchanges) < wanted):
+        key = "no_calls" if not calls else "send_again" if len(exchanges) < 2 else "one_round_trip"
+        expected, got = text("requests", count=wanted), text("requests", count=len(exchanges))
+        fail(case, Plain(expected), Plain(got), hint(key))
+    if calls and len(exchanges) > 1:
+        diagnose_second_request(case, question, first.reply, exchanges[1].request)
+
+
+def only_strict_differs(sent: Any) -> bool:
+    """The tools are the registry's but for their ``strict`` key (left out, or flipped)."""
+    expected = tools("responses")
+    if not isinstance(sent, list) or len(sent) != len(expected):
+        return False
+    if not all(isinstance(tool, dict) for tool in sent):
+        return False
+    bare = [{k: v for k, v in t.items() if k not in ("strict", "parameters")} for t in sent]
+    wanted = [{k: v for k, v in t.items() if k not in ("strict", "parameters")} for t in expected]
+    return bare == wanted and [t.get("strict") for t in sent] != [t["strict"] for t in expected]

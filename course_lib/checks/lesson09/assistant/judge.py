@@ -1,0 +1,371 @@
+"""Judging one scenario of 09.6 from its evidence: the first outcome a user would find wrong.
+
+The outcomes, in the order they are looked at (an earlier one explains the later ones):
+the protocol (Responses), the history each question is sent with (the system prompt, the
+memory, the budget), the iteration budget, the model accepting every request (every call
+answered), ``ask`` returning, its result's shape, the tools each request offered (routing and
+roles), calls to tools that were not offered (not run), the person's approval, the calculator
+(no ``eval``), the calls of a turn running together, the answer and its facts, and the trace.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from course_lib.capstone.conversation import message_size
+from course_lib.capstone.policies import (
+    CONTEXT_BUDGET,
+    MAX_TURNS,
+    NEEDS_APPROVAL,
+    SYSTEM_PROMPT,
+    TOOL_TAGS,
+)
+from course_lib.capstone.shop import RENDEZVOUS_MISSED
+from course_lib.checks.compare import Plain
+from course_lib.checks.failures import Failure
+from course_lib.checks.lesson09._policy_oracles import expected_may_use, expected_route
+from course_lib.checks.lesson09.assistant.run import Asked, Evidence
+from course_lib.checks.lesson09.assistant.scenarios import Expectation
+from course_lib.checks.lesson09.assistant.texts import hint, text
+from course_lib.checks.lesson09.assistant.trace import judge_trace
+from course_lib.checks.lesson09.assistant.verdict import (
+    Verdict,
+    answers_in,
+    calls_of,
+    expected_offer,
+    is_error,
+    offered,
+    reply_message,
+    verdict,
+)
+from course_lib.checks.lesson09.budget.cases import expected_fit
+from course_lib.checks.lesson09.memory import view, views
+
+
+def judge(evidence: Evidence, expectation: Expectation) -> Failure | None:
+    """``None`` when the scenario went as a user wants, else why not."""
+    try:
+        if not expectation.refused_role:
+            judge_approval(evidence)
+        for number, asked in enumerate(evidence.asks):
+            if expectation.refused_role:
+                judge_refused_role(evidence, asked)
+                continue
+            judge_history(evidence, number)
+            judge_ask(evidence, asked, expectation, number)
+        if not expectation.refused_role:
+            judge_trace(evidence)
+    except Verdict as verdict:
+        return verdict.failure
+    return None
+
+
+# --- one question -----------------------------------------------------------------------------
+
+
+def judge_refused_role(evidence: Evidence, asked: Asked) -> None:
+    role = evidence.scenario.role
+    expected = Plain(text("value_error"))
+    count = len(asked.exchanges)
+    if asked.raised is not None and asked.raised.raised_a("ValueError") and count == 0:
+        return
+    if asked.raised is not None:
+        got = Plain(text("raised_after", error=asked.raised.raised_text, count=count))
+    else:
+        got = Plain(text("returned", count=count))
+    raise verdict(evidence, asked, expected, got, hint("unknown_role", role=role))
+
+
+def judge_ask(evidence: Evidence, asked: Asked, expectation: Expectation, number: int) -> None:
+    exchanges = asked.exchanges
+    if len(exchanges) > MAX_TURNS:
+        raise verdict(
+            evidence,
+            asked,
+            Plain(text("at_most", count=MAX_TURNS)),
+            Plain(text("requests", count=len(exchanges))),
+            hint("budget", limit=MAX_TURNS),
+        )
+    for index, exchange in enumerate(exchanges, start=1):
+        if exchange.status != 200:
+            message = str((exchange.reply.get("error") or {}).get("message", ""))
+            unanswered = "did not have response" in message or "No tool output found" in message
+            key = "unanswered" if unanswered else "rejected"
+            if "empty array" in message:
+                key = "empty_tools"
+            where = text("request", number=index, count=len(exchanges))
+            got = Plain(text("refused_status", status=exchange.status, message=message))
+            chosen = hint(key, message=message)
+            raise verdict(evidence, asked, Plain(text("accepted")), got, chosen, where=where)
+    if asked.raised is not None:
+        raise verdict(
+            evidence,
+            asked,
+            Plain(text("an_answer")),
+            Plain(asked.raised.raised_text),
+            raised_hint(asked),
+        )
+    judge_result_shape(evidence, asked)
+    judge_offers(evidence, asked)
+    judge_strict(evidence, asked)
+    judge_nulls(evidence, asked)
+    judge_refusals(evidence, asked)
+    judge_calculator(evidence, asked)
+    judge_concurrency(evidence, asked)
+    judge_answer(evidence, asked, expectation, number)
+
+
+def raised_hint(asked: Asked) -> Any:
+    reply = asked.raised
+    stub = reply.message.split(":", 1)[0] if reply.raised_a("NotImplementedError") else ""
+    if stub:
+        return hint("other_stub", stub=stub)
+    if reply.raised_a("JSONDecodeError") or reply.raised_a("ValidationError"):
+        return hint("errors_as_data")
+    return hint("raised")
+
+
+def judge_result_shape(evidence: Evidence, asked: Asked) -> None:
+    result = asked.result or {}
+    if result.get("type") not in ("str", "NoneType"):
+        raise verdict(
+            evidence,
+            asked,
+            Plain(text("an_answer")),
+            Plain(result.get("type", "?")),
+            hint("answer", kind=result.get("type", "?")),
+        )
+
+
+def judge_offers(evidence: Evidence, asked: Asked) -> None:
+    role = evidence.scenario.role
+    wanted = expected_offer(asked.question, role)
+    categories = ", ".join(expected_route(asked.question))
+    for index, exchange in enumerate(asked.exchanges, start=1):
+        names = offered(exchange)
+        if sorted(names) == sorted(wanted):
+            continue
+        where = text("request", number=index, count=len(asked.exchanges))
+        extra = [n for n in names if n not in wanted]
+        forbidden = [
+            n for n in extra if n in TOOL_TAGS and not expected_may_use(role, TOOL_TAGS[n])
+        ]
+        missing = [n for n in wanted if n not in names]
+        if forbidden:
+            chosen = hint("roles", role=role, extra=", ".join(forbidden))
+        elif extra:
+            chosen = hint("routing", categories=categories, extra=", ".join(extra))
+        else:
+            chosen = hint("missing_tools", categories=categories, missing=", ".join(missing))
+        raise verdict(evidence, asked, sorted(wanted), sorted(names), chosen, where=where)
+
+
+def judge_strict(evidence: Evidence, asked: Asked) -> None:
+    """Every tool offered goes in strict mode (06): ``"strict": true`` on it. That its schema is
+    one strict mode accepts, the model itself says: it refuses the request otherwise."""
+    for index, exchange in enumerate(asked.exchanges, start=1):
+        tools = [tool.get("function", {}) for tool in exchange.request.get("tools") or []]
+        loose = [tool.get("name", "?") for tool in tools if tool.get("strict") is not True]
+        if loose:
+            where = text("request", number=index, count=len(asked.exchanges))
+            got = Plain(", ".join(loose))
+            chosen = hint("strict", loose=", ".join(loose))
+            raise verdict(evidence, asked, Plain(text("strict_tools")), got, chosen, where=where)
+
+
+def judge_nulls(evidence: Evidence, asked: Asked) -> None:
+    """In strict mode the model sends ``null`` for an optional parameter it leaves out; a
+    registry that validates the function's own schema refuses it unless the null is dropped
+    first. Such a refusal names the parameter and the null."""
+    answers = answers_in(asked.exchanges)
+    for exchange in asked.exchanges:
+        for call in calls_of(exchange):
+            function = call.get("function", {})
+            try:
+                arguments = json.loads(function.get("arguments") or "{}")
+            except (TypeError, ValueError):
+                continue
+            nulls = (
+                [k for k, v in arguments.items() if v is None]
+                if isinstance(arguments, dict)
+                else []
+            )
+            content = answers.get(str(call.get("id"))) or ""
+            named = [k for k in nulls if k in content]
+            if named and "null" in content and is_error(content):
+                name = function.get("name", "")
+                where = text("tool_message", name=name, call_id=call.get("id"))
+                chosen = hint("strict_null", name=name, parameter=named[0])
+                expected = Plain(text("null_default", parameter=named[0]))
+                raise verdict(evidence, asked, expected, content, chosen, where=where)
+
+
+def judge_refusals(evidence: Evidence, asked: Asked) -> None:
+    """A call to a tool the request did not offer must not have run, and is answered with an
+    error result naming the tool. It surely ran when the shop recorded its action; it surely
+    did not when the tool does not exist or writes without a record; else a result says it ran.
+    """
+    answers = answers_in(asked.exchanges)
+    actions = evidence.shop.get("actions") or []
+    for exchange in asked.exchanges:
+        names = offered(exchange)
+        for call in calls_of(exchange):
+            name = call.get("function", {}).get("name", "")
+            if name in names:
+                continue
+            where = text("tool_message", name=name, call_id=call.get("id"))
+            content = answers.get(str(call.get("id")))
+            ran = [a for a in actions if a.get("action") == name]
+            if ran:
+                did = text("shop_did", action=name, order_id=ran[0].get("order_id"))
+                chosen = hint("guard", name=name, evidence=did)
+                raise verdict(
+                    evidence, asked, Plain(text("an_error")), Plain(did), chosen, where=where
+                )
+            if content is None:  # unanswered: the model's refusal of the next request says so
+                continue
+            if not is_error(content):
+                tags = TOOL_TAGS.get(name)
+                if tags is None or "write" in tags:
+                    chosen = hint("refusal_not_error", name=name)
+                else:
+                    chosen = hint("guard", name=name, evidence=text("it_ran"))
+                raise verdict(
+                    evidence, asked, Plain(text("an_error")), content, chosen, where=where
+                )
+            if name not in content:
+                expected = Plain(text("an_error_naming", name=name))
+                chosen = hint("refusal_unnamed", name=name)
+                raise verdict(evidence, asked, expected, content, chosen, where=where)
+
+
+def judge_calculator(evidence: Evidence, asked: Asked) -> None:
+    answers = answers_in(asked.exchanges)
+    for exchange in asked.exchanges:
+        for call in calls_of(exchange):
+            function = call.get("function", {})
+            if function.get("name") != "calculate" or "__" not in function.get("arguments", ""):
+                continue
+            content = answers.get(str(call.get("id")))
+            if content is not None and not is_error(content):
+                where = text("tool_message", name="calculate", call_id=call.get("id"))
+                raise verdict(
+                    evidence, asked, Plain(text("an_error")), content, hint("eval"), where=where
+                )
+
+
+def judge_concurrency(evidence: Evidence, asked: Asked) -> None:
+    if evidence.scenario.rendezvous < 2:
+        return
+    answers = answers_in(asked.exchanges)
+    for exchange in asked.exchanges:
+        for call in calls_of(exchange):
+            content = answers.get(str(call.get("id")), "")
+            if RENDEZVOUS_MISSED in content:
+                name = call.get("function", {}).get("name", "")
+                where = text("tool_message", name=name, call_id=call.get("id"))
+                raise verdict(
+                    evidence,
+                    asked,
+                    Plain(text("together")),
+                    content,
+                    hint("concurrent", name=name),
+                    where=where,
+                )
+
+
+def judge_answer(evidence: Evidence, asked: Asked, expectation: Expectation, number: int) -> None:
+    result = asked.result or {}
+    last = reply_message(asked.exchanges[-1]) if asked.exchanges else {}
+    answered = bool(asked.exchanges) and not last.get("tool_calls")
+    if answered and result.get("answer") != last.get("content"):
+        chosen = hint("no_answer") if result.get("answer") is None else hint("answer_text")
+        raise verdict(evidence, asked, last.get("content"), result.get("answer"), chosen)
+    facts = expectation.facts[number] if number < len(expectation.facts) else ()
+    answer = result.get("answer") or ""
+    missing = [fact for fact in facts if fact not in answer]
+    if missing:
+        demo = [fact for fact in expectation.demo_facts if fact in answer]
+        chosen = (
+            hint("wrong_shop", demo=demo[0]) if demo else hint("facts", facts=", ".join(missing))
+        )
+        expected = Plain(text("answer_holding", facts=", ".join(missing)))
+        raise verdict(evidence, asked, expected, answer, chosen)
+    is_last = number == len(evidence.asks) - 1
+    if is_last and not expectation.answered and result.get("answer") is not None:
+        got = result.get("answer")
+        raise verdict(evidence, asked, None, got, hint("stopped", expected="None", got=repr(got)))
+
+
+# --- across questions: the history, the approval ------------------------------------------------
+
+
+def sent_history(evidence: Evidence, number: int) -> list | None:
+    """What question ``number``'s first request should carry: the conversation so far (the
+    previous question's last request and its reply), the question, fitted to the budget."""
+    question = {"role": "user", "content": evidence.asks[number].question}
+    if number == 0:
+        return views([{"role": "system", "content": SYSTEM_PROMPT}, question])
+    before = evidence.asks[number - 1]
+    if before.raised is not None or not before.exchanges:
+        return None
+    last = before.exchanges[-1]
+    so_far = [*(last.request.get("messages") or []), {"role": "assistant", **reply_message(last)}]
+    return views(expected_fit([*so_far, question], CONTEXT_BUDGET))
+
+
+def judge_history(evidence: Evidence, number: int) -> None:
+    """Question ``number`` goes over Responses, with the system prompt first, the conversation
+    before it (memory) and no more than the budget keeps."""
+    asked = evidence.asks[number]
+    if not asked.exchanges:
+        return
+    first = asked.exchanges[0]
+    if first.request.get("api") != "responses":
+        raise verdict(evidence, asked, Plain("Responses"), Plain("Chat Completions"),
+                      hint("responses"), where=text("request", number=1, count=1))  # fmt: skip
+    wanted = sent_history(evidence, number)
+    got = views(first.request.get("messages") or [])
+    size = sum(message_size(m) for m in first.request.get("messages") or [] if isinstance(m, dict))
+    if wanted is None or got == wanted:
+        return
+    where = text("request", number=1, count=len(asked.exchanges))
+    if not got or got[0] != view({"role": "system", "content": SYSTEM_PROMPT}):
+        chosen = hint("system_prompt")
+    elif size > CONTEXT_BUDGET and len(got) > len(wanted):
+        chosen = hint("context_budget", number=number + 1, size=size, budget=CONTEXT_BUDGET)
+    elif len(got) < len(wanted):
+        chosen = hint("memory", number=number + 1)
+    else:
+        chosen = hint("history", number=number + 1)
+    raise verdict(evidence, asked, wanted, got, chosen, where=where)
+
+
+def judge_approval(evidence: Evidence) -> None:
+    """A call to a tool that needs approval ran only if the person was asked and said True."""
+    actions = evidence.shop.get("actions") or []
+    asked_names = [question[0] for question in evidence.person if question]
+    for asked in evidence.asks:
+        for exchange in asked.exchanges:
+            names = offered(exchange)
+            for call in calls_of(exchange):
+                name = call.get("function", {}).get("name", "")
+                if name in NEEDS_APPROVAL and name not in names and name in asked_names:
+                    where = text("tool_message", name=name, call_id=call.get("id"))
+                    raise verdict(evidence, asked, Plain(text("person_not_asked")),
+                                  Plain(text("person_asked", name=name)),
+                                  hint("approval_unoffered", name=name), where=where)  # fmt: skip
+                if name not in NEEDS_APPROVAL or name not in names:
+                    continue
+                where = text("tool_message", name=name, call_id=call.get("id"))
+                ran = [a for a in actions if a.get("action") == name]
+                if ran and len(ran) > evidence.scenario.person.count(True):
+                    did = text("shop_did", action=name, order_id=ran[0].get("order_id"))
+                    chosen = hint("approval", name=name, evidence=did)
+                    expected = Plain(text("an_error"))
+                    raise verdict(evidence, asked, expected, Plain(did), chosen, where=where)
+                if name not in asked_names:
+                    raise verdict(evidence, asked, Plain(text("person_asked", name=name)),
+                                  Plain(text("person_not_asked")),
+                                  hint("approval_unasked", name=name), where=where)  # fmt: skip

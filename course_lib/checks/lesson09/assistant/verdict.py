@@ -1,0 +1,121 @@
+"""What 09.1's judge reads from the recorded exchanges, and how it reports a wrong outcome: a
+``Verdict`` carrying a ``Failure`` whose detail draws the conversation as the model received it
+(``ConversationText``, the text ``ConversationView`` shows) and says where to watch it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from course_lib.capstone.policies import TOOL_TAGS
+from course_lib.checks.compare import shown, spoken
+from course_lib.checks.failures import Failure
+from course_lib.checks.learner import Exchange
+from course_lib.checks.lesson09._policy_oracles import expected_may_use, expected_route
+from course_lib.checks.lesson09.assistant.run import Asked, Evidence
+from course_lib.checks.lesson09.assistant.texts import text
+from course_lib.local_model.followup import Exchange as ToolExchange
+from course_lib.local_model.turns import ToolCall
+from course_lib.widgets.conversation_text import ConversationText
+
+MAX_CONVERSATION = 2400  # characters of the conversation shown under a failed scenario
+VISIBLE_IDS = ("price", "staff_tool", "injection", "eval")
+
+
+class Verdict(Exception):
+    """The first wrong outcome of a scenario, carried out of the judge as a ``Failure``."""
+
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.hint)
+        self.failure = failure
+
+
+# --- reading exchanges ------------------------------------------------------------------------
+
+
+def offered(exchange: Exchange) -> list[str]:
+    return [t.get("function", {}).get("name", "?") for t in exchange.request.get("tools") or []]
+
+
+def reply_message(exchange: Exchange) -> dict[str, Any]:
+    choices = exchange.reply.get("choices") or [{}]
+    return choices[0].get("message") or {}
+
+
+def calls_of(exchange: Exchange) -> list[dict[str, Any]]:
+    return list(reply_message(exchange).get("tool_calls") or [])
+
+
+def answers_in(exchanges: list[Exchange]) -> dict[str, str]:
+    """Every tool message any request carried: call id -> content."""
+    found: dict[str, str] = {}
+    for exchange in exchanges:
+        for message in exchange.request.get("messages") or []:
+            if isinstance(message, dict) and message.get("role") == "tool":
+                content = message.get("content")
+                found[str(message.get("tool_call_id"))] = (
+                    content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
+                )
+    return found
+
+
+def is_error(content: str) -> bool:
+    """An error result, as the model reads one (``{"error": ...}``, or text saying Error)."""
+    return ToolExchange(ToolCall("", "{}"), content).error is not None
+
+
+def expected_offer(question: str, role: str) -> list[str]:
+    categories = expected_route(question)
+    return [
+        name
+        for name, tags in TOOL_TAGS.items()
+        if tags[0] in categories and expected_may_use(role, tags)
+    ]
+
+
+# --- failures ---------------------------------------------------------------------------------
+
+
+def conversation(evidence: Evidence, asked: Asked) -> str:
+    """The last request of ``asked`` and its reply, drawn as ConversationView's text draws them, and
+    where to watch it."""
+    lines = []
+    if asked.exchanges:
+        last = asked.exchanges[-1]
+        messages = [m for m in last.request.get("messages") or [] if isinstance(m, dict)]
+        if reply_message(last):
+            messages.append(reply_message(last))
+        drawn = ConversationText(messages).text()
+        if len(drawn) > MAX_CONVERSATION:
+            drawn = drawn[:MAX_CONVERSATION] + "…"
+        lines.append(text("conversation", conversation=drawn))
+    scenario = evidence.scenario.id
+    if scenario in VISIBLE_IDS:
+        lines.append(text("draw_visible", id=scenario))
+    else:
+        lines.append(text("draw_hidden"))
+    return "\n".join(lines)
+
+
+def verdict(
+    evidence: Evidence,
+    asked: Asked | None,
+    expected: Any,
+    got: Any,
+    chosen: Any,
+    *,
+    where: str | None = None,
+) -> Verdict:
+    asked = asked or evidence.asks[-1]
+    case = text("case", question=asked.question, role=evidence.scenario.role)
+    return Verdict(
+        Failure(
+            case=case,
+            expected=shown(expected),
+            got=shown(got),
+            where=where,
+            detail=conversation(evidence, asked),
+            hint=spoken(chosen),
+            hint_key=getattr(chosen, "key", None),
+        )
+    )
