@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import socket
 import subprocess
 import sys
 import time
@@ -14,13 +12,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from lab_server import free_port, stop
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def get_json(url: str) -> object | None:
@@ -56,9 +50,4 @@ def test_start_script_serves_the_student_notebooks_on_loopback(tmp_path):
         expected = {path.name for path in (ROOT / "notebooks").glob("*.ipynb")}
         assert expected and expected <= names, f"not serving notebooks/: {sorted(names)}"
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        stop(process, group=True, seconds=20)

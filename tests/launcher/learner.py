@@ -12,11 +12,12 @@ from __future__ import annotations
 import os
 import pwd
 import shutil
-import signal
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import lab_server
 
 ROOT = Path(__file__).resolve().parents[2]
 MINIMAL_PATH = "/usr/bin:/bin"
@@ -129,10 +130,4 @@ class Learner:
 
 def stop(process: subprocess.Popen) -> None:
     """Stop a process started by ``Learner.start`` and everything it started."""
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+    lab_server.stop(process, group=True, seconds=30)

@@ -14,21 +14,16 @@ settings, workspaces and runtime files in a temporary folder.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import socket
-import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from course_launcher import jupyter, main
 from course_launcher.environment import CourseEnv
+from lab_server import free_port, serving, write_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("COURSE_CHROMIUM", "/usr/bin/chromium"))
@@ -50,12 +45,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def chinese_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """JupyterLab as ``start --lang zh-CN --no-browser`` runs it; yields its start address."""
@@ -63,10 +52,7 @@ def chinese_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     shutil.copytree(ROOT / "notebooks", base / "course" / "notebooks")  # the repository stays as is
     solved = f"zh-CN/{WIDGET_LESSON}.ipynb"
     shutil.copy(ROOT / "solutions" / solved, base / "course" / "notebooks" / solved)
-    for plugin, values in LAB_SETTINGS.items():
-        path = base / "settings" / f"{plugin}.jupyterlab-settings"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(values), encoding="utf-8")
+    write_settings(base / "settings", LAB_SETTINGS)
     env = CourseEnv("venv", Path(sys.prefix), ".venv", windows=False)
     token, port = os.urandom(16).hex(), free_port()
     options = [
@@ -83,38 +69,11 @@ def chinese_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )  # fmt: skip
     environ = {**main.command_environ(env, outside), **jupyter.language_environ(env, lang, outside)}
     log = base / "lab.log"
-    with log.open("w") as out:
-        process = subprocess.Popen(
-            command, cwd=ROOT, env=environ, stdout=out, stderr=subprocess.STDOUT
-        )
-    base_url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(base_url, token, process, log)
-        yield f"{base_url}/?token={token}"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-
-
-def wait_until_up(url: str, token: str, process: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + 300  # a bound for a hung start, not a speed requirement
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"JupyterLab exited with {process.returncode}:\n{log.read_text()[-3000:]}")
-        request = urllib.request.Request(
-            f"{url}/api/status", headers={"Authorization": f"token {token}"}
-        )
-        try:
-            with urllib.request.urlopen(request, timeout=5) as response:
-                if response.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            time.sleep(0.3)
-    pytest.fail(f"JupyterLab did not answer:\n{log.read_text()[-3000:]}")
+    # a bound for a hung start, not a speed requirement
+    with serving(
+        command, cwd=ROOT, env=environ, port=port, token=token, log=log, seconds=300
+    ) as url:
+        yield f"{url}/?token={token}"
 
 
 def settle(page) -> None:

@@ -19,17 +19,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
-import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from lab_server import free_port, serving, write_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 # Every notebook that shows a course widget; add lessons here as they use widgets.
@@ -80,37 +77,6 @@ class Lab:
         return f"{self.url}/lab/tree/{relative}?reset&token={self.token}"
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def write_settings(folder: Path) -> None:
-    for plugin, values in LAB_SETTINGS.items():
-        path = folder / f"{plugin}.jupyterlab-settings"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(values), encoding="utf-8")
-
-
-def wait_until_up(url: str, token: str, process: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            pytest.fail(f"JupyterLab exited with {process.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            request = urllib.request.Request(
-                f"{url}/api/status", headers={"Authorization": f"token {token}"}
-            )
-            with urllib.request.urlopen(request, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            pass
-        time.sleep(0.3)
-    pytest.fail(f"JupyterLab did not answer within 90 s:\n{log.read_text()[-3000:]}")
-
-
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     """A JupyterLab server of this environment on a free loopback port, with its own config."""
@@ -120,7 +86,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         target = root / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / relative, target)
-    write_settings(base / "settings")
+    write_settings(base / "settings", LAB_SETTINGS)
     token = os.urandom(16).hex()
     port = free_port()
     env = {
@@ -140,19 +106,8 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")
     log = base / "lab.log"
-    with log.open("w") as out:
-        process = subprocess.Popen(command, cwd=root, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(url, token, process, log)
+    with serving(command, cwd=root, env=env, port=port, token=token, log=log) as url:
         yield Lab(url, token, log)
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,100 @@
+"""A JupyterLab server for the tests that start one: a free port, its settings, waiting until it
+answers, and stopping it (and, for a launcher, everything it started)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager, suppress
+from pathlib import Path
+
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def write_settings(folder: Path, settings: Mapping[str, dict]) -> None:
+    """JupyterLab user settings, one file per plugin, in ``folder``."""
+    for plugin, values in settings.items():
+        path = folder / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values), encoding="utf-8")
+
+
+def wait_until_up(
+    url: str, token: str, process: subprocess.Popen, log: Path, seconds: float = 90
+) -> None:
+    """Return once the server at ``url`` answers; fail with its log if it exits or never does
+    (``seconds`` bounds a hung start; it is not a speed requirement)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"JupyterLab exited with {process.returncode}:\n{log.read_text()[-3000:]}")
+        request = urllib.request.Request(
+            f"{url}/api/status", headers={"Authorization": f"token {token}"}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=5) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.3)
+    pytest.fail(f"JupyterLab did not answer within {seconds:g} s:\n{log.read_text()[-3000:]}")
+
+
+def stop(process: subprocess.Popen, *, group: bool = False, seconds: float = 15) -> None:
+    """Stop ``process`` (with ``group``: its whole process group, as a launcher that started
+    JupyterLab needs): a terminate, then a kill if it has not ended within ``seconds``."""
+    if group:  # what is left of the group too, should its leader have ended already
+        try:
+            os.killpg(process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            return
+    elif process.poll() is None:
+        process.terminate()
+    else:
+        return
+    try:
+        process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        if group:
+            with suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+        else:
+            process.kill()
+        process.wait()
+
+
+@contextmanager
+def serving(
+    command: list[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    port: int,
+    token: str,
+    log: Path,
+    seconds: float = 90,
+) -> Iterator[str]:
+    """Run the JupyterLab ``command`` (its output in ``log``) until the ``with`` ends; yields its
+    address, once it answers."""
+    with log.open("w") as out:
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(url, token, process, log, seconds)
+        yield url
+    finally:
+        stop(process)
