@@ -65,7 +65,7 @@ def show(value: Any, *, limit: int = MAX_SHOWN_CHARS) -> str:
     except (TypeError, ValueError):
         text = repr(value)
     if len(text) > limit:
-        text = f"{text[:limit]}… ({len(text) - limit} more characters)"
+        text = messages.say("more_characters", text=text[:limit], count=len(text) - limit)
     return text
 
 
@@ -89,46 +89,63 @@ def json_equal(expected: Any, got: Any) -> bool:
 
 def first_difference(expected: Any, got: Any, path: str = "$") -> str | None:
     """Where two JSON values first differ, e.g. ``at $.properties.city.type: expected "string",
-    got "str"``; ``None`` when they are equal."""
+    got "str"``, in the learner's language; ``None`` when they are equal."""
+    found = _difference(expected, got, path)
+    return None if found is None else _said(*found)
+
+
+# The differences that concern the whole value: at the root, Expected and Got already show them.
+WHOLE_VALUE = ("expected_got", "item_count")
+
+
+def _difference(expected: Any, got: Any, path: str) -> tuple[str, str, dict[str, Any]] | None:
+    """The first difference as data: (path, key of ``messages.MESSAGES``, its fields)."""
     kind_e, kind_g = _json_kind(expected), _json_kind(got)
     if kind_e != kind_g:
-        return f"{_at(path)}expected {_describe(kind_e, expected)}, got {_describe(kind_g, got)}"
+        fields = {"expected": _described(kind_e, expected), "got": _described(kind_g, got)}
+        return path, "expected_got", fields
     if kind_e == "object":
         missing = [key for key in expected if key not in got]
         extra = [key for key in got if key not in expected]
         if missing:
-            return f"{_at(path)}missing key {show(missing[0])}"
+            return path, "missing_key", {"name": show(missing[0])}
         if extra:
-            return f"{_at(path)}unexpected key {show(extra[0])}"
+            return path, "unexpected_key", {"name": show(extra[0])}
         for key in expected:
-            found = first_difference(expected[key], got[key], f"{path}.{key}")
+            found = _difference(expected[key], got[key], f"{path}.{key}")
             if found:
                 return found
         return None
     if kind_e == "array":
         for index, (item_e, item_g) in enumerate(zip(expected, got, strict=False)):
-            found = first_difference(item_e, item_g, f"{path}[{index}]")
+            found = _difference(item_e, item_g, f"{path}[{index}]")
             if found:
                 return found
         if len(expected) != len(got):
-            return f"{_at(path)}expected {len(expected)} items, got {len(got)}"
+            return path, "item_count", {"expected": len(expected), "got": len(got)}
         return None
     if kind_e == "string" and expected != got:
-        at = next((i for i, (a, b) in enumerate(zip(expected, got, strict=False)) if a != b), None)
-        at = min(len(expected), len(got)) if at is None else at
-        want, found = expected[at : at + 20], got[at : at + 20]
-        return (
-            f"{_at(path)}the texts differ from character {at} on: expected "
-            f"{show(want) if want else 'the text to end here'}, "
-            f"got {show(found) if found else 'the end of the text'}"
-        )
+        return _text_difference(expected, got, path)
     if expected != got or (kind_e == "number" and math.isnan(expected)):
-        return f"{_at(path)}expected {show(expected, limit=80)}, got {show(got, limit=80)}"
+        fields = {"expected": show(expected, limit=80), "got": show(got, limit=80)}
+        return path, "expected_got", fields
     return None
 
 
-def _at(path: str) -> str:
-    return "" if path == "$" else f"at {path}: "
+def _text_difference(expected: str, got: str, path: str) -> tuple[str, str, dict[str, Any]]:
+    at = next((i for i, (a, b) in enumerate(zip(expected, got, strict=False)) if a != b), None)
+    at = min(len(expected), len(got)) if at is None else at
+    want, found = expected[at : at + 20], got[at : at + 20]
+    if not want:
+        return path, "texts_differ_want_end", {"at": at, "got": show(found)}
+    if not found:
+        return path, "texts_differ_got_end", {"at": at, "expected": show(want)}
+    return path, "texts_differ", {"at": at, "expected": show(want), "got": show(found)}
+
+
+def _said(path: str, key: str, fields: dict[str, Any]) -> str:
+    difference = messages.say(key, **fields)
+    return difference if path == "$" else messages.say("at_path", path=path, difference=difference)
 
 
 def _json_kind(value: Any) -> str:
@@ -136,11 +153,23 @@ def _json_kind(value: Any) -> str:
     return "number" if kind == "integer" else kind
 
 
-def _describe(kind: str, value: Any) -> str:
+# How a value of each JSON kind is named (``messages.MESSAGES``); other kinds (a Python type
+# JSON cannot hold) by ``kind_other`` or ``kind_other_an``.
+KIND_MESSAGES = {
+    "object": "kind_object",
+    "array": "kind_array",
+    "string": "kind_string",
+    "number": "kind_number",
+    "boolean": "kind_boolean",
+}
+
+
+def _described(kind: str, value: Any) -> str:
     if kind == "null":
-        return "null"
-    article = "an" if kind[0] in "aeiou" else "a"
-    return f"{article} {kind} {show(value, limit=80)}"
+        return messages.say("kind_null")
+    shown_value = show(value, limit=80)
+    key = KIND_MESSAGES.get(kind) or ("kind_other_an" if kind[0] in "aeiou" else "kind_other")
+    return messages.say(key, kind=kind, value=shown_value)
 
 
 def matching_hint(got: Any, hints: Iterable[Hint]) -> str | None:
@@ -188,10 +217,11 @@ def expect_equal(
     """Fail unless ``got`` equals ``expected`` as JSON. The hint is ``hint`` if given, else the
     first of ``hints`` whose predicate holds for ``got``, else the generic one."""
     __tracebackhide__ = True
-    difference = first_difference(expected, got)
+    difference = _difference(expected, got, "$")
     if difference is not None:
         # A mismatch of the whole value needs no "where": Expected and Got already show it.
-        where = None if difference.startswith("expected ") else difference
+        path, key, _ = difference
+        where = None if path == "$" and key in WHOLE_VALUE else _said(*difference)
         fail(case, expected, got, hint or pick_hint(got, hints), where=where)
 
 

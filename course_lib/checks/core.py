@@ -232,7 +232,7 @@ def outcome(exercise_id: str, *targets: Any) -> str | Exception:
 
 
 def unknown_exercise(exercise_id: str) -> UnknownExercise:
-    known = ", ".join(sorted(EXERCISES)) or "none registered"
+    known = ", ".join(sorted(EXERCISES)) or messages.say("none_registered")
     return UnknownExercise(messages.say("unknown_exercise", id=repr(exercise_id), known=known))
 
 

@@ -45,6 +45,30 @@ MESSAGES: dict[str, str] = {
         "There is no `{name}` in the notebook yet: define it in the exercise cell of "
         "exercise {id} and run that cell."
     ),
+    # where two values differ (compare.first_difference): the Where line
+    "at_path": "at {path}: {difference}",
+    "expected_got": "expected {expected}, got {got}",
+    "missing_key": "missing key {name}",
+    "unexpected_key": "unexpected key {name}",
+    "item_count": "expected {expected} items, got {got}",
+    "texts_differ": "the texts differ from character {at} on: expected {expected}, got {got}",
+    "texts_differ_want_end": (
+        "the texts differ from character {at} on: expected the text to end here, got {got}"
+    ),
+    "texts_differ_got_end": (
+        "the texts differ from character {at} on: expected {expected}, got the end of the text"
+    ),
+    # a value named with its JSON kind (expected_got's {expected} and {got})
+    "kind_null": "null",
+    "kind_object": "an object {value}",
+    "kind_array": "an array {value}",
+    "kind_string": "a string {value}",
+    "kind_number": "a number {value}",
+    "kind_boolean": "a boolean {value}",
+    "kind_other": "a {kind} {value}",
+    "kind_other_an": "an {kind} {value}",
+    # a long value cut short in Expected or Got
+    "more_characters": "{text}… ({count} more characters)",
     # generic hints
     "generic": "Compare what you returned with the expected value, piece by piece.",
     "run_it_yourself": "Run this case yourself in a new cell to see the full traceback.",
@@ -84,6 +108,7 @@ MESSAGES: dict[str, str] = {
         "check({id!r}, ...) takes {count} target(s) ({names}) but got {given}. Restore the "
         "check cell to `check({id!r}, {names})`."
     ),
+    "none_registered": "none registered",
     "unreadable_reply": (
         "The check could not read what the notebook answered. Restart the kernel, run the "
         "cells above again, then run this check."

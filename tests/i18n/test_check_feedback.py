@@ -135,3 +135,15 @@ def test_the_language_is_the_one_in_force_when_the_check_fails_not_when_it_was_i
         set_language(None)
     monkeypatch.setenv("COURSE_LANG", "en")
     assert hint_now(*wrong) == english
+
+
+def test_the_where_line_of_a_chinese_failure_is_chinese_and_the_english_one_unchanged():
+    def wrong(name):
+        return f"Hello {name}!!"
+
+    chinese = str(failure_in("zh-CN", "00.1", (wrong,))).splitlines()
+    english = str(failure_in("en", "00.1", (wrong,))).splitlines()
+    assert '位置：两段文本从索引 5 处的字符开始不同：期望 ", Ada!"，实际是 " Ada!!"' in chinese
+    assert (
+        'Where:    the texts differ from character 5 on: expected ", Ada!", got " Ada!!"' in english
+    )
