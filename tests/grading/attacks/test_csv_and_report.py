@@ -12,7 +12,6 @@ import csv
 import io
 import json
 import shutil
-import time
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -20,10 +19,7 @@ import nbformat
 import pytest
 
 from course_lib.cli import main
-from course_lib.grading import GradeOptions, grade_all
-from course_lib.grading.canonical import default_canonical_dir, load_lessons
 from course_lib.grading.class_report import SECTIONS, failure_groups, flag_count, render_report
-from course_lib.grading.discover import discover
 from course_lib.grading.report import FORMULA_STARTS, spreadsheet_safe, to_payload
 from course_lib.grading.results import ExerciseResult, SubmissionResult
 
@@ -60,25 +56,8 @@ def lesson_with(source: str) -> nbformat.NotebookNode:
     return nb
 
 
-def cell_timeout(tmp_path_factory) -> float:
-    """The class's cell timeout: the CLI's default (30 s), or, on a machine so busy that it
-    took longer, how long grading ada's notebook alone took. Ada's grade must not depend on
-    how busy the machine is, yet a cell's limit ends at most ``own_time.WALL_FACTOR`` times
-    its seconds on the clock and the cells together get the lesson's cells times it on the
-    clock (``bounds.cell_seconds``): each cell then gets at least what the whole notebook
-    needs now."""
-    root = tmp_path_factory.mktemp("ada-alone")
-    (root / "ada").mkdir()
-    shutil.copy(ROOT / "solutions" / f"{LESSON}.ipynb", root / "ada" / f"{LESSON}.ipynb")
-    started = time.monotonic()
-    [alone] = grade_all(discover(root), load_lessons(default_canonical_dir()), GradeOptions())
-    assert alone.points == alone.max_points, [row.message for row in alone.exercises]
-    return max(30.0, round(time.monotonic() - started))
-
-
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory) -> Path:
-    timeout = cell_timeout(tmp_path_factory)
     root = tmp_path_factory.mktemp("class")
     (root / "ada").mkdir()
     shutil.copy(ROOT / "solutions" / f"{LESSON}.ipynb", root / "ada" / f"{LESSON}.ipynb")
@@ -91,8 +70,7 @@ def graded(tmp_path_factory) -> Path:
     (root / "eve").mkdir()
     (root / "eve" / "=cmd|' calc'!A0.ipynb").write_bytes(b"{}")
     out = tmp_path_factory.mktemp("out")
-    command = ["grade", str(root), "--out", str(out), "--jobs", "2"]
-    assert main([*command, "--cell-timeout", f"{timeout:g}"]) == 0
+    assert main(["grade", str(root), "--out", str(out), "--jobs", "2"]) == 0
     return out
 
 
