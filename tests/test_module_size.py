@@ -13,15 +13,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT = 400
 JUSTIFICATION = re.compile(r"(?:^|\n\n)One module because (?P<reason>.+?)(?:\n\n|$)", re.S)
-# Check modules whose own helpers are splitting them now (issue 27): they may still be long and
-# unjustified here; take a module off this list once its branch is merged. No other may join.
-BEING_SPLIT = {
-    "course_lib/checks/lesson02/docstring.py",
-    "course_lib/checks/lesson02/parameters_schema.py",
-    "course_lib/checks/lesson03/json_type.py",
-    "course_lib/checks/lesson06/safe_calculate.py",
-    "course_lib/checks/lesson07/chat_to_responses.py",
-}
 
 
 def line_count(path: Path) -> int:
@@ -43,8 +34,6 @@ def reason(source: str) -> str | None:
 def test_every_long_module_says_why_it_stays_one() -> None:
     unjustified = {}
     for name in long_modules():
-        if name in BEING_SPLIT:
-            continue
         said = reason((ROOT / name).read_text(encoding="utf-8"))
         if said is None or len(said.split()) < 12:
             unjustified[name] = line_count(ROOT / name)
@@ -52,10 +41,6 @@ def test_every_long_module_says_why_it_stays_one() -> None:
         f"modules over {LIMIT} lines with no 'One module because ...' paragraph (a reason of a "
         f"dozen words or more) in their docstring; split them or say why not: {unjustified}"
     )
-
-
-def test_only_check_modules_being_split_are_excused() -> None:
-    assert all(name.startswith("course_lib/checks/lesson0") for name in BEING_SPLIT)
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,10 @@ Docstrings travel as plain text, in both forms Python stores them: indented afte
 (up to Python 3.12) and already dedented (3.13 and later, which dedent at compile time).
 Results are shown in Python spelling, a tuple as a tuple (the reply's ``.type``).
 Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
+
+One module because it is one exercise's check: its contract (``RULES``, the notebook's bullets
+word for word) and hint table are about half its lines, and the hidden docstrings, their
+hints and the check read each other's cases; split, every part would import every other.
 """
 
 from __future__ import annotations

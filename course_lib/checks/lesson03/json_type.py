@@ -4,6 +4,10 @@ Hidden annotations come from a small grammar (scalars, Literal, Enum, unions, co
 nested). A failure is reported on the smallest part of the annotation that fails on its own: a
 recursive json_type gets that part wrong wherever it appears, and a short case reads whole.
 Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
+
+One module because it is one exercise's check: the contract and hint tables, the grammar of
+hidden annotations and the search for the smallest failing part all work on the same case
+type (``case_of``); split, each part would import every other.
 """
 
 from __future__ import annotations

@@ -8,6 +8,10 @@ call to ``eval``. The hostile texts are harmless even for a calculator that fall
 ``eval`` (an import of ``os``, a walk to ``__subclasses__``, powers that are cheap as integers),
 so such a calculator returns something and is told so, without anything dangerous having run.
 Rules, the case that breaks each, and the hint that names it: see ``RULES``.
+
+One module because it is one exercise's check: most of its lines are the contract, the hint
+table and the visible and hostile expressions with their values; the generator of hidden
+calculations and the three expectations read those tables and nothing else.
 """
 
 from __future__ import annotations

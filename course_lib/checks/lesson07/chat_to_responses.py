@@ -5,6 +5,10 @@ The conversations are plain JSON; the function runs on each beside the learner's
 also reports whether the list it was given changed. The oracle is the contract as code
 (``expected_items``). Rules, the case that breaks each, and the hint that names it: see
 ``RULES``.
+
+One module because it is one exercise's check: the contract and hint tables and the visible
+conversations are most of its lines, and the oracle (``expected_items``) and the hints read
+the same conversation shapes (``call``, ``tool``, ``shape``); apart, each would import the rest.
 """
 
 from __future__ import annotations
