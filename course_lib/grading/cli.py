@@ -47,8 +47,8 @@ from course_lib.i18n import (
     ENVIRONMENT_VARIABLE,
     LANGUAGES,
     known,
-    set_language,
     speaking,
+    speaking_in_process,
     translate,
 )
 
@@ -193,8 +193,13 @@ def _progress(started: float):
 
 
 def run_grade(args: argparse.Namespace) -> int:
-    # The messages, the summary and the class report: --lang, else COURSE_LANG, else English.
-    set_language(args.lang or command_language([]))
+    # The messages, the summary and the class report: --lang, else COURSE_LANG, else English,
+    # in the grader's threads too; a caller that goes on (a test) keeps its own language after.
+    with speaking_in_process(args.lang or command_language([])):
+        return _run_grade(args)
+
+
+def _run_grade(args: argparse.Namespace) -> int:
     if args.paths[0] == "merge":
         if len(args.paths) < 2:
             say_to_instructor("merge_no_shards")

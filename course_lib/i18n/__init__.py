@@ -59,6 +59,19 @@ def set_language(lang: str | None) -> None:
 
 
 @contextlib.contextmanager
+def speaking_in_process(lang: str | None) -> Iterator[None]:
+    """``set_language(lang)`` for the code inside the ``with``, its threads included; the
+    process's language before it comes back after (a command run in process leaves none)."""
+    global _process_language
+    previous = _process_language
+    set_language(lang)
+    try:
+        yield
+    finally:
+        _process_language = previous
+
+
+@contextlib.contextmanager
 def speaking(lang: str | None) -> Iterator[None]:
     """Speak ``lang`` inside the ``with`` (this thread or task only); None changes nothing."""
     token = _speaking.set(known(lang))

@@ -15,7 +15,7 @@ from course_lib import cli
 from course_lib.grading import cli as grading_cli
 from course_lib.grading.isolation import refusal
 from course_lib.grading.results import SubmissionResult
-from course_lib.i18n import set_language, speaking, translate
+from course_lib.i18n import language, set_language, speaking, translate
 
 ROOT = Path(__file__).resolve().parents[2]
 MISSING = "/nonexistent/course-folder"
@@ -224,3 +224,12 @@ def test_the_note_on_cut_output_speaks_the_language_spoken(tmp_path):
         kernel.stop()
     assert english.endswith(f"\n[the grader cut this output: more than {cap} bytes]\n")
     assert chinese.endswith(f"\n[评分程序截断了这段输出：超过 {cap} 字节]\n")
+
+
+def test_a_grade_run_in_process_leaves_the_processs_language_as_it_found_it(monkeypatch, tmp_path):
+    """`course grade` speaks its language for itself: a caller that goes on (a test, a notebook
+    calling ``cli.main``) follows COURSE_LANG again after it, not the English the command chose."""
+    monkeypatch.delenv("COURSE_LANG", raising=False)
+    assert cli.main(["grade", "merge", "--out", str(tmp_path)]) == 2  # says merge_no_shards
+    monkeypatch.setenv("COURSE_LANG", "zh-CN")
+    assert language() == "zh-CN"
