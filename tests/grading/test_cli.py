@@ -159,8 +159,8 @@ def test_an_exception_on_the_scorecard_is_named(tmp_path, canonical_dir, capsys)
 
 
 def test_the_scorecard_leaves_out_values_that_span_lines_and_keeps_where_they_differ():
-    from course_lib.grading.cli import _scorecard_lines
     from course_lib.grading.results import ExerciseResult
+    from course_lib.grading.scorecard import _scorecard_lines
 
     failure = {
         "case": "names()",
@@ -183,8 +183,8 @@ def test_a_scenario_graded_exercise_on_the_scorecard_lists_its_failed_scenarios_
     """09.6 is graded by scenarios: its failure holds no case or hint of its own, so the
     scorecard once showed only "Exercise 09.6 (ShopAssistant) is not right yet." and nothing a
     learner could act on."""
-    from course_lib.grading.cli import _scorecard_lines
     from course_lib.grading.results import ExerciseResult
+    from course_lib.grading.scorecard import _scorecard_lines
 
     scenarios = [
         {"id": "price", "title": "a price", "points": 1, "passed": True},

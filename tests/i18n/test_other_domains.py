@@ -30,6 +30,7 @@ CONVERTED = [
     ROOT / "course_lib" / "grading" / "class_report.py",
     ROOT / "course_lib" / "grading" / "texts.py",
     ROOT / "course_lib" / "grading" / "cli.py",  # its messages and --help too
+    ROOT / "course_lib" / "grading" / "scorecard.py",
 ]
 # Functions (or methods) of modules converted in part: (module, function).
 CONVERTED_FUNCTIONS = [
@@ -349,8 +350,8 @@ def test_the_class_report_speaks_the_language_asked_for(gradebook):
 
 
 def test_the_scorecard_speaks_the_language_it_is_asked_for():
-    from course_lib.grading.cli import scorecard
     from course_lib.grading.results import ExerciseResult, SubmissionResult
+    from course_lib.grading.scorecard import scorecard
 
     rows = [
         ExerciseResult("you", "00_welcome", "00.1", 2, 2, "passed", "passed"),
