@@ -3,7 +3,11 @@
 The registry is a ``course_lib.reference.ToolRegistry`` built from source text beside the
 learner's code (``MEETING_SOURCE``). Its tools prove concurrency without measuring time: each
 call waits at a meeting point until every call of the batch is running, then call *i* waits
-until call *i + 1* has finished, so the last call finishes first. Calls that run one after
+until call *i + 1* has finished, so the last call finishes first. "Finished" is signalled as
+late as the registry can: when ``call`` (or ``acall``) returns or raises, not when the tool
+does, so that the rest of call *i + 1*'s way back (its result made text) is behind it before
+call *i* wakes; a machine busy with other work then cannot put the futures back in call order
+by chance (it did once, when the signal came from inside the tool). Calls that run one after
 another never all meet: the first waits ``WAIT`` seconds (a bound only a wrong answer reaches,
 generous for a loaded machine), then the meeting is broken and noted, and the rest pass. Tools
 named in ``down`` raise from ``call`` itself, as a registry from elsewhere might.
@@ -45,6 +49,7 @@ class Meeting:
         self.all_here = threading.Event()
         self.broken = False
         self.finished = [threading.Event() for _ in range(count)]
+        self.signalled_by_call = set()  # positions whose call(), not their tool, says "finished"
         self.running = 0
         self.peak = 0
 
@@ -59,7 +64,26 @@ class Meeting:
     def leave(self, position):
         with self.lock:
             self.running -= 1
-        self.finished[position].set()
+            signalled_later = position in self.signalled_by_call
+        if not signalled_later:
+            self.finished[position].set()
+
+    def call_starts(self, arguments):
+        """The position of a call about to run, which its ``call`` signals as finished."""
+        try:
+            data = json.loads(arguments) if isinstance(arguments, str) else arguments
+            position = data.get("position") if isinstance(data, dict) else None
+        except ValueError:
+            position = None
+        if type(position) is not int or not 0 <= position < self.count:
+            return None
+        with self.lock:
+            self.signalled_by_call.add(position)
+        return position
+
+    def call_ends(self, position):
+        if position is not None:
+            self.finished[position].set()
 
     def break_up(self):
         with self.lock:
@@ -101,9 +125,13 @@ class MeetingRegistry(ToolRegistry):
 
     def call(self, name, arguments=None):
         self.arguments.append(arguments)
-        result = super().call(name, arguments)
-        self.raise_if_down(name, arguments)
-        return result
+        position = self.meeting.call_starts(arguments)
+        try:
+            result = super().call(name, arguments)
+            self.raise_if_down(name, arguments)
+            return result
+        finally:
+            self.meeting.call_ends(position)
 
     def raise_if_down(self, name, arguments):
         if name in self.down:
@@ -190,9 +218,13 @@ class AsyncMeetingRegistry(MeetingRegistry):
 
     async def acall(self, name, arguments=None):
         self.arguments.append(arguments)
-        result = await super().acall(name, arguments)
-        self.raise_if_down(name, arguments)
-        return result
+        position = self.meeting.call_starts(arguments)
+        try:
+            result = await super().acall(name, arguments)
+            self.raise_if_down(name, arguments)
+            return result
+        finally:
+            self.meeting.call_ends(position)
 
     def observed(self):
         return {

@@ -7,6 +7,7 @@ answer passes however loaded the machine is, and only a wrong one waits for the 
 from __future__ import annotations
 
 import json
+import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 import pytest
@@ -15,6 +16,8 @@ from solution_cells import rejected
 
 from course_lib.checks import evaluate
 from course_lib.checks.lesson05 import tool_calls
+from course_lib.checks.lesson05._meeting import NAMES
+from course_lib.reference import registry as registry_module
 from lesson05.notebook import solution
 
 
@@ -204,3 +207,19 @@ def test_messages_returned_as_a_tuple_are_told_to_return_a_list():
 def test_an_error_without_ensure_ascii_is_told_it_is_the_right_object_with_escapes():
     message = rejected("05.3", WRONG_BY_RULE["05.3"]["ensure_ascii"])
     assert "The error object is right, but written with \\u escapes" in message
+
+
+def test_messages_in_finishing_order_show_however_long_a_call_takes_on_its_way_back(monkeypatch):
+    """A call counts as finished when the registry's ``call`` returns, not when its tool does:
+    once, on a busy machine, the futures of a batch finished in call order by chance, because
+    "finished" was signalled inside the tool and each call still had its result to make into
+    text. Here that way back takes longer the later the call: the meeting still makes the last
+    call finish first, so messages in finishing order are still caught at the rule's case."""
+    real = registry_module.result_text
+
+    def later_calls_take_longer(tool, result, limit):
+        time.sleep(0.1 * (NAMES.index(tool.name) + 1))
+        return real(tool, result, limit)
+
+    monkeypatch.setattr(registry_module, "result_text", later_calls_take_longer)
+    assert_breaks_rule("05.3", "order", completion_order)
