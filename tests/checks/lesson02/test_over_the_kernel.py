@@ -6,7 +6,7 @@ edited in, and the failure must be the one ``check()`` gives in the learner's no
 from __future__ import annotations
 
 import pytest
-from solution_cells import cell_sources, load_cells
+from solution_cells import load_cells, notebook_source
 
 from course_lib.checks import EXERCISES
 from course_lib.checks.channel import InProcessChannel
@@ -60,19 +60,6 @@ def kernel(tmp_path_factory):
     kernel.evaluate(DRIVER)
     yield kernel
     kernel.stop()
-
-
-def notebook_source(notebook, cells, edits) -> str:
-    sources = cell_sources(notebook)
-    parts = []
-    for cell_id in cells:
-        source = sources[cell_id]
-        for edited_cell, old, new in edits:
-            if edited_cell == cell_id:
-                assert old in source
-                source = source.replace(old, new)
-        parts.append(source)
-    return "\n\n".join(parts)
 
 
 @pytest.mark.parametrize("what", sorted(CASES))

@@ -11,7 +11,7 @@ the notebook's cells in the kernel, with one mistake edited in, and the failure 
 from __future__ import annotations
 
 import pytest
-from solution_cells import cell_sources, load_cells
+from solution_cells import load_cells, notebook_source
 
 from course_lib.checks import EXERCISES
 from course_lib.checks.channel import InProcessChannel
@@ -71,23 +71,10 @@ def kernel(tmp_path_factory):
     kernel.stop()
 
 
-def notebook_source(edits) -> str:
-    sources = cell_sources(NOTEBOOK)
-    parts = []
-    for cell_id in CELLS:
-        source = sources[cell_id]
-        for edited_cell, old, new in edits:
-            if edited_cell == cell_id:
-                assert old in source
-                source = source.replace(old, new)
-        parts.append(source)
-    return "\n\n".join(parts)
-
-
 @pytest.mark.parametrize("what", list(CASES))
 def test_a_check_reads_the_same_through_the_kernel_as_in_process(kernel, what):
     edits, exercise_id, target = CASES[what]
-    assert kernel.run_quietly(notebook_source(edits), 120) == "ok"
+    assert kernel.run_quietly(notebook_source(NOTEBOOK, CELLS, edits), 120) == "ok"
     namespace = load_cells(NOTEBOOK, CELLS, edits=edits)
     spec = EXERCISES[exercise_id]
     here = run_check(spec, InProcessChannel({target: namespace[target]}))

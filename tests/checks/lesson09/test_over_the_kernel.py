@@ -5,7 +5,7 @@ learner's own notebook, partial credit and all."""
 from __future__ import annotations
 
 import pytest
-from solution_cells import cell_sources
+from solution_cells import notebook_source
 
 from course_lib.checks import EXERCISES
 from course_lib.checks.channel import InProcessChannel
@@ -42,22 +42,9 @@ def kernel(tmp_path_factory):
     kernel.stop()
 
 
-def notebook_source(edits) -> str:
-    sources = cell_sources(NOTEBOOK)
-    parts = []
-    for cell_id in CELLS:
-        source = sources[cell_id]
-        for edited_cell, old, new in edits:
-            if edited_cell == cell_id:
-                assert old in source
-                source = source.replace(old, new)
-        parts.append(source)
-    return "\n\n".join(parts)
-
-
 @pytest.mark.parametrize("edits", [[], ROLE_ONLY_GUARD], ids=["solution", "role-only guard"])
 def test_the_scenarios_come_out_the_same_through_the_kernel_as_in_process(kernel, edits):
-    assert kernel.run_quietly(notebook_source(edits), 120) == "ok"
+    assert kernel.run_quietly(notebook_source(NOTEBOOK, CELLS, edits), 120) == "ok"
     spec = EXERCISES["09.6"]
     here = run_check(spec, InProcessChannel({"ShopAssistant": notebook_with(*edits)}))
     there = run_check(spec, KernelChannel(kernel, timeout=120))
