@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -88,3 +88,19 @@ def rejected(exercise_id: str, *targets: Any) -> str:
         evaluate(exercise_id, *targets)
     assert not isinstance(info.value, NotDoneYet), str(info.value)
     return str(info.value)
+
+
+@contextlib.contextmanager
+def driver_kernel(tmp_path_factory: pytest.TempPathFactory, **options: Any) -> Iterator[Any]:
+    """A grading kernel (``GuardedKernel``, with ``options``) in a folder of its own, the
+    driver loaded as the grader loads it; stopped at the end."""
+    from course_lib.grading.kernel import GuardedKernel
+    from course_lib.grading.plugin import DRIVER
+
+    folder = str(tmp_path_factory.mktemp("kernel"))
+    kernel = GuardedKernel(folder, memory_mb=2048, output_cap=100_000, **options)
+    try:
+        kernel.evaluate(DRIVER)
+        yield kernel
+    finally:
+        kernel.stop()

@@ -5,15 +5,13 @@ learner's own notebook, partial credit and all."""
 from __future__ import annotations
 
 import pytest
-from solution_cells import notebook_source
+from solution_cells import driver_kernel, notebook_source
 
 from course_lib.checks import EXERCISES
 from course_lib.checks.channel import InProcessChannel
 from course_lib.checks.core import run_check
 from course_lib.checks.scenarios import earned
-from course_lib.grading.kernel import GuardedKernel
 from course_lib.grading.kernel_channel import KernelChannel
-from course_lib.grading.plugin import DRIVER
 
 from ._assistants import notebook_with
 from ._solution import CELLS, NOTEBOOK
@@ -34,12 +32,8 @@ ROLE_ONLY_GUARD = [
 
 @pytest.fixture(scope="module")
 def kernel(tmp_path_factory):
-    kernel = GuardedKernel(
-        str(tmp_path_factory.mktemp("kernel")), memory_mb=2048, output_cap=100_000, confine=False
-    )
-    kernel.evaluate(DRIVER)
-    yield kernel
-    kernel.stop()
+    with driver_kernel(tmp_path_factory, confine=False) as kernel:
+        yield kernel
 
 
 @pytest.mark.parametrize("edits", [[], ROLE_ONLY_GUARD], ids=["solution", "role-only guard"])
