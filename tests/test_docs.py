@@ -105,24 +105,19 @@ def lessons_table(text: str) -> dict[str, str]:
     return rows
 
 
-def test_readme_lessons_table_is_the_registered_exercises() -> None:
-    rows = lessons_table((ROOT / "README.md").read_text(encoding="utf-8"))
+@pytest.mark.parametrize(
+    ("readme", "to", "cell_format"),
+    [("README.md", "to", "{span} ({points})"), ("README.zh-CN.md", "至", "{span}（{points} 分）")],
+)
+def test_readme_lessons_table_is_the_registered_exercises(readme, to, cell_format) -> None:
+    rows = lessons_table((ROOT / readme).read_text(encoding="utf-8"))
     lessons = sorted(path.stem for path in (ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
     assert sorted(rows) == lessons, "the table has a row for every lesson, and only those"
     for notebook, cell in rows.items():
         ids, points = registered(notebook)
-        span = ids[0] if len(ids) == 1 else f"{ids[0]} to {ids[-1]}"
-        assert cell == f"{span} ({points})", f"{notebook}: registered {span}, {points} points"
-
-
-def test_readme_zh_cn_lessons_table_is_the_registered_exercises() -> None:
-    rows = lessons_table((ROOT / "README.zh-CN.md").read_text(encoding="utf-8"))
-    lessons = sorted(path.stem for path in (ROOT / "solutions").glob("[0-9][0-9]_*.ipynb"))
-    assert sorted(rows) == lessons, "the table has a row for every lesson, and only those"
-    for notebook, cell in rows.items():
-        ids, points = registered(notebook)
-        span = ids[0] if len(ids) == 1 else f"{ids[0]} 至 {ids[-1]}"
-        assert cell == f"{span}（{points} 分）", f"{notebook}: registered {span}, {points} points"
+        span = ids[0] if len(ids) == 1 else f"{ids[0]} {to} {ids[-1]}"
+        expected = cell_format.format(span=span, points=points)
+        assert cell == expected, f"{notebook}: registered {span}, {points} points"
 
 
 def test_readme_start_command_is_on_the_first_screen() -> None:

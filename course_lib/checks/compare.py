@@ -199,16 +199,57 @@ def fail(
     """Raise ``CheckFailed`` for ``case`` with what was expected, what came back, and a hint."""
     __tracebackhide__ = True
     chosen = hint or HintText.of(messages.MESSAGES, "generic")
-    raise CheckFailed(
-        Failure(
-            case=case,
-            expected=shown(expected),
-            got=shown(got),
-            where=where,
-            hint=spoken(chosen),
-            hint_key=hint_key(chosen),
-        )
+    raise CheckFailed(failure(case, expected, got, chosen, where=where))
+
+
+def failure(
+    case: str,
+    expected: Any,
+    got: Any,
+    hint: str | None,
+    *,
+    where: str | None = None,
+    detail: str | None = None,
+) -> Failure:
+    """The ``Failure`` that shows ``expected`` and ``got`` and carries ``hint`` and its key."""
+    return Failure(
+        case=case,
+        expected=shown(expected),
+        got=shown(got),
+        where=where,
+        detail=detail,
+        hint=spoken(hint),
+        hint_key=hint_key(hint),
     )
+
+
+def expect_model_and_tools(
+    case: str,
+    exchanges: list,
+    model: str,
+    tools: list,
+    *,
+    text: Callable[..., str],
+    hints: tuple[str, str, str],
+) -> None:
+    """At least one request, and every request sent ``model`` and ``tools``.
+
+    ``text`` is the check's own ``TEXTS.text`` (its ``a_request``, ``no_request``,
+    ``request_number``, ``no_tools`` and ``the_tools``); ``hints`` are its hints for no request,
+    a wrong model and wrong tools.
+    """
+    __tracebackhide__ = True
+    no_request, model_hint, tools_hint = hints
+    if not exchanges:
+        fail(case, Plain(text("a_request")), Plain(text("no_request")), no_request)
+    for number, exchange in enumerate(exchanges, start=1):
+        where = text("request_number", number=number, count=len(exchanges))
+        body = exchange.request
+        if body.get("model") != model:
+            fail(case, model, body.get("model"), model_hint, where=where)
+        if first_difference(tools, body.get("tools")) is not None:
+            got = body["tools"] if "tools" in body else Plain(text("no_tools"))
+            fail(case, Plain(text("the_tools")), got, tools_hint, where=where)
 
 
 def expect_equal(

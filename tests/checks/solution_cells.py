@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -53,16 +53,32 @@ def load_cells(
     """The names the cells ``cell_ids`` define, run in order into ``namespace`` (a fresh dict
     unless given), each with the ``edits`` for it applied first (each old text must be there)."""
     namespace = {} if namespace is None else namespace
+    for cell_id, source in edited_sources(notebook, cell_ids, edits):
+        run_source(source, f"{notebook}.ipynb:{cell_id}", namespace)
+    return namespace
+
+
+def edited_sources(
+    notebook: str, cell_ids: Iterable[str], edits: Iterable[Edit] = ()
+) -> list[tuple[str, str]]:
+    """(cell id, source) of the cells ``cell_ids`` in order, each with the ``edits`` (cell id,
+    old, new) for it applied (each old text must be there)."""
     sources = cell_sources(notebook)
     edits = list(edits)
+    edited = []
     for cell_id in cell_ids:
         source = sources[cell_id]
         for edited_cell, old, new in edits:
             if edited_cell == cell_id:
                 assert old in source, f"{cell_id} does not contain {old!r}"
                 source = source.replace(old, new)
-        run_source(source, f"{notebook}.ipynb:{cell_id}", namespace)
-    return namespace
+        edited.append((cell_id, source))
+    return edited
+
+
+def notebook_source(notebook: str, cell_ids: Iterable[str], edits: Iterable[Edit] = ()) -> str:
+    """The cells ``cell_ids``, edited, as one source to run in a kernel."""
+    return "\n\n".join(source for _, source in edited_sources(notebook, cell_ids, edits))
 
 
 def rejected(exercise_id: str, *targets: Any) -> str:
@@ -72,3 +88,19 @@ def rejected(exercise_id: str, *targets: Any) -> str:
         evaluate(exercise_id, *targets)
     assert not isinstance(info.value, NotDoneYet), str(info.value)
     return str(info.value)
+
+
+@contextlib.contextmanager
+def driver_kernel(tmp_path_factory: pytest.TempPathFactory, **options: Any) -> Iterator[Any]:
+    """A grading kernel (``GuardedKernel``, with ``options``) in a folder of its own, the
+    driver loaded as the grader loads it; stopped at the end."""
+    from course_lib.grading.kernel import GuardedKernel
+    from course_lib.grading.plugin import DRIVER
+
+    folder = str(tmp_path_factory.mktemp("kernel"))
+    kernel = GuardedKernel(folder, memory_mb=2048, output_cap=100_000, **options)
+    try:
+        kernel.evaluate(DRIVER)
+        yield kernel
+    finally:
+        kernel.stop()

@@ -16,6 +16,7 @@ from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import (
     Plain,
     expect_equal,
+    expect_model_and_tools,
     fail,
     first_difference,
     hidden_rng,
@@ -290,16 +291,8 @@ def diagnose(case: str, question: str, exchanges: list, *, finished: bool = True
     ``finished`` is False when the learner's code raised: then too few requests is no surprise.
     """
     __tracebackhide__ = True
-    if not exchanges:
-        fail(case, Plain(text("a_request")), Plain(text("no_request")), hint("no_request"))
-    for number, exchange in enumerate(exchanges, start=1):
-        where = text("request_number", number=number, count=len(exchanges))
-        body = exchange.request
-        if body.get("model") != CHECK_MODEL:
-            fail(case, CHECK_MODEL, body.get("model"), hint("model"), where=where)
-        if first_difference(CHECK_TOOLS, body.get("tools")) is not None:
-            got = body["tools"] if "tools" in body else Plain(text("no_tools"))
-            fail(case, Plain(text("the_tools")), got, hint("tools"), where=where)
+    hints = (hint("no_request"), hint("model"), hint("tools"))
+    expect_model_and_tools(case, exchanges, CHECK_MODEL, CHECK_TOOLS, text=text, hints=hints)
     first = exchanges[0]
     user = [{"role": "user", "content": question}]
     if first_difference(user, first.request.get("messages")) is not None:

@@ -18,7 +18,14 @@ from typing import Any
 
 from course_lib.checks.cases import Case
 from course_lib.checks.compare import Hint, HintText
-from course_lib.checks.function_cases import FunctionCase, Refusal, Source, local
+from course_lib.checks.function_cases import (
+    FunctionCase,
+    Refusal,
+    Source,
+    expect_refusals,
+    local,
+    run_json_cases,
+)
 from course_lib.checks.learner import Learner
 
 CLASSES = {
@@ -116,6 +123,34 @@ def given_cases(
         case_hints = hints(value, want, json_type)
         cases.append(Case(label(expr), args, want, case_hints, raised=raised(value, expr)))
     return cases
+
+
+def run_given(
+    learner: Learner,
+    target: str,
+    *,
+    labels: tuple[Callable[[str], str], Callable[[str], str]],
+    exprs: Iterable[str],
+    marked: Iterable[str],
+    refused: Iterable[tuple[str, str, str]],
+    expected: Callable[[Any, Any], dict],
+    hints: Callable[[Any, dict, Any], list[Hint]],
+    raised: Callable[[Any, str], list[tuple[Any, HintText]]],
+    hint: Callable[..., HintText],
+) -> None:
+    """03.1's or 03.3's whole check: ``target`` on ``exprs`` with the check's json_type, on
+    ``marked`` with the one that marks every member (whatever goes wrong there, the hint is
+    ``use_given``), then the ``refused`` rows (see ``refusals``). ``labels``: the case label
+    with the check's json_type, and with the marking one."""
+    label, marked_label = labels
+    use_given = [(lambda r: True, hint("use_given"))]
+    cases = given_cases(learner, exprs, label, expected, hints, raised)
+    cases += given_cases(
+        learner, marked, marked_label, expected, hints, lambda v, e: use_given, marked=True
+    )
+    run_json_cases(learner, target, cases)
+    spec = json_type_given(learner)[0]
+    expect_refusals(learner, target, refusals(learner, label, refused, hint, spec))
 
 
 def refusals(

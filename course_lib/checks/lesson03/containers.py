@@ -14,14 +14,8 @@ from course_lib.checks import function_cases
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, HintText, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.function_cases import expect_refusals, run_json_cases
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson03._annotation_cases import (
-    given_cases,
-    given_json_type,
-    json_type_given,
-    refusals,
-)
+from course_lib.checks.lesson03._annotation_cases import given_json_type, run_given
 
 
 def case_of(expr: str) -> str:
@@ -250,21 +244,17 @@ def raised_hints(value: Any, expr: str) -> list[tuple[Any, HintText]]:
 )
 def check_container_schema(learner: Learner) -> str:
     hidden = hidden_containers()
-    use_given = [(lambda r: True, hint("use_given"))]
-    cases = given_cases(
-        learner, (*VISIBLE, *hidden), case_of, expected_container, hints, raised_hints
-    )
-    cases += given_cases(
+    run_given(
         learner,
-        MARKED,
-        marked_case_of,
-        expected_container,
-        hints,
-        lambda v, e: use_given,
-        marked=True,
+        "container_schema",
+        labels=(case_of, marked_case_of),
+        exprs=(*VISIBLE, *hidden),
+        marked=MARKED,
+        refused=REFUSED,
+        expected=expected_container,
+        hints=hints,
+        raised=raised_hints,
+        hint=hint,
     )
-    run_json_cases(learner, "container_schema", cases)
-    refused = refusals(learner, case_of, REFUSED, hint, json_type_given(learner)[0])
-    expect_refusals(learner, "container_schema", refused)
     shown = len(VISIBLE) + len(MARKED)
     return TEXTS.text("summary", visible=shown, hidden=len(hidden), refused=len(REFUSED))

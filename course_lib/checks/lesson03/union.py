@@ -16,14 +16,8 @@ from course_lib.checks import function_cases
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, HintText, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.function_cases import expect_refusals, run_json_cases
 from course_lib.checks.learner import Learner, Reply
-from course_lib.checks.lesson03._annotation_cases import (
-    given_cases,
-    given_json_type,
-    json_type_given,
-    refusals,
-)
+from course_lib.checks.lesson03._annotation_cases import given_json_type, run_given
 
 
 def case_of(expr: str) -> str:
@@ -202,13 +196,17 @@ def raised_hint(value: Any, expr: str) -> list[tuple[Any, HintText]]:
 )
 def check_union_schema(learner: Learner) -> str:
     hidden = hidden_unions()
-    use_given = [(lambda r: True, hint("use_given"))]
-    cases = given_cases(learner, (*VISIBLE, *hidden), case_of, expected_union, hints, raised_hint)
-    cases += given_cases(
-        learner, MARKED, marked_case_of, expected_union, hints, lambda v, e: use_given, marked=True
+    run_given(
+        learner,
+        "union_schema",
+        labels=(case_of, marked_case_of),
+        exprs=(*VISIBLE, *hidden),
+        marked=MARKED,
+        refused=NOT_UNIONS,
+        expected=expected_union,
+        hints=hints,
+        raised=raised_hint,
+        hint=hint,
     )
-    run_json_cases(learner, "union_schema", cases)
-    refused = refusals(learner, case_of, NOT_UNIONS, hint, json_type_given(learner)[0])
-    expect_refusals(learner, "union_schema", refused)
     shown = len(VISIBLE) + len(MARKED)
     return TEXTS.text("summary", visible=shown, hidden=len(hidden), refused=len(NOT_UNIONS))

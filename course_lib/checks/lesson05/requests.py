@@ -4,7 +4,7 @@ model name, the tools, and the first request's messages, the same on every turn.
 from __future__ import annotations
 
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import Plain, fail, first_difference
+from course_lib.checks.compare import expect_model_and_tools, fail, first_difference
 from course_lib.checks.lesson05._agent_tools import CHECK_MODEL, check_tools
 
 HINTS = Catalog() | {
@@ -38,17 +38,8 @@ text = TEXTS.text
 def diagnose_requests(case: str, question: str, exchanges: list) -> None:
     """Fail on the first request that did not pass the model, the tools or the question."""
     __tracebackhide__ = True
-    if not exchanges:
-        fail(case, Plain(text("a_request")), Plain(text("no_request")), hint("no_request"))
-    tools = check_tools()
-    for number, exchange in enumerate(exchanges, start=1):
-        where = text("request_number", number=number, count=len(exchanges))
-        body = exchange.request
-        if body.get("model") != CHECK_MODEL:
-            fail(case, CHECK_MODEL, body.get("model"), hint("request"), where=where)
-        if first_difference(tools, body.get("tools")) is not None:
-            got = body["tools"] if "tools" in body else Plain(text("no_tools"))
-            fail(case, Plain(text("the_tools")), got, hint("request"), where=where)
+    hints = (hint("no_request"), hint("request"), hint("request"))
+    expect_model_and_tools(case, exchanges, CHECK_MODEL, check_tools(), text=text, hints=hints)
     user = [{"role": "user", "content": question}]
     sent = exchanges[0].request.get("messages")
     if first_difference(user, sent) is not None:

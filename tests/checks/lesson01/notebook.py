@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -38,3 +39,17 @@ def solution(name: str) -> Any:
     """What the solution notebook defines as ``name`` (a deep copy of a value)."""
     value = _solution()[name]
     return copy.deepcopy(value) if isinstance(value, (dict, list)) else value
+
+
+def changed(name: str, change: Callable[[Any], object] | None = None) -> Any:
+    """The solution's ``name`` (a deep copy) with one change made to it (in place, by
+    ``change``)."""
+    value = solution(name)
+    if change is not None:
+        change(value)
+    return value
+
+
+def parameters(tool: dict) -> dict:
+    """A Chat Completions tool's parameters schema."""
+    return tool["function"]["parameters"]

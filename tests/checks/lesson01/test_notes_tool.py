@@ -9,19 +9,12 @@ from rules import assert_breaks_rule
 from solution_cells import rejected
 
 from course_lib.checks import evaluate
-from lesson01.notebook import solution
+from lesson01.notebook import changed, parameters, solution
 
 
 def notes_tool(change: Callable[[dict], object] | None = None) -> dict:
     """The solution's NOTES_TOOL with one change made to it (in place, by ``change``)."""
-    tool = solution("NOTES_TOOL")
-    if change is not None:
-        change(tool)
-    return tool
-
-
-def parameters(tool: dict) -> dict:
-    return tool["function"]["parameters"]
+    return changed("NOTES_TOOL", change)
 
 
 def prop(tool: dict, name: str) -> dict:

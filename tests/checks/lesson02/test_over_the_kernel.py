@@ -6,14 +6,12 @@ edited in, and the failure must be the one ``check()`` gives in the learner's no
 from __future__ import annotations
 
 import pytest
-from solution_cells import cell_sources, load_cells
+from solution_cells import driver_kernel, load_cells, notebook_source
 
 from course_lib.checks import EXERCISES
 from course_lib.checks.channel import InProcessChannel
 from course_lib.checks.core import run_check
-from course_lib.grading.kernel import GuardedKernel
 from course_lib.grading.kernel_channel import KernelChannel
-from course_lib.grading.plugin import DRIVER
 
 from . import _solution as lesson02
 
@@ -54,25 +52,8 @@ CASES = {
 
 @pytest.fixture(scope="module")
 def kernel(tmp_path_factory):
-    kernel = GuardedKernel(
-        str(tmp_path_factory.mktemp("kernel")), memory_mb=2048, output_cap=100_000, confine=False
-    )
-    kernel.evaluate(DRIVER)
-    yield kernel
-    kernel.stop()
-
-
-def notebook_source(notebook, cells, edits) -> str:
-    sources = cell_sources(notebook)
-    parts = []
-    for cell_id in cells:
-        source = sources[cell_id]
-        for edited_cell, old, new in edits:
-            if edited_cell == cell_id:
-                assert old in source
-                source = source.replace(old, new)
-        parts.append(source)
-    return "\n\n".join(parts)
+    with driver_kernel(tmp_path_factory, confine=False) as kernel:
+        yield kernel
 
 
 @pytest.mark.parametrize("what", sorted(CASES))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
+from types import ModuleType
 from typing import Any
 
 from solution_cells import load_cells
@@ -34,3 +35,12 @@ def solution(name: str) -> Any:
 
 def assistant_message(message: Any) -> dict:
     return solution("assistant_message")(message)
+
+
+def one_call_at_a_time(monkeypatch: Any, check: ModuleType) -> None:
+    """For an answer that runs its calls one at a time: a short meeting bound in ``check`` (05.3's
+    or 05.5's module). Only such an answer waits for the bound, and with one call running the
+    meeting breaks alike at any bound; at the check's own (10 s, generous for a loaded machine)
+    each of these tests sat idle for it. Answers with several calls running keep the check's
+    bound: how many of them arrive before it is what their verdict reports."""
+    monkeypatch.setattr(check, "WAIT", 0.2)

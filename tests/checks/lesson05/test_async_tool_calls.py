@@ -17,7 +17,7 @@ from solution_cells import rejected
 
 from course_lib.checks import evaluate
 from course_lib.checks.lesson05 import async_tool_calls
-from lesson05.notebook import solution
+from lesson05.notebook import one_call_at_a_time, solution
 
 
 def tool_message(tool_call: dict, content: str) -> dict:
@@ -115,15 +115,6 @@ def test_the_check_runs_while_the_calling_thread_runs_an_event_loop():
     assert asyncio.run(inside_a_loop()).startswith("Exercise 05.5 passed")
 
 
-def one_call_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    """For an answer that runs its calls one at a time: a short meeting bound. Only such an
-    answer waits for the bound, and with one call running the meeting breaks alike at any
-    bound; at the check's own (10 s, generous for a loaded machine) each of these tests sat
-    idle for it. Answers with several calls running keep the check's bound: how many of them
-    arrive before it is what their verdict reports."""
-    monkeypatch.setattr(async_tool_calls, "WAIT", 0.2)
-
-
 WRONG_BY_RULE = {
     "05.5": {
         "coroutine": solution("run_tool_calls"),
@@ -142,7 +133,7 @@ WRONG_BY_RULE = {
 @pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["05.5"]))
 def test_a_wrong_arun_tool_calls_breaking_one_rule_gets_that_rules_hint(rule, monkeypatch):
     if rule == "together":
-        one_call_at_a_time(monkeypatch)
+        one_call_at_a_time(monkeypatch, async_tool_calls)
     assert_breaks_rule("05.5", rule, WRONG_BY_RULE["05.5"][rule])
 
 

@@ -18,7 +18,7 @@ from course_lib.checks import evaluate
 from course_lib.checks.lesson05 import tool_calls
 from course_lib.checks.lesson05._meeting import NAMES
 from course_lib.reference import registry as registry_module
-from lesson05.notebook import solution
+from lesson05.notebook import one_call_at_a_time, solution
 
 
 def tool_message(tool_call: dict, content: str) -> dict:
@@ -93,15 +93,6 @@ def test_the_solution_passes_every_batch():
     )
 
 
-def one_call_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    """For an answer that runs its calls one at a time: a short meeting bound. Only such an
-    answer waits for the bound, and with one call running the meeting breaks alike at any
-    bound; at the check's own (10 s, generous for a loaded machine) each of these tests sat
-    idle for it. Answers with several calls running keep the check's bound: how many of them
-    arrive before it is what their verdict reports."""
-    monkeypatch.setattr(tool_calls, "WAIT", 0.2)
-
-
 WRONG_BY_RULE = {
     "05.3": {
         "arguments": in_threads(parsed_arguments),
@@ -119,12 +110,12 @@ WRONG_BY_RULE = {
 @pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["05.3"]))
 def test_a_wrong_run_tool_calls_breaking_one_rule_gets_that_rules_hint(rule, monkeypatch):
     if rule == "together":
-        one_call_at_a_time(monkeypatch)
+        one_call_at_a_time(monkeypatch, tool_calls)
     assert_breaks_rule("05.3", rule, WRONG_BY_RULE["05.3"][rule])
 
 
 def test_calls_one_after_another_are_told_they_did_not_overlap(monkeypatch):
-    one_call_at_a_time(monkeypatch)
+    one_call_at_a_time(monkeypatch, tool_calls)
     message = rejected("05.3", WRONG_BY_RULE["05.3"]["together"])
     assert "the calls ran one after another" in message
     assert "ThreadPoolExecutor(max_workers=len(tool_calls))" in message

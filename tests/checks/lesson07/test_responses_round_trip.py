@@ -79,6 +79,26 @@ def round_trip(
     return responses_round_trip
 
 
+def first_turn(client, registry, question, model, *, tools=None):
+    """How a correct round trip starts: (the tools it sends, the first response, that
+    response's function_call items). ``tools``: other tools to send instead of the registry's."""
+    tools = registry.schemas(format="responses") if tools is None else tools
+    first = client.responses.create(model=model, input=question, tools=tools)
+    return tools, first, [item for item in first.output if item.type == "function_call"]
+
+
+def outputs_for(registry, calls):
+    """One function_call_output per item of ``calls``: the registry's result, by its call_id."""
+    return [
+        {
+            "type": "function_call_output",
+            "call_id": item.call_id,
+            "output": registry.call(item.name, item.arguments),
+        }
+        for item in calls
+    ]
+
+
 def test_the_solution_passes_every_conversation():
     assert evaluate("07.1", solution("responses_round_trip")) == (
         "Exercise 07.1 passed: responses_round_trip (11 conversations)."
@@ -93,9 +113,7 @@ def test_decoding_the_arguments_first_passes_since_the_registry_takes_a_dict_too
     def responses_round_trip(client, registry, question, *, model):
         import json
 
-        tools = registry.schemas(format="responses")
-        first = client.responses.create(model=model, input=question, tools=tools)
-        calls = [item for item in first.output if item.type == "function_call"]
+        tools, first, calls = first_turn(client, registry, question, model)
         if not calls:
             return first.output_text
         outputs = [
@@ -122,14 +140,7 @@ def looping_round_trip(client, registry, question, *, model):
         calls = [item for item in response.output if item.type == "function_call"]
         if not calls:
             break
-        outputs = [
-            {
-                "type": "function_call_output",
-                "call_id": item.call_id,
-                "output": registry.call(item.name, item.arguments),
-            }
-            for item in calls
-        ]
+        outputs = outputs_for(registry, calls)
         response = client.responses.create(
             model=model, previous_response_id=response.id, input=outputs, tools=tools
         )
@@ -140,19 +151,11 @@ def with_tools(change):
     """A correct round trip that sends ``change(registry.schemas(format="responses"))``."""
 
     def responses_round_trip(client, registry, question, *, model):
-        tools = change(registry.schemas(format="responses"))
-        first = client.responses.create(model=model, input=question, tools=tools)
-        calls = [item for item in first.output if item.type == "function_call"]
+        changed = change(registry.schemas(format="responses"))
+        tools, first, calls = first_turn(client, registry, question, model, tools=changed)
         if not calls:
             return first.output_text
-        outputs = [
-            {
-                "type": "function_call_output",
-                "call_id": item.call_id,
-                "output": registry.call(item.name, item.arguments),
-            }
-            for item in calls
-        ]
+        outputs = outputs_for(registry, calls)
         second = client.responses.create(
             model=model, previous_response_id=first.id, input=outputs, tools=tools
         )
@@ -273,9 +276,7 @@ def test_its_own_stub_is_not_done_yet():
 
 def test_outputs_without_their_type_are_told_the_shape_of_an_output():
     def responses_round_trip(client, registry, question, *, model):
-        tools = registry.schemas(format="responses")
-        first = client.responses.create(model=model, input=question, tools=tools)
-        calls = [item for item in first.output if item.type == "function_call"]
+        tools, first, calls = first_turn(client, registry, question, model)
         if not calls:
             return first.output_text
         outputs = [
@@ -292,19 +293,10 @@ def test_outputs_without_their_type_are_told_the_shape_of_an_output():
 
 def test_the_whole_input_with_the_outputs_before_the_calls_is_told_the_order():
     def responses_round_trip(client, registry, question, *, model):
-        tools = registry.schemas(format="responses")
-        first = client.responses.create(model=model, input=question, tools=tools)
-        calls = [item for item in first.output if item.type == "function_call"]
+        tools, first, calls = first_turn(client, registry, question, model)
         if not calls:
             return first.output_text
-        outputs = [
-            {
-                "type": "function_call_output",
-                "call_id": item.call_id,
-                "output": registry.call(item.name, item.arguments),
-            }
-            for item in calls
-        ]
+        outputs = outputs_for(registry, calls)
         items = [item.model_dump(exclude_none=True) for item in calls]
         second = client.responses.create(
             model=model,
@@ -319,9 +311,7 @@ def test_the_whole_input_with_the_outputs_before_the_calls_is_told_the_order():
 
 def test_a_previous_response_id_that_is_not_the_first_ones_is_told_which_it_is():
     def responses_round_trip(client, registry, question, *, model):
-        tools = registry.schemas(format="responses")
-        first = client.responses.create(model=model, input=question, tools=tools)
-        calls = [item for item in first.output if item.type == "function_call"]
+        tools, first, calls = first_turn(client, registry, question, model)
         if not calls:
             return first.output_text
         outputs = [
@@ -357,9 +347,7 @@ def test_tools_whose_strict_key_was_changed_are_told_about_strict_not_carrying_o
 
 def test_outputs_paired_with_each_others_calls_are_told_each_result_goes_with_its_call():
     def responses_round_trip(client, registry, question, *, model):
-        tools = registry.schemas(format="responses")
-        first = client.responses.create(model=model, input=question, tools=tools)
-        calls = [item for item in first.output if item.type == "function_call"]
+        tools, first, calls = first_turn(client, registry, question, model)
         if not calls:
             return first.output_text
         results = [registry.call(item.name, item.arguments) for item in calls]
@@ -382,19 +370,10 @@ def test_a_whole_input_without_the_question_is_shown_the_whole_conversation_expe
 
 
 def _whole_without_question(client, registry, question, *, model):
-    tools = registry.schemas(format="responses")
-    first = client.responses.create(model=model, input=question, tools=tools)
-    calls = [item for item in first.output if item.type == "function_call"]
+    tools, first, calls = first_turn(client, registry, question, model)
     if not calls:
         return first.output_text
-    outputs = [
-        {
-            "type": "function_call_output",
-            "call_id": item.call_id,
-            "output": registry.call(item.name, item.arguments),
-        }
-        for item in calls
-    ]
+    outputs = outputs_for(registry, calls)
     items = [item.model_dump(exclude_none=True) for item in calls]
     return client.responses.create(model=model, input=[*items, *outputs], tools=tools).output_text
 
@@ -410,23 +389,14 @@ def test_a_whole_conversation_of_the_calls_alone_is_told_the_reasoning_items_go_
 
 def _rebuilt_calls_without_ids(client, registry, question, *, model):
     """The Chat Completions habit: each call rebuilt from its fields, no item ids, no reasoning."""
-    tools = registry.schemas(format="responses")
-    first = client.responses.create(model=model, input=question, tools=tools)
-    calls = [item for item in first.output if item.type == "function_call"]
+    tools, first, calls = first_turn(client, registry, question, model)
     if not calls:
         return first.output_text
     rebuilt = [
         {"type": "function_call", "call_id": c.call_id, "name": c.name, "arguments": c.arguments}
         for c in calls
     ]
-    outputs = [
-        {
-            "type": "function_call_output",
-            "call_id": c.call_id,
-            "output": registry.call(c.name, c.arguments),
-        }
-        for c in calls
-    ]
+    outputs = outputs_for(registry, calls)
     second = client.responses.create(
         model=model, input=[{"role": "user", "content": question}, *rebuilt, *outputs], tools=tools
     )
@@ -440,17 +410,8 @@ def test_calls_rebuilt_without_their_ids_lose_the_reasoning_even_when_the_model_
 
 def test_the_first_output_items_resent_as_the_sdk_objects_themselves_pass():
     def responses_round_trip(client, registry, question, *, model):
-        tools = registry.schemas(format="responses")
-        first = client.responses.create(model=model, input=question, tools=tools)
-        outputs = [
-            {
-                "type": "function_call_output",
-                "call_id": item.call_id,
-                "output": registry.call(item.name, item.arguments),
-            }
-            for item in first.output
-            if item.type == "function_call"
-        ]
+        tools, first, calls = first_turn(client, registry, question, model)
+        outputs = outputs_for(registry, calls)
         if not outputs:
             return first.output_text
         conversation = [{"role": "user", "content": question}]
@@ -470,21 +431,14 @@ def test_returning_the_text_beside_the_calls_is_told_to_run_them_first():
 
 def test_looking_at_the_first_item_only_is_told_text_beside_calls_is_not_the_answer():
     def responses_round_trip(client, registry, question, *, model):
-        tools = registry.schemas(format="responses")
-        first = client.responses.create(model=model, input=question, tools=tools)
+        tools, first, calls = first_turn(client, registry, question, model)
         if first.output[0].type == "message":
             return first.output_text
-        outputs = [
-            {
-                "type": "function_call_output",
-                "call_id": item.call_id,
-                "output": registry.call(item.name, item.arguments),
-            }
-            for item in first.output
-            if item.type == "function_call"
-        ]
         return client.responses.create(
-            model=model, previous_response_id=first.id, input=outputs, tools=tools
+            model=model,
+            previous_response_id=first.id,
+            input=outputs_for(registry, calls),
+            tools=tools,
         ).output_text
 
     assert "text beside its function_call items" in rejected("07.1", responses_round_trip)
@@ -494,21 +448,15 @@ def _every_item_a_call(skipped):
     """Every item of the reply but those of ``skipped`` types taken as a call."""
 
     def responses_round_trip(client, registry, question, *, model):
-        tools = registry.schemas(format="responses")
-        first = client.responses.create(model=model, input=question, tools=tools)
-        if not any(item.type == "function_call" for item in first.output):
+        tools, first, calls = first_turn(client, registry, question, model)
+        if not calls:
             return first.output_text
-        outputs = [
-            {
-                "type": "function_call_output",
-                "call_id": item.call_id,
-                "output": registry.call(item.name, item.arguments),
-            }
-            for item in first.output
-            if item.type not in skipped
-        ]
+        taken = [item for item in first.output if item.type not in skipped]
         return client.responses.create(
-            model=model, previous_response_id=first.id, input=outputs, tools=tools
+            model=model,
+            previous_response_id=first.id,
+            input=outputs_for(registry, taken),
+            tools=tools,
         ).output_text
 
     return responses_round_trip

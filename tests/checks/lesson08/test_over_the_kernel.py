@@ -11,14 +11,12 @@ the notebook's cells in the kernel, with one mistake edited in, and the failure 
 from __future__ import annotations
 
 import pytest
-from solution_cells import cell_sources, load_cells
+from solution_cells import driver_kernel, load_cells, notebook_source
 
 from course_lib.checks import EXERCISES
 from course_lib.checks.channel import InProcessChannel
 from course_lib.checks.core import run_check
-from course_lib.grading.kernel import GuardedKernel
 from course_lib.grading.kernel_channel import KernelChannel
-from course_lib.grading.plugin import DRIVER
 from course_lib.grading.toolkit_plan import configure_expression, empty_manifest
 
 from .notebook import CELLS, NOTEBOOK
@@ -60,34 +58,18 @@ SAYS = {
 def kernel(tmp_path_factory):
     # Confined as a grading kernel is (Landlock: course_lib/checks unreadable; no network): the
     # checks' kernel-side text and the stdio servers it starts must work there.
-    kernel = GuardedKernel(
-        str(tmp_path_factory.mktemp("kernel")), memory_mb=2048, output_cap=100_000
-    )
-    kernel.evaluate(DRIVER)
-    # As the grader does: the toolkit gets its manifest (here no earlier parts of the student's),
-    # so lesson 08's toolkit.use reads no course state (which the confinement forbids anyway).
-    kernel.evaluate(configure_expression(empty_manifest("08_mcp")))
-    yield kernel
-    kernel.stop()
-
-
-def notebook_source(edits) -> str:
-    sources = cell_sources(NOTEBOOK)
-    parts = []
-    for cell_id in CELLS:
-        source = sources[cell_id]
-        for edited_cell, old, new in edits:
-            if edited_cell == cell_id:
-                assert old in source
-                source = source.replace(old, new)
-        parts.append(source)
-    return "\n\n".join(parts)
+    with driver_kernel(tmp_path_factory) as kernel:
+        # As the grader does: the toolkit gets its manifest (here no earlier parts of the
+        # student's), so lesson 08's toolkit.use reads no course state (which the confinement
+        # forbids anyway).
+        kernel.evaluate(configure_expression(empty_manifest("08_mcp")))
+        yield kernel
 
 
 @pytest.mark.parametrize("what", list(CASES))
 def test_a_check_reads_the_same_through_the_kernel_as_in_process(kernel, what):
     edits, exercise_id, target = CASES[what]
-    assert kernel.run_quietly(notebook_source(edits), 120) == "ok"
+    assert kernel.run_quietly(notebook_source(NOTEBOOK, CELLS, edits), 120) == "ok"
     namespace = load_cells(NOTEBOOK, CELLS, edits=edits)
     spec = EXERCISES[exercise_id]
     here = run_check(spec, InProcessChannel({target: namespace[target]}))

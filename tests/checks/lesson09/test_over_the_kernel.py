@@ -5,15 +5,13 @@ learner's own notebook, partial credit and all."""
 from __future__ import annotations
 
 import pytest
-from solution_cells import cell_sources
+from solution_cells import driver_kernel, notebook_source
 
 from course_lib.checks import EXERCISES
 from course_lib.checks.channel import InProcessChannel
 from course_lib.checks.core import run_check
 from course_lib.checks.scenarios import earned
-from course_lib.grading.kernel import GuardedKernel
 from course_lib.grading.kernel_channel import KernelChannel
-from course_lib.grading.plugin import DRIVER
 
 from ._assistants import notebook_with
 from ._solution import CELLS, NOTEBOOK
@@ -34,30 +32,13 @@ ROLE_ONLY_GUARD = [
 
 @pytest.fixture(scope="module")
 def kernel(tmp_path_factory):
-    kernel = GuardedKernel(
-        str(tmp_path_factory.mktemp("kernel")), memory_mb=2048, output_cap=100_000, confine=False
-    )
-    kernel.evaluate(DRIVER)
-    yield kernel
-    kernel.stop()
-
-
-def notebook_source(edits) -> str:
-    sources = cell_sources(NOTEBOOK)
-    parts = []
-    for cell_id in CELLS:
-        source = sources[cell_id]
-        for edited_cell, old, new in edits:
-            if edited_cell == cell_id:
-                assert old in source
-                source = source.replace(old, new)
-        parts.append(source)
-    return "\n\n".join(parts)
+    with driver_kernel(tmp_path_factory, confine=False) as kernel:
+        yield kernel
 
 
 @pytest.mark.parametrize("edits", [[], ROLE_ONLY_GUARD], ids=["solution", "role-only guard"])
 def test_the_scenarios_come_out_the_same_through_the_kernel_as_in_process(kernel, edits):
-    assert kernel.run_quietly(notebook_source(edits), 120) == "ok"
+    assert kernel.run_quietly(notebook_source(NOTEBOOK, CELLS, edits), 120) == "ok"
     spec = EXERCISES["09.6"]
     here = run_check(spec, InProcessChannel({"ShopAssistant": notebook_with(*edits)}))
     there = run_check(spec, KernelChannel(kernel, timeout=120))

@@ -33,11 +33,10 @@ from course_lib.checks.lesson06.tracing.cases import (
     NAP_SECONDS,
     REGISTRY_SOURCE,
     check_registry,
-    error_of,
     hidden_calls,
-    parsed,
 )
 from course_lib.i18n import ENGLISH, translate
+from course_lib.reference.tracing import error_message, parsed_arguments
 
 RECORD_KEYS = ("tool", "arguments", "duration_ms", "ok", "error", "result_chars")
 
@@ -258,10 +257,10 @@ def expect_record(case: str, records: Any, index: int, call: tuple[str, Any], re
     """The last of ``records`` is the record of ``call``, whose result was ``result``."""
     __tracebackhide__ = True
     name, arguments = call
-    error = error_of(result)
+    error = error_message(result)
     expected = {
         "tool": name,
-        "arguments": parsed(arguments),
+        "arguments": parsed_arguments(arguments),
         "duration_ms": text("a_duration"),
         "ok": error is None,
         "error": error,

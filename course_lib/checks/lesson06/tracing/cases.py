@@ -62,24 +62,6 @@ def check_registry() -> Any:
     return namespace["registry"]
 
 
-def error_of(result: str) -> str | None:
-    try:
-        value = json.loads(result)
-    except ValueError:
-        return None
-    return value["error"] if isinstance(value, dict) and "error" in value else None
-
-
-def parsed(arguments: Any) -> Any:
-    if isinstance(arguments, str):
-        try:
-            value = json.loads(arguments)
-        except ValueError:
-            return arguments
-        return value if isinstance(value, dict) else arguments
-    return arguments
-
-
 CALLS: list[tuple[str, Any]] = [
     ("greet", {"name": "张三"}),
     ("add", '{"a": 1, "b": 2}'),

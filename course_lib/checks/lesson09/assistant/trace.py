@@ -11,39 +11,23 @@ order.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from course_lib.checks.compare import Plain
 from course_lib.checks.lesson09.assistant.run import Evidence
 from course_lib.checks.lesson09.assistant.texts import hint, text
 from course_lib.checks.lesson09.assistant.verdict import answers_in, calls_of, verdict
+from course_lib.reference.tracing import error_message, parsed_arguments
 
 RECORD_KEYS = ("tool", "arguments", "duration_ms", "ok", "error", "result_chars")
 MATCHED = ("tool", "arguments", "ok", "error", "result_chars")
 
 
-def parsed(arguments: Any) -> Any:
-    """06.4's ``parsed_arguments``: JSON text holding an object becomes the object."""
-    if isinstance(arguments, str):
-        try:
-            value = json.loads(arguments)
-        except ValueError:
-            return arguments
-        return value if isinstance(value, dict) else arguments
-    return arguments
-
-
-def error_message(result: str) -> Any:
-    try:
-        value = json.loads(result)
-    except ValueError:
-        return None
-    return value["error"] if isinstance(value, dict) and "error" in value else None
-
-
 def expected_record(call: dict, content: str | None) -> dict:
     function = call.get("function", {})
-    record: dict = {"tool": function.get("name"), "arguments": parsed(function.get("arguments"))}
+    record: dict = {
+        "tool": function.get("name"),
+        "arguments": parsed_arguments(function.get("arguments")),
+    }
     if content is not None:  # None: the last turn of a question that ran out of turns
         error = error_message(content)
         record.update(ok=error is None, error=error, result_chars=len(content))

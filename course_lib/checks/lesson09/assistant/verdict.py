@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from course_lib.capstone.policies import TOOL_TAGS
-from course_lib.checks.compare import shown, spoken
+from course_lib.checks.compare import failure
 from course_lib.checks.failures import Failure
 from course_lib.checks.learner import Exchange
 from course_lib.checks.lesson09._policy_oracles import expected_may_use, expected_route
@@ -108,14 +108,5 @@ def verdict(
 ) -> Verdict:
     asked = asked or evidence.asks[-1]
     case = text("case", question=asked.question, role=evidence.scenario.role)
-    return Verdict(
-        Failure(
-            case=case,
-            expected=shown(expected),
-            got=shown(got),
-            where=where,
-            detail=conversation(evidence, asked),
-            hint=spoken(chosen),
-            hint_key=getattr(chosen, "key", None),
-        )
-    )
+    detail = conversation(evidence, asked)
+    return Verdict(failure(case, expected, got, chosen, where=where, detail=detail))
