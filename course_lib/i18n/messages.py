@@ -125,6 +125,9 @@ TABLES: dict[str, tuple[str, ...]] = {
         "course_lib.grading.discover:KIND_TEXTS",
         "course_lib.grading.isolation:GAP_MESSAGES",  # the class report's isolation section
         "course_lib.grading.isolation:REFUSAL_TEXTS",  # why a notebook was not graded
+        # why `course grade` and `course check` cannot go on: their lessons, a shard, a merge
+        "course_lib.grading.canonical:MESSAGES",
+        "course_lib.grading.shard:MESSAGES",
         # what `course check` and `course grade` say to the instructor, and their --help
         "course_lib.grading.cli:MESSAGES",
         "course_lib.grading.cli:HELP",

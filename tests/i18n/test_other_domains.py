@@ -31,6 +31,10 @@ CONVERTED = [
     ROOT / "course_lib" / "grading" / "texts.py",
     ROOT / "course_lib" / "grading" / "cli.py",  # its messages and --help too
     ROOT / "course_lib" / "grading" / "scorecard.py",
+    # what they raise that reaches the instructor as `course grade: {error}`
+    ROOT / "course_lib" / "grading" / "shard.py",
+    ROOT / "course_lib" / "grading" / "canonical.py",
+    ROOT / "course_lib" / "grading" / "discover.py",
 ]
 # Functions (or methods) of modules converted in part: (module, function).
 CONVERTED_FUNCTIONS = [
