@@ -52,6 +52,7 @@ from course_lib.i18n import (
     speaking_in_process,
     translate,
 )
+from course_lib.i18n.arguments import command_language
 
 GRADE_USAGE = """course grade SUBMISSIONS --out DIR [--jobs N] [--cell-timeout S]
                     [--notebook NN_slug] [--shard i/n] [--solutions DIR]
@@ -99,21 +100,6 @@ HELP = {
         "feedback page always speaks its student's edition"
     ),
 }
-
-
-def command_language(arguments: list[str], environ: dict[str, str] | None = None) -> str:
-    """The language an instructor's command speaks, chosen as the launcher chooses it: ``--lang
-    X`` or ``--lang=X`` anywhere in ``arguments``, else ``COURSE_LANG``, else English (never the
-    system's locale, nor the folder the command runs in)."""
-    found = None
-    items = iter(arguments)
-    for item in items:
-        if item == "--lang":
-            found = next(items, "")
-        elif item.startswith("--lang="):
-            found = item.partition("=")[2]
-    environ = os.environ if environ is None else environ
-    return known(found) or known(environ.get(ENVIRONMENT_VARIABLE)) or ENGLISH
 
 
 def say_to_instructor(key: str, **fields: object) -> None:

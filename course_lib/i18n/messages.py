@@ -131,6 +131,7 @@ TABLES: dict[str, tuple[str, ...]] = {
         # what `course check` and `course grade` say to the instructor, and their --help
         "course_lib.grading.cli:MESSAGES",
         "course_lib.grading.cli:HELP",
+        "course_lib.i18n.arguments:WORDS",  # argparse's own words, for every `course` command
     ),
 }
 # The folder the launcher's package is imported from (it is not part of course_lib).

@@ -35,6 +35,7 @@ CONVERTED = [
     ROOT / "course_lib" / "grading" / "shard.py",
     ROOT / "course_lib" / "grading" / "canonical.py",
     ROOT / "course_lib" / "grading" / "discover.py",
+    ROOT / "course_lib" / "i18n" / "arguments.py",  # argparse's own words
 ]
 # Functions (or methods) of modules converted in part: (module, function).
 CONVERTED_FUNCTIONS = [
