@@ -98,6 +98,7 @@ TABLES: dict[str, tuple[str, ...]] = {
         "course_lib.authoring.blocks:MESSAGES",
         # what the checks of lessons 02 and 03 share (the hints of 02.2's contract among them)
         "course_lib.checks.function_cases:HINTS",
+        "course_lib.checks.function_cases:TEXTS",
         "course_lib.checks.parameter_schemas:HINTS",
     ),
     **check_tables(),

@@ -147,3 +147,13 @@ def test_the_where_line_of_a_chinese_failure_is_chinese_and_the_english_one_unch
     assert (
         'Where:    the texts differ from character 5 on: expected ", Ada!", got " Ada!!"' in english
     )
+
+
+def test_what_a_shared_check_expects_of_a_type_error_speaks_the_language():
+    """function_cases.expect_type_error's expected value (it was an English f-string)."""
+    wrong = wrong_answer("lesson02.test_json_type", "02.1", "names_it")
+    chinese = failure_in("zh-CN", "02.1", wrong).failure.expected
+    english = failure_in("en", "02.1", wrong).failure.expected
+    assert english.startswith("a TypeError naming "), english
+    names = english.removeprefix("a TypeError naming ")
+    assert chinese == f"一个消息里提到 {names} 的 TypeError"
