@@ -9,6 +9,7 @@ lesson's check tests already prove break one rule (``WRONG_BY_RULE``).
 from __future__ import annotations
 
 import importlib
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -157,3 +158,57 @@ def test_what_a_shared_check_expects_of_a_type_error_speaks_the_language():
     assert english.startswith("a TypeError naming "), english
     names = english.removeprefix("a TypeError naming ")
     assert chinese == f"一个消息里提到 {names} 的 TypeError"
+
+
+@pytest.mark.parametrize(
+    ("tests", "exercise_id", "rule_id", "chinese_case", "english_case"),
+    [
+        ("lesson09.test_memory", "09.4", "no_tools", "  # 完全没有工具", "  # no tools at all"),
+        ("lesson09.test_budget", "09.5", "fits", "  # 正好等于预算", "  # exactly the budget"),
+    ],
+)
+def test_the_capstones_case_labels_and_expected_values_speak_the_language(
+    tests, exercise_id, rule_id, chinese_case, english_case
+):
+    """09.4's and 09.5's case labels end in a comment saying what the case is about; 09.4's
+    request with tools expected "no tools" (all were English f-strings and literals)."""
+    wrong = wrong_answer(tests, exercise_id, rule_id)
+    chinese = failure_in("zh-CN", exercise_id, wrong).failure
+    english = failure_in("en", exercise_id, wrong).failure
+    assert english.case == EXERCISES[exercise_id].rule(rule_id).case
+    assert english.case.endswith(english_case) and chinese.case.endswith(chinese_case)
+    assert chinese.case.removesuffix(chinese_case) == english.case.removesuffix(english_case)
+    if rule_id == "no_tools":
+        assert (english.expected, chinese.expected) == ("no tools", "不带 tools")
+
+
+ENGLISH_PROSE = re.compile(r"[A-Za-z]{2,}[,.;:!?]?\s+[A-Za-z]{2,}\s+[A-Za-z]{2,}")
+CHINESE = re.compile(r"[\u4e00-\u9fff]")
+
+
+def english_lines(text: str) -> list[str]:
+    """The lines of ``text`` that are English prose: three words and no Chinese character."""
+    return [line for line in text.splitlines() if ENGLISH_PROSE.search(line)
+            and not CHINESE.search(line)]  # fmt: skip
+
+
+def test_english_lines_finds_an_english_sentence_and_leaves_chinese_and_code_alone():
+    said = "练习 09.4 通过：converse（4 段可见对话）\n  no tools at all\nf(x='a b c')"
+    assert english_lines(said) == ["  no tools at all"]
+
+
+@pytest.mark.parametrize("lesson", sorted(p.name for p in (ROOT / "solutions" / "zh-CN").glob(
+    "*.ipynb")))  # fmt: skip
+def test_every_check_cell_of_a_chinese_solution_prints_chinese_and_no_english_sentence(lesson):
+    """What each check printed when the Chinese solution ran (strict nbval proves these stored
+    outputs are what the checks print now, in the edition's kernel)."""
+    import nbformat
+
+    nb = nbformat.read(ROOT / "solutions" / "zh-CN" / lesson, as_version=4)
+    checks = [cell for cell in nb.cells if "check" in cell.metadata.get("course", {})]
+    assert checks
+    for cell in checks:
+        text = "".join(output.get("text", "") for output in cell.outputs)
+        where = f"{lesson} {cell.metadata['course']['check']}"
+        assert CHINESE.search(text), where
+        assert not english_lines(text), (where, english_lines(text))
