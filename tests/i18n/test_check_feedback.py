@@ -212,3 +212,50 @@ def test_every_check_cell_of_a_chinese_solution_prints_chinese_and_no_english_se
         where = f"{lesson} {cell.metadata['course']['check']}"
         assert CHINESE.search(text), where
         assert not english_lines(text), (where, english_lines(text))
+
+
+def test_case_labels_made_when_a_check_runs_speak_the_language():
+    """The labels of hidden and cut cases, made as the check runs (were English f-strings)."""
+    from dataclasses import replace
+    from random import Random
+
+    from course_lib.checks.lesson02 import function_to_tool
+    from course_lib.checks.lesson04 import to_text
+    from course_lib.checks.lesson05.agent_loop import cases as loop_cases
+    from course_lib.checks.lesson05.stream import cases as stream_cases
+    from course_lib.checks.lesson06.to_strict import cases as strict_cases
+
+    def labels() -> list[str]:
+        undocumented = replace(function_to_tool.NOTES, doc=None)
+        return [
+            function_to_tool.case_of(undocumented, None),
+            function_to_tool.case_of(function_to_tool.NOTES, None),
+            *(case.label for case in to_text.cut_cases()),
+            loop_cases.hidden_cases(Random(1), 1)[0][0],
+            stream_cases.stream_cases(Random(1))[-1][0],
+            strict_cases.hidden_cases(1)[0].name,
+        ]
+
+    english = labels()
+    with speaking("zh-CN"):
+        chinese = labels()
+    assert ", no docstring, description=None)" in english[0]
+    assert "，没有 docstring, description=None)" in chinese[0]
+    assert (
+        ") with docstring 'Search the no" in english[1] and "，docstring 为 'Search" in chinese[1]
+    )
+    english, chinese = english[1:], chinese[1:]
+    assert english[1:3] == [
+        "to_text(a 50,000 character string)",
+        "to_text(a string exactly max_chars long, max_chars=300)",
+    ]
+    assert chinese[1] == "to_text(一个 50,000 个字符的字符串)"
+    assert english[5].startswith("to_text(hidden text 0 (") and chinese[5].startswith(
+        "to_text(隐藏文本 0（"
+    )
+    assert english[-3:-1] == ["hidden case 1", english[-2]] and chinese[-3] == "隐藏用例 1"
+    assert english[-2].startswith("hidden stream ") and chinese[-2].startswith("隐藏的流 ")
+    assert english[-1].startswith("hidden schema 0 {") and chinese[-1].startswith("隐藏 schema 0 {")
+    assert len(english) == len(chinese) and all(
+        c != e for c, e in zip(chinese, english, strict=True)
+    )
