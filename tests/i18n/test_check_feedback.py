@@ -259,3 +259,23 @@ def test_case_labels_made_when_a_check_runs_speak_the_language():
     assert len(english) == len(chinese) and all(
         c != e for c, e in zip(chinese, english, strict=True)
     )
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "chinese"),
+    [
+        ("01.5", "to_anthropic 和 to_responses"),
+        ("03.4", "json_type，第二版"),
+        ("03.6", "parameters_schema，第二版"),
+        ("06.3", "select_tools 和 call_as"),
+        ("00.1", "greeting"),  # a title that is a name stays as it is
+    ],
+)
+def test_an_exercise_title_that_says_more_than_a_name_speaks_the_language(exercise_id, chinese):
+    spec = EXERCISES[exercise_id]
+    with speaking("zh-CN"):
+        assert spec.spoken_title == chinese
+        with pytest.raises(CheckFailed) as failed:
+            check(exercise_id, *([None] * len(spec.targets)))
+    assert spec.spoken_title == spec.title  # English: the title as registered
+    assert str(failed.value).startswith(f"练习 {exercise_id}（{chinese}）")
