@@ -104,7 +104,12 @@ TABLES: dict[str, tuple[str, ...]] = {
     **check_tables(),
     # What the course says outside the checks: the toolkit, the widgets, the launcher (which
     # reads its catalog itself: it runs before the course's packages are installed), the grader.
-    "toolkit": ("course_lib.toolkit.messages:MESSAGES",),
+    "toolkit": (
+        "course_lib.toolkit.messages:MESSAGES",
+        # what lesson 09's scenario runner prints (run_scenario's report)
+        "course_lib.capstone.scenarios:TEXTS",
+        "course_lib.capstone.scenarios:TITLES",
+    ),
     "widgets": (
         "course_lib.widgets.texts:TEXTS",
         "course_lib.widgets.conversation_text:TEXT",

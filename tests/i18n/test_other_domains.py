@@ -504,3 +504,29 @@ def test_course_check_on_the_chinese_edition_prints_a_chinese_scorecard(tmp_path
     assert chinese.startswith("00_welcome：0 / ") and "  待做 00.1   尚未完成" in chinese, chinese
     assert english.startswith("00_welcome: 0 / ") and "  todo 00.1   not done yet" in english
     assert asked.startswith("00_welcome: 0 / ") and "  todo 00.1   not done yet" in asked
+
+
+def test_the_capstones_scenario_report_speaks_the_edition_and_keeps_the_scenarios_title():
+    """run_scenario's report (lesson 09) is the toolkit domain's; the scenario itself, which the
+    grader records, keeps its English title."""
+    from course_lib.capstone.scenarios import (
+        DEMO_DATA,
+        Person,
+        ScenarioRun,
+        Shop,
+        report,
+        visible_scenarios,
+    )
+
+    scenario = visible_scenarios()["price"]
+    run = ScenarioRun(scenario, Shop(DEMO_DATA), Person(), offered=[["search_products"]],
+                      asked=["search_products"], results=["龙井 68 CNY"])  # fmt: skip
+    english = report(run).splitlines()
+    with speaking("zh-CN"):
+        chinese = report(run).splitlines()
+        assert visible_scenarios()["price"].title == "a customer asks for a price"
+    assert english[0] == "Scenario price: a customer asks for a price (role customer)"
+    assert chinese[0] == "场景 price：顾客询问价格（角色 customer）"
+    assert "  request 1 offered: search_products" in english
+    assert "  第 1 个请求提供的工具：search_products" in chinese
+    assert "  shop changes: none" in english and "  商店数据的变化：无" in chinese
