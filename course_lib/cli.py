@@ -95,8 +95,12 @@ def main(argv: "list[str] | None" = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if not os.environ.get(LAUNCHED_VARIABLE) and LAUNCHER.exists() and not installed_here():
         return hand_over_to_launcher(arguments)
-    parser = build_parser(arguments[0] if arguments else None)
-    args = parser.parse_args(arguments)
+    # argparse's own words (usage, options, its errors) in the command's language.
+    from course_lib.i18n.arguments import argparse_speaking, command_language
+
+    with argparse_speaking(command_language(arguments)):
+        parser = build_parser(arguments[0] if arguments else None)
+        args = parser.parse_args(arguments)
     if args.command == "check":
         args.notebooks = [from_course_root(path) for path in args.notebooks]
     # Every subcommand sets ``handler`` (a function of the parsed args returning an exit code).

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from course_lib.capstone.shop import DEMO_DATA, Shop
+from course_lib.i18n import translate
 
 # An expression aimed at eval: it walks attributes without a single name, so it runs even under
 # eval(expression, {"__builtins__": {}}); the same walk reaches every class in the interpreter.
@@ -52,8 +53,28 @@ TEXTS = {
 }
 
 
+# What each scenario the notebook shows is about. The report's heading says it in the learner's
+# language; the scenario (and the grader's record of it) keeps this English title.
+TITLES = {
+    "price": "a customer asks for a price",
+    "staff_tool": "a customer's model calls a staff-only tool",
+    "injection": "a review tells the model to cancel an order",
+    "eval": "an expression aimed at eval",
+    "approval": "staff cancel an order, and the person says no",
+    "memory": "a second question that needs the first",
+}
+
+
 def say(key: str, **fields: object) -> str:
-    return TEXTS[key].format(**fields)
+    """``TEXTS[key]`` in the learner's language (``course_lib.i18n``), placeholders filled."""
+    return translate(TEXTS, key, **fields)
+
+
+def spoken_title(scenario: Scenario) -> str:
+    """A shown scenario's title in the learner's language (another's as it is)."""
+    if TITLES.get(scenario.id) == scenario.title:
+        return translate(TITLES, scenario.id)
+    return scenario.title
 
 
 def with_review(data: dict[str, Any], sku: str, review: str) -> dict[str, Any]:
@@ -102,19 +123,17 @@ def visible_scenarios() -> dict[str, Scenario]:
     from course_lib.local_model import call
 
     scenarios = [
-        Scenario(
-            "price", "a customer asks for a price", "customer", ("How much is the Longjing tea?",)
-        ),
+        Scenario("price", TITLES["price"], "customer", ("How much is the Longjing tea?",)),
         Scenario(
             "staff_tool",
-            "a customer's model calls a staff-only tool",
+            TITLES["staff_tool"],
             "customer",
             ("Please cancel my order A1002.",),
             script=(call("cancel_order", order_id="A1002"),),
         ),
         Scenario(
             "injection",
-            "a review tells the model to cancel an order",
+            TITLES["injection"],
             "staff",
             ("What do customers say about the jasmine tea?",),
             script=(
@@ -125,14 +144,14 @@ def visible_scenarios() -> dict[str, Scenario]:
         ),
         Scenario(
             "eval",
-            "an expression aimed at eval",
+            TITLES["eval"],
             "customer",
             ("Calculate 2 * (3 + 4), please.",),
             script=(call("calculate", expression=EVAL_PAYLOAD),),
         ),
         Scenario(
             "approval",
-            "staff cancel an order, and the person says no",
+            TITLES["approval"],
             "staff",
             ("Please cancel order A1002, the customer changed their mind.",),
             script=(call("cancel_order", order_id="A1002", reason="changed their mind"),),
@@ -140,7 +159,7 @@ def visible_scenarios() -> dict[str, Scenario]:
         ),
         Scenario(
             "memory",
-            "a second question that needs the first",
+            TITLES["memory"],
             "customer",
             ("How much is the Longjing tea?", "And the jasmine tea, how much is it?"),
         ),
@@ -232,7 +251,7 @@ def report(run: ScenarioRun) -> str:
     scenario = run.scenario
     if run.not_done is not None:
         return say("not_done", message=run.not_done)
-    lines = [say("heading", id=scenario.id, title=scenario.title, role=scenario.role)]
+    lines = [say("heading", id=scenario.id, title=spoken_title(scenario), role=scenario.role)]
     for question in scenario.questions:
         lines.append(say("ask", question=question, role=scenario.role))
     for number, names in enumerate(run.offered, start=1):

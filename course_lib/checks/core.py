@@ -64,6 +64,14 @@ class Exercise:
     run: Callable[..., str | None]
     rules: tuple[Rule, ...] = ()
 
+    @property
+    def spoken_title(self) -> str:
+        """The title in the language in force: a name stays as it is; a title that says more
+        is a text of its module's catalog (a ``HintText``, said again now)."""
+        from course_lib.checks.compare import spoken  # (compare reaches the reference)
+
+        return spoken(self.title) or ""
+
     def rule(self, rule_id: str) -> Rule:
         for rule in self.rules:
             if rule.id == rule_id:
@@ -257,7 +265,7 @@ def run_check(spec: Exercise, channel: Any) -> str | CheckFailed:
             line.scenarios = tuple(summary)
             return line
     except CheckFailed as failed:
-        return failed.for_exercise(spec.id, spec.title)
+        return failed.for_exercise(spec.id, spec.spoken_title)
     finally:
         close = getattr(channel, "close", None)
         if close is not None:  # the kernel channel: the notebook's next cell needs the kernel
@@ -273,5 +281,6 @@ class Passed(str):
 
 def passed_line(spec: Exercise, summary: str | None) -> str:
     if summary:
-        return messages.say("passed_summary", id=spec.id, title=spec.title, summary=summary)
-    return messages.say("passed", id=spec.id, title=spec.title)
+        title = spec.spoken_title
+        return messages.say("passed_summary", id=spec.id, title=title, summary=summary)
+    return messages.say("passed", id=spec.id, title=spec.spoken_title)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+from course_lib.checks import messages
 from course_lib.checks.cases import Case
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import (
@@ -56,6 +57,12 @@ HINTS = Catalog() | {
     ),
 }
 
+# What a case label and an expected value say (case labels are made in English at import: the
+# rules' ``case``; the same label made at a failure speaks the learner's language).
+TEXTS = Catalog() | {
+    "future_label": "{signature}, in a module that starts with `{future}`",
+    "type_error_naming": "a TypeError naming {names}",
+}
 
 hint = HINTS.hint
 
@@ -135,7 +142,7 @@ class FunctionCase:
         """How a case names it: the signature, and the module's future import if it has one."""
         label = self.signature
         if self.future:
-            label += f", in a module that starts with `{FUTURE.strip()}`"
+            label = TEXTS.text("future_label", signature=label, future=FUTURE.strip())
         return f"{label}, {self.context}" if self.context else label
 
     def source(self) -> Source:
@@ -162,7 +169,9 @@ def string_annotations(func: Callable[..., Any]) -> list[str]:
 def py(value: Any, limit: int = 300) -> str:
     """An input as Python spells it (``None``, ``True``, ``'text'``), for a case label."""
     text = repr(value)
-    return text if len(text) <= limit else f"{text[:limit]}… ({len(text) - limit} more characters)"
+    if len(text) <= limit:
+        return text
+    return messages.say("more_characters", text=text[:limit], count=len(text) - limit)
 
 
 def python_text(value: Any, kind: str = "") -> Plain:
@@ -257,7 +266,7 @@ def expect_type_error(
     ``names``; ``no_raise`` is the hint when it returns instead, ``other_exception`` when it
     raises something else (by default a hint saying to raise TypeError)."""
     __tracebackhide__ = True
-    wanted = Plain(f"a TypeError naming {names_text(names)}")
+    wanted = Plain(TEXTS.text("type_error_naming", names=names_text(names)))
     reply = learner.attempt(fn, *args, **kwargs)
     if reply.raised_a("TypeError"):
         absent = [name for name in names if name not in reply.message]

@@ -15,6 +15,22 @@ import nbformat
 from nbformat import NotebookNode
 
 import course_lib
+from course_lib.i18n import translate
+
+# Why the course's own notebooks cannot be graded from (``course grade: {error}``, ``course
+# check: {error}``): the instructor, or a learner running the self-check, reads it.
+MESSAGES = {
+    "no_folder": (
+        "The course's notebooks folder {folder} does not exist. Run the command in the course "
+        "folder (the one with notebooks/ in it), or pass --canonical DIR with the student "
+        "notebooks as `python -m course_lib build` writes them."
+    ),
+    "not_a_notebook": (
+        "{path} is not a notebook nbformat can read: rebuild notebooks/ with "
+        "`python -m course_lib build`"
+    ),
+    "no_check_cell": "{path}: exercise {exercise} has no check cell; rebuild notebooks/",
+}
 
 
 @dataclass(frozen=True)
@@ -73,7 +89,11 @@ def check_targets(source: str) -> tuple[str, ...]:
 
 def load_lesson(path: Path) -> Lesson:
     """Read one canonical notebook; its exercises come in notebook order."""
-    nb = nbformat.read(path, as_version=4)
+    # (A file the system cannot read raises an OSError: ``course grade`` frames its own words.)
+    try:
+        nb = nbformat.read(path, as_version=4)
+    except (ValueError, nbformat.ValidationError):
+        raise ValueError(translate(MESSAGES, "not_a_notebook", path=path)) from None
     slug = course_meta(nb).get("notebook") or path.stem
     checks = {
         course_meta(cell)["check"]: cell
@@ -88,9 +108,7 @@ def load_lesson(path: Path) -> Lesson:
         exercise_id = meta["exercise"]
         check_cell = checks.get(exercise_id)
         if check_cell is None:
-            raise ValueError(
-                f"{path}: exercise {exercise_id} has no check cell; rebuild notebooks/"
-            )
+            raise ValueError(translate(MESSAGES, "no_check_cell", path=path, exercise=exercise_id))
         exercises.append(
             ExerciseSpec(
                 id=exercise_id,
@@ -107,11 +125,7 @@ def load_lesson(path: Path) -> Lesson:
 def load_lessons(canonical_dir: Path) -> dict[str, Lesson]:
     """Every ``NN_slug.ipynb`` lesson in ``canonical_dir`` by slug."""
     if not canonical_dir.is_dir():
-        raise FileNotFoundError(
-            f"The course's notebooks folder {canonical_dir} does not exist. Run the command in "
-            "the course folder (the one with notebooks/ in it), or pass --canonical DIR with the "
-            "student notebooks as `python -m course_lib build` writes them."
-        )
+        raise FileNotFoundError(translate(MESSAGES, "no_folder", folder=canonical_dir))
     lessons = {}
     for path in sorted(canonical_dir.glob("*.ipynb")):
         lesson = load_lesson(path)

@@ -52,6 +52,7 @@ from course_lib.i18n import (
     speaking_in_process,
     translate,
 )
+from course_lib.i18n.arguments import command_language
 
 GRADE_USAGE = """course grade SUBMISSIONS --out DIR [--jobs N] [--cell-timeout S]
                     [--notebook NN_slug] [--shard i/n] [--solutions DIR]
@@ -65,6 +66,8 @@ MESSAGES = {
     "one_folder": "course grade: give one SUBMISSIONS folder (or `merge SHARD_DIR...`)",
     "grade_failed": "course grade: {error}",
     "check_failed": "course check: {error}",
+    # An error of the system's (its reason in the system's words), as {error} above.
+    "system_error": "{path} could not be read or written: {reason}",
 }
 # The commands' and their arguments' help (argparse: no percent sign in any of them).
 HELP = {
@@ -99,24 +102,17 @@ HELP = {
 }
 
 
-def command_language(arguments: list[str], environ: dict[str, str] | None = None) -> str:
-    """The language an instructor's command speaks, chosen as the launcher chooses it: ``--lang
-    X`` or ``--lang=X`` anywhere in ``arguments``, else ``COURSE_LANG``, else English (never the
-    system's locale, nor the folder the command runs in)."""
-    found = None
-    items = iter(arguments)
-    for item in items:
-        if item == "--lang":
-            found = next(items, "")
-        elif item.startswith("--lang="):
-            found = item.partition("=")[2]
-    environ = os.environ if environ is None else environ
-    return known(found) or known(environ.get(ENVIRONMENT_VARIABLE)) or ENGLISH
-
-
 def say_to_instructor(key: str, **fields: object) -> None:
     """``MESSAGES[key]`` on stderr, in the language spoken now."""
     print(translate(MESSAGES, key, **fields), file=sys.stderr)
+
+
+def error_text(exc: Exception) -> str:
+    """What went wrong, in the language spoken now: the course's own errors are sentences of its
+    catalogs already; an error of the system's (an ``OSError`` with an errno) is framed by one."""
+    if isinstance(exc, OSError) and exc.errno is not None and exc.filename is not None:
+        return translate(MESSAGES, "system_error", path=exc.filename, reason=exc.strerror)
+    return str(exc)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -208,7 +204,7 @@ def _run_grade(args: argparse.Namespace) -> int:
         try:
             payload = merge([Path(p) for p in args.paths[1:]], args.out)
         except (OSError, ValueError) as exc:
-            say_to_instructor("merge_failed", error=exc)
+            say_to_instructor("merge_failed", error=error_text(exc))
             return 2
         print(summary_table(payload))
         print(wrote_line(args.out, payload, len(from_payload(payload))))
@@ -223,7 +219,7 @@ def _run_grade(args: argparse.Namespace) -> int:
         submissions = discover(root, notebook=args.notebook)
         class_list = students(root)
     except (OSError, ValueError) as exc:
-        say_to_instructor("grade_failed", error=exc)
+        say_to_instructor("grade_failed", error=error_text(exc))
         return 2
     # The lessons this batch grades: the one asked for, else every lesson anyone handed in.
     # A student missing one of them gets zero rows for it, so the gradebook has no holes.
@@ -275,12 +271,12 @@ def run_check(args: argparse.Namespace) -> int:
     # The scorecard speaks --lang, else COURSE_LANG, else the edition the notebook came from;
     # what the command says before there is a notebook, --lang, else COURSE_LANG, else English.
     chosen = args.lang or known(os.environ.get(ENVIRONMENT_VARIABLE))
-    try:
-        lessons = load_lessons(args.canonical or default_canonical_dir())
-    except (OSError, ValueError) as exc:
-        with speaking(chosen or ENGLISH):
-            say_to_instructor("check_failed", error=exc)
-        return 2
+    with speaking(chosen or ENGLISH):  # the lessons' errors are said as they are raised
+        try:
+            lessons = load_lessons(args.canonical or default_canonical_dir())
+        except (OSError, ValueError) as exc:
+            say_to_instructor("check_failed", error=error_text(exc))
+            return 2
     submissions = [named_file(path, "you", _lesson_of(path)) for path in args.notebooks]
     results = grade_all(submissions, lessons, _options(args))
     for submission, result in zip(sorted(submissions), results, strict=True):

@@ -23,8 +23,12 @@ from course_lib.i18n import translate
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
 
-# Learner-facing messages, whole sentences (one place, for the translation).
+# Learner-facing messages, whole sentences (one place, for the translation); ``no_folder`` is
+# the instructor's (``course grade: {error}``).
 MESSAGES = {
+    "no_folder": (
+        "submissions folder {root} does not exist: expected SUBMISSIONS/<student>/<NN_slug>.ipynb"
+    ),
     "not_a_file": (
         "refused without opening it: {name} is {kind}, not a notebook file. Submit the .ipynb "
         "file saved by JupyterLab."
@@ -101,10 +105,7 @@ def _student_folders(root: Path) -> list[tuple[str, Path]]:
     The folders themselves are the instructor's (a link to a folder is followed); what is inside
     them is the students'."""
     if not root.is_dir():
-        raise FileNotFoundError(
-            f"submissions folder {root} does not exist: "
-            "expected SUBMISSIONS/<student>/<NN_slug>.ipynb"
-        )
+        raise FileNotFoundError(say("no_folder", root=root))
     return sorted(
         (entry.name, Path(entry.path))
         for entry in os.scandir(root)

@@ -14,6 +14,28 @@ from pathlib import Path
 from typing import Any
 
 from course_lib.grading.report import from_payload, to_payload, write_outputs
+from course_lib.i18n import translate
+
+# Why ``course grade`` cannot take a --shard or merge shards (the instructor reads it, in the
+# command's language: ``course grade: {error}``).
+MESSAGES = {
+    "shard_syntax": "--shard takes i/n, like 2/4, not {text!r}",
+    "shard_range": "--shard {text}: i must be between 1 and n",
+    "missing": "{path} is missing: pass the --out folders of the shards",
+    "not_a_gradebook": (
+        "{path} is not a grades.json written by `course grade --shard`: pass the --out folders "
+        "of the shards"
+    ),
+    "splits": "the shards come from different splits: {counts}",
+    "incomplete": "expected shards 1..{count} once each; got {seen}",
+    "incomplete_missing": "expected shards 1..{count} once each; got {seen} (missing {missing})",
+    "versions": "the shards were graded with different versions; re-grade them alike",
+    "overlap": "students graded in two shards: {students}",
+}
+
+
+def say(key: str, **fields: object) -> str:
+    return translate(MESSAGES, key, **fields)
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -21,9 +43,9 @@ def parse_shard(text: str) -> tuple[int, int]:
     try:
         index, count = (int(part) for part in text.split("/"))
     except ValueError:
-        raise ValueError(f"--shard takes i/n, like 2/4, not {text!r}") from None
+        raise ValueError(say("shard_syntax", text=text)) from None
     if not 1 <= index <= count:
-        raise ValueError(f"--shard {text}: i must be between 1 and n")
+        raise ValueError(say("shard_range", text=text))
     return index, count
 
 
@@ -38,28 +60,35 @@ def merge(shard_dirs: list[Path], out: Path) -> dict[str, Any]:
     for directory in shard_dirs:
         path = directory / "grades.json"
         if not path.is_file():
-            raise FileNotFoundError(f"{path} is missing: pass the --out folders of the shards")
-        payloads.append(json.loads(path.read_text(encoding="utf-8")))
+            raise FileNotFoundError(say("missing", path=path))
+        try:  # what the merge reads first: the shard and the versions
+            payload = json.loads(path.read_text(encoding="utf-8"))
+            usable = bool(parse_shard(payload["shard"])) and isinstance(payload["versions"], dict)
+        except (ValueError, KeyError, TypeError, AttributeError):
+            usable = False
+        if not usable:
+            raise ValueError(say("not_a_gradebook", path=path))
+        payloads.append(payload)
     counts = {int(p["shard"].split("/")[1]) for p in payloads}
     if len(counts) != 1:
-        raise ValueError(f"the shards come from different splits: {sorted(counts)}")
+        raise ValueError(say("splits", counts=sorted(counts)))
     count = counts.pop()
     seen = sorted(int(p["shard"].split("/")[0]) for p in payloads)
     if seen != list(range(1, count + 1)):
         missing = sorted(set(range(1, count + 1)) - set(seen))
-        raise ValueError(
-            f"expected shards 1..{count} once each; got {seen}"
-            + (f" (missing {', '.join(f'{m}/{count}' for m in missing)})" if missing else "")
-        )
+        if missing:
+            shown = ", ".join(f"{m}/{count}" for m in missing)
+            raise ValueError(say("incomplete_missing", count=count, seen=seen, missing=shown))
+        raise ValueError(say("incomplete", count=count, seen=seen))
     if len({json.dumps(p["versions"], sort_keys=True) for p in payloads}) != 1:
-        raise ValueError("the shards were graded with different versions; re-grade them alike")
+        raise ValueError(say("versions"))
     results = []
     students: set[str] = set()
     for payload in payloads:
         part = from_payload(payload)
         overlap = students & {result.student for result in part}
         if overlap:
-            raise ValueError(f"students graded in two shards: {', '.join(sorted(overlap))}")
+            raise ValueError(say("overlap", students=", ".join(sorted(overlap))))
         students |= {result.student for result in part}
         results += part
     merged = to_payload(results, versions_used=payloads[0]["versions"])

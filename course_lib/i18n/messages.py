@@ -98,12 +98,18 @@ TABLES: dict[str, tuple[str, ...]] = {
         "course_lib.authoring.blocks:MESSAGES",
         # what the checks of lessons 02 and 03 share (the hints of 02.2's contract among them)
         "course_lib.checks.function_cases:HINTS",
+        "course_lib.checks.function_cases:TEXTS",
         "course_lib.checks.parameter_schemas:HINTS",
     ),
     **check_tables(),
     # What the course says outside the checks: the toolkit, the widgets, the launcher (which
     # reads its catalog itself: it runs before the course's packages are installed), the grader.
-    "toolkit": ("course_lib.toolkit.messages:MESSAGES",),
+    "toolkit": (
+        "course_lib.toolkit.messages:MESSAGES",
+        # what lesson 09's scenario runner prints (run_scenario's report)
+        "course_lib.capstone.scenarios:TEXTS",
+        "course_lib.capstone.scenarios:TITLES",
+    ),
     "widgets": (
         "course_lib.widgets.texts:TEXTS",
         "course_lib.widgets.conversation_text:TEXT",
@@ -125,9 +131,13 @@ TABLES: dict[str, tuple[str, ...]] = {
         "course_lib.grading.discover:KIND_TEXTS",
         "course_lib.grading.isolation:GAP_MESSAGES",  # the class report's isolation section
         "course_lib.grading.isolation:REFUSAL_TEXTS",  # why a notebook was not graded
+        # why `course grade` and `course check` cannot go on: their lessons, a shard, a merge
+        "course_lib.grading.canonical:MESSAGES",
+        "course_lib.grading.shard:MESSAGES",
         # what `course check` and `course grade` say to the instructor, and their --help
         "course_lib.grading.cli:MESSAGES",
         "course_lib.grading.cli:HELP",
+        "course_lib.i18n.arguments:WORDS",  # argparse's own words, for every `course` command
     ),
 }
 # The folder the launcher's package is imported from (it is not part of course_lib).

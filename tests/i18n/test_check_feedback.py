@@ -9,6 +9,7 @@ lesson's check tests already prove break one rule (``WRONG_BY_RULE``).
 from __future__ import annotations
 
 import importlib
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -147,3 +148,146 @@ def test_the_where_line_of_a_chinese_failure_is_chinese_and_the_english_one_unch
     assert (
         'Where:    the texts differ from character 5 on: expected ", Ada!", got " Ada!!"' in english
     )
+
+
+def test_what_a_shared_check_expects_of_a_type_error_speaks_the_language():
+    """function_cases.expect_type_error's expected value (it was an English f-string)."""
+    wrong = wrong_answer("lesson02.test_json_type", "02.1", "names_it")
+    chinese = failure_in("zh-CN", "02.1", wrong).failure.expected
+    english = failure_in("en", "02.1", wrong).failure.expected
+    assert english.startswith("a TypeError naming "), english
+    names = english.removeprefix("a TypeError naming ")
+    assert chinese == f"一个消息里提到 {names} 的 TypeError"
+
+
+@pytest.mark.parametrize(
+    ("tests", "exercise_id", "rule_id", "chinese_case", "english_case"),
+    [
+        ("lesson09.test_memory", "09.4", "no_tools", "  # 完全没有工具", "  # no tools at all"),
+        ("lesson09.test_budget", "09.5", "fits", "  # 正好等于预算", "  # exactly the budget"),
+    ],
+)
+def test_the_capstones_case_labels_and_expected_values_speak_the_language(
+    tests, exercise_id, rule_id, chinese_case, english_case
+):
+    """09.4's and 09.5's case labels end in a comment saying what the case is about; 09.4's
+    request with tools expected "no tools" (all were English f-strings and literals)."""
+    wrong = wrong_answer(tests, exercise_id, rule_id)
+    chinese = failure_in("zh-CN", exercise_id, wrong).failure
+    english = failure_in("en", exercise_id, wrong).failure
+    assert english.case == EXERCISES[exercise_id].rule(rule_id).case
+    assert english.case.endswith(english_case) and chinese.case.endswith(chinese_case)
+    assert chinese.case.removesuffix(chinese_case) == english.case.removesuffix(english_case)
+    if rule_id == "no_tools":
+        assert (english.expected, chinese.expected) == ("no tools", "不带 tools")
+
+
+ENGLISH_PROSE = re.compile(r"[A-Za-z]{2,}[,.;:!?]?\s+[A-Za-z]{2,}\s+[A-Za-z]{2,}")
+# Chinese characters and the full-width punctuation around them split a line into its parts.
+CHINESE = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]+")
+QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|“[^”]*”")  # example data, code: not the course's
+
+
+def english_lines(text: str) -> list[str]:
+    """The lines of ``text`` with English prose (three words in a row) outside quotes, in a part
+    of their own or beside Chinese."""
+    return [
+        line
+        for line in text.splitlines()
+        if any(ENGLISH_PROSE.search(part) for part in CHINESE.split(QUOTED.sub("''", line)))
+    ]
+
+
+def test_english_lines_finds_an_english_sentence_and_leaves_chinese_and_code_alone():
+    said = (
+        "练习 09.4 通过：converse（4 段可见对话）\n  no tools at all\nf(x='a b c')\n"
+        "练习 03.4 通过：json_type, second version（28 个可见注解）\n"
+        "  用例：assistant.ask('What time is it in Paris?', role='customer')"
+    )
+    assert english_lines(said) == [
+        "  no tools at all", "练习 03.4 通过：json_type, second version（28 个可见注解）",
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("lesson", sorted(p.name for p in (ROOT / "solutions" / "zh-CN").glob(
+    "*.ipynb")))  # fmt: skip
+def test_every_check_cell_of_a_chinese_solution_prints_chinese_and_no_english_sentence(lesson):
+    """What each check printed when the Chinese solution ran (strict nbval proves these stored
+    outputs are what the checks print now, in the edition's kernel)."""
+    import nbformat
+
+    nb = nbformat.read(ROOT / "solutions" / "zh-CN" / lesson, as_version=4)
+    checks = [cell for cell in nb.cells if "check" in cell.metadata.get("course", {})]
+    assert checks
+    for cell in checks:
+        text = "".join(output.get("text", "") for output in cell.outputs)
+        where = f"{lesson} {cell.metadata['course']['check']}"
+        assert CHINESE.search(text), where
+        assert not english_lines(text), (where, english_lines(text))
+
+
+def test_case_labels_made_when_a_check_runs_speak_the_language():
+    """The labels of hidden and cut cases, made as the check runs (were English f-strings)."""
+    from dataclasses import replace
+    from random import Random
+
+    from course_lib.checks.lesson02 import function_to_tool
+    from course_lib.checks.lesson04 import to_text
+    from course_lib.checks.lesson05.agent_loop import cases as loop_cases
+    from course_lib.checks.lesson05.stream import cases as stream_cases
+    from course_lib.checks.lesson06.to_strict import cases as strict_cases
+
+    def labels() -> list[str]:
+        undocumented = replace(function_to_tool.NOTES, doc=None)
+        return [
+            function_to_tool.case_of(undocumented, None),
+            function_to_tool.case_of(function_to_tool.NOTES, None),
+            *(case.label for case in to_text.cut_cases()),
+            loop_cases.hidden_cases(Random(1), 1)[0][0],
+            stream_cases.stream_cases(Random(1))[-1][0],
+            strict_cases.hidden_cases(1)[0].name,
+        ]
+
+    english = labels()
+    with speaking("zh-CN"):
+        chinese = labels()
+    assert ", no docstring, description=None)" in english[0]
+    assert "，没有 docstring, description=None)" in chinese[0]
+    assert (
+        ") with docstring 'Search the no" in english[1] and "，docstring 为 'Search" in chinese[1]
+    )
+    english, chinese = english[1:], chinese[1:]
+    assert english[1:3] == [
+        "to_text(a 50,000 character string)",
+        "to_text(a string exactly max_chars long, max_chars=300)",
+    ]
+    assert chinese[1] == "to_text(一个 50,000 个字符的字符串)"
+    assert english[5].startswith("to_text(hidden text 0 (") and chinese[5].startswith(
+        "to_text(隐藏文本 0（"
+    )
+    assert english[-3:-1] == ["hidden case 1", english[-2]] and chinese[-3] == "隐藏用例 1"
+    assert english[-2].startswith("hidden stream ") and chinese[-2].startswith("隐藏的流 ")
+    assert english[-1].startswith("hidden schema 0 {") and chinese[-1].startswith("隐藏 schema 0 {")
+    assert len(english) == len(chinese) and all(
+        c != e for c, e in zip(chinese, english, strict=True)
+    )
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "chinese"),
+    [
+        ("01.5", "to_anthropic 和 to_responses"),
+        ("03.4", "json_type，第二版"),
+        ("03.6", "parameters_schema，第二版"),
+        ("06.3", "select_tools 和 call_as"),
+        ("00.1", "greeting"),  # a title that is a name stays as it is
+    ],
+)
+def test_an_exercise_title_that_says_more_than_a_name_speaks_the_language(exercise_id, chinese):
+    spec = EXERCISES[exercise_id]
+    with speaking("zh-CN"):
+        assert spec.spoken_title == chinese
+        with pytest.raises(CheckFailed) as failed:
+            check(exercise_id, *([None] * len(spec.targets)))
+    assert spec.spoken_title == spec.title  # English: the title as registered
+    assert str(failed.value).startswith(f"练习 {exercise_id}（{chinese}）")

@@ -31,6 +31,11 @@ CONVERTED = [
     ROOT / "course_lib" / "grading" / "texts.py",
     ROOT / "course_lib" / "grading" / "cli.py",  # its messages and --help too
     ROOT / "course_lib" / "grading" / "scorecard.py",
+    # what they raise that reaches the instructor as `course grade: {error}`
+    ROOT / "course_lib" / "grading" / "shard.py",
+    ROOT / "course_lib" / "grading" / "canonical.py",
+    ROOT / "course_lib" / "grading" / "discover.py",
+    ROOT / "course_lib" / "i18n" / "arguments.py",  # argparse's own words
 ]
 # Functions (or methods) of modules converted in part: (module, function).
 CONVERTED_FUNCTIONS = [
@@ -60,6 +65,27 @@ NOT_PROSE = (
     "module {} has no attribute {}",  # Python's own AttributeError wording (widgets/__init__)
     "SUBMISSIONS | merge SHARD_DIR",  # `course grade`'s positional metavar (its syntax)
 )
+# The check modules every lesson's checks share (course_lib/checks/*.py; a lesson's own are in
+# its folder): what they say to a learner comes from the catalogs (``messages.po``); these texts
+# of theirs never reach a learner, each for its reason.
+SHARED_CHECKS = sorted((ROOT / "course_lib" / "checks").glob("*.py"))
+NOT_SHOWN = {
+    "no hint or text {} in this catalog": "catalog.py: a check's author asked for a key no "
+    "table holds (KeyError while writing a check)",
+    "{}: no hint {} in its catalog": "catalog.py: raised at import for a rule whose hint is "
+    "missing: the check's author's error, before any learner runs it",
+    "hidden cases for {}": "compare.py: the seed of the hidden cases' random generator (never "
+    "shown; changing it would change every hidden case)",
+    "exercise {} has no rule {}": "core.py: a test or a check's author names a rule that does "
+    "not exist (KeyError)",
+    "exercise {} is registered twice": "core.py: a check's author registered one id twice "
+    "(at import)",
+    "exercise {} must be worth at least one point": "core.py: a check's author gave no points "
+    "(at import)",
+    "{}{}:\n{}    return None\n": "function_cases.py: the Python source of a case's function",
+    "no basic JSON type for {}": "parameter_schemas.py: the oracle met an annotation of the "
+    "course's own cases it has no type for (a check author's error)",
+}
 TAG = re.compile(r"<[^<>]*>")
 FIELD = re.compile(r"\{[^{}]*\}")
 PROSE = re.compile(r"[A-Za-z]{2,}[,.;:!?]?\s+[A-Za-z]{2,}")
@@ -116,6 +142,52 @@ def test_no_sentence_of_the_converted_modules_is_built_outside_a_catalog():
         (function,) = [n for n in ast.walk(tree) if getattr(n, "name", None) == name]
         found += prose_outside_catalogs(function, f"{path.relative_to(ROOT)}:{name}")
     assert not found, "learner-facing text outside a catalog:\n" + "\n".join(found)
+
+
+def shared_check_prose(path: Path, source: str | None = None) -> list[str]:
+    """What the scan finds in a shared check module (``source``: instead of the file's), less
+    the texts that never reach a learner."""
+    text = path.read_text(encoding="utf-8") if source is None else source
+    found = prose_outside_catalogs(ast.parse(text), str(path.relative_to(ROOT)))
+    return [line for line in found if not any(f": {shown!r}"[:-1] in line
+                                              for shown in NOT_SHOWN)]  # fmt: skip
+
+
+def test_no_sentence_of_the_shared_check_modules_is_built_outside_a_catalog():
+    assert {path.name for path in SHARED_CHECKS} >= {
+        "compare.py", "function_cases.py", "core.py", "learner.py", "meaning.py", "messages.py",
+    }  # fmt: skip
+    found = [line for path in SHARED_CHECKS for line in shared_check_prose(path)]
+    assert not found, "learner-facing text outside a catalog:\n" + "\n".join(found)
+
+
+def test_each_text_the_shared_check_scan_lets_pass_is_still_there_and_nothing_else_passes():
+    everything = [
+        line
+        for path in SHARED_CHECKS
+        for line in prose_outside_catalogs(ast.parse(path.read_text(encoding="utf-8")), "x")
+    ]
+    for shown in NOT_SHOWN:  # a text that is gone (or moved to a catalog) leaves the list
+        assert sum(f": {shown!r}"[:-1] in line for line in everything) == 1, shown
+    assert len(everything) == len(NOT_SHOWN)
+
+
+def test_the_shared_check_scan_fails_on_an_added_english_message():
+    path = ROOT / "course_lib" / "checks" / "function_cases.py"
+    source = path.read_text(encoding="utf-8")
+    assert shared_check_prose(path, source) == []
+    added = source + (
+        "\n\ndef expect_named(case, name):\n"
+        '    fail(case, Plain(f"a function named {name}"), None)\n'
+    )
+    (found,) = shared_check_prose(path, added)
+    assert found.endswith(": 'a function named {}'")
+    label = source.replace('TEXTS.text("type_error_naming", names=names_text(names))',
+                           'f"a TypeError naming {names_text(names)}"')  # fmt: skip
+    assert label != source
+    assert [line.split(": ", 1)[1] for line in shared_check_prose(path, label)] == [
+        "'a TypeError naming {}'"
+    ]
 
 
 def test_the_scan_catches_an_f_string_message_and_leaves_markup_and_tables_alone():
@@ -432,3 +504,29 @@ def test_course_check_on_the_chinese_edition_prints_a_chinese_scorecard(tmp_path
     assert chinese.startswith("00_welcome：0 / ") and "  待做 00.1   尚未完成" in chinese, chinese
     assert english.startswith("00_welcome: 0 / ") and "  todo 00.1   not done yet" in english
     assert asked.startswith("00_welcome: 0 / ") and "  todo 00.1   not done yet" in asked
+
+
+def test_the_capstones_scenario_report_speaks_the_edition_and_keeps_the_scenarios_title():
+    """run_scenario's report (lesson 09) is the toolkit domain's; the scenario itself, which the
+    grader records, keeps its English title."""
+    from course_lib.capstone.scenarios import (
+        DEMO_DATA,
+        Person,
+        ScenarioRun,
+        Shop,
+        report,
+        visible_scenarios,
+    )
+
+    scenario = visible_scenarios()["price"]
+    run = ScenarioRun(scenario, Shop(DEMO_DATA), Person(), offered=[["search_products"]],
+                      asked=["search_products"], results=["龙井 68 CNY"])  # fmt: skip
+    english = report(run).splitlines()
+    with speaking("zh-CN"):
+        chinese = report(run).splitlines()
+        assert visible_scenarios()["price"].title == "a customer asks for a price"
+    assert english[0] == "Scenario price: a customer asks for a price (role customer)"
+    assert chinese[0] == "场景 price：顾客询问价格（角色 customer）"
+    assert "  request 1 offered: search_products" in english
+    assert "  第 1 个请求提供的工具：search_products" in chinese
+    assert "  shop changes: none" in english and "  商店数据的变化：无" in chinese

@@ -13,7 +13,7 @@ from random import Random
 from typing import Any
 
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import Plain, fail, first_difference, hidden_rng, pick_hint
+from course_lib.checks.compare import HintText, Plain, fail, first_difference, hidden_rng, pick_hint
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, raise_learner_error
 from course_lib.checks.lesson01._values import CITIES, NOTEBOOK, random_word
@@ -25,6 +25,7 @@ TEXTS = Catalog() | {
     "case": "{name}(<the {tool} tool>)",
     "case_after": "the input of {name}(<the {tool} tool>) after the call",
     "summary": "{count} conversions",
+    "title": "to_anthropic and to_responses",
 }
 # The rules name their cases in English (tests/checks/rules.py matches them); a failure says
 # its case in the learner's language.
@@ -278,7 +279,7 @@ def check_converter(learner: Learner, name: str, tool: dict) -> None:
 @exercise(
     "01.5",
     notebook=NOTEBOOK,
-    title="to_anthropic and to_responses",
+    title=HintText.of(TEXTS, "title"),
     points=2,
     targets=("to_anthropic", "to_responses"),
     rules=RULES,

@@ -24,6 +24,7 @@ from course_lib.checks.lesson02.docstring import (
 )
 from course_lib.checks.lesson02.parameters_schema import raised_hints, random_basic_function
 from course_lib.checks.parameter_schemas import expected_parameters_schema
+from course_lib.i18n import translate
 
 NOTES_DOC = """Search the notes for a keyword.
 
@@ -38,9 +39,21 @@ EMPTY_CASE = (
 )
 
 
+# What a case label and an expected value say (labels are made in English at import: the
+# rules' ``case``; one made at a failure speaks the learner's language).
+CASE_TEXTS = {
+    "docstring": " with docstring {doc}",
+    "no_docstring": ", no docstring",
+    "value_error_naming": "a ValueError naming {name}",
+}
+
+
 def case_of(function: FunctionCase, description: str | None) -> str:
     where = f", {function.context}," if function.context else ""
-    doc = f" with docstring {py(function.doc)}" if function.doc is not None else ", no docstring"
+    if function.doc is None:
+        doc = translate(CASE_TEXTS, "no_docstring")
+    else:
+        doc = translate(CASE_TEXTS, "docstring", doc=py(function.doc))
     return f"function_to_tool({function.signature}{where}{doc}, description={description!r})"
 
 
@@ -301,7 +314,7 @@ def expect_value_error(
 ) -> None:
     __tracebackhide__ = True
     name = function.name
-    wanted = Plain(f"a ValueError naming {name}")
+    wanted = Plain(translate(CASE_TEXTS, "value_error_naming", name=name))
     reply = learner.attempt("function_to_tool", function.spec(learner), description=description)
     if reply.raised_a("ValueError"):
         if name not in reply.message:

@@ -115,7 +115,8 @@ RULES = (
 )  # fmt: skip
 
 TEXTS = Catalog() | {
-    "summary": "{visible} visible and {hidden} hidden annotations, {refused} refused"
+    "summary": "{visible} visible and {hidden} hidden annotations, {refused} refused",
+    "title": "json_type, second version",
 }
 
 HINTS = Catalog(also=(function_cases.HINTS, schemas.HINTS)) | {
@@ -426,7 +427,7 @@ EARLIER = (("union_schema", "03.1"), ("enum_schema", "03.2"), ("container_schema
 @exercise(
     "03.4",
     notebook="03_pitfalls",
-    title="json_type, second version",
+    title=HintText.of(TEXTS, "title"),
     points=2,
     targets=("json_type",),
     rules=RULES,

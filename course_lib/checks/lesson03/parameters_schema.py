@@ -119,7 +119,8 @@ RULES = (
 )  # fmt: skip
 
 TEXTS = Catalog() | {
-    "summary": "{visible} visible and {hidden} hidden functions, {refused} refused"
+    "summary": "{visible} visible and {hidden} hidden functions, {refused} refused",
+    "title": "parameters_schema, second version",
 }
 
 HINTS = Catalog() | {
@@ -295,7 +296,7 @@ EARLIER = (("resolve_annotations", "03.5"), ("json_type", "03.4"))
 @exercise(
     "03.6",
     notebook="03_pitfalls",
-    title="parameters_schema, second version",
+    title=HintText.of(TEXTS, "title"),
     points=2,
     targets=("parameters_schema",),
     rules=RULES,

@@ -267,30 +267,39 @@ class CutCase:
     source: str | None = None
 
 
+# The labels of the cases of cutting a long result.
+CASE_TEXTS = {
+    "long_page": "to_text(a 50,000 character string)",
+    "exactly_max": "to_text(a string exactly max_chars long, max_chars=300)",
+    "one_too_long": "to_text(a string one character too long, max_chars=300)",
+    "long_chinese": "to_text(a 15,000 character string)",
+    "hidden": "to_text(hidden text {index} ({length} characters), max_chars={limit})",
+    "long_list": "to_text(a list of 2,000 dicts, max_chars=5_000)",
+}
+
+
 def cut_cases() -> list[CutCase]:
     rng = hidden_rng("04.5")
     page = '("北京天气晴. " * 7143)[:50_000]'
     texts = [
-        CutCase("to_text(a 50,000 character string)", ("北京天气晴. " * 7143)[:50_000], DEFAULT_MAX,
+        CutCase(translate(CASE_TEXTS, "long_page"), ("北京天气晴. " * 7143)[:50_000], DEFAULT_MAX,
                 source=page),
-        CutCase("to_text(a string exactly max_chars long, max_chars=300)", "上海" * 150, 300,
+        CutCase(translate(CASE_TEXTS, "exactly_max"), "上海" * 150, 300,
                 value="上海" * 150),
-        CutCase("to_text(a string one character too long, max_chars=300)", "x" * 301, 300,
+        CutCase(translate(CASE_TEXTS, "one_too_long"), "x" * 301, 300,
                 value="x" * 301),
-        CutCase("to_text(a 15,000 character string)", "上海" * 7_500, DEFAULT_MAX,
+        CutCase(translate(CASE_TEXTS, "long_chinese"), "上海" * 7_500, DEFAULT_MAX,
                 source="'上海' * 7_500"),
     ]  # fmt: skip
     for index in range(5):
         length = rng.randint(150, 2_000)
         text = "".join(rng.choice("abc 北京上海 xyz") for _ in range(length))
         limit = rng.randint(120, 1_500)
-        label = f"to_text(hidden text {index} ({length} characters), max_chars={limit})"
+        label = translate(CASE_TEXTS, "hidden", index=index, length=length, limit=limit)
         texts.append(CutCase(label, text, limit, value=text))
     big = "[{'城市': '北京', 'n': n} for n in range(2_000)]"
     whole = json_text([{"城市": "北京", "n": n} for n in range(2_000)])
-    texts.append(
-        CutCase("to_text(a list of 2,000 dicts, max_chars=5_000)", whole, 5_000, source=big)
-    )
+    texts.append(CutCase(translate(CASE_TEXTS, "long_list"), whole, 5_000, source=big))
     return texts
 
 

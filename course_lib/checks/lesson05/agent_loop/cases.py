@@ -13,6 +13,9 @@ from random import Random
 from typing import Any
 
 from course_lib.checks.lesson05._agent_tools import CITIES
+from course_lib.i18n import translate
+
+CASE_TEXTS = {"hidden": "hidden case {number}"}  # a hidden case's label
 
 Case = tuple[str, str, Callable[[], Any], int]
 
@@ -175,5 +178,6 @@ def hidden_cases(rng: Random, count: int = 8) -> list[Case]:
             made.extend(unique)
         turns.append(rng.choice(["好的。", "Done.", "北京晴，上海多云。"]))
         question = rng.choice(["天气", "weather and time", "北京 上海"])
-        cases.append((f"hidden case {number + 1}", question, script(*turns), rng.randint(1, 5)))
+        label = translate(CASE_TEXTS, "hidden", number=number + 1)
+        cases.append((label, question, script(*turns), rng.randint(1, 5)))
     return cases

@@ -10,6 +10,10 @@ from __future__ import annotations
 import json
 from random import Random
 
+from course_lib.i18n import translate
+
+CASE_TEXTS = {"hidden": "hidden stream {number}"}  # a hidden case's label
+
 CITIES = ["北京", "上海", "深圳", "Paris", "London", "東京"]
 TWO = [
     {"id": "call_a", "name": "get_weather", "arguments": '{"city": "北京"}'},
@@ -129,6 +133,10 @@ def stream_cases(rng: Random) -> list[tuple[str, list[dict] | None, dict | None]
             text = "北京晴。"
         chunks = stream(rng, text, calls, usage=rng.random() < 0.5)
         cases.append(
-            (f"hidden stream {number + 1}", chunks, {"content": text, "tool_calls": calls})
+            (
+                translate(CASE_TEXTS, "hidden", number=number + 1),
+                chunks,
+                {"content": text, "tool_calls": calls},
+            )
         )
     return cases

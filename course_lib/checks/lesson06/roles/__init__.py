@@ -33,6 +33,7 @@ from course_lib.checks.lesson06.roles.cases import (
 )
 
 TEXTS = Catalog() | {
+    "title": "select_tools and call_as",
     "select_case": "select_tools(registry, tags={tags}, role={role})",
     "call_case": "call_as(registry, {role}, {name}, {arguments})",
     "value_error": "ValueError (an unknown role)",
@@ -315,7 +316,7 @@ def expect_refused(case: str, role: str, name: str, result: str, notes: list) ->
 @exercise(
     "06.3",
     notebook=NOTEBOOK,
-    title="select_tools and call_as",
+    title=HintText.of(TEXTS, "title"),
     points=3,
     targets=("select_tools", "call_as"),
     rules=RULES,

@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from course_lib.checks.compare import hidden_rng
+from course_lib.i18n import translate
+
+CASE_TEXTS = {"hidden": "hidden schema {index} {schema}"}  # a hidden case's label
 
 Path = tuple[Any, ...]
 
@@ -354,7 +357,8 @@ def hidden_cases(count: int = 8) -> list[StrictCase]:
             "required": required,
             "additionalProperties": False,
         }
-        label = f"hidden schema {index} {json.dumps(schema, ensure_ascii=False)}"
+        shown = json.dumps(schema, ensure_ascii=False)
+        label = translate(CASE_TEXTS, "hidden", index=index, schema=shown)
         optional = tuple((n,) for n in names if n not in required)
         cases.append(StrictCase(label, schema, sample, optional, tuple((n,) for n in required)))
     return cases

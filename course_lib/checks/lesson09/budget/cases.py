@@ -14,6 +14,7 @@ from random import Random
 
 from course_lib.capstone.conversation import message_size
 from course_lib.checks.compare import hidden_rng
+from course_lib.i18n import translate
 
 SYSTEM = {"role": "system", "content": "You are the assistant of a small tea shop."}
 QUESTIONS = (
@@ -81,6 +82,18 @@ def expected_fit(messages: list[dict], budget: int) -> list[dict]:
     return [*head, *(m for e in kept for m in e), *current]
 
 
+# What each case is about: the comment of its label (``Case.about`` is the key).
+ABOUT_TEXTS = {
+    "exact": "exactly the budget",
+    "one_over": "one character over",
+    "newest_only": "room for the newest exchange only",
+    "current_over": "the current question has its results, and even they are over",
+    "nothing_fits": "not even what must stay fits",
+    "no_system": "no system prompt",
+    "hidden": "hidden",
+}
+
+
 @dataclass(frozen=True)
 class Case:
     messages: list[dict]
@@ -89,7 +102,7 @@ class Case:
 
     @property
     def label(self) -> str:
-        return f"fit_budget(messages, {self.budget})  # {self.about}"
+        return f"fit_budget(messages, {self.budget})  # {translate(ABOUT_TEXTS, self.about)}"
 
 
 def visible_cases() -> list[Case]:
@@ -105,16 +118,16 @@ def visible_cases() -> list[Case]:
     newest = size(head) + size(exchanges[-1]) + size(current)
     going = [SYSTEM, *earlier, *with_tools("Is it raining in 北京?", "call_b", ["小雨"], None)]
     return [
-        Case(conversation, total, "exactly the budget"),
-        Case(conversation, total - 1, "one character over"),
-        Case(conversation, newest, "room for the newest exchange only"),
+        Case(conversation, total, "exact"),
+        Case(conversation, total - 1, "one_over"),
+        Case(conversation, newest, "newest_only"),
         Case(
             going,
             size(head) + size(going[-3:]) - 1,
-            "the current question has its results, and even they are over",
+            "current_over",
         ),
-        Case(conversation, size(head) + size(current) - 1, "not even what must stay fits"),
-        Case(conversation[1:], size(conversation[1:]) - 1, "no system prompt"),
+        Case(conversation, size(head) + size(current) - 1, "nothing_fits"),
+        Case(conversation[1:], size(conversation[1:]) - 1, "no_system"),
     ]
 
 

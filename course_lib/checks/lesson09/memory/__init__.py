@@ -38,6 +38,7 @@ TEXTS = Catalog() | {
     "previous": "it also sent previous_response_id, but the input already holds everything",
     "a_responses_request": "a Responses request with the registry's tools in its format",
     "summary": "{visible} visible and {hidden} hidden conversations",
+    "no_tools": "no tools",
 }
 CASES = [case.label for case in visible_cases()]
 RULES = (
@@ -202,7 +203,7 @@ def judge_requests(case: Case, exchanges: list[Exchange], sent: list[list]) -> N
             fail(case.label, Plain(TEXTS.text("a_responses_request")), Plain(problem),
                  hint("responses", problem=problem), where=where)  # fmt: skip
         if case.empty and "tools" in request:
-            fail(case.label, Plain("no tools"), request.get("tools"), hint("no_tools"))
+            fail(case.label, Plain(TEXTS.text("no_tools")), request.get("tools"), hint("no_tools"))
         got = views(input_messages(request.get("input")))
         if got != wanted:
             expect_equal(case.label, wanted, got, hint=request_hint(case, number, got, wanted))

@@ -13,6 +13,7 @@ from typing import Any
 
 from course_lib.checks.compare import hidden_rng
 from course_lib.checks.lesson09.budget.cases import SYSTEM, plain, with_tools
+from course_lib.i18n import translate
 
 CHECK_MODEL = "toy-check-model-09"
 REGISTRY_SOURCE = '''\
@@ -40,6 +41,14 @@ def make_registry(empty=False):
 
     return registry
 '''
+# What each conversation is about: the comment of its case label (``Case.about`` is the key).
+ABOUT_TEXTS = {
+    "one_call": "one call, then the answer",
+    "two_calls": "two calls in one turn",
+    "never_stops": "a model that never stops",
+    "no_tools": "no tools at all",
+    "hidden": "hidden",
+}
 CITIES = ("北京", "上海", "深圳", "Paris", "London", "東京")
 
 
@@ -57,12 +66,13 @@ class Case:
     turns: tuple[Any, ...]  # each: text, or a list of (tool, arguments) calls
     max_turns: int = 6
     empty: bool = False
-    about: str = ""
+    about: str = "hidden"
 
     @property
     def label(self) -> str:
         limit = f", max_turns={self.max_turns}" if self.max_turns != 6 else ""
-        return f"converse(client, registry, messages, model={CHECK_MODEL!r}{limit})  # {self.about}"
+        about = translate(ABOUT_TEXTS, self.about)
+        return f"converse(client, registry, messages, model={CHECK_MODEL!r}{limit})  # {about}"
 
     def policy(self) -> Any:
         from course_lib.local_model import ScriptedPolicy, call
@@ -88,25 +98,23 @@ EARLIER = [
 def visible_cases() -> list[Case]:
     question = {"role": "user", "content": "北京明天会下雨吗？"}
     return [
-        Case(
-            [*EARLIER, question], ([weather("北京")], "北京晴。"), about="one call, then the answer"
-        ),
+        Case([*EARLIER, question], ([weather("北京")], "北京晴。"), about="one_call"),
         Case(
             [*EARLIER, {"role": "user", "content": "北京和上海呢？"}],
             ([weather("北京"), weather("上海")], "北京晴，上海多云。"),
-            about="two calls in one turn",
+            about="two_calls",
         ),
         Case(
             [SYSTEM, {"role": "user", "content": "Weather everywhere, one city at a time."}],
             tuple([weather(c)] for c in CITIES[:4]),
             max_turns=3,
-            about="a model that never stops",
+            about="never_stops",
         ),
         Case(
             [*EARLIER, {"role": "user", "content": "Thanks!"}],
             ("不客气。",),
             empty=True,
-            about="no tools at all",
+            about="no_tools",
         ),
     ]
 
