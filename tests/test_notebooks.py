@@ -31,7 +31,7 @@ from course_lib.authoring.execute import run_notebook
 from course_lib.authoring.steps import CHECK_SOURCE, course_meta, is_check, is_exercise
 from course_lib.checks import EXERCISES, messages
 from course_lib.grading.runner import PYTEST_MAIN
-from course_lib.i18n import EDITIONS, ENGLISH, translate
+from course_lib.i18n import EDITIONS, ENGLISH, speaking, translate
 from course_lib.toolkit.state import untouched_environment
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -144,7 +144,8 @@ def test_the_student_notebook_runs_and_only_its_check_cells_say_not_done_yet(sol
 
 def not_done_yet(exercise_id: str, lang: str) -> str:
     """The first line a check says, in ``lang``, when its exercise is still a stub."""
-    title = EXERCISES[exercise_id].title
+    with speaking(lang):  # a title that says more than a name is said in the edition's language
+        title = EXERCISES[exercise_id].spoken_title
     return translate(messages.MESSAGES, "header_not_done", lang, id=exercise_id, title=title)
 
 
