@@ -54,7 +54,8 @@ def grade_submission(
     lessons, whose passed parts this lesson's kernel uses (``toolkit_plan``)."""
     try:
         result = _grade(submission, lessons, options, earlier or [])
-        result.notes[:0] = parts_notes(submission.notebook, earlier or [], lessons)
+        with speaking(result.language):  # the notes on parts too, in the edition handed in
+            result.notes[:0] = parts_notes(submission.notebook, earlier or [], lessons)
         return stable(result)
     except Exception as exc:  # noqa: BLE001 (a bug of ours must not stop the class run)
         error = scrub(f"{type(exc).__name__}: {exc}")[:300]

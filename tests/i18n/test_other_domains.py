@@ -530,3 +530,33 @@ def test_the_capstones_scenario_report_speaks_the_edition_and_keeps_the_scenario
     assert "  request 1 offered: search_products" in english
     assert "  第 1 个请求提供的工具：search_products" in chinese
     assert "  shop changes: none" in english and "  商店数据的变化：无" in chinese
+
+
+def test_the_notes_on_toolkit_parts_speak_the_submissions_edition(tmp_path, monkeypatch):
+    """The report's lines on the parts a lesson takes from earlier lessons are said in the
+    edition handed in (they were English on a Chinese scorecard: the grader made them outside
+    the submission's language). The run itself is not what this test is about: ``_grade``
+    hands back a Chinese lesson 06's result with no rows."""
+    from course_lib.grading import GradeOptions, grader
+    from course_lib.grading.canonical import default_canonical_dir, load_lessons
+    from course_lib.grading.discover import Submission
+    from course_lib.grading.results import SubmissionResult
+
+    lessons = load_lessons(default_canonical_dir())
+    slug = "06_hardening"
+
+    def graded(language: str) -> list[str]:
+        result = SubmissionResult("ada", slug, [], language=language)
+        monkeypatch.setattr(grader, "_grade", lambda *args: result)
+        submission = Submission("ada", slug, tmp_path / f"{slug}.ipynb")
+        return grader.grade_submission(submission, lessons, GradeOptions()).notes
+
+    english, chinese = graded("en"), graded("zh-CN")
+    assert english[0].startswith("Parts from earlier lessons: 0 of "), english
+    assert any(
+        line.startswith("Using the course's run_agent: finish exercise 05.1") for line in english
+    )
+    assert len(chinese) == len(english), chinese
+    for line in chinese:
+        assert re.search("[\u4e00-\u9fff]", line) and "Parts from" not in line, chinese
+        assert "Using the course's" not in line, chinese
