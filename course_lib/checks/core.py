@@ -280,7 +280,7 @@ class Passed(str):
 
 
 def passed_line(spec: Exercise, summary: str | None) -> str:
+    title = spec.spoken_title
     if summary:
-        title = spec.spoken_title
         return messages.say("passed_summary", id=spec.id, title=title, summary=summary)
-    return messages.say("passed", id=spec.id, title=spec.spoken_title)
+    return messages.say("passed", id=spec.id, title=title)

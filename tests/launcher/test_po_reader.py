@@ -117,3 +117,23 @@ def test_the_two_readers_agree_on_every_corner_of_the_format(tmp_path: Path) -> 
 def test_the_launcher_names_languages_as_the_course_does(lang: object) -> None:
     assert messages.LANGUAGES == i18n.LANGUAGES
     assert messages.known(lang) == i18n.known(lang)
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["check", "--lang", "zh-CN"],
+        ["--lang=zh_CN", "check"],
+        ["--lang", "en", "grade", "--lang=zh-CN"],  # the last one given wins
+        ["grade", "--lang"],  # nothing after it
+        ["grade", "--language", "zh-CN"],  # not the option
+        ["check", "x.ipynb"],
+    ],
+)
+def test_the_launcher_and_the_course_read_lang_alike(arguments):
+    """``--lang`` is read twice, by the launcher (before the course's packages exist) and by
+    ``course_lib.i18n.arguments.command_language``: one rule, held equal here."""
+    from course_lib.i18n.arguments import command_language
+
+    found, _ = messages.lang_option(arguments)
+    assert command_language(arguments, {}) == (i18n.known(found) or i18n.ENGLISH)
