@@ -5,9 +5,14 @@ learner's code (``MEETING_SOURCE``). Its tools prove concurrency without measuri
 call waits at a meeting point until every call of the batch is running, then call *i* waits
 until call *i + 1* has finished, so the last call finishes first. "Finished" is signalled as
 late as the registry can: when ``call`` (or ``acall``) returns or raises, not when the tool
-does, so that the rest of call *i + 1*'s way back (its result made text) is behind it before
-call *i* wakes; a machine busy with other work then cannot put the futures back in call order
-by chance (it did once, when the signal came from inside the tool). Calls that run one after
+does; and for ``call``, call *i* then waits (at most ``WAIT`` seconds) until the thread that made
+call *i + 1* has handed its result back: it ended, or it waits for more work (a pool's worker,
+a ``Queue``, a ``join``); and the last call, which finishes first, waits (at most 2 s) until
+the thread that made the registry, which runs ``run_tool_calls``, waits for the results: had
+every call finished before it looked, ``as_completed`` would give them in any order. So a
+machine busy with other work cannot put the futures back in call order by chance (it did, when
+"finished" came from inside the tool, and again, more rarely, when every call had finished
+before the learner's code looked). Calls that run one after
 another never all meet: the first waits ``WAIT`` seconds (a bound only a wrong answer reaches,
 generous for a loaded machine), then the meeting is broken and noted, and the rest pass. Tools
 named in ``down`` raise from ``call`` itself, as a registry from elsewhere might.
@@ -31,7 +36,10 @@ CITIES = ["北京", "上海", "深圳", "Paris", "London", "東京"]
 
 MEETING_SOURCE = '''\
 import json
+import os
+import sys
 import threading
+import time
 
 from course_lib.driver import json_problem, safe_repr
 from course_lib.reference import ToolRegistry
@@ -50,6 +58,8 @@ class Meeting:
         self.broken = False
         self.finished = [threading.Event() for _ in range(count)]
         self.signalled_by_call = set()  # positions whose call(), not their tool, says "finished"
+        self.threads = {}  # position -> the thread that called registry.call for it
+        self.caller = None  # the thread that runs run_tool_calls (05.3; None for 05.5's loop)
         self.running = 0
         self.peak = 0
 
@@ -68,8 +78,9 @@ class Meeting:
         if not signalled_later:
             self.finished[position].set()
 
-    def call_starts(self, arguments):
-        """The position of a call about to run, which its ``call`` signals as finished."""
+    def call_starts(self, arguments, thread=None):
+        """The position of a call about to run, which its ``call`` signals as finished;
+        ``thread``: the thread making the call, whose handing back call *position - 1* awaits."""
         try:
             data = json.loads(arguments) if isinstance(arguments, str) else arguments
             position = data.get("position") if isinstance(data, dict) else None
@@ -79,6 +90,8 @@ class Meeting:
             return None
         with self.lock:
             self.signalled_by_call.add(position)
+            if thread is not None:
+                self.threads[position] = thread
         return position
 
     def call_ends(self, position):
@@ -95,10 +108,56 @@ class Meeting:
         try:
             if not self.all_here.wait(self.timeout):
                 self.break_up()
+            if not self.broken and position + 1 == self.count:
+                # The first to finish: not before the caller waits for the results, or all of
+                # them could be done before it looks, and come back in any order.
+                self.wait_idle(self.caller, min(self.timeout, 2.0))
             if not self.broken and position + 1 < self.count:
-                self.finished[position + 1].wait(self.timeout)
+                if self.finished[position + 1].wait(self.timeout):
+                    self.wait_idle(self.threads.get(position + 1), self.timeout)
         finally:
             self.leave(position)
+
+    def wait_idle(self, ident, seconds):
+        """Until thread ``ident`` waits: it ended, or its innermost Python frame is a pool
+        worker's loop or threading's or queue's waiting (a call's thread has handed its result
+        back; the caller waits for the results); at most ``seconds``."""
+        if ident is None or ident == threading.get_ident():
+            return
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            frame = sys._current_frames().get(ident)
+            if frame is None or waiting(frame):
+                return
+            time.sleep(0.001)
+
+
+# Where a thread waits, by its innermost Python frame: a pool worker's loop, threading's and
+# queue's waiting functions. Not any frame of those files: ``Event.set``, which ends a call,
+# runs in threading.py too.
+WAITING = {
+    os.sep + os.path.join("concurrent", "futures", "thread.py"): {"_worker"},
+    os.sep + "threading.py": {"wait", "join", "_wait_for_tstate_lock"},
+    os.sep + "queue.py": {"get", "put", "join"},
+}
+
+
+def waiting(frame):
+    """Is a thread whose innermost Python frame is ``frame`` waiting for work or for others?
+    Not while it starts a thread (``Thread.start`` waits until the thread runs): a caller doing
+    that is still handing out the calls."""
+    code = frame.f_code
+    if not any(
+        code.co_filename.endswith(path) and code.co_name in names
+        for path, names in WAITING.items()
+    ):
+        return False
+    while frame is not None:
+        code = frame.f_code
+        if code.co_filename.endswith(os.sep + "threading.py") and code.co_name == "start":
+            return False
+        frame = frame.f_back
+    return True
 
 
 class MeetingRegistry(ToolRegistry):
@@ -109,6 +168,7 @@ class MeetingRegistry(ToolRegistry):
     def __init__(self, count, down, timeout, asynchronous=()):
         super().__init__()
         self.meeting = self.meeting_class(count, timeout)
+        self.meeting.caller = threading.get_ident()  # the check calls run_tool_calls from here
         self.down = set(down)
         self.arguments = []
         self.raised_down = 0
@@ -125,7 +185,7 @@ class MeetingRegistry(ToolRegistry):
 
     def call(self, name, arguments=None):
         self.arguments.append(arguments)
-        position = self.meeting.call_starts(arguments)
+        position = self.meeting.call_starts(arguments, threading.get_ident())
         try:
             result = super().call(name, arguments)
             self.raise_if_down(name, arguments)
@@ -192,6 +252,7 @@ class AsyncMeetingRegistry(MeetingRegistry):
         self.blocked_loop = False
         self.foreign_loop = False
         super().__init__(count, down, timeout, asynchronous)
+        self.meeting.caller = None  # the caller's loop never waits in threading's functions
 
     def plain_tool(self, name):
         def tool(city: str, position: int) -> str:

@@ -214,3 +214,21 @@ def test_messages_in_finishing_order_show_however_long_a_call_takes_on_its_way_b
 
     monkeypatch.setattr(registry_module, "result_text", later_calls_take_longer)
     assert_breaks_rule("05.3", "order", completion_order)
+
+
+def test_messages_in_finishing_order_show_however_long_the_learners_code_takes_after_a_call():
+    """The learner's own code after ``registry.call`` (building the message, say) takes longer
+    the later the call: the meeting still makes the later call hand its result back first, so
+    messages in finishing order are still caught at the rule's case."""
+
+    def slow_way_back(registry, tool_calls):
+        def one(tool_call):
+            content = safely(registry, tool_call)
+            time.sleep(0.1 * (json.loads(tool_call["function"]["arguments"])["position"] + 1))
+            return tool_call, content
+
+        with ThreadPoolExecutor(max_workers=len(tool_calls) or 1) as pool:
+            futures = [pool.submit(one, c) for c in tool_calls]
+            return [tool_message(*f.result()) for f in as_completed(futures)]
+
+    assert_breaks_rule("05.3", "order", slow_way_back)
