@@ -32,11 +32,26 @@ HERE = Path(__file__).resolve().parent.parent  # tests/grading: the tests' lesso
 OPTIONS = GradeOptions(cell_timeout=120, memory_mb=1500, jobs=2, check_modules=(CHECK_MODULE,))
 
 ATTEMPT = """
+import signal as _signal
+
+class NoAnswer(Exception):
+    pass
+
+def _no_answer(signum, frame):
+    raise NoAnswer
+
 def attempt(label, action):
+    # Each route is given ATTEMPT_SECONDS: one that hangs is reported as blocked (NoAnswer), by
+    # name, rather than the cell's timeout hiding which one it was.
+    previous = _signal.signal(_signal.SIGALRM, _no_answer)
+    _signal.setitimer(_signal.ITIMER_REAL, ATTEMPT_SECONDS)
     try:
         found = action()
     except BaseException as exc:  # the attack reports every refusal as data
         return f"{label}: blocked ({type(exc).__name__})"
+    finally:
+        _signal.setitimer(_signal.ITIMER_REAL, 0)
+        _signal.signal(_signal.SIGALRM, previous)
     if not found:
         return f"{label}: blocked (nothing there)"
     return f"{label}: GOT {str(found)[:200]}"
@@ -50,9 +65,15 @@ def double(x):
 """
 
 
+# The most one route of an attack may take (the longest waits are 10 s connect timeouts): a
+# route that hangs is cut there and named, inside the cell's timeout (OPTIONS).
+ATTEMPT_SECONDS = 30
+
+
 def attack(source: str) -> object:
     """A submission whose 90.1 cell runs ``source``, which fills the list ``ATTEMPTS``."""
-    cell = ATTEMPT + "ATTEMPTS = []\n" + source.strip("\n") + "\n" + REPORT
+    head = f"ATTEMPT_SECONDS = {ATTEMPT_SECONDS}\n" + ATTEMPT + "ATTEMPTS = []\n"
+    cell = head + source.strip("\n") + "\n" + REPORT
     return submission({**SOLUTIONS, "90.1": cell})
 
 

@@ -501,3 +501,17 @@ def _deep(tmp_path: Path) -> Path:
     workdir = tmp_path / ("d" * 60) / ("e" * 60) / "notebook"
     workdir.mkdir(parents=True)
     return workdir
+
+
+def test_a_route_that_hangs_is_cut_and_named_not_left_to_the_cells_timeout():
+    """An attack's route that never returns is reported as blocked (NoAnswer) under its own
+    label after ATTEMPT_SECONDS, so a hang says which route it was."""
+    import time
+
+    from attacks.batch import ATTEMPT
+
+    scope: dict = {"ATTEMPT_SECONDS": 0.2}
+    exec(ATTEMPT, scope)  # the code every attack cell starts with
+    # Uncut, the sleep would end and be reported as "blocked (nothing there)".
+    assert scope["attempt"]("a hang", lambda: time.sleep(30)) == "a hang: blocked (NoAnswer)"
+    assert scope["attempt"]("a route", lambda: "found") == "a route: GOT found"
