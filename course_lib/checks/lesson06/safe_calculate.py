@@ -436,7 +436,8 @@ def expect_no_eval(learner: Learner) -> None:
     if found.returned and found.value:
         names = " and ".join(found.value)
         got = Plain(TEXTS.text("calls", names=names))
-        fail(TEXTS.text("code_case"), Plain(TEXTS.text("no_eval")), got, hint("eval_in_code", names=names))
+        case = TEXTS.text("code_case")
+        fail(case, Plain(TEXTS.text("no_eval")), got, hint("eval_in_code", names=names))
 
 
 @exercise(
