@@ -25,6 +25,7 @@ TEXTS = Catalog() | {
     "case": "{name}(<the {tool} tool>)",
     "case_after": "the input of {name}(<the {tool} tool>) after the call",
     "summary": "{count} conversions",
+    "schema_placeholder": "<the tool's parameters schema, unchanged>",
     "title": "to_anthropic and to_responses",
 }
 # The rules name their cases in English (tests/checks/rules.py matches them); a failure says
@@ -225,14 +226,13 @@ SPARSE_EXAMPLE = {
         },
     },
 }
-SCHEMA_PLACEHOLDER = "<the tool's parameters schema, unchanged>"
 
 
 def abbreviated(value: Any, schema: dict) -> Any:
     """``value`` with the (long) parameters schema, wherever it is unchanged, as one line: the
-    difference is elsewhere."""
+    difference is elsewhere. The line is said in the learner's language."""
     if isinstance(value, dict) and first_difference(schema, value) is None:
-        return SCHEMA_PLACEHOLDER
+        return TEXTS.text("schema_placeholder")
     if isinstance(value, dict):
         return {key: abbreviated(item, schema) for key, item in value.items()}
     if isinstance(value, list):
