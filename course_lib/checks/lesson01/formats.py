@@ -13,7 +13,15 @@ from random import Random
 from typing import Any
 
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import HintText, Plain, fail, first_difference, hidden_rng, pick_hint
+from course_lib.checks.compare import (
+    HintText,
+    Plain,
+    fail,
+    first_difference,
+    hidden_rng,
+    pick_hint,
+    where_they_differ,
+)
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, raise_learner_error
 from course_lib.checks.lesson01._values import CITIES, NOTEBOOK, random_word
@@ -242,11 +250,10 @@ def abbreviated(value: Any, schema: dict) -> Any:
 
 def expect_same(case: str, expected: Any, got: Any, tool: dict, chosen: str) -> None:
     __tracebackhide__ = True
-    difference = first_difference(expected, got)
-    if difference is None:
+    if first_difference(expected, got) is None:
         return
     schema = tool["function"]["parameters"]
-    where = None if difference.startswith("expected ") else difference
+    where = where_they_differ(expected, got)
     fail(case, abbreviated(expected, schema), abbreviated(got, schema), chosen, where=where)
 
 
