@@ -506,7 +506,8 @@ def test_course_check_on_the_chinese_edition_prints_a_chinese_scorecard(tmp_path
         ).stdout  # fmt: skip
 
     chinese, english, asked = check("zh-CN"), check("en"), check("zh-CN", "--lang", "en")
-    assert chinese.startswith("00_welcome：0 / ") and "  尚未完成 00.1   尚未完成" in chinese, chinese
+    assert chinese.startswith("00_welcome：0 / "), chinese
+    assert "  尚未完成 00.1   尚未完成" in chinese, chinese
     assert english.startswith("00_welcome: 0 / ") and "  todo 00.1   not done yet" in english
     assert asked.startswith("00_welcome: 0 / ") and "  todo 00.1   not done yet" in asked
 
