@@ -258,12 +258,20 @@ def expect_equal(
     """Fail unless ``got`` equals ``expected`` as JSON. The hint is ``hint`` if given, else the
     first of ``hints`` whose predicate holds for ``got``, else the generic one."""
     __tracebackhide__ = True
-    difference = _difference(expected, got, "$")
-    if difference is not None:
-        # A mismatch of the whole value needs no "where": Expected and Got already show it.
-        path, key, _ = difference
-        where = None if path == "$" and key in WHOLE_VALUE else _said(*difference)
+    if _difference(expected, got, "$") is not None:
+        where = where_they_differ(expected, got)
         fail(case, expected, got, hint or pick_hint(got, hints), where=where)
+
+
+def where_they_differ(expected: Any, got: Any) -> str | None:
+    """``first_difference`` for a Where line, or ``None`` when the values are equal or differ as
+    a whole (Expected and Got already show it), in any language: a check that tested the English
+    words (``startswith("expected ")``) kept a redundant line in Chinese."""
+    difference = _difference(expected, got, "$")
+    if difference is None:
+        return None
+    path, key, _ = difference
+    return None if path == "$" and key in WHOLE_VALUE else _said(*difference)
 
 
 def hidden_rng(exercise_id: str) -> random.Random:

@@ -7,6 +7,7 @@ failure) whose ``_render_traceback_`` makes IPython show the message alone, with
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
@@ -62,17 +63,16 @@ def render(failure: Failure, header: str = "header_failed") -> str:
     if failure.exercise:
         lines.append(messages.say(header, id=failure.exercise, title=failure.title or ""))
     if header == "header_not_done":
-        text = " ".join(part for part in (failure.detail, messages.say("not_done_tail")) if part)
-        return f"{lines[0]} {text}" if lines else text
+        return sentences(*lines, failure.detail, messages.say("not_done_tail"))
     if failure.case:
         lines.append(messages.say("line_case", case=failure.case))
     if failure.raised:
         lines.append(messages.say("line_raised", raised=failure.raised))
     else:
         if failure.expected is not None:
-            lines.append(messages.say("line_expected", expected=_indent(failure.expected)))
+            lines.append(labelled("line_expected", "expected", failure.expected))
         if failure.got is not None:
-            lines.append(messages.say("line_got", got=_indent(failure.got)))
+            lines.append(labelled("line_got", "got", failure.got))
     if failure.where:
         lines.append(messages.say("line_where", where=failure.where))
     if failure.detail:
@@ -82,5 +82,23 @@ def render(failure: Failure, header: str = "header_failed") -> str:
     return "\n".join(lines)
 
 
-def _indent(text: str) -> str:
-    return text.replace("\n", "\n          ")
+def labelled(line: str, field: str, value: str) -> str:
+    """``messages.say(line, field=value)`` with the value's later lines under its first: indented
+    by the label's width on screen ("Got:      " is 10 columns, "实际：" 6)."""
+    width = columns(messages.say(line, **{field: ""}))
+    return messages.say(line, **{field: value.replace("\n", "\n" + " " * width)})
+
+
+def columns(text: str) -> int:
+    """The width of ``text`` on a terminal: a wide (Chinese) character takes two columns."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+def sentences(*parts: str | None) -> str:
+    """Sentences as one paragraph: a space after an English one, none after a full-width
+    character (Chinese puts no space after 。 or ）)."""
+    text = ""
+    for part in filter(None, parts):
+        wide = text and unicodedata.east_asian_width(text[-1]) in "WF"
+        text += part if not text or wide else f" {part}"
+    return text

@@ -33,17 +33,16 @@ def _scorecard_lines(row: Any) -> list[str]:
         return _scenario_lines(row)
     if not row.failure:
         return _scorecard_message(row.message)
-    from course_lib.checks import messages
+    from course_lib.checks.failures import labelled
 
     first = row.message.splitlines()[0] if row.message else ""
     lines = [_shorten(first)] if first else []
     fields = row.failure
     for key, line in SCORECARD_LINES:
         value = fields.get(key)
-        # A value spread over several lines would show only its opening bracket: the Where:
-        # line, which names the first difference, says more in one line.
-        if value and "\n" not in value:
-            lines.append(_shorten(messages.say(line, **{key: value})))
+        # A value spread over several lines (pretty JSON) shows every line, under its first.
+        if value:
+            lines += [_shorten(part) for part in labelled(line, key, value).splitlines()]
     return lines
 
 

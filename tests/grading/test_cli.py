@@ -158,14 +158,17 @@ def test_an_exception_on_the_scorecard_is_named(tmp_path, canonical_dir, capsys)
     assert "Your code raised ValueError: no doubling today" in capsys.readouterr().out
 
 
-def test_the_scorecard_leaves_out_values_that_span_lines_and_keeps_where_they_differ():
+def test_the_scorecard_shows_every_line_of_a_value_that_spans_lines():
+    """A pretty-printed Expected or Got once showed nothing at all (its first line alone would be
+    a bracket): a learner reading the scorecard saw a case and a hint but not what came back."""
     from course_lib.grading.results import ExerciseResult
     from course_lib.grading.scorecard import _scorecard_lines
+    from course_lib.i18n import speaking
 
     failure = {
         "case": "names()",
         "expected": '[\n  "a"\n]',
-        "got": '[\n  "b"\n]',
+        "got": '[\n  "b",\n  "c"\n]',
         "where": 'at $[0]: expected "a", got "b"',
         "hint": "Keep order.",
     }
@@ -174,9 +177,21 @@ def test_the_scorecard_leaves_out_values_that_span_lines_and_keeps_where_they_di
     assert _scorecard_lines(row) == [
         "Exercise 04.1 (ToolRegistry) is not right yet.",
         "Case: names()",
+        "Expected: [",
+        '            "a"',
+        "          ]",
+        "Got:      [",
+        '            "b",',
+        '            "c"',
+        "          ]",
         'Where:    at $[0]: expected "a", got "b"',
         "Hint: Keep order.",
     ]
+    with speaking("zh-CN"):
+        chinese = _scorecard_lines(row)
+    # 实际：is six columns wide: the value's later lines start under its first.
+    got = chinese.index("实际：[")
+    assert chinese[got : got + 4] == ["实际：[", '        "b",', '        "c"', "      ]"]
 
 
 def test_a_scenario_graded_exercise_on_the_scorecard_lists_its_failed_scenarios_and_hints():

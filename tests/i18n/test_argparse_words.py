@@ -135,7 +135,7 @@ def test_chinese_under_lang_and_course_lang_from_the_command_and_the_launcher():
     required = course("check", "--lang=zh-CN")
     assert required.returncode == 2
     assert required.stderr.startswith("用法：course check [-h]")
-    assert required.stderr.endswith("\ncourse check：错误：缺少以下必需的参数：NOTEBOOK\n")
+    assert required.stderr.endswith("\ncourse check：错误：缺少以下必填的参数：NOTEBOOK\n")
     choice = course("check", "x.ipynb", "--lang", "fr", COURSE_LANG="zh-CN")
     assert choice.stderr.endswith(
         "course check：错误：参数 --lang：无效的选择：'fr'（请从 'en', 'zh-CN' 中选择）\n"

@@ -428,14 +428,19 @@ def test_the_scorecard_speaks_the_language_it_is_asked_for():
     rows = [
         ExerciseResult("you", "00_welcome", "00.1", 2, 2, "passed", "passed"),
         ExerciseResult("you", "00_welcome", "00.2", 0, 3, "not_attempted", "not done"),
+        ExerciseResult("you", "00_welcome", "00.3", 0, 1, "failed", ""),
     ]
     result = SubmissionResult("you", "00_welcome", rows, notes=["a note"], language="zh-CN")
     with speaking("zh-CN"):
         chinese = scorecard(result).splitlines()
-    assert chinese[:3] == ["00_welcome：2 / 5 分", "  通过 00.1   通过", "  待做 00.2   尚未完成"]
+    # The marks use the glossary's words, padded to one width so the ids stay in a column.
+    assert chinese[:3] == [
+        "00_welcome：2 / 6 分", "  通过     00.1   通过", "  尚未完成 00.2   尚未完成",
+    ]  # fmt: skip
+    assert "  未通过   00.3   未通过" in chinese
     assert chinese[-1] == "  说明：a note"
     assert scorecard(result).splitlines()[:2] == [
-        "00_welcome: 2 / 5 points", "  ok   00.1   passed",
+        "00_welcome: 2 / 6 points", "  ok   00.1   passed",
     ]  # fmt: skip
 
 
@@ -501,7 +506,8 @@ def test_course_check_on_the_chinese_edition_prints_a_chinese_scorecard(tmp_path
         ).stdout  # fmt: skip
 
     chinese, english, asked = check("zh-CN"), check("en"), check("zh-CN", "--lang", "en")
-    assert chinese.startswith("00_welcome：0 / ") and "  待做 00.1   尚未完成" in chinese, chinese
+    assert chinese.startswith("00_welcome：0 / "), chinese
+    assert "  尚未完成 00.1   尚未完成" in chinese, chinese
     assert english.startswith("00_welcome: 0 / ") and "  todo 00.1   not done yet" in english
     assert asked.startswith("00_welcome: 0 / ") and "  todo 00.1   not done yet" in asked
 

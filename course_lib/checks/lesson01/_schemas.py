@@ -87,6 +87,7 @@ TEXTS = Catalog() | {
     "case_names": "the parameter names in {what}",
     "case_default": 'the "default" of {name}',
     "case_default_fits": 'the "default" of {name} against the schema of {name}',
+    "case_type": 'the "type" of {name}',
     "case_arguments": "the model sends the arguments {arguments}",
     "at_path": "at {path}",
     "a_sentence": "a sentence saying what the tool does",
@@ -255,6 +256,39 @@ def expect_default(properties: dict, name: str, value: Any) -> None:
         )
 
 
+def declares_type(schema: Any, kind: str) -> bool:
+    """Whether ``schema`` says its value is of JSON type ``kind``: ``"type"`` names it (alone or
+    in a list), one ``allOf`` branch does, or every ``anyOf``/``oneOf`` branch does."""
+    if not isinstance(schema, dict):
+        return False
+    declared = schema.get("type")
+    if declared == kind or (isinstance(declared, list) and kind in declared):
+        return True
+    if any(declares_type(branch, kind) for branch in schema.get("allOf") or []):
+        return True
+    return any(
+        isinstance(schema.get(key), list)
+        and schema[key]
+        and all(declares_type(branch, kind) for branch in schema[key])
+        for key in ("anyOf", "oneOf")
+    )
+
+
+def expect_type(properties: dict, name: str, kind: str, chosen: HintText) -> None:
+    """The schema of ``name`` says its type (an ``"enum"`` alone accepts the same values but
+    leaves the type unsaid)."""
+    __tracebackhide__ = True
+    prop = properties.get(name)
+    if not declares_type(prop, kind):
+        fail(
+            text("case_type", name=name),
+            {"type": kind},
+            prop,
+            chosen,
+            where=text("at_path", path=f"$.function.parameters.properties.{name}"),
+        )
+
+
 def run_argument_cases(
     parameters: dict,
     cases: Iterable[ArgumentCase],
@@ -296,14 +330,18 @@ def check_tool(
     *,
     required: str,
     property_hints: dict[str, str],
+    types: dict[str, tuple[str, HintText]] | None = None,
 ) -> str:
     """Judge the tool ``what`` (01.1, 01.2) for ``function``: the envelope, the property names
-    (those of ``property_hints``), the optional ``defaults``, then every argument case."""
+    (those of ``property_hints``), the optional ``defaults``, the ``types`` some properties must
+    declare (name: JSON type and hint), then every argument case."""
     __tracebackhide__ = True
     parameters = tool_parameters(value_of(learner, what), what, function)
     properties = expect_properties(parameters, list(property_hints), what)
     for name, value in defaults.items():
         expect_default(properties, name, value)
+    for name, (kind, chosen) in (types or {}).items():
+        expect_type(properties, name, kind, chosen)
     count = run_argument_cases(
         parameters,
         cases,

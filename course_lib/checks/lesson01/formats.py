@@ -13,7 +13,15 @@ from random import Random
 from typing import Any
 
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import HintText, Plain, fail, first_difference, hidden_rng, pick_hint
+from course_lib.checks.compare import (
+    HintText,
+    Plain,
+    fail,
+    first_difference,
+    hidden_rng,
+    pick_hint,
+    where_they_differ,
+)
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, raise_learner_error
 from course_lib.checks.lesson01._values import CITIES, NOTEBOOK, random_word
@@ -25,6 +33,7 @@ TEXTS = Catalog() | {
     "case": "{name}(<the {tool} tool>)",
     "case_after": "the input of {name}(<the {tool} tool>) after the call",
     "summary": "{count} conversions",
+    "schema_placeholder": "<the tool's parameters schema, unchanged>",
     "title": "to_anthropic and to_responses",
 }
 # The rules name their cases in English (tests/checks/rules.py matches them); a failure says
@@ -225,14 +234,13 @@ SPARSE_EXAMPLE = {
         },
     },
 }
-SCHEMA_PLACEHOLDER = "<the tool's parameters schema, unchanged>"
 
 
 def abbreviated(value: Any, schema: dict) -> Any:
     """``value`` with the (long) parameters schema, wherever it is unchanged, as one line: the
-    difference is elsewhere."""
+    difference is elsewhere. The line is said in the learner's language."""
     if isinstance(value, dict) and first_difference(schema, value) is None:
-        return SCHEMA_PLACEHOLDER
+        return TEXTS.text("schema_placeholder")
     if isinstance(value, dict):
         return {key: abbreviated(item, schema) for key, item in value.items()}
     if isinstance(value, list):
@@ -242,11 +250,10 @@ def abbreviated(value: Any, schema: dict) -> Any:
 
 def expect_same(case: str, expected: Any, got: Any, tool: dict, chosen: str) -> None:
     __tracebackhide__ = True
-    difference = first_difference(expected, got)
-    if difference is None:
+    if first_difference(expected, got) is None:
         return
     schema = tool["function"]["parameters"]
-    where = None if difference.startswith("expected ") else difference
+    where = where_they_differ(expected, got)
     fail(case, abbreviated(expected, schema), abbreviated(got, schema), chosen, where=where)
 
 

@@ -55,8 +55,14 @@ RULES = (
         hint="city_type",
     ),
     Rule(
+        "unit_type",
+        '`unit` is a string (`"type": "string"`)',
+        case=schema_text("case_type", name="unit"),
+        hint="unit_type",
+    ),
+    Rule(
         "unit_enum",
-        '`unit` is a string that can only be `"c"` or `"f"`',
+        'that can only be `"c"` or `"f"`',
         case=arguments_label({"city": "上海", "unit": "kelvin"}),
         hint="unit_enum",
     ),
@@ -83,6 +89,11 @@ RULES = (
 HINTS = Catalog() | {
     "city_type": "city is a str: give it the JSON Schema type string.",
     "unit_enum": 'unit takes only "c" or "f": make it a string and list exactly those in "enum".',
+    "unit_type": (
+        'unit is a string: write "type": "string" beside its "enum", as the table\'s Literal row '
+        'does ({{"type": "string", "enum": ["c", "f"]}}). An "enum" alone lets the same values '
+        "through, but the schema no longer says what kind of value unit is."
+    ),
 }
 
 
@@ -138,4 +149,5 @@ def check_weather_tool(learner: Learner) -> str:
         argument_cases(),
         required="city",
         property_hints=property_hints,
+        types={"unit": ("string", hint("unit_type"))},
     )

@@ -210,16 +210,17 @@ HINTS = Catalog() | {
         "validate_arguments (04.3), which checks each item and property itself."
     ),
     "every_type": (
-        "Name every expected type in the message ({expected}), so the model sees all it may "
-        "send: _expected(schema) writes them."
+        "Name every expected type in the message ({expected}), in English or in Chinese, so the "
+        "model sees all it may send: the helper _expected(schema), below value_problem in the "
+        "exercise cell, writes the English names."
     ),
     "enum_bool": (
         "true is not one of [1, 2] in JSON, but `True in [1, 2]` is True in Python (True == 1): "
         "a value matches an allowed one only if its JSON type is the same too."
     ),
     "enum_json": (
-        "List the allowed values as JSON in the message ({expected}): json.dumps of each, as "
-        "_expected(schema) writes them."
+        "List the allowed values as JSON in the message ({expected}): json.dumps of each, as the "
+        "helper _expected(schema), below value_problem in the exercise cell, writes them."
     ),
     "never_raise": "value_problem never raises: it answers None or a message.",
 }

@@ -27,11 +27,13 @@ from course_lib.checks.compare import Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
 from course_lib.checks.lesson06._roles_and_answers import NOTEBOOK, shown_answer
+from course_lib.i18n import ENGLISH, translate
 
 MAX_LENGTH = 200
 TEXTS = Catalog() | {
     "case": "safe_calculate({expression})",
     "case_long": "safe_calculate(<{length} characters: {start}…>)",
+    "code_case": "safe_calculate's code and the functions it calls",
     "value_error": "ValueError",
     "no_eval": "code that never calls eval or exec",
     "calls": "code that calls {names}",
@@ -42,7 +44,9 @@ DEEP_MINUS = "-" * 100_000 + "1"  # nesting the parser itself cannot take
 DEEP_PARENTHESES = "(" * 150 + "1" + ")" * 150  # 301 characters the parser takes
 DEEP_UNARY = "-" * 150 + "1"  # deep but short: 151 characters, value 1.0
 EXACT_LENGTH = " + ".join(["1"] * 49) + " + 1000"  # exactly MAX_LENGTH characters
-CODE_CASE = "safe_calculate's code and the functions it calls"
+# The rule names this case in English (tests/checks/rules.py matches it); a failure says it in
+# the learner's language.
+CODE_CASE = translate(TEXTS, "code_case", ENGLISH)
 
 
 def case_label(expression: Any) -> str:
@@ -432,7 +436,8 @@ def expect_no_eval(learner: Learner) -> None:
     if found.returned and found.value:
         names = " and ".join(found.value)
         got = Plain(TEXTS.text("calls", names=names))
-        fail(CODE_CASE, Plain(TEXTS.text("no_eval")), got, hint("eval_in_code", names=names))
+        case = TEXTS.text("code_case")
+        fail(case, Plain(TEXTS.text("no_eval")), got, hint("eval_in_code", names=names))
 
 
 @exercise(

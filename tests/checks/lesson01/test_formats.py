@@ -221,3 +221,26 @@ def test_a_schema_passed_as_json_text_is_told_to_keep_the_dict():
     hint = "goes through as the dict it is"
     assert hint in rejected("01.5", anthropic_schema_as_text, to_responses).split("Hint:")[1]
     assert hint in rejected("01.5", to_anthropic, responses_schema_as_text).split("Hint:")[1]
+
+
+def test_the_unchanged_schema_line_is_said_in_the_learners_language():
+    from course_lib.i18n import speaking
+
+    with speaking("zh-CN"):
+        message = rejected("01.5", anthropic_with_type, to_responses)
+    assert "<the tool's parameters schema, unchanged>" not in message
+    assert "schema" in message and '"input_schema": "<' in message
+
+
+def test_a_converter_returning_text_gets_no_where_line_in_either_language():
+    """The whole value differs: Expected and Got show it; a Where line would only repeat it."""
+    from course_lib.checks import CheckFailed, check
+    from course_lib.i18n import speaking
+
+    def as_text(tool):
+        return json.dumps(to_anthropic(tool))
+
+    for lang in ("en", "zh-CN"):
+        with speaking(lang), pytest.raises(CheckFailed) as caught:
+            check("01.5", as_text, to_responses)
+        assert caught.value.failure.where is None, (lang, str(caught.value))

@@ -64,6 +64,7 @@ WRONG_BY_RULE = {
         "city_string": weather_tool(
             lambda t: parameters(t)["properties"].update(city={"description": "City name"})
         ),
+        "unit_type": weather_tool(lambda t: unit(t).pop("type")),
         "unit_enum": weather_tool(lambda t: unit(t).pop("enum")),
         "required": weather_tool(lambda t: parameters(t).update(required=["city", "unit"])),
         "closed": weather_tool(lambda t: parameters(t).pop("additionalProperties")),
@@ -143,9 +144,10 @@ def test_an_enum_with_one_value_too_many_is_caught_whichever_value_it_is(near_mi
     assert 'list exactly those in "enum"' in message
 
 
-def unit_as_enum_alone(tool: dict) -> None:
-    """An enum of strings already says the type: no "type" key, no default, no descriptions."""
-    parameters(tool)["properties"] = {"city": {"type": "string"}, "unit": {"enum": ["c", "f"]}}
+def bare_properties(tool: dict) -> None:
+    """The least the contract asks for: no default, no descriptions."""
+    unit_schema = {"type": "string", "enum": ["c", "f"]}
+    parameters(tool)["properties"] = {"city": {"type": "string"}, "unit": unit_schema}
 
 
 def unit_as_consts(tool: dict) -> None:
@@ -153,7 +155,7 @@ def unit_as_consts(tool: dict) -> None:
     unit(tool)["oneOf"] = [{"const": "c"}, {"const": "f"}]
 
 
-@pytest.mark.parametrize("change", [unit_as_enum_alone, unit_as_consts])
+@pytest.mark.parametrize("change", [bare_properties, unit_as_consts])
 def test_correct_tools_written_differently_pass(change):
     assert evaluate("01.1", weather_tool(change)).startswith("Exercise 01.1 passed")
 
@@ -165,3 +167,44 @@ def test_a_city_that_allows_null_is_told_city_is_never_none():
     message = rejected("01.1", tool)
     assert 'Case: the model sends the arguments {"city": null}' in message
     assert "city is never None" in message.split("Hint:")[1]
+
+
+@pytest.mark.parametrize("bare", [False, True], ids=["with-default", "enum-alone"])
+def test_a_unit_with_an_enum_but_no_type_is_told_to_say_string(bare):
+    """It accepts exactly the arguments the solution does: only the declared type tells them
+    apart, and the contract asks for it (the lesson gives every property a JSON Schema type)."""
+    unit_schema = {"enum": ["c", "f"]}
+    tool = (
+        weather_tool(lambda t: parameters(t)["properties"].update(unit=unit_schema))
+        if bare
+        else WRONG_BY_RULE["01.1"]["unit_type"]
+    )
+    message = rejected("01.1", tool)
+    assert 'Case: the "type" of unit' in message
+    assert 'write "type": "string" beside its "enum"' in message
+    assert "Where:    at $.function.parameters.properties.unit" in message
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"enum": ["c", "f"], "type": ["string"]},
+        {"anyOf": [{"type": "string", "enum": ["c", "f"]}], "default": "c"},
+        {"allOf": [{"type": "string"}, {"enum": ["c", "f"]}]},
+    ],
+    ids=["type-list", "any-of", "all-of"],
+)
+def test_a_unit_that_says_string_another_way_passes(schema):
+    tool = weather_tool(lambda t: parameters(t)["properties"].update(unit=schema))
+    assert evaluate("01.1", tool).startswith("Exercise 01.1 passed")
+
+
+def test_the_type_case_is_said_in_chinese_in_the_chinese_edition():
+    from course_lib.checks import CheckFailed, check
+    from course_lib.i18n import speaking
+
+    with speaking("zh-CN"), pytest.raises(CheckFailed) as caught:
+        check("01.1", WRONG_BY_RULE["01.1"]["unit_type"])
+    failure = caught.value.failure
+    assert failure.hint_key == "unit_type" and not failure.hint.isascii()
+    assert "unit" in failure.case and not failure.case.isascii()

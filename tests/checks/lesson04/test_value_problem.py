@@ -143,3 +143,18 @@ def test_a_node_that_judges_its_properties_too_is_told_to_judge_this_node_only()
     )
     assert "Case: value_problem({'type': 'object', 'properties': {'天数'" in message
     assert "looks at this node only" in message.split("Hint:")[1]
+
+
+@pytest.mark.parametrize("rule", ["every_type", "enum_json"])
+def test_the_hint_naming_the_helper_says_where_a_chinese_learner_finds_it(rule):
+    """The helper is in the exercise's own cell, below value_problem, in both editions; it writes
+    English, so the hint says so (and that Chinese type names count as well)."""
+    from course_lib.checks import CheckFailed, check
+    from course_lib.i18n import speaking
+
+    with speaking("zh-CN"), pytest.raises(CheckFailed) as caught:
+        check("04.2", WRONG_BY_RULE["04.2"][rule])
+    hint = caught.value.failure.hint
+    assert "_expected(schema)" in hint and "value_problem 下方" in hint, hint
+    english = rejected("04.2", WRONG_BY_RULE["04.2"][rule])
+    assert "_expected(schema), below value_problem in the exercise cell" in english

@@ -207,3 +207,17 @@ def test_the_description_written_after_the_removed_keywords_is_told_to_come_firs
     message = rejected("06.5", *WRONG_BY_RULE["06.5"]["described_after"])
     assert "Where:    at $.properties.trip.properties.city" in message
     assert "not before it" in message
+
+
+@pytest.mark.parametrize("rule", ["strict", "min_items", "open_maps", "branches"])
+def test_a_case_named_in_words_is_said_in_the_learners_language(rule):
+    """Its rule names it in English; the Chinese edition's failure says it in Chinese."""
+    from course_lib.checks import EXERCISES, CheckFailed, check
+    from course_lib.i18n import speaking
+
+    wrong = WRONG_BY_RULE["06.5"][rule]
+    with speaking("zh-CN"), pytest.raises(CheckFailed) as caught:
+        check("06.5", *wrong)
+    case = caught.value.failure.case
+    assert EXERCISES["06.5"].rule(rule).case.isascii()
+    assert case.startswith("anthropic_strict(") and not case.isascii(), case

@@ -301,3 +301,16 @@ def test_a_calculator_letting_complex_constants_through_is_told_to_refuse_3j():
     message = rejected("06.1", *let_through)
     assert "safe_calculate('3j // 2')" in message
     assert "refuse 3j (a complex)" in message
+
+
+def test_the_code_case_is_said_in_the_learners_language_and_named_in_english_by_the_rule():
+    from course_lib.checks import EXERCISES, CheckFailed, check
+    from course_lib.i18n import speaking
+
+    with speaking("zh-CN"), pytest.raises(CheckFailed) as caught:
+        check("06.1", with_eval_fallback)
+    case = caught.value.failure.case
+    assert case.startswith("safe_calculate") and not case.isascii(), case
+    assert EXERCISES["06.1"].rule("no_eval").case == (
+        "safe_calculate's code and the functions it calls"
+    )

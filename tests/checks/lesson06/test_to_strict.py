@@ -275,3 +275,16 @@ def test_an_open_map_refused_with_another_error_is_told_value_error():
     )
     message = rejected("06.2", fn)
     assert "raised TypeError" in message and "not TypeError" in message
+
+
+@pytest.mark.parametrize("rule", ["deep", "empty", "open_maps"])
+def test_a_case_named_in_words_is_said_in_the_learners_language(rule):
+    """Its rule names it in English; the Chinese edition's failure says it in Chinese."""
+    from course_lib.checks import EXERCISES, CheckFailed, check
+    from course_lib.i18n import speaking
+
+    with speaking("zh-CN"), pytest.raises(CheckFailed) as caught:
+        check("06.2", *WRONG_BY_RULE["06.2"][rule])
+    case = caught.value.failure.case
+    english = EXERCISES["06.2"].rule(rule).case
+    assert english.isascii() and case.startswith("to_strict(") and not case.isascii(), case

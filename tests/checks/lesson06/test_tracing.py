@@ -162,3 +162,16 @@ def test_lines_written_another_way_are_told_they_are_equivalent_but_not_asked(op
     )
     message = rejected("06.4", *other)
     assert "so they are equivalent, but they are written differently" in message
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-CN"])
+def test_a_whole_value_difference_gets_no_where_line_in_either_language(lang):
+    """Expected and Got already show it; the check once tested the English words, so the
+    Chinese edition repeated them as 位置."""
+    from course_lib.checks import CheckFailed
+    from course_lib.checks.lesson06.tracing import fail_masked
+    from course_lib.i18n import speaking
+
+    with speaking(lang), pytest.raises(CheckFailed) as caught:
+        fail_masked("c", [{"tool": "add"}], {"tool": "add"}, None)
+    assert caught.value.failure.where is None, str(caught.value)

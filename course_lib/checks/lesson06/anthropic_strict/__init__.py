@@ -35,6 +35,7 @@ from course_lib.checks.lesson06.anthropic_strict.cases import (
     OPEN_MAPS,
     RANGED_CASE,
     AnthropicCase,
+    said,
 )
 from course_lib.checks.lesson06.to_strict import is_object, schema_nodes
 from course_lib.local_model.anthropic_structured import check_rules
@@ -67,7 +68,7 @@ text = TEXTS.text
 
 
 def case_label(name: str) -> str:
-    return text("case", name=name)
+    return text("case", name=said(name))
 
 
 RANGED, NESTED = case_label(RANGED_CASE), case_label(NESTED_CASE)

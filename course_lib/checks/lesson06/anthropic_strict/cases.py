@@ -11,6 +11,30 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from course_lib.i18n import ENGLISH, translate
+
+# The cases' names as a label shows them: said in the learner's language at the failure; a
+# case and a rule hold the English (``name``), which ``said`` turns into the words in force.
+CASE_TEXTS = {
+    "ranged": "the search_my_notes tool beta_tool made, with a range",
+    "nested": "objects nested in objects and in an array",
+    "arrays": "arrays with uniqueItems, minItems and maxItems",
+    "definitions": "$defs, anyOf and allOf",
+    "no_parameters": "a tool without parameters",
+    "open_map": "scores with weights: dict[str, int]",
+    "bare_object": 'a bare {{"type": "object"}} property',
+}
+NAME_KEYS = {translate(CASE_TEXTS, key, ENGLISH): key for key in CASE_TEXTS}
+
+
+def english(key: str) -> str:
+    return translate(CASE_TEXTS, key, ENGLISH)
+
+
+def said(name: str) -> str:
+    """A case's name in the language in force."""
+    return translate(CASE_TEXTS, NAME_KEYS[name]) if name in NAME_KEYS else name
+
 
 @dataclass(frozen=True)
 class AnthropicCase:
@@ -107,11 +131,11 @@ DEFINITIONS = _tool(
 )  # fmt: skip
 NO_PARAMETERS = _tool("now", "The time now.", {"type": "object", "properties": {}})
 
-RANGED_CASE = "the search_my_notes tool beta_tool made, with a range"
-NESTED_CASE = "objects nested in objects and in an array"
-ARRAYS_CASE = "arrays with uniqueItems, minItems and maxItems"
-DEFINITIONS_CASE = "$defs, anyOf and allOf"
-NO_PARAMETERS_CASE = "a tool without parameters"
+RANGED_CASE = english("ranged")
+NESTED_CASE = english("nested")
+ARRAYS_CASE = english("arrays")
+DEFINITIONS_CASE = english("definitions")
+NO_PARAMETERS_CASE = english("no_parameters")
 
 CASES = (
     AnthropicCase(RANGED_CASE, RANGED, {"keyword": "豆腐", "limit": 3}),
@@ -127,7 +151,7 @@ CASES = (
     AnthropicCase(NO_PARAMETERS_CASE, NO_PARAMETERS, {}),
 )
 
-OPEN_MAP_CASE = "scores with weights: dict[str, int]"
+OPEN_MAP_CASE = english("open_map")
 OPEN_MAPS: tuple[tuple[str, dict[str, Any]], ...] = (
     (
         OPEN_MAP_CASE,
@@ -145,7 +169,7 @@ OPEN_MAPS: tuple[tuple[str, dict[str, Any]], ...] = (
         ),
     ),
     (
-        'a bare {"type": "object"} property',
+        english("bare_object"),
         _tool(
             "tag",
             "Tag.",

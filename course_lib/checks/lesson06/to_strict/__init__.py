@@ -39,6 +39,7 @@ from course_lib.checks.lesson06.to_strict.cases import (
     Path,
     StrictCase,
     hidden_cases,
+    said,
 )
 
 TEXTS = Catalog() | {
@@ -58,7 +59,7 @@ text = TEXTS.text
 
 
 def case_label(name: str) -> str:
-    return text("case", name=name)
+    return text("case", name=said(name))
 
 
 FIRST, NESTED = case_label(WEATHER_CASE), case_label(NESTED_CASE)

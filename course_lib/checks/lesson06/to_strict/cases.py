@@ -15,9 +15,38 @@ from dataclasses import dataclass
 from typing import Any
 
 from course_lib.checks.compare import hidden_rng
-from course_lib.i18n import translate
+from course_lib.i18n import ENGLISH, translate
 
-CASE_TEXTS = {"hidden": "hidden schema {index} {schema}"}  # a hidden case's label
+# The cases' names as a label shows them: said in the learner's language at the failure; a
+# case and a rule hold the English (``name``), which ``said`` turns into the words in force.
+CASE_TEXTS = {
+    "hidden": "hidden schema {index} {schema}",  # a hidden case's label
+    "deep": "objects three levels deep",
+    "nested": "a nested object and an array of objects",
+    "refs": "$defs with $ref",
+    "named_default": "a property named default",
+    "empty": "no parameters at all",
+    "any_of": "anyOf with an object branch",
+    "all_of": "allOf with an object branch",
+    "one_of": "oneOf with an object branch",
+    "prefix_items": "prefixItems with an object",
+    "open_map": "parameters_schema(scores) with weights: dict[str, int]",
+    "bare_object": 'a bare {{"type": "object"}} property',
+    "open_top": "additionalProperties: true at the top",
+    "map_in_items": "an open map inside array items",
+}
+NAME_KEYS = {translate(CASE_TEXTS, key, ENGLISH): key for key in CASE_TEXTS if key != "hidden"}
+
+
+def english(key: str) -> str:
+    return translate(CASE_TEXTS, key, ENGLISH)
+
+
+def said(name: str) -> str:
+    """A case's name in the language in force (a name that is code, or a hidden case's label,
+    made when the check ran, as it is)."""
+    return translate(CASE_TEXTS, NAME_KEYS[name]) if name in NAME_KEYS else name
+
 
 Path = tuple[Any, ...]
 
@@ -202,11 +231,11 @@ DEEP = {
 }  # fmt: skip
 
 WEATHER_CASE = "parameters_schema(get_weather)"
-DEEP_CASE = "objects three levels deep"
-NESTED_CASE = "a nested object and an array of objects"
-NAMED_DEFAULT_CASE = "a property named default"
-EMPTY_CASE = "no parameters at all"
-ALL_OF_CASE = "allOf with an object branch"
+DEEP_CASE = english("deep")
+NESTED_CASE = english("nested")
+NAMED_DEFAULT_CASE = english("named_default")
+EMPTY_CASE = english("empty")
+ALL_OF_CASE = english("all_of")
 
 STRICT_CASES = (
     StrictCase(
@@ -224,7 +253,7 @@ STRICT_CASES = (
         (("trip",), ("trip", "nights"), ("stops", 0, "city")),
     ),
     StrictCase(
-        "$defs with $ref",
+        english("refs"),
         REFS,
         {"home": {"city": "北京", "zip": "100000"}, "work": {"city": "上海", "zip": "200000"}},
         (("work",), ("home", "zip")),
@@ -239,7 +268,7 @@ STRICT_CASES = (
     ),
     StrictCase(EMPTY_CASE, EMPTY, {}),
     StrictCase(
-        "anyOf with an object branch",
+        english("any_of"),
         BRANCHES,
         {"target": {"user": "ada"}},
         (("target", "user"),),
@@ -280,25 +309,25 @@ STRICT_CASES = (
 # refuses oneOf and prefixItems instead, so a ValueError is accepted here too.
 MAY_REFUSE = (
     StrictCase(
-        "oneOf with an object branch",
+        english("one_of"),
         ONE_OF,
         {"contact": {"email": "a@example.com", "name": "张三"}},
         (("contact", "name"),),
         (("contact",), ("contact", "email")),
     ),
     StrictCase(
-        "prefixItems with an object",
+        english("prefix_items"),
         PREFIX_ITEMS,
         {"point": [{"lat": 39.9, "label": "北京"}]},
         (("point", 0, "label"),),
         (("point",), ("point", 0, "lat")),
     ),
 )
-OPEN_MAP_CASE = "parameters_schema(scores) with weights: dict[str, int]"
+OPEN_MAP_CASE = english("open_map")
 OPEN_MAPS: tuple[tuple[str, dict], ...] = (
     (OPEN_MAP_CASE, SCORES_PARAMETERS),
     (
-        'a bare {"type": "object"} property',
+        english("bare_object"),
         {
             "type": "object",
             "properties": {"meta": {"type": "object"}},
@@ -307,11 +336,11 @@ OPEN_MAPS: tuple[tuple[str, dict], ...] = (
         },
     ),
     (
-        "additionalProperties: true at the top",
+        english("open_top"),
         {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": True},
     ),
     (
-        "an open map inside array items",
+        english("map_in_items"),
         {
             "type": "object",
             "properties": {

@@ -23,6 +23,7 @@ from course_lib.checks.compare import (
     expect_equal,
     fail,
     first_difference,
+    where_they_differ,
 )
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
@@ -244,8 +245,10 @@ def fail_masked(case: str, expected: Any, got: Any, chosen: HintText) -> None:
     a duration must be); where they differ is said the same way on every run."""
     __tracebackhide__ = True
     shown_got = masked(got)
-    where = first_difference(expected, shown_got) or text("durations_differ")
-    where = None if where.startswith("expected ") else where
+    if first_difference(expected, shown_got) is None:
+        where = text("durations_differ")
+    else:  # a whole-value difference gets no Where line, in any language
+        where = where_they_differ(expected, shown_got)
     fail(case, expected, shown_got, chosen, where=where)
 
 
