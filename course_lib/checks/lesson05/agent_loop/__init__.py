@@ -46,7 +46,13 @@ text = TEXTS.text
 
 
 def case_label(label: str, question: str, limit: int) -> str:
-    return text("case", question=repr(question), model=repr(CHECK_MODEL), limit=limit, label=label)
+    return text(
+        "case",
+        question=repr(question),
+        model=repr(CHECK_MODEL),
+        limit=limit,
+        label=cases.spoken(label),
+    )
 
 
 def case_of(label: str) -> str:
