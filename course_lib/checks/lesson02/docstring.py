@@ -79,6 +79,11 @@ CONVERT_DOC = """Convert a temperature to one of two units:
     Warning:
         Rounds to one decimal place.
     """
+# Summary lines with trailing spaces and one indented deeper than the rest: each is stripped.
+SPACED_DOC = (
+    "Look up a word   \n      in the dictionary.  \n\n    Args:\n        word: The word to look "
+    "up.\n    "
+)
 WEATHER = (
     "Get the weather forecast for a city.",
     {
@@ -105,6 +110,7 @@ VISIBLE = (
     (CONVERT_DOC, "Convert a temperature to one of two units: Celsius or Fahrenheit.",
      {"value": "The temperature (in degrees) to convert.",
       "unit": 'The unit to convert to, "c" or "f". Default: "c", as most of the world uses.'}),
+    (SPACED_DOC, "Look up a word in the dictionary.", {"word": "The word to look up."}),
 )  # fmt: skip
 
 
