@@ -167,7 +167,11 @@ RULES = (
          case=case_of(TRIP_DOC), hint="blank_inside"),
 )  # fmt: skip
 
-TEXTS = Catalog() | {"summary": "{visible} visible and {hidden} hidden docstrings"}
+TEXTS = Catalog() | {
+    "summary": "{visible} visible and {hidden} hidden docstrings",
+    "a_tuple": "a tuple (summary, descriptions)",
+    "a_kind": "a {kind}",
+}
 
 HINTS = Catalog() | {
     "shape": "Return a tuple of two: (summary, {{name: description}}).",
@@ -419,9 +423,8 @@ def check_docstring(learner: Learner, doc: str | None, summary: str, expected: d
         chosen = pick_hint(got, hints(doc, summary, expected))
         fail(case, python_text(want, "tuple"), python_text(got, reply.type), chosen, where=where)
     if reply.type != "tuple":
-        fail(
-            case, Plain("a tuple (summary, descriptions)"), Plain(f"a {reply.type}"), hint("tuple")
-        )
+        wanted, got = TEXTS.text("a_tuple"), TEXTS.text("a_kind", kind=reply.type)
+        fail(case, Plain(wanted), Plain(got), hint("tuple"))
 
 
 @exercise(
