@@ -112,8 +112,8 @@ RULES = (
     Rule(
         "steps",
         (
-            "record `Step(turn, tool_call_id, name, arguments, result)` per call, turns counting "
-            "from 1"
+            "record `Step(turn, tool_call_id, name, arguments, result)` per call, repeated ones "
+            "too, turns counting from 1"
         ),
         case=case_of(cases.PARALLEL),
         hint="steps_generic",
