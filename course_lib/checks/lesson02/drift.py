@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import HintText, expect_equal, fail, hidden_rng
+from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.function_cases import FunctionCase, after_earlier, py, returned_json
 from course_lib.checks.learner import Learner
@@ -169,6 +169,10 @@ HINTS = Catalog() | {
     "a_set": (
         "A set holds the same lines, but find_drift returns a list, as its signature says (a "
         "set is not JSON and has no order to read them in): return sorted(...) or list(...)."
+    ),
+    "a_tuple": (
+        "A tuple holds the same lines, but find_drift returns a list, as its signature says: "
+        "build a list, or return list(...)."
     ),
     "line_format": (
         "Start every line with its kind, a colon, a space and the parameter name, e.g. "
@@ -385,6 +389,8 @@ def check_drift(
     if keys != sorted(expected):
         chosen = choose_hint(keys, sorted(expected), tool, mine)
         expect_equal(case, sorted(expected), keys, hint=chosen)
+    if reply.type == "tuple":  # the right lines, in the wrong container
+        fail(case, sorted(expected), Plain(repr(tuple(got))), hint("a_tuple"))
 
 
 def run(learner: Learner) -> str:

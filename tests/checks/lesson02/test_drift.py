@@ -180,3 +180,9 @@ def test_extra_lines_left_out_are_told_the_tool_has_parameters_the_function_does
     message = rejected("02.5", no_extra)
     assert "The tool has query, which the function does not" in message
     assert "`extra: query (in the tool, not in the function)`" in message
+
+
+def test_a_tuple_of_the_right_lines_is_told_a_list_is_asked_for():
+    """The contract's first rule: a list of strings (a tuple was accepted)."""
+    message = rejected("02.5", lambda func, tool: tuple(correct(func, tool)))
+    assert "A tuple holds the same lines, but find_drift returns a list" in message
