@@ -135,3 +135,21 @@ def test_what_a_failure_expected_and_got_speaks_the_language(
     en = said(tests, exercise_id, rule_id, "en")
     assert all(part in zh for part in chinese), zh
     assert all(part in en for part in english), en
+
+
+def test_no_chinese_hint_of_lessons_02_03_05_keeps_an_english_stand_in():
+    """Stand-ins for a value in a hint's example, such as `<json_type of T>`, were left in
+    English in the Chinese hints of 03 (the notebook writes `json_type(T)`)."""
+    import re
+
+    from course_lib.i18n.catalog import read_catalog
+    from course_lib.i18n.messages import LOCALE
+
+    english = re.compile(r"<[a-z_]+ of [^>]*>")
+    left = [
+        (entry.key, found)
+        for lesson in ("02", "03", "05")
+        for entry in read_catalog(LOCALE / "zh-CN" / f"checks-lesson{lesson}.po")
+        for found in english.findall(entry.text)
+    ]
+    assert not left, left
