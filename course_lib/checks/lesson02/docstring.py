@@ -79,6 +79,11 @@ CONVERT_DOC = """Convert a temperature to one of two units:
     Warning:
         Rounds to one decimal place.
     """
+# Summary lines with trailing spaces and one indented deeper than the rest: each is stripped.
+SPACED_DOC = (
+    "Look up a word   \n      in the dictionary.  \n\n    Args:\n        word: The word to look "
+    "up.\n    "
+)
 WEATHER = (
     "Get the weather forecast for a city.",
     {
@@ -105,6 +110,7 @@ VISIBLE = (
     (CONVERT_DOC, "Convert a temperature to one of two units: Celsius or Fahrenheit.",
      {"value": "The temperature (in degrees) to convert.",
       "unit": 'The unit to convert to, "c" or "f". Default: "c", as most of the world uses.'}),
+    (SPACED_DOC, "Look up a word in the dictionary.", {"word": "The word to look up."}),
 )  # fmt: skip
 
 
@@ -161,7 +167,11 @@ RULES = (
          case=case_of(TRIP_DOC), hint="blank_inside"),
 )  # fmt: skip
 
-TEXTS = Catalog() | {"summary": "{visible} visible and {hidden} hidden docstrings"}
+TEXTS = Catalog() | {
+    "summary": "{visible} visible and {hidden} hidden docstrings",
+    "a_tuple": "a tuple (summary, descriptions)",
+    "a_kind": "a {kind}",
+}
 
 HINTS = Catalog() | {
     "shape": "Return a tuple of two: (summary, {{name: description}}).",
@@ -413,9 +423,8 @@ def check_docstring(learner: Learner, doc: str | None, summary: str, expected: d
         chosen = pick_hint(got, hints(doc, summary, expected))
         fail(case, python_text(want, "tuple"), python_text(got, reply.type), chosen, where=where)
     if reply.type != "tuple":
-        fail(
-            case, Plain("a tuple (summary, descriptions)"), Plain(f"a {reply.type}"), hint("tuple")
-        )
+        wanted, got = TEXTS.text("a_tuple"), TEXTS.text("a_kind", kind=reply.type)
+        fail(case, Plain(wanted), Plain(got), hint("tuple"))
 
 
 @exercise(

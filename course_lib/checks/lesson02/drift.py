@@ -14,12 +14,13 @@ import re
 from typing import Any
 
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import HintText, expect_equal, fail, hidden_rng
+from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.function_cases import FunctionCase, after_earlier, py, returned_json
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson02.parameters_schema import raised_hints, random_basic_function
 from course_lib.checks.parameter_schemas import expected_parameters_schema
+from course_lib.i18n import translate
 
 SEARCH_NOTES = FunctionCase(
     "search_notes", ("keyword: str", "limit: int = 5", "archived: bool = False"), returns="list"
@@ -84,27 +85,37 @@ def _described(p: dict) -> None:
     p["properties"]["unit"] = {"type": "string", "enum": ["c", "f"], "default": "f"}
 
 
+# What a visible case calls its tool, in the learner's language (``case_of``); NOTES_TOOL is
+# the notebook's name for it.
+CASE_TEXTS = {
+    "derived": "its own derived tool",
+    "untyped": "its tool where days has no type",
+    "drifted": "a drifted tool",
+    "no_required": 'its tool without "required"',
+    "described": "its tool with descriptions, an enum and another default",
+    "number": "its tool where days is a number",
+    "nullable": 'its tool where days is ["integer", "null"]',
+}
+
+
 def case_of(function: FunctionCase, what: str) -> str:
-    return f"find_drift({function.signature}, {what})"
+    said = translate(CASE_TEXTS, what) if what in CASE_TEXTS else what
+    return f"find_drift({function.signature}, {said})"
 
 
-# (function, what the case calls the tool, tool, expected "kind: name" lines)
+# (function, what the case calls the tool: a key of CASE_TEXTS or a name, tool, expected
+# "kind: name" lines)
 VISIBLE = (
     (SEARCH_NOTES, "NOTES_TOOL", NOTES_TOOL,
      ["extra: query", "missing: archived", "missing: keyword", "required: limit", "type: limit"]),
-    (GET_WEATHER, "its own derived tool", tool_of(GET_WEATHER), []),
-    (GET_WEATHER, "its tool where days has no type", edited(GET_WEATHER, _untyped_days),
-     ["type: days"]),
-    (CHINESE, "a drifted tool", edited(CHINESE, _chinese_drift),
+    (GET_WEATHER, "derived", tool_of(GET_WEATHER), []),
+    (GET_WEATHER, "untyped", edited(GET_WEATHER, _untyped_days), ["type: days"]),
+    (CHINESE, "drifted", edited(CHINESE, _chinese_drift),
      ["missing: 详细", "required: 天数", "type: 天数"]),
-    (GET_WEATHER, 'its tool without "required"', edited(GET_WEATHER, _no_required),
-     ["required: city"]),
-    (GET_WEATHER, "its tool with descriptions, an enum and another default",
-     edited(GET_WEATHER, _described), []),
-    (GET_WEATHER, "its tool where days is a number", edited(GET_WEATHER, _days_as_number),
-     ["type: days"]),
-    (GET_WEATHER, 'its tool where days is ["integer", "null"]', edited(GET_WEATHER, _nullable_days),
-     ["type: days"]),
+    (GET_WEATHER, "no_required", edited(GET_WEATHER, _no_required), ["required: city"]),
+    (GET_WEATHER, "described", edited(GET_WEATHER, _described), []),
+    (GET_WEATHER, "number", edited(GET_WEATHER, _days_as_number), ["type: days"]),
+    (GET_WEATHER, "nullable", edited(GET_WEATHER, _nullable_days), ["type: days"]),
 )  # fmt: skip
 FIRST = case_of(SEARCH_NOTES, "NOTES_TOOL")
 
@@ -149,6 +160,8 @@ RULES = (
 TEXTS = Catalog() | {
     "summary": "{visible} visible and {hidden} hidden cases",
     "parameters_case": "the tool parameters {shown}",
+    "type_example": "type: {name} is {mine} in the function but {theirs} in the tool",
+    "untyped": "untyped",
 }
 
 HINTS = Catalog() | {
@@ -156,6 +169,10 @@ HINTS = Catalog() | {
     "a_set": (
         "A set holds the same lines, but find_drift returns a list, as its signature says (a "
         "set is not JSON and has no order to read them in): return sorted(...) or list(...)."
+    ),
+    "a_tuple": (
+        "A tuple holds the same lines, but find_drift returns a list, as its signature says: "
+        "build a list, or return list(...)."
     ),
     "line_format": (
         "Start every line with its kind, a colon, a space and the parameter name, e.g. "
@@ -168,6 +185,10 @@ HINTS = Catalog() | {
     "only_missing": (
         "A parameter missing from the tool gets only its `missing` line: compare required and "
         "type only for parameters both sides have."
+    ),
+    "no_extra": (
+        "The tool has {names}, which the function does not: give each parameter that is only "
+        "in the tool an `extra` line, such as `extra: query (in the tool, not in the function)`."
     ),
     "missing_vs_extra": (
         "`missing` is in the function but not in the tool; `extra` is in the tool but not in "
@@ -282,6 +303,9 @@ def choose_hint(got: list[str], expected: list[str], tool: dict, mine: dict) -> 
         return hint("only_missing")
     if missing == names_of(expected, "extra") and missing != names_of(expected, "missing"):
         return hint("missing_vs_extra")
+    absent_extra = names_of(expected, "extra") - names_of(got, "extra") - missing
+    if absent_extra:
+        return hint("no_extra", names=", ".join(sorted(absent_extra)))
     if typed & same:
         name = sorted(typed & same)[0]
         return hint("extra_type", name=name, type=mine_props[name]["type"])
@@ -333,10 +357,8 @@ def line_keys(case: str, lines: Any, expected: list[str], mine: dict, tool: dict
             their_type = theirs[name].get("type", my_type)
             their_names = their_type if isinstance(their_type, list) else [their_type]
             if my_type not in line or not all(str(t) in line for t in their_names):
-                example = (
-                    f"type: {name} is {my_type} in the function but "
-                    f"{theirs[name].get('type', 'untyped')} in the tool"
-                )
+                their_text = theirs[name].get("type") or TEXTS.text("untyped")
+                example = TEXTS.text("type_example", name=name, mine=my_type, theirs=their_text)
                 fail(case, example, line, hint("type_names", example=example))
         keys.append(f"{kind}: {name}")
     return sorted(keys)
@@ -367,6 +389,8 @@ def check_drift(
     if keys != sorted(expected):
         chosen = choose_hint(keys, sorted(expected), tool, mine)
         expect_equal(case, sorted(expected), keys, hint=chosen)
+    if reply.type == "tuple":  # the right lines, in the wrong container
+        fail(case, sorted(expected), Plain(repr(tuple(got))), hint("a_tuple"))
 
 
 def run(learner: Learner) -> str:

@@ -32,24 +32,21 @@ NOTES_DOC = """Search the notes for a keyword.
         keyword: The word to look for, for example 天气.
         query: The old name of keyword.
     """
-NO_DOC_CASE = "function_to_tool(def f(x: int), description=None), no docstring"
-EMPTY_CASE = (
-    "function_to_tool(def g(city: str) with docstring 'Get the weather for a city.', "
-    "description='')"
-)
-
-
-# What a case label and an expected value say (labels are made in English at import: the
-# rules' ``case``; one made at a failure speaks the learner's language).
+# What a case label and an expected value say (labels are made at import for the rules' ``case``
+# and again at a failure, in the learner's language).
 CASE_TEXTS = {
     "docstring": " with docstring {doc}",
     "no_docstring": ", no docstring",
+    "defined_inside": ", defined inside {outer}(),",
     "value_error_naming": "a ValueError naming {name}",
 }
 
 
 def case_of(function: FunctionCase, description: str | None) -> str:
-    where = f", {function.context}," if function.context else ""
+    if isinstance(function, InnerFunctionCase):
+        where = translate(CASE_TEXTS, "defined_inside", outer=function.outer)
+    else:
+        where = f", {function.context}," if function.context else ""
     if function.doc is None:
         doc = translate(CASE_TEXTS, "no_docstring")
     else:
@@ -59,7 +56,9 @@ def case_of(function: FunctionCase, description: str | None) -> str:
 
 # A docstring with entries but no summary: the description it gives is empty.
 NO_SUMMARY = FunctionCase("h", ("city: str",), doc="Args:\n        city: The city name.\n    ")
-NO_SUMMARY_CASE = case_of(NO_SUMMARY, None)
+# With neither a docstring nor a description argument; with description="" beside a summary.
+UNDOCUMENTED = FunctionCase("f", ("x: int",))
+EMPTY_GIVEN = FunctionCase("g", ("city: str",), doc="Get the weather for a city.")
 
 
 @dataclass(frozen=True)
@@ -132,17 +131,17 @@ RULES = (
             "with no docstring and no `description` argument, raise `ValueError` naming the "
             "function: the model will not pick a tool without a description"
         ),
-         case=NO_DOC_CASE, hint="no_description"),
+         case=case_of(UNDOCUMENTED, None), hint="no_description"),
     Rule("no_summary", (
             "so does a docstring without a summary (one that starts at `Args:`): the description "
             "you end up with is empty"
         ),
-         case=NO_SUMMARY_CASE, hint="no_summary"),
+         case=case_of(NO_SUMMARY, None), hint="no_summary"),
     Rule("empty_given", (
             "`description=\"\"` raises `ValueError` too, even when the docstring has a summary: "
             "only `None` means \"not given\""
         ),
-         case=EMPTY_CASE, hint="empty_description"),
+         case=case_of(EMPTY_GIVEN, ""), hint="empty_description"),
 )  # fmt: skip
 
 TEXTS = Catalog() | {"summary": "{visible} visible and {hidden} hidden cases"}
@@ -310,9 +309,10 @@ def check_tool(
 
 
 def expect_value_error(
-    learner: Learner, function: FunctionCase, description: str | None, case: str, no_raise: HintText
+    learner: Learner, function: FunctionCase, description: str | None, no_raise: HintText
 ) -> None:
     __tracebackhide__ = True
+    case = case_of(function, description)
     name = function.name
     wanted = Plain(translate(CASE_TEXTS, "value_error_naming", name=name))
     reply = learner.attempt("function_to_tool", function.spec(learner), description=description)
@@ -327,12 +327,9 @@ def expect_value_error(
 def run(learner: Learner) -> str:
     for function, description, summary, descriptions in VISIBLE_TOOLS:
         check_tool(learner, function, description, summary, descriptions)
-    expect_value_error(
-        learner, FunctionCase("f", ("x: int",)), None, NO_DOC_CASE, hint("no_description")
-    )
-    expect_value_error(learner, NO_SUMMARY, None, NO_SUMMARY_CASE, hint("no_summary"))
-    g = FunctionCase("g", ("city: str",), doc="Get the weather for a city.")
-    expect_value_error(learner, g, "", EMPTY_CASE, hint("empty_description"))
+    expect_value_error(learner, UNDOCUMENTED, None, hint("no_description"))
+    expect_value_error(learner, NO_SUMMARY, None, hint("no_summary"))
+    expect_value_error(learner, EMPTY_GIVEN, "", hint("empty_description"))
     hidden = hidden_tools()
     for function, description, summary, descriptions in hidden:
         check_tool(learner, function, description, summary, descriptions)

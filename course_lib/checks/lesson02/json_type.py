@@ -93,7 +93,10 @@ RULES = (
     ),
 )
 
-TEXTS = Catalog() | {"summary": "{count} cases"}
+TEXTS = Catalog() | {
+    "summary": "{count} cases",
+    "fresh_case": "json_type(str) called twice; the caller added a key to the first result",
+}
 
 HINTS = Catalog(also=(function_cases.HINTS,)) | {
     "not_a_dict": 'Return a dict such as {{"type": "string"}}, not the name of the type.',
@@ -237,7 +240,7 @@ def check_json_type(learner: Learner) -> str:
     count = run_cases(learner, "json_type", in_table) + expect_refusals(
         learner, "json_type", refused
     )
-    case = RULES[4].case
+    case = TEXTS.text("fresh_case")  # RULES[4].case, in the learner's language
     reply = learner.run(FRESH_CODE, result="seen", bind={"json_type": learner.target("json_type")})
     if reply.raised:
         raise_learner_error(case, reply, [(lambda r: True, raised_hint("str"))])

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any
 
 from course_lib.checks.cases import Case
@@ -27,6 +28,7 @@ from course_lib.checks.function_cases import (
     run_json_cases,
 )
 from course_lib.checks.learner import Learner
+from course_lib.i18n import translate
 
 CLASSES = {
     "Unit": 'class Unit(Enum):\n    CELSIUS = "c"\n    FAHRENHEIT = "f"\n',
@@ -75,6 +77,27 @@ def marking_json_type(annotation):
 def annotation(expr: str) -> Source:
     """An annotation as source text, evaluated after the classes it names."""
     return Source(expr, setup_for(expr))
+
+
+# What a case label adds about a function's module (``FunctionCase.context``), in the learner's
+# language (``spoken_label``); a context not listed here is shown as it is.
+CASE_TEXTS = {
+    "with_context": "{label}, {context}",
+    "classes_above": "where its classes are defined above it",
+    "hotel_dataclass": "where Hotel is a dataclass of that module",
+    "city_enum": "where City is an Enum of that module",
+    "type_checking": "where Hotel is imported only under `if TYPE_CHECKING:`",
+    "typo": "a typo in 'Ctiy'",
+}
+
+
+def spoken_label(function: FunctionCase) -> str:
+    """``function.label``, its context said in the language in force."""
+    key = next((key for key, said in CASE_TEXTS.items() if said == function.context), None)
+    if not function.context or key is None:
+        return function.label
+    label = replace(function, context="").label
+    return translate(CASE_TEXTS, "with_context", label=label, context=translate(CASE_TEXTS, key))
 
 
 def function_with_classes(

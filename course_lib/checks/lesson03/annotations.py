@@ -19,7 +19,11 @@ from course_lib.checks.compare import HintText, Plain, fail, first_difference, h
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.function_cases import FunctionCase, expect_type_error, local, returned_json
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
-from course_lib.checks.lesson03._annotation_cases import function_with_classes, setup_for
+from course_lib.checks.lesson03._annotation_cases import (
+    function_with_classes,
+    setup_for,
+    spoken_label,
+)
 from course_lib.checks.lesson03.json_type import random_annotation
 from course_lib.checks.parameter_schemas import NAMES
 
@@ -45,6 +49,8 @@ else:
 
 TEXTS = Catalog() | {
     "chained": "a TypeError raised from the NameError (`raise TypeError(...) from exc`)",
+    "no_cause": "no cause",
+    "a_kind": "a {kind}",
     "summary": "{visible} visible and {hidden} hidden functions, {refused} refused",
 }
 HOTEL = "@dataclass\nclass Hotel:\n    name: str\n    stars: int = 3\n\n\n"
@@ -90,7 +96,7 @@ UNRESOLVED = ((FIND, "Hotel"), (ROUTE, "Ctiy"))
 
 
 def case_of(function: FunctionCase) -> str:
-    return f"resolve_annotations({function.label})"
+    return f"resolve_annotations({spoken_label(function)})"
 
 
 RULES = (
@@ -253,7 +259,7 @@ def check_function(learner: Learner, function: FunctionCase) -> None:
         return
     found = got.get("dict") if isinstance(got, dict) else None
     if not isinstance(found, dict):
-        fail(case, shown, Plain(f"a {got.get('kind')}"), hint("not_a_dict"))
+        fail(case, shown, Plain(TEXTS.text("a_kind", kind=got.get("kind"))), hint("not_a_dict"))
     difference = first_difference(expected["dict"], found)
     fail(case, shown, Plain(_python(found)), mistake(function, expected, got), where=difference)
 
@@ -265,7 +271,7 @@ def expect_chained(learner: Learner, function: FunctionCase) -> None:
     reply: Reply = learner.attempt("resolve_annotations", function.spec(learner))
     if "NameError" in reply.cause_types:
         return
-    cause = reply.cause_types[0] if reply.cause_types else "no cause"
+    cause = reply.cause_types[0] if reply.cause_types else TEXTS.text("no_cause")
     fail(case_of(function), Plain(TEXTS.text("chained")), Plain(reply.raised_text),
          hint("from_exc", cause=cause))  # fmt: skip
 

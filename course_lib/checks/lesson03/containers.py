@@ -16,14 +16,22 @@ from course_lib.checks.compare import Hint, HintText, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson03._annotation_cases import given_json_type, run_given
+from course_lib.i18n import translate
 
 
 def case_of(expr: str) -> str:
     return f"container_schema({expr}, json_type)"
 
 
+# A case label's words, in the learner's language (made at import for the rules' ``case`` and
+# again at a failure).
+CASE_TEXTS = {
+    "marked": "container_schema({expr}, json_type), with a json_type that marks every part",
+}
+
+
 def marked_case_of(expr: str) -> str:
-    return f"container_schema({expr}, json_type), with a json_type that marks every part"
+    return translate(CASE_TEXTS, "marked", expr=expr)
 
 
 VISIBLE = (

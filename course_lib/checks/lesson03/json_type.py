@@ -35,6 +35,7 @@ from course_lib.checks.lesson03._annotation_cases import SETUP, annotation, refu
 from course_lib.checks.lesson03.enums import expected_enum
 from course_lib.checks.lesson03.enums import hints as enum_hints
 from course_lib.checks.lesson03.schema_hints import schema_hint
+from course_lib.i18n import translate
 
 
 def case_of(expr: str) -> str:
@@ -63,7 +64,14 @@ REFUSED = (
     ("Literal[None]", "Literal", "enum_refused"),
     ("Nothing", "Nothing", "enum_refused"),
 )
-FRESH_CASE = "json_type({source}) called twice; the caller changed the first result"
+# A case label's words, in the learner's language (made at import for the rules' ``case`` and
+# again at a failure).
+CASE_TEXTS = {"fresh": "json_type({source}) called twice; the caller changed the first result"}
+
+
+def fresh_case(source: str) -> str:
+    return translate(CASE_TEXTS, "fresh", source=source)
+
 
 RULES = (
     Rule("bool", (
@@ -91,7 +99,7 @@ RULES = (
             "every call returns new dicts and lists, nested ones too: whoever uses the result adds "
             "`\"default\"` to it, so never return a constant such as `NULL = {\"type\": \"null\"}`"
         ),
-         case=FRESH_CASE.format(source="None"), hint="fresh"),
+         case=fresh_case("None"), hint="fresh"),
     Rule("refuse", "anything else raises `TypeError`", case=case_of("complex"), hint="no_raise"),
     Rule("names_it", (
             "with a message that names the annotation (`complex`, a class or a dataclass of your "
@@ -397,7 +405,7 @@ def check_fresh(learner: Learner, source: str) -> None:
     The change is undone afterwards, so a shared constant of the learner's is left as it was
     and the next run of the check reports the same case again."""
     __tracebackhide__ = True
-    case = FRESH_CASE.format(source=source)
+    case = fresh_case(source)
     expected = expected_schema(evaluate(source))
     bind = {
         "json_type": learner.target("json_type"),

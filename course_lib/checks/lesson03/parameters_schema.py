@@ -28,6 +28,7 @@ from course_lib.checks.function_cases import (
 )
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson03._annotation_cases import function_with_classes as function
+from course_lib.checks.lesson03._annotation_cases import spoken_label
 from course_lib.checks.lesson03.json_type import evaluate, expected_schema, random_annotation
 from course_lib.checks.lesson03.schema_hints import schema_hint
 from course_lib.checks.parameter_schemas import (
@@ -73,7 +74,7 @@ REFUSED = (
 
 
 def case_of(case: FunctionCase) -> str:
-    return f"parameters_schema({case.label})"
+    return f"parameters_schema({spoken_label(case)})"
 
 
 RULES = (

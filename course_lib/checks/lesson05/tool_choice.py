@@ -68,6 +68,10 @@ HINTS = Catalog(also=(conversation.HINTS, requests.HINTS)) | {
         "Your loop asked the model {made} times: at most max_turns={limit} requests, then return "
         "None."
     ),
+    "none_without_answer": (
+        "No reply without tool calls came in max_turns={limit} requests, so there is no answer: "
+        "return None, not {got}."
+    ),
     "too_soon": (
         "Your loop asked the model {made} time(s) and returned before an answer: keep going while "
         "the reply has tool calls, up to max_turns={limit} requests."
@@ -271,6 +275,8 @@ def check_tool_choice(learner: Learner) -> str:
             fail(case, answer, got, hint("limit", made=made, limit=limit))
         if made < requests:
             fail(case, answer, got, hint("too_soon", made=made, limit=limit))
+        if answer is None and got is not None:
+            fail(case, answer, got, hint("none_without_answer", limit=limit, got=repr(got)))
         if got != answer:
             fail(case, answer, got, hint("answer"))
     return text("summary", count=len(table))

@@ -23,7 +23,7 @@ def parse(doc):
 
 def test_the_solution_passes_every_visible_and_hidden_docstring():
     assert evaluate("02.3", solution()["parse_google_docstring"]) == (
-        "Exercise 02.3 passed: parse_google_docstring (10 visible and 40 hidden docstrings)."
+        "Exercise 02.3 passed: parse_google_docstring (11 visible and 40 hidden docstrings)."
     )
 
 
@@ -162,6 +162,28 @@ def test_a_summary_with_newlines_is_told_to_join_with_one_space():
         return inspect.cleandoc(doc).split("\n\n")[0], descriptions
 
     assert "join lines with exactly one space" in rejected("02.3", with_newlines)
+
+
+def test_summary_lines_joined_unstripped_are_told_to_strip_each_line():
+    """cleandoc keeps a line's trailing spaces and the indentation beyond the common margin: a
+    summary of the lines as they are was accepted (no docstring of the check had either)."""
+    headers = ("Args:", "Arguments:", "Returns:", "Raises:", "Yields:", "Examples:", "Example:",
+               "Note:")  # fmt: skip
+
+    def unstripped(doc):
+        summary, descriptions = parse(doc)
+        if not doc or not doc.strip():
+            return summary, descriptions
+        lines = []
+        for line in inspect.cleandoc(doc).splitlines():
+            if not line.strip() or line.strip() in headers:
+                break
+            lines.append(line)
+        return " ".join(lines), descriptions
+
+    message = rejected("02.3", unstripped)
+    assert "parse_google_docstring('Look up a word   \\n" in message
+    assert "Strip each line and join lines with exactly one space" in message
 
 
 def test_the_docstrings_are_stored_both_indented_and_as_python_3_13_dedents_them():

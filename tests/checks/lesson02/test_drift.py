@@ -168,3 +168,21 @@ def test_a_type_line_must_name_every_type_of_a_list():
         ]
 
     assert "A type line names both JSON types" in rejected("02.5", first_type_only)
+
+
+def test_extra_lines_left_out_are_told_the_tool_has_parameters_the_function_does_not():
+    """A find_drift that compares only the function's parameters was told "compare what you
+    return with the expected value" (no hint named the mistake)."""
+
+    def no_extra(func, tool):
+        return [line for line in correct(func, tool) if not line.startswith("extra:")]
+
+    message = rejected("02.5", no_extra)
+    assert "The tool has query, which the function does not" in message
+    assert "`extra: query (in the tool, not in the function)`" in message
+
+
+def test_a_tuple_of_the_right_lines_is_told_a_list_is_asked_for():
+    """The contract's first rule: a list of strings (a tuple was accepted)."""
+    message = rejected("02.5", lambda func, tool: tuple(correct(func, tool)))
+    assert "A tuple holds the same lines, but find_drift returns a list" in message

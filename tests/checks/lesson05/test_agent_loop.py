@@ -319,3 +319,27 @@ def test_a_loop_whose_end_test_never_holds_is_stopped_by_its_request_budget(monk
     message = rejected("05.1", run_agent)
     assert "sent the model more than 20 requests in this one case without finishing" in message
     assert "Your loop never ends: stop when a reply has no tool calls" in message
+
+
+def test_the_contract_says_a_repeated_call_gets_its_step_and_a_loop_without_it_is_told_so():
+    """A learner of the Chinese edition read "do not run a repeated call" as "record no Step
+    for it" and was refused: the contract said "per call" only, and only the hint said a
+    repeated call counts. The rule now says it, in both editions."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    from course_lib.checks import EXERCISES
+
+    rule = EXERCISES["05.1"].rule("steps").text
+    assert "per call, repeated ones too," in rule
+    root = Path(__file__).resolve().parents[3]
+    chinese = (root / "notebooks" / "zh-CN" / "05_agent_loop.ipynb").read_text(encoding="utf-8")
+    assert "每个调用（重复的调用也算）记录一个" in chinese
+
+    def no_step_for_a_repeat(*args, **kwargs):
+        result = make_loop()(*args, **kwargs)
+        if result.stopped != "repeated_call":
+            return result
+        return replace(result, steps=[s for s in result.steps if '"error"' not in s.result])
+
+    assert "a repeated one included" in rejected("05.1", no_step_for_a_repeat)

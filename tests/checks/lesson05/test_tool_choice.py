@@ -170,3 +170,12 @@ def test_the_contract_and_the_rule_allow_what_the_check_accepts_leaving_tool_cho
     assert 'sends `tool_choice="auto"` or leaves it out' in contract
     later_auto = EXERCISES["05.6"].rule("later_auto").text
     assert 'sends `tool_choice="auto"` or leaves it out' in later_auto
+
+
+def test_a_text_returned_when_no_answer_came_is_told_to_return_none():
+    """An empty text after max_turns requests was told "return the content of the first reply
+    without tool calls", which names no mistake: there was no such reply."""
+    empty = wrong(("    return None\n", '    return ""\n'))
+    message = rejected("05.6", empty)
+    assert "No reply without tool calls came in max_turns=2 requests" in message
+    assert "return None, not ''." in message

@@ -46,7 +46,13 @@ text = TEXTS.text
 
 
 def case_label(label: str, question: str, limit: int) -> str:
-    return text("case", question=repr(question), model=repr(CHECK_MODEL), limit=limit, label=label)
+    return text(
+        "case",
+        question=repr(question),
+        model=repr(CHECK_MODEL),
+        limit=limit,
+        label=cases.spoken(label),
+    )
 
 
 def case_of(label: str) -> str:
@@ -106,8 +112,8 @@ RULES = (
     Rule(
         "steps",
         (
-            "record `Step(turn, tool_call_id, name, arguments, result)` per call, turns counting "
-            "from 1"
+            "record `Step(turn, tool_call_id, name, arguments, result)` per call, repeated ones "
+            "too, turns counting from 1"
         ),
         case=case_of(cases.PARALLEL),
         hint="steps_generic",

@@ -15,26 +15,51 @@ from typing import Any
 from course_lib.checks.lesson05._agent_tools import CITIES
 from course_lib.i18n import translate
 
-CASE_TEXTS = {"hidden": "hidden case {number}"}  # a hidden case's label
+# A case's label, said in the learner's language when a check fails (``spoken``): the hidden
+# cases' and the visible ones the rules of 05.1 name (see ``RULES`` in ``__init__.py``).
+CASE_TEXTS = {
+    "hidden": "hidden case {number}",
+    "parallel": "two parallel calls, then an answer",
+    "greeting": "a greeting, answered without tools",
+    "three": "three calls in one turn",
+    "repeat_next_to_new": "a call repeated in the next turn next to a new call",
+    "endless": "a model that never stops calling",
+    "last_turn_answer": "an answer on the last allowed turn",
+    "limit_two": "two calls, then max_iterations",
+    "failing_tool": "a tool that fails, then an answer",
+    "reordered_repeat": "a repeat with reordered keys and other spacing",
+    "repeat_first": "a repeated call listed before a new call in its turn",
+    "same_turn_twice": "the same call twice in one turn is not a repeat",
+    "last_turn_calls": "the last allowed turn asks for two calls",
+    "not_json": "arguments that are not valid JSON, sent again in the next turn",
+    "other_arguments": "the same tool with other arguments is not a repeat",
+    "answer_as_sent": "an answer that ends in a newline, kept as sent",
+}
 
 Case = tuple[str, str, Callable[[], Any], int]
 
-# The labels the rules of 05.1 name (see ``RULES`` in ``__init__.py``).
-PARALLEL = "two parallel calls, then an answer"
-GREETING = "a greeting, answered without tools"
-THREE = "three calls in one turn"
-REPEAT_NEXT_TO_NEW = "a call repeated in the next turn next to a new call"
-ENDLESS = "a model that never stops calling"
-LAST_TURN_ANSWER = "an answer on the last allowed turn"
-LIMIT_TWO = "two calls, then max_iterations"
-FAILING_TOOL = "a tool that fails, then an answer"
-REORDERED_REPEAT = "a repeat with reordered keys and other spacing"
-REPEAT_FIRST = "a repeated call listed before a new call in its turn"
-SAME_TURN_TWICE = "the same call twice in one turn is not a repeat"
-LAST_TURN_CALLS = "the last allowed turn asks for two calls"
-NOT_JSON = "arguments that are not valid JSON, sent again in the next turn"
-OTHER_ARGUMENTS = "the same tool with other arguments is not a repeat"
-ANSWER_AS_SENT = "an answer that ends in a newline, kept as sent"
+# A visible case is known by its label's key in CASE_TEXTS (the rules name them).
+PARALLEL = "parallel"
+GREETING = "greeting"
+THREE = "three"
+REPEAT_NEXT_TO_NEW = "repeat_next_to_new"
+ENDLESS = "endless"
+LAST_TURN_ANSWER = "last_turn_answer"
+LIMIT_TWO = "limit_two"
+FAILING_TOOL = "failing_tool"
+REORDERED_REPEAT = "reordered_repeat"
+REPEAT_FIRST = "repeat_first"
+SAME_TURN_TWICE = "same_turn_twice"
+LAST_TURN_CALLS = "last_turn_calls"
+NOT_JSON = "not_json"
+OTHER_ARGUMENTS = "other_arguments"
+ANSWER_AS_SENT = "answer_as_sent"
+
+
+def spoken(label: str) -> str:
+    """A case's label in the language in force: a visible case's is its key's text; a hidden
+    one's was made so."""
+    return translate(CASE_TEXTS, label) if label in CASE_TEXTS else label
 
 
 class Endless:

@@ -26,6 +26,7 @@ TEXTS = Catalog() | {
     "step": "steps[{position}]",
     "step_counts": "{got} steps (expected {expected})",
     "step_difference_counts": "{difference}; {got} steps (expected {expected})",
+    "repeated": "<your repeated-call error>",
 }
 text = TEXTS.text
 
@@ -134,9 +135,6 @@ def _canonical(arguments: Any) -> str:
     return json.dumps(_parsed(arguments), sort_keys=True, ensure_ascii=False)
 
 
-REPEATED = "<your repeated-call error>"
-
-
 def _is_error_object(content: Any) -> bool:
     parsed = _parsed(content)
     return isinstance(parsed, dict) and "error" in parsed
@@ -159,10 +157,10 @@ def mask_repeats(case: str, expected: dict, got: dict, repeated: set[str]) -> No
                         hint("repeat_error"),
                         where=text("repeat_message"),
                     )
-                message["content"] = REPEATED
+                message["content"] = text("repeated")
         for step in view["steps"]:
             if isinstance(step, dict) and step.get("tool_call_id") in repeated:
-                step["result"] = REPEATED
+                step["result"] = text("repeated")
 
 
 def _same_turn_twice(view: dict) -> bool:

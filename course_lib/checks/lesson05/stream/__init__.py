@@ -35,8 +35,8 @@ CASES = streams.stream_cases(hidden_rng("05.4"))
 
 def case_label(label: str, chunks: list[dict] | None) -> str:
     if chunks is None:
-        return text("case_local", label=label)
-    return text("case", count=len(chunks), label=label)
+        return text("case_local", label=streams.spoken(label))
+    return text("case", count=len(chunks), label=streams.spoken(label))
 
 
 def case_of(label: str) -> str:

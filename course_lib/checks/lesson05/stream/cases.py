@@ -12,7 +12,16 @@ from random import Random
 
 from course_lib.i18n import translate
 
-CASE_TEXTS = {"hidden": "hidden stream {number}"}  # a hidden case's label
+# A case's label, said in the learner's language when a check fails (``spoken``): the hidden
+# streams' and the visible ones the rules of 05.4 name (see ``RULES`` in ``__init__.py``).
+CASE_TEXTS = {
+    "hidden": "hidden stream {number}",
+    "text_only": "text only",
+    "interleaved": "two calls whose fragments interleave",
+    "local": "a stream from the local model (three parallel calls)",
+    "later_first": "index 1 starts before index 0",
+    "usage": "text, one call and a final usage chunk without choices",
+}
 
 CITIES = ["北京", "上海", "深圳", "Paris", "London", "東京"]
 TWO = [
@@ -20,12 +29,18 @@ TWO = [
     {"id": "call_b", "name": "get_time", "arguments": '{"city": "上海"}'},
 ]
 
-# Labels the rules of 05.4 name (see ``RULES`` in ``__init__.py``).
-TEXT_ONLY = "text only"
-INTERLEAVED = "two calls whose fragments interleave"
-LOCAL = "a stream from the local model (three parallel calls)"
-LATER_FIRST = "index 1 starts before index 0"
-USAGE = "text, one call and a final usage chunk without choices"
+# A visible case is known by its label's key in CASE_TEXTS (the rules name them).
+TEXT_ONLY = "text_only"
+INTERLEAVED = "interleaved"
+LOCAL = "local"
+LATER_FIRST = "later_first"
+USAGE = "usage"
+
+
+def spoken(label: str) -> str:
+    """A case's label in the language in force: a visible case's is its key's text; a hidden
+    one's was made so."""
+    return translate(CASE_TEXTS, label) if label in CASE_TEXTS else label
 
 
 def chunk(delta: dict | None, finish_reason: str | None = None, *, usage: dict | None = None):

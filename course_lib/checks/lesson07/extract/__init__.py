@@ -179,9 +179,9 @@ HINTS = Catalog(also=(REQUEST_HINTS,)) | {
     ),
     "return_parsed_output": (
         "Return the instance itself: reply.parsed_output (what messages.parse validated), not "
-        "{kind}."
+        "a {kind}."
     ),
-    "return_model": ("Return an instance of schema_model (message.parsed), not {kind}."),
+    "return_model": "Return an instance of schema_model (message.parsed), not a {kind}.",
     "return_fields": "Return what the model sent, validated: message.parsed, unchanged.",
     "unvalidated": (
         "The reply does not validate, yet your function returned an object: it trusted the JSON "
@@ -338,7 +338,7 @@ def expect_instance(
     if not answer["is_schema_model"]:
         kind = answer["class"]
         key = "return_parsed_output" if api == "anthropic" else "return_model"
-        fail(case, wanted, Plain(text("returned", kind=kind)), hint(key, kind=f"a {kind}"))
+        fail(case, wanted, Plain(text("returned", kind=kind)), hint(key, kind=kind))
     expect_equal(case, expected, answer["fields"], hint=hint("return_fields"))
 
 
