@@ -3,6 +3,10 @@
 The function is source text built on both sides; the tool is plain JSON. The check compares the
 sorted ``kind: name`` start of each line (and the two type names of a ``type`` line).
 Rules, the case that breaks each, and the hint that names it: see ``RULES`` and ``HINTS``.
+
+One module because it is one exercise's check: most of its lines are the contract, the hint
+table and the visible tools with their expected lines and case labels; the hidden tools are
+edits of the same functions, and the expectation reads those tables and nothing else.
 """
 
 from __future__ import annotations
