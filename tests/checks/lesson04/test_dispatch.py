@@ -190,7 +190,7 @@ def test_blank_text_read_as_no_arguments_is_told_only_the_empty_string_is(test):
     cls = wrong('        if arguments == "":', f"        if {test}:")
     failed = assert_fails_with("04.4", cls, "blank")
     assert failed.failure.case == "registry.call('now', '   ')"
-    assert 'test arguments == "", not arguments.strip()' in failed.failure.hint
+    assert "test arguments == \"\", not arguments.strip()" in failed.failure.hint
 
 
 def test_blank_text_answered_with_the_invalid_json_error_passes():

@@ -83,7 +83,7 @@ HINTS = Catalog() | {
     ),
     "blank": (
         'Only "" means no arguments. {arguments!r} is not "" but text that is not JSON '
-        '(json.loads raises on it), so it gets the invalid-JSON error: test arguments == "", '
+        "(json.loads raises on it), so it gets the invalid-JSON error: test arguments == \"\", "
         "not arguments.strip()."
     ),
     "validate_first": (
