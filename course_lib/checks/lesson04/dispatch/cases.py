@@ -81,11 +81,6 @@ HINTS = Catalog() | {
         'Only "" means no arguments. {arguments} is JSON that is not an object, so it gets the '
         '"object" error: test arguments == "", not a falsy value (`not arguments`, `or {{}}`).'
     ),
-    "blank": (
-        'Only "" means no arguments. {arguments!r} is not "" but text that is not JSON '
-        "(json.loads raises on it), so it gets the invalid-JSON error: test arguments == \"\", "
-        "not arguments.strip()."
-    ),
     "validate_first": (
         "Validate with validate_arguments before calling and put its messages into the error."
     ),
@@ -202,8 +197,6 @@ ERROR_CASES = (
     ErrorCase("now", "null", "not_object", ("object",), "only_empty", key="only_empty"),
     ErrorCase("now", "[]", "not_object", ("object",), "only_empty"),
     ErrorCase("now", "0", "not_object", ("object",), "only_empty"),
-    # Blank text is not "": it does not parse (models send "" or "{}" for no arguments).
-    ErrorCase("now", "   ", "json", ("JSON",), "blank"),
     ErrorCase("greet", {"name": ["Zhang", "San"]}, "invalid", ("name", "string"),
               "validate_first", key="validate"),
     ErrorCase("add", {"a": True, "b": 2}, "invalid", ("a", "integer"), "bool_call"),
