@@ -134,3 +134,9 @@ def translate(table: dict[str, str], key: str, /, lang: str | None = None, **fie
         return text.format(**fields)
     except (KeyError, IndexError, ValueError):  # a broken translation: tests/i18n forbids it
         return english.format(**fields)
+
+
+def spoken_label(table: dict[str, str], label: str, /) -> str:
+    """A case's label in the language in force: a key of ``table`` is said as its text; any
+    other label (a hidden case's, made in the language in force already) is returned as it is."""
+    return translate(table, label) if label in table else label

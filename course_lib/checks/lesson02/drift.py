@@ -24,7 +24,7 @@ from course_lib.checks.function_cases import FunctionCase, after_earlier, py, re
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson02.parameters_schema import raised_hints, random_basic_function
 from course_lib.checks.parameter_schemas import expected_parameters_schema
-from course_lib.i18n import translate
+from course_lib.i18n import spoken_label
 
 SEARCH_NOTES = FunctionCase(
     "search_notes", ("keyword: str", "limit: int = 5", "archived: bool = False"), returns="list"
@@ -103,8 +103,7 @@ CASE_TEXTS = {
 
 
 def case_of(function: FunctionCase, what: str) -> str:
-    said = translate(CASE_TEXTS, what) if what in CASE_TEXTS else what
-    return f"find_drift({function.signature}, {said})"
+    return f"find_drift({function.signature}, {spoken_label(CASE_TEXTS, what)})"
 
 
 # (function, what the case calls the tool: a key of CASE_TEXTS or a name, tool, expected

@@ -13,7 +13,7 @@ from random import Random
 from typing import Any
 
 from course_lib.checks.lesson05._agent_tools import CITIES
-from course_lib.i18n import translate
+from course_lib.i18n import spoken_label, translate
 
 # A case's label, said in the learner's language when a check fails (``spoken``): the hidden
 # cases' and the visible ones the rules of 05.1 name (see ``RULES`` in ``__init__.py``).
@@ -57,9 +57,8 @@ ANSWER_AS_SENT = "answer_as_sent"
 
 
 def spoken(label: str) -> str:
-    """A case's label in the language in force: a visible case's is its key's text; a hidden
-    one's was made so."""
-    return translate(CASE_TEXTS, label) if label in CASE_TEXTS else label
+    """A case's label in the language in force (a visible case's is its key in CASE_TEXTS)."""
+    return spoken_label(CASE_TEXTS, label)
 
 
 class Endless:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from random import Random
 
-from course_lib.i18n import translate
+from course_lib.i18n import spoken_label, translate
 
 # A case's label, said in the learner's language when a check fails (``spoken``): the hidden
 # streams' and the visible ones the rules of 05.4 name (see ``RULES`` in ``__init__.py``).
@@ -38,9 +38,8 @@ USAGE = "usage"
 
 
 def spoken(label: str) -> str:
-    """A case's label in the language in force: a visible case's is its key's text; a hidden
-    one's was made so."""
-    return translate(CASE_TEXTS, label) if label in CASE_TEXTS else label
+    """A case's label in the language in force (a visible case's is its key in CASE_TEXTS)."""
+    return spoken_label(CASE_TEXTS, label)
 
 
 def chunk(delta: dict | None, finish_reason: str | None = None, *, usage: dict | None = None):
