@@ -48,6 +48,7 @@ from course_lib.toolkit.parts import PARTS
 MAX_ALIAS_ROUNDS = 8  # chains of aliases longer than this are not followed
 NAMESPACE_HEADS = ("builtins", "__builtins__", NOTEBOOK)  # ``builtins.x`` is the name ``x``
 MAX_SHOWN = 80  # characters of a store's place or value shown in a flag
+MAX_FIELDS = 200  # fields of one written-out container followed (a huge literal is data)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -384,11 +385,13 @@ def _fields(value: ast.expr, depth: int = 0) -> list[tuple[str, ast.expr]]:
     elif isinstance(value, ast.Call):
         found = [(k.arg, k.value) for k in value.keywords if k.arg is not None]
         found += [(str(n), item) for n, item in enumerate(value.args)]
-    found = [(key, item) for key, item in found if key is not None]
+    found = [(key, item) for key, item in found[:MAX_FIELDS] if key is not None]
     if depth < 3:
         for key, item in list(found):
+            if len(found) >= MAX_FIELDS:
+                break
             found += [(f"{key}.{k}", v) for k, v in _fields(item, depth + 1)]
-    return found
+    return found[:MAX_FIELDS]
 
 
 def _value_origin(value: ast.expr, notebook: Notebook) -> str | None:
