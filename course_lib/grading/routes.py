@@ -423,7 +423,10 @@ def run_time_code(tree: ast.AST) -> list[str]:
             owner = chain_of(func.value) or ""
             if func.attr in RUN_CODE_METHODS:
                 found.add(func.attr)
-            elif func.attr in RUN_CODE_BUILTINS and owner.split(".")[0] in BUILTINS_NAMES:
+            elif func.attr in RUN_CODE_BUILTINS and (
+                owner.split(".")[0] in BUILTINS_NAMES  # ``builtins.exec``
+                or ((func.attr == "exec" or not owner) and not isinstance(func.value, ast.Constant))
+            ):  # ``__import__('builtins').eval``; not ``re.compile``, ``interpreter.eval``
                 found.add(func.attr)
             elif func.attr in MAGIC_CALLS:
                 name = fold(node.args[0]) if node.args else None

@@ -8,6 +8,8 @@ lesson 04, graded in one batch beside honest ones, with and without namespaces.
   reads it back from there. The grader follows the store as it follows a name: no points. Where
   a store cannot be followed (the notebook's globals kept in a ``SimpleNamespace`` and read by a
   key held elsewhere), the cell that keeps them is flagged.
+  The kernel's own report of what a check called (``course_lib.origins``) follows such stores
+  too, and zeroes them where the notebook has not forged it.
 - **code from strings**: the answer defined by ``get_ipython().run_cell(...)``, ``exec`` or
   ``get_ipython().ex`` of a string decoded at run time, which the source cannot show: the cell is
   flagged as a run-time route from the grader's own reading of its source (nothing the kernel
@@ -85,6 +87,10 @@ UNFOLLOWED = {
         CALLS.format("json.v"),
     ),
     "ex_decoded": ("import base64", f"get_ipython().ex({_decoded(WRAPPER)})"),
+    "stash_by_a_computed_name": (
+        "setattr(json, chr(118), reference_validate)",
+        CALLS.format("json.v"),
+    ),
 }
 ROUTES = {**STASHES, **UNFOLLOWED}
 # What each unfollowed route must raise: a flag naming the cell's route.
@@ -93,7 +99,15 @@ FLAGGED = {
     "run_cell_decoded": "runs code from a string at run time (run_cell)",
     "exec_of_a_decoded_stash": "runs code from a string at run time (exec)",
     "ex_decoded": "runs code from a string at run time (ex)",
+    "stash_by_a_computed_name": (
+        "keeps course_lib.reference.validate_arguments, the course's own code, in "
+        "setattr(json, chr(118), reference_validate)"
+    ),
 }
+# Routes the source can only flag, which the run-time report (``course_lib.origins``: the
+# course's code kept on a module, an object or builtins is followed) zeroes where the driver is
+# not forged.
+ZEROED_AT_RUN_TIME = ("stash_by_a_computed_name",)
 MAGICS = (
     "%timeit -n 1 -r 1 validate_arguments({'type': 'object'}, {})\n",
     "%%time\nprint(reference_validate({'type': 'object'}, {}))\n",
@@ -165,6 +179,15 @@ def test_a_route_the_source_cannot_follow_is_flagged_from_the_source(batch, stud
         assert any(FLAGGED[student] in got for got in raised), raised
 
 
+@pytest.mark.parametrize("student", ZEROED_AT_RUN_TIME)
+def test_where_the_driver_is_not_forged_the_run_time_report_zeroes_what_the_source_flags(
+    batch, student
+):
+    (results, _), _ = batch
+    taken = row(results[student], EXERCISE)
+    assert (taken.status, taken.points) == ("tampered", 0), taken
+
+
 @pytest.mark.parametrize("student", sorted(UNFOLLOWED))
 def test_the_flag_comes_from_the_source_alone(student):
     """The flag is the grader's reading of the sources: it is there whatever the kernel
@@ -196,3 +219,28 @@ def test_a_stash_is_zeroed_from_the_source_alone(student):
     lesson = load_lesson(ROOT / "notebooks" / f"{REGISTRY}.ipynb")
     read = analyse(nbformat.writes(attack(student)).encode(), lesson).read
     assert "course_lib.reference.validate_arguments" in (read.reasons[EXERCISE] or "")
+
+
+@pytest.mark.parametrize(
+    ("source", "call"),
+    [
+        ("exec(code)", "exec"),
+        ("__import__('builtins').exec(code)", "exec"),
+        ("builtins.eval(code)", "eval"),
+        ("getattr(get_ipython(), 'run_' + 'cell')(code)", "run_cell"),
+        ("get_ipython().run_line_magic('run', 'helper.py')", "run_line_magic run"),
+        ("%run helper.py", "run_line_magic run"),
+        ("%%capture\nexec(code)", "exec"),  # the code under a capture is read as the cell's
+        # honest cells: none
+        ("%timeit -n 1 validate_arguments({}, {})", None),
+        ("%%time\nprint(validate_arguments({}, {}))", None),
+        ("PATTERN = re.compile('[a-z]+')", None),
+        ("value = interpreter.eval(expression)", None),
+        ("!pip list", None),
+    ],
+)
+def test_code_run_from_a_string_is_named_and_magics_that_time_a_cell_are_not(source, call):
+    from course_lib.grading.borrowing import parse
+    from course_lib.grading.routes import RUN_TIME_CODE, run_time_code
+
+    assert run_time_code(parse(source)) == ([RUN_TIME_CODE.format(call=call)] if call else [])
