@@ -3,11 +3,13 @@
 The driver runs in the learner's kernel and reports facts, never a verdict: for a target the
 check is about to call, the file of its own code, and every object of ``course_lib`` its code
 reaches (through the globals its functions read, their closures and defaults, its class's
-methods and bases, the containers and the notebook's objects among them). The grader decides
-what is allowed (``course_lib.grading.provenance``): a target that *is* the course's answer,
-found however it was found (``gc.get_objects()``, a module name decoded from bytes), or that
-calls it, shows here with a ``course_lib`` file. A notebook that replaces the driver can forge
-this report, as it can forge any answer; docs/grading.md says what is left then.
+methods and bases, the containers and the notebook's objects among them, and code kept where a
+name does not show it: on another module, on an object of a library or of the course, in
+``builtins``). The grader decides what is allowed (``course_lib.grading.provenance``): a
+target that *is* the course's answer, found however it was found (``gc.get_objects()``, a module
+name decoded from bytes), or that calls it, shows here with a ``course_lib`` file. A notebook
+that replaces the driver can forge this report, as it can forge any answer; docs/grading.md says
+what is left then.
 """
 
 from __future__ import annotations
@@ -112,8 +114,15 @@ class _Walk:
             return list(item.values())[:MAX_ITEMS]
         found = [item.__wrapped__] if hasattr(item, "__wrapped__") else []  # lru_cache, wraps
         kind = type(item)
-        if not self._course(kind) and _module_of(kind) == NOTEBOOK_MODULE:
-            found += [kind, *list(getattr(item, "__dict__", {}).values())[:MAX_ITEMS]]
+        fields = list(_own_dict(item).values())[:MAX_ITEMS]
+        if self._course(kind):  # the lesson's registry: only code kept on it (``registry.v``)
+            found += [value for value in fields if _is_code(value)]
+        elif _module_of(kind) == NOTEBOOK_MODULE:
+            found += [kind, *fields]
+        else:  # a library's object (``SimpleNamespace``): code kept on it. Not a module's
+            # names kept there (the key read is not known: all of them would be reached, and
+            # every later exercise with them); the grader flags that from the source.
+            found += [value for value in fields if _is_code(value)]
         return found
 
     def _function(self, function: types.FunctionType) -> list[Any]:
@@ -127,9 +136,12 @@ class _Walk:
         names = _globals_read(code)
         scope = function.__globals__
         found: list[Any] = []
+        builtin = _own_dict(scope.get("__builtins__"))
         for name in sorted(names):
             if name in scope:
                 found.append(scope[name])
+            elif _module_of(builtin.get(name)) not in ("", "builtins"):  # put in builtins
+                found.append(builtin[name])
         for cell in function.__closure__ or ():
             try:
                 found.append(cell.cell_contents)
@@ -146,6 +158,13 @@ class _Walk:
         for module in modules:
             if _module_name(module).startswith(COURSE_PACKAGE):
                 found += [getattr(module, n) for n in sorted(attributes) if hasattr(module, n)]
+            else:  # code another module was given (``json.v = ...``), not its own
+                names_of = _own_dict(module)
+                found += [
+                    names_of[n]
+                    for n in sorted(attributes)
+                    if _is_code(names_of.get(n)) and _foreign(names_of[n], module)
+                ]
         return found
 
     def _class(self, kind: type) -> list[Any]:
@@ -179,6 +198,34 @@ class _Walk:
         entry = {"module": module, "name": name, "file": file}
         if entry not in self.reached:
             self.reached.append(entry)
+
+
+def _own_dict(value: Any) -> dict:
+    """``value``'s own names (a module's, an instance's, a dict itself), read without running
+    any of its code (no ``__getattr__``), or ``{}``."""
+    if isinstance(value, dict):
+        return value
+    try:
+        names = object.__getattribute__(value, "__dict__")
+    except Exception:  # noqa: BLE001 (no __dict__, or a learner's object that raises)
+        return {}
+    return names if isinstance(names, dict) else {}
+
+
+def _is_code(value: Any) -> bool:
+    return _is_code_owner(value) or isinstance(
+        value, types.MethodType | functools.partial | types.ModuleType
+    )
+
+
+def _foreign(value: Any, module: types.ModuleType) -> bool:
+    """Whether ``value`` was defined outside ``module`` and outside the library it belongs to
+    (``json.v = reference_validate``; not ``json.JSONDecodeError``)."""
+    if isinstance(value, types.ModuleType):
+        return _module_name(value).startswith(COURSE_PACKAGE)
+    home = _module_of(getattr(value, "__func__", value))
+    package = _module_name(module).split(".")[0]
+    return bool(home) and home.split(".")[0] != package
 
 
 def _is_notebook_code(function: types.FunctionType) -> bool:

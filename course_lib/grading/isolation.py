@@ -49,6 +49,7 @@ protections away, for the red-team tests that show what each one stops.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import sys
@@ -245,11 +246,29 @@ def readable_roots() -> list[str]:
 
 def folders_to_hide(workdir: str, runtime: str) -> list[str]:
     """What the kernel's mount namespace covers: the shared temporary and runtime folders, the
-    folder holding every submission's scratch folder (the working folder's grandparent), and
-    the one holding the runtime folder (the system temp folder, where a deep scratch root left
-    no room for socket paths)."""
+    folder holding every submission's scratch folder (the working folder's grandparent), the
+    one holding the runtime folder (the system temp folder, where a deep scratch root left no
+    room for socket paths), and ``course_lib``'s hidden parts. Landlock keeps their files
+    unreadable, but the kernel must list ``course_lib`` itself to import from it, and a right to
+    list a folder reaches every folder beneath it: covered, their file names are gone too (the
+    kernel imports nothing from them: the launcher's own modules are loaded before the cover)."""
     scratch_root = os.path.dirname(os.path.dirname(os.path.abspath(workdir)))
-    return [*HIDDEN_FOLDERS, scratch_root, os.path.dirname(os.path.abspath(runtime))]
+    runtime_root = os.path.dirname(os.path.abspath(runtime))
+    return [*HIDDEN_FOLDERS, scratch_root, runtime_root, *hidden_parts()]
+
+
+def hidden_parts() -> list[str]:
+    """``course_lib``'s parts a kernel must not read, as folders."""
+    return [os.path.join(_package(), part) for part in HIDDEN_PARTS]
+
+
+def mark_unimportable(folder: str) -> None:
+    """Put an empty ``__init__.py`` in a covered part of ``course_lib``: an empty folder would
+    import as a namespace package; with it, importing the part fails as before (Landlock lets
+    the kernel list the folder, never read the file)."""
+    with contextlib.suppress(OSError):
+        with open(os.path.join(folder, "__init__.py"), "x", encoding="utf-8"):
+            pass
 
 
 def untraversable(paths: list[str]) -> list[str]:

@@ -216,6 +216,9 @@ def _private_mounts(args: argparse.Namespace, spaces: dict[str, bool]) -> dict[s
         # The new user namespace maps only that id: the tmpfs folders made next must be its.
         own = spaces["own_uid"] and namespaces.become(args.uid)
         covered = namespaces.cover_folders([*folders, *blocking], keep=handles)
+        for part in isolation.hidden_parts():
+            if os.path.realpath(part) in covered:
+                isolation.mark_unimportable(os.path.realpath(part))
     finally:
         for handle in handles.values():
             os.close(handle)

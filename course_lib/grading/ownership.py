@@ -23,11 +23,11 @@ from typing import Any
 
 from course_lib.grading import provenance
 from course_lib.grading.answers import Cell, answer_cells, answer_source, check_positions
-from course_lib.grading.borrowing import Notebook, borrowing, notebook_aliases, parse
+from course_lib.grading.borrowing import Notebook, borrowing, notebook_aliases, parse, stores
 from course_lib.grading.canonical import Lesson, course_meta
 from course_lib.grading.fingerprint import tokens
 from course_lib.grading.results import ExerciseResult
-from course_lib.grading.routes import opaque_routes, touches_driver
+from course_lib.grading.routes import NOTEBOOK, opaque_routes, run_time_code, touches_driver
 from course_lib.grading.sanitize import Sanitized
 from course_lib.i18n import translate
 
@@ -50,9 +50,20 @@ MESSAGES = {
 FLAGS = {
     "stub": "the exercise cell is the lesson's stub, unchanged, yet its check earned points",
     "route": "code cell {cell} {route}",
+    "stash": (
+        "code cell {cell} keeps {origin}, the course's own code, in {place}, where a later cell "
+        "can read it back"
+    ),
+    "names": (
+        "code cell {cell} keeps the notebook's names ({value}) in {place}, where a later cell "
+        "can read any of them"
+    ),
 }
 UNGRADED = ("not_attempted", "invalid")
-NAMESPACE_WRITERS = ("globals", "locals", "vars", "setattr", "__dict__", "__builtins__", "builtins")
+NAMESPACE_WRITERS = (
+    "globals", "locals", "vars", "setattr", "__dict__", "__builtins__", "builtins", "push",
+    "user_ns", "user_global_ns",
+)  # fmt: skip
 FAR = 1 << 30  # the position of a check cell that is missing
 
 
@@ -165,6 +176,7 @@ def _source_phrases(exercise_id, mine, before, everywhere, lesson: Lesson) -> li
         facts = everywhere.get(cell.index)
         for route in facts.opaque if facts else ():
             phrases.append(FLAGS["route"].format(cell=cell.index, route=route))
+        phrases += [phrase.format(cell=cell.index) for phrase in facts.kept] if facts else []
     return phrases
 
 
@@ -172,7 +184,23 @@ def _source_phrases(exercise_id, mine, before, everywhere, lesson: Lesson) -> li
 class _CellFacts:
     driver: bool
     filled: str | None  # the borrowed origin a run-time namespace write puts in, if any
-    opaque: tuple[str, ...]
+    opaque: tuple[str, ...]  # routes nobody can follow, and code run from strings
+    kept: tuple[str, ...] = ()  # the course's code or the notebook's names kept out of names
+
+
+def _kept(tree: ast.AST, notebook: Notebook) -> tuple[str, ...]:
+    """Flag phrases (``{cell}`` left to fill) for what the cell keeps where names cannot show
+    it: the course's code on an attribute, an item or ``builtins`` (a container bound to a name
+    is followed, not flagged), the notebook's names anywhere."""
+    found = []
+    for store in stores(tree, notebook):
+        if store.origin == NOTEBOOK:
+            found.append(FLAGS["names"].format(cell="{cell}", value=store.value, place=store.place))
+        elif not store.in_a_name:
+            found.append(
+                FLAGS["stash"].format(cell="{cell}", origin=store.origin, place=store.place)
+            )
+    return tuple(dict.fromkeys(found))
 
 
 def _notebook_wide(cells: list[Cell], notebook: Notebook) -> dict[int, _CellFacts]:
@@ -183,7 +211,8 @@ def _notebook_wide(cells: list[Cell], notebook: Notebook) -> dict[int, _CellFact
         if tree is None:
             continue
         filled = borrowing(cell.source, notebook) if _writes_namespace(tree) else None
-        facts[cell.index] = _CellFacts(touches_driver(tree), filled, tuple(opaque_routes(tree)))
+        routes = (*opaque_routes(tree), *run_time_code(tree))
+        facts[cell.index] = _CellFacts(touches_driver(tree), filled, routes, _kept(tree, notebook))
     return facts
 
 

@@ -7,6 +7,7 @@ attacks/test_answers_taken.py and attacks/test_borrowing.py."""
 from __future__ import annotations
 
 import ast
+import builtins
 import copy
 
 import nbformat
@@ -221,3 +222,50 @@ def test_a_target_written_outside_the_notebooks_cells_is_flagged_not_zeroed(repo
 def test_a_target_written_in_a_cell_is_neither_borrowed_nor_flagged(notebook):
     judged = judge(report_for(notebook["own"]), ["f"], ALLOWED)
     assert (judged.borrowed, judged.flags) == (None, [])
+
+
+STASHED = """
+import types
+
+library = types.ModuleType("mylib")
+library.v = T
+registry = ToolRegistry()  # the lesson's kind of registry, with the course's function on it
+registry.v = T
+clean = ToolRegistry()
+ns = types.SimpleNamespace(f=T)
+
+def via_a_module(a):
+    return library.v(a)
+
+def via_the_registry(a):
+    return registry.v(a)
+
+def via_builtins(a):
+    return stashed_t(a)
+
+def via_a_namespace(a):
+    return ns.f(a)
+
+def honest(a):
+    return types.SimpleNamespace, clean.names(), len(a)
+"""
+
+
+@pytest.fixture(scope="module")
+def stashed(notebook) -> dict:
+    namespace = dict(notebook)
+    namespace["__builtins__"] = {**vars(builtins), "stashed_t": notebook["T"]}  # its own copy
+    exec(compile(STASHED, "/tmp/ipykernel_7/77.py", "exec", dont_inherit=True), namespace)
+    return namespace
+
+
+@pytest.mark.parametrize(
+    "name", ["via_a_module", "via_the_registry", "via_builtins", "via_a_namespace"]
+)
+def test_the_courses_code_kept_on_a_module_an_object_or_builtins_is_reached(stashed, name):
+    judged = judge(report_for(stashed[name]), ["f"], ALLOWED)
+    assert judged.borrowed == "course_lib.reference.type_map.type_schema"
+
+
+def test_what_a_module_or_the_lesson_registry_holds_of_its_own_is_not_reached(stashed):
+    assert judge(report_for(stashed["honest"]), ["f"], ALLOWED).borrowed is None

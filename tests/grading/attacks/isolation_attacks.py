@@ -58,6 +58,15 @@ for label, path in {
 }.items():
     ATTEMPTS.append(attempt(label, lambda path=path: read(path)))
 ATTEMPTS.append(attempt("importing the checks", lambda: __import__("course_lib." + checks)))
+for label, folder in {
+    "listing course_lib/grading/": os.path.join(package, "grading"),
+    "listing course_lib/" + checks + "/": os.path.join(package, checks),
+}.items():
+    # the names of its modules (a covered folder holds only the placeholder that keeps it from
+    # importing as a namespace package), counted: the report must stay short
+    ATTEMPTS.append(
+        attempt(label, lambda folder=folder: len(set(os.listdir(folder)) - {"__init__.py"}))
+    )
 """
 
 REACHES_KERNELS = """
