@@ -49,6 +49,7 @@ from course_lib.grading.canonical import Lesson
 from course_lib.grading.discover import UnreadableSubmission, read_submission
 from course_lib.grading.fingerprint import fingerprints
 from course_lib.grading.fork_server import ServerGone
+from course_lib.grading.live_names import answer_live
 from course_lib.grading.ownership import SourceFindings, read_sources
 from course_lib.grading.parse import InvalidSubmission, edition
 from course_lib.grading.runner import fork_server_for, grading_env, run_folder
@@ -117,7 +118,11 @@ def analyse(raw: bytes, lesson: Lesson, toolkit: Toolkit | None = None) -> Analy
         slim(sanitized.notebook)
         cells = learner_cells(sanitized, lesson)
         read = read_sources(sanitized, lesson, cells)
-        prints = {exercise: fingerprints(source) for exercise, source in read.answers.items()}
+        live = answer_live(sanitized, lesson, cells)
+        prints = {
+            exercise: fingerprints(source, live.get(exercise, frozenset()))
+            for exercise, source in read.answers.items()
+        }
         toolkit = toolkit or Toolkit()
         plan = manifest(lesson.slug, toolkit.earlier, toolkit.lessons) if toolkit.lessons else ""
     return Analysis(sanitized, cells, read, prints, plan)

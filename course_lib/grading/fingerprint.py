@@ -1,14 +1,14 @@
 """Token fingerprints of source code, as plagiarism detectors make them (winnowing, as in MOSS).
 
-The source is first reduced to what it does: statements that do nothing (``pass``, ``...``, a
-bare constant, name or string that is not a docstring) are dropped and the rest is written out
-again by ``ast.unparse``, so padding a copy with ``pass`` after every line, or reformatting it,
+The source is first reduced to what it does: statements that do nothing (``pass``, ``...``, a bare
+constant, name or string that is not a docstring, a store into a name nobody reads, a function
+nobody calls, an ``if False:`` block: ``no_effect``) are dropped and the rest is written out again
+by ``ast.unparse``, so padding a copy with such statements after every line, or reformatting it,
 changes nothing. It then becomes a list of normalised tokens (every name the code chose becomes
-``V``, every number ``0``, every string its words; keywords, builtins, attribute names and
-operators stay; comments and layout go), every run of ``K`` tokens is hashed, and the smallest
-hash of every ``WINDOW`` consecutive ones is kept as a fingerprint. Renaming variables, rewording
-comments or strings and reordering functions change little; writing the code yourself changes
-most of it.
+``V``, every number ``0``, every string its words; keywords, builtins, attribute names and operators
+stay; comments and layout go), every run of ``K`` tokens is hashed, and the smallest hash of every
+``WINDOW`` consecutive ones is kept as a fingerprint. Renaming variables, rewording comments or
+strings and reordering functions change little; writing the code yourself changes most of it.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ import io
 import keyword
 import re
 import tokenize
+
+from course_lib.grading.no_effect import drop_no_effect
 
 K = 7
 WINDOW = 4
@@ -37,71 +39,24 @@ STRING_PARTS = {tokenize.STRING} | {
     if hasattr(tokenize, name)
 }
 LAYOUT = {tokenize.NEWLINE: ";", tokenize.INDENT: "{", tokenize.DEDENT: "}"}
-# Statements whose bodies are lists of statements, by field.
-BODIES = ("body", "orelse", "finalbody")
-DOCUMENTED = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-MAX_DEPTH = 200  # statements nested deeper keep their inert statements
 
 
-def effective_source(source: str) -> str:
-    """``source`` without the statements that have no effect, written out by ``ast.unparse``
-    (the source itself when it does not parse: it is then compared as text)."""
+def effective_source(source: str, live: frozenset[str] | None = None) -> str:
+    """``source`` without the statements that have no effect (``no_effect``; ``live``: the
+    names read outside it, ``None`` for a source whose top-level names are all read), written
+    out by ``ast.unparse`` (the source itself when it does not parse: it is then compared as
+    text)."""
     source = source[:MAX_SOURCE_CHARS]
     try:
-        tree = ast.parse(source)
-        _drop_inert(tree)
-        return ast.unparse(tree)
+        return ast.unparse(drop_no_effect(ast.parse(source), live))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return source
 
 
-def _drop_inert(node: ast.AST, depth: int = 0) -> None:
-    """Drop the inert statements of every statement list in ``node``, statements only (the
-    expressions inside them hold none)."""
-    if depth > MAX_DEPTH:
-        return
-    for name in BODIES:
-        statements = getattr(node, name, None)
-        if isinstance(statements, list) and statements and isinstance(statements[0], ast.stmt):
-            documented = name == "body" and isinstance(node, DOCUMENTED)
-            kept = _kept(statements, documented)
-            setattr(node, name, kept)
-            for statement in kept:
-                _drop_inert(statement, depth + 1)
-    for handler in getattr(node, "handlers", ()):  # try: ... except: ...
-        _drop_inert(handler, depth + 1)
-    for case in getattr(node, "cases", ()):  # match: case ...:
-        _drop_inert(case, depth + 1)
-
-
-def _kept(statements: list[ast.stmt], documented: bool) -> list[ast.stmt]:
-    kept = []
-    for position, statement in enumerate(statements):
-        docstring = documented and position == 0 and _is_string(statement)
-        if docstring or not _inert(statement):
-            kept.append(statement)
-    return kept
-
-
-def _is_string(statement: ast.stmt) -> bool:
-    return (
-        isinstance(statement, ast.Expr)
-        and isinstance(statement.value, ast.Constant)
-        and isinstance(statement.value.value, str)
-    )
-
-
-def _inert(statement: ast.stmt) -> bool:
-    """``pass``, or an expression statement that only names a constant or a variable."""
-    if isinstance(statement, ast.Pass):
-        return True
-    return isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant | ast.Name)
-
-
-def tokens(source: str) -> list[str]:
+def tokens(source: str, live: frozenset[str] | None = None) -> list[str]:
     """The normalised tokens of ``source``'s effective code (a rough split when it is not
     valid Python)."""
-    text = effective_source(source)
+    text = effective_source(source, live)
     try:
         return _python_tokens(text)
     except (tokenize.TokenError, IndentationError, SyntaxError, ValueError, RecursionError):
@@ -149,10 +104,11 @@ def _hash(gram: tuple[str, ...]) -> int:
 
 
 @functools.lru_cache(maxsize=8192)
-def fingerprints(source: str) -> frozenset[int]:
+def fingerprints(source: str, live: frozenset[str] | None = None) -> frozenset[int]:
     """The winnowed hashes of ``source``'s ``K``-token runs (remembered: the course's own
-    sources are compared with every answer, and ``load_corpus`` fingerprints them ahead)."""
-    words = tokens(source)
+    sources are compared with every answer, and ``load_corpus`` fingerprints them ahead).
+    ``live``: the names read outside ``source`` (see ``effective_source``)."""
+    words = tokens(source, live)
     hashes = [_hash(tuple(words[i : i + K])) for i in range(len(words) - K + 1)]
     if len(hashes) <= WINDOW:
         return frozenset(hashes)

@@ -1,13 +1,13 @@
 """Read an untrusted notebook file: its shape and types are checked before anything looks inside.
 
-A submission can be any bytes. Before nbformat (or anything else) walks it, ``parse`` makes sure
-it is JSON (a RecursionError while decoding is a refusal, not a crash), that its outputs are gone
-(they are never graded), that nothing in it nests deeper than ``MAX_DEPTH`` (nbformat's validator
-and ``deepcopy`` recurse), that its code is not longer than the grader reads (``MAX_CELL_SOURCE``
-per cell, ``MAX_CODE_SOURCE`` in all: counted before anything parses it), that it is a version-4
-notebook nbformat accepts, that it holds a reasonable number of code cells, and that every
-metadata value the grader reads has the type it expects. What fails becomes
-``InvalidSubmission`` with a message that says what to do.
+A submission can be any bytes. Before nbformat (or anything else) walks it, ``parse`` makes sure it
+is JSON (a UTF-8 byte order mark before it is ignored, and noted: see ``BOM``; a RecursionError
+while decoding is a refusal, not a crash), that its outputs are gone (they are never graded), that
+nothing in it nests deeper than ``MAX_DEPTH`` (nbformat's validator and ``deepcopy`` recurse), that
+its code is not longer than the grader reads (``MAX_CELL_SOURCE`` per cell, ``MAX_CODE_SOURCE`` in
+all: counted before anything parses it), that it is a version-4 notebook nbformat accepts, that it
+holds a reasonable number of code cells, and that every metadata value the grader reads has the type
+it expects. What fails becomes ``InvalidSubmission`` with a message that says what to do.
 """
 
 from __future__ import annotations
@@ -33,6 +33,11 @@ MESSAGES = {
     "not_json": (
         "not a notebook: the file is not valid JSON ({error}). Submit the .ipynb file saved by "
         "JupyterLab."
+    ),
+    "bom": (
+        "the file starts with a byte order mark (BOM), which some editors add and JupyterLab "
+        "cannot open; the grader ignored it and read the notebook after it. Save the notebook "
+        "from JupyterLab (or with an editor set to UTF-8 without BOM) before you submit again."
     ),
     "too_deep": (
         "not a notebook the grader can read: its JSON is nested more than {limit} levels deep. "
@@ -89,6 +94,12 @@ MAX_CODE_CELLS = 2000
 MAX_CELL_SOURCE = 50_000
 MAX_CODE_SOURCE = 250_000
 COURSE_TEXT_KEYS = ("exercise", "check", "notebook")
+# UTF-8's byte order mark. JSON's RFC 8259 (8.1) lets a parser ignore it; nbformat and Jupyter
+# Server refuse it ("Notebook does not appear to be JSON", "Unreadable Notebook"). The grader
+# ignores it, grades the notebook after it and notes it (JupyterLab cannot open the file): the
+# mark carries no content, and refusing would cost the learner their answers for an editor's
+# habit (Notepad's, PowerShell 5's ``Out-File``).
+BOM = b"\xef\xbb\xbf"
 
 
 def say(key: str, lang: str | None = None, /, **values: object) -> str:
@@ -107,7 +118,8 @@ def edition(nb: NotebookNode) -> str:
 def parse(raw: bytes, lesson: Lesson) -> tuple[NotebookNode, list[str]]:
     """The notebook, checked for shape and type before anything looks inside it, and the repairs
     made to its metadata; ``InvalidSubmission`` when it is not a notebook of ``lesson``."""
-    data = _load_json(raw)
+    bom = raw.startswith(BOM)
+    data = _load_json(raw[len(BOM) :] if bom else raw)
     if not isinstance(data, dict) or "nbformat" not in data:
         raise InvalidSubmission(say("no_version"))
     version = data.get("nbformat")
@@ -131,6 +143,8 @@ def parse(raw: bytes, lesson: Lesson) -> tuple[NotebookNode, list[str]]:
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise InvalidSubmission(say("corrupted", error=first_line[:200])) from None
     lang = edition(nb)  # the notebook is read: the rest speaks its edition
+    if bom:
+        repairs.insert(0, say("bom", lang))
     count = sum(cell.cell_type == "code" for cell in nb.cells)
     if count > MAX_CODE_CELLS:
         raise InvalidSubmission(say("too_many_cells", lang, count=count, limit=MAX_CODE_CELLS))

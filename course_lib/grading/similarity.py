@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -34,12 +34,15 @@ from course_lib.grading.fingerprint import (
     encode_prints,
     fingerprints,
 )
+from course_lib.grading.live_names import answer_live, notebook_live
 
 __all__ = [
     "Answer",
     "Compared",
     "Corpus",
     "Known",
+    "answer_live",
+    "notebook_live",
     "compare_results",
     "compare_with_course",
     "decode_prints",
@@ -67,7 +70,8 @@ class Answer:
 
 @dataclass(frozen=True)
 class Known:
-    """A source of the course's own: a solution cell or a reference function."""
+    """A source of the course's own: a solution cell or a reference function (fingerprinted
+    with every name it binds at its top level taken as read: ``no_effect``)."""
 
     label: str
     source: str
@@ -77,11 +81,14 @@ class Known:
 class Corpus:
     """What each exercise is compared with: ``solutions[(notebook, exercise)]``, every
     ``reference`` piece, and the stub (``stubs[(notebook, exercise)]``) whose fingerprints
-    every learner shares."""
+    every learner shares; ``live[(notebook, exercise)]``: the names the lesson's other cells
+    read, and the exercise's targets (what an answer's statements are kept for when its own
+    notebook's are not known: ``live_names``)."""
 
     solutions: dict[tuple[str, str], Known]
     reference: tuple[Known, ...]
     stubs: dict[tuple[str, str], str]
+    live: dict[tuple[str, str], frozenset[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -106,9 +113,10 @@ def compare_with_course(
     compared = {}
     for answer in answers:
         key = (answer.notebook, answer.exercise)
+        live = corpus.live.get(key, frozenset())
         stub = fingerprints(corpus.stubs.get(key, ""))
         own = (made or {}).get(answer)
-        prints = (fingerprints(answer.source) if own is None else own) - stub
+        prints = (fingerprints(answer.source, live) if own is None else own) - stub
         if len(prints) < MIN_FINGERPRINTS:
             continue
         known = corpus.solutions.get(key)
@@ -193,11 +201,15 @@ def load_corpus(lessons: dict[str, Lesson], solutions_dir: Path | None) -> Corpu
     stubs of the canonical notebooks."""
     solutions: dict[tuple[str, str], Known] = {}
     stubs: dict[tuple[str, str], str] = {}
+    live: dict[tuple[str, str], frozenset[str]] = {}
     for slug, lesson in sorted(lessons.items()):
+        targets = {spec.id: spec.targets for spec in lesson.exercises}
+        lesson_live = notebook_live(lesson.notebook, targets)
         for cell in lesson.notebook.cells:
             exercise = _exercise_id(cell)
             if exercise:
                 stubs[(slug, exercise)] = cell.source
+                live[(slug, exercise)] = lesson_live[exercise]
         path = solutions_dir / f"{slug}.ipynb" if solutions_dir else None
         if path is None or not path.is_file():
             continue
@@ -206,7 +218,7 @@ def load_corpus(lessons: dict[str, Lesson], solutions_dir: Path | None) -> Corpu
             if exercise:
                 label = f"solutions/{slug}.ipynb, exercise {exercise}"
                 solutions[(slug, exercise)] = Known(label, cell.source)
-    corpus = Corpus(solutions, reference_pieces(), stubs)
+    corpus = Corpus(solutions, reference_pieces(), stubs, live)
     # Fingerprinted here, while the notebooks run (the grader reads the corpus in a thread of
     # its own), rather than once the last one has.
     for known in [*solutions.values(), *corpus.reference]:

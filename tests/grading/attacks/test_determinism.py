@@ -6,11 +6,13 @@ every file of the gradebook (CSV, JSON, report, feedback) is the same to the byt
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from grading_lesson import CHECK_MODULE, SLUG, SOLUTIONS, submission, write
 
+from course_lib.checks.failures import Failure
 from course_lib.cli import main
 from course_lib.grading.runner import stop_fork_servers
 from course_lib.grading.scrub import scrub, scrub_log
@@ -25,6 +27,23 @@ RUN_DEPENDENT = {
     "clock_from_the_check": (
         "import datetime\n\ndef double(x):\n    raise ValueError(str(datetime.datetime.now()))"
     ),
+    # the red team's: readings of a clock or of the process in an exception's text
+    "clock_digits": (
+        "import threading, time\nraise ValueError(f'{time.time_ns()} {time.monotonic_ns()} "
+        "{time.perf_counter()} {time.process_time()} {threading.get_ident()} {id(object())}')"
+    ),
+    "clock_formats": (
+        "import datetime, time\nnow = datetime.datetime.now()\nraise ValueError(f'{time.ctime()} | "
+        '{time.strftime("%H:%M:%S")} | {time.strftime("%Y%m%d%H%M%S")} | '
+        "{datetime.date.today()} | {now:%d %b %Y %H:%M}')"
+    ),
+    "process_names": (
+        "import tempfile, uuid\n"
+        "raise ValueError(f'{tempfile.mktemp(dir=\".\")} {uuid.uuid4().hex} {tempfile.mktemp()}')"
+    ),
+    "clock_raised_from_the_check": (
+        "import time\n\ndef double(x):\n    raise KeyError(time.time_ns())"
+    ),
     "set_order": "raise ValueError(str({'pear', 'apple', 'fig', 'kiwi', 'plum', 'lime'}))",
     "dies": "import os\nos._exit(3)",
     # random is seeded in grading kernels (from the submission): the same draws every time
@@ -36,6 +55,9 @@ RUN_DEPENDENT = {
     ),
 }
 
+# A plain wrong answer: what the check got back is data the learner needs, kept as it was.
+WRONG = "def double(x):\n    return 2 ** 100 + x"
+
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory, canonical_dir) -> tuple[Path, Path]:
@@ -43,6 +65,7 @@ def runs(tmp_path_factory, canonical_dir) -> tuple[Path, Path]:
     for student, source in RUN_DEPENDENT.items():
         write(root / student / f"{SLUG}.ipynb", submission({**SOLVED_90_2, "90.1": source}))
     write(root / "honest" / f"{SLUG}.ipynb", submission(SOLUTIONS))
+    write(root / "wrong" / f"{SLUG}.ipynb", submission({**SOLUTIONS, "90.1": WRONG}))
     outs = []
     for jobs in ("1", "2"):
         # A regrade is another grader process: its own fork server and kernel zygote (whose
@@ -84,6 +107,10 @@ def messages(out: Path) -> dict[str, str]:
         ("address_in_the_cell", "<object object at 0x…>"),
         ("clock", "<time> <time>"),
         ("clock_from_the_check", "Your code raised ValueError: <time>"),
+        ("clock_digits", "ValueError: <n> <n> <n> <n> <n> <n>"),
+        ("clock_formats", "ValueError: <time> | <time> | <n> | <date> | <date> <time>"),
+        ("process_names", "ValueError: ./tmp<id> <id> <scratch>"),
+        ("clock_raised_from_the_check", "Your code raised KeyError: <n>"),
     ],
 )
 def test_what_differs_between_runs_is_replaced_by_a_placeholder(runs, student, shown):
@@ -101,6 +128,13 @@ def test_an_answer_that_uses_random_draws_the_same_numbers_on_a_regrade(runs, st
     assert any(char.isdigit() for char in messages(runs[0])[student])
 
 
+def test_what_a_check_got_back_is_shown_as_it_was(runs):
+    got = str(2**100 + 1)
+    assert f"Got:      {got}\n" in messages(runs[0])["wrong"]
+    feedback = (runs[0] / "feedback" / "wrong.md").read_text(encoding="utf-8")
+    assert f"Got:      {got}" in feedback
+
+
 def test_a_set_in_a_message_comes_out_in_the_same_order(runs):
     assert messages(runs[0])["set_order"] == messages(runs[1])["set_order"]
     assert "pear" in messages(runs[0])["set_order"]
@@ -111,6 +145,7 @@ def test_the_run_dependent_notebooks_cost_only_their_exercise(runs):
     assert {s: t["points"] for s, t in payload["totals"].items()} == {
         **dict.fromkeys(RUN_DEPENDENT, 3),
         "honest": 6,
+        "wrong": 4,
     }
 
 
@@ -165,3 +200,91 @@ def test_each_scenario_of_a_row_is_scrubbed_like_the_row():
     assert failure["expected"] == '"2024-05-01 00:00:00"'  # data a check compares stays
     assert kept.message == f"1 of 2 scenarios failed\nYour code raised {failure['raised']}"
     assert kept.scenarios[0] == scenarios[0]
+
+
+# What a check compared stays as the learner needs it, in either edition: only an exception's
+# text loses its clock readings (the course's own expected text never does).
+NORMAL_FAILURES = [
+    Failure(case="double(1)", expected="2", got="13", hint="Multiply by two."),
+    Failure(case="add(0.1, 0.2)", expected="0.3", got="0.30000000000000004"),
+    Failure(
+        case="to_text(datetime(2024, 5, 1, 9, 30))",
+        expected='"2024-05-01T09:30:00"',
+        got='"2024-05-01 09:30:00"',
+        hint="Dates use ISO 8601: value.isoformat(), not str(value).",
+    ),
+    Failure(
+        case='safe_calculate("2 ** 100")',
+        expected="1.2676506002282294e+30",
+        got="1267650600228229401496703205376",
+    ),
+    Failure(case="tool_call_id()", expected='"call_1"', got='"call_0123456789abcdef"'),
+    Failure(case="at_noon()", expected='"12:00"', got='"12:00:00.250000"'),
+    Failure(
+        case='safe_calculate("10 ** 10")',
+        expected="ValueError: that power is too large (10000000000 > 10 ** 9)",
+        got="10000000000.0",
+    ),
+    Failure(case="parse('')", raised="ValueError: the expression must not be empty"),
+    Failure(detail="3 of 5 tools are registered: add, ask.\nStill missing: time, date."),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh-CN"])
+@pytest.mark.parametrize("failure", NORMAL_FAILURES, ids=lambda f: f.case or "detail")
+def test_a_normal_failing_answer_is_written_as_the_check_said_it(failure, lang):
+    from course_lib.grading.results import ExerciseResult, SubmissionResult
+    from course_lib.grading.scrub import stable
+
+    message = render_in(lang, failure)
+    row = ExerciseResult("a", "04_registry", "04.4", 0, 2, "failed", message, failure.fields())
+    [kept] = stable(SubmissionResult("a", "04_registry", [row])).exercises
+    assert kept == row
+
+
+@pytest.mark.parametrize(
+    ("text", "scrubbed"),
+    [
+        ("ValueError: 1796528295534354697 51339.226269873", "ValueError: <n> <n>"),
+        (
+            "ValueError: 0.115280762 s of CPU, thread 140144611146624",
+            "ValueError: <n> s of CPU, thread <n>",
+        ),
+        ("ValueError: Sun Dec  6 03:38:06 2026", "ValueError: <time>"),
+        ("ValueError: at 03:38:06.25 on 2026-12-06", "ValueError: at <time> on <date>"),
+        ("ValueError: 06 Dec 2026 03:38, Dec 6, 2026", "ValueError: <date> <time>, <date>"),
+        ("ValueError: 20261206033806 1765000000", "ValueError: <n> <n>"),
+        (
+            "ValueError: 064b347325d8417982ba21ef32ffa71c in ./tmpab_3kx9z",
+            "ValueError: <id> in ./tmp<id>",
+        ),
+        ("ValueError: 0.30000000000000004 != 0.3 (3.14159, 2 ** 100)", None),
+        ("ValueError: slice 1:10 of 'deadbeefcafe', line 12", None),
+    ],
+)
+def test_an_exceptions_text_loses_every_reading_of_a_clock_or_the_process(text, scrubbed):
+    from course_lib.grading.scrub import volatile
+
+    assert volatile(text) == (text if scrubbed is None else scrubbed)
+
+
+def test_an_exception_a_check_quotes_as_what_it_got_is_scrubbed_alike():
+    from course_lib.grading.results import ExerciseResult, SubmissionResult
+    from course_lib.grading.scrub import stable
+
+    failure = Failure(
+        case="to_tool(f)", expected="a ValueError naming f", got="KeyError: 1796528321239328884"
+    )
+    message = render_in("en", failure)
+    row = ExerciseResult("a", "02_reflection", "02.3", 0, 2, "failed", message, failure.fields())
+    [kept] = stable(SubmissionResult("a", "02_reflection", [row])).exercises
+    assert kept.failure["got"] == "KeyError: <n>"
+    assert kept.message == render_in("en", replace(failure, got="KeyError: <n>"))
+
+
+def render_in(lang: str, failure: Failure) -> str:
+    from course_lib.checks.failures import render
+    from course_lib.i18n import speaking
+
+    with speaking(lang):
+        return render(replace(failure, exercise="04.4", title="to_text"))

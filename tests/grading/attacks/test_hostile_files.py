@@ -33,10 +33,16 @@ from course_lib.grading.discover import (
     named_file,
     read_submission,
 )
-from course_lib.grading.parse import MAX_CELL_SOURCE, MAX_CODE_CELLS
+from course_lib.grading.parse import (
+    MAX_CELL_SOURCE,
+    MAX_CODE_CELLS,
+    InvalidSubmission,
+    parse,
+)
 
 OPTIONS = GradeOptions(cell_timeout=60, memory_mb=1500, jobs=2, check_modules=(CHECK_MODULE,))
 FILE = f"{SLUG}.ipynb"
+BOM = "\ufeff".encode()  # UTF-8's byte order mark
 
 
 def solved_json() -> dict:
@@ -105,6 +111,7 @@ REFUSED = {
         "Delete the cells you added",
     ),  # fmt: skip
     "not_utf8": (b"\xff\xfe{\x00", "not valid JSON"),
+    "bom_then_garbage": (b"\xef\xbb\xbf{nope", "not valid JSON"),
     "empty": (b"", "not valid JSON"),
     "notebook_name_is_a_list": (
         with_metadata(lambda d: d["metadata"].update(course={"notebook": [SLUG]})),
@@ -123,6 +130,8 @@ GRADED = {
     "tags_are_dicts": with_metadata(
         lambda d: d["cells"][3]["metadata"].update(tags=[{"nbval-skip": 1}, ["x"], 3])
     ),
+    # a UTF-8 byte order mark before the JSON (Notepad's habit): ignored, and noted
+    "bom": BOM + nbformat.writes(submission(SOLUTIONS)).encode("utf-8"),
     "course_is_text": with_metadata(lambda d: d["metadata"].update(course="90_test")),
     "cell_id_is_a_list": with_metadata(lambda d: d["cells"][2].update(id=["t-scratch"])),
     "deep_outputs": with_metadata(
@@ -298,6 +307,28 @@ def test_metadata_of_the_wrong_type_is_dropped_and_the_notebook_still_graded(bat
 def test_dropped_metadata_is_noted_in_the_feedback(batch):
     results, _ = batch
     assert any("was not the course's" in note for note in results["exercise_id_is_a_dict"].notes)
+
+
+def test_a_byte_order_mark_is_noted_in_the_feedback_and_costs_nothing(batch):
+    results, _ = batch
+    assert results["bom"].points == 6
+    assert any("byte order mark (BOM)" in note for note in results["bom"].notes)
+    assert not any("BOM" in note for note in results["honest"].notes)
+
+
+def test_a_byte_order_mark_is_read_past_as_json_allows_and_only_it(lesson):
+    raw = nbformat.writes(submission(SOLUTIONS)).encode("utf-8")
+    plain, plain_repairs = parse(raw, lesson)
+    marked, repairs = parse(BOM + raw, lesson)
+    assert marked == plain and plain_repairs == []
+    assert len(repairs) == 1 and "byte order mark (BOM)" in repairs[0]
+    chinese = submission(SOLUTIONS)
+    chinese.metadata["course"]["lang"] = "zh-CN"
+    _, repairs = parse(BOM + nbformat.writes(chinese).encode("utf-8"), lesson)
+    assert len(repairs) == 1 and "字节顺序标记（BOM）" in repairs[0]
+    for wrong in (BOM + BOM + raw, b" " + BOM + raw, "\ufeff".encode("utf-16") + raw):
+        with pytest.raises(InvalidSubmission, match="not valid JSON"):
+            parse(wrong, lesson)
 
 
 def test_the_honest_student_is_graded_exactly_as_alone(batch):

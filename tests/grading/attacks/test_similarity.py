@@ -29,6 +29,7 @@ from grading_lesson import (
     write,
 )
 
+from attacks.disguise import dead_stored
 from course_lib.checks import check
 from course_lib.cli import main
 from course_lib.grading.canonical import default_canonical_dir, load_lessons
@@ -244,6 +245,22 @@ PAL = """def type_name(annotation):
     raise TypeError(message)
 """
 
+# Short statements: a store into a fresh name after each breaks every 7-token run (the red team's
+# padding took a copy of it from 1.0 to 0.38 of its fingerprints, unflagged).
+TIDY = """def type_name(annotation):
+    kinds = {}
+    kinds[str] = "string"
+    kinds[int] = "integer"
+    kinds[float] = "number"
+    kinds[bool] = "boolean"
+    found = kinds.get(annotation)
+    if found is None:
+        raise TypeError(annotation)
+    result = {}
+    result["type"] = found
+    return result
+"""
+
 
 @pytest.fixture(scope="module")
 def class_dirs(tmp_path_factory, canonical_dir):
@@ -257,6 +274,8 @@ def class_dirs(tmp_path_factory, canonical_dir):
     renamed = LONG_SOLUTION.replace("json_name", "label").replace("python_type", "kind")
     for student, answer in (
         ("copy_a", renamed),
+        ("tidy", TIDY),
+        ("tidy_padded", dead_stored(TIDY)),  # the red team's padding, in a real notebook
         ("pal_1", PAL),
         ("pal_2", PAL.replace("candidate", "c").replace("label", "text")),
         ("solo", SOLUTIONS["90.3"]),
@@ -285,6 +304,7 @@ def test_flags_go_into_grades_json_with_both_sources(single_run):
     assert found == [
         ("copy_a", f"solutions/{SLUG}.ipynb, exercise 90.3"),
         ("pal_1", "student pal_2"),
+        ("tidy", "student tidy_padded"),
     ]
     assert payload["flags"][0]["matched_source"] == LONG_SOLUTION
 
@@ -293,6 +313,8 @@ def test_a_flag_costs_no_points(single_run):
     payload = json.loads((single_run / "grades.json").read_text(encoding="utf-8"))
     assert {student: total["points"] for student, total in payload["totals"].items()} == {
         "copy_a": 6,
+        "tidy": 6,
+        "tidy_padded": 6,
         "pal_1": 6,
         "pal_2": 6,
         "solo": 6,
@@ -302,7 +324,7 @@ def test_a_flag_costs_no_points(single_run):
 def test_the_report_lists_the_flags_with_both_sources(single_run):
     text = (single_run / "report.html").read_text(encoding="utf-8")
     section = text.split('id="similarity"')[1].split("</section>")[0]
-    assert section.count("<details>") == 2
+    assert section.count("<details>") == 3
     assert "for python_type, json_name in NAMES.items():" in section
     assert "student pal_2" in section
 

@@ -19,7 +19,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell
 
-from attacks.disguise import padded, reordered
+from attacks.disguise import dead_coded, dead_stored, padded, reordered
 from course_lib.grading.answers import answer_cells, answer_source, check_positions, learner_cells
 from course_lib.grading.canonical import default_canonical_dir, load_lessons
 from course_lib.grading.sanitize import sanitize
@@ -80,6 +80,11 @@ DISGUISES = {
     "padded, reordered and relocated": lambda lessons, slug, exercise, source: relocated(
         lessons, slug, exercise, padded(reordered(source))
     ),
+    "dead stores": lambda lessons, slug, exercise, source: dead_stored(source),
+    "dead code": lambda lessons, slug, exercise, source: dead_coded(source),
+    "dead code, reordered and relocated": lambda lessons, slug, exercise, source: relocated(
+        lessons, slug, exercise, dead_coded(reordered(source))
+    ),
 }
 
 
@@ -93,6 +98,18 @@ def test_padding_keeps_the_code_and_follows_every_statement_with_one_that_does_n
     assert namespace["f"](True) == 1 and namespace["f"](None) == 2
     assert disguised.splitlines()[2:4] == ["        y = 1", "        0"]
     assert len(disguised.splitlines()) == len(source.splitlines()) + 3  # lines 3, 5 and 6 end one
+
+
+@pytest.mark.parametrize("disguise", [dead_stored, dead_coded])
+def test_dead_padding_keeps_the_code_working(disguise):
+    source = (
+        "def f(x):\n    if x:\n        y = 1\n    elif x is None:\n        y = 2\n    return y\n"
+    )
+    disguised = disguise(source)
+    namespace: dict = {}
+    exec(disguised, namespace)
+    assert namespace["f"](True) == 1 and namespace["f"](None) == 2
+    assert len(disguised.splitlines()) >= len(source.splitlines()) + 3
 
 
 # --- copies of the course's own answers flag ----------------------------------------------------
@@ -109,7 +126,7 @@ def test_a_disguised_copy_of_the_solution_flags(lessons, corpus, slug, exercise,
     assert flags[0]["score"] >= 0.7
 
 
-@pytest.mark.parametrize("disguise", ["padded", "reordered"])
+@pytest.mark.parametrize("disguise", ["padded", "reordered", "dead stores", "dead code"])
 def test_a_disguised_reference_function_pasted_beside_code_of_ones_own_flags(corpus, disguise):
     piece = next(p for p in reference_pieces() if p.label.endswith("results.py: to_text"))
     own = independent.ANSWERS["04_registry"]["04.5"][3]
