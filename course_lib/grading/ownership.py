@@ -23,12 +23,14 @@ from typing import Any
 
 from course_lib.grading import provenance
 from course_lib.grading.answers import Cell, answer_cells, answer_source, check_positions
-from course_lib.grading.borrowing import Notebook, borrowing, notebook_aliases, parse, stores
+from course_lib.grading.borrowing import Notebook, borrowing, notebook_aliases, parse
 from course_lib.grading.canonical import Lesson, course_meta
 from course_lib.grading.fingerprint import tokens
 from course_lib.grading.results import ExerciseResult
-from course_lib.grading.routes import NOTEBOOK, opaque_routes, run_time_code, touches_driver
+from course_lib.grading.routes import NOTEBOOK, opaque_routes, touches_driver
+from course_lib.grading.run_code import run_time_code
 from course_lib.grading.sanitize import Sanitized
+from course_lib.grading.stores import stores
 from course_lib.i18n import translate
 
 # Learner-facing messages and flag phrases, whole sentences (one place, for the translation).

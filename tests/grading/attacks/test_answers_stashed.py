@@ -241,6 +241,6 @@ def test_a_stash_is_zeroed_from_the_source_alone(student):
 )
 def test_code_run_from_a_string_is_named_and_magics_that_time_a_cell_are_not(source, call):
     from course_lib.grading.borrowing import parse
-    from course_lib.grading.routes import RUN_TIME_CODE, run_time_code
+    from course_lib.grading.run_code import RUN_TIME_CODE, run_time_code
 
     assert run_time_code(parse(source)) == ([RUN_TIME_CODE.format(call=call)] if call else [])
