@@ -24,6 +24,7 @@ import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from course_lib.grading import syntax_tree
 from course_lib.grading.canonical import Lesson, course_meta
 from course_lib.grading.sanitize import Sanitized
 
@@ -113,7 +114,7 @@ class Names:
 @functools.lru_cache(maxsize=4096)
 def names_of(source: str) -> Names:
     try:
-        tree = ast.parse(source)
+        tree = syntax_tree.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return Names(frozenset(), frozenset())
     bound: set[str] = set()

@@ -32,6 +32,7 @@ import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from course_lib.grading import syntax_tree
 from course_lib.grading.routes import (
     NOTEBOOK,
     RUN_TIME,
@@ -52,13 +53,13 @@ def parse(source: str) -> ast.Module | None:
     IPython's syntax (``%%time``, ``%timeit``, ``!pip``) is read as IPython runs it, with the
     code of a magic that times, profiles or captures its cell read as the cell's own."""
     try:
-        return ast.parse(source)
+        return syntax_tree.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         pass
     try:
         from IPython.core.inputtransformer2 import TransformerManager
 
-        tree = ast.parse(TransformerManager().transform_cell(source))
+        tree = syntax_tree.parse(TransformerManager().transform_cell(source))
     except Exception:  # noqa: BLE001 (not Python in IPython's syntax either)
         return None
     body: list[ast.stmt] = []

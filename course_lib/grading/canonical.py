@@ -15,6 +15,7 @@ import nbformat
 from nbformat import NotebookNode
 
 import course_lib
+from course_lib.grading import syntax_tree
 from course_lib.i18n import translate
 
 # Why the course's own notebooks cannot be graded from (``course grade: {error}``, ``course
@@ -78,7 +79,7 @@ def course_meta(cell_or_nb: NotebookNode) -> dict:
 def check_targets(source: str) -> tuple[str, ...]:
     """A check cell's target names: ``check("01.1", WEATHER_TOOL)`` gives ``("WEATHER_TOOL",)``."""
     try:
-        tree = ast.parse(source)
+        tree = syntax_tree.parse(source)
     except SyntaxError:
         return ()
     for node in ast.walk(tree):

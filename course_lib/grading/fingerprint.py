@@ -22,6 +22,7 @@ import keyword
 import re
 import tokenize
 
+from course_lib.grading import syntax_tree
 from course_lib.grading.no_effect import drop_no_effect
 
 K = 7
@@ -48,7 +49,7 @@ def effective_source(source: str, live: frozenset[str] | None = None) -> str:
     text)."""
     source = source[:MAX_SOURCE_CHARS]
     try:
-        return ast.unparse(drop_no_effect(ast.parse(source), live))
+        return ast.unparse(drop_no_effect(syntax_tree.parse(source), live))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return source
 

@@ -45,7 +45,8 @@ from pathlib import Path
 from queue import Empty, Queue
 from typing import Any
 
-from course_lib.grading import kernel_zygote  # the standard library only, like this module
+# the standard library only, like this module:
+from course_lib.grading import kernel_zygote, syntax_tree
 
 READY = "ready"
 GRACE_SECONDS = 30  # beyond a job's own deadline, before the grader stops waiting for the server
@@ -120,7 +121,7 @@ def deferred_imports_of_checks() -> list[str]:
 
     names: set[str] = set()
     for path in sorted(Path(package.__path__[0]).rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = syntax_tree.parse(path.read_text(encoding="utf-8"))
         # Only a function's body waits for a call: every other statement (a ``with`` or ``if``
         # at the top, a class body) runs with the module's import.
         functions = (

@@ -54,7 +54,7 @@ from jupyter_client.manager import KernelManager
 from jupyter_client.provisioning import LocalProvisioner
 from nbval.kernel import RunningKernel
 
-from course_lib.grading import kernel_zygote
+from course_lib.grading import kernel_zygote, syntax_tree
 from course_lib.grading.bounds import KEPT_ERROR_CHARS, MAX_MESSAGE_BYTES
 from course_lib.grading.isolation import RECORD_FILE, kernel_environment, kernel_uid, refusal
 from course_lib.grading.kernel_client import close_client, grading_client
@@ -478,7 +478,7 @@ class GuardedKernel(RunningKernel):
         result = reply["content"].get("user_expressions", {}).get("r", {})
         if result.get("status") != "ok":
             raise RuntimeError(f"{result.get('ename')}: {result.get('evalue')}")
-        return ast.literal_eval(result["data"]["text/plain"])
+        return ast.literal_eval(syntax_tree.parse(result["data"]["text/plain"], mode="eval"))
 
     def _unaborted(self, execute: Callable[[], str], timeout: float) -> tuple[str, dict[str, Any]]:
         """``execute()`` (which sends one request and returns its id) and its reply, sent again

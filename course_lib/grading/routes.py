@@ -24,6 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from course_lib.grading import syntax_tree
+
 # The toolkit hands out the reference's parts (``course_lib.toolkit``): an answer that reaches
 # into it further than the lesson's own cells do is borrowing too.
 GUARDED = ("course_lib.reference", "course_lib.checks", "course_lib.toolkit")
@@ -199,10 +201,10 @@ def _code_in_strings(tree: ast.AST) -> list[ast.AST]:
         if len(text) > MAX_CODE_STRING or not any(c.isalpha() for c in text):
             continue
         if NAME.fullmatch(text):
-            parsed.append(ast.parse(text, mode="eval"))
+            parsed.append(syntax_tree.parse(text, mode="eval"))
             continue
         try:
-            parsed.append(ast.parse(text))
+            parsed.append(syntax_tree.parse(text))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
     return parsed

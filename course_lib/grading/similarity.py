@@ -28,6 +28,7 @@ from typing import Any
 import nbformat
 
 from course_lib import reference
+from course_lib.grading import syntax_tree
 from course_lib.grading.canonical import Lesson
 from course_lib.grading.fingerprint import (
     decode_prints,
@@ -241,7 +242,7 @@ def reference_pieces() -> tuple[Known, ...]:
     for path in sorted(folder.glob("*.py")):
         text = path.read_text(encoding="utf-8")
         lines = text.splitlines(keepends=True)
-        for node in ast.parse(text).body:
+        for node in syntax_tree.parse(text).body:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 # top-level: whole lines, from the ``def`` or ``class`` line to the last one
                 source = "".join(lines[node.lineno - 1 : node.end_lineno])
