@@ -160,6 +160,23 @@ def test_what_a_shared_check_expects_of_a_type_error_speaks_the_language():
     assert chinese == f"一个消息里提到 {names} 的 TypeError"
 
 
+def test_the_names_a_type_error_must_hold_are_joined_in_the_language():
+    """03.5 wants a TypeError naming the function and the missing name: the two were joined with
+    an English " and " in the Chinese edition too (function_cases.names_text)."""
+    from course_lib.checks.function_cases import names_text
+
+    wrong = wrong_answer("lesson03.test_annotations", "03.5", "names_it")
+    chinese = failure_in("zh-CN", "03.5", wrong).failure.expected
+    english = failure_in("en", "03.5", wrong).failure.expected
+    assert chinese == "一个消息里提到 find 和 Hotel 的 TypeError", chinese
+    assert english == "a TypeError naming find and Hotel", english
+    with speaking("zh-CN"):
+        assert names_text(["a"]) == "a"
+        assert names_text(["a", "b", "c"]) == "a、b 和 c"
+    assert names_text(["a"]) == "a"
+    assert names_text(["a", "b", "c"]) == "a, b and c"
+
+
 @pytest.mark.parametrize(
     ("tests", "exercise_id", "rule_id", "chinese_case", "english_case"),
     [
