@@ -62,9 +62,6 @@ HINTS = Catalog() | {
 TEXTS = Catalog() | {
     "future_label": "{signature}, in a module that starts with `{future}`",
     "type_error_naming": "a TypeError naming {names}",
-    # a list of names, built one name at a time: "a, b" then "a, b and c"
-    "names_more": "{names}, {name}",
-    "names_last": "{names} and {name}",
 }
 
 hint = HINTS.hint
@@ -252,14 +249,7 @@ def expect_schema(
 
 
 def names_text(names: Iterable[str]) -> str:
-    """``names`` as a list in the learner's language ("a, b and c"; in Chinese "a、b 和 c")."""
-    *first, last = names
-    if not first:
-        return last
-    listed = first[0]
-    for name in first[1:]:
-        listed = TEXTS.text("names_more", names=listed, name=name)
-    return TEXTS.text("names_last", names=listed, name=last)
+    return messages.names_list(names)
 
 
 def expect_type_error(
