@@ -37,6 +37,7 @@ SPACE_AFTER_STOP = re.compile("。 ")
 WHERE_ENGLISH = re.compile(r"at (\{\w+\}|\$)")
 WHERE_REJECTED = re.compile(r"^(位于|在 ?\{)")
 
+
 def variants() -> set[tuple[str, str, str]]:
     found = set()
     for path in CATALOGS:
