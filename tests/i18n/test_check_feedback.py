@@ -308,3 +308,39 @@ def test_an_exercise_title_that_says_more_than_a_name_speaks_the_language(exerci
             check(exercise_id, *([None] * len(spec.targets)))
     assert spec.spoken_title == spec.title  # English: the title as registered
     assert str(failed.value).startswith(f"练习 {exercise_id}（{chinese}）")
+
+
+def whole_value_wrong(exercise_id: str):
+    """A wrong answer whose first value differs from the expected one as a whole (its kind)."""
+    wrong_answer("lesson03.test_json_type", "03.4", "fresh")  # puts tests/checks on sys.path
+    from lesson03._solution import solution
+
+    json_type = solution()["json_type"]
+
+    def parse_google_docstring(doc):
+        return {}
+
+    def parameters_schema(func):
+        return []
+
+    def json_type_in_a_list(annotation):
+        return [json_type(annotation)]
+
+    return {
+        "02.2": parameters_schema,
+        "02.3": parse_google_docstring,
+        "03.4": json_type_in_a_list,
+    }[exercise_id]
+
+
+@pytest.mark.parametrize("exercise_id", ["02.2", "02.3", "03.4"])
+def test_a_value_wrong_as_a_whole_gets_no_where_line_in_either_language(exercise_id):
+    """Expected and Got already show a difference of the whole value; three checks dropped the
+    Where line by testing its English words (``startswith("expected ")``), so in Chinese it
+    repeated both values whole (function_cases.expect_schema, 02.3's docstring check, 03.4)."""
+    wrong = (whole_value_wrong(exercise_id),)
+    chinese = failure_in("zh-CN", exercise_id, wrong)
+    english = failure_in("en", exercise_id, wrong)
+    assert english.failure.where is None, english.failure.where
+    assert chinese.failure.where is None, chinese.failure.where
+    assert "\n位置：" not in str(chinese) and "实际：" in str(chinese)

@@ -21,7 +21,14 @@ from typing import Any, Literal
 from course_lib.checks import function_cases
 from course_lib.checks import parameter_schemas as schemas
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import HintText, fail, first_difference, hidden_rng, matching_hint
+from course_lib.checks.compare import (
+    HintText,
+    fail,
+    first_difference,
+    hidden_rng,
+    matching_hint,
+    where_they_differ,
+)
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.function_cases import (
     after_earlier,
@@ -366,8 +373,7 @@ def check_annotation(learner: Learner, source: str, label: str) -> None:
         hints=[(lambda r: True, raised_hint(value, part))],
     )
     got = returned_json(case, reply, expected)
-    difference = first_difference(expected, got)
-    where = None if difference is None or difference.startswith("expected ") else difference
+    where = where_they_differ(expected, got)
     fail(case, expected, got, schema_mistake(value, part, expected, got), where=where)
 
 
