@@ -234,3 +234,20 @@ def test_the_case_labels_of_lesson_04_no_rule_reaches_speak_the_language():
     assert not left, left
     assert labels.hidden_registry_case() == "ToolRegistry() for the hidden cases"
     assert registry_case() == "DispatchRegistry() with the check's tools in registry._tools"
+
+
+def test_the_part_of_an_annotation_that_fails_is_said_so_in_the_language():
+    """03.4 names the smallest part of an annotation that fails, "..., a part of ..." (an
+    English f-string)."""
+    from lesson03.test_json_type import with_override
+
+    def true_without_enum(annotation):
+        literal = getattr(annotation, "__origin__", None) is not None and repr(annotation)
+        return {"type": "boolean"} if literal == "typing.Literal[True]" else None
+
+    wrong = (with_override(true_without_enum),)
+    chinese = failure_in("zh-CN", "03.4", wrong).failure.case
+    english = failure_in("en", "03.4", wrong).failure.case
+    assert english.startswith("json_type(Literal[True]), a part of json_type("), english
+    assert chinese.startswith("json_type(Literal[True])，json_type("), chinese
+    assert chinese.endswith(") 的一部分") and "a part of" not in chinese, chinese

@@ -73,7 +73,10 @@ REFUSED = (
 )
 # A case label's words, in the learner's language (made at import for the rules' ``case`` and
 # again at a failure).
-CASE_TEXTS = {"fresh": "json_type({source}) called twice; the caller changed the first result"}
+CASE_TEXTS = {
+    "fresh": "json_type({source}) called twice; the caller changed the first result",
+    "part_of": "{part}, a part of {whole}",
+}
 
 
 def fresh_case(source: str) -> str:
@@ -363,7 +366,9 @@ def check_annotation(learner: Learner, source: str, label: str) -> None:
     part = smallest_failing(learner, source) if not agrees(learner, source) else None
     if part is None:
         return
-    case = case_of(part) if part == source else f"{case_of(part)}, a part of {label}"
+    case = case_of(part)
+    if part != source:
+        case = translate(CASE_TEXTS, "part_of", part=case, whole=label)
     value = evaluate(part)
     expected = expected_schema(value)
     reply = learner.call(
