@@ -27,6 +27,7 @@ from course_lib.checks.compare import (
     fail,
     first_difference,
     pick_hint,
+    where_they_differ,
 )
 from course_lib.checks.failures import CheckFailed, NotDoneYet
 from course_lib.checks.learner import Learner, Reply
@@ -244,12 +245,11 @@ def expect_schema(
         where, part_expected, part_got = part
         detail = first_difference(part_expected, part_got, f"$.{where}")
         fail(case, part_expected, part_got, chosen, where=detail)
-    where = None if difference is None or difference.startswith("expected ") else difference
-    fail(case, expected, got, chosen, where=where)
+    fail(case, expected, got, chosen, where=where_they_differ(expected, got))
 
 
 def names_text(names: Iterable[str]) -> str:
-    return " and ".join(names)
+    return messages.names_list(names)
 
 
 def expect_type_error(

@@ -7,6 +7,8 @@ Check modules keep their own hints the same way, in a ``HINTS`` table at the top
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from course_lib.i18n import translate
 
 MESSAGES: dict[str, str] = {
@@ -69,6 +71,9 @@ MESSAGES: dict[str, str] = {
     "kind_other_an": "an {kind} {value}",
     # a long value cut short in Expected or Got
     "more_characters": "{text}… ({count} more characters)",
+    # a list of names ("a, b and c"), built one name at a time
+    "names_more": "{names}, {name}",
+    "names_last": "{names} and {name}",
     # generic hints
     "generic": "Compare what you returned with the expected value, piece by piece.",
     "run_it_yourself": "Run this case yourself in a new cell to see the full traceback.",
@@ -123,6 +128,17 @@ MESSAGES: dict[str, str] = {
 def say(key: str, **fields: object) -> str:
     """The message ``key`` in the learner's language (``course_lib.i18n``), placeholders filled."""
     return translate(MESSAGES, key, **fields)
+
+
+def names_list(names: Iterable[str]) -> str:
+    """``names`` as a list in the learner's language ("a, b and c"; in Chinese "a、b 和 c")."""
+    *first, last = names
+    if not first:
+        return last
+    listed = first[0]
+    for name in first[1:]:
+        listed = say("names_more", names=listed, name=name)
+    return say("names_last", names=listed, name=last)
 
 
 def stub_text(text: str) -> str:

@@ -43,6 +43,11 @@ HINTS = Catalog() | {
         "a default."
     ),
     "missing_required": "Every parameter without a default belongs in required.",
+    "none_default": (
+        "`= None` is a default like any other: the parameter is optional and its property gets "
+        '"default": None. Test parameter.default is inspect.Parameter.empty, not is None or its '
+        "truth."
+    ),
     "required_order": "List required in signature order.",
     "defaults": (
         'Show each default to the model: add "default": <value> to the property of every '
@@ -151,6 +156,7 @@ def parameters_hints(expected: dict, func: Callable[..., Any]) -> list[Hint]:
     with_default = {n for n, p in signature.parameters.items() if p.default is not EMPTY}
     props, required = expected["properties"], expected["required"]
     nullable = {n for n, s in props.items() if {"type": "null"} in s.get("anyOf", [])}
+    none_default = {n for n, p in signature.parameters.items() if p.default is None}
 
     def got_default(got: dict, name: str) -> Any:
         return got["properties"].get(name, {}).get("default")
@@ -173,11 +179,16 @@ def parameters_hints(expected: dict, func: Callable[..., Any]) -> list[Hint]:
             hint("every_parameter"),
         ),
         (lambda g: (set(required) - set(g["required"])) & nullable, hint("nullable_required")),
+        (lambda g: set(g["required"]) & none_default, hint("none_default")),
         (lambda g: set(g["required"]) & with_default, hint("default_is_optional")),
         (lambda g: set(required) - set(g["required"]), hint("missing_required")),
         (
             lambda g: g["required"] != required and sorted(g["required"]) == sorted(required),
             hint("required_order"),
+        ),
+        (
+            lambda g: any("default" not in g["properties"].get(n, {}) for n in none_default),
+            hint("none_default"),
         ),
         (
             lambda g: any(

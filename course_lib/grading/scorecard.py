@@ -4,13 +4,16 @@ hint), one line each, shortened to a screen's width."""
 
 from __future__ import annotations
 
+import functools
+import re
 from typing import Any
 
 from course_lib.grading.results import SubmissionResult
 from course_lib.grading.texts import say, status_text
+from course_lib.i18n import LANGUAGES, speaking
 
-# The lines of a check's message a scorecard repeats: what failed and what to do about it.
-SCORECARD_FIELDS = ("Case:", "Your code raised", "Expected:", "Got:", "Where:", "Hint:")
+# Where a message's first sentence ends (the header of a failure, in English or in Chinese).
+FIRST_SENTENCE = re.compile(r"(?<=。)|(?<=\.) ")
 
 
 def scorecard(result: SubmissionResult) -> str:
@@ -84,15 +87,31 @@ def _scorecard_message(message: str) -> list[str]:
     if not message:
         return []
     first, *rest = message.splitlines()
-    shown = [_shorten(first.split(". ")[0].rstrip(".") + ".")]
+    sentence = FIRST_SENTENCE.split(first, maxsplit=1)[0].rstrip()
+    shown = [_shorten(sentence if sentence.endswith((".", "。")) else sentence + ".")]
     shown += [
         _shorten(line)
         for line in rest
         # A value spread over several lines would show only its opening bracket: the Where:
         # line, which names the first difference, says more in one line.
-        if line.startswith(SCORECARD_FIELDS) and not line.rstrip().endswith(("[", "{"))
+        if line.startswith(_field_prefixes()) and not line.rstrip().endswith(("[", "{"))
     ]
     return shown
+
+
+@functools.cache
+def _field_prefixes() -> tuple[str, ...]:
+    """How each line of a check's message that a scorecard repeats starts (Case:, 用例：, ...),
+    in every language: the message is in the language of the edition handed in."""
+    from course_lib.checks import messages
+
+    prefixes = []
+    for lang in LANGUAGES:
+        with speaking(lang):
+            prefixes += [
+                messages.say(key, **{field: ""}).rstrip() for field, key in SCORECARD_LINES
+            ]
+    return tuple(prefixes)
 
 
 def _shorten(line: str, width: int = 200) -> str:

@@ -194,6 +194,35 @@ def test_the_scorecard_shows_every_line_of_a_value_that_spans_lines():
     assert chinese[got : got + 4] == ["实际：[", '        "b",', '        "c"', "      ]"]
 
 
+@pytest.mark.parametrize("lang", ["zh-CN", "en"])
+def test_a_failure_read_from_its_text_alone_keeps_its_lines_in_either_language(lang):
+    """A result with no failure fields (an older check's) is read from its message: the lines
+    it kept were found by English prefixes (Case:, Hint:, ...) and its first sentence by ". ",
+    so a Chinese message kept only its first line, with an English full stop after 。."""
+    from course_lib.checks.failures import Failure, NotDoneYet, render
+    from course_lib.grading.results import ExerciseResult
+    from course_lib.grading.scorecard import _scorecard_lines
+    from course_lib.i18n import speaking
+
+    failure = Failure(case="names()", expected='["a"]', got='["b"]', where="$[0]",
+                      hint="保持顺序。", exercise="04.1", title="ToolRegistry")  # fmt: skip
+    not_done = Failure(detail="`TOOL` is `...`.", exercise="01.1", title="TOOL")
+    with speaking(lang):
+        failed = ExerciseResult("a", "04_registry", "04.1", 0, 3, "failed", render(failure))
+        todo = render(not_done, NotDoneYet.header)
+        lines = _scorecard_lines(failed)
+        first = _scorecard_lines(ExerciseResult("a", "01_x", "01.1", 0, 3, "failed", todo))
+    shown = render(failure).splitlines()  # (in English: the test speaks it outside the with)
+    if lang == "en":
+        assert lines == shown and first == ["Exercise 01.1 (TOOL) is not done yet."]
+        return
+    assert lines == [
+        "练习 04.1（ToolRegistry）未通过。", "用例：names()", '期望：["a"]', '实际：["b"]',
+        "位置：$[0]", "提示：保持顺序。",
+    ]  # fmt: skip
+    assert first == ["练习 01.1（TOOL）尚未完成。"]
+
+
 def test_a_scenario_graded_exercise_on_the_scorecard_lists_its_failed_scenarios_and_hints():
     """09.6 is graded by scenarios: its failure holds no case or hint of its own, so the
     scorecard once showed only "Exercise 09.6 (ShopAssistant) is not right yet." and nothing a

@@ -160,6 +160,23 @@ def test_what_a_shared_check_expects_of_a_type_error_speaks_the_language():
     assert chinese == f"一个消息里提到 {names} 的 TypeError"
 
 
+def test_the_names_a_type_error_must_hold_are_joined_in_the_language():
+    """03.5 wants a TypeError naming the function and the missing name: the two were joined with
+    an English " and " in the Chinese edition too (function_cases.names_text)."""
+    from course_lib.checks.function_cases import names_text
+
+    wrong = wrong_answer("lesson03.test_annotations", "03.5", "names_it")
+    chinese = failure_in("zh-CN", "03.5", wrong).failure.expected
+    english = failure_in("en", "03.5", wrong).failure.expected
+    assert chinese == "一个消息里提到 find 和 Hotel 的 TypeError", chinese
+    assert english == "a TypeError naming find and Hotel", english
+    with speaking("zh-CN"):
+        assert names_text(["a"]) == "a"
+        assert names_text(["a", "b", "c"]) == "a、b 和 c"
+    assert names_text(["a"]) == "a"
+    assert names_text(["a", "b", "c"]) == "a, b and c"
+
+
 @pytest.mark.parametrize(
     ("tests", "exercise_id", "rule_id", "chinese_case", "english_case"),
     [
@@ -291,3 +308,39 @@ def test_an_exercise_title_that_says_more_than_a_name_speaks_the_language(exerci
             check(exercise_id, *([None] * len(spec.targets)))
     assert spec.spoken_title == spec.title  # English: the title as registered
     assert str(failed.value).startswith(f"练习 {exercise_id}（{chinese}）")
+
+
+def whole_value_wrong(exercise_id: str):
+    """A wrong answer whose first value differs from the expected one as a whole (its kind)."""
+    wrong_answer("lesson03.test_json_type", "03.4", "fresh")  # puts tests/checks on sys.path
+    from lesson03._solution import solution
+
+    json_type = solution()["json_type"]
+
+    def parse_google_docstring(doc):
+        return {}
+
+    def parameters_schema(func):
+        return []
+
+    def json_type_in_a_list(annotation):
+        return [json_type(annotation)]
+
+    return {
+        "02.2": parameters_schema,
+        "02.3": parse_google_docstring,
+        "03.4": json_type_in_a_list,
+    }[exercise_id]
+
+
+@pytest.mark.parametrize("exercise_id", ["02.2", "02.3", "03.4"])
+def test_a_value_wrong_as_a_whole_gets_no_where_line_in_either_language(exercise_id):
+    """Expected and Got already show a difference of the whole value; three checks dropped the
+    Where line by testing its English words (``startswith("expected ")``), so in Chinese it
+    repeated both values whole (function_cases.expect_schema, 02.3's docstring check, 03.4)."""
+    wrong = (whole_value_wrong(exercise_id),)
+    chinese = failure_in("zh-CN", exercise_id, wrong)
+    english = failure_in("en", exercise_id, wrong)
+    assert english.failure.where is None, english.failure.where
+    assert chinese.failure.where is None, chinese.failure.where
+    assert "\n位置：" not in str(chinese) and "实际：" in str(chinese)

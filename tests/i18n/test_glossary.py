@@ -37,19 +37,6 @@ SPACE_AFTER_STOP = re.compile("。 ")
 WHERE_ENGLISH = re.compile(r"at (\{\w+\}|\$)")
 WHERE_REJECTED = re.compile(r"^(位于|在 ?\{)")
 
-# Variants still in the catalogs of lesson 07 (issue 28 split the lessons between two helpers;
-# lesson 02's was fixed on the other branch): (catalog, entry key, variant). Each entry
-# here must still be found (so fixing one there shrinks this list), and nothing else may be.
-ELSEWHERE = {
-    (
-        "checks-lesson07.po",
-        "course_lib.checks.lesson07.responses_round_trip:HINTS:tools_strict",
-        "必需",
-    ),
-    ("07_other_protocols.po", "w07-convert-after", "必需"),
-    ("07_other_protocols.po", "w07-summary", "必需"),
-}
-
 
 def variants() -> set[tuple[str, str, str]]:
     found = set()
@@ -68,15 +55,12 @@ def variants() -> set[tuple[str, str, str]]:
 
 
 def test_no_catalog_uses_a_variant_the_glossary_rejects():
-    unexpected = sorted(variants() - ELSEWHERE)
-    assert not unexpected, "\n".join(
+    """Every catalog, lesson 07's included (its three 必需 were the last left)."""
+    found = sorted(variants())
+    assert not found, "\n".join(
         f"{name} {key}: {word!r} ({REJECTED.get(word, 'see the module docstring')})"
-        for name, key, word in unexpected
+        for name, key, word in found
     )
-
-
-def test_every_variant_left_to_the_other_lessons_is_still_there():
-    assert ELSEWHERE <= variants(), sorted(ELSEWHERE - variants())
 
 
 @pytest.mark.parametrize("text", ["尚未完成。 在上面", "位于 {path}"])

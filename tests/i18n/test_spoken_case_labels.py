@@ -8,6 +8,8 @@ The wrong answers are the ones the lessons' check tests already prove break one 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from test_check_feedback import english_lines, failure_in, wrong_answer
 
@@ -153,3 +155,99 @@ def test_no_chinese_hint_of_lessons_02_03_05_keeps_an_english_stand_in():
         for found in english.findall(entry.text)
     ]
     assert not left, left
+
+
+# Lesson 04's case labels (its five checks): a Chinese label may keep code (calls, names of tools,
+# of fields and of parameters) but no English word of its own. A word is code when it touches
+# code punctuation (``registry.tool``, ``get_weather``, ``Point(``, ``tags=``) or is one of these.
+LESSON04 = [
+    ("lesson04.test_registry", "04.1"),
+    ("lesson04.test_value_problem", "04.2"),
+    ("lesson04.test_validate_arguments", "04.3"),
+    ("lesson04.test_dispatch", "04.4"),
+    ("lesson04.test_to_text", "04.5"),
+]
+CODE_WORDS = {
+    "now", "json", "dataclass", "pydantic", "docstring", "tags", "parameters", "description",
+    "owner", "version", "function", "null", "object", "dict", "list", "str",
+}  # fmt: skip
+LOOSE_WORD = re.compile(r"(?<![\w.@=(])[a-z][A-Za-z]+(?![\w.(=])")  # True, Point: code
+STRING_LITERAL = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+
+
+def english_words(label: str) -> list[str]:
+    """The words of ``label`` that are neither code nor inside a string literal."""
+    return [
+        word
+        for word in LOOSE_WORD.findall(STRING_LITERAL.sub("''", label))
+        if word not in CODE_WORDS
+    ]
+
+
+def test_english_words_finds_the_words_of_an_english_label_and_leaves_code_alone():
+    assert english_words("@registry.tool on get_weather：它的 tags") == ["on"]
+    assert english_words('registry.schemas(format="openai") for the visible tools') == [
+        "for", "the", "visible", "tools",
+    ]  # fmt: skip
+    assert english_words("registry.tool(find_city, name='tagged', tags=tags)，然后调用方") == []
+    assert english_words("to_text(Point(1, 2))（json 无法编码的类）") == []
+
+
+def lesson04_rules():
+    import importlib
+
+    from test_check_feedback import wrong_answer  # noqa: F401 (puts tests/checks on sys.path)
+
+    wrong_answer("lesson04.test_registry", "04.1", "metadata")
+    return [
+        (tests, exercise_id, rule_id)
+        for tests, exercise_id in LESSON04
+        for rule_id in importlib.import_module(tests).WRONG_BY_RULE[exercise_id]
+    ]
+
+
+@pytest.mark.parametrize(("tests", "exercise_id", "rule_id"), lesson04_rules())
+def test_every_case_label_of_lesson_04_speaks_the_language(tests, exercise_id, rule_id):
+    wrong = wrong_answer(tests, exercise_id, rule_id)
+    zh = failure_in("zh-CN", exercise_id, wrong).failure
+    en = failure_in("en", exercise_id, wrong).failure
+    assert en.case == EXERCISES[exercise_id].rule(rule_id).case, en.case
+    assert not english_words(zh.case), zh.case
+
+
+def test_the_case_labels_of_lesson_04_no_rule_reaches_speak_the_language():
+    """The hidden registrations' labels and those of the registries the checks build."""
+    from course_lib.checks.lesson04.dispatch import registry_case
+    from course_lib.checks.lesson04.registry import hidden_registrations, labels
+    from course_lib.i18n import speaking
+
+    with speaking("zh-CN"):
+        said = [
+            *(item.label() for item in hidden_registrations()),
+            labels.hidden_names_case(),
+            labels.hidden_registry_case(),
+            labels.schemas_case("anthropic", "hidden"),
+            labels.default_case("hidden"),
+            registry_case(),
+        ]
+    left = [label for label in said if english_words(label)]
+    assert not left, left
+    assert labels.hidden_registry_case() == "ToolRegistry() for the hidden cases"
+    assert registry_case() == "DispatchRegistry() with the check's tools in registry._tools"
+
+
+def test_the_part_of_an_annotation_that_fails_is_said_so_in_the_language():
+    """03.4 names the smallest part of an annotation that fails, "..., a part of ..." (an
+    English f-string)."""
+    from lesson03.test_json_type import with_override
+
+    def true_without_enum(annotation):
+        literal = getattr(annotation, "__origin__", None) is not None and repr(annotation)
+        return {"type": "boolean"} if literal == "typing.Literal[True]" else None
+
+    wrong = (with_override(true_without_enum),)
+    chinese = failure_in("zh-CN", "03.4", wrong).failure.case
+    english = failure_in("en", "03.4", wrong).failure.case
+    assert english.startswith("json_type(Literal[True]), a part of json_type("), english
+    assert chinese.startswith("json_type(Literal[True])，json_type("), chinese
+    assert chinese.endswith(") 的一部分") and "a part of" not in chinese, chinese

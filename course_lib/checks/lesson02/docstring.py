@@ -24,6 +24,7 @@ from course_lib.checks.compare import (
     first_difference,
     hidden_rng,
     pick_hint,
+    where_they_differ,
 )
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.function_cases import py, python_text, returned_json
@@ -419,8 +420,8 @@ def check_docstring(learner: Learner, doc: str | None, summary: str, expected: d
     got = returned_json(case, reply, python_text(want, "tuple"))
     difference = first_difference(want, got)
     if difference is not None:
-        where = None if difference.startswith("expected ") else difference
         chosen = pick_hint(got, hints(doc, summary, expected))
+        where = where_they_differ(want, got)
         fail(case, python_text(want, "tuple"), python_text(got, reply.type), chosen, where=where)
     if reply.type != "tuple":
         wanted, got = TEXTS.text("a_tuple"), TEXTS.text("a_kind", kind=reply.type)

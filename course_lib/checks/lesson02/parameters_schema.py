@@ -70,6 +70,14 @@ RULES = (
         hint="default_is_optional",
     ),
     Rule(
+        "none_default",
+        '`None` is a default like any other: `tag: str = None` is optional and gets `"default": '
+        "None`",
+        case="parameters_schema(def search_notes(keyword: str, tag: str = None, limit: int = 5) "
+        "-> list)",
+        hint="none_default",
+    ),
+    Rule(
         "closed",
         '`"additionalProperties"` is `false`',
         case="parameters_schema(def get_weather(city: str, unit: str = 'c', days: int = 1) -> str)",
@@ -139,6 +147,9 @@ VISIBLE = (
         "查询天气", ("城市: str", "天数: int = 3", "*", "详细: bool = False"), returns="str"
     ),
     FunctionCase("no_parameters", (), returns="str"),
+    FunctionCase(
+        "search_notes", ("keyword: str", "tag: str = None", "limit: int = 5"), returns="list"
+    ),
     FunctionCase(
         "set_alarm",
         ("hour: int", "minute: int", "*", "label: str", "loud: bool = True", "volume: float = 0.8"),

@@ -21,7 +21,14 @@ from typing import Any, Literal
 from course_lib.checks import function_cases
 from course_lib.checks import parameter_schemas as schemas
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import HintText, fail, first_difference, hidden_rng, matching_hint
+from course_lib.checks.compare import (
+    HintText,
+    fail,
+    first_difference,
+    hidden_rng,
+    matching_hint,
+    where_they_differ,
+)
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.function_cases import (
     after_earlier,
@@ -66,7 +73,10 @@ REFUSED = (
 )
 # A case label's words, in the learner's language (made at import for the rules' ``case`` and
 # again at a failure).
-CASE_TEXTS = {"fresh": "json_type({source}) called twice; the caller changed the first result"}
+CASE_TEXTS = {
+    "fresh": "json_type({source}) called twice; the caller changed the first result",
+    "part_of": "{part}, a part of {whole}",
+}
 
 
 def fresh_case(source: str) -> str:
@@ -356,7 +366,9 @@ def check_annotation(learner: Learner, source: str, label: str) -> None:
     part = smallest_failing(learner, source) if not agrees(learner, source) else None
     if part is None:
         return
-    case = case_of(part) if part == source else f"{case_of(part)}, a part of {label}"
+    case = case_of(part)
+    if part != source:
+        case = translate(CASE_TEXTS, "part_of", part=case, whole=label)
     value = evaluate(part)
     expected = expected_schema(value)
     reply = learner.call(
@@ -366,8 +378,7 @@ def check_annotation(learner: Learner, source: str, label: str) -> None:
         hints=[(lambda r: True, raised_hint(value, part))],
     )
     got = returned_json(case, reply, expected)
-    difference = first_difference(expected, got)
-    where = None if difference is None or difference.startswith("expected ") else difference
+    where = where_they_differ(expected, got)
     fail(case, expected, got, schema_mistake(value, part, expected, got), where=where)
 
 

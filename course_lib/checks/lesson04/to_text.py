@@ -59,6 +59,20 @@ class Point:
 """
 
 
+# Case labels (or what one says besides its call), said when the check runs, in its language.
+CASE_TEXTS = Catalog() | {
+    "a_dataclass": "{call} (a dataclass)",
+    "a_pydantic_model": "{call} (a pydantic model)",
+    "a_class_json_cannot_encode": "{call} (a class json cannot encode)",
+    "long_page": "to_text(a 50,000 character string)",
+    "exactly_max": "to_text(a string exactly max_chars long, max_chars=300)",
+    "one_too_long": "to_text(a string one character too long, max_chars=300)",
+    "long_chinese": "to_text(a 15,000 character string)",
+    "hidden": "to_text(hidden text {index} ({length} characters), max_chars={limit})",
+    "long_list": "to_text(a list of 2,000 dicts, max_chars=5_000)",
+}
+
+
 @dataclass(frozen=True)
 class TextCase:
     """A value (JSON, or source text built beside the learner's code) and the expected text:
@@ -70,6 +84,12 @@ class TextCase:
     source: str | None = None
     setup: str = ""
     key: str = ""  # the HINTS key of the likely mistake when this case fails
+    note: str = ""  # a key of CASE_TEXTS: what the label says besides the call
+
+    @property
+    def said(self) -> str:
+        """The case's label in the language in force."""
+        return CASE_TEXTS.text(self.note, call=self.label) if self.note else self.label
 
     def spec(self, learner: Learner) -> Any:
         return self.value if self.source is None else learner.source(self.source, self.setup)
@@ -90,18 +110,17 @@ CASES = (
     TextCase("to_text(frozenset({'上海', '北京', 'Paris'}))", ["Paris", "上海", "北京"],
              source="frozenset({'上海', '北京', 'Paris'})", key="frozenset"),
     TextCase("to_text((1, '二'))", [1, "二"], source="(1, '二')", key="tuple"),
-    TextCase(f"to_text({ORDER}) (a dataclass)",
+    TextCase(f"to_text({ORDER})",
              {"id": 7, "city": "上海", "placed": "2024-05-01", "items": ["茶", "tea"],
               "total": "19.90"},
-             source=ORDER, setup=ORDER_SETUP, key="dataclass"),
-    TextCase(f"to_text({FORECAST}) (a pydantic model)",
+             source=ORDER, setup=ORDER_SETUP, key="dataclass", note="a_dataclass"),
+    TextCase(f"to_text({FORECAST})",
              {"city": "北京", "high": 31.5, "unit": "c", "issued": "2024-07-01T06:00:00"},
-             source=FORECAST, setup=FORECAST_SETUP, key="pydantic"),
+             source=FORECAST, setup=FORECAST_SETUP, key="pydantic", note="a_pydantic_model"),
     TextCase("to_text([None, True, 1.5])", [None, True, 1.5], value=[None, True, 1.5],
              key="json"),
 )  # fmt: skip
-UNKNOWN_CASE = "to_text(Point(1, 2)) (a class json cannot encode)"
-
+UNKNOWN = TextCase("to_text(Point(1, 2))", None, note="a_class_json_cannot_encode")
 TEXTS = Catalog() | {"summary": "{values} values and {long} long results"}
 
 HINTS = Catalog() | {
@@ -164,25 +183,25 @@ HINTS = Catalog() | {
 RULES = (
     Rule("str", (
             "a str passes through unchanged (no quotes added)"
-        ), case=CASES[0].label, hint="str"),
+        ), case=CASES[0].said, hint="str"),
     Rule("json", "anything else becomes `json.dumps(result, ensure_ascii=False, default=jsonable)`",
-         case=CASES[1].label, hint="ensure_ascii"),
+         case=CASES[1].said, hint="ensure_ascii"),
     Rule("isoformat", (
             "`jsonable` turns `datetime`, `date` and `time` into `value.isoformat()` "
             "(`\"2024-05-01T09:30:00\"`)"
         ),
-         case=CASES[2].label, hint="isoformat"),
+         case=CASES[2].said, hint="isoformat"),
     Rule("decimal", (
             "a `Decimal` into `str(value)`, which keeps every digit (`\"19.90\"`)"
-        ), case=CASES[4].label, hint="decimal"),
-    Rule("set", "a `set` into a sorted list", case=CASES[5].label, hint="set"),
-    Rule("frozenset", "a `frozenset` too", case=CASES[6].label, hint="frozenset"),
+        ), case=CASES[4].said, hint="decimal"),
+    Rule("set", "a `set` into a sorted list", case=CASES[5].said, hint="set"),
+    Rule("frozenset", "a `frozenset` too", case=CASES[6].said, hint="frozenset"),
     Rule("dataclass", "a dataclass instance into `dataclasses.asdict(value)`",
-         case=CASES[8].label, hint="dataclass"),
+         case=CASES[8].said, hint="dataclass"),
     Rule("pydantic", "a pydantic model into `value.model_dump(mode=\"json\")`",
-         case=CASES[9].label, hint="pydantic"),
+         case=CASES[9].said, hint="pydantic"),
     Rule("unknown", "and raises `TypeError` naming the type of anything else",
-         case=UNKNOWN_CASE, hint="unknown_type"),
+         case=UNKNOWN.said, hint="unknown_type"),
     Rule("fits", (
             "a text of at most `max_chars` characters is not cut (exactly `max_chars` included)"
         ),
@@ -223,10 +242,11 @@ TEXT_HINTS = [
 def check_value(learner: Learner, item: TextCase) -> None:
     __tracebackhide__ = True
     raised = [(lambda r: r.raised_a("TypeError"), hint(item.key))]
-    got = learner.call("to_text", item.spec(learner), case=item.label, hints=raised).value
+    label = item.said
+    got = learner.call("to_text", item.spec(learner), case=label, hints=raised).value
     if isinstance(item.value, str):
         expect_equal(
-            item.label,
+            label,
             item.expected,
             got,
             hints=[
@@ -236,7 +256,7 @@ def check_value(learner: Learner, item: TextCase) -> None:
         )
         return
     expect_json_text(
-        item.label, item.expected, got, not_text=hint("not_str"),
+        label, item.expected, got, not_text=hint("not_str"),
         not_json=pick_hint(got, TEXT_HINTS, hint("not_json")),
         wrong=pick_hint(got, TEXT_HINTS, hint(item.key)), escaped=hint("ensure_ascii"),
     )  # fmt: skip
@@ -248,10 +268,10 @@ def check_unknown(learner: Learner) -> None:
     wanted = phrase("type_error_naming", name="Point")
     if not reply.raised_a("TypeError"):
         got = Plain(reply.raised_text) if reply.raised else reply.value
-        fail_case(UNKNOWN_CASE, wanted, got, hint("unknown_type"))
+        fail_case(UNKNOWN.said, wanted, got, hint("unknown_type"))
     if "Point" not in reply.message:
         fail_case(
-            UNKNOWN_CASE, wanted, Plain(reply.raised_text), hint("unknown_name", name="Point")
+            UNKNOWN.said, wanted, Plain(reply.raised_text), hint("unknown_name", name="Point")
         )
 
 
@@ -265,17 +285,6 @@ class CutCase:
     limit: int
     value: Any = None  # a JSON value, or None to send ``source``
     source: str | None = None
-
-
-# The labels of the cases of cutting a long result.
-CASE_TEXTS = {
-    "long_page": "to_text(a 50,000 character string)",
-    "exactly_max": "to_text(a string exactly max_chars long, max_chars=300)",
-    "one_too_long": "to_text(a string one character too long, max_chars=300)",
-    "long_chinese": "to_text(a 15,000 character string)",
-    "hidden": "to_text(hidden text {index} ({length} characters), max_chars={limit})",
-    "long_list": "to_text(a list of 2,000 dicts, max_chars=5_000)",
-}
 
 
 def cut_cases() -> list[CutCase]:

@@ -19,7 +19,7 @@ from ._solution import edited, namespace_with, solution
 
 def test_the_solution_passes_every_visible_and_hidden_function():
     assert evaluate("02.2", solution()["parameters_schema"]) == (
-        "Exercise 02.2 passed: parameters_schema (6 visible and 30 hidden functions)."
+        "Exercise 02.2 passed: parameters_schema (7 visible and 30 hidden functions)."
     )
 
 
@@ -42,6 +42,7 @@ def make(
     skip_keyword_only=False,
     empty_required=True,
     always_default=False,
+    none_is_no_default=None,
 ):
     """A learner's parameters_schema with one mistake switched on."""
     json_type = solution()["json_type"]
@@ -57,9 +58,15 @@ def make(
                 continue
             properties[name] = json_type(hints[name])
             default = parameter.default if parameter else inspect.Parameter.empty
+            if none_is_no_default and default is None:  # "= None" read as "no default"
+                default = inspect.Parameter.empty
             if always_default or (defaults and default is not inspect.Parameter.empty):
                 properties[name]["default"] = default
         required = [n for n in properties if parameters[n].default is inspect.Parameter.empty]
+        if none_is_no_default == "required":
+            required = [
+                n for n in properties if parameters[n].default in (None, parameters[n].empty)
+            ]
         if required_rule:
             required = required_rule(list(properties), required)
         if properties_rule:
@@ -75,6 +82,7 @@ def make(
     return parameters_schema
 
 
+EMPTY = inspect.Parameter.empty
 ANNOTATIONS_AS_STORED = ("w02-ex2", "typing.get_type_hints(func)", "func.__annotations__")
 
 WRONG_BY_RULE = {
@@ -90,8 +98,36 @@ WRONG_BY_RULE = {
         "keyword_only": make(skip_keyword_only=True),
         "required_empty": make(empty_required=False),
         "required_order": make(required_rule=lambda names, required: sorted(required)),
+        "none_default": make(none_is_no_default="required"),
     }
 }
+
+
+def test_a_none_default_dropped_from_the_schema_is_named_as_the_same_mistake():
+    """The other reading of `= None` as "no default": not required, but no "default" either."""
+    failed = assert_breaks_rule("02.2", "none_default", make(none_is_no_default="dropped"))
+    assert '"default": None' in failed.failure.hint
+
+
+def test_a_none_default_written_other_ways_passes():
+    """Right alternatives: a default compared with `==` to the marker, and one read through
+    a sentinel of the learner's own."""
+    json_type = solution()["json_type"]
+    missing = object()
+
+    def parameters_schema(func):
+        hints = typing.get_type_hints(func)
+        properties, required = {}, []
+        for name, parameter in inspect.signature(func).parameters.items():
+            default = missing if parameter.default == inspect.Parameter.empty else parameter.default
+            properties[name] = json_type(hints[name]) | (
+                {} if default is missing else {"default": default}
+            )
+            required += [name] if default is missing else []
+        return {"type": "object", "properties": properties, "required": required,
+                "additionalProperties": False}  # fmt: skip
+
+    assert evaluate("02.2", parameters_schema).startswith("Exercise 02.2 passed")
 
 
 @pytest.mark.parametrize("rule", sorted(WRONG_BY_RULE["02.2"]))

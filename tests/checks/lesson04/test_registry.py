@@ -8,7 +8,7 @@ from solution_cells import rejected
 
 from course_lib.checks import EXERCISES, NotDoneYet, evaluate
 from course_lib.checks.lesson04._tool_sources import local_tool
-from course_lib.checks.lesson04.registry.cases import KEYWORD_CASE, NOW_CASE
+from course_lib.checks.lesson04.registry.labels import keyword_case, now_case
 from course_lib.reference import ToolRegistry as ReferenceRegistry
 
 from ._solution import edited, solution
@@ -99,7 +99,7 @@ def test_a_wrong_answer_breaking_one_rule_gets_that_rules_hint(rule):
 def test_metadata_that_is_not_stored_as_given_is_named():
     cls = wrong('"owner": owner,', '"owner": None,')
     message = rejected("04.1", cls)
-    assert "Case: " + KEYWORD_CASE + ": its owner" in message
+    assert "Case: " + keyword_case() + ": its owner" in message
     assert "Store owner and version in the entry as they were given" in message
 
 
@@ -154,7 +154,7 @@ def test_a_refused_replacement_is_named():
 def test_the_docstring_first_line_passes_for_one_line_summaries_only():
     cls = wrong('doc.split("\\n\\n")[0].strip()', 'doc.split("Args:")[0].strip()')
     message = rejected("04.1", cls)
-    assert "Case: " + NOW_CASE + ": its description" in message
+    assert "Case: " + now_case() + ": its description" in message
     assert "first paragraph" in message
 
 

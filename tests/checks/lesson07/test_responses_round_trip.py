@@ -74,6 +74,8 @@ def round_trip(
         elif continuation == "neither":
             second_kwargs.update(input=outputs)
         second = client.responses.create(model=used_model, **second_kwargs)
+        if returns == "text or None":  # "" read as "no answer"
+            return second.output_text or None
         return second.output_text if returns == "text" else second.output
 
     return responses_round_trip
@@ -101,7 +103,7 @@ def outputs_for(registry, calls):
 
 def test_the_solution_passes_every_conversation():
     assert evaluate("07.1", solution("responses_round_trip")) == (
-        "Exercise 07.1 passed: responses_round_trip (11 conversations)."
+        "Exercise 07.1 passed: responses_round_trip (12 conversations)."
     )
 
 
@@ -472,3 +474,17 @@ def test_skipping_only_message_items_is_told_a_reasoning_item_is_not_a_call():
     message = rejected("07.1", _every_item_a_call(skipped=("message",)))
     assert "model='local-toy-reasoning'" in message
     assert "Not every item of a reply is a call" in message
+
+
+def test_a_second_reply_of_calls_alone_is_answered_with_its_empty_text_not_none():
+    """A learner walk found `return second.output_text or None` passing: every second reply
+    held text. One that only asks for more calls has the output_text "", and that str is what
+    the function returns (with no third request)."""
+    from course_lib.checks import CheckFailed, check
+    from course_lib.checks.lesson07.responses_round_trip import case_label
+
+    with pytest.raises(CheckFailed) as caught:
+        check("07.1", round_trip(returns="text or None"))
+    failure = caught.value.failure
+    assert failure.case == case_label("And the time in Paris, then in 东京?"), failure.case
+    assert (failure.expected, failure.got, failure.hint_key) == ('""', "null", "return_text")

@@ -38,6 +38,7 @@ from course_lib.checks.lesson04.dispatch.cases import (
     error_case_of,
     hidden_cases,
     ok_case_of,
+    registry_case,
 )
 from course_lib.checks.meaning import first_unsaid, says_all
 from course_lib.checks.meaning import shown as shown_word
@@ -102,7 +103,7 @@ def build_registry(learner: Learner) -> str:
     """``DispatchRegistry()`` beside the learner's code, its ``_tools`` filled with the check's
     entries: a constructor that raises and a ``_tools`` that is not a dict get their own hints."""
     __tracebackhide__ = True
-    case = "DispatchRegistry() with the check's tools in registry._tools"
+    case = registry_case()
     made = learner.run(
         "registry = DispatchRegistry()\n",
         result="registry",

@@ -124,8 +124,20 @@ HINTS = Catalog() | {
 }
 
 
+# What a case's label says besides its call, in the language in force when the check runs.
+CASE_TEXTS = Catalog() | {
+    "empty": "{call} (a tool without parameters, arguments an empty string)",
+    "registry": "DispatchRegistry() with the check's tools in registry._tools",
+}
+
+
 def label(name: str, arguments: Any) -> str:
     return f"registry.call({name!r}, {arguments!r})"
+
+
+def registry_case() -> str:
+    """The label of building the registry the cases call."""
+    return CASE_TEXTS.text("registry")
 
 
 @dataclass(frozen=True)
@@ -137,11 +149,12 @@ class OkCase:
     key: str = ""
     raised_key: str = "raised_ok"
     error_hint: str = "must_run"
-    note: str = ""
+    note: str = ""  # a key of CASE_TEXTS: what the label says besides the call
 
     @property
     def label(self) -> str:
-        return label(self.name, self.arguments) + (f" ({self.note})" if self.note else "")
+        call = label(self.name, self.arguments)
+        return CASE_TEXTS.text(self.note, call=call) if self.note else call
 
     @property
     def parsed(self) -> dict:
@@ -177,7 +190,6 @@ class ErrorCase:
         return replace(self, hint=key)
 
 
-EMPTY_NOTE = "a tool without parameters, arguments an empty string"
 OK_CASES = (
     OkCase("get_weather", {"city": "北京"}, key="json_result"),
     OkCase("get_weather", '{"city": "上海", "unit": "f"}', key="json_arguments",
@@ -185,7 +197,7 @@ OK_CASES = (
     OkCase("add", {"a": 2, "b": 40}),
     OkCase("greet", '{"name": "张三"}', key="str_result"),
     OkCase("now", "", key="empty", raised_key="raised_empty", error_hint="empty",
-           note=EMPTY_NOTE),
+           note="empty"),
 )  # fmt: skip
 EMPTY_CASE = OK_CASES[-1].label
 

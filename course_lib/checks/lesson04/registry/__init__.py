@@ -23,7 +23,7 @@ from course_lib.checks.lesson04._tool_sources import (
     phrase,
     shown,
 )
-from course_lib.checks.lesson04.registry import cases
+from course_lib.checks.lesson04.registry import cases, labels
 from course_lib.checks.lesson04.registry.cases import (
     ENTRY_KEYS,
     FORMATS,
@@ -35,68 +35,68 @@ from course_lib.i18n import translate
 
 RULES = (
     Rule("plain", "`@registry.tool` and `registry.tool(function, name=...)` register at once",
-         case=cases.PLAIN_CASE, hint="plain_form"),
+         case=labels.plain_case(), hint="plain_form"),
     Rule("unchanged", "each form returns the function itself, unchanged",
-         case=cases.PLAIN_CASE, hint="unchanged"),
+         case=labels.plain_case(), hint="unchanged"),
     Rule("entry", (
             "exactly the keys `function`, `description`, `parameters`, `tags`, `owner`, `version`"
         ),
-         case=cases.PLAIN_CASE, hint="entry_keys"),
+         case=labels.plain_case(), hint="entry_keys"),
     Rule("metadata", "`owner`, `version` as given (`None` by default)",
-         case=cases.PLAIN_CASE, hint="metadata"),
+         case=labels.plain_case(), hint="metadata"),
     Rule("parameters", "`parameters_schema(function)` as `parameters`, computed at registration",
-         case=cases.field_case(cases.PLAIN_CASE, "parameters"), hint="parameters"),
+         case=labels.field_case(labels.plain_case(), "parameters"), hint="parameters"),
     Rule("tags", "`tags` a `list` in the order given (`[]` by default)",
-         case=cases.field_case(cases.PLAIN_CASE, "tags"), hint="tags_tuple"),
-    Rule("tags_copy", "a new list, not the caller's", case=cases.TAGS_COPY_CASE,
+         case=labels.field_case(labels.plain_case(), "tags"), hint="tags_tuple"),
+    Rule("tags_copy", "a new list, not the caller's", case=labels.tags_copy_case(),
          hint="tags_copy"),
     Rule("first_paragraph", (
             "else the docstring's first paragraph (`inspect.getdoc` up to the first blank line, "
             "stripped)"
         ),
-         case=cases.field_case(cases.PLAIN_CASE, "description"), hint="first_paragraph"),
+         case=labels.field_case(labels.plain_case(), "description"), hint="first_paragraph"),
     Rule("paragraph_lines", "all its lines",
-         case=cases.field_case(cases.NOW_CASE, "description"), hint="first_line"),
+         case=labels.field_case(labels.now_case(), "description"), hint="first_line"),
     Rule("string_form", (
             "`@registry.tool(\"text\")` returns a decorator; the text is the description"
         ),
-         case=cases.STRING_CASE, hint="string_form"),
+         case=labels.string_case(), hint="string_form"),
     Rule("use_description", "description: the one given",
-         case=cases.field_case(cases.STRING_CASE, "description"), hint="use_description"),
+         case=labels.field_case(labels.string_case(), "description"), hint="use_description"),
     Rule("keyword_form", "`@registry.tool(name=...)`, without a function, returns a decorator",
-         case=cases.KEYWORD_CASE, hint="keyword_form"),
+         case=labels.keyword_case(), hint="keyword_form"),
     Rule("name", "name: `name`, else `function.__name__`",
-         case=cases.KEYWORD_CASE, hint="name"),
+         case=labels.keyword_case(), hint="name"),
     Rule("no_docstring", "else `\"\"`",
-         case=cases.NO_DOC_CASE, hint="no_doc"),
+         case=labels.no_doc_case(), hint="no_doc"),
     Rule("order", "in registration order",
-         case=cases.NAMES_CASE, hint="order"),
+         case=labels.NAMES_CASE, hint="order"),
     Rule("openai", (
             "`\"openai\"`: `{\"type\": \"function\", \"function\": {\"name\", \"description\", "
             "\"parameters\"}}`"
         ),
-         case=cases.schemas_case("openai"), hint="openai_nested"),
+         case=labels.schemas_case("openai"), hint="openai_nested"),
     Rule("metadata_out", "no tags, owner or version in any schema",
-         case=cases.schemas_case("openai"), hint="metadata_in_schema"),
+         case=labels.schemas_case("openai"), hint="metadata_in_schema"),
     Rule("responses", (
             "`\"responses\"`: `{\"type\": \"function\", \"name\", \"description\", \"parameters\", "
             "\"strict\": False}`"
         ),
-         case=cases.schemas_case("responses"), hint="responses_strict"),
+         case=labels.schemas_case("responses"), hint="responses_strict"),
     Rule("anthropic", "`\"anthropic\"`: `{\"name\", \"description\", \"input_schema\"}`",
-         case=cases.schemas_case("anthropic"), hint="anthropic_input_schema"),
+         case=labels.schemas_case("anthropic"), hint="anthropic_input_schema"),
     Rule("default_format", "`format` defaults to `\"openai\"`",
-         case=cases.DEFAULT_CASE, hint="default_format"),
+         case=labels.default_case(), hint="default_format"),
     Rule("new_list", "a new list on every call",
-         case=cases.NEW_LIST_CASE, hint="new_list"),
+         case=labels.new_list_case(), hint="new_list"),
     Rule("unknown_format", "another format: `ValueError` naming the three",
-         case=cases.UNKNOWN_FORMAT_CASE, hint="unknown_format"),
+         case=labels.UNKNOWN_FORMAT_CASE, hint="unknown_format"),
     Rule("duplicate", (
             "refuse a taken name: `ValueError` naming it and `replace=True`; the old tool stays"
         ),
-         case=cases.DUPLICATE_CASE, hint="silent_overwrite"),
+         case=labels.duplicate_case(), hint="silent_overwrite"),
     Rule("replace", "with `replace=True`, replace the entry in its old place",
-         case=cases.REPLACE_CASE, hint="replace_order"),
+         case=labels.replace_case(), hint="replace_order"),
 )  # fmt: skip
 
 
@@ -205,11 +205,11 @@ def expect_schemas(learner: Learner, registry: str, entries: list[Registration],
     schemas = method(learner, registry, "schemas")
     for format in FORMATS:
         expected = [expected_schema(item, format) for item in entries]
-        case = cases.schemas_case(format, what)
+        case = labels.schemas_case(format, what)
         raised = [(lambda r: True, hint("schemas_raised"))]
         reply = learner.call(schemas, case=case, hints=raised, format=format)
         expect_equal(case, expected, reply.value, hints=schema_hints(format, expected))
-    case = cases.DEFAULT_CASE if what == cases.VISIBLE else cases.say("default_case", what=what)
+    case = labels.default_case(what)
     raised = [(lambda r: r.raised_a("TypeError"), hint("default_format")),
               (lambda r: True, hint("schemas_raised"))]  # fmt: skip
     reply = learner.call(schemas, case=case, hints=raised)
@@ -219,7 +219,7 @@ def expect_schemas(learner: Learner, registry: str, entries: list[Registration],
 
 def expect_new_lists(learner: Learner, registry: str, count: int) -> None:
     __tracebackhide__ = True
-    case = cases.NEW_LIST_CASE
+    case = labels.new_list_case()
     reply = learner.run(
         cases.NEW_LIST_SNIPPET, result="sizes", bind={"registry": learner.handle(registry)}
     )
@@ -230,7 +230,7 @@ def expect_new_lists(learner: Learner, registry: str, count: int) -> None:
 
 def expect_unknown_format_refused(learner: Learner, registry: str) -> None:
     __tracebackhide__ = True
-    case = cases.UNKNOWN_FORMAT_CASE
+    case = labels.UNKNOWN_FORMAT_CASE
     wanted = phrase("format_error")
     reply = learner.attempt(method(learner, registry, "schemas"), format="xml")
     if not reply.raised:
@@ -252,7 +252,7 @@ def expect_unknown_format_refused(learner: Learner, registry: str) -> None:
 def expect_duplicate_refused(learner: Learner, registry: str, first: str) -> None:
     """Registering another function under a taken name raises, and the first one stays."""
     __tracebackhide__ = True
-    case = cases.DUPLICATE_CASE
+    case = labels.duplicate_case()
     wanted = phrase("duplicate_error")
     other = keep_tool(learner, "search_web")
     reply = learner.attempt(
@@ -284,7 +284,7 @@ def expect_duplicate_refused(learner: Learner, registry: str, first: str) -> Non
 def expect_tags_copied(learner: Learner) -> None:
     """A registry keeps its own list of tags: the caller changing its list changes nothing."""
     __tracebackhide__ = True
-    case = cases.TAGS_COPY_CASE
+    case = labels.tags_copy_case()
     bind = {
         "ToolRegistry": learner.target("ToolRegistry"),
         "function": learner.handle(keep_tool(learner, "find_city")),
@@ -298,7 +298,7 @@ def expect_tags_copied(learner: Learner) -> None:
 
 def expect_replaced(learner: Learner, registry: str, names: list[str]) -> None:
     __tracebackhide__ = True
-    case = cases.REPLACE_CASE
+    case = labels.replace_case()
     item = Registration("search_web", "keywords", kwargs={"name": "search_notes", "replace": True})
     function = register(learner, registry, item, case)
     expect_entry(learner, registry, item, function, case)
@@ -341,25 +341,26 @@ def hidden_registrations(count: int = 8) -> list[Registration]:
 def check_tool_registry(learner: Learner) -> str:
     registry = learner.call("ToolRegistry", case="ToolRegistry()", keep=True).handle
     functions: dict[str, str] = {}
-    for case, item in cases.VISIBLE_REGISTRATIONS:
+    for label, item in cases.VISIBLE_REGISTRATIONS:
+        case = label()
         functions[item.name] = register(learner, registry, item, case)
         expect_entry(learner, registry, item, functions[item.name], case)
     visible = [item for _, item in cases.VISIBLE_REGISTRATIONS]
     names = [item.name for item in visible]
-    expect_names(learner, registry, names, cases.NAMES_CASE)
-    expect_schemas(learner, registry, visible, cases.VISIBLE)
+    expect_names(learner, registry, names, labels.NAMES_CASE)
+    expect_schemas(learner, registry, visible, labels.VISIBLE)
     expect_new_lists(learner, registry, len(visible))
     expect_unknown_format_refused(learner, registry)
     expect_duplicate_refused(learner, registry, functions["search_notes"])
     expect_replaced(learner, registry, names)
     expect_tags_copied(learner)
 
-    hidden = learner.call("ToolRegistry", case="ToolRegistry() for the hidden cases", keep=True)
+    hidden = learner.call("ToolRegistry", case=labels.hidden_registry_case(), keep=True)
     items = hidden_registrations()
     for item in items:
         case = item.label()
         function = register(learner, hidden.handle, item, case)
         expect_entry(learner, hidden.handle, item, function, case)
-    expect_names(learner, hidden.handle, [item.name for item in items], cases.HIDDEN_NAMES_CASE)
-    expect_schemas(learner, hidden.handle, items, cases.HIDDEN)
+    expect_names(learner, hidden.handle, [item.name for item in items], labels.hidden_names_case())
+    expect_schemas(learner, hidden.handle, items, labels.HIDDEN)
     return translate(TEXTS, "summary", hidden=len(items))

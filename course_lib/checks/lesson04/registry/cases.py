@@ -14,6 +14,12 @@ from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, Plain, expect_equal, fail
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson04._tool_sources import local_tool, phrase
+from course_lib.checks.lesson04.registry import labels
+from course_lib.checks.lesson04.registry.labels import (
+    EMPTY_GIVEN_KWARGS,
+    KEYWORD_KWARGS,
+    NOTES_TEXT,
+)
 from course_lib.i18n import translate
 from course_lib.reference import parameters_schema
 
@@ -22,7 +28,6 @@ BASE_KEYS = ("function", "description", "parameters", "tags")
 METADATA_KEYS = ("owner", "version")
 ENTRY_KEYS = (*BASE_KEYS, *METADATA_KEYS)
 
-NOTES_TEXT = "Search my notes, e.g. for 北京."
 SYLLABLES = ("get", "find", "list", "send", "book", "note", "city", "rate", "user", "order")
 DESCRIPTIONS = (
     "Look something up.",
@@ -157,13 +162,7 @@ HINTS = Catalog() | {
     ),
 }
 
-PHRASES = {
-    "not_mentioned": "the message does not mention {word!r}",
-    "visible": "the visible tools",
-    "hidden": "the hidden registrations",
-    "field_case": "{case}: its {field}",
-    "default_case": "registry.schemas() for {what}",
-}
+PHRASES = {"not_mentioned": "the message does not mention {word!r}"}
 
 
 hint = HINTS.hint
@@ -171,10 +170,6 @@ hint = HINTS.hint
 
 def say(key: str, **fields: object) -> str:
     return translate(PHRASES, key, **fields)
-
-
-VISIBLE = say("visible")
-HIDDEN = say("hidden")
 
 
 @dataclass(frozen=True)
@@ -196,54 +191,18 @@ class Registration:
         return expected_description(local_tool(self.tool), given)
 
     def label(self) -> str:
-        arguments = ", ".join(f"{key}={value!r}" for key, value in self.kwargs.items())
-        return f"@registry.tool({arguments}) on {self.tool}"
+        """The case's label in the language in force (a hidden registration's)."""
+        return labels.registered_on(labels.decorator(self.kwargs), self.tool)
 
 
-def field_case(case: str, field: str) -> str:
-    """The label of the part of a case that reads one field of the entry."""
-    return say("field_case", case=case, field=field)
-
-
-def schemas_case(format: str, what: str = VISIBLE) -> str:
-    return f'registry.schemas(format="{format}") for {what}'
-
-
-PLAIN_CASE = "@registry.tool on get_weather"
-STRING_CASE = f"@registry.tool({NOTES_TEXT!r}) on search_notes"
-KEYWORD_KWARGS = {
-    "name": "lookup_city",
-    "description": "Find a city.",
-    "tags": ["geo", "读"],
-    "owner": "地图组",
-    "version": "2.1",
-}
-KEYWORD_CASE = Registration("find_city", "keywords", kwargs=KEYWORD_KWARGS).label()
-NO_DOC_CASE = "registry.tool(find_city, name='city_lookup') (a function without a docstring)"
-EMPTY_GIVEN_KWARGS = {"name": "weather_quietly", "description": ""}
-EMPTY_GIVEN_CASE = Registration("get_weather", "keywords", kwargs=EMPTY_GIVEN_KWARGS).label()
-NOW_CASE = "@registry.tool on now (a docstring whose first paragraph has two lines)"
-NAMES_CASE = "registry.names()"
-TAGS_COPY_CASE = (
-    "registry.tool(find_city, name='tagged', tags=tags), then the caller appends to its tags"
-)
-DEFAULT_CASE = say("default_case", what=VISIBLE)
-NEW_LIST_CASE = (
-    "registry.schemas() and registry.names(), each called twice, appending to the first; "
-    "then whether two calls give two lists"
-)
-UNKNOWN_FORMAT_CASE = 'registry.schemas(format="xml")'
-DUPLICATE_CASE = "registering search_web under the taken name 'search_notes'"
-REPLACE_CASE = '@registry.tool(name="search_notes", replace=True) on search_web'
-HIDDEN_NAMES_CASE = "names() in the hidden cases"
-
+# (the case's label, the registration)
 VISIBLE_REGISTRATIONS = (
-    (PLAIN_CASE, Registration("get_weather", "plain")),
-    (STRING_CASE, Registration("search_notes", "string", text=NOTES_TEXT)),
-    (KEYWORD_CASE, Registration("find_city", "keywords", kwargs=KEYWORD_KWARGS)),
-    (NOW_CASE, Registration("now", "plain")),
-    (NO_DOC_CASE, Registration("find_city", "plain", kwargs={"name": "city_lookup"})),
-    (EMPTY_GIVEN_CASE, Registration("get_weather", "keywords", kwargs=EMPTY_GIVEN_KWARGS)),
+    (labels.plain_case, Registration("get_weather", "plain")),
+    (labels.string_case, Registration("search_notes", "string", text=NOTES_TEXT)),
+    (labels.keyword_case, Registration("find_city", "keywords", kwargs=KEYWORD_KWARGS)),
+    (labels.now_case, Registration("now", "plain")),
+    (labels.no_doc_case, Registration("find_city", "plain", kwargs={"name": "city_lookup"})),
+    (labels.empty_given_case, Registration("get_weather", "keywords", kwargs=EMPTY_GIVEN_KWARGS)),
 )
 
 NEW_LIST_SNIPPET = """
@@ -353,22 +312,22 @@ def expect_entry_fields(case: str, got: dict, expected: dict, item: Registration
     wanted_tags = expected["tags"]
     if got["tags_type"] != "list":
         fail(
-            field_case(case, "tags"),
+            labels.field_case(case, "tags"),
             wanted_tags,
             phrase("a_kind_value", kind=got["tags_type"], value=repr(got["tags"])),
             hint("tags_tuple"),
         )
-    expect_equal(field_case(case, "tags"), wanted_tags, got["tags"], hint=hint("tags_order"))
+    expect_equal(labels.field_case(case, "tags"), wanted_tags, got["tags"], hint=hint("tags_order"))
     for key in METADATA_KEYS:
-        expect_equal(field_case(case, key), expected[key], got[key], hint=hint("metadata"))
+        expect_equal(labels.field_case(case, key), expected[key], got[key], hint=hint("metadata"))
     expect_equal(
-        field_case(case, "parameters"),
+        labels.field_case(case, "parameters"),
         expected["parameters"],
         got["parameters"],
         hint=hint("parameters"),
     )
     expect_equal(
-        field_case(case, "description"),
+        labels.field_case(case, "description"),
         expected["description"],
         got["description"],
         hints=description_hints(item, expected["description"]),

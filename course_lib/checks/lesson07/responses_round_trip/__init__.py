@@ -60,6 +60,7 @@ MORE_QUESTION = "Weather and time in Paris?"
 MORE_CASE = case_label(MORE_QUESTION)
 BESIDE_QUESTION = "Is it sunny in 北京 or in Paris?"
 BESIDE_CASE = case_label(BESIDE_QUESTION)
+CALLS_ONLY_QUESTION = "And the time in Paris, then in 东京?"
 REASONING_CASE = case_label(WEATHER_QUESTION, REASONING_MODEL)
 
 RULES = (
@@ -230,6 +231,7 @@ def conversations(learner: Learner) -> list[tuple[str, Any, str]]:
     more = Turn(
         "Paris is cloudy. Let me look up the time there too.", (call("get_time", city="Paris"),)
     )
+    paris = call("get_time", city="Paris")
     # Text beside the calls of the first reply: not the answer yet.
     beside = Turn(
         "Let me look both up.",
@@ -242,6 +244,8 @@ def conversations(learner: Learner) -> list[tuple[str, Any, str]]:
         ("北京、上海和东京", ScriptedPolicy([three], then=HeuristicPolicy()), CHECK_MODEL),
         (MORE_QUESTION, ScriptedPolicy([call("get_weather", city="Paris"), more]), CHECK_MODEL),
         (BESIDE_QUESTION, ScriptedPolicy([beside], then=HeuristicPolicy()), CHECK_MODEL),
+        # The second reply only asks for more calls: its output_text is "", still the answer.
+        (CALLS_ONLY_QUESTION, ScriptedPolicy([paris, call("get_time", city="东京")]), CHECK_MODEL),
         (WEATHER_QUESTION, None, REASONING_MODEL),
         ("Hello!", None, REASONING_MODEL),
     ]
