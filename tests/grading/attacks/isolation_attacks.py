@@ -169,7 +169,8 @@ def running():
 deadline = time.monotonic() + 100  # the exec'd processes show up soon; a loaded box is slow
 while len(running()) < 2 and time.monotonic() < deadline:
     time.sleep(0.05)
-ATTEMPTS.append(attempt("daemons running", lambda: len(running())))
+# Which ran (not how many), so that a run that misses one says which
+ATTEMPTS.append(attempt("daemons running", lambda: " ".join(n.split("-")[2] for n in running())))
 """
 
 READS_ENVIRONMENT = """
