@@ -201,6 +201,36 @@ def convert_all(convert: Converter) -> list[dict | Exception]:
     return out
 
 
+def judged(convert: Converter) -> tuple[int, int, dict[str, list[str]]]:
+    """The columns of the table that do not depend on the machine: the total compact-JSON size,
+    the ``title`` keywords, and what is wrong with each incorrect function (by name).
+
+    tests/test_performance_page.py holds docs/performance.md's table to these.
+    """
+    results = convert_all(convert)
+    tools = [r for r in results if isinstance(r, dict)]
+    wrong = {}
+    for func, result in zip(CORPUS, results, strict=True):
+        issues = (
+            [f"raised {type(result).__name__}: {str(result)[:80]}"]
+            if isinstance(result, Exception)
+            else problems(result, EXPECTED[func.__name__], func.__name__)
+        )
+        if issues:
+            wrong[func.__name__] = issues
+    size = sum(len(json.dumps(t, ensure_ascii=False, separators=(",", ":"))) for t in tools)
+    return size, sum(map(count_titles, tools)), wrong
+
+
+def closed_bytes() -> int:
+    """How many of our JSON bytes are the top-level ``additionalProperties: false``."""
+    return sum(
+        len('"additionalProperties":false,')
+        for t in convert_all(ours)
+        if t["function"]["parameters"].get("additionalProperties") is False
+    )
+
+
 def time_rounds(rounds: int) -> dict[str, list[float]]:
     """Microseconds per function, per round, for every converter plus ours with cold caches.
 
@@ -256,30 +286,12 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|")
     failures = {}
     for label, micros in medians.items():
-        convert = ours if label == COLD else CONVERTERS[label]
-        results = convert_all(convert)
-        tools = [r for r in results if isinstance(r, dict)]
-        wrong = {}
-        for func, result in zip(CORPUS, results, strict=True):
-            issues = (
-                [f"raised {type(result).__name__}: {str(result)[:80]}"]
-                if isinstance(result, Exception)
-                else problems(result, EXPECTED[func.__name__], func.__name__)
-            )
-            if issues:
-                wrong[func.__name__] = issues
+        size, titles, wrong = judged(ours if label == COLD else CONVERTERS[label])
         failures[label] = wrong
-        size = sum(len(json.dumps(t, ensure_ascii=False, separators=(",", ":"))) for t in tools)
-        titles = sum(map(count_titles, tools))
         correct = f"{len(CORPUS) - len(wrong)}/{len(CORPUS)}"
         print(f"| {label} | {micros:.0f} | {micros / base:.2f} | {size:,} | {titles} | {correct} |")
-    closed = sum(
-        len('"additionalProperties":false,')
-        for t in convert_all(ours)
-        if t["function"]["parameters"].get("additionalProperties") is False
-    )
     print(
-        f"\nOf our JSON bytes, {closed:,} are the top-level `additionalProperties: false`, "
+        f"\nOf our JSON bytes, {closed_bytes():,} are the top-level `additionalProperties: false`, "
         "which the issue requires and the other converters do not emit."
     )
     for label, wrong in failures.items():

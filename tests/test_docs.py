@@ -1,6 +1,6 @@
 """The README and docs/ say true things: links reach files and headings, the lessons table is the
-registered exercises, the start command is on the first screen, and every command shown runs or
-parses as written.
+registered exercises (and the number of capstone scenarios it quotes is the check's), the start
+command is on the first screen, and every command shown runs or parses as written.
 
 A command shown in a code block is checked by what it is: the course's own commands are parsed by
 the parser that will read them (``course_lib.cli.build_parser``, the launcher's ``start`` and
@@ -118,6 +118,30 @@ def test_readme_lessons_table_is_the_registered_exercises(readme, to, cell_forma
         span = ids[0] if len(ids) == 1 else f"{ids[0]} {to} {ids[-1]}"
         expected = cell_format.format(span=span, points=points)
         assert cell == expected, f"{notebook}: registered {span}, {points} points"
+
+
+# How the READMEs write the number of capstone scenarios 09.6 is graded by.
+ENGLISH_NUMBERS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty"
+).split()
+CHINESE_NUMBERS = (
+    "零 一 二 三 四 五 六 七 八 九 十 十一 十二 十三 十四 十五 十六 十七 十八 十九 二十"
+).split()
+SCENARIO_COUNT = {
+    "README.md": (r"graded by (\w+) scenarios", ENGLISH_NUMBERS),
+    "README.zh-CN.md": (r"由(\w+)个场景", CHINESE_NUMBERS),
+}
+
+
+@pytest.mark.parametrize("readme", sorted(SCENARIO_COUNT))
+def test_readme_counts_the_capstones_scenarios(readme) -> None:
+    from course_lib.checks.lesson09.assistant.scenarios import scenarios
+
+    pattern, numbers = SCENARIO_COUNT[readme]
+    written = re.findall(pattern, (ROOT / readme).read_text(encoding="utf-8"))
+    assert written, f"{readme} no longer says how many scenarios grade 09.6: update this test"
+    assert [numbers.index(w) if w in numbers else w for w in written] == [len(scenarios())]
 
 
 def test_readme_start_command_is_on_the_first_screen() -> None:
