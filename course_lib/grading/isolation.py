@@ -244,17 +244,19 @@ def readable_roots() -> list[str]:
     return [path for path in roots if os.path.exists(path)]
 
 
-def folders_to_hide(workdir: str, runtime: str) -> list[str]:
+def folders_to_hide(workdir: str, runtime: str, *, parts: bool = True) -> list[str]:
     """What the kernel's mount namespace covers: the shared temporary and runtime folders, the
     folder holding every submission's scratch folder (the working folder's grandparent), the
     one holding the runtime folder (the system temp folder, where a deep scratch root left no
     room for socket paths), and ``course_lib``'s hidden parts. Landlock keeps their files
     unreadable, but the kernel must list ``course_lib`` itself to import from it, and a right to
     list a folder reaches every folder beneath it: covered, their file names are gone too (the
-    kernel imports nothing from them: the launcher's own modules are loaded before the cover)."""
+    kernel imports nothing from them: the launcher's own modules are loaded before the cover).
+    ``parts``: whether to cover those parts (only a confined kernel, one Landlock keeps from
+    reading them, goes without them; an unconfined one, a test's, may import them)."""
     scratch_root = os.path.dirname(os.path.dirname(os.path.abspath(workdir)))
     runtime_root = os.path.dirname(os.path.abspath(runtime))
-    return [*HIDDEN_FOLDERS, scratch_root, runtime_root, *hidden_parts()]
+    return [*HIDDEN_FOLDERS, scratch_root, runtime_root, *(hidden_parts() if parts else [])]
 
 
 def hidden_parts() -> list[str]:

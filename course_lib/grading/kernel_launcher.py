@@ -208,7 +208,7 @@ def _private_mounts(args: argparse.Namespace, spaces: dict[str, bool]) -> dict[s
     workdir, runtime = os.path.realpath(args.workdir), os.path.realpath(args.runtime)
     needed = [os.path.realpath(path) for path in isolation.readable_roots()] + [workdir, runtime]
     hide = "mounts" not in args.without
-    folders = isolation.folders_to_hide(workdir, runtime) if hide else []
+    folders = isolation.folders_to_hide(workdir, runtime, parts=args.confine) if hide else []
     folders = [os.path.realpath(path) for path in folders if os.path.isdir(path)]
     blocking = isolation.untraversable(needed) if spaces["own_uid"] else []
     handles = namespaces.open_paths(needed)
