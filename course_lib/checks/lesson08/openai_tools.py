@@ -49,6 +49,8 @@ VISIBLE = [
     (listing(LONG + "_1", LONG + "_2", "x" * 100), None),
     # two names repeated: each counts its own repeats; letters keep their case
     (listing("Notes.Search", "Notes_Search", "tags.list", "tags_list", "tags-list"), None),
+    # a suffix that lands on a name an earlier tool already has: the first one not taken is _3
+    (listing("tags", "tags_2", "tags"), None),
 ]
 
 TEXTS = Catalog() | {
