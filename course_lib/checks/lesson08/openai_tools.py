@@ -306,8 +306,7 @@ def name_hint(wanted: list[str], names: list[Any], prefix: str | None):
         if bad:
             return hint("allowed", found=" ".join(repr(char) for char in bad))
     if prefix is not None and any(
-        want.startswith(wanted_prefix(prefix)) and not name.startswith(wanted_prefix(prefix))
-        for want, name in zip(wanted, names, strict=True)
+        misprefixed(want, name, prefix) for want, name in zip(wanted, names, strict=True)
     ):
         return hint("prefix")
     mistake = name_mistake(wanted, names)
@@ -362,6 +361,19 @@ def name_mistake(wanted: list[str], names: list[str]):
 
 def wanted_prefix(prefix: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]", "_", f"{prefix}_")
+
+
+def misprefixed(want: str, name: str, prefix: str) -> bool:
+    """``name`` lacks the prefix ``want`` has, or joins it to the tool's name other than by one
+    ``_`` (``notes__search``, ``notes-search``, ``notessearch``)."""
+    start = wanted_prefix(prefix)
+    if not want.startswith(start) or name == want:
+        return False
+    if not name.startswith(start[:-1]):
+        return True
+    rest = want[len(start) :]
+    joins = ("", "-", "__")  # what the prefix and the name were joined by instead of "_"
+    return bool(rest) and any(name == f"{start[:-1]}{join}{rest}" for join in joins)
 
 
 # -- hidden cases ----------------------------------------------------------------------------------

@@ -230,3 +230,11 @@ def test_a_suffix_counted_per_name_instead_of_the_first_one_not_taken_is_refused
     message = rejected("08.2", numbered_by_count)
     assert "Two tools ended up with the same name (tags_2)" in message
 
+
+def test_a_prefix_joined_other_than_by_one_underscore_is_told_the_prefix_rule():
+    # found by a learner walkthrough: 'notes__search_notes' was told to replace characters one
+    # by one (UTF-8 bytes), a mistake it does not make
+    for joined in ('f"{prefix}__{tool.name}"', 'f"{prefix}-{tool.name}"'):
+        wrong = converting_with(('f"{prefix}_{tool.name}"', joined))
+        message = rejected("08.2", wrong)
+        assert 'With a prefix, a name is prefix + "_" + the tool\'s name' in message, message
