@@ -220,7 +220,8 @@ def numbered_by_count(tools, *, prefix=None):
         if seen[name] > 1:
             suffix = f"_{seen[name]}"
             name = name[: 64 - len(suffix)] + suffix
-        function = {"name": name, "description": tool.description or "", "parameters": tool.input_schema}
+        description = tool.description or ""
+        function = {"name": name, "description": description, "parameters": tool.input_schema}
         out.append({"type": "function", "function": function})
     return out
 
