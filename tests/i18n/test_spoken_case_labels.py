@@ -62,6 +62,11 @@ def said(tests: str, exercise_id: str, rule_id: str, lang: str) -> str:
         ("lesson03.test_annotations", "03.5", "type_error",
          "开头，Hotel 只在 `if TYPE_CHECKING:` 下导入)",
          ", where Hotel is imported only under `if TYPE_CHECKING:`)"),
+        # 08.4's labels were English words between <> (found by a learner walkthrough of 08)
+        ("lesson08.test_structured_result", "08.4", "structured", ", <天气>)", ", <weather>)"),
+        ("lesson08.test_structured_result", "08.4", "any_type", ", <一个列表>)", ", <a list>)"),
+        ("lesson08.test_structured_result", "08.4", "misfit_error", ", <类型不对>)",
+         ", <a wrong type>)"),
         ("lesson03.test_parameters_schema", "03.6", "enum_default",
          "Priority = Priority.HIGH)，它用到的类定义在它上面)",
          "Priority = Priority.HIGH), where its classes are defined above it)"),
