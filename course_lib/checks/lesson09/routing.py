@@ -28,6 +28,7 @@ VISIBLE = (
     ("Will it rain on the delivery of order A1001?", "order"),
     ("PRICE of the Oolong TEA?", "case"),
     ("What does the reorder button cost?", "whole_word"),
+    ("so how much for two of them?", "whole_word"),  # a keyword of two words, and no other
     ("我的订单到哪了？", "chinese"),
     ("我的order到哪了？", "mixed"),
     ("Where is A1002?", "order_id"),
