@@ -133,6 +133,9 @@ def test_the_function_defined_inside_another_is_said_so_in_the_language():
          ('Expected: "type: limit is integer in the function but string in the tool"',)),
         ("lesson03.test_annotations", "03.5", "from_exc", ("（没有原因）",), ("(no cause)",)),
         ("lesson07.test_extract", "07.4", "instance", ("而不是一个 dict。",), ("not a dict.",)),
+        # the example message was English in the Chinese hint (learner walkthrough of 09)
+        ("lesson09.test_permissions", "09.2", "names_role", ("例如 未知的角色 'admin'。",),
+         ("e.g. unknown role 'admin'.",)),
     ],
 )  # fmt: skip
 def test_what_a_failure_expected_and_got_speaks_the_language(
