@@ -191,3 +191,15 @@ def test_a_keyword_of_two_words_is_matched_as_a_phrase():
     message = rejected("09.1", route_by_words)
     assert "Case: route('so how much for two of them?')" in message
     assert 'breaks the keywords of two words ("how much")' in message
+
+
+def test_every_category_in_another_order_when_nothing_matched_gets_the_fallback_hint():
+    # found by a learner walkthrough: "Hello!" mentions no category, yet the hint spoke of the
+    # order "the question mentions them"
+    def route_sorted_fallback(question):
+        found = solution()["route"](question)
+        return sorted(found) if found == list(CATEGORIES) else found
+
+    message = rejected("09.1", route_sorted_fallback)
+    assert "Case: route('Hello!')" in message
+    assert "No keyword matched: return every category, in the order of CATEGORIES" in message
