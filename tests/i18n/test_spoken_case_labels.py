@@ -62,6 +62,11 @@ def said(tests: str, exercise_id: str, rule_id: str, lang: str) -> str:
         ("lesson03.test_annotations", "03.5", "type_error",
          "开头，Hotel 只在 `if TYPE_CHECKING:` 下导入)",
          ", where Hotel is imported only under `if TYPE_CHECKING:`)"),
+        # 08.4's labels were English words between <> (found by a learner walkthrough of 08)
+        ("lesson08.test_structured_result", "08.4", "structured", ", <天气>)", ", <weather>)"),
+        ("lesson08.test_structured_result", "08.4", "any_type", ", <一个列表>)", ", <a list>)"),
+        ("lesson08.test_structured_result", "08.4", "misfit_error", ", <类型不对>)",
+         ", <a wrong type>)"),
         ("lesson03.test_parameters_schema", "03.6", "enum_default",
          "Priority = Priority.HIGH)，它用到的类定义在它上面)",
          "Priority = Priority.HIGH), where its classes are defined above it)"),
@@ -128,6 +133,9 @@ def test_the_function_defined_inside_another_is_said_so_in_the_language():
          ('Expected: "type: limit is integer in the function but string in the tool"',)),
         ("lesson03.test_annotations", "03.5", "from_exc", ("（没有原因）",), ("(no cause)",)),
         ("lesson07.test_extract", "07.4", "instance", ("而不是一个 dict。",), ("not a dict.",)),
+        # the example message was English in the Chinese hint (learner walkthrough of 09)
+        ("lesson09.test_permissions", "09.2", "names_role", ("例如 未知的角色 'admin'。",),
+         ("e.g. unknown role 'admin'.",)),
     ],
 )  # fmt: skip
 def test_what_a_failure_expected_and_got_speaks_the_language(

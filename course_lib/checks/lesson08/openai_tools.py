@@ -49,6 +49,8 @@ VISIBLE = [
     (listing(LONG + "_1", LONG + "_2", "x" * 100), None),
     # two names repeated: each counts its own repeats; letters keep their case
     (listing("Notes.Search", "Notes_Search", "tags.list", "tags_list", "tags-list"), None),
+    # a suffix that lands on a name an earlier tool already has: the first one not taken is _3
+    (listing("tags", "tags_2", "tags"), None),
 ]
 
 TEXTS = Catalog() | {
@@ -304,8 +306,7 @@ def name_hint(wanted: list[str], names: list[Any], prefix: str | None):
         if bad:
             return hint("allowed", found=" ".join(repr(char) for char in bad))
     if prefix is not None and any(
-        want.startswith(wanted_prefix(prefix)) and not name.startswith(wanted_prefix(prefix))
-        for want, name in zip(wanted, names, strict=True)
+        misprefixed(want, name, prefix) for want, name in zip(wanted, names, strict=True)
     ):
         return hint("prefix")
     mistake = name_mistake(wanted, names)
@@ -360,6 +361,19 @@ def name_mistake(wanted: list[str], names: list[str]):
 
 def wanted_prefix(prefix: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]", "_", f"{prefix}_")
+
+
+def misprefixed(want: str, name: str, prefix: str) -> bool:
+    """``name`` lacks the prefix ``want`` has, or joins it to the tool's name other than by one
+    ``_`` (``notes__search``, ``notes-search``, ``notessearch``)."""
+    start = wanted_prefix(prefix)
+    if not want.startswith(start) or name == want:
+        return False
+    if not name.startswith(start[:-1]):
+        return True
+    rest = want[len(start) :]
+    joins = ("", "-", "__")  # what the prefix and the name were joined by instead of "_"
+    return bool(rest) and any(name == f"{start[:-1]}{join}{rest}" for join in joins)
 
 
 # -- hidden cases ----------------------------------------------------------------------------------

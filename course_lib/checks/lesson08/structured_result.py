@@ -29,6 +29,7 @@ from course_lib.checks.lesson08._kernel_bridge import (
     stub_of,
 )
 from course_lib.checks.messages import stub_text
+from course_lib.i18n import spoken_label, translate
 
 WEATHER = {
     "type": "object",
@@ -50,17 +51,32 @@ ITEMS = {
     },
 }
 
-# (label, output schema, value): the values that fit first, then those that do not.
+# A case's label, said in the learner's language when a check fails (``case_label``).
+CASE_TEXTS = {
+    "weather": "weather",
+    "list": "a list",
+    "string": "a string",
+    "zero": "zero",
+    "wrong_type": "a wrong type",
+    "missing": "a missing property",
+    "extra": "an extra property",
+    "wrong_item": "a wrong item",
+    "list_for_object": "a list for an object",
+    "hidden": "hidden {number}",
+}
+
+# (label, output schema, value): the values that fit first, then those that do not. A visible
+# case's label is its key in CASE_TEXTS; a hidden one's is made in the language in force.
 VISIBLE = [
     ("weather", WEATHER, {"city": "北京", "temperature": 31, "sky": "晴"}),
-    ("a list", WORDS, ["milk", "豆腐"]),
-    ("a string", {"type": "string"}, "晴"),
+    ("list", WORDS, ["milk", "豆腐"]),
+    ("string", {"type": "string"}, "晴"),
     ("zero", {"type": "integer", "minimum": 0}, 0),
-    ("a wrong type", WEATHER, {"city": "上海", "temperature": "27", "sky": "多云"}),
-    ("a missing property", WEATHER, {"city": "上海", "temperature": 27}),
-    ("an extra property", WEATHER, {"city": "上海", "temperature": 27, "sky": "阴", "wind": 3}),
-    ("a wrong item", ITEMS, [{"name": "milk", "count": 1}, {"name": "豆腐", "count": "两"}]),
-    ("a list for an object", WEATHER, ["北京", 31, "晴"]),
+    ("wrong_type", WEATHER, {"city": "上海", "temperature": "27", "sky": "多云"}),
+    ("missing", WEATHER, {"city": "上海", "temperature": 27}),
+    ("extra", WEATHER, {"city": "上海", "temperature": 27, "sky": "阴", "wind": 3}),
+    ("wrong_item", ITEMS, [{"name": "milk", "count": 1}, {"name": "豆腐", "count": "两"}]),
+    ("list_for_object", WEATHER, ["北京", 31, "晴"]),
 ]
 
 TEXTS = Catalog() | {
@@ -78,7 +94,7 @@ def case_label(label: str, value: Any) -> str:
     shown = json.dumps(value, ensure_ascii=False)
     if len(shown) > 40:
         shown = shown[:39] + "…"
-    return text("case", value=shown, label=label)
+    return text("case", value=shown, label=spoken_label(CASE_TEXTS, label))
 
 
 WEATHER_CASE, LIST_CASE = (case_label(label, value) for label, _, value in VISIBLE[:2])
@@ -359,5 +375,5 @@ def hidden_cases(rng: Random, count: int = 4) -> list[tuple[str, dict, Any]]:
         if number % 2:
             broken = rng.choice(("city", "temperature", "sky"))
             value[broken] = [value[broken]]
-        cases.append((f"hidden {number + 1}", WEATHER, value))
+        cases.append((translate(CASE_TEXTS, "hidden", number=number + 1), WEATHER, value))
     return cases

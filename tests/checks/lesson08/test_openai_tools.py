@@ -56,7 +56,7 @@ WRONG_BY_RULE = {
 
 def test_the_solution_passes_every_listing():
     assert evaluate("08.2", solution("mcp_tools_to_openai")) == (
-        "Exercise 08.2 passed: mcp_tools_to_openai (15 listings)."
+        "Exercise 08.2 passed: mcp_tools_to_openai (16 listings)."
     )
 
 
@@ -204,3 +204,38 @@ def converted_with_a_regex(tools, *, prefix=None):
 
 def test_a_conversion_written_differently_passes_too():
     assert evaluate("08.2", converted_with_a_regex).startswith("Exercise 08.2 passed")
+
+
+def numbered_by_count(tools, *, prefix=None):
+    """Each name's suffix counted from how often that name came before (a Counter), not the
+    first suffix not taken: a suffixed name can land on a name an earlier tool already has."""
+    import re
+    from collections import Counter
+
+    out, seen = [], Counter()
+    for tool in tools:
+        raw = tool.name if prefix is None else f"{prefix}_{tool.name}"
+        name = re.sub(r"[^A-Za-z0-9_-]", "_", raw)[:64]
+        seen[name] += 1
+        if seen[name] > 1:
+            suffix = f"_{seen[name]}"
+            name = name[: 64 - len(suffix)] + suffix
+        description = tool.description or ""
+        function = {"name": name, "description": description, "parameters": tool.input_schema}
+        out.append({"type": "function", "function": function})
+    return out
+
+
+def test_a_suffix_counted_per_name_instead_of_the_first_one_not_taken_is_refused_as_a_repeat():
+    # found by a learner walkthrough: no listing had a name that a suffix lands on
+    message = rejected("08.2", numbered_by_count)
+    assert "Two tools ended up with the same name (tags_2)" in message
+
+
+def test_a_prefix_joined_other_than_by_one_underscore_is_told_the_prefix_rule():
+    # found by a learner walkthrough: 'notes__search_notes' was told to replace characters one
+    # by one (UTF-8 bytes), a mistake it does not make
+    for joined in ('f"{prefix}__{tool.name}"', 'f"{prefix}-{tool.name}"'):
+        wrong = converting_with(('f"{prefix}_{tool.name}"', joined))
+        message = rejected("08.2", wrong)
+        assert 'With a prefix, a name is prefix + "_" + the tool\'s name' in message, message

@@ -190,3 +190,15 @@ def test_a_refusal_in_chinese_that_does_not_say_refused_is_told_what_to_say():
     quiet = wrong((REFUSAL, '        return error_text(f"{name} 没有执行{reason}。")'))
     message = rejected("09.3", quiet)
     assert "say that a person refused the call (refused (拒绝))" in message
+
+
+def test_malformed_arguments_answered_with_an_own_error_get_the_malformed_hint():
+    # found by a learner walkthrough: they were told cancel_order "needs no approval"
+    own_error = wrong(
+        ("            return self.registry.call(name, arguments)\n        try:",
+         '            return error_text("参数不是 JSON 对象")\n        try:'),
+    )  # fmt: skip
+    message = rejected("09.3", own_error)
+    assert "Case: approvals.call('cancel_order', '{\"order_id\": \"A10')" in message
+    assert "These arguments are not a JSON object, so there is nothing to show" in message
+    assert "needs no approval" not in message

@@ -19,7 +19,7 @@ HAS_KEYWORD = "w09-route"
 
 def test_the_solution_passes_every_visible_and_hidden_question():
     assert evaluate("09.1", solution()["route"]) == (
-        "Exercise 09.1 passed: route (8 visible and 15 hidden questions)."
+        "Exercise 09.1 passed: route (9 visible and 15 hidden questions)."
     )
 
 
@@ -169,3 +169,37 @@ def test_word_boundaries_around_chinese_keywords_are_told_why_without_blaming_a_
     assert "Case: route('我的订单到哪了？')" in message
     assert "\\b sees no boundary between two Chinese characters" in message
     assert "split" not in message
+
+
+def route_by_words(question):
+    """English keywords looked up among the question's words (punctuation stripped): a keyword
+    of two words ("how much") is never one of them."""
+    words = re.findall(r"[a-z0-9]+", question.lower())
+    found = {
+        category
+        for category in CATEGORIES
+        for keyword in KEYWORDS[category]
+        if (keyword in words if keyword.isascii() else keyword in question)
+    }
+    if ORDER_ID.search(question):
+        found.add("orders")
+    return [category for category in CATEGORIES if category in found] or list(CATEGORIES)
+
+
+def test_a_keyword_of_two_words_is_matched_as_a_phrase():
+    # found by a learner walkthrough: every question holding "how much" held another keyword
+    message = rejected("09.1", route_by_words)
+    assert "Case: route('so how much for two of them?')" in message
+    assert 'breaks the keywords of two words ("how much")' in message
+
+
+def test_every_category_in_another_order_when_nothing_matched_gets_the_fallback_hint():
+    # found by a learner walkthrough: "Hello!" mentions no category, yet the hint spoke of the
+    # order "the question mentions them"
+    def route_sorted_fallback(question):
+        found = solution()["route"](question)
+        return sorted(found) if found == list(CATEGORIES) else found
+
+    message = rejected("09.1", route_sorted_fallback)
+    assert "Case: route('Hello!')" in message
+    assert "No keyword matched: return every category, in the order of CATEGORIES" in message

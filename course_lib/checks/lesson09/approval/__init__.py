@@ -257,7 +257,10 @@ def run_case(learner: Learner, case: Case) -> None:
     if result is None:
         judge_refusal(case, log, reply)
     elif reply.value != result:
-        key = "approved_runs" if wanted is not None else "passthrough"
+        if wanted is not None:
+            key = "approved_runs"
+        else:  # nobody to ask: a tool that needs no approval, or arguments that are no object
+            key = "malformed" if case.needs_approval else "passthrough"
         fail(case.label, result, reply.value, hint(key, name=case.name))
 
 
