@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import base64
 import copy
-import functools
 import shutil
 from pathlib import Path
 
@@ -33,7 +32,7 @@ import pytest
 from grading_lesson import write
 from nbformat.v4 import new_code_cell
 
-from attacks.batch import OPTIONS, concurrently, outcome
+from attacks.batch import OPTIONS
 from course_lib.grading import GradeOptions, grade_all
 from course_lib.grading.analysis import analyse
 from course_lib.grading.canonical import load_lesson, load_lessons
@@ -146,32 +145,17 @@ def graded(root: Path, canonical: Path, notebooks: dict, namespaces: bool, solut
     return {r.student: r for r in results}, to_payload(results)["flags"]
 
 
-def grade_batch(canonical: Path, solutions: Path, base: Path, namespaces: bool):
-    notebooks = {**{s: attack(s) for s in ROUTES}, **{s: honest(s) for s in HONEST}}
-    together = graded(base / "class", canonical, notebooks, namespaces, solutions)
-    alone = {s: copy.deepcopy(notebooks[s]) for s in HONEST}
-    return together, graded(base / "alone", canonical, alone, namespaces, solutions)
-
-
-@pytest.fixture(scope="module")
-def variants(tmp_path_factory):
-    """The batch graded with namespaces and without, both at once (``concurrently``)."""
+@pytest.fixture(scope="module", params=[True, False], ids=["namespaces", "without-namespaces"])
+def batch(request, tmp_path_factory):
     canonical = tmp_path_factory.mktemp("canonical-stashed")
     shutil.copy(ROOT / "notebooks" / f"{REGISTRY}.ipynb", canonical)
     solutions = tmp_path_factory.mktemp("solutions-stashed")
     shutil.copy(ROOT / "solutions" / f"{REGISTRY}.ipynb", solutions)
-    bases = {namespaces: tmp_path_factory.mktemp("stashed") for namespaces in (True, False)}
-    return concurrently(
-        {
-            namespaces: functools.partial(grade_batch, canonical, solutions, base, namespaces)
-            for namespaces, base in bases.items()
-        }
-    )
-
-
-@pytest.fixture(scope="module", params=[True, False], ids=["namespaces", "without-namespaces"])
-def batch(request, variants):
-    return outcome(variants[request.param])
+    notebooks = {**{s: attack(s) for s in ROUTES}, **{s: honest(s) for s in HONEST}}
+    base = tmp_path_factory.mktemp("stashed")
+    together = graded(base / "class", canonical, notebooks, request.param, solutions)
+    alone = {s: copy.deepcopy(notebooks[s]) for s in HONEST}
+    return together, graded(base / "alone", canonical, alone, request.param, solutions)
 
 
 def row(result, exercise: str):
