@@ -22,7 +22,6 @@ is right); the honest notebooks beside them must be graded exactly as alone.
 from __future__ import annotations
 
 import copy
-import functools
 import shutil
 from pathlib import Path
 
@@ -41,7 +40,7 @@ from grading_lesson import (
 )
 from nbformat.v4 import new_code_cell
 
-from attacks.batch import OPTIONS, concurrently, outcome
+from attacks.batch import OPTIONS
 from attacks.disguise import padded
 from course_lib.grading import GradeOptions, grade_all
 from course_lib.grading.canonical import load_lessons
@@ -195,7 +194,9 @@ def folders(tmp_path_factory):
     return canonical_dir, solutions
 
 
-def grade_batch(base: Path, folders, canonical_dir: Path, namespaces: bool) -> dict:
+@pytest.fixture(scope="module", params=[True, False], ids=["namespaces", "without-namespaces"])
+def batch(request, tmp_path_factory, folders, canonical_dir):
+    namespaces = request.param
     canonical_with_reference, solutions = folders
     honest_90 = submission(SOLUTIONS, setup=REFERENCE_SETUP)
     honest_04 = [independent.notebook_with(REGISTRY, variant) for variant in (1, 2)]
@@ -206,29 +207,13 @@ def grade_batch(base: Path, folders, canonical_dir: Path, namespaces: bool) -> d
         "honest_04_a": (f"{REGISTRY}.ipynb", honest_04[0]),
         "honest_04_b": (f"{REGISTRY}.ipynb", honest_04[1]),
     }
+    base = tmp_path_factory.mktemp("answers")
     together = graded(base / "class", canonical_with_reference, notebooks, namespaces, solutions)
     honest = {s: copy.deepcopy(notebooks[s]) for s in ("honest", "honest_04_a", "honest_04_b")}
     alone = graded(base / "alone", canonical_with_reference, honest, namespaces, solutions)
     plain = {s: (f"{SLUG}.ipynb", attack_90(s, setup=SETUP)) for s in HIDDEN_ROUTES}
     hidden = graded(base / "hidden", canonical_dir, plain, namespaces, solutions)
     return {"together": together, "alone": alone, "hidden": hidden}
-
-
-@pytest.fixture(scope="module")
-def variants(tmp_path_factory, folders, canonical_dir):
-    """The batch graded with namespaces and without, both at once (``concurrently``)."""
-    bases = {namespaces: tmp_path_factory.mktemp("answers") for namespaces in (True, False)}
-    return concurrently(
-        {
-            namespaces: functools.partial(grade_batch, base, folders, canonical_dir, namespaces)
-            for namespaces, base in bases.items()
-        }
-    )
-
-
-@pytest.fixture(scope="module", params=[True, False], ids=["namespaces", "without-namespaces"])
-def batch(request, variants):
-    return outcome(variants[request.param])
 
 
 def row(results, student: str, exercise: str):
