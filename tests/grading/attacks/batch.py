@@ -84,12 +84,13 @@ def concurrently(runs: dict[Hashable, Callable[[], object]]) -> dict[Hashable, o
     returned or the exception it raised (``outcome`` gives it back or raises it, so a failing
     run fails only the tests that read it).
 
-    For a module that grades the same batch once per variant (with and without namespaces):
-    the gradings mostly wait (kernels starting, sniff windows, budgets), so two at once take
-    little more than one. The grader is made to be shared by threads: ``grade_all`` grades
-    ``jobs`` submissions at a time in threads of one process, sharing its fork server (a lock
-    and a queue per job), its run folder (a lock) and its kernel zygote; each grading's options
-    travel with its calls, none is kept in module state."""
+    For gradings that mostly wait (test_private_view's sniff windows): two at once take little
+    more than one. Not for CPU-bound ones (lesson 04's kernels: test_answers_stashed, measured),
+    which a 2-core machine runs no faster side by side. The grader is made to be shared by
+    threads: ``grade_all`` grades ``jobs`` submissions at a time in threads of one process,
+    sharing its fork server (a lock and a queue per job), its run folder (a lock) and its
+    kernel zygote; each grading's options travel with its calls, none is kept in module
+    state."""
     done: dict[Hashable, object] = {}
 
     def run(key: Hashable, function: Callable[[], object]) -> None:
