@@ -85,59 +85,22 @@ def forged_course_folder(root: Path) -> dict[str, str]:
     return {state.HOME_VARIABLE: str(home), state.NOTEBOOKS_VARIABLE: str(notebooks)}
 
 
-def start_grading(root: Path, submissions: Path, env: dict[str, str]) -> dict:
-    """Start ``python -m course_lib grade`` on ``submissions`` (its output in files, read once
-    it is done: ``finished``)."""
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """grades.json of one class run: every test of this module reads it."""
+    root = tmp_path_factory.mktemp("toolkit-class")
+    submissions = class_folder(root / "class")
     out = root / "out"
+    env = {**os.environ, **forged_course_folder(root / "course")}
     command = [sys.executable, "-m", "course_lib", "grade", str(submissions), "--out", str(out)]
     # A generous cell budget: only a wrong answer waits for it, and a machine under load must
     # not turn a slow setup cell into lost points here.
-    command += ["--cell-timeout", "300", "--jobs", "2"]
-    stderr = root / "stderr.txt"
-    with stderr.open("w") as errors:
-        process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=errors)
-    return {"process": process, "stderr": stderr, "out": out}
-
-
-def finished(run: dict) -> dict:
-    """grades.json of a run of ``start_grading``, once it ended well (within 1800 s)."""
-    process = run["process"]
-    try:
-        process.wait(timeout=1800)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    assert process.returncode == 0, run["stderr"].read_text()[-3000:]
-    return json.loads((run["out"] / "grades.json").read_text(encoding="utf-8"))
-
-
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory):
-    """The module's two class runs, started at once: each is a grader process of its own (its
-    own fork server, kernel zygote and scratch folder), and a grading mostly waits for kernels
-    to start, so on a 2-core machine two take little more than one."""
-    root = tmp_path_factory.mktemp("toolkit-class")
-    submissions = class_folder(root / "class")
-    env = {**os.environ, **forged_course_folder(root / "course")}
-    exec_root = tmp_path_factory.mktemp("toolkit-exec-road")
-    exec_class = exec_road_class(exec_root / "class")
-    exec_env = {**os.environ, "COURSE_GRADE_ZYGOTE": "0"}
-    started = {
-        "class": start_grading(root, submissions, env),
-        "exec_road": start_grading(exec_root, exec_class, exec_env),
-    }
-    yield started
-    for run in started.values():  # a run no test waited for (deselected, or one failed first)
-        if run["process"].poll() is None:
-            run["process"].kill()
-        run["process"].wait()
-
-
-@pytest.fixture(scope="module")
-def graded(runs) -> dict:
-    """grades.json of one class run: every test of this module reads it."""
-    return finished(runs["class"])
+    command += ["--cell-timeout", "300"]
+    run = subprocess.run(
+        [*command, "--jobs", "2"], env=env, capture_output=True, text=True, timeout=1800
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    return json.loads((out / "grades.json").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
@@ -211,18 +174,23 @@ def test_the_capstone_of_a_student_without_04_uses_the_course_registry_and_says_
     assert [line for line in notes(graded, "blank", "05_agent_loop")][1:] == [FINISH_04_1]
 
 
-def exec_road_class(root: Path) -> Path:
-    for student, first in (("solved", solution("04_registry")), ("blank", blank("04_registry"))):
-        (root / student).mkdir(parents=True)
-        nbformat.write(first, root / student / "04_registry.ipynb")
-        nbformat.write(probe(), root / student / "05_agent_loop.ipynb")
-    return root
-
-
 @pytest.fixture(scope="module")
-def exec_road_grades(runs):
+def exec_road_grades(tmp_path_factory: pytest.TempPathFactory):
     """The probe graded with kernels started by exec instead of forked from the zygote."""
-    rows = finished(runs["exec_road"])["grades"]
+    root = tmp_path_factory.mktemp("toolkit-exec-road")
+    for student, first in (("solved", solution("04_registry")), ("blank", blank("04_registry"))):
+        (root / "class" / student).mkdir(parents=True)
+        nbformat.write(first, root / "class" / student / "04_registry.ipynb")
+        nbformat.write(probe(), root / "class" / student / "05_agent_loop.ipynb")
+    out = root / "out"
+    command = [sys.executable, "-m", "course_lib", "grade", str(root / "class"), "--out", str(out)]
+    env = {**os.environ, "COURSE_GRADE_ZYGOTE": "0"}
+    run = subprocess.run(
+        [*command, "--cell-timeout", "300", "--jobs", "2"],
+        env=env, capture_output=True, text=True, timeout=1800,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr[-3000:]
+    rows = json.loads((out / "grades.json").read_text(encoding="utf-8"))["grades"]
     return {(r["student"], r["exercise"]): r["status"] for r in rows}
 
 
