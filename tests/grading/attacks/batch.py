@@ -16,6 +16,8 @@ import os
 import pickle
 import subprocess
 import sys
+import threading
+from collections.abc import Callable, Hashable
 from pathlib import Path
 
 import pytest
@@ -75,6 +77,41 @@ def attack(source: str) -> object:
     head = f"ATTEMPT_SECONDS = {ATTEMPT_SECONDS}\n" + ATTEMPT + "ATTEMPTS = []\n"
     cell = head + source.strip("\n") + "\n" + REPORT
     return submission({**SOLUTIONS, "90.1": cell})
+
+
+def concurrently(runs: dict[Hashable, Callable[[], object]]) -> dict[Hashable, object]:
+    """Run each of ``runs`` in a thread of its own, all at the same time; by key, what each one
+    returned or the exception it raised (``outcome`` gives it back or raises it, so a failing
+    run fails only the tests that read it).
+
+    For gradings that mostly wait (test_private_view's sniff windows): two at once take little
+    more than one. Not for CPU-bound ones (lesson 04's kernels: test_answers_stashed, measured),
+    which a 2-core machine runs no faster side by side. The grader is made to be shared by
+    threads: ``grade_all`` grades ``jobs`` submissions at a time in threads of one process,
+    sharing its fork server (a lock and a queue per job), its run folder (a lock) and its
+    kernel zygote; each grading's options travel with its calls, none is kept in module
+    state."""
+    done: dict[Hashable, object] = {}
+
+    def run(key: Hashable, function: Callable[[], object]) -> None:
+        try:
+            done[key] = function()
+        except BaseException as exc:  # given back to the tests that read this run
+            done[key] = exc
+
+    threads = [threading.Thread(target=run, args=item) for item in runs.items()]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return done
+
+
+def outcome(value: object) -> object:
+    """What a run of ``concurrently`` returned, or the exception it raised, raised again."""
+    if isinstance(value, BaseException):
+        raise value
+    return value
 
 
 def grade(root: Path, canonical_dir: Path, notebooks: dict[str, object], **options):

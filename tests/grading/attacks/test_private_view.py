@@ -14,6 +14,7 @@ namespaces (where the grader refuses unless told to accept the gap).
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import tempfile
@@ -23,7 +24,7 @@ from pathlib import Path
 import pytest
 from grading_lesson import SOLUTIONS, submission
 
-from attacks.batch import attack, grade, report
+from attacks.batch import attack, concurrently, grade, outcome, report
 from attacks.isolation_attacks import SNIFFER
 from attacks.machine import eventually
 from course_lib.grading.isolation import MEASURES, private_view, refused
@@ -205,12 +206,8 @@ STOLEN = "\\n".join(stolen(SECRET_MARKER))
 SNIFFER_90_2 = "exec(STOLEN)"
 
 
-@pytest.fixture(scope="module", params=[True, False], ids=["namespaces", "without-namespaces"])
-def graded_class(request, tmp_path_factory, canonical_dir):
-    """A class graded two at a time with the scratch root holding the venv and the checkout:
-    the sniffer first, then honest classmates whose cells carry a marker."""
-    namespaces = request.param
-    base = tmp_path_factory.mktemp("private-view")
+def class_notebooks() -> dict:
+    """The sniffer first, then honest classmates whose cells carry a marker."""
     honest = {
         **SOLUTIONS,
         "90.2": f"# {MARKER}\n" + SOLUTIONS["90.2"],
@@ -219,13 +216,32 @@ def graded_class(request, tmp_path_factory, canonical_dir):
     sniffer.cells[[c.get("id") for c in sniffer.cells].index("t-ex2")].source = SNIFFER_90_2
     notebooks = {"a_sniffer": sniffer}
     notebooks.update({f"honest_{n}": submission(honest) for n in range(1, 4)})
-    options = {"scratch_root": str(ROOT), "namespaces": namespaces, "jobs": 2}
-    refused_run = None
-    if not namespaces:  # refused unless the instructor accepts the gap
-        refused_run = grade(base / "refused", canonical_dir, notebooks, **options)
-    graded = grade(
-        base / "subs", canonical_dir, notebooks, accept_isolation_gap=not namespaces, **options
-    )
+    return notebooks
+
+
+@pytest.fixture(scope="module")
+def gradings(tmp_path_factory, canonical_dir):
+    """A class graded two at a time with the scratch root holding the venv and the checkout,
+    with namespaces and without, and without them once more unless the instructor accepts the
+    gap (refused). The three gradings run at once (``concurrently``), in the same scratch root:
+    each sniffer also faces the other gradings' kernels, which are no more its to read than its
+    own classmates'."""
+    runs = {}
+    for namespaces, accepted in ((True, False), (False, True), (False, False)):
+        root = tmp_path_factory.mktemp("private-view") / ("subs" if accepted else "refused")
+        options = {"scratch_root": str(ROOT), "namespaces": namespaces, "jobs": 2}
+        options["accept_isolation_gap"] = accepted
+        runs[namespaces, accepted] = functools.partial(
+            grade, root, canonical_dir, class_notebooks(), **options
+        )
+    return concurrently(runs)
+
+
+@pytest.fixture(scope="module", params=[True, False], ids=["namespaces", "without-namespaces"])
+def graded_class(request, gradings):
+    namespaces = request.param
+    graded = outcome(gradings[namespaces, not namespaces])
+    refused_run = None if namespaces else outcome(gradings[False, False])
     return {"graded": graded, "refused": refused_run, "namespaces": namespaces}
 
 
