@@ -88,27 +88,30 @@ DISGUISES = {
 }
 
 
-def test_padding_keeps_the_code_and_follows_every_statement_with_one_that_does_nothing():
-    source = (
-        "def f(x):\n    if x:\n        y = 1\n    elif x is None:\n        y = 2\n    return y\n"
-    )
-    disguised = padded(source)
+# A function with branches, for the disguises' own tests: padding must keep what it does.
+BRANCHES = "def f(x):\n    if x:\n        y = 1\n    elif x is None:\n        y = 2\n    return y\n"
+
+
+def still_branches(disguised: str) -> bool:
+    """Whether ``disguised`` (of ``BRANCHES``) still defines an ``f`` that does what it did."""
     namespace: dict = {}
     exec(disguised, namespace)
-    assert namespace["f"](True) == 1 and namespace["f"](None) == 2
+    return namespace["f"](True) == 1 and namespace["f"](None) == 2
+
+
+def test_padding_keeps_the_code_and_follows_every_statement_with_one_that_does_nothing():
+    source = BRANCHES
+    disguised = padded(source)
+    assert still_branches(disguised)
     assert disguised.splitlines()[2:4] == ["        y = 1", "        0"]
     assert len(disguised.splitlines()) == len(source.splitlines()) + 3  # lines 3, 5 and 6 end one
 
 
 @pytest.mark.parametrize("disguise", [dead_stored, dead_coded])
 def test_dead_padding_keeps_the_code_working(disguise):
-    source = (
-        "def f(x):\n    if x:\n        y = 1\n    elif x is None:\n        y = 2\n    return y\n"
-    )
+    source = BRANCHES
     disguised = disguise(source)
-    namespace: dict = {}
-    exec(disguised, namespace)
-    assert namespace["f"](True) == 1 and namespace["f"](None) == 2
+    assert still_branches(disguised)
     assert len(disguised.splitlines()) >= len(source.splitlines()) + 3
 
 
