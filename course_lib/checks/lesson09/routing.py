@@ -163,9 +163,11 @@ def explain(question: str, expected: list[str], got: list[str]) -> HintText:
     if len(set(got)) < len(got):
         return hint("once")
     if sorted(got) == sorted(expected):
-        nothing_found = expected == list(CATEGORIES) and not any(
-            triggers(question, category) for category in CATEGORIES
-        ) and not ORDER_ID.search(question)
+        nothing_found = (
+            expected == list(CATEGORIES)
+            and not any(triggers(question, category) for category in CATEGORIES)
+            and not ORDER_ID.search(question)
+        )
         return hint("fallback") if nothing_found else hint("order")
     if not got:
         return hint("fallback")
