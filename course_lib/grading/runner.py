@@ -150,7 +150,7 @@ def _remove_run_folders() -> None:
 
 
 # How the grader starts pytest for one submission: without the IRI grammar jsonschema would build
-# for nbformat (about 0.7 s a submission; see ``without_iri_grammar``).
+# for nbformat (see ``without_iri_grammar``).
 PYTEST_MAIN = (
     "import course_lib.grading.without_iri_grammar; import pytest; raise SystemExit(pytest.main())"
 )

@@ -26,6 +26,7 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from course_lib import schema_library
 from course_lib.local_model.messages_request import MessagesCall, fail
 from course_lib.local_model.protocol import ProtocolError
 from course_lib.local_model.strict_values import conform
@@ -152,7 +153,7 @@ def check_rules(schema: dict[str, Any], where: str) -> None:
 
 def _valid_schema(schema: dict[str, Any]) -> bool:
     """A draft 2020-12 schema whose references all point inside it (a grammar needs them)."""
-    from jsonschema import Draft202012Validator  # slow to import: load on use (strict_values)
+    Draft202012Validator = schema_library.load().Draft202012Validator  # slow: load on use
     from jsonschema.exceptions import SchemaError
 
     try:

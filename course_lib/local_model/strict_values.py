@@ -9,8 +9,8 @@ something is missing or wrong. A string with a ``pattern`` gets the shortest tex
 accepts (:func:`pattern_sample`), since a placeholder sentence would not match it.
 
 Validation is ``jsonschema``'s Draft 2020-12 validator, the oracle the tests use too. It is
-imported on first use: importing ``jsonschema`` costs seconds (it builds an IRI grammar when
-``rfc3987_syntax`` is installed), and every notebook kernel imports the local model.
+imported on first use, through ``course_lib.schema_library`` (its import is slow), and every
+notebook kernel imports the local model.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import re
 import string
 from typing import Any
 
+from course_lib import schema_library
 from course_lib.local_model.schema_values import first_non_null, json_type, placeholder, resolve
 
 try:  # Python 3.11+: the parser behind ``re``; 3.10 has the same module as ``sre_parse``
@@ -32,7 +33,7 @@ CANDIDATES = string.ascii_lowercase + string.digits + string.ascii_uppercase + "
 
 def conform(value: Any, schema: dict[str, Any]) -> Any:
     """``value`` if it validates against ``schema``, else the nearest value that does."""
-    from jsonschema import Draft202012Validator  # slow to import: load on use
+    Draft202012Validator = schema_library.load().Draft202012Validator  # slow: load on use
     from jsonschema.exceptions import SchemaError
     from referencing.exceptions import Unresolvable
 

@@ -23,12 +23,13 @@ import copy
 import json
 from typing import TYPE_CHECKING, Any
 
+from course_lib import schema_library
+
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
 
-# `jsonschema` is imported where it is first needed, not here: with its optional format checkers
-# installed (JupyterLab installs them) the import takes most of a second, which every notebook
-# importing course_lib.reference would otherwise pay.
+# `jsonschema` is imported where it is first needed, not here, and through `schema_library`:
+# its import is slow (see there), which every notebook importing course_lib.reference would pay.
 
 __all__ = ["describe_schema", "describe_value", "json_type", "validate_arguments"]
 
@@ -99,8 +100,7 @@ _VALIDATORS: dict[str, Any] = {}  # schema JSON text -> compiled validator
 
 def compile_validator(schema: dict[str, Any]) -> Any:
     """A jsonschema validator for `schema` with JSON's integers (`true` is not one)."""
-    import jsonschema
-
+    jsonschema = schema_library.load()
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     checker = cls.TYPE_CHECKER.redefine("integer", _is_integer)
     # A private copy of the schema: the caller may change theirs later.

@@ -248,8 +248,9 @@ def test_a_scenario_graded_exercise_on_the_scorecard_lists_its_failed_scenarios_
 
 
 def test_the_grader_command_line_goes_without_the_iri_grammar():
-    """jsonschema builds the IRI grammar at import (about 0.7 s) when rfc3987_syntax is
-    installed; the grader never validates IRIs, so its command line must not pay for it."""
+    """jsonschema builds the IRI grammar at import (see course_lib.schema_library) when
+    rfc3987_syntax is installed; the grader never validates IRIs, so its command line must not
+    pay for it."""
     import subprocess
     import sys
 

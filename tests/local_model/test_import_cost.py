@@ -1,9 +1,8 @@
 """What every lesson's first cell imports stays cheap to import.
 
-``jsonschema`` costs seconds at import where ``rfc3987_syntax`` is installed (JupyterLab's
-dependencies bring it: jsonschema then builds an IRI grammar), and grading kernels pay it again
-for every submission, inside a cell's time limit. The local model, the reference and the widgets
-load it on first use instead.
+``jsonschema`` is slow to import (``course_lib.schema_library`` says why and imports it without
+the slow part), and grading kernels pay for every import again, for every submission, inside a
+cell's time limit. The local model, the reference and the widgets load it on first use instead.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from course_lib import schema_library
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, fail, json_equal
 from course_lib.checks.learner import Learner
@@ -197,7 +198,8 @@ def tool_parameters(tool: Any, what: str, name: str) -> dict:
 
 
 def _expect_valid_schema(case: str, parameters: dict) -> None:
-    from jsonschema import Draft202012Validator, SchemaError  # slow to import: load on use
+    Draft202012Validator = schema_library.load().Draft202012Validator  # slow: load on use
+    from jsonschema import SchemaError
 
     try:
         Draft202012Validator.check_schema(parameters)
@@ -238,7 +240,7 @@ def expect_default(properties: dict, name: str, value: Any) -> None:
             prop["default"],
             hint("default_value", value=json.dumps(value)),
         )
-    from jsonschema import Draft202012Validator
+    Draft202012Validator = schema_library.load().Draft202012Validator
 
     if not Draft202012Validator(prop).is_valid(value):
         declared = prop.get("type")
@@ -303,7 +305,7 @@ def run_argument_cases(
     A good case that is rejected gets the hint its validation error points to: a missing
     required property, or ``property_hints[p]`` for an error under property ``p``."""
     __tracebackhide__ = True
-    from jsonschema import Draft202012Validator
+    Draft202012Validator = schema_library.load().Draft202012Validator
     from jsonschema.exceptions import best_match
 
     validator = Draft202012Validator(parameters)

@@ -15,8 +15,7 @@ import json
 from random import Random
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
+from course_lib import schema_library
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail, hidden_rng, json_equal
 from course_lib.checks.core import Rule, exercise
@@ -260,7 +259,8 @@ def judge(label: str, schema: dict, value: Any, report: dict[str, Any]) -> None:
     kind = str(report.get("type", ""))
     if not kind.endswith("CallToolResult"):
         fail(label, Plain(text("a_result")), Plain(kind), hint("not_a_result", kind=kind))
-    errors = list(Draft202012Validator(schema).iter_errors(value))
+    validator = schema_library.load().Draft202012Validator(schema)
+    errors = list(validator.iter_errors(value))
     if not errors:
         judge_fits(label, value, report.get("call") or {})
     else:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from course_lib import schema_library
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, fail
 from course_lib.checks.core import Rule, exercise
@@ -293,7 +294,7 @@ def expect_nodes(label: str, given: dict, out: dict) -> None:
 
 def expect_accepts(label: str, case: AnthropicCase, schema: dict) -> None:
     __tracebackhide__ = True
-    import jsonschema  # slow to import: load on use
+    jsonschema = schema_library.load()  # slow to import: load on use
 
     if not jsonschema.Draft202012Validator(schema).is_valid(case.sample):
         sample = json.dumps(case.sample, ensure_ascii=False)

@@ -15,6 +15,7 @@ import copy
 import json
 from typing import Any
 
+from course_lib import schema_library
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, fail
 from course_lib.checks.core import Rule, exercise
@@ -319,7 +320,7 @@ def expect_meaning(label: str, case: StrictCase, out: dict) -> None:
     lost = missing_kept(case.schema, out)
     if lost is not None:
         fail(label, Plain(text("kept", what=lost)), out, hint("keep"))
-    import jsonschema  # slow to import: load on use
+    jsonschema = schema_library.load()  # slow to import: load on use
 
     strict = jsonschema.Draft202012Validator(out)
     original = jsonschema.Draft202012Validator(case.schema)
