@@ -95,6 +95,10 @@ def main(argv: "list[str] | None" = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if not os.environ.get(LAUNCHED_VARIABLE) and LAUNCHER.exists() and not installed_here():
         return hand_over_to_launcher(arguments)
+    if argv is None:  # this process is the command line: nbformat's jsonschema needs no IRIs
+        from course_lib.schema_library import hide_grammar_for_good
+
+        hide_grammar_for_good()
     # argparse's own words (usage, options, its errors) in the command's language.
     from course_lib.i18n.arguments import argparse_speaking, command_language
 

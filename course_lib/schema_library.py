@@ -12,8 +12,9 @@ The course validates without format checks (jsonschema checks a ``format`` only 
 can still import ``rfc3987_syntax``; the one difference in a process where the course imported
 ``jsonschema`` first is that a ``FormatChecker`` there does not know the two IRI formats.
 Where ``jsonschema`` was already imported (the learner imported it first), :func:`load` returns
-it as it is. ``course_lib.grading.without_iri_grammar`` hides the package for good in the
-grader's own processes, which never validate an IRI.
+it as it is. :func:`hide_grammar_for_good` is for processes that never validate an IRI and
+never run a learner's code: the grader's (``course_lib.grading.without_iri_grammar``) and the
+``course`` command line's (``course_lib.cli``), where nbformat imports ``jsonschema``.
 """
 
 from __future__ import annotations
@@ -41,3 +42,9 @@ def load() -> ModuleType:
         finally:
             if hidden_here and sys.modules.get(GRAMMAR_PACKAGE, "") is None:
                 del sys.modules[GRAMMAR_PACKAGE]
+
+
+def hide_grammar_for_good() -> None:
+    """Make every later ``import jsonschema`` in this process skip the IRI grammar (no-op once
+    ``jsonschema`` is imported)."""
+    sys.modules.setdefault(GRAMMAR_PACKAGE, None)  # type: ignore[arg-type] (import raises)

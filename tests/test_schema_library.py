@@ -141,3 +141,21 @@ def test_the_scan_sees_an_import_before_load_and_a_module_level_one():
         for fn, node in _jsonschema_imports(bad)
     ]
     assert verdicts == [(None, None, 1), ("f", 4, 3), ("g", 6, 7)]
+
+
+@needs_the_grammar_package
+@pytest.mark.parametrize(
+    ("call", "skips"), [("main()", True), ("main(['build', '--check'])", False)]
+)
+def test_the_command_line_skips_the_grammar_and_a_caller_of_main_keeps_its_own(call, skips):
+    # `course build --check` imports nbformat, which imports jsonschema. As the process's command
+    # line (argv from sys.argv) it hides the grammar for good; called from another program's code
+    # (a test, a notebook), it leaves that process's imports alone.
+    out = run(
+        "import atexit, sys\n"
+        "atexit.register(lambda: print('lark' in sys.modules))\n"
+        "sys.argv = ['course', 'build', '--check']\n"
+        "from course_lib.cli import main\n"
+        f"{call}\n"
+    )
+    assert out.splitlines()[-1] == str(not skips)

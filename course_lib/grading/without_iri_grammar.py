@@ -7,6 +7,6 @@ package stays hidden for the process's life. Kernels, learners' and grading ones
 jsonschema through ``schema_library``, which hides it only during the import.
 """
 
-import sys
+from course_lib.schema_library import hide_grammar_for_good
 
-sys.modules.setdefault("rfc3987_syntax", None)  # type: ignore[arg-type]
+hide_grammar_for_good()
