@@ -52,7 +52,7 @@ from course_lib.grading.fork_server import ServerGone
 from course_lib.grading.live_names import answer_live
 from course_lib.grading.ownership import SourceFindings, read_sources
 from course_lib.grading.parse import InvalidSubmission, edition
-from course_lib.grading.runner import fork_server_for, grading_env, run_folder
+from course_lib.grading.runner import check_packages, fork_server_for, grading_env, run_folder
 from course_lib.grading.sanitize import Sanitized, sanitize
 from course_lib.grading.toolkit_plan import manifest
 from course_lib.i18n import speaking, translate
@@ -150,7 +150,8 @@ def analyse_apart(
     try:
         job = folder / "job.pickle"
         job.write_bytes(pickle.dumps((str(path), lesson, toolkit, memory_mb, seconds)))
-        text, stopped = _run_job(job, folder, seconds + STOP_SECONDS, check_modules)
+        lessons = check_packages(lesson)  # the server warms up for them meanwhile
+        text, stopped = _run_job(job, folder, seconds + STOP_SECONDS, check_modules, lessons)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     kind, value = _outcome(text)
@@ -168,7 +169,7 @@ def analyse_apart(
 
 
 def _run_job(
-    job: Path, folder: Path, budget: float, check_modules: tuple[str, ...]
+    job: Path, folder: Path, budget: float, check_modules: tuple[str, ...], lessons: list[str]
 ) -> tuple[str, bool]:
     """Run the child: what it wrote, and whether its time stopped it (the clock, or the signal
     of its CPU time limit: ``TIME_SIGNALS``)."""
@@ -176,7 +177,10 @@ def _run_job(
     server = fork_server_for(check_modules)
     if server is not None:
         try:
-            reply = server.run([], str(folder), log, budget, grading_env(), analysis=str(job))
+            env = grading_env()
+            reply = server.run(
+                [], str(folder), log, budget, env, analysis=str(job), lessons=lessons
+            )
             stopped = reply.get("timed_out") or reply.get("exit") in TIME_SIGNALS
             return reply["results"], bool(stopped)
         except ServerGone:

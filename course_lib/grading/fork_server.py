@@ -39,7 +39,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from queue import Empty, Queue
@@ -70,20 +70,25 @@ def base_imports(check_modules: list[str]) -> None:
     plugin.load_check_modules(check_modules)
 
 
-def warm_steps() -> list[Callable[[], object]]:
-    """What some child will import, in steps the server takes between jobs: every lesson's
-    checks (``check()`` imports a lesson's checks on first use, so that a learner's notebook
-    pays only for its own lesson) and what those checks import inside their functions (the
-    openai SDK, the MCP SDK, the local model: about a second a lesson if each child imported
-    them anew). The last step freezes the garbage collector (see :func:`_freeze`)."""
+def warm_steps(lessons: Iterable[str] | None = None) -> list[Callable[[], object]]:
+    """What some child will import, in steps the server takes between jobs: the checks of
+    ``lessons`` (``"lesson04"``; ``None``: every lesson's; ``check()`` imports a lesson's checks
+    on first use, so that a learner's notebook pays only for its own lesson) and what those
+    checks import inside their functions (the openai SDK, the MCP SDK, the local model: about a
+    second a lesson if each child imported them anew). The last step freezes the garbage
+    collector (see :func:`_freeze`)."""
     from course_lib.checks.core import import_lesson, lesson_modules
 
-    steps: list[Callable[[], object]] = [
-        functools.partial(import_lesson, name) for name in lesson_modules()
-    ]
-    steps.append(lambda: [_import_if_module(name) for name in deferred_imports_of_checks()])
+    names = lesson_modules() if lessons is None else sorted(set(lessons) & set(lesson_modules()))
+    steps: list[Callable[[], object]] = [functools.partial(import_lesson, name) for name in names]
+    steps.append(functools.partial(_import_deferred, names))
     steps.append(_freeze)
     return steps
+
+
+def _import_deferred(lessons: list[str]) -> None:
+    for name in deferred_imports_of_checks(lessons):
+        _import_if_module(name)
 
 
 def warm_imports(check_modules: list[str]) -> None:
@@ -91,6 +96,37 @@ def warm_imports(check_modules: list[str]) -> None:
     base_imports(check_modules)
     for step in warm_steps():
         step()
+
+
+class Warming:
+    """The warm steps still to take. A job names the lessons whose checks its child will use
+    (``lessons``; none named: every lesson): the server warms up for those, so a class run of
+    one lesson never imports the other lessons' checks, and a class of every lesson imports
+    them all, as each lesson's first job comes."""
+
+    def __init__(self) -> None:
+        self.steps: list[Callable[[], object]] = []
+        self.planned: set[str] = set()
+        self.everything = False
+
+    def plan(self, lessons: Iterable[str] | None) -> None:
+        if self.everything:
+            return
+        if lessons is None:
+            from course_lib.checks.core import lesson_modules
+
+            self.everything = True
+            lessons = lesson_modules()
+        new = sorted(set(lessons) - self.planned)
+        if not new:
+            return
+        self.planned.update(new)
+        if self.steps and self.steps[-1] is _freeze:
+            self.steps.pop()  # one freeze, after the last step
+        self.steps.extend(warm_steps(new))
+
+    def __bool__(self) -> bool:
+        return bool(self.steps)
 
 
 def _take_step(steps: list[Callable[[], object]]) -> None:
@@ -112,15 +148,21 @@ def _freeze() -> None:
     gc.freeze()
 
 
-def deferred_imports_of_checks() -> list[str]:
+def deferred_imports_of_checks(lessons: Iterable[str] | None = None) -> list[str]:
     """The modules the course's check modules import inside functions (deferred so that a
-    learner's ``check()`` loads only what its own exercise needs), read from their source."""
+    learner's ``check()`` loads only what its own exercise needs), read from their source: of
+    the shared modules and of ``lessons``' packages (``None``: every lesson's)."""
     import ast
 
     import course_lib.checks as package
 
+    top = Path(package.__path__[0])
+    paths = sorted(top.glob("*.py"))
+    for folder in sorted(path for path in top.iterdir() if path.is_dir()):
+        if lessons is None or folder.name in lessons:
+            paths += sorted(folder.rglob("*.py"))
     names: set[str] = set()
-    for path in sorted(Path(package.__path__[0]).rglob("*.py")):
+    for path in paths:
         tree = syntax_tree.parse(path.read_text(encoding="utf-8"))
         # Only a function's body waits for a call: every other statement (a ``with`` or ``if``
         # at the top, a class body) runs with the module's import.
@@ -162,7 +204,7 @@ def serve(check_modules: list[str]) -> None:
     base_imports(check_modules)
     # The rest of the warm-up happens while the first children run: the first job does not
     # wait for it (its child imports what it needs itself), and the next ones find it done.
-    warming = warm_steps()
+    warming = Warming()
     requests = os.fdopen(sys.stdin.fileno(), "rb", buffering=0, closefd=False)
     os.set_blocking(requests.fileno(), False)
     replies.write(READY + "\n")
@@ -188,14 +230,15 @@ def serve(check_modules: list[str]) -> None:
                 while b"\n" in pending:
                     line, pending = pending.split(b"\n", 1)
                     job = json.loads(line)
+                    warming.plan(job.get("lessons"))
                     while job.get("warm") and warming:  # the job asks for a warm parent
-                        _take_step(warming)
+                        _take_step(warming.steps)
                     child = _start(job, replies, selector)
                     children[child.pid] = child
             else:
                 _collect(key.data, selector)
         if warming and children and not pending:  # while a child runs: never before a job
-            _take_step(warming)
+            _take_step(warming.steps)
         now = time.monotonic()
         for child in list(children.values()):
             if not child.timed_out and now >= child.deadline:
@@ -415,11 +458,14 @@ class ForkServer:
         *,
         warm: bool = False,
         analysis: str | None = None,
+        lessons: list[str] | None = None,
     ) -> dict[str, Any]:
         """Run one pytest child in ``cwd`` with ``env`` (default: the server's); its reply
         (``exit``, ``timed_out``, ``results``). With ``warm``, the child is forked only once
         the server has taken every warm step (otherwise it may come sooner, less warm). With
-        ``analysis`` (a job file of ``analysis``), the child reads a submission instead."""
+        ``analysis`` (a job file of ``analysis``), the child reads a submission instead.
+        ``lessons``: the check packages the job's notebook uses (``"lesson04"``), which the
+        server warms up for (``None``: every lesson's)."""
         queue: Queue = Queue()
         with self.lock:
             process = self._ensure_started()
@@ -429,6 +475,7 @@ class ForkServer:
             line = {"id": job, "args": args, "cwd": cwd, "log": log, "budget": budget}
             line["warm"] = warm
             line["analysis"] = analysis
+            line["lessons"] = lessons
             line["env"] = dict(self.env if env is None else env)
             try:
                 process.stdin.write((json.dumps(line) + "\n").encode("utf-8"))

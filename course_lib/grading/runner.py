@@ -166,6 +166,11 @@ def pytest_args(grader_dir: Path, notebook: Path, plan: Path, cell_timeout: floa
     ]  # fmt: skip
 
 
+def check_packages(lesson: Lesson) -> list[str]:
+    """The packages of course_lib.checks that ``lesson``'s checks live in (``"lesson04"``)."""
+    return sorted({f"lesson{spec.id.partition('.')[0]}" for spec in lesson.exercises})
+
+
 def grading_env() -> dict[str, str]:
     """The environment of the pytest process: no plugins found by chance, a fixed hash seed
     (set and dict orders, and so messages, are the same on every run)."""
@@ -190,7 +195,8 @@ def _run_in(
     text, timed_out = None, False
     if server is not None:
         try:
-            reply = server.run(args, str(grader_dir), str(log_path), budget, grading_env())
+            env, lessons = grading_env(), check_packages(lesson)
+            reply = server.run(args, str(grader_dir), str(log_path), budget, env, lessons=lessons)
             text, timed_out = reply["results"], bool(reply.get("timed_out"))
         except ServerGone:
             text = None  # the server died (not this notebook's doing): run it the slow way

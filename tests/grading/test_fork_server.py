@@ -42,12 +42,19 @@ def server():
 
 
 def job(
-    server: ForkServer, folder: Path, source: str, budget: float = 120, env=None, warm=False
+    server: ForkServer,
+    folder: Path,
+    source: str,
+    budget: float = 120,
+    env=None,
+    warm=False,
+    lessons=None,
 ) -> dict:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "test_job.py").write_text(source, encoding="utf-8")
     args = ["-q", "-p", "no:cacheprovider", "-p", "course_lib.grading.plugin", "test_job.py"]
-    return server.run(args, str(folder), str(folder / "log.txt"), budget, env, warm=warm)
+    log = str(folder / "log.txt")
+    return server.run(args, str(folder), log, budget, env, warm=warm, lessons=lessons)
 
 
 def test_a_job_runs_pytest_in_a_child_and_reports_its_exit(server, tmp_path):
@@ -209,6 +216,30 @@ def test_cold():
 """
 
 
+ONE_LESSON = """
+import gc, sys
+
+def test_one_lesson():
+    assert "course_lib.checks.lesson02" in sys.modules
+    assert "course_lib.checks.lesson08" not in sys.modules  # its checks pull in the MCP SDK
+    assert "mcp.server.lowlevel" not in sys.modules
+    assert gc.get_freeze_count() > 0
+"""
+
+
+def test_a_server_whose_jobs_name_one_lesson_warms_up_for_that_lesson_alone(tmp_path):
+    """A class run of one lesson (a learner's ``course check``, most tests) does not import
+    every lesson's checks; a job that names none still gets them all (``WARM``)."""
+    fresh = ForkServer((), grading_env())
+    try:
+        for step in range(2):  # the first job may come before any warm step is taken
+            reply = job(fresh, tmp_path / str(step), ONE_LESSON, warm=True, lessons=["lesson02"])
+            assert reply["exit"] == 0, (tmp_path / str(step) / "log.txt").read_text()
+        assert job(fresh, tmp_path / "all", WARM, warm=True)["exit"] == 0
+    finally:
+        fresh.stop()
+
+
 def test_the_first_job_is_forked_at_once_not_after_the_warm_up(tmp_path):
     """The server says it is ready after the base imports; a job that comes at once is not
     kept waiting for every lesson's checks to load (its child imports what it needs)."""
@@ -218,3 +249,12 @@ def test_the_first_job_is_forked_at_once_not_after_the_warm_up(tmp_path):
         assert job(fresh, tmp_path / "warm", WARM, warm=True)["exit"] == 0
     finally:
         fresh.stop()
+
+
+def test_a_submission_asks_the_server_to_warm_up_for_its_own_lessons_checks():
+    from course_lib.grading.canonical import default_canonical_dir, load_lessons
+    from course_lib.grading.runner import check_packages
+
+    lessons = load_lessons(default_canonical_dir())
+    assert check_packages(lessons["05_agent_loop"]) == ["lesson05"]
+    assert check_packages(lessons["00_welcome"]) == ["lesson00"]
