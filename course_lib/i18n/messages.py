@@ -91,55 +91,68 @@ def catalogued(value: ast.expr | None) -> ast.Dict | None:
     return value if isinstance(value, ast.Dict) else None
 
 
-# domain -> the English tables it holds, as "module:attribute".
-TABLES: dict[str, tuple[str, ...]] = {
-    "messages": (
-        "course_lib.checks.messages:MESSAGES",
-        "course_lib.authoring.blocks:MESSAGES",
-        # what the checks of lessons 02 and 03 share (the hints of 02.2's contract among them)
-        "course_lib.checks.function_cases:HINTS",
-        "course_lib.checks.function_cases:TEXTS",
-        "course_lib.checks.parameter_schemas:HINTS",
-    ),
-    **check_tables(),
-    # What the course says outside the checks: the toolkit, the widgets, the launcher (which
-    # reads its catalog itself: it runs before the course's packages are installed), the grader.
-    "toolkit": (
-        "course_lib.toolkit.messages:MESSAGES",
-        # what lesson 09's scenario runner prints (run_scenario's report)
-        "course_lib.capstone.scenarios:TEXTS",
-        "course_lib.capstone.scenarios:TITLES",
-    ),
-    "widgets": (
-        "course_lib.widgets.texts:TEXTS",
-        "course_lib.widgets.conversation_text:TEXT",
-        "course_lib.widgets.conversation:HTML_TEXT",
-        "course_lib.local_model.scoring:TEXTS",  # the explanation ToolChoiceTrace shows
-    ),
-    "launcher": ("course_launcher.messages:MESSAGES",),
-    "grading": (
-        "course_lib.grading.texts:TEXTS",
-        "course_lib.grading.class_report:TEXT",
-        "course_lib.grading.class_report:COLUMNS",
-        # what the grader says of a file it refused or repaired, or of an answer it zeroed
-        "course_lib.grading.discover:MESSAGES",
-        "course_lib.grading.parse:MESSAGES",
-        "course_lib.grading.sanitize:REPAIRS",
-        "course_lib.grading.analysis:MESSAGES",
-        "course_lib.grading.grader:MESSAGES",
-        "course_lib.grading.ownership:MESSAGES",
-        "course_lib.grading.discover:KIND_TEXTS",
-        "course_lib.grading.isolation:GAP_MESSAGES",  # the class report's isolation section
-        "course_lib.grading.isolation:REFUSAL_TEXTS",  # why a notebook was not graded
-        # why `course grade` and `course check` cannot go on: their lessons, a shard, a merge
-        "course_lib.grading.canonical:MESSAGES",
-        "course_lib.grading.shard:MESSAGES",
-        # what `course check` and `course grade` say to the instructor, and their --help
-        "course_lib.grading.cli:MESSAGES",
-        "course_lib.grading.cli:HELP",
-        "course_lib.i18n.arguments:WORDS",  # argparse's own words, for every `course` command
-    ),
-}
+# domain -> the English tables it holds, as "module:attribute" (``TABLES``, made on first use:
+# finding the check modules' tables reads their source, about 0.3-0.5 s of CPU that a process
+# speaking English never needs: ``table_template`` answers in English without asking who owns
+# a table).
+@functools.cache
+def tables() -> dict[str, tuple[str, ...]]:
+    return {
+        "messages": (
+            "course_lib.checks.messages:MESSAGES",
+            "course_lib.authoring.blocks:MESSAGES",
+            # what the checks of lessons 02 and 03 share (the hints of 02.2's contract among them)
+            "course_lib.checks.function_cases:HINTS",
+            "course_lib.checks.function_cases:TEXTS",
+            "course_lib.checks.parameter_schemas:HINTS",
+        ),
+        **check_tables(),
+        # What the course says outside the checks: the toolkit, the widgets, the launcher (which
+        # reads its catalog itself: it runs before the course's packages are installed), the grader.
+        "toolkit": (
+            "course_lib.toolkit.messages:MESSAGES",
+            # what lesson 09's scenario runner prints (run_scenario's report)
+            "course_lib.capstone.scenarios:TEXTS",
+            "course_lib.capstone.scenarios:TITLES",
+        ),
+        "widgets": (
+            "course_lib.widgets.texts:TEXTS",
+            "course_lib.widgets.conversation_text:TEXT",
+            "course_lib.widgets.conversation:HTML_TEXT",
+            "course_lib.local_model.scoring:TEXTS",  # the explanation ToolChoiceTrace shows
+        ),
+        "launcher": ("course_launcher.messages:MESSAGES",),
+        "grading": (
+            "course_lib.grading.texts:TEXTS",
+            "course_lib.grading.class_report:TEXT",
+            "course_lib.grading.class_report:COLUMNS",
+            # what the grader says of a file it refused or repaired, or of an answer it zeroed
+            "course_lib.grading.discover:MESSAGES",
+            "course_lib.grading.parse:MESSAGES",
+            "course_lib.grading.sanitize:REPAIRS",
+            "course_lib.grading.analysis:MESSAGES",
+            "course_lib.grading.grader:MESSAGES",
+            "course_lib.grading.ownership:MESSAGES",
+            "course_lib.grading.discover:KIND_TEXTS",
+            "course_lib.grading.isolation:GAP_MESSAGES",  # the class report's isolation section
+            "course_lib.grading.isolation:REFUSAL_TEXTS",  # why a notebook was not graded
+            # why `course grade` and `course check` cannot go on: their lessons, a shard, a merge
+            "course_lib.grading.canonical:MESSAGES",
+            "course_lib.grading.shard:MESSAGES",
+            # what `course check` and `course grade` say to the instructor, and their --help
+            "course_lib.grading.cli:MESSAGES",
+            "course_lib.grading.cli:HELP",
+            "course_lib.i18n.arguments:WORDS",  # argparse's own words, for every `course` command
+        ),
+    }
+
+
+def __getattr__(name: str) -> object:
+    if name == "TABLES":  # ``from course_lib.i18n.messages import TABLES``
+        return tables()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 # The folder the launcher's package is imported from (it is not part of course_lib).
 SCRIPTS = Path(__file__).resolve().parent.parent.parent / "scripts"
 
@@ -161,7 +174,7 @@ def context(module: str, attribute: str, key: str) -> str:
 def table_entries(domain: str) -> list[tuple[str, str]]:
     """(msgctxt, English) for every sentence of ``domain``'s tables, in table order."""
     found = []
-    for name in TABLES[domain]:
+    for name in tables()[domain]:
         module, attribute = name.split(":")
         table = getattr(load_module(module), attribute)
         found.extend((context(module, attribute, key), english) for key, english in table.items())
@@ -178,7 +191,7 @@ def owner(table: dict) -> tuple[str, str] | None:
     that is loaded, and the module that defines it was loaded first."""
     found = _owners.get(id(table))
     if found is None:
-        for names in TABLES.values():
+        for names in tables().values():
             for name in names:
                 module, attribute = name.split(":")
                 held = getattr(sys.modules.get(module), attribute, None)
@@ -216,7 +229,9 @@ def template(msgctxt: str, english: str, lang: str, root: Path = LOCALE) -> str:
 def table_template(table: dict[str, str], key: str, lang: str, root: Path = LOCALE) -> str:
     """``table[key]`` in ``lang``: the English for a table no domain holds."""
     english = table[key]
+    if lang == "en":
+        return english
     found = owner(table)
-    if found is None or lang == "en":
+    if found is None:
         return english
     return template(context(*found, key), english, lang, root)

@@ -132,3 +132,26 @@ def test_the_update_command_writes_one_catalog_per_lesson_and_status_reports_it(
     assert written == sorted(["messages.po", *(f"checks-{name}.po" for name in LESSONS), *others])
     assert f"checks-{LESSONS[0]}.po" in run.stdout
     assert (LOCALE / "zh-CN" / f"checks-{LESSONS[0]}.po").exists()
+
+
+SPEAKS = """
+from course_lib.checks.lesson04.registry import cases as registry
+from course_lib.i18n import speaking, translate
+from course_lib.i18n import messages
+with speaking({lang!r}):
+    said = translate(registry.HINTS, next(iter(registry.HINTS)))
+print(messages.tables.cache_info().currsize, said != "")
+"""
+
+
+def test_a_process_speaking_english_never_reads_the_check_modules_for_their_tables():
+    """Finding the tables reads every check module's source (about 0.3-0.5 s of CPU): a kernel
+    or a grader speaking English needs none of it; one speaking Chinese reads them once."""
+    found = {}
+    for lang in ("en", "zh-CN"):
+        run = subprocess.run(
+            [sys.executable, "-c", SPEAKS.format(lang=lang)],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        found[lang] = run.stdout.split()
+    assert found == {"en": ["0", "True"], "zh-CN": ["1", "True"]}
