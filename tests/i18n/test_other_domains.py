@@ -372,7 +372,7 @@ def gradebook(tmp_path_factory: pytest.TempPathFactory) -> Path:
         nbformat.write(nb, root / "class" / student / "00_welcome.ipynb")
     run = subprocess.run(
         [sys.executable, "-m", "course_lib", "grade", str(root / "class"), "--out",
-         str(root / "out"), "--accept-isolation-gap", "--jobs", "2"],
+         str(root / "out"), "--accept-isolation-gap"],
         cwd=ROOT, capture_output=True, text=True, timeout=600,
         env={k: v for k, v in os.environ.items() if k != "COURSE_LANG"},
     )  # fmt: skip
