@@ -1,7 +1,10 @@
 """Grade one small class end to end (real kernels, real nbval) and look at every row.
 
-The cell timeout is generous (20 s): the box that runs CI is a loaded 2-core machine, and only the
-endless loop may reach it.
+The cell timeout (10 s) is still generous: it counts a cell's own time, not the time it spent
+waiting for a CPU (``own_time``), so a loaded machine does not bring a cell nearer to it; the
+other cells need a small part of a second, and only the endless loop may reach it. The endless
+loop waits it out: named to be graded first (the grader goes by student name), it waits beside
+the class's other gradings rather than after them.
 
 Each student is one situation: untouched, solved, one fault, or one tampering route. Every
 faulty or tampered submission also solves 90.2, which must keep its 3 points. (The red-team
@@ -19,7 +22,7 @@ from course_lib.grading import GradeOptions, grade_all
 from course_lib.grading.canonical import load_lessons
 from course_lib.grading.discover import discover
 
-OPTIONS = GradeOptions(cell_timeout=20, memory_mb=1500, jobs=2, check_modules=(CHECK_MODULE,))
+OPTIONS = GradeOptions(cell_timeout=10, memory_mb=1500, jobs=2, check_modules=(CHECK_MODULE,))
 SOLVED_90_2 = {"90.2": SOLUTIONS["90.2"]}
 WRONG_DOUBLE = "def double(x):\n    return x + 2"
 
@@ -27,7 +30,7 @@ SUBMISSIONS = {
     "untouched": submission(),
     "solved": submission(SOLUTIONS),
     # faults, each in the exercise cell of 90.1
-    "endless_loop": submission({**SOLVED_90_2, "90.1": "while True:\n    pass"}),
+    "an_endless_loop": submission({**SOLVED_90_2, "90.1": "while True:\n    pass"}),
     "os_exit": submission({**SOLVED_90_2, "90.1": "import os\nos._exit(7)"}),
     "segfault": submission({**SOLVED_90_2, "90.1": "import ctypes\nctypes.string_at(0)"}),
     "memory_hog": submission({**SOLVED_90_2, "90.1": "hog = bytearray(3 * 1024**3)"}),
@@ -121,7 +124,7 @@ def test_solved_notebook_gets_full_marks(graded):
 @pytest.mark.parametrize(
     ("student", "status", "words"),
     [
-        ("endless_loop", "timeout", "more than 20 s"),
+        ("an_endless_loop", "timeout", "more than 10 s"),
         ("os_exit", "kernel_died", "exit code 7"),
         ("segfault", "kernel_died", "SIGSEGV"),
         ("memory_hog", "kernel_died", "out of memory (limit 1500 MB)"),

@@ -114,12 +114,19 @@ def outcome(value: object) -> object:
     return value
 
 
-def grade(root: Path, canonical_dir: Path, notebooks: dict[str, object], **options):
-    """Grade ``notebooks`` (student -> notebook) as one class; results by student."""
+def grade(
+    root: Path,
+    canonical_dir: Path,
+    notebooks: dict[str, object],
+    progress: Callable[[SubmissionResult], None] | None = None,
+    **options,
+):
+    """Grade ``notebooks`` (student -> notebook) as one class; results by student.
+    ``progress``: called with each result as soon as it is graded (``grade_all``'s)."""
     for student, nb in notebooks.items():
         write(root / student / f"{SLUG}.ipynb", nb)
     settings = GradeOptions(**{**OPTIONS.__dict__, **options})
-    results = grade_all(discover(root), load_lessons(canonical_dir), settings)
+    results = grade_all(discover(root), load_lessons(canonical_dir), settings, progress)
     return {result.student: result for result in results}
 
 

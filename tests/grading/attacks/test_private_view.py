@@ -14,10 +14,13 @@ namespaces (where the grader refuses unless told to accept the gap).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
+import signal
 import tempfile
+import threading
 import uuid
 from pathlib import Path
 
@@ -176,16 +179,25 @@ def test_with_every_protection_the_sniffer_finds_nothing():
 
 # --- as a class is graded ----------------------------------------------------------------------
 
-WINDOW = 30  # seconds the sniffing cell watches: classmates' kernels start meanwhile
+# The sniffing cell watches while its classmates' kernels start, run and end: until it has
+# stolen a cell, or until the test tells it (SIGUSR1, sent by the process name WAITING) that
+# every classmate of the three gradings has been graded, so that no classmate is left to watch.
+# WINDOW is only the bound for a hang (the windows were a fixed 30 s, which also covered them).
+WINDOW = 60
+WAITING = f"sniff-{MARKER[-8:]}"  # a process name (at most 15 characters)
 SNIFFING_CELL = (
     SNIFFER
     + f"""
+import signal
 SECRET_MARKER = {MARKER!r}
+CLASS_GRADED = []
+signal.signal(signal.SIGUSR1, lambda *_: CLASS_GRADED.append(True))
+_libc.prctl(15, {WAITING.encode()!r}, 0, 0, 0)  # PR_SET_NAME: the test finds it by this name
 SCRATCH = os.path.dirname(_mine)  # this kernel's scratch root: its classmates' too
 start_watching([SCRATCH, SCRATCH_ROOT, '/tmp', '/dev/shm'])
 for path in named_in_proc_net_unix() + [p + '/k-ipc-2' for p in runtime_paths_in_proc()]:
     subscribe(path)
-sniff({WINDOW}, lambda: bool(stolen(SECRET_MARKER)))
+sniff({WINDOW}, lambda: bool(stolen(SECRET_MARKER)) or bool(CLASS_GRADED))
 # Counts: the report must fit what a check shows of a value.
 ATTEMPTS.append(attempt("watching folders", lambda: len(SNIFFED["watching"])))
 ATTEMPTS.append(attempt("a classmate's scratch folder", lambda: len(SNIFFED["folders"])))
@@ -206,6 +218,9 @@ STOLEN = "\\n".join(stolen(SECRET_MARKER))
 SNIFFER_90_2 = "exec(STOLEN)"
 
 
+HONEST = ("honest_1", "honest_2", "honest_3")
+
+
 def class_notebooks() -> dict:
     """The sniffer first, then honest classmates whose cells carry a marker."""
     honest = {
@@ -215,8 +230,50 @@ def class_notebooks() -> dict:
     sniffer = attack(f"SCRATCH_ROOT = {str(ROOT)!r}\n" + SNIFFING_CELL)
     sniffer.cells[[c.get("id") for c in sniffer.cells].index("t-ex2")].source = SNIFFER_90_2
     notebooks = {"a_sniffer": sniffer}
-    notebooks.update({f"honest_{n}": submission(honest) for n in range(1, 4)})
+    notebooks.update({student: submission(honest) for student in HONEST})
     return notebooks
+
+
+class SniffingWindows:
+    """Ends the sniffers' windows once every honest classmate of the three gradings has been
+    graded (its cells run, its scratch folder removed with the sockets in it): a sniffer that
+    watched until then has watched each classmate's whole life, however long that took."""
+
+    def __init__(self, classmates: int) -> None:
+        self.left = classmates
+        self.lock = threading.Lock()
+        self.every_classmate_graded = threading.Event()
+        self.finished = threading.Event()  # the gradings returned: nobody is left to tell
+
+    def graded(self, result) -> None:  # grade_all's progress, from its threads
+        if result.student in HONEST:
+            with self.lock:
+                self.left -= 1
+                if self.left == 0:
+                    self.every_classmate_graded.set()
+
+    def close_when_every_classmate_is_graded(self) -> None:
+        told: set[int] = set()
+        while not self.finished.wait(0.1):
+            if not self.every_classmate_graded.is_set():
+                continue
+            for pid in named(WAITING):  # each sniffer once: it has its handler by then
+                if pid not in told:
+                    told.add(pid)
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGUSR1)
+
+
+def named(name: str) -> list[int]:
+    """The host's processes whose name (``/proc/<pid>/comm``) is ``name``."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if Path(f"/proc/{pid}/comm").read_text().strip() == name:
+                found.append(int(pid))
+        except OSError:
+            continue
+    return found
 
 
 @pytest.fixture(scope="module")
@@ -227,14 +284,21 @@ def gradings(tmp_path_factory, canonical_dir):
     each sniffer also faces the other gradings' kernels, which are no more its to read than its
     own classmates'."""
     runs = {}
+    window = SniffingWindows(classmates=3 * len(HONEST))
     for namespaces, accepted in ((True, False), (False, True), (False, False)):
         root = tmp_path_factory.mktemp("private-view") / ("subs" if accepted else "refused")
         options = {"scratch_root": str(ROOT), "namespaces": namespaces, "jobs": 2}
         options["accept_isolation_gap"] = accepted
         runs[namespaces, accepted] = functools.partial(
-            grade, root, canonical_dir, class_notebooks(), **options
+            grade, root, canonical_dir, class_notebooks(), window.graded, **options
         )
-    return concurrently(runs)
+    closer = threading.Thread(target=window.close_when_every_classmate_is_graded)
+    closer.start()
+    try:
+        return concurrently(runs)
+    finally:
+        window.finished.set()
+        closer.join()
 
 
 @pytest.fixture(scope="module", params=[True, False], ids=["namespaces", "without-namespaces"])
