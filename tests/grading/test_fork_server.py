@@ -227,26 +227,17 @@ def test_one_lesson():
 """
 
 
-def test_a_server_whose_jobs_name_one_lesson_warms_up_for_that_lesson_alone(tmp_path):
-    """A class run of one lesson (a learner's ``course check``, most tests) does not import
-    every lesson's checks; a job that names none still gets them all (``WARM``)."""
-    fresh = ForkServer((), grading_env())
-    try:
-        for step in range(2):  # the first job may come before any warm step is taken
-            reply = job(fresh, tmp_path / str(step), ONE_LESSON, warm=True, lessons=["lesson02"])
-            assert reply["exit"] == 0, (tmp_path / str(step) / "log.txt").read_text()
-        assert job(fresh, tmp_path / "all", WARM, warm=True)["exit"] == 0
-    finally:
-        fresh.stop()
-
-
-def test_the_first_job_is_forked_at_once_not_after_the_warm_up(tmp_path):
+def test_the_first_job_is_forked_at_once_and_the_warm_up_is_for_the_lessons_jobs_name(tmp_path):
     """The server says it is ready after the base imports; a job that comes at once is not
-    kept waiting for every lesson's checks to load (its child imports what it needs)."""
+    kept waiting for the lessons' checks to load (its child imports what it needs). A class run
+    of one lesson (a learner's ``course check``, most tests) warms up for that lesson alone; a
+    job that names none still gets every lesson's (``WARM``)."""
     fresh = ForkServer((), grading_env())
     try:
-        assert job(fresh, tmp_path / "first", COLD)["exit"] == 0
-        assert job(fresh, tmp_path / "warm", WARM, warm=True)["exit"] == 0
+        assert job(fresh, tmp_path / "first", COLD, lessons=["lesson02"])["exit"] == 0
+        reply = job(fresh, tmp_path / "one", ONE_LESSON, warm=True, lessons=["lesson02"])
+        assert reply["exit"] == 0, (tmp_path / "one" / "log.txt").read_text(encoding="utf-8")
+        assert job(fresh, tmp_path / "all", WARM, warm=True)["exit"] == 0
     finally:
         fresh.stop()
 
