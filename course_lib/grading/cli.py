@@ -29,6 +29,7 @@ from course_lib.grading import without_iri_grammar  # noqa: F401 (first: before 
 from course_lib.grading.canonical import default_canonical_dir, load_lessons
 from course_lib.grading.class_report import flag_count
 from course_lib.grading.discover import (
+    Submission,
     UnreadableSubmission,
     discover,
     named_file,
@@ -277,14 +278,31 @@ def run_check(args: argparse.Namespace) -> int:
         except (OSError, ValueError) as exc:
             say_to_instructor("check_failed", error=error_text(exc))
             return 2
-    submissions = [named_file(path, "you", _lesson_of(path)) for path in args.notebooks]
+    submissions = _checked(args.notebooks)
     results = grade_all(submissions, lessons, _options(args))
-    for submission, result in zip(sorted(submissions), results, strict=True):
+    by_submission = dict(zip(sorted(submissions), results, strict=True))
+    for submission in submissions:  # in the order the learner named them
+        result = by_submission[submission]
         record_passes(submission.path, result)
         with speaking(chosen or result.language):
             print(scorecard(result))
     perfect = all(row.status == "passed" for result in results for row in result.exercises)
     return 0 if perfect else 1
+
+
+def _checked(paths: list[Path]) -> list[Submission]:
+    """The notebooks to check, as one learner's submissions; a lesson named again (both
+    editions of 00, two drafts of 04) is another learner's each time, so that every notebook is
+    graded (the grader grades one notebook per learner and lesson), and a later lesson uses the
+    parts of the first notebook named for an earlier one."""
+    seen: dict[str, int] = {}
+    submissions = []
+    for path in paths:
+        lesson = _lesson_of(path)
+        seen[lesson] = seen.get(lesson, 0) + 1
+        learner = "you" if seen[lesson] == 1 else f"you-{seen[lesson]}"
+        submissions.append(named_file(path, learner, lesson))
+    return submissions
 
 
 def record_passes(path: Path, result: SubmissionResult) -> None:

@@ -262,3 +262,20 @@ def test_the_grader_command_line_goes_without_the_iri_grammar():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "None"
+
+
+def test_a_self_check_of_two_notebooks_of_one_lesson_grades_each_in_the_order_named(
+    tmp_path, canonical_dir, capsys
+):
+    """Both editions of a lesson, or two drafts: each notebook gets its own scorecard (the
+    grader grades one notebook per learner and lesson: the second used to get the first's)."""
+    done = write(tmp_path / "done" / f"{SLUG}.ipynb", submission(SOLUTIONS))
+    half = write(tmp_path / "half" / f"{SLUG}.ipynb", submission({"90.2": SOLUTIONS["90.2"]}))
+    code = main(
+        ["check", str(half), str(done), "--canonical", str(canonical_dir)]
+        + ["--cell-timeout", "30", "--checks", CHECK_MODULE]
+    )
+    out = capsys.readouterr().out
+    assert code == 1
+    cards = [line for line in out.splitlines() if line.startswith(f"{SLUG}: ")]
+    assert cards == [f"{SLUG}: 3 / 6 points", f"{SLUG}: 6 / 6 points"], out
