@@ -44,3 +44,12 @@ def one_call_at_a_time(monkeypatch: Any, check: ModuleType) -> None:
     each of these tests sat idle for it. Answers with several calls running keep the check's
     bound: how many of them arrive before it is what their verdict reports."""
     monkeypatch.setattr(check, "WAIT", 0.2)
+
+
+def a_pool_too_small(monkeypatch: Any, check: ModuleType) -> None:
+    """For an answer whose pool is smaller than the batch: its calls never all meet, so each
+    of these tests sat idle for the check's whole bound (10 s). A pool's threads all start
+    within milliseconds of the first call (each submit starts one), so 3 s still lets every one
+    of them arrive, and the verdict report the peak it reports at any bound, on a machine far
+    busier than a CI runner."""
+    monkeypatch.setattr(check, "WAIT", 3.0)

@@ -18,7 +18,7 @@ from course_lib.checks import evaluate
 from course_lib.checks.lesson05 import tool_calls
 from course_lib.checks.lesson05._meeting import NAMES
 from course_lib.reference import registry as registry_module
-from lesson05.notebook import one_call_at_a_time, solution
+from lesson05.notebook import a_pool_too_small, one_call_at_a_time, solution
 
 
 def tool_message(tool_call: dict, content: str) -> dict:
@@ -121,7 +121,8 @@ def test_calls_one_after_another_are_told_they_did_not_overlap(monkeypatch):
     assert "ThreadPoolExecutor(max_workers=len(tool_calls))" in message
 
 
-def test_a_pool_too_small_is_told_how_many_calls_ran_at_once():
+def test_a_pool_too_small_is_told_how_many_calls_ran_at_once(monkeypatch):
+    a_pool_too_small(monkeypatch, tool_calls)
     assert "at most 2 of the 3 calls running at once" in rejected(
         "05.3", in_threads(safely, workers=2)
     )
@@ -162,7 +163,9 @@ def test_arguments_dumped_again_as_written_are_caught_on_compact_arguments():
     assert "the same JSON as the call's, written differently" in message
 
 
-def test_a_pool_of_the_default_size_is_caught_by_a_batch_larger_than_it():
+def test_a_pool_of_the_default_size_is_caught_by_a_batch_larger_than_it(monkeypatch):
+    a_pool_too_small(monkeypatch, tool_calls)
+
     def default_pool(registry, tool_calls):
         if not tool_calls:
             return []
