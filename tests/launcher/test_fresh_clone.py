@@ -2,7 +2,10 @@
 
 All tests share one clone and the environment its first start made (``conftest.py``); they run
 in the order written, and the ones that change that environment come last. Every command runs
-from ``env -i`` with a minimal PATH and, when the tests run as root, as ``nobody``.
+from ``env -i`` with a minimal PATH and, when the tests run as root, as ``nobody``. Runs that
+only read that environment and keep a core busy for seconds (the self-check in its three
+places, lesson 00's two editions under nbval) run side by side: the suite itself runs serially,
+and one after another they left a core idle.
 """
 
 from __future__ import annotations
