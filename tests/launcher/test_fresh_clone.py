@@ -2,7 +2,10 @@
 
 All tests share one clone and the environment its first start made (``conftest.py``); they run
 in the order written, and the ones that change that environment come last. Every command runs
-from ``env -i`` with a minimal PATH and, when the tests run as root, as ``nobody``.
+from ``env -i`` with a minimal PATH and, when the tests run as root, as ``nobody``. Runs that
+only read that environment and keep a core busy for seconds (the self-check in its three
+places, lesson 00's two editions under nbval) run side by side: the suite itself runs serially,
+and one after another they left a core idle.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -85,24 +90,41 @@ def test_the_environment_has_the_lab_settings_that_silence_news_and_update_check
 # -- the self-check, verbatim, everywhere the README says it works -----------------------------
 
 
-def test_the_readme_self_check_works_verbatim_in_a_fresh_terminal(first_start, learner):
-    result = learner.run(["sh", "-c", readme_self_check()])
+@pytest.fixture(scope="module")
+def self_checks(first_start, learner) -> Iterator[dict[str, Future]]:
+    """The README's self-check run in its three places at once; each test below waits for its
+    own. Each run is a grading (a kernel running lesson 00's checks), about one core's work for
+    several seconds: one after another, they left the machine's other core idle."""
+    command = readme_self_check()
+    typed = [command, "echo COURSE-DONE-$?"]
+    with ThreadPoolExecutor(3) as pool:
+        yield {
+            "fresh terminal": pool.submit(learner.run, ["sh", "-c", command]),
+            "JupyterLab's Terminal": pool.submit(
+                type_in_terminal, first_start.lab, typed, until=r"COURSE-DONE-\d"
+            ),
+            "notebook cell": pool.submit(
+                run_in_notebook_cell, first_start.lab, "00_welcome.ipynb", "!" + command
+            ),
+        }
+
+
+def test_the_readme_self_check_works_verbatim_in_a_fresh_terminal(self_checks):
+    result = self_checks["fresh terminal"].result()
     assert SCORECARD in result.stdout and NOT_DONE in result.stdout, result.stdout
     assert result.returncode == 1  # the exercise is not done yet
 
 
-def test_the_readme_self_check_works_verbatim_in_jupyterlabs_terminal(first_start):
+def test_the_readme_self_check_works_verbatim_in_jupyterlabs_terminal(self_checks):
     # The learner's ~/.bashrc puts a decoy python3 first (as pyenv or conda init lines do);
     # the Terminal must still find the course's Python.
-    screen = type_in_terminal(
-        first_start.lab, [readme_self_check(), "echo COURSE-DONE-$?"], until=r"COURSE-DONE-\d"
-    )
+    screen = self_checks["JupyterLab's Terminal"].result()
     assert "decoy python3" not in screen, screen
     assert SCORECARD in screen and "COURSE-DONE-1" in screen, screen
 
 
-def test_the_readme_self_check_works_verbatim_in_a_notebook_cell(first_start):
-    output = run_in_notebook_cell(first_start.lab, "00_welcome.ipynb", "!" + readme_self_check())
+def test_the_readme_self_check_works_verbatim_in_a_notebook_cell(self_checks):
+    output = self_checks["notebook cell"].result()
     assert SCORECARD in output and NOT_DONE in output, output
 
 
@@ -130,23 +152,31 @@ def test_the_plain_install_imports_everything_the_lessons_and_the_library_import
 def test_a_lesson_passes_strict_nbval_on_the_plain_install_in_both_editions(first_start, learner):
     """Lesson 00, English and translated, outputs and all, as a learner who starts it cold
     (its own empty toolkit home, as tests/test_notebooks.py runs them): the plain install runs
-    a lesson's kernel and its check, and reads a translated edition."""
-    python = str(learner.root / ".venv" / "bin" / "python")
+    a lesson's kernel and its check, and reads a translated edition. The editions run at the
+    same time, each in its own pytest with its own kernel and home."""
     solutions = learner.root / "solutions"
-    for solution in [solutions / "00_welcome.ipynb", *sorted(solutions.glob("*/00_welcome.ipynb"))]:
-        notebook = str(solution.relative_to(learner.root))
-        home = Path(tempfile.mkdtemp(prefix="course-toolkit-"))
-        home.chmod(0o777)  # the learner's uid writes there
-        command = [
-            python, "-m", "pytest", "--nbval", "--nbval-current-env",
-            "--nbval-sanitize-with", "tests/nbval_sanitize.cfg", "--nbval-cell-timeout", "120",
-            "-p", "no:cacheprovider", "-q", "-o", "addopts=", notebook,
-        ]  # fmt: skip
-        try:
-            run = learner.run(command, timeout=3600, COURSE_TOOLKIT_HOME=str(home))
-        finally:
-            shutil.rmtree(home, ignore_errors=True)
+    editions = [solutions / "00_welcome.ipynb", *sorted(solutions.glob("*/00_welcome.ipynb"))]
+    notebooks = [str(solution.relative_to(learner.root)) for solution in editions]
+    with ThreadPoolExecutor(len(notebooks)) as pool:
+        runs = list(pool.map(lambda notebook: strict_nbval(learner, notebook), notebooks))
+    for notebook, run in zip(notebooks, runs, strict=True):
         assert run.returncode == 0, f"{notebook}:\n{run.stdout[-8000:]}"
+
+
+def strict_nbval(learner, notebook: str) -> subprocess.CompletedProcess:
+    """``notebook`` under strict nbval with the plain install's Python, in an empty toolkit home."""
+    python = str(learner.root / ".venv" / "bin" / "python")
+    home = Path(tempfile.mkdtemp(prefix="course-toolkit-"))
+    home.chmod(0o777)  # the learner's uid writes there
+    command = [
+        python, "-m", "pytest", "--nbval", "--nbval-current-env",
+        "--nbval-sanitize-with", "tests/nbval_sanitize.cfg", "--nbval-cell-timeout", "120",
+        "-p", "no:cacheprovider", "-q", "-o", "addopts=", notebook,
+    ]  # fmt: skip
+    try:
+        return learner.run(command, timeout=3600, COURSE_TOOLKIT_HOME=str(home))
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
 
 
 def test_the_second_start_needs_no_network(first_start, learner):
@@ -273,7 +303,9 @@ def test_the_wrappers_run_under_a_strict_posix_shell(first_start, learner, shell
 
 def fake_conda_prefix(folder: Path, learner) -> Path:
     """A real Python environment that looks active to conda's variables (conda-meta/ inside)."""
-    made = learner.run(["/usr/bin/python3", "-m", "venv", str(folder)])
+    # Without pip (ensurepip costs seconds): with a uv on the PATH the launcher installs into a
+    # conda environment with uv and never runs its pip.
+    made = learner.run(["/usr/bin/python3", "-m", "venv", "--without-pip", str(folder)])
     assert made.returncode == 0, made.stdout
     (folder / "conda-meta").mkdir()
     return folder
@@ -334,13 +366,16 @@ def test_a_conda_environment_with_an_old_python_gets_a_clear_message(learner, ol
 
 def test_a_changed_pyproject_toml_is_installed_again_then_nothing_more(first_start, learner):
     pyproject = learner.root / "pyproject.toml"
-    original = pyproject.read_bytes()
+    stamp = learner.root / ".venv" / ".course-installed.json"
+    original, original_stamp = pyproject.read_bytes(), stamp.read_bytes()
     try:
         pyproject.write_bytes(original + b"\n# a line a maintainer added\n")
         changed = learner.run(["python3", "scripts/course.py", "setup"])
         again = learner.run(["python3", "scripts/course.py", "setup"])
     finally:
+        # Back in step for what follows: the same packages are installed (the change was a
+        # comment), so the stamp of the original is true again; no third install needed.
         pyproject.write_bytes(original)
-        learner.run(["python3", "scripts/course.py", "setup"])  # back in step for what follows
+        stamp.write_bytes(original_stamp)
     assert changed.returncode == 0 and "installed again with uv" in changed.stdout, changed.stdout
     assert again.returncode == 0 and "Install" not in again.stdout, again.stdout

@@ -74,7 +74,12 @@ def clone(first_start, learner) -> Iterator[Clone]:
         # Hard links: a copy in no time, and the learner's own files stay as they are (the
         # installers write new cache entries as new files).
         shutil.copytree(learner.home / ".cache", made.home / ".cache", copy_function=os.link)
-        setup = made.run(["python3", "scripts/course.py", "setup"])
+        # The first .venv is only where the tests start from: made with the uv the first start
+        # installed on the PATH, not one pip fetches into it (the tests' own setups still do).
+        tools = base / "uv-bin"
+        tools.mkdir()
+        (tools / "uv").symlink_to(learner.root / ".venv" / "bin" / "uv")
+        setup = made.run(["python3", "scripts/course.py", "setup"], path=f"{tools}:{MINIMAL_PATH}")
         assert setup.returncode == 0, setup.stdout
         yield made
     finally:

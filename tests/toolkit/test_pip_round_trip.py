@@ -9,10 +9,16 @@ already holds what the course's own holds (a ``.pth`` adds the course environmen
 a learner's environment with ``openai`` installed would), so ``pip install ./my_toolkit`` runs as
 a learner types it: it builds the package (setuptools, in pip's isolated build environment, from
 the indexes pip is configured with) and the course's library from the course folder it names.
+
+pip itself is among what the course environment holds: the fresh environment's own Python runs
+it from there and installs into the fresh environment (``ensurepip`` would add seconds and prove
+nothing here). The local model starts while the toolkit is written and
+installed; the round trip waits for its address only when it needs it.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -76,7 +82,9 @@ def solved_course(home: Path) -> dict[str, str]:
 
 
 def fresh_venv(folder: Path) -> Path:
-    venv.EnvBuilder(with_pip=True).create(folder)
+    # The course environment's pip, reached through the .pth below like every other package;
+    # ensurepip only where that environment has none.
+    venv.EnvBuilder(with_pip=importlib.util.find_spec("pip") is None).create(folder)
     python = folder / "bin" / "python"
     purelib = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
@@ -90,15 +98,20 @@ def fresh_venv(folder: Path) -> Path:
 
 @pytest.fixture()
 def served_model():
+    """The local model, starting: call the value for its address (it waits for the banner)."""
     process = subprocess.Popen(
         [sys.executable, "-m", "course_lib", "serve-model", "--port", "0"],
         cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"},
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    try:
+
+    def address() -> str:
         banner = process.stdout.readline()
         assert "http://127.0.0.1:" in banner, banner
-        yield banner.split()[4]
+        return banner.split()[4]
+
+    try:
+        yield address
     finally:
         process.kill()
         process.wait()
@@ -122,7 +135,7 @@ def test_the_pip_installed_toolkit_completes_a_tool_round_trip_over_http(tmp_pat
     # Run from elsewhere, with no course variables: only what pip installed is there to find.
     clean = {k: v for k, v in os.environ.items() if not k.startswith("COURSE_")}
     ran = subprocess.run(
-        [str(python), "-c", ROUND_TRIP, served_model],
+        [str(python), "-c", ROUND_TRIP, served_model()],
         capture_output=True, text=True, cwd=tmp_path, env=clean,
     )  # fmt: skip
     assert ran.returncode == 0, ran.stderr[-3000:]
