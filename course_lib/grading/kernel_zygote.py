@@ -2,7 +2,8 @@
 
 A grading kernel spends most of its start importing ipykernel, IPython, zmq, tornado and
 debugpy: about 0.6 s of the 0.9 s before it answers, for every submission (and again after a
-dead kernel). The zygote imports them once and forks a launcher (``kernel_launcher``) for each
+dead kernel), and then the openai SDK its lesson's first cells import (0.6 s more). The zygote
+imports them once and forks a launcher (``kernel_launcher``) for each
 kernel, so every submission still gets a fresh kernel process of its own, with nothing of any
 other kernel in it, only without the imports.
 
@@ -89,6 +90,10 @@ PRELOAD = (
     "debugpy",
     "jedi",
     "course_lib.grading.kernel_launcher",
+    # What nine lessons of ten import in their first cells (course_lib.local_model's client):
+    # about 0.6 s of CPU per kernel, paid once here. A third-party package only: nothing of
+    # course_lib that a confined kernel may not read (its reference, checks, grader) is loaded.
+    "openai",
 )
 MAX_REQUEST = 1 << 20  # the launcher's arguments, folder and environment
 START_SECONDS = 30  # how long the grader waits for the zygote to fork a launcher
