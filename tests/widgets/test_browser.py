@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from lab_server import free_port, serving, write_settings
+from lab_server import STARTED, free_port, open_alone, serving, write_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 # Every notebook that shows a course widget; add lessons here as they use widgets.
@@ -172,24 +172,11 @@ def accept_kernel_dialog(page) -> None:
         dialog.locator(".jp-Dialog-button.jp-mod-accept").click()
 
 
-# JupyterLab is up once its shell is drawn and its plugins have started.
-STARTED = """() => window.jupyterapp !== undefined && document.querySelector('.jp-LabShell') !== null
-  && window.jupyterapp.commands.hasCommand('docmanager:open')"""
-# Close whatever the main area shows (without asking to save: a notebook that ran is changed),
-# then open the notebook; without a kernel when ``kernel`` is false (only looked at).
-OPEN = """async ([path, kernel]) => {
-  const app = window.jupyterapp;
-  for (const widget of [...app.shell.widgets('main')]) widget.dispose();
-  const args = kernel ? {path} : {path, kernelPreference: {shouldStart: false, canStart: false}};
-  await app.commands.execute('docmanager:open', args);
-}"""
-
-
 def open_notebook(page, notebook: str, diagrams: dict[str, dict], *, kernel: bool = True) -> None:
     """Open ``notebook``, alone, and, if it is a lesson with diagrams, note what its diagrams
     look like before anything runs (``diagrams``): the diagram test of the lesson reads this
     visit's note instead of opening the lesson (and starting a kernel) a second time."""
-    page.evaluate(OPEN, [notebook, kernel])
+    open_alone(page, notebook, kernel=kernel)
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=TIMEOUT_MS)
     if notebook in LESSONS and mermaid_blocks(notebook):
         diagrams[notebook] = diagram_state(page, notebook)
