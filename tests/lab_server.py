@@ -17,15 +17,16 @@ from pathlib import Path
 
 import pytest
 
-
 # For a JupyterLab started with ``--LabApp.expose_app_in_browser=True`` (``window.jupyterapp``):
 # it is up once its shell is drawn and its document commands are there.
-STARTED = """() => window.jupyterapp !== undefined && document.querySelector('.jp-LabShell') !== null
+STARTED = """() => window.jupyterapp !== undefined
+  && document.querySelector('.jp-LabShell') !== null
   && window.jupyterapp.commands.hasCommand('docmanager:open')"""
 # Close whatever the main area shows (without asking to save: a notebook that ran is changed),
 # then open ``path``, as the file browser does; with no kernel when ``kernel`` is false.
 OPEN_ALONE = """async ([path, kernel]) => {
   const app = window.jupyterapp;
+  await app.restored;  // what the address or the workspace opens is open by now
   for (const widget of [...app.shell.widgets('main')]) widget.dispose();
   const args = kernel ? {path} : {path, kernelPreference: {shouldStart: false, canStart: false}};
   await app.commands.execute('docmanager:open', args);

@@ -126,8 +126,8 @@ def open_lesson(chinese_lab: str, page, notebook: str) -> None:
     first, should no test have loaded it yet), settled. What was open is closed unasked, so an
     edited notebook left behind never asks whether to save."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    if not page.evaluate(STARTED):
-        page.goto(chinese_lab)
+    if not page.evaluate(STARTED):  # JupyterLab, with no document open
+        page.goto(chinese_lab.replace("/?token=", "/lab?reset&token="))
         page.wait_for_function(STARTED, timeout=HANG_MS)
     open_alone(page, notebook)
     settle(page)
