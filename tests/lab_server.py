@@ -17,6 +17,28 @@ from pathlib import Path
 
 import pytest
 
+# For a JupyterLab started with ``--LabApp.expose_app_in_browser=True`` (``window.jupyterapp``):
+# it is up once its shell is drawn and its document commands are there.
+STARTED = """() => window.jupyterapp !== undefined
+  && document.querySelector('.jp-LabShell') !== null
+  && window.jupyterapp.commands.hasCommand('docmanager:open')"""
+# Close whatever the main area shows (without asking to save: a notebook that ran is changed),
+# then open ``path``, as the file browser does; with no kernel when ``kernel`` is false.
+OPEN_ALONE = """async ([path, kernel]) => {
+  const app = window.jupyterapp;
+  await app.restored;  // what the address or the workspace opens is open by now
+  for (const widget of [...app.shell.widgets('main')]) widget.dispose();
+  const args = kernel ? {path} : {path, kernelPreference: {shouldStart: false, canStart: false}};
+  await app.commands.execute('docmanager:open', args);
+}"""
+
+
+def open_alone(page, path: str, *, kernel: bool = True) -> None:
+    """In the JupyterLab loaded in the Playwright ``page``, close every document and open
+    ``path`` (relative to its root) instead: a few seconds sooner than loading JupyterLab again
+    for it. Returns once the command has run; the caller waits for what it needs."""
+    page.evaluate(OPEN_ALONE, [path, kernel])
+
 
 def free_port() -> int:
     with socket.socket() as sock:

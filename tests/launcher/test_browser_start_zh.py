@@ -9,7 +9,9 @@ shows the widget's labels in Chinese and calls the tool from it.
 JupyterLab is started from this environment with the launcher's own command and environment for
 ``--lang zh-CN`` (``jupyter.lab_command``, ``main.command_environ``, ``jupyter.language_environ``),
 on a copy of notebooks/ (lesson 04's Chinese notebook replaced by its solution), with its user
-settings, workspaces and runtime files in a temporary folder.
+settings, workspaces and runtime files in a temporary folder. The tests share one page: the
+first opens the start address; the others open their notebook in that same JupyterLab (by its
+``docmanager:open`` command, as the file browser does), sooner than loading JupyterLab again.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 import pytest
 from course_launcher import jupyter, main
 from course_launcher.environment import CourseEnv
-from lab_server import free_port, serving, write_settings
+from lab_server import STARTED, free_port, open_alone, serving, write_settings
 
 # How long a step may take before it counts as hung: a bound, not a speed requirement (a busy
 # machine may take minutes to start a kernel and run a cell; a step that works ends sooner).
@@ -63,6 +65,7 @@ def chinese_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--no-browser", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
         f"--IdentityProvider.token={token}", f"--LabApp.user_settings_dir={base / 'settings'}",
         f"--LabApp.workspaces_dir={base / 'workspaces'}", "--LabApp.news_url=",
+        "--LabApp.expose_app_in_browser=True",  # window.jupyterapp: notebooks opened by command
     ]  # fmt: skip
     lang, options = jupyter.split_language(["--lang", "zh-CN", *options])
     command = jupyter.lab_command(env, base / "course", options, lang)
@@ -113,20 +116,21 @@ def test_start_in_chinese_opens_the_chinese_lesson_00_with_jupyterlabs_menus_in_
 
 
 def test_the_english_lesson_in_the_same_jupyterlab_still_speaks_english(chinese_lab, page):
-    page.goto(chinese_lab.replace("/?token=", "/lab/tree/00_welcome.ipynb?reset&token="))
-    settle(page)
+    open_lesson(chinese_lab, page, "00_welcome.ipynb")
     said = run_the_wrong_greeting(page)
     assert said.startswith("Exercise 00.1 (greeting) is not right yet.\nCase:"), said
 
 
-def open_lesson(chinese_lab: str, page, notebook: str):
-    """A new page of the same browser on ``notebook`` (a path under notebooks/), settled; a
-    page of its own, so that leaving an edited notebook never asks whether to stay."""
+def open_lesson(chinese_lab: str, page, notebook: str) -> None:
+    """``notebook`` (a path under notebooks/), alone in the JupyterLab of ``page`` (loaded
+    first, should no test have loaded it yet), settled. What was open is closed unasked, so an
+    edited notebook left behind never asks whether to save."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    lesson = page.context.browser.new_page(viewport={"width": 1400, "height": 1000})
-    lesson.goto(chinese_lab.replace("/?token=", f"/lab/tree/{notebook}?reset&token="))
-    settle(lesson)
-    return lesson
+    if not page.evaluate(STARTED):  # JupyterLab, with no document open
+        page.goto(chinese_lab.replace("/?token=", "/lab?reset&token="))
+        page.wait_for_function(STARTED, timeout=HANG_MS)
+    open_alone(page, notebook)
+    settle(page)
 
 
 def code_cell(page, text: str):
@@ -138,22 +142,19 @@ def code_cell(page, text: str):
 def test_a_wrong_answer_in_the_chinese_lesson_00_fails_its_check_with_a_chinese_message_and_hint(
     chinese_lab, page
 ):
-    lesson = open_lesson(chinese_lab, page, "zh-CN/00_welcome.ipynb")
-    try:
-        exercise = code_cell(lesson, 'raise NotImplementedError("练习 00.1')
-        exercise.locator(".jp-InputArea-editor").click()
-        lesson.keyboard.press("Control+A")
-        lesson.keyboard.insert_text(WRONG_ANSWER)  # no auto-indent or closing quotes
-        lesson.keyboard.press("Shift+Enter")
-        check = code_cell(lesson, 'check("00.1", greeting)')
-        check.locator(".jp-InputArea-editor").click()
-        lesson.keyboard.press("Shift+Enter")
-        output = check.locator(".jp-OutputArea-output")
-        output.first.wait_for(state="visible", timeout=HANG_MS)
-        said = output.first.inner_text()
-        lesson.screenshot(path=str(ARTIFACTS / "start-zh-CN-check-failed.png"))
-    finally:
-        lesson.close()
+    open_lesson(chinese_lab, page, "zh-CN/00_welcome.ipynb")
+    exercise = code_cell(page, 'raise NotImplementedError("练习 00.1')
+    exercise.locator(".jp-InputArea-editor").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text(WRONG_ANSWER)  # no auto-indent or closing quotes
+    page.keyboard.press("Shift+Enter")
+    check = code_cell(page, 'check("00.1", greeting)')
+    check.locator(".jp-InputArea-editor").click()
+    page.keyboard.press("Shift+Enter")
+    output = check.locator(".jp-OutputArea-output")
+    output.first.wait_for(state="visible", timeout=HANG_MS)
+    said = output.first.inner_text()
+    page.screenshot(path=str(ARTIFACTS / "start-zh-CN-check-failed.png"))
     assert "练习 00.1（greeting）未通过。\n用例：greeting('张伟')" in said, said
     assert '期望："Hello, 张伟!"\n实际："Hello, Ada!"' in said, said
     assert "\n提示：文本必须包含传入的名字（'张伟'），一个字符都不能少" in said, said
@@ -163,26 +164,23 @@ def test_a_wrong_answer_in_the_chinese_lesson_00_fails_its_check_with_a_chinese_
 def test_a_chinese_widget_lesson_shows_the_widgets_labels_in_chinese(chinese_lab, page):
     from playwright.sync_api import expect
 
-    lesson = open_lesson(chinese_lab, page, f"zh-CN/{WIDGET_LESSON}.ipynb")
-    try:
-        lesson.locator(".jp-Notebook .jp-Cell").first.click()  # the notebook is the current one
-        lesson.locator(".lm-MenuBar-itemLabel").get_by_text("运行", exact=True).click()
-        lesson.locator(".lm-Menu-itemLabel").get_by_text("运行所有单元格", exact=True).click()
-        form = lesson.locator(".course-tool-form").first
-        form.wait_for(state="visible", timeout=HANG_MS)
-        form.scroll_into_view_if_needed()
-        result = form.locator(".course-result")
-        expect(result).to_contain_text("按“调用”运行这个工具。")
-        expect(form).to_contain_text("必填")
-        button = form.locator(".course-call-button")
-        expect(button).to_have_text("调用")
-        form.locator("input[placeholder='string']").first.fill("豆腐")
-        button.click()
-        expect(result.locator(".course-sent")).to_contain_text("豆腐", timeout=HANG_MS)
-        expect(result).to_contain_text("Shopping: milk, 豆腐, rice")
-        expect(result).not_to_contain_text("按“调用”")
-        form.screenshot(path=str(ARTIFACTS / "start-zh-CN-widget.png"))
-        said = form.inner_text()
-    finally:
-        lesson.close()
+    open_lesson(chinese_lab, page, f"zh-CN/{WIDGET_LESSON}.ipynb")
+    page.locator(".jp-Notebook .jp-Cell").first.click()  # the notebook is the current one
+    page.locator(".lm-MenuBar-itemLabel").get_by_text("运行", exact=True).click()
+    page.locator(".lm-Menu-itemLabel").get_by_text("运行所有单元格", exact=True).click()
+    form = page.locator(".course-tool-form").first
+    form.wait_for(state="visible", timeout=HANG_MS)
+    form.scroll_into_view_if_needed()
+    result = form.locator(".course-result")
+    expect(result).to_contain_text("按“调用”运行这个工具。")
+    expect(form).to_contain_text("必填")
+    button = form.locator(".course-call-button")
+    expect(button).to_have_text("调用")
+    form.locator("input[placeholder='string']").first.fill("豆腐")
+    button.click()
+    expect(result.locator(".course-sent")).to_contain_text("豆腐", timeout=HANG_MS)
+    expect(result).to_contain_text("Shopping: milk, 豆腐, rice")
+    expect(result).not_to_contain_text("按“调用”")
+    form.screenshot(path=str(ARTIFACTS / "start-zh-CN-widget.png"))
+    said = form.inner_text()
     assert "Press Call" not in said and "required" not in said, said

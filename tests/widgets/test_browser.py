@@ -9,7 +9,10 @@ ConversationView's colours, change a ToolChoiceTrace's request. Screenshots go t
 For each lesson: open it and check that every Mermaid diagram became a picture. A lesson that
 shows widgets is opened once for both tests: the widget test notes its diagrams on the way.
 
-One JupyterLab server and one browser serve the whole module. The notebooks are copied to a
+One JupyterLab server and one browser page serve the whole module: JupyterLab is loaded once,
+and each test closes what the last one opened and opens its notebook in that same JupyterLab
+(its ``docmanager:open`` command, as the file browser does), which saves the few seconds a
+fresh JupyterLab takes to start in the page each time. The notebooks are copied to a
 temporary folder first, so JupyterLab never writes to the repository. Chromium is Debian's
 (``apt-get install chromium``); without it these tests skip, saying so.
 """
@@ -26,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from lab_server import free_port, serving, write_settings
+from lab_server import STARTED, free_port, open_alone, serving, write_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 # Every notebook that shows a course widget; add lessons here as they use widgets.
@@ -73,8 +76,8 @@ class Lab:
     token: str
     log: Path
 
-    def notebook_url(self, relative: str) -> str:
-        return f"{self.url}/lab/tree/{relative}?reset&token={self.token}"
+    def start_url(self) -> str:
+        return f"{self.url}/lab?reset&token={self.token}"
 
 
 @pytest.fixture(scope="module")
@@ -102,6 +105,7 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
         "--ServerApp.open_browser=False", f"--IdentityProvider.token={token}",
         f"--ServerApp.root_dir={root}", f"--LabApp.user_settings_dir={base / 'settings'}",
         f"--LabApp.workspaces_dir={base / 'workspaces'}", "--LabApp.news_url=",
+        "--LabApp.expose_app_in_browser=True",  # window.jupyterapp, to open notebooks by command
     ]  # fmt: skip
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")
@@ -111,14 +115,18 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
+def page(lab: Lab) -> Iterator[object]:
+    """One page of the browser with JupyterLab loaded, for every test of the module."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
         )
         try:
-            yield chromium
+            page = chromium.new_page(viewport={"width": 1400, "height": 1000})
+            page.goto(lab.start_url())
+            page.wait_for_function(STARTED, timeout=TIMEOUT_MS)
+            yield page
         finally:
             chromium.close()
 
@@ -164,19 +172,19 @@ def accept_kernel_dialog(page) -> None:
         dialog.locator(".jp-Dialog-button.jp-mod-accept").click()
 
 
-def open_notebook(page, lab: Lab, notebook: str, diagrams: dict[str, dict]) -> None:
-    """Open ``notebook`` and, if it is a lesson with diagrams, note what its diagrams look like
-    before anything runs (``diagrams``): the diagram test of the lesson reads this visit's
-    note instead of opening the lesson (and starting a kernel) a second time."""
-    page.goto(lab.notebook_url(notebook))
+def open_notebook(page, notebook: str, diagrams: dict[str, dict], *, kernel: bool = True) -> None:
+    """Open ``notebook``, alone, and, if it is a lesson with diagrams, note what its diagrams
+    look like before anything runs (``diagrams``): the diagram test of the lesson reads this
+    visit's note instead of opening the lesson (and starting a kernel) a second time."""
+    open_alone(page, notebook, kernel=kernel)
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=TIMEOUT_MS)
     if notebook in LESSONS and mermaid_blocks(notebook):
         diagrams[notebook] = diagram_state(page, notebook)
 
 
-def run_all_cells(page, lab: Lab, notebook: str, diagrams: dict[str, dict]) -> None:
+def run_all_cells(page, notebook: str, diagrams: dict[str, dict]) -> None:
     """Open ``notebook``, clear its stored outputs (none passes for a fresh one), run all."""
-    open_notebook(page, lab, notebook, diagrams)
+    open_notebook(page, notebook, diagrams)
     idle = ".jp-Notebook-ExecutionIndicator[data-status='idle']"
     page.wait_for_selector(idle, timeout=TIMEOUT_MS)
     accept_kernel_dialog(page)
@@ -292,13 +300,12 @@ CHECKS = {
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[Path(n).stem for n in NOTEBOOKS])
-def test_every_widget_in_the_notebook_renders_and_reacts(lab, browser, diagrams, notebook):
+def test_every_widget_in_the_notebook_renders_and_reacts(page, diagrams, notebook):
     stem = Path(notebook).stem
     for stale in ARTIFACTS.glob(f"{stem}-*.png"):
         stale.unlink()
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
     try:
-        run_all_cells(page, lab, notebook, diagrams)
+        run_all_cells(page, notebook, diagrams)
         assert not cell_errors(page), f"{notebook}: cells failed: {cell_errors(page)}"
         page.wait_for_selector(".course-widget", timeout=TIMEOUT_MS)
         shoot(page, f"{stem}-ran")
@@ -314,8 +321,6 @@ def test_every_widget_in_the_notebook_renders_and_reacts(lab, browser, diagrams,
     except Exception:
         shoot(page, f"{stem}-failure")
         raise
-    finally:
-        page.close()
 
 
 # -- diagrams ---------------------------------------------------------------------------------
@@ -368,15 +373,11 @@ def diagrams() -> dict[str, dict]:
 
 
 @pytest.mark.parametrize("notebook", LESSONS, ids=[Path(n).stem for n in LESSONS])
-def test_every_mermaid_diagram_of_the_lesson_renders_as_a_picture(lab, browser, diagrams, notebook):
+def test_every_mermaid_diagram_of_the_lesson_renders_as_a_picture(page, diagrams, notebook):
     expected = mermaid_blocks(notebook)
     if expected == 0:
         pytest.skip(f"{notebook} has no Mermaid diagram yet (tests/test_lesson_shape.py decides)")
     if notebook not in diagrams:  # no widget test opened it (a lesson without widgets)
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        try:
-            open_notebook(page, lab, notebook, diagrams)
-        finally:
-            page.close()
+        open_notebook(page, notebook, diagrams, kernel=False)  # only looked at: no kernel
     state = diagrams[notebook]
     assert state == {"pictures": expected, "warnings": []}, f"{notebook}: {state}"
