@@ -1,12 +1,12 @@
 """Run one sanitized notebook as ``pytest --nbval-lax`` items, in its own scratch folder.
 
 One pytest process per submission: a crash, a leak or a hung kernel stays with that submission.
-The process is forked from a warm parent that already imported pytest, nbval and the checks
-of the lessons it was asked to grade (``fork_server``); where ``fork`` is missing, or with
-``COURSE_GRADE_FORK=0``, it is a fresh ``python`` process instead. The notebook runs from ``SCRATCH/notebook/`` (its working directory,
-where its writes are confined); the plan and the log sit in ``SCRATCH/grader/``. Results come
-back through a pipe the kernel does not inherit, not through a file the notebook could
-overwrite.
+The process is forked from a warm parent that already imported pytest, nbval and the checks of
+the lessons it was asked to grade (``fork_server``); where ``fork`` is missing, or with
+``COURSE_GRADE_FORK=0``, it is a fresh ``python`` process instead. The notebook runs from
+``SCRATCH/notebook/`` (its working directory, where its writes are confined); the plan and the
+log sit in ``SCRATCH/grader/``. Results come back through a pipe the kernel does not inherit,
+not through a file the notebook could overwrite.
 """
 
 from __future__ import annotations
