@@ -94,9 +94,9 @@ class ExerciseTable(dict):
         """Import the lesson module that registers ``exercise_id`` (``"03.1"``: ``lesson03``)."""
         if not isinstance(exercise_id, str) or dict.__contains__(self, exercise_id):
             return
-        lesson = exercise_id.partition(".")[0]
-        if len(lesson) == 2 and lesson.isdigit():
-            import_lesson(f"lesson{lesson}")
+        package = lesson_package(exercise_id)
+        if package is not None:
+            import_lesson(package)
 
     def load_all(self) -> None:
         """Import every ``lessonNN`` package of ``course_lib.checks``."""
@@ -148,6 +148,13 @@ def lesson_modules() -> list[str]:
         for module in pkgutil.iter_modules(package.__path__)
         if module.name.startswith("lesson") and module.name[6:].isdigit()
     )
+
+
+def lesson_package(exercise_id: str) -> str | None:
+    """The ``lessonNN`` package of course_lib.checks that registers ``exercise_id`` ("03.1":
+    ``lesson03``); None for an id of no lesson's form."""
+    lesson = exercise_id.partition(".")[0]
+    return f"lesson{lesson}" if len(lesson) == 2 and lesson.isdigit() else None
 
 
 def import_lesson(name: str) -> None:

@@ -168,7 +168,9 @@ def pytest_args(grader_dir: Path, notebook: Path, plan: Path, cell_timeout: floa
 
 def check_packages(lesson: Lesson) -> list[str]:
     """The packages of course_lib.checks that ``lesson``'s checks live in (``"lesson04"``)."""
-    return sorted({f"lesson{spec.id.partition('.')[0]}" for spec in lesson.exercises})
+    from course_lib.checks.core import lesson_package
+
+    return sorted({package for spec in lesson.exercises if (package := lesson_package(spec.id))})
 
 
 def grading_env() -> dict[str, str]:
