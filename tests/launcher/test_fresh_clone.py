@@ -20,6 +20,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from kernel_start import lost_its_kernel_at_start
 from lab_client import run_in_notebook_cell, type_in_terminal
 from learner import MINIMAL_PATH, ROOT, network_namespaces_work
 from self_check_command import readme_self_check
@@ -174,7 +175,10 @@ def strict_nbval(learner, notebook: str) -> subprocess.CompletedProcess:
         "-p", "no:cacheprovider", "-q", "-o", "addopts=", notebook,
     ]  # fmt: skip
     try:
-        return learner.run(command, timeout=3600, COURSE_TOOLKIT_HOME=str(home))
+        run = learner.run(command, timeout=3600, COURSE_TOOLKIT_HOME=str(home))
+        if run.returncode != 0 and lost_its_kernel_at_start(run.stdout):
+            run = learner.run(command, timeout=3600, COURSE_TOOLKIT_HOME=str(home))
+        return run
     finally:
         shutil.rmtree(home, ignore_errors=True)
 
