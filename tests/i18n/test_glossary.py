@@ -6,12 +6,16 @@ that spans lines) reads as Chinese does.
 A learner walkthrough of lessons 01, 04 and 06 (issue 28) found the scorecard saying 未过 and 待做
 where the glossary says 未通过 and 尚未完成, "required" said two ways (必需, 必填), JSON Lines also
 called JSON 行, the Where line's location said three ways (位置, 位于 ..., 在 ... 处), and an
-ASCII space after 。 where the course joins sentences.
+ASCII space after 。 where the course joins sentences. The forms refused are read from one place,
+the "Said one way" table of TERMS.md, which the translators read too.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from itertools import dropwhile, takewhile
+from pathlib import Path
 
 import pytest
 
@@ -19,53 +23,95 @@ from course_lib.checks import CheckFailed, check, messages
 from course_lib.checks.compare import first_difference
 from course_lib.checks.failures import Failure, NotDoneYet, render
 from course_lib.i18n import speaking
-from course_lib.i18n.catalog import TRANSLATIONS, read_catalog
+from course_lib.i18n.catalog import TRANSLATIONS, Entry, read_catalog, write_catalog
 from course_lib.i18n.messages import LOCALE
 
 CATALOGS = sorted([*(LOCALE / "zh-CN").glob("*.po"), *(TRANSLATIONS / "zh-CN").glob("*.po")])
-
-# A rejected variant and the word the glossary uses instead.
-REJECTED = {
-    "未过": "failed is 未通过",
-    "待做": "not done yet is 尚未完成",
-    "必需": "required is 必填 (one word for it everywhere)",
-    "JSON 行": "JSON Lines keeps its name",
-}
-# Chinese puts no space after a full stop; a table cell or a diagram label may end in ？.
-SPACE_AFTER_STOP = re.compile("。 ")
-# The Where line's label is 位置; the location under it is the path alone, not 位于/在 ... 处.
+TERMS = TRANSLATIONS / "zh-CN" / "TERMS.md"
+TABLE = "## Said one way"
+# An entry whose English is a location (the Where line's value): only there a location form counts.
 WHERE_ENGLISH = re.compile(r"at (\{\w+\}|\$)")
-WHERE_REJECTED = re.compile(r"^(位于|在 ?\{)")
 
 
-def variants() -> set[tuple[str, str, str]]:
+@dataclass(frozen=True)
+class Rejected:
+    """A form TERMS.md says never to use: ``form`` as written there (``…``: any text)."""
+
+    form: str
+    use: str  # what to say instead, the table's "use" column
+    location: bool  # only at the start of an entry whose English is a location
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        body = ".*?".join(map(re.escape, self.form.split("…")))
+        return re.compile(("^" if self.location else "") + body)
+
+    def found_in(self, entry: Entry) -> bool:
+        if self.location and not WHERE_ENGLISH.match(entry.english):
+            return False
+        return bool(self.pattern.search(entry.text))
+
+
+def rejected_forms(terms: Path = TERMS) -> list[Rejected]:
+    """The "never" column of TERMS.md's "Said one way" table, one ``Rejected`` per form."""
+    text = terms.read_text(encoding="utf-8")
+    assert TABLE in text, f"{terms} has no {TABLE!r} table"
+    after = dropwhile(lambda line: not line.startswith("|"), text.split(TABLE, 1)[1].splitlines())
+    rows = list(takewhile(lambda line: line.startswith("|"), after))
+    forms = []
+    for row in rows[2:]:  # the header and its |---| line
+        english, use, never, where = (cell.strip() for cell in row.strip("|").split("|"))
+        for form in re.findall(r"`([^`]+)`", never):
+            forms.append(Rejected(form, use, location=where == "a location"))
+    return forms
+
+
+REJECTED = rejected_forms()
+
+
+def variants(catalogs: list[Path] = CATALOGS) -> set[tuple[str, str, str]]:
     found = set()
-    for path in CATALOGS:
+    for path in catalogs:
         for entry in read_catalog(path):
-            if not entry.text:
-                continue
-            for word in REJECTED:
-                if word in entry.text:
-                    found.add((path.name, entry.key, word))
-            if SPACE_AFTER_STOP.search(entry.text):
-                found.add((path.name, entry.key, "。 "))
-            if WHERE_ENGLISH.match(entry.english) and WHERE_REJECTED.match(entry.text):
-                found.add((path.name, entry.key, "where"))
+            if entry.text:
+                found |= {(path.name, entry.key, r.form) for r in REJECTED if r.found_in(entry)}
     return found
+
+
+def test_terms_lists_the_forms_the_walkthroughs_found():
+    forms = {r.form: r.location for r in REJECTED}
+    expected = {"必需": False, "JSON 行": False, "未过": False, "待做": False, "。 ": False}
+    assert forms == expected | {"位于…": True, "在…处": True}
 
 
 def test_no_catalog_uses_a_variant_the_glossary_rejects():
     """Every catalog, lesson 07's included (its three 必需 were the last left)."""
+    use = {r.form: r.use for r in REJECTED}
     found = sorted(variants())
     assert not found, "\n".join(
-        f"{name} {key}: {word!r} ({REJECTED.get(word, 'see the module docstring')})"
-        for name, key, word in found
+        f"{name} {key}: {form!r} (TERMS.md: say {use[form]})" for name, key, form in found
     )
 
 
-@pytest.mark.parametrize("text", ["尚未完成。 在上面", "位于 {path}"])
-def test_the_glossary_test_finds_a_rejected_form(text):
-    assert SPACE_AFTER_STOP.search(text) or WHERE_REJECTED.match(text)
+def example(rejected: Rejected) -> Entry:
+    """A translated entry that uses ``rejected`` (its English a location when the form is one)."""
+    text = rejected.form.replace("…", " {path} ")
+    return Entry("a:TEXTS:k", "at {path}" if rejected.location else "x", f"{text}。")
+
+
+@pytest.mark.parametrize("rejected", REJECTED, ids=lambda r: r.form)
+def test_a_catalog_using_a_rejected_form_fails_the_test(rejected, tmp_path):
+    catalog = tmp_path / "checks-lesson99.po"
+    write_catalog(catalog, "zh-CN", "a test", [example(rejected)])
+    assert variants([catalog]) == {(catalog.name, "a:TEXTS:k", rejected.form)}
+
+
+@pytest.mark.parametrize("rejected", [r for r in REJECTED if r.location], ids=lambda r: r.form)
+def test_a_location_form_counts_only_for_a_location(rejected):
+    entry = example(rejected)
+    assert rejected.found_in(entry)
+    assert not rejected.found_in(Entry(entry.key, "the path {path}", entry.text))
+    assert not rejected.found_in(Entry(entry.key, entry.english, "位置：" + entry.text))
 
 
 def test_a_not_done_message_puts_no_space_after_a_chinese_full_stop():
