@@ -23,6 +23,7 @@ from course_lib.checks.lesson08.serve_registry.cases import (
     hidden_cases,
     visible_case,
 )
+from course_lib.i18n import speaking
 
 from .notebook import edited, solution
 
@@ -178,6 +179,53 @@ def test_leaving_out_a_tool_is_told_how_many_were_expected():
 def test_a_shortcut_for_is_error_meets_the_answer_it_gets_wrong(edit, case, says):
     message = rejected("08.1", serve_registry_with(edit))
     assert f"Case: tools/call {case}" in message and says in message
+
+
+IS_ERROR = 'return isinstance(value, dict) and "error" in value'
+
+
+@pytest.mark.parametrize(
+    "test", ['bool(value.get("error"))', 'value.get("error") is not None']
+)  # fmt: skip
+def test_an_error_key_holding_null_is_still_an_error(test):
+    """The contract flags "a JSON object with an "error" key": the key, whatever it holds.
+    A hidden registry's check_service answers {"error": null} for a service it cannot read."""
+    wrong = serve_registry_with((IS_ERROR, f"return isinstance(value, dict) and {test}"))
+    message = rejected("08.1", wrong)
+    assert 'Case: tools/call lookup({"service": "数据库"})' in message
+    assert 'whose "error" key holds null: it is still an error object' in message
+    with speaking("zh-CN"):
+        chinese = rejected("08.1", wrong)
+    assert '它的 "error" 键的值是 null：它仍然是一个错误对象' in chinese, chinese
+
+
+def flagged_by_pattern(registry):
+    """is_error by a mapping pattern, which matches a dict holding "error" whatever its value."""
+
+    async def on_list(ctx, params):
+        schemas = [tool["function"] for tool in registry.schemas()]
+        tools = [types.Tool(name=f["name"], description=f["description"],
+                            input_schema=f["parameters"]) for f in schemas]  # fmt: skip
+        return types.ListToolsResult(tools=tools)
+
+    async def on_call(ctx, params):
+        answer = registry.call(params.name, params.arguments)
+        try:
+            match json.loads(answer):
+                case {"error": _}:
+                    flagged = True
+                case _:
+                    flagged = False
+        except ValueError:
+            flagged = False
+        block = types.TextContent(type="text", text=answer)
+        return types.CallToolResult(content=[block], is_error=flagged)
+
+    return Server("by-pattern", on_list_tools=on_list, on_call_tool=on_call)
+
+
+def test_an_error_test_by_mapping_pattern_passes():
+    assert evaluate("08.1", flagged_by_pattern).startswith("Exercise 08.1 passed")
 
 
 def test_one_block_per_line_of_the_text_is_one_block_too_many():

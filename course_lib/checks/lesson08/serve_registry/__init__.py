@@ -207,6 +207,11 @@ HINTS = Catalog() | {
         "This answer is not an error, although it mentions one: set is_error=True only when the "
         'text is a JSON object with an "error" key.'
     ),
+    "error_key_empty": (
+        'This text is a JSON object whose "error" key holds {value}: it is still an error object. '
+        'Set is_error=True whenever the dict holds the key "error", whatever its value: test '
+        '"error" in value, not value.get("error").'
+    ),
 }
 
 
@@ -343,8 +348,12 @@ def judge_call(case: RegistryCase, name: str, arguments: Any, got: dict[str, Any
         key = "flag_errors" if expected["isError"] else "only_errors"
         if expected["isError"] and not expected_answer.startswith('{"error"'):
             key = "error_key_later"
+        chosen = hint(key)
+        error = json.loads(expected_answer)["error"] if expected["isError"] else None
+        if expected["isError"] and not error:  # {"error": null}: a truth test says no error
+            chosen = hint("error_key_empty", value=json.dumps(error, ensure_ascii=False))
         where = text("is_error", value=json.dumps(expected["isError"]))
-        fail(label, expected, shown, hint(key), where=where)
+        fail(label, expected, shown, chosen, where=where)
 
 
 def content_hint(expected_answer: str, content: Any):

@@ -93,8 +93,9 @@ def log_levels() -> list[str]:
     "health": '''
 {decorator}
 def check_service(service: str) -> dict:
-    """Whether a service is up, e.g. mail; says what failed when it is not."""
-    return {{"service": service, "up": False, "error": "timed out after 5 s"}}
+    """Whether a service is up, e.g. mail; says what failed when it knows."""
+    cause = {{"mail": "timed out after 5 s"}}.get(service)
+    return {{"service": service, "up": False, "error": cause}}
 ''',
 }
 
@@ -129,8 +130,9 @@ DESCRIPTIONS = (
     "{topic}: one call answers it.",
 )
 TOPICS = ("天气", "notes", "同事", "errors", "text", "上海")
-# key -> two calls' arguments; the second makes some tools fail. (None of them breaks the
-# schema: explaining that takes jsonschema, whose import costs seconds, and the registry's
+# key -> two calls' arguments; the second makes some tools fail (check_service's with a null
+# "error": still an error object, which a truth test of the value misses). (None of them breaks
+# the schema: explaining that takes jsonschema, whose import costs seconds, and the registry's
 # answer is text like any other.)
 HIDDEN_ARGUMENTS = {
     "weather": ({"city": "東京", "unit": "f"}, {"city": "Atlantis"}),
