@@ -46,61 +46,25 @@ def case_label(question: str, limit: int | None) -> str:
 
 
 RULES = (
-    Rule(
-        "requests",
-        (
-            "the same requests as `buggy_loop`: `model=model`, the messages so far and "
-            "`tools=registry.schemas()`, starting from the user's question"
-        ),
-        case=case_label(TWO_CITIES, None),
-        hint="request",
-    ),
-    Rule(
-        "assistant_once",
-        (
-            "each turn appends the assistant message **once**, with all its calls "
-            "(`assistant_message(message)`)"
-        ),
-        case=case_label(TWO_CITIES, None),
-        hint="assistant_twice",
-    ),
-    Rule(
-        "tool_messages_after",
-        "right after it come the tool messages, before anything else",
-        case=case_label(TWO_CITIES, None),
-        hint="refused",
-    ),
-    Rule(
-        "every_call",
-        "one tool message per call, each with its call's `tool_call_id`",
-        case=case_label(TWO_CITIES, None),
-        hint="unanswered",
-    ),
-    Rule(
-        "call_order",
-        "in the order the assistant message lists the calls",
-        case=case_label(TWO_CITIES, None),
-        hint="call_order",
-    ),
-    Rule(
-        "final_answer",
-        "a reply with no calls is appended too, and the list returned",
-        case=case_label(TWO_CITIES, None),
-        hint="final_missing",
-    ),
-    Rule(
-        "max_turns",
-        "at most `max_turns` turns",
-        case=case_label(ENDLESS_QUESTION, 3),
-        hint="too_many_turns",
-    ),
-    Rule(
-        "last_turn_calls",
-        "when the last turn asked for calls, they are answered before the list is returned",
-        case=case_label(ENDLESS_QUESTION, 3),
-        hint="last_turn_unanswered_list",
-    ),
-)
+    Rule("requests", "the same requests as `buggy_loop`: `model=model`, the messages so far and "
+         "`tools=registry.schemas()`, starting from the user's question",
+         case=case_label(TWO_CITIES, None), hint="request"),
+    Rule("assistant_once", "each turn appends the assistant message **once**, with all its calls "
+         "(`assistant_message(message)`)", case=case_label(TWO_CITIES, None),
+         hint="assistant_twice"),
+    Rule("tool_messages_after", "right after it come the tool messages, before anything else",
+         case=case_label(TWO_CITIES, None), hint="refused"),
+    Rule("every_call", "one tool message per call, each with its call's `tool_call_id`",
+         case=case_label(TWO_CITIES, None), hint="unanswered"),
+    Rule("call_order", "in the order the assistant message lists the calls",
+         case=case_label(TWO_CITIES, None), hint="call_order"),
+    Rule("final_answer", "a reply with no calls is appended too, and the list returned",
+         case=case_label(TWO_CITIES, None), hint="final_missing"),
+    Rule("max_turns", "at most `max_turns` turns", case=case_label(ENDLESS_QUESTION, 3),
+         hint="too_many_turns"),
+    Rule("last_turn_calls", "when the last turn asked for calls, they are answered before the list "
+         "is returned", case=case_label(ENDLESS_QUESTION, 3), hint="last_turn_unanswered_list"),
+)  # fmt: skip
 
 
 def fixed_loop_cases() -> list[tuple[str, Any, int | None]]:

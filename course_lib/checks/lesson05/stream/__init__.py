@@ -44,73 +44,25 @@ def case_of(label: str) -> str:
 
 
 RULES = (
-    Rule(
-        "result",
-        (
-            'return `{"content": ..., "tool_calls": [...]}` (extra keys such as '
-            "`finish_reason` are allowed)"
-        ),
-        case=case_of(streams.TEXT_ONLY),
-        hint="result_dict",
-    ),
-    Rule(
-        "content",
-        "`content` is every piece of text joined in arrival order",
-        case=case_of(streams.TEXT_ONLY),
-        hint="content_joined",
-    ),
-    Rule(
-        "content_none",
-        (
-            "it is `None` when no text arrived, as in a reply that was not streamed (an empty "
-            'piece `""` is no text)'
-        ),
-        case=case_of(streams.INTERLEAVED),
-        hint="content_none",
-    ),
-    Rule(
-        "none_fields",
-        (
-            "fields a chunk does not carry are `None` (`delta.content`, a later fragment's `id` "
-            "and `function.name`): skip them"
-        ),
-        case=case_of(streams.TEXT_ONLY),
-        hint="none_fields",
-    ),
-    Rule(
-        "no_choices",
-        (
-            "the final usage chunk (sent when a request asks for usage) has an **empty** `choices` "
-            "list: skip it"
-        ),
-        case=case_of(streams.USAGE),
-        hint="no_choices",
-    ),
-    Rule(
-        "by_index",
-        (
-            '`tool_calls` holds one `{"id": ..., "name": ..., "arguments": ...}` per '
-            "`index`, ordered by `index`"
-        ),
-        case=case_of(streams.LATER_FIRST),
-        hint="order_by_index",
-    ),
-    Rule(
-        "first_fragment",
-        (
-            "`id` and `name` arrive only in a call's first fragment; a later `None` must not "
-            "overwrite them"
-        ),
-        case=case_of(streams.INTERLEAVED),
-        hint="keep_first",
-    ),
-    Rule(
-        "arguments",
-        "each call's `arguments` is the pieces of *its* `index` joined in arrival order",
-        case=case_of(streams.INTERLEAVED),
-        hint="join_by_index",
-    ),
-)
+    Rule("result", 'return `{"content": ..., "tool_calls": [...]}` (extra keys such as '
+         "`finish_reason` are allowed)", case=case_of(streams.TEXT_ONLY), hint="result_dict"),
+    Rule("content", "`content` is every piece of text joined in arrival order",
+         case=case_of(streams.TEXT_ONLY), hint="content_joined"),
+    Rule("content_none", "it is `None` when no text arrived, as in a reply that was not streamed "
+         '(an empty piece `""` is no text)', case=case_of(streams.INTERLEAVED),
+         hint="content_none"),
+    Rule("none_fields", "fields a chunk does not carry are `None` (`delta.content`, a later "
+         "fragment's `id` and `function.name`): skip them", case=case_of(streams.TEXT_ONLY),
+         hint="none_fields"),
+    Rule("no_choices", "the final usage chunk (sent when a request asks for usage) has an "
+         "**empty** `choices` list: skip it", case=case_of(streams.USAGE), hint="no_choices"),
+    Rule("by_index", '`tool_calls` holds one `{"id": ..., "name": ..., "arguments": ...}` per '
+         "`index`, ordered by `index`", case=case_of(streams.LATER_FIRST), hint="order_by_index"),
+    Rule("first_fragment", "`id` and `name` arrive only in a call's first fragment; a later `None` "
+         "must not overwrite them", case=case_of(streams.INTERLEAVED), hint="keep_first"),
+    Rule("arguments", "each call's `arguments` is the pieces of *its* `index` joined in arrival "
+         "order", case=case_of(streams.INTERLEAVED), hint="join_by_index"),
+)  # fmt: skip
 
 HINTS = Catalog() | {
     "result_dict": (
