@@ -187,14 +187,7 @@ def expect_text(description: object) -> str:
     return description
 
 
-@exercise(
-    "01.6",
-    notebook=NOTEBOOK,
-    title="BETTER_DESCRIPTION",
-    points=2,
-    targets=("BETTER_DESCRIPTION",),
-    rules=RULES,
-)
+@exercise("01.6", notebook=NOTEBOOK, title="BETTER_DESCRIPTION", points=2, rules=RULES)
 def check_better_description(learner: Learner) -> str:
     from course_lib.local_model import HeuristicPolicy, explain_choice, make_client
 

@@ -106,14 +106,7 @@ def argument_cases() -> list[ArgumentCase]:
     return cases
 
 
-@exercise(
-    "01.2",
-    notebook=NOTEBOOK,
-    title="NOTES_TOOL",
-    points=2,
-    targets=("NOTES_TOOL",),
-    rules=RULES,
-)
+@exercise("01.2", notebook=NOTEBOOK, title="NOTES_TOOL", points=2, rules=RULES)
 def check_notes_tool(learner: Learner) -> str:
     property_hints = {
         "keyword": hint("keyword_type"),

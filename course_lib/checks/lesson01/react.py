@@ -328,14 +328,7 @@ def check_case(learner: Learner, text: str, tool_names: list[str], key: str) -> 
         fail(case, shown, reply.value, chosen)
 
 
-@exercise(
-    "01.7",
-    notebook=NOTEBOOK,
-    title="parse_react",
-    points=2,
-    targets=("parse_react",),
-    rules=RULES,
-)
+@exercise("01.7", notebook=NOTEBOOK, title="parse_react", points=2, rules=RULES)
 def check_parse_react(learner: Learner) -> str:
     cases = [*VISIBLE, *hidden_cases(hidden_rng("01.7"))]
     for text, tool_names, key in cases:

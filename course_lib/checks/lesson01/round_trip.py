@@ -188,14 +188,7 @@ def readable(reply: Reply) -> Reply:
     return Reply({**reply.data, "raised": {**reply.data["raised"], "message": message}})
 
 
-@exercise(
-    "01.4",
-    notebook=NOTEBOOK,
-    title="ask_with_tools",
-    points=3,
-    targets=("ask_with_tools",),
-    rules=RULES,
-)
+@exercise("01.4", notebook=NOTEBOOK, title="ask_with_tools", points=3, rules=RULES)
 def check_ask_with_tools(learner: Learner) -> str:
     from course_lib.local_model import HeuristicPolicy
 

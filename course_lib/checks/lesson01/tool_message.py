@@ -201,14 +201,7 @@ def exception_hints(form: str) -> list[tuple[Callable[[Reply], bool], str]]:
     ]
 
 
-@exercise(
-    "01.3",
-    notebook=NOTEBOOK,
-    title="tool_message",
-    points=2,
-    targets=("tool_message",),
-    rules=RULES,
-)
+@exercise("01.3", notebook=NOTEBOOK, title="tool_message", points=2, rules=RULES)
 def check_tool_message(learner: Learner) -> str:
     table = cases(hidden_rng("01.3"))
     for form, call_id, result, arguments in table:

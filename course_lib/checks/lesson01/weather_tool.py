@@ -87,14 +87,7 @@ def argument_cases() -> list[ArgumentCase]:
     return cases
 
 
-@exercise(
-    "01.1",
-    notebook=NOTEBOOK,
-    title="WEATHER_TOOL",
-    points=2,
-    targets=("WEATHER_TOOL",),
-    rules=RULES,
-)
+@exercise("01.1", notebook=NOTEBOOK, title="WEATHER_TOOL", points=2, rules=RULES)
 def check_weather_tool(learner: Learner) -> str:
     property_hints = {"city": hint("city_type"), "unit": hint("unit_enum")}
     return check_tool(

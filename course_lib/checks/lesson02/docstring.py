@@ -404,14 +404,7 @@ def check_docstring(learner: Learner, doc: str | None, summary: str, expected: d
         fail(case, Plain(wanted), Plain(got), hint("tuple"))
 
 
-@exercise(
-    "02.3",
-    notebook="02_reflection",
-    title="parse_google_docstring",
-    points=2,
-    targets=("parse_google_docstring",),
-    rules=RULES,
-)
+@exercise("02.3", notebook="02_reflection", title="parse_google_docstring", points=2, rules=RULES)
 def check_parse_google_docstring(learner: Learner) -> str:
     hidden = hidden_docstrings()
     for doc, summary, expected in (*VISIBLE, *hidden):

@@ -391,14 +391,7 @@ def run(learner: Learner) -> str:
     return TEXTS.text("summary", visible=len(VISIBLE), hidden=len(hidden))
 
 
-@exercise(
-    "02.5",
-    notebook="02_reflection",
-    title="find_drift",
-    points=2,
-    targets=("find_drift",),
-    rules=RULES,
-)
+@exercise("02.5", notebook="02_reflection", title="find_drift", points=2, rules=RULES)
 def check_find_drift(learner: Learner) -> str:
     return after_earlier(
         learner, "find_drift", (("parameters_schema", "02.2"),), lambda: run(learner)

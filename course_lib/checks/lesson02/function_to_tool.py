@@ -320,13 +320,6 @@ def run(learner: Learner) -> str:
 EARLIER = (("parameters_schema", "02.2"), ("parse_google_docstring", "02.3"))
 
 
-@exercise(
-    "02.4",
-    notebook="02_reflection",
-    title="function_to_tool",
-    points=2,
-    targets=("function_to_tool",),
-    rules=RULES,
-)
+@exercise("02.4", notebook="02_reflection", title="function_to_tool", points=2, rules=RULES)
 def check_function_to_tool(learner: Learner) -> str:
     return after_earlier(learner, "function_to_tool", EARLIER, lambda: run(learner))

@@ -156,15 +156,7 @@ def raised_hint(label: str) -> HintText:
     return hint("in_table", label=label, expected=json.dumps(expected_json_type(label)))
 
 
-@exercise(
-    "02.1",
-    notebook="02_reflection",
-    title="json_type",
-    points=1,
-    targets=("json_type",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("02.1", notebook="02_reflection", title="json_type", points=1, rules=RULES, hints=HINTS)
 def check_json_type(learner: Learner) -> str:
     in_table = [
         Case(

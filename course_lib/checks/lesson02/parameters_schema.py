@@ -178,13 +178,7 @@ EARLIER = (("json_type", "02.1"),)
 
 
 @exercise(
-    "02.2",
-    notebook="02_reflection",
-    title="parameters_schema",
-    points=2,
-    targets=("parameters_schema",),
-    rules=RULES,
-    hints=HINTS,
+    "02.2", notebook="02_reflection", title="parameters_schema", points=2, rules=RULES, hints=HINTS
 )
 def check_parameters_schema(learner: Learner) -> str:
     return after_earlier(learner, "parameters_schema", EARLIER, lambda: run(learner))

@@ -267,14 +267,7 @@ def _python(texts: dict[str, str]) -> str:
     return "{" + ", ".join(f"{name!r}: {text}" for name, text in texts.items()) + "}"
 
 
-@exercise(
-    "03.5",
-    notebook="03_pitfalls",
-    title="resolve_annotations",
-    points=1,
-    targets=("resolve_annotations",),
-    rules=RULES,
-)
+@exercise("03.5", notebook="03_pitfalls", title="resolve_annotations", points=1, rules=RULES)
 def check_resolve_annotations(learner: Learner) -> str:
     hidden = hidden_functions()
     for function in (*VISIBLE, *hidden):

@@ -224,13 +224,7 @@ def raised_hints(value: Any, expr: str) -> list[tuple[Any, HintText]]:
 
 
 @exercise(
-    "03.3",
-    notebook="03_pitfalls",
-    title="container_schema",
-    points=2,
-    targets=("container_schema",),
-    rules=RULES,
-    hints=HINTS,
+    "03.3", notebook="03_pitfalls", title="container_schema", points=2, rules=RULES, hints=HINTS
 )
 def check_container_schema(learner: Learner) -> str:
     hidden = hidden_containers()

@@ -191,15 +191,7 @@ def enum_case(learner: Learner, source: Source) -> Case:
     return Case(case_of(source.expr), (source.spec(learner),), expected, hints_, raised=raised)
 
 
-@exercise(
-    "03.2",
-    notebook="03_pitfalls",
-    title="enum_schema",
-    points=2,
-    targets=("enum_schema",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("03.2", notebook="03_pitfalls", title="enum_schema", points=2, rules=RULES, hints=HINTS)
 def check_enum_schema(learner: Learner) -> str:
     hidden = hidden_cases()
     cases = [enum_case(learner, source) for source in (*map(annotation, VISIBLE), *hidden)]

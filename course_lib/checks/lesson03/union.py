@@ -182,15 +182,7 @@ def raised_hint(value: Any, expr: str) -> list[tuple[Any, HintText]]:
     ]  # fmt: skip
 
 
-@exercise(
-    "03.1",
-    notebook="03_pitfalls",
-    title="union_schema",
-    points=1,
-    targets=("union_schema",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("03.1", notebook="03_pitfalls", title="union_schema", points=1, rules=RULES, hints=HINTS)
 def check_union_schema(learner: Learner) -> str:
     hidden = hidden_unions()
     run_given(

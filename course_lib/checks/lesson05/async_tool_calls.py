@@ -186,15 +186,7 @@ with ThreadPoolExecutor(max_workers=1) as pool:
 DEADLINE = 3 * WAIT  # the whole batch; a correct answer takes a fraction of a second
 
 
-@exercise(
-    "05.5",
-    notebook=NOTEBOOK,
-    title="arun_tool_calls",
-    points=3,
-    targets=("arun_tool_calls",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("05.5", notebook=NOTEBOOK, title="arun_tool_calls", points=3, rules=RULES, hints=HINTS)
 def check_arun_tool_calls(learner: Learner) -> str:
     for calls, down, asynchronous in BATCHES:
         case = case_label(calls, down, asynchronous)

@@ -96,7 +96,6 @@ CODE = "result = fixed_loop(client, registry, question, model=model, **limit)"
     notebook=NOTEBOOK,
     title="fixed_loop",
     points=2,
-    targets=("fixed_loop",),
     rules=RULES,
     hints=Catalog(also=(conversation.HINTS, requests.HINTS)),
 )

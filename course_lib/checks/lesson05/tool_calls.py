@@ -137,15 +137,7 @@ HINTS = Catalog() | {
 hint = HINTS.hint
 
 
-@exercise(
-    "05.3",
-    notebook=NOTEBOOK,
-    title="run_tool_calls",
-    points=3,
-    targets=("run_tool_calls",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("05.3", notebook=NOTEBOOK, title="run_tool_calls", points=3, rules=RULES, hints=HINTS)
 def check_run_tool_calls(learner: Learner) -> str:
     for calls, down in BATCHES:
         case = case_label(calls, down)

@@ -235,8 +235,7 @@ def explain_raised(item: Case, reply: Reply, exchanges: list) -> None:
     raise_learner_error(case, reply)
 
 
-@exercise("05.6", notebook=NOTEBOOK, title="ask_with_choice", points=2,
-          targets=("ask_with_choice",), rules=RULES, hints=HINTS)  # fmt: skip
+@exercise("05.6", notebook=NOTEBOOK, title="ask_with_choice", points=2, rules=RULES, hints=HINTS)
 def check_tool_choice(learner: Learner) -> str:
     table = [*VISIBLE, *hidden_cases()]
     for item in table:

@@ -118,15 +118,7 @@ RUN_CODE = "result = run_agent(client, registry, question, model=model, max_iter
 RESULT = "describe_result(result, registry)"
 
 
-@exercise(
-    "05.1",
-    notebook=NOTEBOOK,
-    title="run_agent",
-    points=4,
-    targets=("run_agent",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("05.1", notebook=NOTEBOOK, title="run_agent", points=4, rules=RULES, hints=HINTS)
 def check_run_agent(learner: Learner) -> str:
     table = cases.loop_cases(hidden_rng("05.1"))
     for label, question, policy, limit in table:

@@ -122,15 +122,7 @@ RESULT = (
 )
 
 
-@exercise(
-    "05.4",
-    notebook=NOTEBOOK,
-    title="collect_stream",
-    points=3,
-    targets=("collect_stream",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("05.4", notebook=NOTEBOOK, title="collect_stream", points=3, rules=RULES, hints=HINTS)
 def check_collect_stream(learner: Learner) -> str:
     target = learner.target("collect_stream")
     for label, chunks, expected in CASES:
