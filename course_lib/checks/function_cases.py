@@ -367,10 +367,7 @@ def failing_earlier(
 
 
 def after_earlier(
-    learner: Learner,
-    target: str,
-    earlier: Sequence[tuple[str, str]],
-    run: Callable[[], str],
+    learner: Learner, target: str, earlier: Sequence[tuple[str, str]], run: Callable[[], str]
 ) -> str:
     """``run()``; when it fails and ``target`` calls the function of an earlier exercise whose
     check fails too, the hint says to fix that one first."""

@@ -30,12 +30,7 @@ from course_lib.checks.compare import (
     where_they_differ,
 )
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.function_cases import (
-    after_earlier,
-    expect_refusals,
-    local,
-    returned_json,
-)
+from course_lib.checks.function_cases import after_earlier, expect_refusals, local, returned_json
 from course_lib.checks.learner import Learner, raise_learner_error
 from course_lib.checks.lesson03 import containers
 from course_lib.checks.lesson03._annotation_cases import SETUP, annotation, refusals

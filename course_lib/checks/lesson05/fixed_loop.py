@@ -16,13 +16,7 @@ from course_lib.checks.compare import hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson05 import conversation, requests
-from course_lib.checks.lesson05._agent_tools import (
-    CHECK_MODEL,
-    CITIES,
-    NOTEBOOK,
-    run_loop,
-    unwrap,
-)
+from course_lib.checks.lesson05._agent_tools import CHECK_MODEL, CITIES, NOTEBOOK, run_loop, unwrap
 from course_lib.checks.lesson05.agent_loop import explain_raised, reference_view
 from course_lib.checks.lesson05.agent_loop.cases import Endless, call_spec, heuristic, script
 from course_lib.checks.lesson05.conversation import compare_messages, plain_messages
