@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from random import Random
 
+from course_lib.checks.lesson05._agent_tools import CITIES
 from course_lib.i18n import spoken_label, translate
 
 # A case's label, said in the learner's language when a check fails (``spoken``): the hidden
@@ -23,7 +24,6 @@ CASE_TEXTS = {
     "usage": "text, one call and a final usage chunk without choices",
 }
 
-CITIES = ["北京", "上海", "深圳", "Paris", "London", "東京"]
 TWO = [
     {"id": "call_a", "name": "get_weather", "arguments": '{"city": "北京"}'},
     {"id": "call_b", "name": "get_time", "arguments": '{"city": "上海"}'},
