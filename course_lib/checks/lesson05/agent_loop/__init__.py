@@ -32,6 +32,7 @@ from course_lib.checks.lesson05.agent_loop import cases, verdict
 from course_lib.checks.lesson05.agent_loop.verdict import compare, mask_repeats
 from course_lib.checks.lesson05.conversation import fail_refused, plain_messages
 from course_lib.checks.lesson05.requests import diagnose_requests
+from course_lib.i18n import spoken_label
 
 TEXTS = Catalog() | {
     "case": "run_agent(client, registry, {question}, model={model}, max_iterations={limit}) "
@@ -51,7 +52,7 @@ def case_label(label: str, question: str, limit: int) -> str:
         question=repr(question),
         model=repr(CHECK_MODEL),
         limit=limit,
-        label=cases.spoken(label),
+        label=spoken_label(cases.CASE_TEXTS, label),
     )
 
 

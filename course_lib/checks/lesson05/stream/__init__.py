@@ -21,6 +21,7 @@ from course_lib.checks.lesson05._agent_tools import (
     oracle_client,
 )
 from course_lib.checks.lesson05.stream import cases as streams
+from course_lib.i18n import spoken_label
 
 TEXTS = Catalog() | {
     "case": "collect_stream(<{count} chunks: {label}>)",
@@ -35,8 +36,8 @@ CASES = streams.stream_cases(hidden_rng("05.4"))
 
 def case_label(label: str, chunks: list[dict] | None) -> str:
     if chunks is None:
-        return text("case_local", label=streams.spoken(label))
-    return text("case", count=len(chunks), label=streams.spoken(label))
+        return text("case_local", label=spoken_label(streams.CASE_TEXTS, label))
+    return text("case", count=len(chunks), label=spoken_label(streams.CASE_TEXTS, label))
 
 
 def case_of(label: str) -> str:

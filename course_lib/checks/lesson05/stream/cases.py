@@ -11,9 +11,9 @@ import json
 from random import Random
 
 from course_lib.checks.lesson05._agent_tools import CITIES
-from course_lib.i18n import spoken_label, translate
+from course_lib.i18n import translate
 
-# A case's label, said in the learner's language when a check fails (``spoken``): the hidden
+# A case's label, said in the learner's language when a check fails (``spoken_label``): the hidden
 # streams' and the visible ones the rules of 05.4 name (see ``RULES`` in ``__init__.py``).
 CASE_TEXTS = {
     "hidden": "hidden stream {number}",
@@ -35,11 +35,6 @@ INTERLEAVED = "interleaved"
 LOCAL = "local"
 LATER_FIRST = "later_first"
 USAGE = "usage"
-
-
-def spoken(label: str) -> str:
-    """A case's label in the language in force (a visible case's is its key in CASE_TEXTS)."""
-    return spoken_label(CASE_TEXTS, label)
 
 
 def chunk(delta: dict | None, finish_reason: str | None = None, *, usage: dict | None = None):
