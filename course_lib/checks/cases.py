@@ -15,12 +15,12 @@ function must raise) stays a function of the check; the table holds the rest.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from course_lib.checks.compare import Hint, HintText, expect_equal
-from course_lib.checks.learner import Learner
+from course_lib.checks.learner import Learner, Reply
 
 
 @dataclass(frozen=True)
@@ -39,12 +39,19 @@ class Case:
     hint: HintText | None = None
 
 
-def run_cases(learner: Learner, target: str, cases: Iterable[Case]) -> int:
-    """Call ``target`` on every case in order; fail at the first wrong one. The number run."""
+def run_cases(
+    learner: Learner,
+    target: str,
+    cases: Iterable[Case],
+    value: Callable[[str, Reply, Any], Any] | None = None,
+) -> int:
+    """Call ``target`` on every case in order; fail at the first wrong one. The number run.
+    ``value(label, reply, expected)``, if given, reads the reply (``returned_json``)."""
     __tracebackhide__ = True
     count = 0
     for case in cases:
         reply = learner.call(target, *case.args, case=case.label, hints=case.raised)
-        expect_equal(case.label, case.expected, reply.value, hint=case.hint, hints=case.hints)
+        got = reply.value if value is None else value(case.label, reply, case.expected)
+        expect_equal(case.label, case.expected, got, hint=case.hint, hints=case.hints)
         count += 1
     return count

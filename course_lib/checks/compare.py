@@ -189,12 +189,7 @@ def pick_hint(got: Any, hints: Iterable[Hint], default: str | None = None) -> st
 
 
 def fail(
-    case: str,
-    expected: Any,
-    got: Any,
-    hint: str | None = None,
-    *,
-    where: str | None = None,
+    case: str, expected: Any, got: Any, hint: str | None = None, *, where: str | None = None
 ) -> None:
     """Raise ``CheckFailed`` for ``case`` with what was expected, what came back, and a hint."""
     __tracebackhide__ = True

@@ -176,17 +176,20 @@ def exercise(
     notebook: str,
     title: str,
     points: int,
-    targets: Sequence[str],
+    targets: Sequence[str] = (),
     rules: Sequence[Rule] = (),
     hints: Catalog | None = None,
 ) -> Callable[[Callable[..., str | None]], Callable[..., str | None]]:
     """Register the check of exercise ``id``. It returns an optional short summary (for example
     ``"12 cases"``) that the success line shows, and raises ``CheckFailed`` on a wrong case.
+    Without ``targets``, the one target is the name the title gives (``title="parse_react"``).
 
     With ``hints`` (the check's ``Catalog``), every rule's hint must be in it: a rule naming a
     hint nobody wrote fails here, when the lesson's checks are imported."""
     if hints is not None:
         hints.require((rule.hint for rule in rules), owner=f"exercise {id}")
+    if not targets:
+        targets = (title,)
 
     def register(run: Callable[..., str | None]) -> Callable[..., str | None]:
         if dict.__contains__(EXERCISES, id):

@@ -17,13 +17,12 @@ from functools import lru_cache
 from typing import Any
 
 from course_lib.checks import messages
-from course_lib.checks.cases import Case
+from course_lib.checks.cases import Case, run_cases
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import (
     Hint,
     HintText,
     Plain,
-    expect_equal,
     fail,
     first_difference,
     pick_hint,
@@ -205,11 +204,7 @@ def run_json_cases(learner: Learner, target: str, cases: Sequence[Case]) -> int:
     """``cases.run_cases`` for a function whose value may not be JSON at all (a type, a set):
     such a value fails its case with where it is (``returned_json``) before any comparison."""
     __tracebackhide__ = True
-    for case in cases:
-        reply = learner.call(target, *case.args, case=case.label, hints=case.raised)
-        got = returned_json(case.label, reply, case.expected)
-        expect_equal(case.label, case.expected, got, hint=case.hint, hints=case.hints)
-    return len(cases)
+    return run_cases(learner, target, cases, returned_json)
 
 
 def narrow(expected: dict, got: Any) -> tuple[str, Any, Any] | None:
@@ -367,10 +362,7 @@ def failing_earlier(
 
 
 def after_earlier(
-    learner: Learner,
-    target: str,
-    earlier: Sequence[tuple[str, str]],
-    run: Callable[[], str],
+    learner: Learner, target: str, earlier: Sequence[tuple[str, str]], run: Callable[[], str]
 ) -> str:
     """``run()``; when it fails and ``target`` calls the function of an earlier exercise whose
     check fails too, the hint says to fix that one first."""

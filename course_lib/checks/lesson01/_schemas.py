@@ -109,6 +109,11 @@ hint = HINTS.hint
 text = TEXTS.text
 
 
+def at(path: str) -> str:
+    """The Where line for ``path`` inside the tool's ``"function"`` (``"parameters.type"``)."""
+    return text("at_path", path=f"$.function.{path}")
+
+
 def plain(key: str, **fields: object) -> Plain:
     """A phrase shown as it is in Expected or Got (not as a quoted JSON string)."""
     return Plain(text(key, **fields))
@@ -160,39 +165,17 @@ def tool_parameters(tool: Any, what: str, name: str) -> dict:
         fail(case, SHAPE, outline(tool), hint("parameters_outside"))
     if function.get("name") != name:
         fail(
-            case,
-            name,
-            function.get("name"),
-            hint("name", name=json.dumps(name)),
-            where=text("at_path", path="$.function.name"),
+            case, name, function.get("name"), hint("name", name=json.dumps(name)), where=at("name")
         )
     description = function.get("description")
     if not isinstance(description, str) or not description.strip():
-        fail(
-            case,
-            plain("a_sentence"),
-            description,
-            hint("description"),
-            where=text("at_path", path="$.function.description"),
-        )
+        fail(case, plain("a_sentence"), description, hint("description"), where=at("description"))
     parameters = function.get("parameters")
     if not isinstance(parameters, dict):
         key = "wrap_parameters" if "properties" in function else "no_parameters"
-        fail(
-            case,
-            SHAPE,
-            outline(tool),
-            hint(key),
-            where=text("at_path", path="$.function.parameters"),
-        )
+        fail(case, SHAPE, outline(tool), hint(key), where=at("parameters"))
     if parameters.get("type") != "object":
-        fail(
-            case,
-            "object",
-            parameters.get("type"),
-            hint("object"),
-            where=text("at_path", path="$.function.parameters.type"),
-        )
+        fail(case, "object", parameters.get("type"), hint("object"), where=at("parameters.type"))
     _expect_valid_schema(case, parameters)
     return parameters
 
@@ -204,8 +187,7 @@ def _expect_valid_schema(case: str, parameters: dict) -> None:
     try:
         Draft202012Validator.check_schema(parameters)
     except SchemaError as exc:
-        path = ".".join(["$.function.parameters", *(str(part) for part in exc.path)])
-        where = text("at_path", path=path)
+        where = at(".".join(["parameters", *(str(part) for part in exc.path)]))
         type_names = "type" in exc.path or exc.validator in ("anyOf", "enum")
         chosen = hint("type_names") if type_names else hint("invalid_schema", message=exc.message)
         # Only the part of the schema that is wrong: ``where`` says where it sits.
@@ -222,7 +204,7 @@ def expect_properties(parameters: dict, names: list[str], what: str) -> dict:
             sorted(names),
             got_names,
             hint("properties"),
-            where=text("at_path", path="$.function.parameters.properties"),
+            where=at("parameters.properties"),
         )
     return properties
 
@@ -254,7 +236,7 @@ def expect_default(properties: dict, name: str, value: Any) -> None:
             plain("a_fitting_default"),
             prop,
             chosen,
-            where=text("at_path", path=f"$.function.parameters.properties.{name}"),
+            where=at(f"parameters.properties.{name}"),
         )
 
 
@@ -287,7 +269,7 @@ def expect_type(properties: dict, name: str, kind: str, chosen: HintText) -> Non
             {"type": kind},
             prop,
             chosen,
-            where=text("at_path", path=f"$.function.parameters.properties.{name}"),
+            where=at(f"parameters.properties.{name}"),
         )
 
 

@@ -45,33 +45,18 @@ def question_label(question: str) -> str:
 
 
 RULES = (
-    Rule(
-        "short_string",
-        f"the description is a string of at most {MAX_DESCRIPTION_CHARS} characters",
-        case="BETTER_DESCRIPTION",
-        hint="too_long",
-    ),
-    Rule(
-        "orders",
-        (
-            "every question in `ORDER_QUESTIONS`, and each of the check's hidden ones (other order "
-            "numbers, asked with the same kinds of words: order, package, parcel, track, where, "
-            "delivery status, arrive; 订单, 快递, 包裹, 物流状态, 到哪里), goes to "
-            "`track_order` with the right `order_number`"
-        ),
-        case=question_label("Where is my order 51234?"),
-        hint="order_words",
-    ),
-    Rule(
-        "web",
-        (
-            "every question in `WEB_QUESTIONS`, and the hidden web searches (news, facts, opening "
-            "hours), still goes to `search_web`"
-        ),
-        case=question_label("Search the web for news about 上海"),
-        hint="claims_web",
-    ),
-)
+    Rule("short_string",
+         f"the description is a string of at most {MAX_DESCRIPTION_CHARS} characters",
+         case="BETTER_DESCRIPTION", hint="too_long"),
+    Rule("orders", "every question in `ORDER_QUESTIONS`, and each of the check's hidden ones "
+         "(other order numbers, asked with the same kinds of words: order, package, parcel, track, "
+         "where, delivery status, arrive; 订单, 快递, 包裹, 物流状态, 到哪里), goes to "
+         "`track_order` with the right `order_number`",
+         case=question_label("Where is my order 51234?"), hint="order_words"),
+    Rule("web", "every question in `WEB_QUESTIONS`, and the hidden web searches (news, facts, "
+         "opening hours), still goes to `search_web`",
+         case=question_label("Search the web for news about 上海"), hint="claims_web"),
+)  # fmt: skip
 
 HINTS = Catalog() | {
     "not_str": "Assign a string: the description itself, not a list or another value.",
@@ -202,14 +187,7 @@ def expect_text(description: object) -> str:
     return description
 
 
-@exercise(
-    "01.6",
-    notebook=NOTEBOOK,
-    title="BETTER_DESCRIPTION",
-    points=2,
-    targets=("BETTER_DESCRIPTION",),
-    rules=RULES,
-)
+@exercise("01.6", notebook=NOTEBOOK, title="BETTER_DESCRIPTION", points=2, rules=RULES)
 def check_better_description(learner: Learner) -> str:
     from course_lib.local_model import HeuristicPolicy, explain_choice, make_client
 

@@ -42,50 +42,22 @@ ANTHROPIC_CASE = translate(TEXTS, "case", ENGLISH, name="to_anthropic", tool="ge
 RESPONSES_CASE = translate(TEXTS, "case", ENGLISH, name="to_responses", tool="get_weather")
 
 RULES = (
-    Rule(
-        "anthropic_keys",
-        (
-            '`to_anthropic(tool)` returns exactly `{"name": ..., "description": ..., '
-            '"input_schema": ...}`, without a `"type"`'
-        ),
-        case=ANTHROPIC_CASE,
-        hint="anthropic_type",
-    ),
-    Rule(
-        "anthropic_input_schema",
-        "the schema is called `input_schema` in that format, not `parameters`",
-        case=ANTHROPIC_CASE,
-        hint="anthropic_parameters",
-    ),
-    Rule(
-        "responses_flat",
-        (
-            '`to_responses(tool)` returns the flat `{"type": "function", "name": ..., '
-            '"description": ..., "parameters": ..., "strict": False}`, exactly these five '
-            "keys"
-        ),
-        case=RESPONSES_CASE,
-        hint="responses_flat",
-    ),
-    Rule(
-        "responses_strict",
-        '`"strict"` is `False` (these tools are not strict)',
-        case=RESPONSES_CASE,
-        hint="strict",
-    ),
-    Rule(
-        "schema_unchanged",
-        "the parameters schema goes through unchanged, every key of it",
-        case=ANTHROPIC_CASE,
-        hint="schema_unchanged",
-    ),
-    Rule(
-        "new_dict",
-        "both return a **new** dict and leave the tool they are given as it was",
-        case=translate(TEXTS, "case_after", ENGLISH, name="to_anthropic", tool="get_weather"),
-        hint="mutated",
-    ),
-)
+    Rule("anthropic_keys", '`to_anthropic(tool)` returns exactly `{"name": ..., "description": '
+         '..., "input_schema": ...}`, without a `"type"`', case=ANTHROPIC_CASE,
+         hint="anthropic_type"),
+    Rule("anthropic_input_schema", "the schema is called `input_schema` in that format, not "
+         "`parameters`", case=ANTHROPIC_CASE, hint="anthropic_parameters"),
+    Rule("responses_flat", '`to_responses(tool)` returns the flat `{"type": "function", "name": '
+         '..., "description": ..., "parameters": ..., "strict": False}`, exactly these five keys',
+         case=RESPONSES_CASE, hint="responses_flat"),
+    Rule("responses_strict", '`"strict"` is `False` (these tools are not strict)',
+         case=RESPONSES_CASE, hint="strict"),
+    Rule("schema_unchanged", "the parameters schema goes through unchanged, every key of it",
+         case=ANTHROPIC_CASE, hint="schema_unchanged"),
+    Rule("new_dict", "both return a **new** dict and leave the tool they are given as it was",
+         case=translate(TEXTS, "case_after", ENGLISH, name="to_anthropic", tool="get_weather"),
+         hint="mutated"),
+)  # fmt: skip
 
 HINTS = Catalog() | {
     "anthropic_nested": 'Anthropic tools are flat: take "name" etc. out of "function".',

@@ -19,84 +19,35 @@ from course_lib.checks.lesson01._values import CITIES, NOTEBOOK, random_word
 SHAPE_CASE = schema_text("case_shape", what="NOTES_TOOL")
 
 RULES = (
-    Rule(
-        "envelope",
-        'the outer shape is the same as in 01.1, with `"parameters"` inside `"function"`',
-        case=SHAPE_CASE,
-        hint="wrap_parameters",
-    ),
+    Rule("envelope", 'the outer shape is the same as in 01.1, with `"parameters"` inside '
+         '`"function"`', case=SHAPE_CASE, hint="wrap_parameters"),
     Rule("name", 'the name is exactly `"search_notes"`', case=SHAPE_CASE, hint="name"),
-    Rule(
-        "description",
-        "the description is a non-empty sentence",
-        case=SHAPE_CASE,
-        hint="description",
-    ),
-    Rule(
-        "properties",
-        (
-            '`"parameters"` has `"type": "object"` and exactly three properties: `keyword`, '
-            "`limit`, `tags`"
-        ),
-        case=schema_text("case_names", what="NOTES_TOOL"),
-        hint="properties",
-    ),
-    Rule(
-        "keyword_string",
-        "`keyword` is a string",
-        case=arguments_label({"keyword": 7}),
-        hint="keyword_type",
-    ),
-    Rule(
-        "limit_integer",
-        "`limit` is an integer, not any number (2.5 must be rejected)",
-        case=arguments_label({"keyword": "budget", "limit": 2.5}),
-        hint="limit_integer",
-    ),
-    Rule(
-        "tags_items",
-        "`tags` is an array whose items are strings",
-        case=arguments_label({"keyword": "budget", "tags": [1, 2]}),
-        hint="tags_array",
-    ),
-    Rule(
-        "tags_items_not_null",
-        (
-            'an item of `tags` is never `null`: only the list itself may be (`["travel", null]` '
-            "must be rejected)"
-        ),
-        case=arguments_label({"keyword": "budget", "tags": ["travel", None]}),
-        hint="tags_null_items",
-    ),
-    Rule(
-        "required",
-        "only `keyword` is required",
-        case=arguments_label({"keyword": "北京"}),
-        hint="not_required",
-    ),
-    Rule(
-        "closed",
-        '`"additionalProperties": false`',
-        case=arguments_label({"keyword": "budget", "folder": "inbox"}),
-        hint="closed",
-    ),
-    Rule(
-        "limit_default",
-        'a `"default"` for `limit` is optional; if present, it is `5`',
-        case=schema_text("case_default", name="limit"),
-        hint="default_value",
-    ),
-    Rule(
-        "tags_default",
-        (
-            'a `"default"` for `tags` is optional; if present, it is `null` (`None` in Python), '
-            'and then the type must allow `null` too (`"type": ["array", "null"]`): a '
-            "default has to fit its own schema"
-        ),
-        case=schema_text("case_default_fits", name="tags"),
-        hint="default_fits_null",
-    ),
-)
+    Rule("description", "the description is a non-empty sentence", case=SHAPE_CASE,
+         hint="description"),
+    Rule("properties", '`"parameters"` has `"type": "object"` and exactly three properties: '
+         "`keyword`, `limit`, `tags`", case=schema_text("case_names", what="NOTES_TOOL"),
+         hint="properties"),
+    Rule("keyword_string", "`keyword` is a string", case=arguments_label({"keyword": 7}),
+         hint="keyword_type"),
+    Rule("limit_integer", "`limit` is an integer, not any number (2.5 must be rejected)",
+         case=arguments_label({"keyword": "budget", "limit": 2.5}), hint="limit_integer"),
+    Rule("tags_items", "`tags` is an array whose items are strings",
+         case=arguments_label({"keyword": "budget", "tags": [1, 2]}), hint="tags_array"),
+    Rule("tags_items_not_null", "an item of `tags` is never `null`: only the list itself may be "
+         '(`["travel", null]` must be rejected)',
+         case=arguments_label({"keyword": "budget", "tags": ["travel", None]}),
+         hint="tags_null_items"),
+    Rule("required", "only `keyword` is required", case=arguments_label({"keyword": "北京"}),
+         hint="not_required"),
+    Rule("closed", '`"additionalProperties": false`',
+         case=arguments_label({"keyword": "budget", "folder": "inbox"}), hint="closed"),
+    Rule("limit_default", 'a `"default"` for `limit` is optional; if present, it is `5`',
+         case=schema_text("case_default", name="limit"), hint="default_value"),
+    Rule("tags_default", 'a `"default"` for `tags` is optional; if present, it is `null` (`None` '
+         'in Python), and then the type must allow `null` too (`"type": ["array", "null"]`): a '
+         "default has to fit its own schema", case=schema_text("case_default_fits", name="tags"),
+         hint="default_fits_null"),
+)  # fmt: skip
 
 HINTS = Catalog() | {
     "keyword_type": "keyword is a str: give it the JSON Schema type string.",
@@ -155,14 +106,7 @@ def argument_cases() -> list[ArgumentCase]:
     return cases
 
 
-@exercise(
-    "01.2",
-    notebook=NOTEBOOK,
-    title="NOTES_TOOL",
-    points=2,
-    targets=("NOTES_TOOL",),
-    rules=RULES,
-)
+@exercise("01.2", notebook=NOTEBOOK, title="NOTES_TOOL", points=2, rules=RULES)
 def check_notes_tool(learner: Learner) -> str:
     property_hints = {
         "keyword": hint("keyword_type"),

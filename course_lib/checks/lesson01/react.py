@@ -54,47 +54,30 @@ def case_label(text: str, tools: list[str] = TOOLS) -> str:
 
 
 RULES = (
-    Rule("answer", (
-            "a reply without a line that starts with `Action:` is an answer: return `{\"answer\": "
-            "text.strip()}`"
-        ),
-         case=case_label(ANSWER), hint="answer"),
-    Rule("line_start", (
-            "only a line that *starts* with `Action:` counts, not the word inside a sentence"
-        ),
-         case=case_label(MENTION), hint="line_start"),
+    Rule("answer", "a reply without a line that starts with `Action:` is an answer: return "
+         '`{"answer": text.strip()}`', case=case_label(ANSWER), hint="answer"),
+    Rule("line_start", "only a line that *starts* with `Action:` counts, not the word inside a "
+         "sentence", case=case_label(MENTION), hint="line_start"),
     Rule("action", "the arguments are the JSON object after `Action Input:`, decoded",
          case=case_label(TIDY), hint="action"),
-    Rule("first_action", (
-            "the tool is the rest of the **first** `Action:` line, stripped (a later one is not "
-            "run)"
-        ),
-         case=case_label(TWO_ACTIONS), hint="first_action"),
-    Rule("unknown_tool", (
-            "a tool not in `tool_names` gives `{\"error\": \"unknown_tool\", \"message\": ...}`, "
-            "the message naming that tool, in any language (`没有这个工具: get_wether`)"
-        ),
+    Rule("first_action", "the tool is the rest of the **first** `Action:` line, stripped (a later "
+         "one is not run)", case=case_label(TWO_ACTIONS), hint="first_action"),
+    Rule("unknown_tool", 'a tool not in `tool_names` gives `{"error": "unknown_tool", "message": '
+         "...}`, the message naming that tool, in any language (`没有这个工具: get_wether`)",
          case=case_label(TYPO), hint="unknown_tool"),
-    Rule("one_value", (
-            "read exactly one JSON value, after `Action Input:` and any spaces or line breaks: "
-            "what follows it is not part of the arguments"
-        ),
-         case=case_label(REMARK), hint="one_value"),
-    Rule("bad_json", (
-            "input that is not valid JSON gives `{\"error\": \"bad_input\", \"message\": ...}`, a "
-            "message in your own words and any language (`参数必须是一个 JSON 对象`), never an "
-            "exception"
-        ),
-         case=case_label(QUOTES), hint="catch"),
-    Rule("incomplete", (
-            "an action without a complete `Action Input:` (cut off mid-stream, or no such line) is "
-            "`bad_input` too, never the answer"
-        ),
-         case=case_label(CUT_OFF), hint="incomplete"),
-    Rule("object", "so is a JSON value that is not an object, such as `\"北京\"`",
+    Rule("one_value", "read exactly one JSON value, after `Action Input:` and any spaces or line "
+         "breaks: what follows it is not part of the arguments", case=case_label(REMARK),
+         hint="one_value"),
+    Rule("bad_json", 'input that is not valid JSON gives `{"error": "bad_input", "message": ...}`, '
+         "a message in your own words and any language (`参数必须是一个 JSON 对象`), never an "
+         "exception", case=case_label(QUOTES), hint="catch"),
+    Rule("incomplete", "an action without a complete `Action Input:` (cut off mid-stream, or no "
+         "such line) is `bad_input` too, never the answer", case=case_label(CUT_OFF),
+         hint="incomplete"),
+    Rule("object", 'so is a JSON value that is not an object, such as `"北京"`',
          case=case_label(NOT_OBJECT), hint="object"),
-    Rule("name_first", "check the tool name before reading the input",
-         case=case_label(BOTH_WRONG), hint="name_first"),
+    Rule("name_first", "check the tool name before reading the input", case=case_label(BOTH_WRONG),
+         hint="name_first"),
 )  # fmt: skip
 
 HINTS = Catalog() | {
@@ -345,14 +328,7 @@ def check_case(learner: Learner, text: str, tool_names: list[str], key: str) -> 
         fail(case, shown, reply.value, chosen)
 
 
-@exercise(
-    "01.7",
-    notebook=NOTEBOOK,
-    title="parse_react",
-    points=2,
-    targets=("parse_react",),
-    rules=RULES,
-)
+@exercise("01.7", notebook=NOTEBOOK, title="parse_react", points=2, rules=RULES)
 def check_parse_react(learner: Learner) -> str:
     cases = [*VISIBLE, *hidden_cases(hidden_rng("01.7"))]
     for text, tool_names, key in cases:

@@ -71,83 +71,31 @@ SECOND_ROUND_CASE = case_label(SECOND_ROUND_QUESTION)
 
 RULES = (
     Rule("model", "pass `model=model` to every request", case=WEATHER_CASE, hint="model"),
-    Rule(
-        "first_request",
-        (
-            "the first request holds one user message with `question`, nothing else (no system "
-            "message)"
-        ),
-        case=WEATHER_CASE,
-        hint="first_messages",
-    ),
+    Rule("first_request", "the first request holds one user message with `question`, nothing else "
+         "(no system message)", case=WEATHER_CASE, hint="first_messages"),
     Rule("tools", "pass `tools=tools` to every request", case=WEATHER_CASE, hint="tools"),
-    Rule(
-        "no_calls",
-        "if the reply has no tool calls (`tool_calls` is `None`), return its `content` right away",
-        case=NO_CALLS_CASE,
-        hint="none_calls",
-    ),
-    Rule(
-        "calls_decide",
-        "a reply *with* tool calls may hold text too: decide by `tool_calls`, not by `content`",
-        case=TEXT_AND_CALL_CASE,
-        hint="text_beside_calls",
-    ),
-    Rule(
-        "assistant_once",
-        (
-            "otherwise append the assistant message **once**, however many calls it holds, as the "
-            "plain dict of section 3 (or the message object itself)"
-        ),
-        case=TWO_CALLS_CASE,
-        hint="assistant_once",
-    ),
-    Rule(
-        "decode",
-        "decode each call's arguments with `json.loads` and call `functions[name](**arguments)`",
-        case=WEATHER_CASE,
-        hint="decode",
-    ),
-    Rule(
-        "every_call",
-        "run **every** tool call, in order, and append one tool message per call",
-        case=TWO_CALLS_CASE,
-        hint="every_call",
-    ),
-    Rule(
-        "own_id",
-        "each tool message carries its own call's id",
-        case=TWO_CALLS_CASE,
-        hint="own_id",
-    ),
-    Rule(
-        "tool_messages",
-        "build each tool message with your `tool_message` from 01.3",
-        case=WEATHER_CASE,
-        hint="json_not_str",
-    ),
-    Rule(
-        "second_request",
-        "send the conversation once more (same `model` and `tools`)",
-        case=WEATHER_CASE,
-        hint="send_again",
-    ),
-    Rule(
-        "returns_text",
-        ("return the `content` of that second reply, a `str`"),
-        case=WEATHER_CASE,
-        hint="return_text",
-    ),
-    Rule(
-        "one_round",
-        (
-            "stop there even when that reply asks for more tools: one round trip, at most two "
-            "requests (lesson 05 loops)"
-        ),
-        case=SECOND_ROUND_CASE,
-        hint="second_calls",
-    ),
-)
+    Rule("no_calls", "if the reply has no tool calls (`tool_calls` is `None`), return its "
+         "`content` right away", case=NO_CALLS_CASE, hint="none_calls"),
+    Rule("calls_decide", "a reply *with* tool calls may hold text too: decide by `tool_calls`, not "
+         "by `content`", case=TEXT_AND_CALL_CASE, hint="text_beside_calls"),
+    Rule("assistant_once", "otherwise append the assistant message **once**, however many calls it "
+         "holds, as the plain dict of section 3 (or the message object itself)",
+         case=TWO_CALLS_CASE, hint="assistant_once"),
+    Rule("decode", "decode each call's arguments with `json.loads` and call "
+         "`functions[name](**arguments)`", case=WEATHER_CASE, hint="decode"),
+    Rule("every_call", "run **every** tool call, in order, and append one tool message per call",
+         case=TWO_CALLS_CASE, hint="every_call"),
+    Rule("own_id", "each tool message carries its own call's id", case=TWO_CALLS_CASE,
+         hint="own_id"),
+    Rule("tool_messages", "build each tool message with your `tool_message` from 01.3",
+         case=WEATHER_CASE, hint="json_not_str"),
+    Rule("second_request", "send the conversation once more (same `model` and `tools`)",
+         case=WEATHER_CASE, hint="send_again"),
+    Rule("returns_text", "return the `content` of that second reply, a `str`", case=WEATHER_CASE,
+         hint="return_text"),
+    Rule("one_round", "stop there even when that reply asks for more tools: one round trip, at "
+         "most two requests (lesson 05 loops)", case=SECOND_ROUND_CASE, hint="second_calls"),
+)  # fmt: skip
 
 HINTS = Catalog() | {
     "no_request": "Call client.chat.completions.create.",
@@ -240,14 +188,7 @@ def readable(reply: Reply) -> Reply:
     return Reply({**reply.data, "raised": {**reply.data["raised"], "message": message}})
 
 
-@exercise(
-    "01.4",
-    notebook=NOTEBOOK,
-    title="ask_with_tools",
-    points=3,
-    targets=("ask_with_tools",),
-    rules=RULES,
-)
+@exercise("01.4", notebook=NOTEBOOK, title="ask_with_tools", points=3, rules=RULES)
 def check_ask_with_tools(learner: Learner) -> str:
     from course_lib.local_model import HeuristicPolicy
 

@@ -41,51 +41,22 @@ FIRST_DICT_CALL_CASE = case_label(
 )
 
 RULES = (
-    Rule(
-        "keys",
-        'the message has exactly three keys: `"role"`, `"tool_call_id"`, `"content"`',
-        case=WEATHER_CASE,
-        hint="extra_keys",
-    ),
+    Rule("keys", 'the message has exactly three keys: `"role"`, `"tool_call_id"`, `"content"`',
+         case=WEATHER_CASE, hint="extra_keys"),
     Rule("role", '`"role"` is `"tool"`', case=WEATHER_CASE, hint="role"),
-    Rule(
-        "tool_call_id",
-        '`"tool_call_id"` is the id of the call it answers (the key is `tool_call_id`, not `id`)',
-        case=WEATHER_CASE,
-        hint="id_key",
-    ),
-    Rule(
-        "both_forms",
-        (
-            "`tool_call` is either the SDK's object, as in `assistant.tool_calls[0]` above (its id "
-            'is `tool_call.id`), or a plain dict of the same shape (`tool_call["id"]`), which is '
-            "what you get when you keep the conversation as dicts"
-        ),
-        case=FIRST_DICT_CALL_CASE,
-        hint="dict_call",
-    ),
-    Rule(
-        "string_unchanged",
-        'a `str` result is the `"content"` unchanged',
-        case=WEATHER_CASE,
-        hint="string_unchanged",
-    ),
-    Rule(
-        "json_text",
-        (
-            "any other result becomes JSON text with `json.dumps`, not `str()` (so `42` becomes "
-            '`"42"` and `None` becomes `"null"`)'
-        ),
-        case=DICT_RESULT_CASE,
-        hint="json_not_str",
-    ),
-    Rule(
-        "ensure_ascii",
-        "that JSON keeps 北京 as 北京 (`ensure_ascii=False`)",
-        case=DICT_RESULT_CASE,
-        hint="ensure_ascii",
-    ),
-)
+    Rule("tool_call_id", '`"tool_call_id"` is the id of the call it answers (the key is '
+         "`tool_call_id`, not `id`)", case=WEATHER_CASE, hint="id_key"),
+    Rule("both_forms", "`tool_call` is either the SDK's object, as in `assistant.tool_calls[0]` "
+         'above (its id is `tool_call.id`), or a plain dict of the same shape (`tool_call["id"]`), '
+         "which is what you get when you keep the conversation as dicts", case=FIRST_DICT_CALL_CASE,
+         hint="dict_call"),
+    Rule("string_unchanged", 'a `str` result is the `"content"` unchanged', case=WEATHER_CASE,
+         hint="string_unchanged"),
+    Rule("json_text", "any other result becomes JSON text with `json.dumps`, not `str()` (so `42` "
+         'becomes `"42"` and `None` becomes `"null"`)', case=DICT_RESULT_CASE, hint="json_not_str"),
+    Rule("ensure_ascii", "that JSON keeps 北京 as 北京 (`ensure_ascii=False`)",
+         case=DICT_RESULT_CASE, hint="ensure_ascii"),
+)  # fmt: skip
 
 HINTS = Catalog() | {
     "not_dict": 'Return a dict: {{"role": "tool", "tool_call_id": ..., "content": ...}}.',
@@ -230,14 +201,7 @@ def exception_hints(form: str) -> list[tuple[Callable[[Reply], bool], str]]:
     ]
 
 
-@exercise(
-    "01.3",
-    notebook=NOTEBOOK,
-    title="tool_message",
-    points=2,
-    targets=("tool_message",),
-    rules=RULES,
-)
+@exercise("01.3", notebook=NOTEBOOK, title="tool_message", points=2, rules=RULES)
 def check_tool_message(learner: Learner) -> str:
     table = cases(hidden_rng("01.3"))
     for form, call_id, result, arguments in table:

@@ -20,71 +20,27 @@ from course_lib.checks.lesson01._values import CITIES, NOTEBOOK, random_word
 SHAPE_CASE = schema_text("case_shape", what="WEATHER_TOOL")
 
 RULES = (
-    Rule(
-        "envelope",
-        (
-            'the outer dict is `{"type": "function", "function": {...}}`, with `"name"`, '
-            '`"description"` and `"parameters"` inside `"function"`'
-        ),
-        case=SHAPE_CASE,
-        hint="flat",
-    ),
+    Rule("envelope", 'the outer dict is `{"type": "function", "function": {...}}`, with `"name"`, '
+         '`"description"` and `"parameters"` inside `"function"`', case=SHAPE_CASE, hint="flat"),
     Rule("name", 'the name is exactly `"get_weather"`', case=SHAPE_CASE, hint="name"),
-    Rule(
-        "description",
-        "the description is a non-empty sentence saying what the tool does",
-        case=SHAPE_CASE,
-        hint="description",
-    ),
-    Rule(
-        "object",
-        '`"parameters"` is a JSON Schema with `"type": "object"`',
-        case=SHAPE_CASE,
-        hint="object",
-    ),
-    Rule(
-        "properties",
-        "it has exactly two properties, `city` and `unit`",
-        case=schema_text("case_names", what="WEATHER_TOOL"),
-        hint="properties",
-    ),
-    Rule(
-        "city_string",
-        "`city` is a string",
-        case=arguments_label({"city": 42}),
-        hint="city_type",
-    ),
-    Rule(
-        "unit_type",
-        '`unit` is a string (`"type": "string"`)',
-        case=schema_text("case_type", name="unit"),
-        hint="unit_type",
-    ),
-    Rule(
-        "unit_enum",
-        'that can only be `"c"` or `"f"`',
-        case=arguments_label({"city": "上海", "unit": "kelvin"}),
-        hint="unit_enum",
-    ),
-    Rule(
-        "required",
-        "only `city` is required",
-        case=arguments_label({"city": "北京"}),
-        hint="not_required",
-    ),
-    Rule(
-        "closed",
-        'no other argument is allowed (`"additionalProperties": false`)',
-        case=arguments_label({"city": "北京", "country": "CN"}),
-        hint="closed",
-    ),
-    Rule(
-        "default",
-        'a `"default"` for `unit` is optional; if present, it is `"c"`',
-        case=schema_text("case_default", name="unit"),
-        hint="default_value",
-    ),
-)
+    Rule("description", "the description is a non-empty sentence saying what the tool does",
+         case=SHAPE_CASE, hint="description"),
+    Rule("object", '`"parameters"` is a JSON Schema with `"type": "object"`', case=SHAPE_CASE,
+         hint="object"),
+    Rule("properties", "it has exactly two properties, `city` and `unit`",
+         case=schema_text("case_names", what="WEATHER_TOOL"), hint="properties"),
+    Rule("city_string", "`city` is a string", case=arguments_label({"city": 42}), hint="city_type"),
+    Rule("unit_type", '`unit` is a string (`"type": "string"`)',
+         case=schema_text("case_type", name="unit"), hint="unit_type"),
+    Rule("unit_enum", 'that can only be `"c"` or `"f"`',
+         case=arguments_label({"city": "上海", "unit": "kelvin"}), hint="unit_enum"),
+    Rule("required", "only `city` is required", case=arguments_label({"city": "北京"}),
+         hint="not_required"),
+    Rule("closed", 'no other argument is allowed (`"additionalProperties": false`)',
+         case=arguments_label({"city": "北京", "country": "CN"}), hint="closed"),
+    Rule("default", 'a `"default"` for `unit` is optional; if present, it is `"c"`',
+         case=schema_text("case_default", name="unit"), hint="default_value"),
+)  # fmt: skip
 
 HINTS = Catalog() | {
     "city_type": "city is a str: give it the JSON Schema type string.",
@@ -131,14 +87,7 @@ def argument_cases() -> list[ArgumentCase]:
     return cases
 
 
-@exercise(
-    "01.1",
-    notebook=NOTEBOOK,
-    title="WEATHER_TOOL",
-    points=2,
-    targets=("WEATHER_TOOL",),
-    rules=RULES,
-)
+@exercise("01.1", notebook=NOTEBOOK, title="WEATHER_TOOL", points=2, rules=RULES)
 def check_weather_tool(learner: Learner) -> str:
     property_hints = {"city": hint("city_type"), "unit": hint("unit_enum")}
     return check_tool(

@@ -120,51 +120,27 @@ def case_of(doc: str | None) -> str:
 
 
 RULES = (
-    Rule("tuple", (
-            "it returns a **tuple** `(summary, descriptions)`, not a list"
-        ), case=case_of(WEATHER_DOC),
-         hint="tuple"),
-    Rule("cleandoc", (
-            "the text is cleaned with `inspect.cleandoc` first (up to Python 3.12 the headers are "
-            "indented)"
-        ),
-         case=case_of(WEATHER_DOC), hint="indented_header"),
+    Rule("tuple", "it returns a **tuple** `(summary, descriptions)`, not a list",
+         case=case_of(WEATHER_DOC), hint="tuple"),
+    Rule("cleandoc", "the text is cleaned with `inspect.cleandoc` first (up to Python 3.12 the "
+         "headers are indented)", case=case_of(WEATHER_DOC), hint="indented_header"),
     Rule("type_dropped", "in `name (type): text` the `(type)` part is dropped",
          case=case_of(WEATHER_DOC), hint="drop_type"),
-    Rule("continuation", (
-            "a line indented deeper than the entries continues the previous description, joined "
-            "with one space"
-        ),
-         case=case_of(WEATHER_DOC), hint="continuation"),
-    Rule("section_end", (
-            "the section ends at the next line that is not indented (`Returns:`, `Raises:`)"
-        ),
-         case=case_of(WEATHER_DOC), hint="section_end"),
-    Rule("summary_joined", (
-            "**summary**: the lines before the first blank line, each stripped, joined with one "
-            "space"
-        ),
-         case=case_of(CHINESE_DOC), hint="summary_lines"),
-    Rule("summary_header", (
-            "a section header (`Args:`, `Arguments:`, `Returns:`, `Raises:`, `Yields:`, "
-            "`Examples:`, `Example:`, `Note:`) ends the summary too, even without a blank line "
-            "before it"
-        ),
-         case=case_of(VISIBLE[4][0]), hint="summary_header"),
-    Rule("arguments", (
-            "**descriptions**, name to description, come from the section that starts at `Args:` "
-            "or at `Arguments:`"
-        ),
-         case=case_of(ARGUMENTS_DOC), hint="arguments_header"),
-    Rule("first_colon", (
-            "an entry splits at its **first** colon only: `time: When, as HH:MM.` gives `When, as "
-            "HH:MM.`"
-        ), case=case_of(ARGUMENTS_DOC),
-         hint="first_colon"),
-    Rule("empty", "`None` or a blank text gives `(\"\", {})`", case=case_of(None), hint="none"),
-    Rule("blank_inside", (
-            "a blank line inside the section is skipped: it does not end the section"
-        ),
+    Rule("continuation", "a line indented deeper than the entries continues the previous "
+         "description, joined with one space", case=case_of(WEATHER_DOC), hint="continuation"),
+    Rule("section_end", "the section ends at the next line that is not indented (`Returns:`, "
+         "`Raises:`)", case=case_of(WEATHER_DOC), hint="section_end"),
+    Rule("summary_joined", "**summary**: the lines before the first blank line, each stripped, "
+         "joined with one space", case=case_of(CHINESE_DOC), hint="summary_lines"),
+    Rule("summary_header", "a section header (`Args:`, `Arguments:`, `Returns:`, `Raises:`, "
+         "`Yields:`, `Examples:`, `Example:`, `Note:`) ends the summary too, even without a blank "
+         "line before it", case=case_of(VISIBLE[4][0]), hint="summary_header"),
+    Rule("arguments", "**descriptions**, name to description, come from the section that starts at "
+         "`Args:` or at `Arguments:`", case=case_of(ARGUMENTS_DOC), hint="arguments_header"),
+    Rule("first_colon", "an entry splits at its **first** colon only: `time: When, as HH:MM.` "
+         "gives `When, as HH:MM.`", case=case_of(ARGUMENTS_DOC), hint="first_colon"),
+    Rule("empty", '`None` or a blank text gives `("", {})`', case=case_of(None), hint="none"),
+    Rule("blank_inside", "a blank line inside the section is skipped: it does not end the section",
          case=case_of(TRIP_DOC), hint="blank_inside"),
 )  # fmt: skip
 
@@ -428,14 +404,7 @@ def check_docstring(learner: Learner, doc: str | None, summary: str, expected: d
         fail(case, Plain(wanted), Plain(got), hint("tuple"))
 
 
-@exercise(
-    "02.3",
-    notebook="02_reflection",
-    title="parse_google_docstring",
-    points=2,
-    targets=("parse_google_docstring",),
-    rules=RULES,
-)
+@exercise("02.3", notebook="02_reflection", title="parse_google_docstring", points=2, rules=RULES)
 def check_parse_google_docstring(learner: Learner) -> str:
     hidden = hidden_docstrings()
     for doc, summary, expected in (*VISIBLE, *hidden):

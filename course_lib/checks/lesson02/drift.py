@@ -125,39 +125,27 @@ FIRST = case_of(SEARCH_NOTES, "NOTES_TOOL")
 RULES = (
     Rule("list", "it returns a list of strings, `[]` when nothing drifted", case=FIRST,
          hint="list_of_str"),
-    Rule("format", (
-            "each line starts with its kind, a colon, a space and the parameter name; any "
-            "explanation may follow"
-        ),
-         case=FIRST, hint="line_format"),
-    Rule("missing_extra", (
-            "`missing: archived (in the function, not in the tool)`, and `extra: query (in the "
-            "tool, not in the function)` for the reverse"
-        ), case=FIRST,
+    Rule("format", "each line starts with its kind, a colon, a space and the parameter name; any "
+         "explanation may follow", case=FIRST, hint="line_format"),
+    Rule("missing_extra", "`missing: archived (in the function, not in the tool)`, and `extra: "
+         "query (in the tool, not in the function)` for the reverse", case=FIRST,
          hint="missing_vs_extra"),
     Rule("only_line", "a `missing` or `extra` parameter gets only that line", case=FIRST,
          hint="only_missing"),
-    Rule("required", (
-            "`required: limit is optional in the function but required in the tool`: required on "
-            "one side, optional on the other"
-        ), case=FIRST,
-         hint="required"),
-    Rule("type", (
-            "`type: limit is integer in the function but string in the tool`: the `\"type\"` "
-            "values differ"
-        ), case=FIRST, hint="type"),
+    Rule("required", "`required: limit is optional in the function but required in the tool`: "
+         "required on one side, optional on the other", case=FIRST, hint="required"),
+    Rule("type", '`type: limit is integer in the function but string in the tool`: the `"type"` '
+         "values differ", case=FIRST, hint="type"),
     Rule("type_names", "a `type` line names both JSON types", case=FIRST, hint="type_names"),
-    Rule("untyped", "a tool property without `\"type\"` counts as a different type",
+    Rule("untyped", 'a tool property without `"type"` counts as a different type',
          case=case_of(*VISIBLE[2][:2]), hint="untyped"),
-    Rule("no_required", "a tool without `\"required\"` requires nothing",
+    Rule("no_required", 'a tool without `"required"` requires nothing',
          case=case_of(*VISIBLE[4][:2]), hint="no_required_key"),
-    Rule("only_type", "only `\"type\"` is compared: descriptions, enums and defaults may differ",
+    Rule("only_type", 'only `"type"` is compared: descriptions, enums and defaults may differ',
          case=case_of(*VISIBLE[5][:2]), hint="extra_type"),
-    Rule("type_list", (
-            "a list of types is compared as it is: `[\"integer\", \"null\"]` is not `integer`, "
-            "since it lets the model send `null`"
-        ),
-         case=case_of(*VISIBLE[7][:2]), hint="nullable_is_not_type"),
+    Rule("type_list", 'a list of types is compared as it is: `["integer", "null"]` is not '
+         "`integer`, since it lets the model send `null`", case=case_of(*VISIBLE[7][:2]),
+         hint="nullable_is_not_type"),
 )  # fmt: skip
 
 TEXTS = Catalog() | {
@@ -403,14 +391,7 @@ def run(learner: Learner) -> str:
     return TEXTS.text("summary", visible=len(VISIBLE), hidden=len(hidden))
 
 
-@exercise(
-    "02.5",
-    notebook="02_reflection",
-    title="find_drift",
-    points=2,
-    targets=("find_drift",),
-    rules=RULES,
-)
+@exercise("02.5", notebook="02_reflection", title="find_drift", points=2, rules=RULES)
 def check_find_drift(learner: Learner) -> str:
     return after_earlier(
         learner, "find_drift", (("parameters_schema", "02.2"),), lambda: run(learner)

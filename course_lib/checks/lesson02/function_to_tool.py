@@ -101,47 +101,28 @@ VISIBLE_TOOLS = (
 )  # fmt: skip
 
 RULES = (
-    Rule("wrapper", (
-            "the tool is `{\"type\": \"function\", \"function\": {\"name\": ..., \"description\": "
-            "..., \"parameters\": ...}}`"
-        ),
-         case=case_of(WEATHER_FUNCTION, None), hint="wrapper"),
+    Rule("wrapper", 'the tool is `{"type": "function", "function": {"name": ..., "description": '
+         '..., "parameters": ...}}`', case=case_of(WEATHER_FUNCTION, None), hint="wrapper"),
     Rule("name", "`name` is `func.__name__`", case=case_of(WEATHER_FUNCTION, None), hint="name"),
-    Rule("summary", (
-            "with `description=None`, the description is the docstring's summary, not the whole "
-            "docstring"
-        ),
-         case=case_of(WEATHER_FUNCTION, None), hint="summary_only"),
-    Rule("param_descriptions", (
-            "`parameters` is `parameters_schema(func)` with each documented parameter's "
-            "description added to its property"
-        ),
-         case=case_of(WEATHER_FUNCTION, None), hint="param_descriptions"),
+    Rule("summary", "with `description=None`, the description is the docstring's summary, not "
+         "the whole docstring", case=case_of(WEATHER_FUNCTION, None), hint="summary_only"),
+    Rule("param_descriptions", "`parameters` is `parameters_schema(func)` with each documented "
+         "parameter's description added to its property", case=case_of(WEATHER_FUNCTION, None),
+         hint="param_descriptions"),
     Rule("override", "a `description` argument that is given is used instead",
          case=case_of(ADD, VISIBLE_TOOLS[3][1]), hint="use_description"),
-    Rule("undocumented", (
-            "a parameter the docstring does not document gets no `\"description\"` key"
-        ),
+    Rule("undocumented", 'a parameter the docstring does not document gets no `"description"` key',
          case=case_of(NOTES, None), hint="undocumented"),
-    Rule("unknown_names", (
-            "a name the docstring documents but the function does not have is ignored"
-        ),
-         case=case_of(NOTES, None), hint="unknown_names"),
-    Rule("no_description", (
-            "with no docstring and no `description` argument, raise `ValueError` naming the "
-            "function: the model will not pick a tool without a description"
-        ),
+    Rule("unknown_names", "a name the docstring documents but the function does not have is "
+         "ignored", case=case_of(NOTES, None), hint="unknown_names"),
+    Rule("no_description", "with no docstring and no `description` argument, raise `ValueError` "
+         "naming the function: the model will not pick a tool without a description",
          case=case_of(UNDOCUMENTED, None), hint="no_description"),
-    Rule("no_summary", (
-            "so does a docstring without a summary (one that starts at `Args:`): the description "
-            "you end up with is empty"
-        ),
-         case=case_of(NO_SUMMARY, None), hint="no_summary"),
-    Rule("empty_given", (
-            "`description=\"\"` raises `ValueError` too, even when the docstring has a summary: "
-            "only `None` means \"not given\""
-        ),
-         case=case_of(EMPTY_GIVEN, ""), hint="empty_description"),
+    Rule("no_summary", "so does a docstring without a summary (one that starts at `Args:`): the "
+         "description you end up with is empty", case=case_of(NO_SUMMARY, None), hint="no_summary"),
+    Rule("empty_given", '`description=""` raises `ValueError` too, even when the docstring has a '
+         'summary: only `None` means "not given"', case=case_of(EMPTY_GIVEN, ""),
+         hint="empty_description"),
 )  # fmt: skip
 
 TEXTS = Catalog() | {"summary": "{visible} visible and {hidden} hidden cases"}
@@ -339,13 +320,6 @@ def run(learner: Learner) -> str:
 EARLIER = (("parameters_schema", "02.2"), ("parse_google_docstring", "02.3"))
 
 
-@exercise(
-    "02.4",
-    notebook="02_reflection",
-    title="function_to_tool",
-    points=2,
-    targets=("function_to_tool",),
-    rules=RULES,
-)
+@exercise("02.4", notebook="02_reflection", title="function_to_tool", points=2, rules=RULES)
 def check_function_to_tool(learner: Learner) -> str:
     return after_earlier(learner, "function_to_tool", EARLIER, lambda: run(learner))

@@ -20,78 +20,30 @@ from course_lib.checks.learner import Learner, raise_learner_error
 TEXT_ANNOTATION = "'str'"
 
 RULES = (
-    Rule(
-        "a_dict",
-        'it returns a dict `{"type": ...}`, not the name of the type',
-        case="json_type(str)",
-        hint="not_a_dict",
-    ),
-    Rule(
-        "json_names",
-        (
-            'the names are JSON Schema\'s: `str` is `"string"`, `int` `"integer"`, `float` '
-            '`"number"`, `list` `"array"`, `dict` `"object"`'
-        ),
-        case="json_type(str)",
-        hint="python_names",
-    ),
-    Rule(
-        "bool",
-        (
-            '`bool` is `"boolean"`, never `"integer"`. Compare types with `is` (or look them '
-            "up in a dict), not with `issubclass`: `bool` is a subclass of `int`"
-        ),
-        case="json_type(bool)",
-        hint="bool",
-    ),
-    Rule(
-        "none",
-        (
-            '`None` and `type(None)` are both `"null"` (`get_type_hints` turns a `None` '
-            "annotation into `type(None)`)"
-        ),
-        case="json_type(None)",
-        hint="none",
-    ),
-    Rule(
-        "fresh",
-        (
-            'it returns a **new** dict on every call: later exercises add `"default"` and '
-            '`"description"` to the result, and a dict kept in a table would collect them for '
-            "every later caller"
-        ),
-        case="json_type(str) called twice; the caller added a key to the first result",
-        hint="fresh",
-    ),
-    Rule(
-        "refuse",
-        (
-            "any other annotation raises `TypeError`, a subclass of `str`, `list[int]` and `str | "
-            'None` too: silently guessing `"string"` would give the model a wrong schema without '
-            "anyone noticing"
-        ),
-        case="json_type(complex)",
-        hint="no_raise",
-    ),
-    Rule(
-        "text",
-        (
-            "so does an annotation stored as text, such as the string `'str'`: turning text into "
-            "types is `get_type_hints`'s job, in 02.2"
-        ),
-        case=f"json_type({TEXT_ANNOTATION})",
-        hint="text_annotation",
-    ),
-    Rule(
-        "names_it",
-        (
-            "the message names the annotation, for example `TypeError: json_type cannot map <class "
-            "'complex'>`"
-        ),
-        case="json_type(complex)",
-        hint="type_error_names",
-    ),
-)
+    Rule("a_dict", 'it returns a dict `{"type": ...}`, not the name of the type',
+         case="json_type(str)", hint="not_a_dict"),
+    Rule("json_names", "the names are JSON Schema's: `str` is `\"string\"`, `int` `\"integer\"`, "
+         '`float` `"number"`, `list` `"array"`, `dict` `"object"`', case="json_type(str)",
+         hint="python_names"),
+    Rule("bool", '`bool` is `"boolean"`, never `"integer"`. Compare types with `is` (or look them '
+         "up in a dict), not with `issubclass`: `bool` is a subclass of `int`",
+         case="json_type(bool)", hint="bool"),
+    Rule("none", '`None` and `type(None)` are both `"null"` (`get_type_hints` turns a `None` '
+         "annotation into `type(None)`)", case="json_type(None)", hint="none"),
+    Rule("fresh", 'it returns a **new** dict on every call: later exercises add `"default"` and '
+         '`"description"` to the result, and a dict kept in a table would collect them for every '
+         "later caller",
+         case="json_type(str) called twice; the caller added a key to the first result",
+         hint="fresh"),
+    Rule("refuse", "any other annotation raises `TypeError`, a subclass of `str`, `list[int]` and "
+         '`str | None` too: silently guessing `"string"` would give the model a wrong schema '
+         "without anyone noticing", case="json_type(complex)", hint="no_raise"),
+    Rule("text", "so does an annotation stored as text, such as the string `'str'`: turning text "
+         "into types is `get_type_hints`'s job, in 02.2", case=f"json_type({TEXT_ANNOTATION})",
+         hint="text_annotation"),
+    Rule("names_it", "the message names the annotation, for example `TypeError: json_type cannot "
+         "map <class 'complex'>`", case="json_type(complex)", hint="type_error_names"),
+)  # fmt: skip
 
 TEXTS = Catalog() | {
     "summary": "{count} cases",
@@ -204,15 +156,7 @@ def raised_hint(label: str) -> HintText:
     return hint("in_table", label=label, expected=json.dumps(expected_json_type(label)))
 
 
-@exercise(
-    "02.1",
-    notebook="02_reflection",
-    title="json_type",
-    points=1,
-    targets=("json_type",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("02.1", notebook="02_reflection", title="json_type", points=1, rules=RULES, hints=HINTS)
 def check_json_type(learner: Learner) -> str:
     in_table = [
         Case(

@@ -32,91 +32,38 @@ from course_lib.checks.parameter_schemas import (
     random_parts,
 )
 
+WEATHER = "parameters_schema(def get_weather(city: str, unit: str = 'c', days: int = 1) -> str)"
+
 RULES = (
-    Rule(
-        "object",
-        '`"type"` is `"object"`',
-        case="parameters_schema(def get_weather(city: str, unit: str = 'c', days: int = 1) -> str)",
-        hint="object",
-    ),
-    Rule(
-        "properties",
-        '`"properties"` maps each parameter\'s name to `json_type` of its type (your 02.1)',
-        case="parameters_schema(def get_weather(city: str, unit: str = 'c', days: int = 1) -> str)",
-        hint="properties_dict",
-    ),
-    Rule(
-        "properties_order",
-        "the properties come in signature order (JSON does not care; people reading the schema do)",
-        case="parameters_schema(def get_weather(city: str, unit: str = 'c', days: int = 1) -> str)",
-        hint="properties_order",
-    ),
-    Rule(
-        "no_return",
-        "the return annotation is not a parameter",
-        case="parameters_schema(def get_weather(city: str, unit: str = 'c', days: int = 1) -> str)",
-        hint="no_return",
-    ),
-    Rule(
-        "defaults",
-        'a parameter with a default gets `"default": <its value>` in its property',
-        case="parameters_schema(def get_weather(city: str, unit: str = 'c', days: int = 1) -> str)",
-        hint="defaults",
-    ),
-    Rule(
-        "required",
-        '`"required"` lists exactly the parameters without a default',
-        case="parameters_schema(def get_weather(city: str, unit: str = 'c', days: int = 1) -> str)",
-        hint="default_is_optional",
-    ),
-    Rule(
-        "none_default",
-        '`None` is a default like any other: `tag: str = None` is optional and gets `"default": '
-        "None`",
-        case="parameters_schema(def search_notes(keyword: str, tag: str = None, limit: int = 5) "
-        "-> list)",
-        hint="none_default",
-    ),
-    Rule(
-        "closed",
-        '`"additionalProperties"` is `false`',
-        case="parameters_schema(def get_weather(city: str, unit: str = 'c', days: int = 1) -> str)",
-        hint="closed",
-    ),
-    Rule(
-        "hints",
-        (
-            "the types come from `typing.get_type_hints(func)`, the names and defaults from "
-            "`inspect.signature(func)`: some of the check's functions store their annotations as "
-            'text (`city: "str"`, or a module that starts with `from __future__ import '
-            "annotations`), some through an alias (`City = str`)"
-        ),
-        case="parameters_schema(def get_population(city: 'str', year: int = 2024) -> int)",
-        hint="string_annotation",
-    ),
-    Rule(
-        "keyword_only",
-        "keyword-only parameters (after the `*`) are parameters too",
-        case="parameters_schema(def 查询天气(城市: str, 天数: int = 3, *, 详细: bool = False) -> "
-        "str)",
-        hint="every_parameter",
-    ),
-    Rule(
-        "required_empty",
-        "and is there even when it is empty (`[]`)",
-        case="parameters_schema(def no_parameters() -> str)",
-        hint="required_always",
-    ),
-    Rule(
-        "required_order",
-        "in signature order",
-        case=(
-            "parameters_schema(def set_alarm(hour: int, minute: int, *, label: str, "
-            "loud: bool = True, volume: float = 0.8))"
-        ),
-        hint="required_order",
-    ),
-)
+    Rule("object", '`"type"` is `"object"`', case=WEATHER, hint="object"),
+    Rule("properties", "`\"properties\"` maps each parameter's name to `json_type` of its type "
+         "(your 02.1)", case=WEATHER, hint="properties_dict"),
+    Rule("properties_order", "the properties come in signature order (JSON does not care; people "
+         "reading the schema do)", case=WEATHER, hint="properties_order"),
+    Rule("no_return", "the return annotation is not a parameter", case=WEATHER, hint="no_return"),
+    Rule("defaults", 'a parameter with a default gets `"default": <its value>` in its property',
+         case=WEATHER, hint="defaults"),
+    Rule("required", '`"required"` lists exactly the parameters without a default', case=WEATHER,
+         hint="default_is_optional"),
+    Rule("none_default", "`None` is a default like any other: `tag: str = None` is optional and "
+         'gets `"default": None`', case="parameters_schema(def search_notes(keyword: str, tag: "
+         "str = None, limit: int = 5) -> list)", hint="none_default"),
+    Rule("closed", '`"additionalProperties"` is `false`', case=WEATHER, hint="closed"),
+    Rule("hints", "the types come from `typing.get_type_hints(func)`, the names and defaults "
+         "from `inspect.signature(func)`: some of the check's functions store their annotations "
+         'as text (`city: "str"`, or a module that starts with `from __future__ import '
+         "annotations`), some through an alias (`City = str`)",
+         case="parameters_schema(def get_population(city: 'str', year: int = 2024) -> int)",
+         hint="string_annotation"),
+    Rule("keyword_only", "keyword-only parameters (after the `*`) are parameters too",
+         case="parameters_schema(def 查询天气(城市: str, 天数: int = 3, *, 详细: bool = False) "
+         "-> str)", hint="every_parameter"),
+    Rule("required_empty", "and is there even when it is empty (`[]`)",
+         case="parameters_schema(def no_parameters() -> str)", hint="required_always"),
+    Rule("required_order", "in signature order", case="parameters_schema(def set_alarm(hour: "
+         "int, minute: int, *, label: str, loud: bool = True, volume: float = 0.8))",
+         hint="required_order"),
+)  # fmt: skip
 
 TEXTS = Catalog() | {"summary": "{visible} visible and {hidden} hidden functions"}
 
@@ -231,13 +178,7 @@ EARLIER = (("json_type", "02.1"),)
 
 
 @exercise(
-    "02.2",
-    notebook="02_reflection",
-    title="parameters_schema",
-    points=2,
-    targets=("parameters_schema",),
-    rules=RULES,
-    hints=HINTS,
+    "02.2", notebook="02_reflection", title="parameters_schema", points=2, rules=RULES, hints=HINTS
 )
 def check_parameters_schema(learner: Learner) -> str:
     return after_earlier(learner, "parameters_schema", EARLIER, lambda: run(learner))

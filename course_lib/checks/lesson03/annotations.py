@@ -100,37 +100,23 @@ def case_of(function: FunctionCase) -> str:
 
 
 RULES = (
-    Rule("real_types", (
-            "annotations stored as text (the future import, or quotes such as `hotel: \"Hotel\"`) "
-            "come back as real types: `typing.get_type_hints(func)` resolves them"
-        ),
+    Rule("real_types", "annotations stored as text (the future import, or quotes such as `hotel: "
+         '"Hotel"`) come back as real types: `typing.get_type_hints(func)` resolves them',
          case=case_of(PLAN_TRIP), hint="strings"),
-    Rule("no_return", "only parameters: the return annotation is left out",
-         case=case_of(PLAN_TRIP), hint="no_return"),
-    Rule("own_module", (
-            "names are looked up in the function's own module (where the check's `book(hotel: "
-            "\"Hotel\")` finds its dataclass `Hotel`), not with `eval` in yours"
-        ), case=case_of(BOOK),
-         hint="own_module"),
-    Rule("unannotated", (
-            "a parameter without an annotation has no entry (03.6 refuses it, by name)"
-        ), case=case_of(GREET),
-         hint="unannotated"),
-    Rule("type_error", (
-            "an annotation that cannot be resolved raises `TypeError`, not `NameError`: catch the "
-            "`NameError` (`except NameError as exc:`)"
-        ),
-         case=case_of(FIND), hint="name_error"),
-    Rule("names_it", (
-            "with a message that names the function and the name that could not be resolved "
-            "(`find` and `Hotel` above)"
-        ),
-         case=case_of(FIND), hint="type_error_names"),
-    Rule("from_exc", (
-            "and raise the `TypeError` from it, `raise TypeError(...) from exc`, so the traceback "
-            "keeps the cause"
-        ), case=case_of(FIND),
-         hint="from_exc"),
+    Rule("no_return", "only parameters: the return annotation is left out", case=case_of(PLAN_TRIP),
+         hint="no_return"),
+    Rule("own_module", "names are looked up in the function's own module (where the check's "
+         '`book(hotel: "Hotel")` finds its dataclass `Hotel`), not with `eval` in yours',
+         case=case_of(BOOK), hint="own_module"),
+    Rule("unannotated", "a parameter without an annotation has no entry (03.6 refuses it, by name)",
+         case=case_of(GREET), hint="unannotated"),
+    Rule("type_error", "an annotation that cannot be resolved raises `TypeError`, not `NameError`: "
+         "catch the `NameError` (`except NameError as exc:`)", case=case_of(FIND),
+         hint="name_error"),
+    Rule("names_it", "with a message that names the function and the name that could not be "
+         "resolved (`find` and `Hotel` above)", case=case_of(FIND), hint="type_error_names"),
+    Rule("from_exc", "and raise the `TypeError` from it, `raise TypeError(...) from exc`, so the "
+         "traceback keeps the cause", case=case_of(FIND), hint="from_exc"),
 )  # fmt: skip
 
 HINTS = Catalog() | {
@@ -281,14 +267,7 @@ def _python(texts: dict[str, str]) -> str:
     return "{" + ", ".join(f"{name!r}: {text}" for name, text in texts.items()) + "}"
 
 
-@exercise(
-    "03.5",
-    notebook="03_pitfalls",
-    title="resolve_annotations",
-    points=1,
-    targets=("resolve_annotations",),
-    rules=RULES,
-)
+@exercise("03.5", notebook="03_pitfalls", title="resolve_annotations", points=1, rules=RULES)
 def check_resolve_annotations(learner: Learner) -> str:
     hidden = hidden_functions()
     for function in (*VISIBLE, *hidden):

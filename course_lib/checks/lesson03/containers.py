@@ -49,49 +49,31 @@ REFUSED = (
 )
 
 RULES = (
-    Rule("list_items", (
-            "`list[T]` (also `typing.List[T]`) is `{\"type\": \"array\", \"items\": json_type(T)}`"
-        ),
-         case=case_of("list[str]"), hint="items"),
-    Rule("bare", (
-            "a bare `list` or `tuple` is `{\"type\": \"array\"}`, a bare `set` or `frozenset` adds "
-            "`\"uniqueItems\": true`, a bare `dict` is `{\"type\": \"object\"}`"
-        ),
-         case=case_of("list"), hint="bare"),
-    Rule("bare_alias", (
-            "`typing.List`, `typing.Dict`, `typing.Set`, `typing.Tuple` without `[...]` are the "
-            "bare ones (`typing.get_origin` gives `list`, ..., `typing.get_args` gives `()`)"
-        ),
+    Rule("list_items", '`list[T]` (also `typing.List[T]`) is `{"type": "array", "items": '
+         "json_type(T)}`", case=case_of("list[str]"), hint="items"),
+    Rule("bare", 'a bare `list` or `tuple` is `{"type": "array"}`, a bare `set` or `frozenset` '
+         'adds `"uniqueItems": true`, a bare `dict` is `{"type": "object"}`', case=case_of("list"),
+         hint="bare"),
+    Rule("bare_alias", "`typing.List`, `typing.Dict`, `typing.Set`, `typing.Tuple` without `[...]` "
+         "are the bare ones (`typing.get_origin` gives `list`, ..., `typing.get_args` gives `()`)",
          case=case_of("List"), hint="bare_alias"),
-    Rule("tuple_any", (
-            "`tuple[T, ...]` has `\"items\"`, like a list"
-        ), case=case_of("tuple[int, ...]"),
+    Rule("tuple_any", '`tuple[T, ...]` has `"items"`, like a list', case=case_of("tuple[int, ...]"),
          hint="tuple_ellipsis"),
-    Rule("tuple_fixed", (
-            "a fixed-length `tuple[A, B]` has `\"prefixItems\": [json_type(A), json_type(B)]`, "
-            "`\"minItems\": 2` and `\"maxItems\": 2`"
-        ),
-         case=case_of("tuple[float, float]"), hint="prefix_items"),
-    Rule("set", (
-            "`set[T]` and `frozenset[T]` also have `\"uniqueItems\": true`"
-        ), case=case_of("set[str]"),
-         hint="unique"),
-    Rule("dict", (
-            "`dict[str, V]` is `{\"type\": \"object\", \"additionalProperties\": json_type(V)}`"
-        ),
+    Rule("tuple_fixed", 'a fixed-length `tuple[A, B]` has `"prefixItems": [json_type(A), '
+         'json_type(B)]`, `"minItems": 2` and `"maxItems": 2`', case=case_of("tuple[float, float]"),
+         hint="prefix_items"),
+    Rule("set", '`set[T]` and `frozenset[T]` also have `"uniqueItems": true`',
+         case=case_of("set[str]"), hint="unique"),
+    Rule("dict", '`dict[str, V]` is `{"type": "object", "additionalProperties": json_type(V)}`',
          case=case_of("dict[str, int]"), hint="additional"),
-    Rule("given", (
-            "the contents come from the `json_type` you were given, whatever they are"
-        ), case=case_of("list[Unit]"),
-         hint="use_given"),
+    Rule("given", "the contents come from the `json_type` you were given, whatever they are",
+         case=case_of("list[Unit]"), hint="use_given"),
     Rule("given_basic", "`int` included (some cases pass a `json_type` that marks every part)",
          case=marked_case_of("list[int]"), hint="use_given"),
     Rule("dict_keys", "a `dict` whose keys are not `str` raises `TypeError`",
          case=case_of("dict[int, str]"), hint="dict_keys"),
-    Rule("refuse", (
-            "so does anything that is not a list, tuple, set, frozenset or dict (a `str`)"
-        ), case=case_of("int"),
-         hint="not_container"),
+    Rule("refuse", "so does anything that is not a list, tuple, set, frozenset or dict (a `str`)",
+         case=case_of("int"), hint="not_container"),
     Rule("refuse_abstract", "an abstract container too (`typing.Sequence[int]`)",
          case=case_of("typing.Sequence[int]"), hint="not_container"),
     Rule("names_it", "and every message names the annotation", case=case_of("dict[int, str]"),
@@ -242,13 +224,7 @@ def raised_hints(value: Any, expr: str) -> list[tuple[Any, HintText]]:
 
 
 @exercise(
-    "03.3",
-    notebook="03_pitfalls",
-    title="container_schema",
-    points=2,
-    targets=("container_schema",),
-    rules=RULES,
-    hints=HINTS,
+    "03.3", notebook="03_pitfalls", title="container_schema", points=2, rules=RULES, hints=HINTS
 )
 def check_container_schema(learner: Learner) -> str:
     hidden = hidden_containers()

@@ -41,49 +41,26 @@ REFUSED = (
 )
 
 RULES = (
-    Rule("literal", (
-            "`Literal[v1, v2]` gives `{\"type\": T, \"enum\": [v1, v2]}`, the values in the order "
-            "written"
-        ),
-         case=case_of("Literal['北京', '上海']"), hint="enum_missing"),
-    Rule("literal_type", (
-            "`T` is the JSON type of the values: `Literal[1, 2, 3]` is `\"integer\"`"
-        ), case=case_of("Literal[1, 2, 3]"),
-         hint="value_type"),
-    Rule("bool", (
-            "`bool` values are `\"boolean\"`, never `\"integer\"` (look up `type(value)`, or test "
-            "`bool` first)"
-        ), case=case_of("Literal[True, False]"),
-         hint="bool"),
-    Rule("float", "`float` values are `\"number\"`", case=case_of("Literal[0.5, 1.5]"),
+    Rule("literal", '`Literal[v1, v2]` gives `{"type": T, "enum": [v1, v2]}`, the values in the '
+         "order written", case=case_of("Literal['北京', '上海']"), hint="enum_missing"),
+    Rule("literal_type", '`T` is the JSON type of the values: `Literal[1, 2, 3]` is `"integer"`',
+         case=case_of("Literal[1, 2, 3]"), hint="value_type"),
+    Rule("bool", '`bool` values are `"boolean"`, never `"integer"` (look up `type(value)`, or test '
+         "`bool` first)", case=case_of("Literal[True, False]"), hint="bool"),
+    Rule("float", '`float` values are `"number"`', case=case_of("Literal[0.5, 1.5]"),
          hint="float_number"),
-    Rule("enum_values", (
-            "an `Enum`'s `enum` lists its members' **values**, not their names: `Unit` gives "
-            "`[\"c\", \"f\"]`"
-        ),
-         case=case_of("Unit"), hint="names_not_values"),
-    Rule("enum_type", (
-            "an `Enum`'s `T` is the type of its values: an `IntEnum`'s are `int`, so `\"integer\"`"
-        ),
-         case=case_of("Priority"), hint="value_type"),
-    Rule("mixed", (
-            "values of mixed types raise `TypeError`: `Literal[1, \"one\"]` has no single JSON "
-            "type"
-        ), case=case_of("Literal[1, 'one']"),
-         hint="mixed"),
-    Rule("no_widening", (
-            "so does `Literal[1, 2.5]`: an `int` and a `float` are two types, do not widen them to "
-            "number"
-        ),
-         case=case_of("Literal[1, 2.5]"), hint="no_widening"),
-    Rule("literal_none", (
-            "so does `Literal[None]` (whoever means null writes `None`, a union handles it)"
-        ), case=case_of("Literal[None]"),
-         hint="literal_none"),
-    Rule("empty_enum", (
-            "so does an `Enum` without members: no value could be sent"
-        ), case=case_of("Nothing"),
-         hint="empty_enum"),
+    Rule("enum_values", "an `Enum`'s `enum` lists its members' **values**, not their names: `Unit` "
+         'gives `["c", "f"]`', case=case_of("Unit"), hint="names_not_values"),
+    Rule("enum_type", "an `Enum`'s `T` is the type of its values: an `IntEnum`'s are `int`, so "
+         '`"integer"`', case=case_of("Priority"), hint="value_type"),
+    Rule("mixed", 'values of mixed types raise `TypeError`: `Literal[1, "one"]` has no single JSON '
+         "type", case=case_of("Literal[1, 'one']"), hint="mixed"),
+    Rule("no_widening", "so does `Literal[1, 2.5]`: an `int` and a `float` are two types, do not "
+         "widen them to number", case=case_of("Literal[1, 2.5]"), hint="no_widening"),
+    Rule("literal_none", "so does `Literal[None]` (whoever means null writes `None`, a union "
+         "handles it)", case=case_of("Literal[None]"), hint="literal_none"),
+    Rule("empty_enum", "so does an `Enum` without members: no value could be sent",
+         case=case_of("Nothing"), hint="empty_enum"),
     Rule("not_enum", "anything that is not a `Literal` or an `Enum` class raises `TypeError`",
          case=case_of("str"), hint="not_enum"),
     Rule("names_it", "and every message names the annotation", case=case_of("Literal[1, 'one']"),
@@ -214,15 +191,7 @@ def enum_case(learner: Learner, source: Source) -> Case:
     return Case(case_of(source.expr), (source.spec(learner),), expected, hints_, raised=raised)
 
 
-@exercise(
-    "03.2",
-    notebook="03_pitfalls",
-    title="enum_schema",
-    points=2,
-    targets=("enum_schema",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("03.2", notebook="03_pitfalls", title="enum_schema", points=2, rules=RULES, hints=HINTS)
 def check_enum_schema(learner: Learner) -> str:
     hidden = hidden_cases()
     cases = [enum_case(learner, source) for source in (*map(annotation, VISIBLE), *hidden)]

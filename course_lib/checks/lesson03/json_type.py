@@ -30,12 +30,7 @@ from course_lib.checks.compare import (
     where_they_differ,
 )
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.function_cases import (
-    after_earlier,
-    expect_refusals,
-    local,
-    returned_json,
-)
+from course_lib.checks.function_cases import after_earlier, expect_refusals, local, returned_json
 from course_lib.checks.learner import Learner, raise_learner_error
 from course_lib.checks.lesson03 import containers
 from course_lib.checks.lesson03._annotation_cases import SETUP, annotation, refusals
@@ -84,52 +79,32 @@ def fresh_case(source: str) -> str:
 
 
 RULES = (
-    Rule("bool", (
-            "`bool` is `\"boolean\"`, never `\"integer\"` (and `str`, `int`, `float`, `None` as in "
-            "02.1)"
-        ), case=case_of("bool"), hint="bool"),
-    Rule("unions", "a union is `union_schema(annotation, json_type)`",
-         case=case_of("int | None"), hint="union_part"),
+    Rule("bool", '`bool` is `"boolean"`, never `"integer"` (and `str`, `int`, `float`, `None` as '
+         "in 02.1)", case=case_of("bool"), hint="bool"),
+    Rule("unions", "a union is `union_schema(annotation, json_type)`", case=case_of("int | None"),
+         hint="union_part"),
     Rule("enums", "a `Literal` or an `Enum` is `enum_schema(annotation)`",
          case=case_of("Literal['北京', '上海']"), hint="enum_part"),
-    Rule("enum_first", (
-            "an `Enum` is recognised before the scalars: `Priority`, an `IntEnum`, is an enum, not "
-            "an integer"
-        ),
-         case=case_of("Priority"), hint="enum_first"),
+    Rule("enum_first", "an `Enum` is recognised before the scalars: `Priority`, an `IntEnum`, is "
+         "an enum, not an integer", case=case_of("Priority"), hint="enum_first"),
     Rule("containers", "a container is `container_schema(annotation, json_type)`",
          case=case_of("list[str]"), hint="container_part"),
-    Rule("nested", (
-            "the parts get `json_type` itself, so annotations nest: `list[int | None]` is "
-            "`{\"type\": \"array\", \"items\": {\"anyOf\": [{\"type\": \"integer\"}, {\"type\": "
-            "\"null\"}]}}`"
-        ),
+    Rule("nested", "the parts get `json_type` itself, so annotations nest: `list[int | None]` is "
+         '`{"type": "array", "items": {"anyOf": [{"type": "integer"}, {"type": "null"}]}}`',
          case=case_of("list[int | None]"), hint="nested"),
-    Rule("fresh", (
-            "every call returns new dicts and lists, nested ones too: whoever uses the result adds "
-            "`\"default\"` to it, so never return a constant such as `NULL = {\"type\": \"null\"}`"
-        ),
-         case=fresh_case("None"), hint="fresh"),
+    Rule("fresh", "every call returns new dicts and lists, nested ones too: whoever uses the "
+         'result adds `"default"` to it, so never return a constant such as `NULL = {"type": '
+         '"null"}`', case=fresh_case("None"), hint="fresh"),
     Rule("refuse", "anything else raises `TypeError`", case=case_of("complex"), hint="no_raise"),
-    Rule("names_it", (
-            "with a message that names the annotation (`complex`, a class or a dataclass of your "
-            "own)"
-        ), case=case_of("complex"),
-         hint="type_error_names"),
-    Rule("strings", (
-            "a string annotation such as `\"int\"` raises `TypeError` too: resolving it is 03.5's "
-            "job, in the function's own module"
-        ),
-         case=case_of("'int'"), hint="string_annotation"),
-    Rule("any", (
-            "so do `typing.Any` and `object`: a parameter that accepts anything tells the model "
-            "nothing"
-        ), case=case_of("typing.Any"), hint="any"),
-    Rule("deep", (
-            "so does a container of something it cannot map: the `TypeError` of `list[Ticket]`'s "
-            "items reaches the caller"
-        ),
-         case=case_of("list[Ticket]"), hint="deep"),
+    Rule("names_it", "with a message that names the annotation (`complex`, a class or a dataclass "
+         "of your own)", case=case_of("complex"), hint="type_error_names"),
+    Rule("strings", 'a string annotation such as `"int"` raises `TypeError` too: resolving it is '
+         "03.5's job, in the function's own module", case=case_of("'int'"),
+         hint="string_annotation"),
+    Rule("any", "so do `typing.Any` and `object`: a parameter that accepts anything tells the "
+         "model nothing", case=case_of("typing.Any"), hint="any"),
+    Rule("deep", "so does a container of something it cannot map: the `TypeError` of "
+         "`list[Ticket]`'s items reaches the caller", case=case_of("list[Ticket]"), hint="deep"),
 )  # fmt: skip
 
 TEXTS = Catalog() | {

@@ -78,45 +78,28 @@ def case_of(case: FunctionCase) -> str:
 
 
 RULES = (
-    Rule("types", (
-            "each property is `json_type` of the type `resolve_annotations` gives, so string "
-            "annotations work"
-        ),
-         case=case_of(function(*FIND_HOTELS, future=True)), hint="future"),
-    Rule("shape", (
-            "the shape is 02.2's, `\"additionalProperties\": false` and an always present "
-            "`\"required\"` included"
-        ),
-         case=case_of(function(*FIND_HOTELS)), hint="closed"),
-    Rule("nullable_required", (
-            "**required means \"has no default\"**: `max_price: int | None` without a default is "
-            "required (and nullable)"
-        ),
-         case=case_of(function(*FIND_HOTELS)), hint="nullable_required"),
+    Rule("types", "each property is `json_type` of the type `resolve_annotations` gives, so string "
+         "annotations work", case=case_of(function(*FIND_HOTELS, future=True)), hint="future"),
+    Rule("shape", "the shape is 02.2's, `\"additionalProperties\": false` and an always present "
+         '`"required"` included', case=case_of(function(*FIND_HOTELS)), hint="closed"),
+    Rule("nullable_required", '**required means "has no default"**: `max_price: int | None` '
+         "without a default is required (and nullable)", case=case_of(function(*FIND_HOTELS)),
+         hint="nullable_required"),
     Rule("default_optional", "a parameter with a default is not required, whatever its type",
          case=case_of(function(*FIND_HOTELS)), hint="default_is_optional"),
     Rule("required_order", "`required` lists names in signature order",
          case=case_of(function(*BOOK_ROOM)), hint="required_order"),
-    Rule("enum_default", (
-            "a default is its JSON value, an `Enum` member its `.value` (`Unit.CELSIUS` gives "
-            "`\"c\"`)"
-        ),
-         case=case_of(function(*SET_UNITS)), hint="enum_default"),
-    Rule("varargs", (
-            "a `*args` parameter raises `TypeError`"
-        ), case=case_of(TOTAL_PRICE), hint="loud"),
-    Rule("names_both", (
-            "with a message that names the function and the parameter (`total_price` and `prices`)"
-        ),
-         case=case_of(TOTAL_PRICE), hint="type_error_names"),
+    Rule("enum_default", "a default is its JSON value, an `Enum` member its `.value` "
+         '(`Unit.CELSIUS` gives `"c"`)', case=case_of(function(*SET_UNITS)), hint="enum_default"),
+    Rule("varargs", "a `*args` parameter raises `TypeError`", case=case_of(TOTAL_PRICE),
+         hint="loud"),
+    Rule("names_both", "with a message that names the function and the parameter (`total_price` "
+         "and `prices`)", case=case_of(TOTAL_PRICE), hint="type_error_names"),
     Rule("kwargs", "so does a `**kwargs` parameter", case=case_of(SEARCH), hint="loud"),
-    Rule("unannotated", "so does a parameter without an annotation",
-         case=case_of(GREET), hint="loud"),
-    Rule("no_guess", (
-            "even one with a default: `limit=3` could mean `int`, `float` or `int | None`, so "
-            "never guess"
-        ), case=case_of(TOP),
-         hint="guess"),
+    Rule("unannotated", "so does a parameter without an annotation", case=case_of(GREET),
+         hint="loud"),
+    Rule("no_guess", "even one with a default: `limit=3` could mean `int`, `float` or `int | "
+         "None`, so never guess", case=case_of(TOP), hint="guess"),
 )  # fmt: skip
 
 TEXTS = Catalog() | {

@@ -49,28 +49,19 @@ NOT_UNIONS = (
 RULES = (
     Rule("typing_union", "`Optional[X]` and `Union[A, B]` (origin `typing.Union`) are unions",
          case=case_of("Optional[int]"), hint="typing_union"),
-    Rule("any_of", (
-            "the result is `{\"anyOf\": [...]}` with one branch per member (not the type-list "
-            "form)"
-        ),
-         case=case_of("Optional[int]"), hint="type_list"),
+    Rule("any_of", 'the result is `{"anyOf": [...]}` with one branch per member (not the type-list '
+         "form)", case=case_of("Optional[int]"), hint="type_list"),
     Rule("null_kept", "`None` is a member, so the model may send `null`",
          case=case_of("Optional[int]"), hint="null_dropped"),
-    Rule("null_given", (
-            "its branch is `json_type(type(None))` too, never a constant (some cases pass a "
-            "`json_type` that marks every member, `int` and `None` included)"
-        ),
+    Rule("null_given", "its branch is `json_type(type(None))` too, never a constant (some cases "
+         "pass a `json_type` that marks every member, `int` and `None` included)",
          case=marked_case_of("Optional[int]"), hint="use_given"),
-    Rule("order", (
-            "the branches are in the order `typing.get_args` gives the members"
-        ), case=case_of("Optional[int]"),
-         hint="order"),
+    Rule("order", "the branches are in the order `typing.get_args` gives the members",
+         case=case_of("Optional[int]"), hint="order"),
     Rule("union_type", "`X | None` and `A | B` (origin `types.UnionType`) are unions too",
          case=case_of("int | None"), hint="union_type"),
-    Rule("every_member", (
-            "every member is kept: `Union[int, str]` has two branches"
-        ), case=case_of("Union[int, str]"),
-         hint="collapsed"),
+    Rule("every_member", "every member is kept: `Union[int, str]` has two branches",
+         case=case_of("Union[int, str]"), hint="collapsed"),
     Rule("given", "each branch is `json_type(member)`, with the `json_type` you were given",
          case=case_of("Union[list[str], None]"), hint="use_given"),
     Rule("refuse", "anything that is not a union raises `TypeError`", case=case_of("list[int]"),
@@ -191,15 +182,7 @@ def raised_hint(value: Any, expr: str) -> list[tuple[Any, HintText]]:
     ]  # fmt: skip
 
 
-@exercise(
-    "03.1",
-    notebook="03_pitfalls",
-    title="union_schema",
-    points=1,
-    targets=("union_schema",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("03.1", notebook="03_pitfalls", title="union_schema", points=1, rules=RULES, hints=HINTS)
 def check_union_schema(learner: Learner) -> str:
     hidden = hidden_unions()
     run_given(

@@ -27,12 +27,12 @@ from __future__ import annotations
 import json
 from random import Random
 
+from course_lib.checks.lesson05._agent_tools import CITIES
 from course_lib.i18n import translate
 
 TEXTS = {"more_calls": "{calls}, ... ({count} calls in all)"}
 WAIT = 10.0  # seconds a call waits for the others; only a wrong answer ever waits this long
 NAMES = ["get_weather", "get_time", "search_notes", "get_news"]
-CITIES = ["北京", "上海", "深圳", "Paris", "London", "東京"]
 
 MEETING_SOURCE = '''\
 import json

@@ -85,76 +85,25 @@ BATCHES = batches(hidden_rng("05.5"))
 MIXED, ASYNC_ONLY, PLAIN_ONLY, MIXED_DOWN = (case_label(*b) for b in BATCHES[:4])
 
 RULES = (
-    Rule(
-        "coroutine",
-        "it is a coroutine function (`async def`): the caller awaits what it returns",
-        case=MIXED,
-        hint="async_def",
-    ),
-    Rule(
-        "arguments",
-        "every call gets its arguments string unchanged",
-        case=MIXED,
-        hint="arguments_parsed",
-    ),
-    Rule(
-        "together",
-        (
-            "all calls run **at the same time**: one coroutine per call, all started together by "
-            "`asyncio.gather`"
-        ),
-        case=MIXED,
-        hint="together",
-    ),
-    Rule(
-        "awaited",
-        (
-            "an async tool is awaited on your own event loop (as `registry.acall` does), not run "
-            "in a thread with a loop of its own"
-        ),
-        case=MIXED,
-        hint="foreign_loop",
-    ),
-    Rule(
-        "plain_in_thread",
-        "a plain tool runs in a thread (as `registry.acall` does), never on the loop's own thread",
-        case=MIXED,
-        hint="blocked_loop",
-    ),
-    Rule(
-        "message",
-        (
-            'the result has one `{"role": "tool", "tool_call_id": <the call\'s id>, '
-            '"content": <result>}` per call'
-        ),
-        case=MIXED,
-        hint="tool_call_id_key",
-    ),
-    Rule(
-        "order",
-        ("in the order of `tool_calls` (`gather` keeps it)"),
-        case=MIXED,
-        hint="completion_order",
-    ),
-    Rule(
-        "isolated",
-        (
-            "when the registry raises (the check's does, as in 05.3), the other calls still run "
-            "and keep their results"
-        ),
-        case=MIXED_DOWN,
-        hint="batch_down",
-    ),
-    Rule(
-        "error_text",
-        (
-            'that call\'s content is `json.dumps({"error": f"{type(exc).__name__}: {exc}"}, '
-            "ensure_ascii=False)`"
-        ),
-        case=MIXED_DOWN,
-        hint="error_format",
-    ),
-)
+    Rule("coroutine", "it is a coroutine function (`async def`): the caller awaits what it returns",
+         case=MIXED, hint="async_def"),
+    Rule("arguments", "every call gets its arguments string unchanged", case=MIXED,
+         hint="arguments_parsed"),
+    Rule("together", "all calls run **at the same time**: one coroutine per call, all started "
+         "together by `asyncio.gather`", case=MIXED, hint="together"),
+    Rule("awaited", "an async tool is awaited on your own event loop (as `registry.acall` does), "
+         "not run in a thread with a loop of its own", case=MIXED, hint="foreign_loop"),
+    Rule("plain_in_thread", "a plain tool runs in a thread (as `registry.acall` does), never on "
+         "the loop's own thread", case=MIXED, hint="blocked_loop"),
+    Rule("message", "the result has one `{\"role\": \"tool\", \"tool_call_id\": <the call's id>, "
+         '"content": <result>}` per call', case=MIXED, hint="tool_call_id_key"),
+    Rule("order", "in the order of `tool_calls` (`gather` keeps it)", case=MIXED,
+         hint="completion_order"),
+    Rule("isolated", "when the registry raises (the check's does, as in 05.3), the other calls "
+         "still run and keep their results", case=MIXED_DOWN, hint="batch_down"),
+    Rule("error_text", "that call's content is `json.dumps({\"error\": f\"{type(exc).__name__}: "
+         '{exc}"}, ensure_ascii=False)`', case=MIXED_DOWN, hint="error_format"),
+)  # fmt: skip
 
 # The hints on the messages are 05.3's, word for word: said from its table.
 HINTS = Catalog(also=(tool_calls.HINTS,)) | {
@@ -237,15 +186,7 @@ with ThreadPoolExecutor(max_workers=1) as pool:
 DEADLINE = 3 * WAIT  # the whole batch; a correct answer takes a fraction of a second
 
 
-@exercise(
-    "05.5",
-    notebook=NOTEBOOK,
-    title="arun_tool_calls",
-    points=3,
-    targets=("arun_tool_calls",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("05.5", notebook=NOTEBOOK, title="arun_tool_calls", points=3, rules=RULES, hints=HINTS)
 def check_arun_tool_calls(learner: Learner) -> str:
     for calls, down, asynchronous in BATCHES:
         case = case_label(calls, down, asynchronous)

@@ -16,13 +16,7 @@ from course_lib.checks.compare import hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson05 import conversation, requests
-from course_lib.checks.lesson05._agent_tools import (
-    CHECK_MODEL,
-    CITIES,
-    NOTEBOOK,
-    run_loop,
-    unwrap,
-)
+from course_lib.checks.lesson05._agent_tools import CHECK_MODEL, CITIES, NOTEBOOK, run_loop, unwrap
 from course_lib.checks.lesson05.agent_loop import explain_raised, reference_view
 from course_lib.checks.lesson05.agent_loop.cases import Endless, call_spec, heuristic, script
 from course_lib.checks.lesson05.conversation import compare_messages, plain_messages
@@ -46,61 +40,25 @@ def case_label(question: str, limit: int | None) -> str:
 
 
 RULES = (
-    Rule(
-        "requests",
-        (
-            "the same requests as `buggy_loop`: `model=model`, the messages so far and "
-            "`tools=registry.schemas()`, starting from the user's question"
-        ),
-        case=case_label(TWO_CITIES, None),
-        hint="request",
-    ),
-    Rule(
-        "assistant_once",
-        (
-            "each turn appends the assistant message **once**, with all its calls "
-            "(`assistant_message(message)`)"
-        ),
-        case=case_label(TWO_CITIES, None),
-        hint="assistant_twice",
-    ),
-    Rule(
-        "tool_messages_after",
-        "right after it come the tool messages, before anything else",
-        case=case_label(TWO_CITIES, None),
-        hint="refused",
-    ),
-    Rule(
-        "every_call",
-        "one tool message per call, each with its call's `tool_call_id`",
-        case=case_label(TWO_CITIES, None),
-        hint="unanswered",
-    ),
-    Rule(
-        "call_order",
-        "in the order the assistant message lists the calls",
-        case=case_label(TWO_CITIES, None),
-        hint="call_order",
-    ),
-    Rule(
-        "final_answer",
-        "a reply with no calls is appended too, and the list returned",
-        case=case_label(TWO_CITIES, None),
-        hint="final_missing",
-    ),
-    Rule(
-        "max_turns",
-        "at most `max_turns` turns",
-        case=case_label(ENDLESS_QUESTION, 3),
-        hint="too_many_turns",
-    ),
-    Rule(
-        "last_turn_calls",
-        "when the last turn asked for calls, they are answered before the list is returned",
-        case=case_label(ENDLESS_QUESTION, 3),
-        hint="last_turn_unanswered_list",
-    ),
-)
+    Rule("requests", "the same requests as `buggy_loop`: `model=model`, the messages so far and "
+         "`tools=registry.schemas()`, starting from the user's question",
+         case=case_label(TWO_CITIES, None), hint="request"),
+    Rule("assistant_once", "each turn appends the assistant message **once**, with all its calls "
+         "(`assistant_message(message)`)", case=case_label(TWO_CITIES, None),
+         hint="assistant_twice"),
+    Rule("tool_messages_after", "right after it come the tool messages, before anything else",
+         case=case_label(TWO_CITIES, None), hint="refused"),
+    Rule("every_call", "one tool message per call, each with its call's `tool_call_id`",
+         case=case_label(TWO_CITIES, None), hint="unanswered"),
+    Rule("call_order", "in the order the assistant message lists the calls",
+         case=case_label(TWO_CITIES, None), hint="call_order"),
+    Rule("final_answer", "a reply with no calls is appended too, and the list returned",
+         case=case_label(TWO_CITIES, None), hint="final_missing"),
+    Rule("max_turns", "at most `max_turns` turns", case=case_label(ENDLESS_QUESTION, 3),
+         hint="too_many_turns"),
+    Rule("last_turn_calls", "when the last turn asked for calls, they are answered before the list "
+         "is returned", case=case_label(ENDLESS_QUESTION, 3), hint="last_turn_unanswered_list"),
+)  # fmt: skip
 
 
 def fixed_loop_cases() -> list[tuple[str, Any, int | None]]:
@@ -132,7 +90,6 @@ CODE = "result = fixed_loop(client, registry, question, model=model, **limit)"
     notebook=NOTEBOOK,
     title="fixed_loop",
     points=2,
-    targets=("fixed_loop",),
     rules=RULES,
     hints=Catalog(also=(conversation.HINTS, requests.HINTS)),
 )

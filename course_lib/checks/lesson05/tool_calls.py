@@ -64,63 +64,25 @@ THREE, THREE_ONE_DOWN, ONE, NONE = (case_label(*b) for b in BATCHES[:4])
 COMPACT, MANY_CALLS = (case_label(*b) for b in BATCHES[-2:])
 
 RULES = (
-    Rule(
-        "arguments",
-        "every call runs `registry.call(name, arguments)`, the arguments string unchanged",
-        case=THREE,
-        hint="arguments_parsed",
-    ),
-    Rule(
-        "together",
-        (
-            "all calls run **at the same time**, one thread per call "
-            "(`ThreadPoolExecutor(max_workers=len(tool_calls))`): the check's tools finish only "
-            "when every call of the batch is running, and the last call finishes first"
-        ),
-        case=THREE,
-        hint="together",
-    ),
-    Rule(
-        "message",
-        (
-            'the result has one `{"role": "tool", "tool_call_id": <the call\'s id>, '
-            '"content": <result>}` per call'
-        ),
-        case=THREE,
-        hint="tool_call_id_key",
-    ),
-    Rule(
-        "order",
-        "in the order of `tool_calls`, not the order the calls finish",
-        case=THREE,
-        hint="completion_order",
-    ),
-    Rule(
-        "isolated",
-        (
-            "when `registry.call` raises (ours never does, one from elsewhere might; the check's "
-            "does), the other calls still run and keep their results"
-        ),
-        case=THREE_ONE_DOWN,
-        hint="batch_down",
-    ),
-    Rule(
-        "error_text",
-        (
-            'that call\'s content is `json.dumps({"error": f"{type(exc).__name__}: {exc}"}, '
-            "ensure_ascii=False)`"
-        ),
-        case=THREE_ONE_DOWN,
-        hint="error_format",
-    ),
-    Rule(
-        "ensure_ascii",
-        "which keeps 北京 readable (`ensure_ascii=False`)",
-        case=THREE_ONE_DOWN,
-        hint="ensure_ascii",
-    ),
+    Rule("arguments", "every call runs `registry.call(name, arguments)`, the arguments string "
+         "unchanged", case=THREE, hint="arguments_parsed"),
+    Rule("together", "all calls run **at the same time**, one thread per call "
+         "(`ThreadPoolExecutor(max_workers=len(tool_calls))`): the check's tools finish only when "
+         "every call of the batch is running, and the last call finishes first", case=THREE,
+         hint="together"),
+    Rule("message", "the result has one `{\"role\": \"tool\", \"tool_call_id\": <the call's id>, "
+         '"content": <result>}` per call', case=THREE, hint="tool_call_id_key"),
+    Rule("order", "in the order of `tool_calls`, not the order the calls finish", case=THREE,
+         hint="completion_order"),
+    Rule("isolated", "when `registry.call` raises (ours never does, one from elsewhere might; the "
+         "check's does), the other calls still run and keep their results", case=THREE_ONE_DOWN,
+         hint="batch_down"),
+    Rule("error_text", "that call's content is `json.dumps({\"error\": f\"{type(exc).__name__}: "
+         '{exc}"}, ensure_ascii=False)`', case=THREE_ONE_DOWN, hint="error_format"),
+    Rule("ensure_ascii", "which keeps 北京 readable (`ensure_ascii=False`)", case=THREE_ONE_DOWN,
+         hint="ensure_ascii"),
     Rule("empty", "no calls gives `[]`", case=NONE, hint="empty"),
-)
+)  # fmt: skip
 
 HINTS = Catalog() | {
     "together": (
@@ -175,15 +137,7 @@ HINTS = Catalog() | {
 hint = HINTS.hint
 
 
-@exercise(
-    "05.3",
-    notebook=NOTEBOOK,
-    title="run_tool_calls",
-    points=3,
-    targets=("run_tool_calls",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("05.3", notebook=NOTEBOOK, title="run_tool_calls", points=3, rules=RULES, hints=HINTS)
 def check_run_tool_calls(learner: Learner) -> str:
     for calls, down in BATCHES:
         case = case_label(calls, down)

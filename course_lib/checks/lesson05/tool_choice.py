@@ -111,38 +111,25 @@ def case_label(item: Case) -> str:
 
 
 RULES = (
-    Rule("requests", (
-            "every request: `model=model`, the conversation so far, `tools=registry.schemas()`"
-        ),
-         case=case_label(AUTO), hint="request"),
-    Rule("loop", (
-            "each turn appends the assistant message once, then one tool message per call "
-            "(`registry.call`), as in 05.2"
-        ),
-         case=case_label(AUTO), hint="assistant_twice"),
-    Rule("modes_as_is", "`\"auto\"`, `\"none\"` and `\"required\"` are sent as they are",
+    Rule("requests", "every request: `model=model`, the conversation so far, "
+         "`tools=registry.schemas()`", case=case_label(AUTO), hint="request"),
+    Rule("loop", "each turn appends the assistant message once, then one tool message per call "
+         "(`registry.call`), as in 05.2", case=case_label(AUTO), hint="assistant_twice"),
+    Rule("modes_as_is", '`"auto"`, `"none"` and `"required"` are sent as they are',
          case=case_label(AUTO), hint="modes_as_is"),
-    Rule("first_request", "the first request carries the choice",
-         case=case_label(NONE), hint="first_request"),
-    Rule("later_auto", (
-            "every later request sends `tool_choice=\"auto\"` or leaves it out, `\"auto\"` being "
-            "the API's default when tools are sent (forcing every turn, the model could never "
-            "answer)"
-        ),
-         case=case_label(REQUIRED), hint="later_auto"),
-    Rule("named_form", (
-            "a tool name is sent as `{\"type\": \"function\", \"function\": {\"name\": name}}`"
-        ),
+    Rule("first_request", "the first request carries the choice", case=case_label(NONE),
+         hint="first_request"),
+    Rule("later_auto", 'every later request sends `tool_choice="auto"` or leaves it out, `"auto"` '
+         "being the API's default when tools are sent (forcing every turn, the model could never "
+         "answer)", case=case_label(REQUIRED), hint="later_auto"),
+    Rule("named_form", 'a tool name is sent as `{"type": "function", "function": {"name": name}}`',
          case=case_label(NAMED), hint="named_form"),
     Rule("answer", "return the content of the first reply without tool calls",
          case=case_label(AUTO), hint="answer"),
     Rule("limit", "after `max_turns` requests without an answer, return `None`",
          case=case_label(ENDLESS), hint="limit"),
-    Rule("unknown_name", (
-            "a name that is no tool of the registry (`registry.names()`) raises `ValueError` "
-            "naming it"
-        ),
-         case=case_label(UNKNOWN), hint="unknown_name"),
+    Rule("unknown_name", "a name that is no tool of the registry (`registry.names()`) raises "
+         "`ValueError` naming it", case=case_label(UNKNOWN), hint="unknown_name"),
     Rule("validate_first", "before any request is sent", case=case_label(UNKNOWN),
          hint="validate_first"),
 )  # fmt: skip
@@ -248,8 +235,7 @@ def explain_raised(item: Case, reply: Reply, exchanges: list) -> None:
     raise_learner_error(case, reply)
 
 
-@exercise("05.6", notebook=NOTEBOOK, title="ask_with_choice", points=2,
-          targets=("ask_with_choice",), rules=RULES, hints=HINTS)  # fmt: skip
+@exercise("05.6", notebook=NOTEBOOK, title="ask_with_choice", points=2, rules=RULES, hints=HINTS)
 def check_tool_choice(learner: Learner) -> str:
     table = [*VISIBLE, *hidden_cases()]
     for item in table:

@@ -32,6 +32,7 @@ from course_lib.checks.lesson05.agent_loop import cases, verdict
 from course_lib.checks.lesson05.agent_loop.verdict import compare, mask_repeats
 from course_lib.checks.lesson05.conversation import fail_refused, plain_messages
 from course_lib.checks.lesson05.requests import diagnose_requests
+from course_lib.i18n import spoken_label
 
 TEXTS = Catalog() | {
     "case": "run_agent(client, registry, {question}, model={model}, max_iterations={limit}) "
@@ -51,7 +52,7 @@ def case_label(label: str, question: str, limit: int) -> str:
         question=repr(question),
         model=repr(CHECK_MODEL),
         limit=limit,
-        label=cases.spoken(label),
+        label=spoken_label(cases.CASE_TEXTS, label),
     )
 
 
@@ -61,124 +62,42 @@ def case_of(label: str) -> str:
 
 
 RULES = (
-    Rule(
-        "first_message",
-        'start `messages` as `[{"role": "user", "content": question}]`',
-        case=case_of(cases.PARALLEL),
-        hint="first_message",
-    ),
-    Rule(
-        "request",
-        (
-            "each turn, call `client.chat.completions.create(model=model, messages=messages, "
-            "tools=registry.schemas())`"
-        ),
-        case=case_of(cases.PARALLEL),
-        hint="request",
-    ),
-    Rule(
-        "assistant_once",
-        "append the reply's message **once**, however many calls it holds",
-        case=case_of(cases.PARALLEL),
-        hint="assistant_twice",
-    ),
-    Rule(
-        "assistant_dict",
-        "as the dict `assistant_message(message)` returns",
-        case=case_of(cases.PARALLEL),
-        hint="messages_not_dicts",
-    ),
-    Rule(
-        "answer",
-        'no calls: stop with `AgentResult(message.content, messages, steps, "answer")`',
-        case=case_of(cases.PARALLEL),
-        hint="stopped_answer",
-    ),
-    Rule(
-        "every_call",
-        (
-            'else answer every call, in order: `{"role": "tool", "tool_call_id": <its id>, '
-            '"content": result}`'
-        ),
-        case=case_of(cases.PARALLEL),
-        hint="unanswered",
-    ),
-    Rule(
-        "arguments",
-        "`result` being `registry.call(name, arguments)`, the arguments string exactly as sent",
-        case=case_of(cases.PARALLEL),
-        hint="sent_rewritten",
-    ),
-    Rule(
-        "steps",
-        (
-            "record `Step(turn, tool_call_id, name, arguments, result)` per call, repeated ones "
-            "too, turns counting from 1"
-        ),
-        case=case_of(cases.PARALLEL),
-        hint="steps_generic",
-    ),
-    Rule(
-        "repeat_parsed",
-        (
-            "a call is **repeated** when an *earlier* turn ran that name with equal "
-            "`json.loads(arguments)`"
-        ),
-        case=case_of(cases.REORDERED_REPEAT),
-        hint="repeat_parsed",
-    ),
-    Rule(
-        "not_json",
-        "compare arguments that are not JSON as strings (no crash)",
-        case=case_of(cases.NOT_JSON),
-        hint="invalid_json",
-    ),
-    Rule(
-        "same_turn",
-        "equal calls in the *same* turn are not repeats",
-        case=case_of(cases.SAME_TURN_TWICE),
-        hint="same_turn",
-    ),
-    Rule(
-        "repeat_not_run",
-        "do not run a repeated call",
-        case=case_of(cases.REPEAT_NEXT_TO_NEW),
-        hint="repeat_run",
-    ),
-    Rule(
-        "repeat_error",
-        'answer it with a JSON object holding `"error"` (your wording, any language)',
-        case=case_of(cases.REPEAT_NEXT_TO_NEW),
-        hint="repeat_error",
-    ),
-    Rule(
-        "repeat_stop",
-        (
-            "finish the turn's other calls, then return `AgentResult(None, messages, steps, "
-            '"repeated_call")`'
-        ),
-        case=case_of(cases.REPEAT_FIRST),
-        hint="stopped_at_repeat",
-    ),
-    Rule(
-        "limit",
-        'after `max_iterations` turns: `AgentResult(None, messages, steps, "max_iterations")`',
-        case=case_of(cases.ENDLESS),
-        hint="no_limit",
-    ),
-    Rule(
-        "last_turn_calls",
-        "answer the last turn's calls too",
-        case=case_of(cases.ENDLESS),
-        hint="last_turn_unanswered",
-    ),
-    Rule(
-        "last_turn_answer",
-        'an answer on the last turn is still `"answer"`',
-        case=case_of(cases.LAST_TURN_ANSWER),
-        hint="last_answer",
-    ),
-)
+    Rule("first_message", 'start `messages` as `[{"role": "user", "content": question}]`',
+         case=case_of(cases.PARALLEL), hint="first_message"),
+    Rule("request", "each turn, call `client.chat.completions.create(model=model, "
+         "messages=messages, tools=registry.schemas())`", case=case_of(cases.PARALLEL),
+         hint="request"),
+    Rule("assistant_once", "append the reply's message **once**, however many calls it holds",
+         case=case_of(cases.PARALLEL), hint="assistant_twice"),
+    Rule("assistant_dict", "as the dict `assistant_message(message)` returns",
+         case=case_of(cases.PARALLEL), hint="messages_not_dicts"),
+    Rule("answer", 'no calls: stop with `AgentResult(message.content, messages, steps, "answer")`',
+         case=case_of(cases.PARALLEL), hint="stopped_answer"),
+    Rule("every_call", 'else answer every call, in order: `{"role": "tool", "tool_call_id": <its '
+         'id>, "content": result}`', case=case_of(cases.PARALLEL), hint="unanswered"),
+    Rule("arguments", "`result` being `registry.call(name, arguments)`, the arguments string "
+         "exactly as sent", case=case_of(cases.PARALLEL), hint="sent_rewritten"),
+    Rule("steps", "record `Step(turn, tool_call_id, name, arguments, result)` per call, repeated "
+         "ones too, turns counting from 1", case=case_of(cases.PARALLEL), hint="steps_generic"),
+    Rule("repeat_parsed", "a call is **repeated** when an *earlier* turn ran that name with equal "
+         "`json.loads(arguments)`", case=case_of(cases.REORDERED_REPEAT), hint="repeat_parsed"),
+    Rule("not_json", "compare arguments that are not JSON as strings (no crash)",
+         case=case_of(cases.NOT_JSON), hint="invalid_json"),
+    Rule("same_turn", "equal calls in the *same* turn are not repeats",
+         case=case_of(cases.SAME_TURN_TWICE), hint="same_turn"),
+    Rule("repeat_not_run", "do not run a repeated call", case=case_of(cases.REPEAT_NEXT_TO_NEW),
+         hint="repeat_run"),
+    Rule("repeat_error", 'answer it with a JSON object holding `"error"` (your wording, any '
+         "language)", case=case_of(cases.REPEAT_NEXT_TO_NEW), hint="repeat_error"),
+    Rule("repeat_stop", "finish the turn's other calls, then return `AgentResult(None, messages, "
+         'steps, "repeated_call")`', case=case_of(cases.REPEAT_FIRST), hint="stopped_at_repeat"),
+    Rule("limit", "after `max_iterations` turns: `AgentResult(None, messages, steps, "
+         '"max_iterations")`', case=case_of(cases.ENDLESS), hint="no_limit"),
+    Rule("last_turn_calls", "answer the last turn's calls too", case=case_of(cases.ENDLESS),
+         hint="last_turn_unanswered"),
+    Rule("last_turn_answer", 'an answer on the last turn is still `"answer"`',
+         case=case_of(cases.LAST_TURN_ANSWER), hint="last_answer"),
+)  # fmt: skip
 
 # Every hint of 05.1: its own, the verdict's, and those it shares with 05.2 (messages, requests).
 HINTS = Catalog(also=(verdict.HINTS, conversation.HINTS, requests.HINTS)) | {
@@ -200,15 +119,7 @@ RUN_CODE = "result = run_agent(client, registry, question, model=model, max_iter
 RESULT = "describe_result(result, registry)"
 
 
-@exercise(
-    "05.1",
-    notebook=NOTEBOOK,
-    title="run_agent",
-    points=4,
-    targets=("run_agent",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("05.1", notebook=NOTEBOOK, title="run_agent", points=4, rules=RULES, hints=HINTS)
 def check_run_agent(learner: Learner) -> str:
     table = cases.loop_cases(hidden_rng("05.1"))
     for label, question, policy, limit in table:

@@ -13,9 +13,9 @@ from random import Random
 from typing import Any
 
 from course_lib.checks.lesson05._agent_tools import CITIES
-from course_lib.i18n import spoken_label, translate
+from course_lib.i18n import translate
 
-# A case's label, said in the learner's language when a check fails (``spoken``): the hidden
+# A case's label, said in the learner's language when a check fails (``spoken_label``): the hidden
 # cases' and the visible ones the rules of 05.1 name (see ``RULES`` in ``__init__.py``).
 CASE_TEXTS = {
     "hidden": "hidden case {number}",
@@ -54,11 +54,6 @@ LAST_TURN_CALLS = "last_turn_calls"
 NOT_JSON = "not_json"
 OTHER_ARGUMENTS = "other_arguments"
 ANSWER_AS_SENT = "answer_as_sent"
-
-
-def spoken(label: str) -> str:
-    """A case's label in the language in force (a visible case's is its key in CASE_TEXTS)."""
-    return spoken_label(CASE_TEXTS, label)
 
 
 class Endless:

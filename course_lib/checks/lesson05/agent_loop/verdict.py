@@ -224,11 +224,7 @@ def compare(case: str, expected: dict, got: dict, limit: int, *, repeated: set[s
         fail(case, allowed, made, hint(key, limit=limit), where=text("turns"))
     explain_false_repeat(case, expected, got, repeated)
     compare_messages(
-        case,
-        expected["messages"],
-        got["messages"],
-        repeated=repeated,
-        stopped=expected["stopped"],
+        case, expected["messages"], got["messages"], repeated=repeated, stopped=expected["stopped"]
     )
     if got["answer"] != expected["answer"]:
         stripped = (

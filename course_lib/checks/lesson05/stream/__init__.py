@@ -21,6 +21,7 @@ from course_lib.checks.lesson05._agent_tools import (
     oracle_client,
 )
 from course_lib.checks.lesson05.stream import cases as streams
+from course_lib.i18n import spoken_label
 
 TEXTS = Catalog() | {
     "case": "collect_stream(<{count} chunks: {label}>)",
@@ -35,8 +36,8 @@ CASES = streams.stream_cases(hidden_rng("05.4"))
 
 def case_label(label: str, chunks: list[dict] | None) -> str:
     if chunks is None:
-        return text("case_local", label=streams.spoken(label))
-    return text("case", count=len(chunks), label=streams.spoken(label))
+        return text("case_local", label=spoken_label(streams.CASE_TEXTS, label))
+    return text("case", count=len(chunks), label=spoken_label(streams.CASE_TEXTS, label))
 
 
 def case_of(label: str) -> str:
@@ -44,73 +45,25 @@ def case_of(label: str) -> str:
 
 
 RULES = (
-    Rule(
-        "result",
-        (
-            'return `{"content": ..., "tool_calls": [...]}` (extra keys such as '
-            "`finish_reason` are allowed)"
-        ),
-        case=case_of(streams.TEXT_ONLY),
-        hint="result_dict",
-    ),
-    Rule(
-        "content",
-        "`content` is every piece of text joined in arrival order",
-        case=case_of(streams.TEXT_ONLY),
-        hint="content_joined",
-    ),
-    Rule(
-        "content_none",
-        (
-            "it is `None` when no text arrived, as in a reply that was not streamed (an empty "
-            'piece `""` is no text)'
-        ),
-        case=case_of(streams.INTERLEAVED),
-        hint="content_none",
-    ),
-    Rule(
-        "none_fields",
-        (
-            "fields a chunk does not carry are `None` (`delta.content`, a later fragment's `id` "
-            "and `function.name`): skip them"
-        ),
-        case=case_of(streams.TEXT_ONLY),
-        hint="none_fields",
-    ),
-    Rule(
-        "no_choices",
-        (
-            "the final usage chunk (sent when a request asks for usage) has an **empty** `choices` "
-            "list: skip it"
-        ),
-        case=case_of(streams.USAGE),
-        hint="no_choices",
-    ),
-    Rule(
-        "by_index",
-        (
-            '`tool_calls` holds one `{"id": ..., "name": ..., "arguments": ...}` per '
-            "`index`, ordered by `index`"
-        ),
-        case=case_of(streams.LATER_FIRST),
-        hint="order_by_index",
-    ),
-    Rule(
-        "first_fragment",
-        (
-            "`id` and `name` arrive only in a call's first fragment; a later `None` must not "
-            "overwrite them"
-        ),
-        case=case_of(streams.INTERLEAVED),
-        hint="keep_first",
-    ),
-    Rule(
-        "arguments",
-        "each call's `arguments` is the pieces of *its* `index` joined in arrival order",
-        case=case_of(streams.INTERLEAVED),
-        hint="join_by_index",
-    ),
-)
+    Rule("result", 'return `{"content": ..., "tool_calls": [...]}` (extra keys such as '
+         "`finish_reason` are allowed)", case=case_of(streams.TEXT_ONLY), hint="result_dict"),
+    Rule("content", "`content` is every piece of text joined in arrival order",
+         case=case_of(streams.TEXT_ONLY), hint="content_joined"),
+    Rule("content_none", "it is `None` when no text arrived, as in a reply that was not streamed "
+         '(an empty piece `""` is no text)', case=case_of(streams.INTERLEAVED),
+         hint="content_none"),
+    Rule("none_fields", "fields a chunk does not carry are `None` (`delta.content`, a later "
+         "fragment's `id` and `function.name`): skip them", case=case_of(streams.TEXT_ONLY),
+         hint="none_fields"),
+    Rule("no_choices", "the final usage chunk (sent when a request asks for usage) has an "
+         "**empty** `choices` list: skip it", case=case_of(streams.USAGE), hint="no_choices"),
+    Rule("by_index", '`tool_calls` holds one `{"id": ..., "name": ..., "arguments": ...}` per '
+         "`index`, ordered by `index`", case=case_of(streams.LATER_FIRST), hint="order_by_index"),
+    Rule("first_fragment", "`id` and `name` arrive only in a call's first fragment; a later `None` "
+         "must not overwrite them", case=case_of(streams.INTERLEAVED), hint="keep_first"),
+    Rule("arguments", "each call's `arguments` is the pieces of *its* `index` joined in arrival "
+         "order", case=case_of(streams.INTERLEAVED), hint="join_by_index"),
+)  # fmt: skip
 
 HINTS = Catalog() | {
     "result_dict": (
@@ -170,15 +123,7 @@ RESULT = (
 )
 
 
-@exercise(
-    "05.4",
-    notebook=NOTEBOOK,
-    title="collect_stream",
-    points=3,
-    targets=("collect_stream",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("05.4", notebook=NOTEBOOK, title="collect_stream", points=3, rules=RULES, hints=HINTS)
 def check_collect_stream(learner: Learner) -> str:
     target = learner.target("collect_stream")
     for label, chunks, expected in CASES:

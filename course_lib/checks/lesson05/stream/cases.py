@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 from random import Random
 
-from course_lib.i18n import spoken_label, translate
+from course_lib.checks.lesson05._agent_tools import CITIES
+from course_lib.i18n import translate
 
-# A case's label, said in the learner's language when a check fails (``spoken``): the hidden
+# A case's label, said in the learner's language when a check fails (``spoken_label``): the hidden
 # streams' and the visible ones the rules of 05.4 name (see ``RULES`` in ``__init__.py``).
 CASE_TEXTS = {
     "hidden": "hidden stream {number}",
@@ -23,7 +24,6 @@ CASE_TEXTS = {
     "usage": "text, one call and a final usage chunk without choices",
 }
 
-CITIES = ["北京", "上海", "深圳", "Paris", "London", "東京"]
 TWO = [
     {"id": "call_a", "name": "get_weather", "arguments": '{"city": "北京"}'},
     {"id": "call_b", "name": "get_time", "arguments": '{"city": "上海"}'},
@@ -35,11 +35,6 @@ INTERLEAVED = "interleaved"
 LOCAL = "local"
 LATER_FIRST = "later_first"
 USAGE = "usage"
-
-
-def spoken(label: str) -> str:
-    """A case's label in the language in force (a visible case's is its key in CASE_TEXTS)."""
-    return spoken_label(CASE_TEXTS, label)
 
 
 def chunk(delta: dict | None, finish_reason: str | None = None, *, usage: dict | None = None):
