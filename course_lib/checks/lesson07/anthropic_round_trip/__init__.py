@@ -65,113 +65,39 @@ BLOCKS_QUESTION = "Is it sunny in Paris or in London?"
 BLOCKS_CASE = case_label(BLOCKS_QUESTION)
 
 RULES = (
-    Rule("model", "pass `model=model` to every request", case=WEATHER_CASE, hint="model"),
-    Rule(
-        "max_tokens",
-        ("pass `max_tokens=1024` to every request"),
-        case=WEATHER_CASE,
-        hint="max_tokens",
-    ),
-    Rule(
-        "tools",
-        'pass `tools=registry.schemas(format="anthropic")` to every request',
-        case=WEATHER_CASE,
-        hint="tools",
-    ),
-    Rule(
-        "first_messages",
-        "the first request holds one user message with the question",
-        case=WEATHER_CASE,
-        hint="first_messages",
-    ),
-    Rule(
-        "no_tool_use",
-        'a reply whose `stop_reason` is not `"tool_use"` is the answer: return its text',
-        case=HELLO_CASE,
-        hint="no_tool_use",
-    ),
-    Rule(
-        "cut_short",
-        'so is a reply cut short (`"max_tokens"`)',
-        case=CUT_CASE,
-        hint="no_tool_use",
-    ),
-    Rule(
-        "assistant",
-        'otherwise send its content back: `{"role": "assistant", "content": reply.content}`',
-        case=WEATHER_CASE,
-        hint="assistant_missing",
-    ),
-    Rule(
-        "assistant_unchanged",
-        "all of it, unchanged, its text blocks too",
-        case=PREFACE_CASE,
-        hint="assistant_changed",
-    ),
-    Rule(
-        "thinking",
-        "and its `thinking` blocks, first, exactly as they came",
-        case=THINKING_CASE,
-        hint="thinking_dropped",
-    ),
-    Rule(
-        "one_user_message",
-        (
-            "then **one** user message, not a `tool` role, holding one `tool_result` block per "
-            "`tool_use` block (any text after them)"
-        ),
-        case=WEATHER_CASE,
-        hint="tool_role",
-    ),
-    Rule(
-        "tool_use_id",
-        'each carries its block\'s id as `"tool_use_id"`',
-        case=WEATHER_CASE,
-        hint="tool_use_id",
-    ),
-    Rule(
-        "content",
-        'its `"content"` is `registry.call(block.name, block.input)`, unchanged',
-        case=WEATHER_CASE,
-        hint="content",
-    ),
-    Rule(
-        "is_error",
-        'an error result (`is_error_result` says which) gets `"is_error": True`',
-        case=ERROR_CASE,
-        hint="is_error",
-    ),
-    Rule(
-        "is_error_only",
-        'other results do not, even when their text holds "error"',
-        case=case_label("Berlin and 东京"),
-        hint="is_error_only",
-    ),
-    Rule(
-        "second_request",
-        "send that second request",
-        case=WEATHER_CASE,
-        hint="send_again",
-    ),
-    Rule(
-        "no_third",
-        "send no third, even when the second reply asks for more calls",
-        case=MORE_CASE,
-        hint="one_round_trip",
-    ),
-    Rule(
-        "returns_text",
-        ("return the second reply's text, a `str`"),
-        case=WEATHER_CASE,
-        hint="return_text",
-    ),
-    Rule(
-        "every_text_block",
-        "that is every one of its text blocks, joined (`reply_text`), not only the first",
-        case=BLOCKS_CASE,
-        hint="first_text_only",
-    ),
-)
+    Rule("model", "pass `model=model` to every request", WEATHER_CASE, "model"),
+    Rule("max_tokens", "pass `max_tokens=1024` to every request", WEATHER_CASE, "max_tokens"),
+    Rule("tools", 'pass `tools=registry.schemas(format="anthropic")` to every request',
+         WEATHER_CASE, "tools"),
+    Rule("first_messages", "the first request holds one user message with the question",
+         WEATHER_CASE, "first_messages"),
+    Rule("no_tool_use", 'a reply whose `stop_reason` is not `"tool_use"` is the answer: return '
+         'its text', HELLO_CASE, "no_tool_use"),
+    Rule("cut_short", 'so is a reply cut short (`"max_tokens"`)', CUT_CASE, "no_tool_use"),
+    Rule("assistant", 'otherwise send its content back: `{"role": "assistant", "content": '
+         'reply.content}`', WEATHER_CASE, "assistant_missing"),
+    Rule("assistant_unchanged", "all of it, unchanged, its text blocks too", PREFACE_CASE,
+         "assistant_changed"),
+    Rule("thinking", "and its `thinking` blocks, first, exactly as they came", THINKING_CASE,
+         "thinking_dropped"),
+    Rule("one_user_message", "then **one** user message, not a `tool` role, holding one "
+         "`tool_result` block per `tool_use` block (any text after them)", WEATHER_CASE,
+         "tool_role"),
+    Rule("tool_use_id", "each carries its block's id as `\"tool_use_id\"`", WEATHER_CASE,
+         "tool_use_id"),
+    Rule("content", 'its `"content"` is `registry.call(block.name, block.input)`, unchanged',
+         WEATHER_CASE, "content"),
+    Rule("is_error", 'an error result (`is_error_result` says which) gets `"is_error": True`',
+         ERROR_CASE, "is_error"),
+    Rule("is_error_only", 'other results do not, even when their text holds "error"',
+         case_label("Berlin and 东京"), "is_error_only"),
+    Rule("second_request", "send that second request", WEATHER_CASE, "send_again"),
+    Rule("no_third", "send no third, even when the second reply asks for more calls", MORE_CASE,
+         "one_round_trip"),
+    Rule("returns_text", "return the second reply's text, a `str`", WEATHER_CASE, "return_text"),
+    Rule("every_text_block", "that is every one of its text blocks, joined (`reply_text`), not "
+         "only the first", BLOCKS_CASE, "first_text_only"),
+)  # fmt: skip
 
 HINTS = Catalog(also=(RESULT_HINTS, ROUND_TRIP_HINTS)) | {
     "no_request": "Call client.messages.create.",
