@@ -14,13 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import (
-    Plain,
-    expect_equal,
-    first_difference,
-    hidden_rng,
-    pick_hint,
-)
+from course_lib.checks.compare import Plain, expect_equal, first_difference, hidden_rng, pick_hint
 from course_lib.checks.compare import fail as fail_case
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
@@ -239,10 +233,7 @@ def check_value(learner: Learner, item: TextCase) -> None:
             label,
             item.expected,
             got,
-            hints=[
-                (lambda g: g == json_text(item.value), hint("str")),
-                *TEXT_HINTS,
-            ],
+            hints=[(lambda g: g == json_text(item.value), hint("str")), *TEXT_HINTS],
         )
         return
     expect_json_text(
@@ -332,20 +323,12 @@ def check_cut(learner: Learner, item: CutCase) -> None:
         key = silent_cut_hint(learner, item, spec, got)
         fail_case(case, shape, phrase("no_marker", count=len(got)), hint(key))
     if kept > limit:
-        fail_case(
-            case,
-            shape,
-            phrase("kept", count=kept),
-            hint("keep_at_most", limit=limit),
-        )
+        fail_case(case, shape, phrase("kept", count=kept), hint("keep_at_most", limit=limit))
     if not marker.startswith("\n") or len(marker) > MARKER_MAX + 1:
         fail_case(case, shape, marker[:200], hint("marker_shape", limit=MARKER_MAX))
     if str(len(text) - kept) not in marker:
         fail_case(
-            case,
-            phrase("marker_mentioning", count=len(text) - kept),
-            marker,
-            hint("cut_count"),
+            case, phrase("marker_mentioning", count=len(text) - kept), marker, hint("cut_count")
         )
 
 

@@ -294,10 +294,7 @@ def hints(expected: list[dict]) -> list[tuple]:
             lambda got: any(not i.get("content") for i in items_of(got, "message")),
             hint("empty_message"),
         ),
-        (
-            lambda got: any("function" in i for i in kinds(got, "function_call")),
-            hint("flat_call"),
-        ),
+        (lambda got: any("function" in i for i in kinds(got, "function_call")), hint("flat_call")),
         (
             lambda got: any("call_id" not in i for i in items_of(got, "function_call")),
             hint("call_id_key"),

@@ -21,12 +21,7 @@ from course_lib.checks.compare import Plain, fail, hidden_rng, json_equal
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.failures import Failure, NotDoneYet
 from course_lib.checks.learner import Learner, raise_learner_error
-from course_lib.checks.lesson08._kernel_bridge import (
-    NOTEBOOK,
-    kernel_helper,
-    raised_reply,
-    stub_of,
-)
+from course_lib.checks.lesson08._kernel_bridge import NOTEBOOK, kernel_helper, raised_reply, stub_of
 from course_lib.checks.messages import stub_text
 from course_lib.i18n import spoken_label, translate
 

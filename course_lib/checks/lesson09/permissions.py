@@ -145,7 +145,7 @@ def hidden_cases(rng: Random, count: int = 16) -> list[tuple[str, tuple[str, ...
 
 
 EXCEPTION_HINTS = [
-    (lambda r: r.raised_a("TypeError") or r.raised_a("AttributeError"), hint("iterables")),
+    (lambda r: r.raised_a("TypeError") or r.raised_a("AttributeError"), hint("iterables"))
 ]
 
 

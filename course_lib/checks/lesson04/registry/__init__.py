@@ -24,12 +24,7 @@ from course_lib.checks.lesson04._tool_sources import (
     shown,
 )
 from course_lib.checks.lesson04.registry import cases, labels
-from course_lib.checks.lesson04.registry.cases import (
-    ENTRY_KEYS,
-    FORMATS,
-    Registration,
-    hint,
-)
+from course_lib.checks.lesson04.registry.cases import ENTRY_KEYS, FORMATS, Registration, hint
 from course_lib.checks.lesson04.registry.schemas import expected_schema, schema_hints
 from course_lib.i18n import translate
 
@@ -141,12 +136,7 @@ def expect_entry(
     expected = cases.expected_entry(item)
     problem = report.get("problem")
     if problem == "no_tools":
-        fail(
-            case,
-            phrase("tools_dict"),
-            phrase("a_kind", kind=report["type"]),
-            hint("no_tools"),
-        )
+        fail(case, phrase("tools_dict"), phrase("a_kind", kind=report["type"]), hint("no_tools"))
     if problem == "no_entry":
         key = "name" if item.name != item.tool and item.tool in report["names"] else "no_entry"
         fail(case, phrase("an_entry", name=item.name), report["names"], hint(key, name=item.name))
@@ -240,12 +230,7 @@ def expect_duplicate_refused(learner: Learner, registry: str, first: str) -> Non
         method(learner, registry, "tool"), learner.handle(other), name="search_notes"
     )
     if not reply.raised:
-        fail(
-            case,
-            wanted,
-            phrase("went_through"),
-            hint("silent_overwrite"),
-        )
+        fail(case, wanted, phrase("went_through"), hint("silent_overwrite"))
     if not reply.raised_a("ValueError"):
         fail(case, wanted, shown(reply), hint("duplicate_type"))
     if "search_notes" not in reply.message or "replace=True" not in reply.message:

@@ -24,9 +24,7 @@ from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
 from course_lib.checks.lesson07._registry import CHECK_MODEL, NOTEBOOK, text_of_message
-from course_lib.checks.lesson07.extract.requests import (
-    HINTS as REQUEST_HINTS,
-)
+from course_lib.checks.lesson07.extract.requests import HINTS as REQUEST_HINTS
 from course_lib.checks.lesson07.extract.requests import (
     MAX_TOKENS,
     diagnose_anthropic_request,

@@ -32,9 +32,7 @@ from course_lib.checks.lesson07._registry import (
     text_of_response,
     tools,
 )
-from course_lib.checks.lesson07.responses_round_trip.continuation import (
-    HINTS as CONTINUATION_HINTS,
-)
+from course_lib.checks.lesson07.responses_round_trip.continuation import HINTS as CONTINUATION_HINTS
 from course_lib.checks.lesson07.responses_round_trip.continuation import (
     diagnose_second_request,
     is_the_question,

@@ -152,7 +152,7 @@ hint = HINTS.hint
 
 
 EXCEPTION_HINTS = [
-    (lambda r: r.raised_a("AttributeError") and "list_tools" in r.message, hint("not_async")),
+    (lambda r: r.raised_a("AttributeError") and "list_tools" in r.message, hint("not_async"))
 ]
 ASK = "report = serve_and_ask(serve_registry(registry), calls)"
 

@@ -146,10 +146,7 @@ def run_case(learner: Learner, case: Case) -> None:
         fail(case.label, Plain(TEXTS.text("unchanged")), after, hint("new_list"))
     if got.type != "list" or not all(isinstance(m, dict) for m in got.value or []):
         fail(
-            case.label,
-            Plain(TEXTS.text("a_list")),
-            got.value,
-            hint("returns_list", kind=got.type),
+            case.label, Plain(TEXTS.text("a_list")), got.value, hint("returns_list", kind=got.type)
         )
     expected = expected_fit(case.messages, case.budget)
     if got.value != expected:
