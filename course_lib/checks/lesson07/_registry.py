@@ -16,7 +16,7 @@ from random import Random
 from typing import Any
 
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import Plain, expect_equal, fail
+from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.learner import Learner, Reply, raise_endless, raise_learner_error
 
 NOTEBOOK = "07_other_protocols"
@@ -114,6 +114,36 @@ def random_questions(rng: Random, count: int) -> list[str]:
         first, second = rng.sample(PLACES, 2)
         questions.append(rng.choice(templates).format(a=first, b=second))
     return questions
+
+
+# The questions 07.1's and 07.3's tables both ask.
+WEATHER_QUESTION = "北京和上海的天气怎么样？"
+MORE_QUESTION = "Weather and time in Paris?"
+
+
+def labeller(texts: Catalog) -> Callable[..., str]:
+    """A round trip's ``case_label(question, model=CHECK_MODEL)``, said from ``texts``'s "case"."""
+
+    def case_label(question: str, model: str = CHECK_MODEL) -> str:
+        return texts.text("case", question=repr(question), model=repr(model))
+
+    return case_label
+
+
+def asks_for_more() -> Any:
+    """The policy of the ``MORE_QUESTION`` case: its second reply asks for one more call beside
+    its text, so a loop would send a third request."""
+    from course_lib.local_model import ScriptedPolicy, Turn, call
+
+    more = Turn(
+        "Paris is cloudy. Let me look up the time there too.", (call("get_time", city="Paris"),)
+    )
+    return ScriptedPolicy([call("get_weather", city="Paris"), more])
+
+
+def hidden_conversations(exercise_id: str) -> list[tuple[str, Any, str]]:
+    """Three questions of ``random_questions`` for the default toy model, seeded by exercise."""
+    return [(q, None, CHECK_MODEL) for q in random_questions(hidden_rng(exercise_id), 3)]
 
 
 def text_of_response(response: dict[str, Any]) -> str:

@@ -19,17 +19,21 @@ from __future__ import annotations
 from typing import Any
 
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import fail, hidden_rng
+from course_lib.checks.compare import fail
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson07._registry import (
     CHECK_MODEL,
+    MORE_QUESTION,
     NOTEBOOK,
     REASONING_MODEL,
     ROUND_TRIP_HINTS,
     ROUND_TRIP_TEXTS,
+    WEATHER_QUESTION,
     RoundTrip,
-    random_questions,
+    asks_for_more,
+    hidden_conversations,
+    labeller,
     text_of_message,
 )
 from course_lib.checks.lesson07.anthropic_round_trip.blocks import is_the_question
@@ -43,13 +47,8 @@ TEXTS = Catalog(also=(ROUND_TRIP_TEXTS,)) | {
     "first_messages": "the first request's messages",
 }
 text = TEXTS.text
+case_label = labeller(TEXTS)
 
-
-def case_label(question: str, model: str = CHECK_MODEL) -> str:
-    return text("case", question=repr(question), model=repr(model))
-
-
-WEATHER_QUESTION = "北京和上海的天气怎么样？"
 WEATHER_CASE = case_label(WEATHER_QUESTION)
 HELLO_CASE = case_label("Hello!")
 ERROR_QUESTION = "What's the weather in 北京 and Tokyo?"
@@ -58,7 +57,6 @@ PREFACE_QUESTION = "Is it warmer in Paris or in London?"
 PREFACE_CASE = case_label(PREFACE_QUESTION)
 CUT_QUESTION = "Tell me everything about the weather."
 CUT_CASE = case_label(CUT_QUESTION)
-MORE_QUESTION = "Weather and time in Paris?"
 MORE_CASE = case_label(MORE_QUESTION)
 THINKING_CASE = case_label(WEATHER_QUESTION, REASONING_MODEL)
 BLOCKS_QUESTION = "Is it sunny in Paris or in London?"
@@ -195,9 +193,6 @@ def conversations() -> list[tuple[str, Any, str]]:
     preface = Turn("Let me look both up.", both)
     # Longer than max_tokens=1024 (one token per Chinese character): cut short, no call.
     long_answer = "今天的天气很好，" * 160
-    more = Turn(
-        "Paris is cloudy. Let me look up the time there too.", (call("get_time", city="Paris"),)
-    )
     # The answer in two text blocks, as the real API may give it.
     in_blocks = Turn.in_blocks("Paris is cloudy, not sunny.", " London has rain.")
     plain = CHECK_MODEL
@@ -208,16 +203,12 @@ def conversations() -> list[tuple[str, Any, str]]:
         ("Berlin and 东京", ScriptedPolicy([failing], then=HeuristicPolicy()), plain),
         (PREFACE_QUESTION, ScriptedPolicy([preface], then=HeuristicPolicy()), plain),
         (CUT_QUESTION, ScriptedPolicy([long_answer]), plain),
-        (
-            MORE_QUESTION,
-            NoCallsAfterTwo(ScriptedPolicy([call("get_weather", city="Paris"), more])),
-            plain,
-        ),
+        (MORE_QUESTION, NoCallsAfterTwo(asks_for_more()), plain),
         (WEATHER_QUESTION, None, REASONING_MODEL),
         ("Hello!", None, REASONING_MODEL),
         (BLOCKS_QUESTION, ScriptedPolicy([list(both), in_blocks]), plain),
     ]
-    return cases + [(q, None, plain) for q in random_questions(hidden_rng("07.3"), 3)]
+    return cases + hidden_conversations("07.3")
 
 
 @exercise(

@@ -18,17 +18,21 @@ from __future__ import annotations
 from typing import Any
 
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import Plain, fail, hidden_rng
+from course_lib.checks.compare import Plain, fail
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson07._registry import (
     CHECK_MODEL,
+    MORE_QUESTION,
     NOTEBOOK,
     REASONING_MODEL,
     ROUND_TRIP_HINTS,
     ROUND_TRIP_TEXTS,
+    WEATHER_QUESTION,
     RoundTrip,
-    random_questions,
+    asks_for_more,
+    hidden_conversations,
+    labeller,
     text_of_response,
     tools,
 )
@@ -45,16 +49,10 @@ TEXTS = Catalog(also=(ROUND_TRIP_TEXTS,)) | {
     "text_beside": "a reply with text beside its calls ({count} call(s)): run them first",
 }
 text = TEXTS.text
+case_label = labeller(TEXTS)
 
-
-def case_label(question: str, model: str = CHECK_MODEL) -> str:
-    return text("case", question=repr(question), model=repr(model))
-
-
-WEATHER_QUESTION = "北京和上海的天气怎么样？"
 WEATHER_CASE = case_label(WEATHER_QUESTION)
 HELLO_CASE = case_label("Hello!")
-MORE_QUESTION = "Weather and time in Paris?"
 MORE_CASE = case_label(MORE_QUESTION)
 BESIDE_QUESTION = "Is it sunny in 北京 or in Paris?"
 BESIDE_CASE = case_label(BESIDE_QUESTION)
@@ -166,10 +164,6 @@ def conversations(learner: Learner) -> list[tuple[str, Any, str]]:
         call("get_time", city="上海"),
         call("get_weather", city="东京"),
     ]
-    # The second reply asks for one more call beside its text: a loop would send a third request.
-    more = Turn(
-        "Paris is cloudy. Let me look up the time there too.", (call("get_time", city="Paris"),)
-    )
     paris = call("get_time", city="Paris")
     # Text beside the calls of the first reply: not the answer yet.
     beside = Turn(
@@ -181,15 +175,14 @@ def conversations(learner: Learner) -> list[tuple[str, Any, str]]:
         ("Hello!", None, CHECK_MODEL),
         ("What time is it in Paris?", None, CHECK_MODEL),
         ("北京、上海和东京", ScriptedPolicy([three], then=HeuristicPolicy()), CHECK_MODEL),
-        (MORE_QUESTION, ScriptedPolicy([call("get_weather", city="Paris"), more]), CHECK_MODEL),
+        (MORE_QUESTION, asks_for_more(), CHECK_MODEL),
         (BESIDE_QUESTION, ScriptedPolicy([beside], then=HeuristicPolicy()), CHECK_MODEL),
         # The second reply only asks for more calls: its output_text is "", still the answer.
         (CALLS_ONLY_QUESTION, ScriptedPolicy([paris, call("get_time", city="东京")]), CHECK_MODEL),
         (WEATHER_QUESTION, None, REASONING_MODEL),
         ("Hello!", None, REASONING_MODEL),
     ]
-    hidden = random_questions(hidden_rng("07.1"), 3)
-    return cases + [(q, None, CHECK_MODEL) for q in hidden]
+    return cases + hidden_conversations("07.1")
 
 
 @exercise(
