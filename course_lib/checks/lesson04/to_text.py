@@ -196,17 +196,17 @@ RULES = (
          "default_limit"),
     Rule("default_fits", "so a 15,000 character text passes unchanged when it is not given",
          "to_text(a 15,000 character string)", "default_fits"),
-    Rule("never_silent", "a longer text is cut, never silently", "to_text(a 50,000 character "
-         "string)", "never_silent"),
-    Rule("keep_at_most", "its first `k` characters are kept, `k <= max_chars`", "to_text(a 50,000 "
-         "character string)", "keep_at_most"),
+    Rule("never_silent", "a longer text is cut, never silently",
+         "to_text(a 50,000 character string)", "never_silent"),
+    Rule("keep_at_most", "its first `k` characters are kept, `k <= max_chars`",
+         "to_text(a 50,000 character string)", "keep_at_most"),
     Rule("marker_shape", "then a marker that starts with a newline and has at most 100 characters",
          "to_text(a 50,000 character string)", "marker_shape"),
     Rule("cut_count", 'which says how many characters were cut (`len(text) - k`) in digits, for '
-         'example `"\\n[... cut 30000 of 50000 characters ...]"`', "to_text(a 50,000 character "
-         "string)", "cut_count"),
-    Rule("cut_json", "the JSON of a result that is not a str is cut the same way", "to_text(a "
-         "list of 2,000 dicts, max_chars=5_000)", "cut_json"),
+         'example `"\\n[... cut 30000 of 50000 characters ...]"`',
+         "to_text(a 50,000 character string)", "cut_count"),
+    Rule("cut_json", "the JSON of a result that is not a str is cut the same way",
+         "to_text(a list of 2,000 dicts, max_chars=5_000)", "cut_json"),
 )  # fmt: skip
 
 
