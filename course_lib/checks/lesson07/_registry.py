@@ -185,8 +185,9 @@ class RoundTrip:
     if given and the registry's tools in ``tools_format`` (``tools_key(sent, body)`` names the
     hint for other tools), the first reply's calls answered by exactly one more request, the last
     reply's text returned. The module's ``diagnose`` and ``expect_final_text`` judge the rest;
-    its ``texts`` and ``hints`` say what fails. With ``endless``, a function that never returns
-    is judged on what it sent, then named as endless."""
+    its ``texts`` (whose ``"case"`` labels each case) and ``hints`` say what fails. With
+    ``endless``, a function that never returns is judged on what it sent, then named as
+    endless."""
 
     target: str
     api: str
@@ -194,7 +195,6 @@ class RoundTrip:
     seed: int
     texts: Catalog
     hints: Catalog
-    case_label: Callable[[str, str], str]
     diagnose: Callable[..., None]
     expect_final_text: Callable[[str, list, Reply], None]
     tools_key: Callable[[Any, dict], str]
@@ -211,7 +211,7 @@ class RoundTrip:
             session = learner.model(
                 policy or HeuristicPolicy(), model_name=CHECK_MODEL, seed=self.seed + index
             )
-            case = self.case_label(question, model)
+            case = labeller(self.texts)(question, model)
             options = {"case": case, "endless_returns": True} if self.endless else {}
             client = learner.client(session, api=self.api)
             reply = learner.attempt(

@@ -265,7 +265,6 @@ ROUND_TRIP = RoundTrip(
     seed=730,
     texts=TEXTS,
     hints=HINTS,
-    case_label=case_label,
     diagnose=diagnose,
     expect_final_text=expect_final_text,
     tools_key=openai_tools_key,

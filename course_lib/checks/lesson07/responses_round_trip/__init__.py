@@ -249,7 +249,6 @@ ROUND_TRIP = RoundTrip(
     seed=700,
     texts=TEXTS,
     hints=HINTS,
-    case_label=case_label,
     diagnose=diagnose,
     expect_final_text=expect_final_text,
     tools_key=chat_tools_key,
