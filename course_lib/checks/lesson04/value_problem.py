@@ -140,10 +140,11 @@ RULES = (
          case_of("no_type"), "no_type"),
     Rule("this_node", 'judge this node only: `"properties"` and `"items"` are for 04.3',
          case_of("this_node"), "this_node"),
-    Rule("every_type", "a wrong type's message names every expected type (`should be a string or "
-         "null`, or `应为字符串或 null`)", case_of("every_type"), "every_type"),
-    Rule("enum_json", 'a value outside the enum: list the allowed values as JSON (`one of "c", '
-         '"f"`)', case_of("enum"), "enum_json"),
+    Rule("every_type", "a wrong type's message names every expected type "
+         "(`should be a string or null`, or `应为字符串或 null`)", case_of("every_type"),
+         "every_type"),
+    Rule("enum_json", 'a value outside the enum: list the allowed values as JSON '
+         '(`one of "c", "f"`)', case_of("enum"), "enum_json"),
 )  # fmt: skip
 
 TEXTS = Catalog() | {"summary": "{visible} visible and {hidden} hidden cases"}

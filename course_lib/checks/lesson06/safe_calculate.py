@@ -76,8 +76,8 @@ RULES = (
          case_label("2 ** 100"), "power_inclusive"),
     Rule("arithmetic_errors", "`ZeroDivisionError` and `OverflowError` become `ValueError`",
          case_label("1 / 0"), "arithmetic_errors"),
-    Rule("finite", "a result that is not a finite float (`inf`, `nan`, the complex number `(-8) "
-         "** 0.5` gives): `ValueError`", case_label("1e308 * 10"), "finite"),
+    Rule("finite", "a result that is not a finite float (`inf`, `nan`, the complex number "
+         "`(-8) ** 0.5` gives): `ValueError`", case_label("1e308 * 10"), "finite"),
     Rule("float", 'return a `float`: convert each constant with `float(...)`, so '
          '`safe_calculate("2 * (3 + 4)")` is `14.0`', case_label("2 * (3 + 4)"), "float"),
     Rule("value", "the value is what the operators of `BINARY` and `UNARY` give: `-3 ** 2` is "

@@ -104,9 +104,9 @@ TEXT_CASE, ROUND_TRIP_CASE, TEXT_AND_CALL_CASE = map(
 )
 
 RULES = (
-    Rule("message", 'a system, developer, user or assistant message with text becomes `{"type": '
-         '"message", "role": <its role>, "content": <its content>}`, with the `"type"` written out',
-         TEXT_CASE, "missing_type"),
+    Rule("message", 'a system, developer, user or assistant message with text becomes '
+         '`{"type": "message", "role": <its role>, "content": <its content>}`, with the `"type"` '
+         'written out', TEXT_CASE, "missing_type"),
     Rule("no_empty_message", 'an assistant message without text (content `None` or `""`) adds no '
          'message item', ROUND_TRIP_CASE, "empty_message"),
     Rule("text_then_calls", "an assistant message with text and calls gives its message item "

@@ -54,8 +54,8 @@ RULES = (
     Rule("empty", 'read `""` as no arguments, `{}`', EMPTY_CASE, "empty"),
     Rule("never_raises", "never raise: always return a str", error_case_of("unknown"),
          "raised_unknown"),
-    Rule("error_object", 'write every error as `error_text(message)`, a JSON object `{"error": '
-         'message}`, never plain text', error_case_of("unknown"), "error_object"),
+    Rule("error_object", 'write every error as `error_text(message)`, a JSON object '
+         '`{"error": message}`, never plain text', error_case_of("unknown"), "error_object"),
     Rule("unknown_named", "for an unknown `name`, name it in the message", error_case_of("unknown"),
          "name_unknown"),
     Rule("unknown", "and list every registered name", error_case_of("unknown"), "list_tools"),
@@ -65,15 +65,15 @@ RULES = (
          "`参数必须是一个 JSON 对象`)", error_case_of("not_object"), "not_object"),
     Rule("only_empty", 'only `""`: `null`, `[]` and `0` are JSON that is not an object',
          error_case_of("only_empty"), "only_empty"),
-    Rule("validate", 'check the arguments with `validate_arguments(entry["parameters"], '
-         'arguments)` (your 04.3); when they are invalid, do not run the tool',
-         error_case_of("validate"), "validate_first"),
+    Rule("validate", 'check the arguments with '
+         '`validate_arguments(entry["parameters"], arguments)` (your 04.3); when they are '
+         'invalid, do not run the tool', error_case_of("validate"), "validate_first"),
     Rule("every_problem", "and put every problem message into the error",
          error_case_of("every_problem"), "every_problem"),
     Rule("unencodable", "a result `json.dumps` cannot encode (a `date`; see 04.5) is an error "
          "naming the exception's type and text", error_case_of("unencodable"), "unencodable"),
-    Rule("tool_raises", 'when the tool raises, the message contains `f"{type(exc).__name__}: '
-         '{exc}"`', error_case_of("tool_raises"), "tool_raised"),
+    Rule("tool_raises", 'when the tool raises, the message contains '
+         '`f"{type(exc).__name__}: {exc}"`', error_case_of("tool_raises"), "tool_raised"),
 )  # fmt: skip
 
 

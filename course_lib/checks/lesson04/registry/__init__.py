@@ -56,12 +56,14 @@ RULES = (
     Rule("name", "name: `name`, else `function.__name__`", labels.keyword_case(), "name"),
     Rule("no_docstring", 'else `""`', labels.no_doc_case(), "no_doc"),
     Rule("order", "in registration order", labels.NAMES_CASE, "order"),
-    Rule("openai", '`"openai"`: `{"type": "function", "function": {"name", "description", '
-         '"parameters"}}`', labels.schemas_case("openai"), "openai_nested"),
+    Rule("openai", '`"openai"`: '
+         '`{"type": "function", "function": {"name", "description", "parameters"}}`',
+         labels.schemas_case("openai"), "openai_nested"),
     Rule("metadata_out", "no tags, owner or version in any schema", labels.schemas_case("openai"),
          "metadata_in_schema"),
-    Rule("responses", '`"responses"`: `{"type": "function", "name", "description", "parameters", '
-         '"strict": False}`', labels.schemas_case("responses"), "responses_strict"),
+    Rule("responses", '`"responses"`: '
+         '`{"type": "function", "name", "description", "parameters", "strict": False}`',
+         labels.schemas_case("responses"), "responses_strict"),
     Rule("anthropic", '`"anthropic"`: `{"name", "description", "input_schema"}`',
          labels.schemas_case("anthropic"), "anthropic_input_schema"),
     Rule("default_format", '`format` defaults to `"openai"`', labels.default_case(),

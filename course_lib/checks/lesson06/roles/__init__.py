@@ -65,8 +65,8 @@ RULES = (
     Rule("any_tag", "`tags=None` keeps every tool; otherwise a tool needs **at least one** of "
          "`tags`", select_label(["weather", "mail"], None), "any_tag"),
     Rule("empty_tags", "so `tags=[]` keeps no tool", select_label([], None), "empty_tags"),
-    Rule("role", "`role=None` keeps every tool; otherwise keep a tool only if `allowed(role, its "
-         "tags)`", select_label(None, "guest"), "role"),
+    Rule("role", "`role=None` keeps every tool; otherwise keep a tool only if "
+         "`allowed(role, its tags)`", select_label(None, "guest"), "role"),
     Rule("both", "with tags and a role, both filters apply", select_label(["notes"], "guest"),
          "apply_tags"),
     Rule("unknown_role", "the role comes from your program, not from the model, so an unknown "

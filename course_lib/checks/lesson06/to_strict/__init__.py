@@ -80,9 +80,9 @@ RULES = (
     Rule("required", '`"required"` lists every property', FIRST, "required"),
     Rule("order", 'in the order of `"properties"`, not sorted', FIRST, "order"),
     Rule("nullable", 'A property that was not required becomes nullable: it accepts `null` too, '
-         'nothing else new (`{"type": "string"}` without `"enum"` becomes `{"type": ["string", '
-         '"null"]}`, anything else `{"anyOf": [schema, {"type": "null"}]}`; any spelling '
-         'accepting the same passes)', FIRST, "nullable"),
+         'nothing else new (`{"type": "string"}` without `"enum"` becomes '
+         '`{"type": ["string", "null"]}`, anything else `{"anyOf": [schema, {"type": "null"}]}`; '
+         'any spelling accepting the same passes)', FIRST, "nullable"),
     Rule("required_unchanged", "A property that was required stays as it was", FIRST,
          "required_unchanged"),
     Rule("nested", "Nested objects get all of this too", NESTED, "nested"),

@@ -72,8 +72,8 @@ RULES = (
     Rule("no_tool_use", 'a reply whose `stop_reason` is not `"tool_use"` is the answer: return '
          'its text', HELLO_CASE, "no_tool_use"),
     Rule("cut_short", 'so is a reply cut short (`"max_tokens"`)', CUT_CASE, "no_tool_use"),
-    Rule("assistant", 'otherwise send its content back: `{"role": "assistant", "content": '
-         'reply.content}`', WEATHER_CASE, "assistant_missing"),
+    Rule("assistant", 'otherwise send its content back: '
+         '`{"role": "assistant", "content": reply.content}`', WEATHER_CASE, "assistant_missing"),
     Rule("assistant_unchanged", "all of it, unchanged, its text blocks too", PREFACE_CASE,
          "assistant_changed"),
     Rule("thinking", "and its `thinking` blocks, first, exactly as they came", THINKING_CASE,

@@ -92,8 +92,8 @@ TOO_LONG = '{"name": "' + "张" * (MAX_TOKENS + 100) + '", "city": "北京", "ag
 
 RULES = (
     Rule("model", "pass `model=model`", PERSON_CASE, "model"),
-    Rule("messages", 'send one user message holding the text: `messages=[{"role": "user", '
-         '"content": text}]`', PERSON_CASE, "messages"),
+    Rule("messages", 'send one user message holding the text: '
+         '`messages=[{"role": "user", "content": text}]`', PERSON_CASE, "messages"),
     Rule("strict_schema", "OpenAI: ask for a strict `json_schema` made from `schema_model`: "
          "`client.chat.completions.parse(..., response_format=schema_model)` does", PERSON_CASE,
          "strict_refused"),

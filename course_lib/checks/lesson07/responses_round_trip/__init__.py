@@ -68,9 +68,10 @@ RULES = (
     Rule("no_calls", "a reply without `function_call` items is the answer: return its "
          "`output_text`", HELLO_CASE, "no_calls"),
     Rule("text_beside", "a reply with text beside its calls is not", BESIDE_CASE, "text_beside"),
-    Rule("every_call", 'run every `function_call` item with `registry.call(item.name, '
-         'item.arguments)`, one output each: `{"type": "function_call_output", "call_id": ..., '
-         '"output": ...}`', WEATHER_CASE, "every_call"),
+    Rule("every_call", 'run every `function_call` item with '
+         '`registry.call(item.name, item.arguments)`, one output each: '
+         '`{"type": "function_call_output", "call_id": ..., "output": ...}`', WEATHER_CASE,
+         "every_call"),
     Rule("call_id", "its `call_id` is the call's `call_id`, not the item's `id`", WEATHER_CASE,
          "call_id_not_id"),
     Rule("output", 'its `"output"` is the string `registry.call` returns, unchanged', WEATHER_CASE,

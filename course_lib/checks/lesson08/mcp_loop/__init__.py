@@ -71,8 +71,8 @@ RULES = (
          BOTH, "every_call"),
     Rule("join", "its content is the text of the result's text blocks, joined with `\"\\n\"`", BOTH,
          "join_blocks"),
-    Rule("is_error", 'when `result.is_error`, the content is `json.dumps({"error": text}, '
-         'ensure_ascii=False)`', MISSING, "is_error"),
+    Rule("is_error", 'when `result.is_error`, the content is '
+         '`json.dumps({"error": text}, ensure_ascii=False)`', MISSING, "is_error"),
     Rule("protocol", 'when `call_tool` raises `MCPError` (a protocol error), the content is '
          '`json.dumps({"error": str(error)}, ensure_ascii=False)`; a name the model invented goes '
          'to the server unchanged and gets one', INVENTED, "catch_protocol"),

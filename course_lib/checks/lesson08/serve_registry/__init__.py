@@ -64,8 +64,9 @@ RULES = (
     Rule("description", "its `description` the registered description", LIST_CASE, "description"),
     Rule("schema", "its `input_schema` the registry's parameters schema, unchanged "
          "(`registry.schemas()` holds all three under `\"function\"`)", LIST_CASE, "schema"),
-    Rule("call", "`tools/call` answers with the text `registry.call(params.name, "
-         "params.arguments)` returns, unchanged", CALL_WEATHER, "same_json"),
+    Rule("call", "`tools/call` answers with the text "
+         "`registry.call(params.name, params.arguments)` returns, unchanged", CALL_WEATHER,
+         "same_json"),
     Rule("text_block", 'as exactly one block: '
          '`types.CallToolResult(content=[types.TextContent(type="text", text=text)], '
          'is_error=...)`', CALL_SEARCH, "text_block"),

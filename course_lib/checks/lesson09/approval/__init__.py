@@ -48,8 +48,8 @@ text = TEXTS.text
 
 CASE = {index: case.label for index, case in enumerate(VISIBLE)}
 RULES = (
-    Rule("passthrough", "A tool not in `needs_approval` runs at once: `self.registry.call(name, "
-         "arguments)`, unchanged, nobody asked", CASE[0], "passthrough"),
+    Rule("passthrough", "A tool not in `needs_approval` runs at once: "
+         "`self.registry.call(name, arguments)`, unchanged, nobody asked", CASE[0], "passthrough"),
     Rule("ask_once", "Ask `approve` exactly once per call", CASE[1], "ask_once"),
     Rule("ask_before", "before the tool runs", CASE[1], "ask_before"),
     Rule("arguments_dict", "with the arguments as a dict: `parsed_arguments(arguments)`", CASE[1],

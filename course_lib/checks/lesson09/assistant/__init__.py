@@ -27,8 +27,8 @@ POINTS_PER_SCENARIO = 1
 
 RULES = (
     Rule("result", "otherwise the model's final text", "price", "answer"),
-    Rule("system_prompt", '`assistant.messages` is the memory, starting with `{"role": "system", '
-         '"content": SYSTEM_PROMPT}`', "price", "system_prompt"),
+    Rule("system_prompt", '`assistant.messages` is the memory, starting with '
+         '`{"role": "system", "content": SYSTEM_PROMPT}`', "price", "system_prompt"),
     Rule("responses", "over the Responses API (`converse`)", "price", "responses"),
     Rule("routing", "Each request offers the tools of the categories `route(question)` picks",
          "price", "routing"),

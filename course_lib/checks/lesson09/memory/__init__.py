@@ -50,8 +50,9 @@ RULES = (
          "whole_history"),
     Rule("in_place", "Append to the list you were given, never to a copy", CASES[0], "in_place"),
     Rule("answer", "and return its `output_text`", CASES[0], "answer"),
-    Rule("assistant_once", 'Each turn appends one assistant message, `{"role": "assistant", '
-         '"content": reply.output_text or None}`', CASES[1], "assistant_once"),
+    Rule("assistant_once", 'Each turn appends one assistant message, '
+         '`{"role": "assistant", "content": reply.output_text or None}`', CASES[1],
+         "assistant_once"),
     Rule("call_id", "with one `\"tool_calls\"` entry per `function_call` item, whose `\"id\"` is "
          "the item's `call_id` (not its `id`)", CASES[0], "call_id"),
     Rule("answer_appended", "A reply without `function_call` items is the answer: append it too",
