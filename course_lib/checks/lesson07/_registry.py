@@ -184,10 +184,10 @@ class RoundTrip:
     on a fresh session seeded from ``seed``, every request judged for its model, ``max_tokens``
     if given and the registry's tools in ``tools_format`` (``tools_key(sent, body)`` names the
     hint for other tools), the first reply's calls answered by exactly one more request, the last
-    reply's text returned. The module's ``diagnose`` and ``expect_final_text`` judge the rest;
-    its ``texts`` (whose ``"case"`` labels each case) and ``hints`` say what fails. With
-    ``endless``, a function that never returns is judged on what it sent, then named as
-    endless."""
+    reply's text returned. The module's ``judge_first``, ``judge_second`` and
+    ``expect_final_text`` judge the rest; its ``texts`` (whose ``"case"`` labels each case) and
+    ``hints`` say what fails. With ``endless``, a function that never returns is judged on what
+    it sent, then named as endless."""
 
     target: str
     api: str
@@ -195,7 +195,8 @@ class RoundTrip:
     seed: int
     texts: Catalog
     hints: Catalog
-    diagnose: Callable[..., None]
+    judge_first: Callable[[str, str, list, bool], tuple[bool, bool]]
+    judge_second: Callable[[str, str, list], None]
     expect_final_text: Callable[[str, list, Reply], None]
     tools_key: Callable[[Any, dict], str]
     exception_hints: list
@@ -226,6 +227,20 @@ class RoundTrip:
             self.diagnose(case, question, session.exchanges, model=model)
             self.expect_final_text(case, session.exchanges, reply)
         return ROUND_TRIP_TEXTS.text("summary", count=len(table))
+
+    def diagnose(
+        self, case: str, question: str, exchanges: list, *, finished: bool = True, model: str
+    ) -> None:
+        """Fail with a fitting hint on the first thing the recorded requests show to be wrong:
+        every request, the first one (``judge_first`` says whether its reply asks for calls and
+        whether it holds any), how many were sent, then the second one (``judge_second``)."""
+        __tracebackhide__ = True
+        if not self.judge_each_request(case, exchanges, model, finished):
+            return
+        asks, holds_calls = self.judge_first(case, question, exchanges, finished)
+        self.judge_request_count(case, exchanges, asks, finished)
+        if holds_calls and len(exchanges) > 1:
+            self.judge_second(case, question, exchanges)
 
     def judge_each_request(self, case: str, exchanges: list, model: str, finished: bool) -> bool:
         """Every request's model, ``max_tokens`` and tools. ``False`` when there is nothing to

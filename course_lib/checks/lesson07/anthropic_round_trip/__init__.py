@@ -239,23 +239,17 @@ def openai_tools_key(sent: Any, body: dict) -> str:
     return "tools_openai" if openai_form else "tools"
 
 
-def diagnose(
-    case: str, question: str, exchanges: list, *, finished: bool = True, model: str = CHECK_MODEL
-) -> None:
-    """Fail with a fitting hint on the first thing the recorded requests show to be wrong."""
+def judge_first(case: str, question: str, exchanges: list, finished: bool) -> tuple[bool, bool]:
+    """The first request holds the question; whether its reply asks for calls (its
+    ``stop_reason``), and whether it holds ``tool_use`` blocks."""
     __tracebackhide__ = True
-    if not ROUND_TRIP.judge_each_request(case, exchanges, model, finished):
-        return
     first = exchanges[0]
     messages = first.request.get("messages")
     if not is_the_question(messages, question):
         wanted = [{"role": "user", "content": question}]
         fail(case, wanted, messages, hint("first_messages"), where=text("first_messages"))
-    calls = first.reply.get("stop_reason") == "tool_use"
-    ROUND_TRIP.judge_request_count(case, exchanges, calls, finished)
     uses = [b for b in first.reply.get("content") or [] if b.get("type") == "tool_use"]
-    if uses and len(exchanges) > 1:
-        diagnose_second_request(case, first.reply, exchanges[1].request.get("messages") or [])
+    return first.reply.get("stop_reason") == "tool_use", bool(uses)
 
 
 ROUND_TRIP = RoundTrip(
@@ -265,7 +259,8 @@ ROUND_TRIP = RoundTrip(
     seed=730,
     texts=TEXTS,
     hints=HINTS,
-    diagnose=diagnose,
+    judge_first=judge_first,
+    judge_second=diagnose_second_request,
     expect_final_text=expect_final_text,
     tools_key=openai_tools_key,
     exception_hints=EXCEPTION_HINTS,

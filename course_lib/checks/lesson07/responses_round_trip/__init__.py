@@ -211,13 +211,10 @@ def chat_tools_key(sent: Any, body: dict) -> str:
     return key or ("tools" if body.get("previous_response_id") else "tools_every")
 
 
-def diagnose(
-    case: str, question: str, exchanges: list, *, finished: bool = True, model: str = CHECK_MODEL
-) -> None:
-    """Fail with a fitting hint on the first thing the recorded requests show to be wrong."""
+def judge_first(case: str, question: str, exchanges: list, finished: bool) -> tuple[bool, bool]:
+    """The first request's input is the question, and text beside calls is not taken for the
+    answer. Its reply asks for calls when it holds ``function_call`` items (both answers)."""
     __tracebackhide__ = True
-    if not ROUND_TRIP.judge_each_request(case, exchanges, model, finished):
-        return
     first = exchanges[0]
     sent = first.request.get("input")
     if not is_the_question(sent, question) or first.request.get("previous_response_id"):
@@ -226,9 +223,7 @@ def diagnose(
     if calls and finished and len(exchanges) < 2 and text_of_response(first.reply):
         shown = Plain(text("text_beside", count=len(calls)))
         fail(case, shown, Plain(text("requests", count=1)), hint("text_beside"))
-    ROUND_TRIP.judge_request_count(case, exchanges, bool(calls), finished)
-    if calls and len(exchanges) > 1:
-        diagnose_second_request(case, question, first.reply, exchanges[1].request)
+    return bool(calls), bool(calls)
 
 
 def only_strict_differs(sent: Any) -> bool:
@@ -250,7 +245,8 @@ ROUND_TRIP = RoundTrip(
     seed=700,
     texts=TEXTS,
     hints=HINTS,
-    diagnose=diagnose,
+    judge_first=judge_first,
+    judge_second=diagnose_second_request,
     expect_final_text=expect_final_text,
     tools_key=chat_tools_key,
     exception_hints=EXCEPTION_HINTS,
