@@ -14,13 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import (
-    Plain,
-    expect_equal,
-    first_difference,
-    hidden_rng,
-    pick_hint,
-)
+from course_lib.checks.compare import Plain, expect_equal, first_difference, hidden_rng, pick_hint
 from course_lib.checks.compare import fail as fail_case
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
@@ -181,48 +175,38 @@ HINTS = Catalog() | {
 }
 
 RULES = (
-    Rule("str", (
-            "a str passes through unchanged (no quotes added)"
-        ), case=CASES[0].said, hint="str"),
+    Rule("str", "a str passes through unchanged (no quotes added)", CASES[0].said, "str"),
     Rule("json", "anything else becomes `json.dumps(result, ensure_ascii=False, default=jsonable)`",
-         case=CASES[1].said, hint="ensure_ascii"),
-    Rule("isoformat", (
-            "`jsonable` turns `datetime`, `date` and `time` into `value.isoformat()` "
-            "(`\"2024-05-01T09:30:00\"`)"
-        ),
-         case=CASES[2].said, hint="isoformat"),
-    Rule("decimal", (
-            "a `Decimal` into `str(value)`, which keeps every digit (`\"19.90\"`)"
-        ), case=CASES[4].said, hint="decimal"),
-    Rule("set", "a `set` into a sorted list", case=CASES[5].said, hint="set"),
-    Rule("frozenset", "a `frozenset` too", case=CASES[6].said, hint="frozenset"),
-    Rule("dataclass", "a dataclass instance into `dataclasses.asdict(value)`",
-         case=CASES[8].said, hint="dataclass"),
-    Rule("pydantic", "a pydantic model into `value.model_dump(mode=\"json\")`",
-         case=CASES[9].said, hint="pydantic"),
-    Rule("unknown", "and raises `TypeError` naming the type of anything else",
-         case=UNKNOWN.said, hint="unknown_type"),
-    Rule("fits", (
-            "a text of at most `max_chars` characters is not cut (exactly `max_chars` included)"
-        ),
-         case="to_text(a string exactly max_chars long, max_chars=300)", hint="fits_le"),
-    Rule("default_limit", "`max_chars` defaults to 20,000",
-         case="to_text(a 50,000 character string)", hint="default_limit"),
+         CASES[1].said, "ensure_ascii"),
+    Rule("isoformat", '`jsonable` turns `datetime`, `date` and `time` into `value.isoformat()` '
+         '(`"2024-05-01T09:30:00"`)', CASES[2].said, "isoformat"),
+    Rule("decimal", 'a `Decimal` into `str(value)`, which keeps every digit (`"19.90"`)',
+         CASES[4].said, "decimal"),
+    Rule("set", "a `set` into a sorted list", CASES[5].said, "set"),
+    Rule("frozenset", "a `frozenset` too", CASES[6].said, "frozenset"),
+    Rule("dataclass", "a dataclass instance into `dataclasses.asdict(value)`", CASES[8].said,
+         "dataclass"),
+    Rule("pydantic", 'a pydantic model into `value.model_dump(mode="json")`', CASES[9].said,
+         "pydantic"),
+    Rule("unknown", "and raises `TypeError` naming the type of anything else", UNKNOWN.said,
+         "unknown_type"),
+    Rule("fits", "a text of at most `max_chars` characters is not cut (exactly `max_chars` "
+         "included)", "to_text(a string exactly max_chars long, max_chars=300)", "fits_le"),
+    Rule("default_limit", "`max_chars` defaults to 20,000", "to_text(a 50,000 character string)",
+         "default_limit"),
     Rule("default_fits", "so a 15,000 character text passes unchanged when it is not given",
-         case="to_text(a 15,000 character string)", hint="default_fits"),
+         "to_text(a 15,000 character string)", "default_fits"),
     Rule("never_silent", "a longer text is cut, never silently",
-         case="to_text(a 50,000 character string)", hint="never_silent"),
+         "to_text(a 50,000 character string)", "never_silent"),
     Rule("keep_at_most", "its first `k` characters are kept, `k <= max_chars`",
-         case="to_text(a 50,000 character string)", hint="keep_at_most"),
+         "to_text(a 50,000 character string)", "keep_at_most"),
     Rule("marker_shape", "then a marker that starts with a newline and has at most 100 characters",
-         case="to_text(a 50,000 character string)", hint="marker_shape"),
-    Rule("cut_count", (
-            "which says how many characters were cut (`len(text) - k`) in digits, for example "
-            "`\"\\n[... cut 30000 of 50000 characters ...]\"`"
-        ),
-         case="to_text(a 50,000 character string)", hint="cut_count"),
+         "to_text(a 50,000 character string)", "marker_shape"),
+    Rule("cut_count", 'which says how many characters were cut (`len(text) - k`) in digits, for '
+         'example `"\\n[... cut 30000 of 50000 characters ...]"`',
+         "to_text(a 50,000 character string)", "cut_count"),
     Rule("cut_json", "the JSON of a result that is not a str is cut the same way",
-         case="to_text(a list of 2,000 dicts, max_chars=5_000)", hint="cut_json"),
+         "to_text(a list of 2,000 dicts, max_chars=5_000)", "cut_json"),
 )  # fmt: skip
 
 
@@ -249,10 +233,7 @@ def check_value(learner: Learner, item: TextCase) -> None:
             label,
             item.expected,
             got,
-            hints=[
-                (lambda g: g == json_text(item.value), hint("str")),
-                *TEXT_HINTS,
-            ],
+            hints=[(lambda g: g == json_text(item.value), hint("str")), *TEXT_HINTS],
         )
         return
     expect_json_text(
@@ -342,20 +323,12 @@ def check_cut(learner: Learner, item: CutCase) -> None:
         key = silent_cut_hint(learner, item, spec, got)
         fail_case(case, shape, phrase("no_marker", count=len(got)), hint(key))
     if kept > limit:
-        fail_case(
-            case,
-            shape,
-            phrase("kept", count=kept),
-            hint("keep_at_most", limit=limit),
-        )
+        fail_case(case, shape, phrase("kept", count=kept), hint("keep_at_most", limit=limit))
     if not marker.startswith("\n") or len(marker) > MARKER_MAX + 1:
         fail_case(case, shape, marker[:200], hint("marker_shape", limit=MARKER_MAX))
     if str(len(text) - kept) not in marker:
         fail_case(
-            case,
-            phrase("marker_mentioning", count=len(text) - kept),
-            marker,
-            hint("cut_count"),
+            case, phrase("marker_mentioning", count=len(text) - kept), marker, hint("cut_count")
         )
 
 

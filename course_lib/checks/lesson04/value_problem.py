@@ -117,55 +117,34 @@ def case_of(key: str) -> str:
 
 
 RULES = (
-    Rule("fits_none", (
-            "a value that fits gives `None` (not `\"\"`, not `[]`)"
-        ), case=case_of("fits_none"),
-         hint="fits_none"),
-    Rule("integer", (
-            "`\"integer\"`: an `int`, never a `bool`"
-        ), case=case_of("integer"), hint="integer"),
-    Rule("number_int", (
-            "`\"number\"`: an `int` or a `float` (`3` is a number)"
-        ), case=case_of("number_int"),
-         hint="number_int"),
-    Rule("number_bool", "never a `bool`", case=case_of("number_bool"),
-         hint="number_bool"),
-    Rule("boolean", (
-            "`\"boolean\"`: a `bool` only (`1` is not a boolean)"
-        ), case=case_of("boolean"), hint="boolean"),
-    Rule("basic", (
-            "`\"string\"`, `\"array\"`, `\"object\"`: a `str`, a `list`, a `dict`"
-        ), case=case_of("basic"),
-         hint="missing_type"),
-    Rule("null", (
-            "`\"null\"`: `None` only (`0`, `\"\"`, `false` are not null)"
-        ), case=case_of("null"),
-         hint="null"),
-    Rule("type_list", (
-            "`\"type\"` may be a list of names: the value fits if it fits any"
-        ), case=case_of("type_list"),
-         hint="type_list"),
-    Rule("any_of", (
-            "`\"anyOf\"`: the value fits if it fits at least one listed schema"
-        ), case=case_of("any_of"),
-         hint="any_of"),
-    Rule("enum", "`\"enum\"`: the value must be one of the listed values", case=case_of("enum"),
-         hint="enum"),
-    Rule("enum_bool", "by JSON's rules (`true` is not one of `[1, 2]`)", case=case_of("enum_bool"),
-         hint="enum_bool"),
-    Rule("no_type", "a node without `\"type\"`, `\"anyOf\"` or `\"enum\"` accepts any value",
-         case=case_of("no_type"), hint="no_type"),
-    Rule("this_node", "judge this node only: `\"properties\"` and `\"items\"` are for 04.3",
-         case=case_of("this_node"), hint="this_node"),
-    Rule("every_type", (
-            "a wrong type's message names every expected type (`should be a string or null`, or "
-            "`应为字符串或 null`)"
-        ),
-         case=case_of("every_type"), hint="every_type"),
-    Rule("enum_json", (
-            "a value outside the enum: list the allowed values as JSON (`one of \"c\", \"f\"`)"
-        ),
-         case=case_of("enum"), hint="enum_json"),
+    Rule("fits_none", 'a value that fits gives `None` (not `""`, not `[]`)', case_of("fits_none"),
+         "fits_none"),
+    Rule("integer", '`"integer"`: an `int`, never a `bool`', case_of("integer"), "integer"),
+    Rule("number_int", '`"number"`: an `int` or a `float` (`3` is a number)', case_of("number_int"),
+         "number_int"),
+    Rule("number_bool", "never a `bool`", case_of("number_bool"), "number_bool"),
+    Rule("boolean", '`"boolean"`: a `bool` only (`1` is not a boolean)', case_of("boolean"),
+         "boolean"),
+    Rule("basic", '`"string"`, `"array"`, `"object"`: a `str`, a `list`, a `dict`',
+         case_of("basic"), "missing_type"),
+    Rule("null", '`"null"`: `None` only (`0`, `""`, `false` are not null)', case_of("null"),
+         "null"),
+    Rule("type_list", '`"type"` may be a list of names: the value fits if it fits any',
+         case_of("type_list"), "type_list"),
+    Rule("any_of", '`"anyOf"`: the value fits if it fits at least one listed schema',
+         case_of("any_of"), "any_of"),
+    Rule("enum", '`"enum"`: the value must be one of the listed values', case_of("enum"), "enum"),
+    Rule("enum_bool", "by JSON's rules (`true` is not one of `[1, 2]`)", case_of("enum_bool"),
+         "enum_bool"),
+    Rule("no_type", 'a node without `"type"`, `"anyOf"` or `"enum"` accepts any value',
+         case_of("no_type"), "no_type"),
+    Rule("this_node", 'judge this node only: `"properties"` and `"items"` are for 04.3',
+         case_of("this_node"), "this_node"),
+    Rule("every_type", "a wrong type's message names every expected type "
+         "(`should be a string or null`, or `应为字符串或 null`)", case_of("every_type"),
+         "every_type"),
+    Rule("enum_json", 'a value outside the enum: list the allowed values as JSON '
+         '(`one of "c", "f"`)', case_of("enum"), "enum_json"),
 )  # fmt: skip
 
 TEXTS = Catalog() | {"summary": "{visible} visible and {hidden} hidden cases"}

@@ -22,10 +22,7 @@ NOTEBOOK = "06_hardening"
 ROLES = {"guest": {"read"}, "member": {"read", "write"}, "admin": {"read", "write", "admin"}}
 PERMISSIONS = frozenset({"read", "write", "admin"})
 
-TEXTS = {
-    "object": "a {type} object (not JSON)",
-    "raised": "{raised}",
-}
+TEXTS = {"object": "a {type} object (not JSON)", "raised": "{raised}"}
 # Types whose repr is the same on every machine and says what the value is (inf, a complex).
 REPR_TYPES = ("float", "int", "complex", "bool", "str")
 

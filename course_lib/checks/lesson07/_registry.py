@@ -16,7 +16,7 @@ from random import Random
 from typing import Any
 
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import Plain, expect_equal, fail
+from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.learner import Learner, Reply, raise_endless, raise_learner_error
 
 NOTEBOOK = "07_other_protocols"
@@ -116,6 +116,36 @@ def random_questions(rng: Random, count: int) -> list[str]:
     return questions
 
 
+# The questions 07.1's and 07.3's tables both ask.
+WEATHER_QUESTION = "北京和上海的天气怎么样？"
+MORE_QUESTION = "Weather and time in Paris?"
+
+
+def labeller(texts: Catalog) -> Callable[..., str]:
+    """A round trip's ``case_label(question, model=CHECK_MODEL)``, said from ``texts``'s "case"."""
+
+    def case_label(question: str, model: str = CHECK_MODEL) -> str:
+        return texts.text("case", question=repr(question), model=repr(model))
+
+    return case_label
+
+
+def asks_for_more() -> Any:
+    """The policy of the ``MORE_QUESTION`` case: its second reply asks for one more call beside
+    its text, so a loop would send a third request."""
+    from course_lib.local_model import ScriptedPolicy, Turn, call
+
+    more = Turn(
+        "Paris is cloudy. Let me look up the time there too.", (call("get_time", city="Paris"),)
+    )
+    return ScriptedPolicy([call("get_weather", city="Paris"), more])
+
+
+def hidden_conversations(exercise_id: str) -> list[tuple[str, Any, str]]:
+    """Three questions of ``random_questions`` for the default toy model, seeded by exercise."""
+    return [(q, None, CHECK_MODEL) for q in random_questions(hidden_rng(exercise_id), 3)]
+
+
 def text_of_response(response: dict[str, Any]) -> str:
     """A Responses API reply's ``output_text``: its message items' output_text parts, joined."""
     return "".join(
@@ -154,9 +184,10 @@ class RoundTrip:
     on a fresh session seeded from ``seed``, every request judged for its model, ``max_tokens``
     if given and the registry's tools in ``tools_format`` (``tools_key(sent, body)`` names the
     hint for other tools), the first reply's calls answered by exactly one more request, the last
-    reply's text returned. The module's ``diagnose`` and ``expect_final_text`` judge the rest;
-    its ``texts`` and ``hints`` say what fails. With ``endless``, a function that never returns
-    is judged on what it sent, then named as endless."""
+    reply's text returned. The module's ``judge_first``, ``judge_second`` and
+    ``expect_final_text`` judge the rest; its ``texts`` (whose ``"case"`` labels each case) and
+    ``hints`` say what fails. With ``endless``, a function that never returns is judged on what
+    it sent, then named as endless."""
 
     target: str
     api: str
@@ -164,8 +195,8 @@ class RoundTrip:
     seed: int
     texts: Catalog
     hints: Catalog
-    case_label: Callable[[str, str], str]
-    diagnose: Callable[..., None]
+    judge_first: Callable[[str, str, list, bool], tuple[bool, bool]]
+    judge_second: Callable[[str, str, list], None]
     expect_final_text: Callable[[str, list, Reply], None]
     tools_key: Callable[[Any, dict], str]
     exception_hints: list
@@ -181,7 +212,7 @@ class RoundTrip:
             session = learner.model(
                 policy or HeuristicPolicy(), model_name=CHECK_MODEL, seed=self.seed + index
             )
-            case = self.case_label(question, model)
+            case = labeller(self.texts)(question, model)
             options = {"case": case, "endless_returns": True} if self.endless else {}
             client = learner.client(session, api=self.api)
             reply = learner.attempt(
@@ -196,6 +227,20 @@ class RoundTrip:
             self.diagnose(case, question, session.exchanges, model=model)
             self.expect_final_text(case, session.exchanges, reply)
         return ROUND_TRIP_TEXTS.text("summary", count=len(table))
+
+    def diagnose(
+        self, case: str, question: str, exchanges: list, *, finished: bool = True, model: str
+    ) -> None:
+        """Fail with a fitting hint on the first thing the recorded requests show to be wrong:
+        every request, the first one (``judge_first`` says whether its reply asks for calls and
+        whether it holds any), how many were sent, then the second one (``judge_second``)."""
+        __tracebackhide__ = True
+        if not self.judge_each_request(case, exchanges, model, finished):
+            return
+        asks, holds_calls = self.judge_first(case, question, exchanges, finished)
+        self.judge_request_count(case, exchanges, asks, finished)
+        if holds_calls and len(exchanges) > 1:
+            self.judge_second(case, question, exchanges)
 
     def judge_each_request(self, case: str, exchanges: list, model: str, finished: bool) -> bool:
         """Every request's model, ``max_tokens`` and tools. ``False`` when there is nothing to

@@ -35,9 +35,7 @@ from course_lib.i18n import translate
 # class graded on two cores) never turns a slow answer into a wrong one.
 EXCHANGE_SECONDS = 60.0  # one listing with its calls, or one conversation
 READ_SECONDS = 30.0  # one request to a server
-MESSAGES = {
-    "timeout": "The exchange with the MCP server took longer than {seconds:g} seconds.",
-}
+MESSAGES = {"timeout": "The exchange with the MCP server took longer than {seconds:g} seconds."}
 
 
 # The revision a learner's server is asked in. On 2025-11-25 an exception a handler raises

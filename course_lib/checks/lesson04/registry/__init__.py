@@ -24,79 +24,57 @@ from course_lib.checks.lesson04._tool_sources import (
     shown,
 )
 from course_lib.checks.lesson04.registry import cases, labels
-from course_lib.checks.lesson04.registry.cases import (
-    ENTRY_KEYS,
-    FORMATS,
-    Registration,
-    hint,
-)
+from course_lib.checks.lesson04.registry.cases import ENTRY_KEYS, FORMATS, Registration, hint
 from course_lib.checks.lesson04.registry.schemas import expected_schema, schema_hints
 from course_lib.i18n import translate
 
 RULES = (
     Rule("plain", "`@registry.tool` and `registry.tool(function, name=...)` register at once",
-         case=labels.plain_case(), hint="plain_form"),
-    Rule("unchanged", "each form returns the function itself, unchanged",
-         case=labels.plain_case(), hint="unchanged"),
-    Rule("entry", (
-            "exactly the keys `function`, `description`, `parameters`, `tags`, `owner`, `version`"
-        ),
-         case=labels.plain_case(), hint="entry_keys"),
-    Rule("metadata", "`owner`, `version` as given (`None` by default)",
-         case=labels.plain_case(), hint="metadata"),
+         labels.plain_case(), "plain_form"),
+    Rule("unchanged", "each form returns the function itself, unchanged", labels.plain_case(),
+         "unchanged"),
+    Rule("entry", "exactly the keys `function`, `description`, `parameters`, `tags`, `owner`, "
+         "`version`", labels.plain_case(), "entry_keys"),
+    Rule("metadata", "`owner`, `version` as given (`None` by default)", labels.plain_case(),
+         "metadata"),
     Rule("parameters", "`parameters_schema(function)` as `parameters`, computed at registration",
-         case=labels.field_case(labels.plain_case(), "parameters"), hint="parameters"),
+         labels.field_case(labels.plain_case(), "parameters"), "parameters"),
     Rule("tags", "`tags` a `list` in the order given (`[]` by default)",
-         case=labels.field_case(labels.plain_case(), "tags"), hint="tags_tuple"),
-    Rule("tags_copy", "a new list, not the caller's", case=labels.tags_copy_case(),
-         hint="tags_copy"),
-    Rule("first_paragraph", (
-            "else the docstring's first paragraph (`inspect.getdoc` up to the first blank line, "
-            "stripped)"
-        ),
-         case=labels.field_case(labels.plain_case(), "description"), hint="first_paragraph"),
-    Rule("paragraph_lines", "all its lines",
-         case=labels.field_case(labels.now_case(), "description"), hint="first_line"),
-    Rule("string_form", (
-            "`@registry.tool(\"text\")` returns a decorator; the text is the description"
-        ),
-         case=labels.string_case(), hint="string_form"),
+         labels.field_case(labels.plain_case(), "tags"), "tags_tuple"),
+    Rule("tags_copy", "a new list, not the caller's", labels.tags_copy_case(), "tags_copy"),
+    Rule("first_paragraph", "else the docstring's first paragraph (`inspect.getdoc` up to the "
+         "first blank line, stripped)", labels.field_case(labels.plain_case(), "description"),
+         "first_paragraph"),
+    Rule("paragraph_lines", "all its lines", labels.field_case(labels.now_case(), "description"),
+         "first_line"),
+    Rule("string_form", '`@registry.tool("text")` returns a decorator; the text is the description',
+         labels.string_case(), "string_form"),
     Rule("use_description", "description: the one given",
-         case=labels.field_case(labels.string_case(), "description"), hint="use_description"),
+         labels.field_case(labels.string_case(), "description"), "use_description"),
     Rule("keyword_form", "`@registry.tool(name=...)`, without a function, returns a decorator",
-         case=labels.keyword_case(), hint="keyword_form"),
-    Rule("name", "name: `name`, else `function.__name__`",
-         case=labels.keyword_case(), hint="name"),
-    Rule("no_docstring", "else `\"\"`",
-         case=labels.no_doc_case(), hint="no_doc"),
-    Rule("order", "in registration order",
-         case=labels.NAMES_CASE, hint="order"),
-    Rule("openai", (
-            "`\"openai\"`: `{\"type\": \"function\", \"function\": {\"name\", \"description\", "
-            "\"parameters\"}}`"
-        ),
-         case=labels.schemas_case("openai"), hint="openai_nested"),
-    Rule("metadata_out", "no tags, owner or version in any schema",
-         case=labels.schemas_case("openai"), hint="metadata_in_schema"),
-    Rule("responses", (
-            "`\"responses\"`: `{\"type\": \"function\", \"name\", \"description\", \"parameters\", "
-            "\"strict\": False}`"
-        ),
-         case=labels.schemas_case("responses"), hint="responses_strict"),
-    Rule("anthropic", "`\"anthropic\"`: `{\"name\", \"description\", \"input_schema\"}`",
-         case=labels.schemas_case("anthropic"), hint="anthropic_input_schema"),
-    Rule("default_format", "`format` defaults to `\"openai\"`",
-         case=labels.default_case(), hint="default_format"),
-    Rule("new_list", "a new list on every call",
-         case=labels.new_list_case(), hint="new_list"),
+         labels.keyword_case(), "keyword_form"),
+    Rule("name", "name: `name`, else `function.__name__`", labels.keyword_case(), "name"),
+    Rule("no_docstring", 'else `""`', labels.no_doc_case(), "no_doc"),
+    Rule("order", "in registration order", labels.NAMES_CASE, "order"),
+    Rule("openai", '`"openai"`: '
+         '`{"type": "function", "function": {"name", "description", "parameters"}}`',
+         labels.schemas_case("openai"), "openai_nested"),
+    Rule("metadata_out", "no tags, owner or version in any schema", labels.schemas_case("openai"),
+         "metadata_in_schema"),
+    Rule("responses", '`"responses"`: '
+         '`{"type": "function", "name", "description", "parameters", "strict": False}`',
+         labels.schemas_case("responses"), "responses_strict"),
+    Rule("anthropic", '`"anthropic"`: `{"name", "description", "input_schema"}`',
+         labels.schemas_case("anthropic"), "anthropic_input_schema"),
+    Rule("default_format", '`format` defaults to `"openai"`', labels.default_case(),
+         "default_format"),
+    Rule("new_list", "a new list on every call", labels.new_list_case(), "new_list"),
     Rule("unknown_format", "another format: `ValueError` naming the three",
-         case=labels.UNKNOWN_FORMAT_CASE, hint="unknown_format"),
-    Rule("duplicate", (
-            "refuse a taken name: `ValueError` naming it and `replace=True`; the old tool stays"
-        ),
-         case=labels.duplicate_case(), hint="silent_overwrite"),
+         labels.UNKNOWN_FORMAT_CASE, "unknown_format"),
+    Rule("duplicate", "refuse a taken name: `ValueError` naming it and `replace=True`; the old "
+         "tool stays", labels.duplicate_case(), "silent_overwrite"),
     Rule("replace", "with `replace=True`, replace the entry in its old place",
-         case=labels.replace_case(), hint="replace_order"),
+         labels.replace_case(), "replace_order"),
 )  # fmt: skip
 
 
@@ -160,12 +138,7 @@ def expect_entry(
     expected = cases.expected_entry(item)
     problem = report.get("problem")
     if problem == "no_tools":
-        fail(
-            case,
-            phrase("tools_dict"),
-            phrase("a_kind", kind=report["type"]),
-            hint("no_tools"),
-        )
+        fail(case, phrase("tools_dict"), phrase("a_kind", kind=report["type"]), hint("no_tools"))
     if problem == "no_entry":
         key = "name" if item.name != item.tool and item.tool in report["names"] else "no_entry"
         fail(case, phrase("an_entry", name=item.name), report["names"], hint(key, name=item.name))
@@ -259,12 +232,7 @@ def expect_duplicate_refused(learner: Learner, registry: str, first: str) -> Non
         method(learner, registry, "tool"), learner.handle(other), name="search_notes"
     )
     if not reply.raised:
-        fail(
-            case,
-            wanted,
-            phrase("went_through"),
-            hint("silent_overwrite"),
-        )
+        fail(case, wanted, phrase("went_through"), hint("silent_overwrite"))
     if not reply.raised_a("ValueError"):
         fail(case, wanted, shown(reply), hint("duplicate_type"))
     if "search_notes" not in reply.message or "replace=True" not in reply.message:

@@ -303,12 +303,7 @@ def expect_entry_fields(case: str, got: dict, expected: dict, item: Registration
         key = "metadata" if missing and missing <= set(METADATA_KEYS) else "entry_keys"
         fail(case, list(ENTRY_KEYS), keys, hint(key, keys=", ".join(ENTRY_KEYS)))
     if got["function"] is not True:
-        fail(
-            case,
-            phrase("itself", name=item.tool),
-            phrase("another_object"),
-            hint("function"),
-        )
+        fail(case, phrase("itself", name=item.tool), phrase("another_object"), hint("function"))
     wanted_tags = expected["tags"]
     if got["tags_type"] != "list":
         fail(

@@ -196,10 +196,7 @@ def unmatched(expected: tuple[Problem, ...], got: list[str]) -> Problem | None:
     """The first expected problem no message covers (longest paths claim messages first)."""
     free = list(got)
     for path, words in sorted(expected, key=lambda problem: -len(problem[0])):
-        found = next(
-            (m for m in free if path in m and says_all(m, words)),
-            None,
-        )
+        found = next((m for m in free if path in m and says_all(m, words)), None)
         if found is None:
             return (path, words)
         free.remove(found)

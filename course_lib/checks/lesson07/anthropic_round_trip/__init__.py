@@ -19,17 +19,21 @@ from __future__ import annotations
 from typing import Any
 
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import fail, hidden_rng
+from course_lib.checks.compare import fail
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson07._registry import (
     CHECK_MODEL,
+    MORE_QUESTION,
     NOTEBOOK,
     REASONING_MODEL,
     ROUND_TRIP_HINTS,
     ROUND_TRIP_TEXTS,
+    WEATHER_QUESTION,
     RoundTrip,
-    random_questions,
+    asks_for_more,
+    hidden_conversations,
+    labeller,
     text_of_message,
 )
 from course_lib.checks.lesson07.anthropic_round_trip.blocks import is_the_question
@@ -43,13 +47,8 @@ TEXTS = Catalog(also=(ROUND_TRIP_TEXTS,)) | {
     "first_messages": "the first request's messages",
 }
 text = TEXTS.text
+case_label = labeller(TEXTS)
 
-
-def case_label(question: str, model: str = CHECK_MODEL) -> str:
-    return text("case", question=repr(question), model=repr(model))
-
-
-WEATHER_QUESTION = "北京和上海的天气怎么样？"
 WEATHER_CASE = case_label(WEATHER_QUESTION)
 HELLO_CASE = case_label("Hello!")
 ERROR_QUESTION = "What's the weather in 北京 and Tokyo?"
@@ -58,120 +57,45 @@ PREFACE_QUESTION = "Is it warmer in Paris or in London?"
 PREFACE_CASE = case_label(PREFACE_QUESTION)
 CUT_QUESTION = "Tell me everything about the weather."
 CUT_CASE = case_label(CUT_QUESTION)
-MORE_QUESTION = "Weather and time in Paris?"
 MORE_CASE = case_label(MORE_QUESTION)
 THINKING_CASE = case_label(WEATHER_QUESTION, REASONING_MODEL)
 BLOCKS_QUESTION = "Is it sunny in Paris or in London?"
 BLOCKS_CASE = case_label(BLOCKS_QUESTION)
 
 RULES = (
-    Rule("model", "pass `model=model` to every request", case=WEATHER_CASE, hint="model"),
-    Rule(
-        "max_tokens",
-        ("pass `max_tokens=1024` to every request"),
-        case=WEATHER_CASE,
-        hint="max_tokens",
-    ),
-    Rule(
-        "tools",
-        'pass `tools=registry.schemas(format="anthropic")` to every request',
-        case=WEATHER_CASE,
-        hint="tools",
-    ),
-    Rule(
-        "first_messages",
-        "the first request holds one user message with the question",
-        case=WEATHER_CASE,
-        hint="first_messages",
-    ),
-    Rule(
-        "no_tool_use",
-        'a reply whose `stop_reason` is not `"tool_use"` is the answer: return its text',
-        case=HELLO_CASE,
-        hint="no_tool_use",
-    ),
-    Rule(
-        "cut_short",
-        'so is a reply cut short (`"max_tokens"`)',
-        case=CUT_CASE,
-        hint="no_tool_use",
-    ),
-    Rule(
-        "assistant",
-        'otherwise send its content back: `{"role": "assistant", "content": reply.content}`',
-        case=WEATHER_CASE,
-        hint="assistant_missing",
-    ),
-    Rule(
-        "assistant_unchanged",
-        "all of it, unchanged, its text blocks too",
-        case=PREFACE_CASE,
-        hint="assistant_changed",
-    ),
-    Rule(
-        "thinking",
-        "and its `thinking` blocks, first, exactly as they came",
-        case=THINKING_CASE,
-        hint="thinking_dropped",
-    ),
-    Rule(
-        "one_user_message",
-        (
-            "then **one** user message, not a `tool` role, holding one `tool_result` block per "
-            "`tool_use` block (any text after them)"
-        ),
-        case=WEATHER_CASE,
-        hint="tool_role",
-    ),
-    Rule(
-        "tool_use_id",
-        'each carries its block\'s id as `"tool_use_id"`',
-        case=WEATHER_CASE,
-        hint="tool_use_id",
-    ),
-    Rule(
-        "content",
-        'its `"content"` is `registry.call(block.name, block.input)`, unchanged',
-        case=WEATHER_CASE,
-        hint="content",
-    ),
-    Rule(
-        "is_error",
-        'an error result (`is_error_result` says which) gets `"is_error": True`',
-        case=ERROR_CASE,
-        hint="is_error",
-    ),
-    Rule(
-        "is_error_only",
-        'other results do not, even when their text holds "error"',
-        case=case_label("Berlin and 东京"),
-        hint="is_error_only",
-    ),
-    Rule(
-        "second_request",
-        "send that second request",
-        case=WEATHER_CASE,
-        hint="send_again",
-    ),
-    Rule(
-        "no_third",
-        "send no third, even when the second reply asks for more calls",
-        case=MORE_CASE,
-        hint="one_round_trip",
-    ),
-    Rule(
-        "returns_text",
-        ("return the second reply's text, a `str`"),
-        case=WEATHER_CASE,
-        hint="return_text",
-    ),
-    Rule(
-        "every_text_block",
-        "that is every one of its text blocks, joined (`reply_text`), not only the first",
-        case=BLOCKS_CASE,
-        hint="first_text_only",
-    ),
-)
+    Rule("model", "pass `model=model` to every request", WEATHER_CASE, "model"),
+    Rule("max_tokens", "pass `max_tokens=1024` to every request", WEATHER_CASE, "max_tokens"),
+    Rule("tools", 'pass `tools=registry.schemas(format="anthropic")` to every request',
+         WEATHER_CASE, "tools"),
+    Rule("first_messages", "the first request holds one user message with the question",
+         WEATHER_CASE, "first_messages"),
+    Rule("no_tool_use", 'a reply whose `stop_reason` is not `"tool_use"` is the answer: return '
+         'its text', HELLO_CASE, "no_tool_use"),
+    Rule("cut_short", 'so is a reply cut short (`"max_tokens"`)', CUT_CASE, "no_tool_use"),
+    Rule("assistant", 'otherwise send its content back: '
+         '`{"role": "assistant", "content": reply.content}`', WEATHER_CASE, "assistant_missing"),
+    Rule("assistant_unchanged", "all of it, unchanged, its text blocks too", PREFACE_CASE,
+         "assistant_changed"),
+    Rule("thinking", "and its `thinking` blocks, first, exactly as they came", THINKING_CASE,
+         "thinking_dropped"),
+    Rule("one_user_message", "then **one** user message, not a `tool` role, holding one "
+         "`tool_result` block per `tool_use` block (any text after them)", WEATHER_CASE,
+         "tool_role"),
+    Rule("tool_use_id", "each carries its block's id as `\"tool_use_id\"`", WEATHER_CASE,
+         "tool_use_id"),
+    Rule("content", 'its `"content"` is `registry.call(block.name, block.input)`, unchanged',
+         WEATHER_CASE, "content"),
+    Rule("is_error", 'an error result (`is_error_result` says which) gets `"is_error": True`',
+         ERROR_CASE, "is_error"),
+    Rule("is_error_only", 'other results do not, even when their text holds "error"',
+         case_label("Berlin and 东京"), "is_error_only"),
+    Rule("second_request", "send that second request", WEATHER_CASE, "send_again"),
+    Rule("no_third", "send no third, even when the second reply asks for more calls", MORE_CASE,
+         "one_round_trip"),
+    Rule("returns_text", "return the second reply's text, a `str`", WEATHER_CASE, "return_text"),
+    Rule("every_text_block", "that is every one of its text blocks, joined (`reply_text`), not "
+         "only the first", BLOCKS_CASE, "first_text_only"),
+)  # fmt: skip
 
 HINTS = Catalog(also=(RESULT_HINTS, ROUND_TRIP_HINTS)) | {
     "no_request": "Call client.messages.create.",
@@ -269,9 +193,6 @@ def conversations() -> list[tuple[str, Any, str]]:
     preface = Turn("Let me look both up.", both)
     # Longer than max_tokens=1024 (one token per Chinese character): cut short, no call.
     long_answer = "今天的天气很好，" * 160
-    more = Turn(
-        "Paris is cloudy. Let me look up the time there too.", (call("get_time", city="Paris"),)
-    )
     # The answer in two text blocks, as the real API may give it.
     in_blocks = Turn.in_blocks("Paris is cloudy, not sunny.", " London has rain.")
     plain = CHECK_MODEL
@@ -282,16 +203,12 @@ def conversations() -> list[tuple[str, Any, str]]:
         ("Berlin and 东京", ScriptedPolicy([failing], then=HeuristicPolicy()), plain),
         (PREFACE_QUESTION, ScriptedPolicy([preface], then=HeuristicPolicy()), plain),
         (CUT_QUESTION, ScriptedPolicy([long_answer]), plain),
-        (
-            MORE_QUESTION,
-            NoCallsAfterTwo(ScriptedPolicy([call("get_weather", city="Paris"), more])),
-            plain,
-        ),
+        (MORE_QUESTION, NoCallsAfterTwo(asks_for_more()), plain),
         (WEATHER_QUESTION, None, REASONING_MODEL),
         ("Hello!", None, REASONING_MODEL),
         (BLOCKS_QUESTION, ScriptedPolicy([list(both), in_blocks]), plain),
     ]
-    return cases + [(q, None, plain) for q in random_questions(hidden_rng("07.3"), 3)]
+    return cases + hidden_conversations("07.3")
 
 
 @exercise(
@@ -322,23 +239,17 @@ def openai_tools_key(sent: Any, body: dict) -> str:
     return "tools_openai" if openai_form else "tools"
 
 
-def diagnose(
-    case: str, question: str, exchanges: list, *, finished: bool = True, model: str = CHECK_MODEL
-) -> None:
-    """Fail with a fitting hint on the first thing the recorded requests show to be wrong."""
+def judge_first(case: str, question: str, exchanges: list, finished: bool) -> tuple[bool, bool]:
+    """The first request holds the question; whether its reply asks for calls (its
+    ``stop_reason``), and whether it holds ``tool_use`` blocks."""
     __tracebackhide__ = True
-    if not ROUND_TRIP.judge_each_request(case, exchanges, model, finished):
-        return
     first = exchanges[0]
     messages = first.request.get("messages")
     if not is_the_question(messages, question):
         wanted = [{"role": "user", "content": question}]
         fail(case, wanted, messages, hint("first_messages"), where=text("first_messages"))
-    calls = first.reply.get("stop_reason") == "tool_use"
-    ROUND_TRIP.judge_request_count(case, exchanges, calls, finished)
     uses = [b for b in first.reply.get("content") or [] if b.get("type") == "tool_use"]
-    if uses and len(exchanges) > 1:
-        diagnose_second_request(case, first.reply, exchanges[1].request.get("messages") or [])
+    return first.reply.get("stop_reason") == "tool_use", bool(uses)
 
 
 ROUND_TRIP = RoundTrip(
@@ -348,8 +259,8 @@ ROUND_TRIP = RoundTrip(
     seed=730,
     texts=TEXTS,
     hints=HINTS,
-    case_label=case_label,
-    diagnose=diagnose,
+    judge_first=judge_first,
+    judge_second=diagnose_second_request,
     expect_final_text=expect_final_text,
     tools_key=openai_tools_key,
     exception_hints=EXCEPTION_HINTS,

@@ -131,9 +131,10 @@ def diagnose_thinking(case: str, first: dict, sent: Any) -> None:
         fail(case, Plain(text("the_reply_content")), sent, hint("thinking_changed"), where=where)
 
 
-def diagnose_second_request(case: str, first: dict, messages: list) -> None:
+def diagnose_second_request(case: str, question: str, exchanges: list) -> None:
     """Fail with a fitting hint on the first thing wrong in the second request's messages."""
     __tracebackhide__ = True
+    first, messages = exchanges[0].reply, exchanges[1].request.get("messages") or []
     first, messages = masked(first, first), masked(messages, first)  # one mapping for both
     uses = [b for b in first.get("content") or [] if b.get("type") == "tool_use"]
     ids = [b["id"] for b in uses]

@@ -18,23 +18,25 @@ from __future__ import annotations
 from typing import Any
 
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import Plain, fail, hidden_rng
+from course_lib.checks.compare import Plain, fail
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson07._registry import (
     CHECK_MODEL,
+    MORE_QUESTION,
     NOTEBOOK,
     REASONING_MODEL,
     ROUND_TRIP_HINTS,
     ROUND_TRIP_TEXTS,
+    WEATHER_QUESTION,
     RoundTrip,
-    random_questions,
+    asks_for_more,
+    hidden_conversations,
+    labeller,
     text_of_response,
     tools,
 )
-from course_lib.checks.lesson07.responses_round_trip.continuation import (
-    HINTS as CONTINUATION_HINTS,
-)
+from course_lib.checks.lesson07.responses_round_trip.continuation import HINTS as CONTINUATION_HINTS
 from course_lib.checks.lesson07.responses_round_trip.continuation import (
     diagnose_second_request,
     is_the_question,
@@ -47,16 +49,10 @@ TEXTS = Catalog(also=(ROUND_TRIP_TEXTS,)) | {
     "text_beside": "a reply with text beside its calls ({count} call(s)): run them first",
 }
 text = TEXTS.text
+case_label = labeller(TEXTS)
 
-
-def case_label(question: str, model: str = CHECK_MODEL) -> str:
-    return text("case", question=repr(question), model=repr(model))
-
-
-WEATHER_QUESTION = "北京和上海的天气怎么样？"
 WEATHER_CASE = case_label(WEATHER_QUESTION)
 HELLO_CASE = case_label("Hello!")
-MORE_QUESTION = "Weather and time in Paris?"
 MORE_CASE = case_label(MORE_QUESTION)
 BESIDE_QUESTION = "Is it sunny in 北京 or in Paris?"
 BESIDE_CASE = case_label(BESIDE_QUESTION)
@@ -64,91 +60,33 @@ CALLS_ONLY_QUESTION = "And the time in Paris, then in 东京?"
 REASONING_CASE = case_label(WEATHER_QUESTION, REASONING_MODEL)
 
 RULES = (
-    Rule("model", "pass `model=model` to every request", case=WEATHER_CASE, hint="model"),
-    Rule(
-        "tools",
-        'pass `tools=registry.schemas(format="responses")` to every request',
-        case=WEATHER_CASE,
-        hint="tools",
-    ),
-    Rule(
-        "first_input",
-        "the first request's input is the question: `input=question`",
-        case=WEATHER_CASE,
-        hint="first_input",
-    ),
-    Rule(
-        "no_calls",
-        "a reply without `function_call` items is the answer: return its `output_text`",
-        case=HELLO_CASE,
-        hint="no_calls",
-    ),
-    Rule(
-        "text_beside",
-        "a reply with text beside its calls is not",
-        case=BESIDE_CASE,
-        hint="text_beside",
-    ),
-    Rule(
-        "every_call",
-        (
-            "run every `function_call` item with `registry.call(item.name, item.arguments)`, one "
-            'output each: `{"type": "function_call_output", "call_id": ..., "output": '
-            "...}`"
-        ),
-        case=WEATHER_CASE,
-        hint="every_call",
-    ),
-    Rule(
-        "call_id",
-        "its `call_id` is the call's `call_id`, not the item's `id`",
-        case=WEATHER_CASE,
-        hint="call_id_not_id",
-    ),
-    Rule(
-        "output",
-        'its `"output"` is the string `registry.call` returns, unchanged',
-        case=WEATHER_CASE,
-        hint="output",
-    ),
-    Rule(
-        "continue",
-        (
-            "continue with `previous_response_id=first.id` and only the outputs, *or* without it "
-            "and with the whole conversation, never both"
-        ),
-        case=WEATHER_CASE,
-        hint="both",
-    ),
-    Rule(
-        "reasoning",
-        (
-            "the whole conversation is the question, every item of the reply as it came, then the "
-            "outputs: `reasoning` items too, since a reasoning model refuses calls sent back "
-            "without them"
-        ),
-        case=REASONING_CASE,
-        hint="reasoning_dropped",
-    ),
-    Rule(
-        "second_request",
-        "send that second request",
-        case=WEATHER_CASE,
-        hint="send_again",
-    ),
-    Rule(
-        "no_third",
-        "send no third, even when the second reply asks for more calls",
-        case=MORE_CASE,
-        hint="one_round_trip",
-    ),
-    Rule(
-        "returns_text",
-        ("return the second response's `output_text`, a `str`"),
-        case=WEATHER_CASE,
-        hint="return_text",
-    ),
-)
+    Rule("model", "pass `model=model` to every request", WEATHER_CASE, "model"),
+    Rule("tools", 'pass `tools=registry.schemas(format="responses")` to every request',
+         WEATHER_CASE, "tools"),
+    Rule("first_input", "the first request's input is the question: `input=question`", WEATHER_CASE,
+         "first_input"),
+    Rule("no_calls", "a reply without `function_call` items is the answer: return its "
+         "`output_text`", HELLO_CASE, "no_calls"),
+    Rule("text_beside", "a reply with text beside its calls is not", BESIDE_CASE, "text_beside"),
+    Rule("every_call", 'run every `function_call` item with '
+         '`registry.call(item.name, item.arguments)`, one output each: '
+         '`{"type": "function_call_output", "call_id": ..., "output": ...}`', WEATHER_CASE,
+         "every_call"),
+    Rule("call_id", "its `call_id` is the call's `call_id`, not the item's `id`", WEATHER_CASE,
+         "call_id_not_id"),
+    Rule("output", 'its `"output"` is the string `registry.call` returns, unchanged', WEATHER_CASE,
+         "output"),
+    Rule("continue", "continue with `previous_response_id=first.id` and only the outputs, *or* "
+         "without it and with the whole conversation, never both", WEATHER_CASE, "both"),
+    Rule("reasoning", "the whole conversation is the question, every item of the reply as it "
+         "came, then the outputs: `reasoning` items too, since a reasoning model refuses calls "
+         "sent back without them", REASONING_CASE, "reasoning_dropped"),
+    Rule("second_request", "send that second request", WEATHER_CASE, "send_again"),
+    Rule("no_third", "send no third, even when the second reply asks for more calls", MORE_CASE,
+         "one_round_trip"),
+    Rule("returns_text", "return the second response's `output_text`, a `str`", WEATHER_CASE,
+         "return_text"),
+)  # fmt: skip
 
 HINTS = Catalog(also=(CONTINUATION_HINTS, ROUND_TRIP_HINTS)) | {
     "no_request": "Call client.responses.create.",
@@ -227,10 +165,6 @@ def conversations(learner: Learner) -> list[tuple[str, Any, str]]:
         call("get_time", city="上海"),
         call("get_weather", city="东京"),
     ]
-    # The second reply asks for one more call beside its text: a loop would send a third request.
-    more = Turn(
-        "Paris is cloudy. Let me look up the time there too.", (call("get_time", city="Paris"),)
-    )
     paris = call("get_time", city="Paris")
     # Text beside the calls of the first reply: not the answer yet.
     beside = Turn(
@@ -242,15 +176,14 @@ def conversations(learner: Learner) -> list[tuple[str, Any, str]]:
         ("Hello!", None, CHECK_MODEL),
         ("What time is it in Paris?", None, CHECK_MODEL),
         ("北京、上海和东京", ScriptedPolicy([three], then=HeuristicPolicy()), CHECK_MODEL),
-        (MORE_QUESTION, ScriptedPolicy([call("get_weather", city="Paris"), more]), CHECK_MODEL),
+        (MORE_QUESTION, asks_for_more(), CHECK_MODEL),
         (BESIDE_QUESTION, ScriptedPolicy([beside], then=HeuristicPolicy()), CHECK_MODEL),
         # The second reply only asks for more calls: its output_text is "", still the answer.
         (CALLS_ONLY_QUESTION, ScriptedPolicy([paris, call("get_time", city="东京")]), CHECK_MODEL),
         (WEATHER_QUESTION, None, REASONING_MODEL),
         ("Hello!", None, REASONING_MODEL),
     ]
-    hidden = random_questions(hidden_rng("07.1"), 3)
-    return cases + [(q, None, CHECK_MODEL) for q in hidden]
+    return cases + hidden_conversations("07.1")
 
 
 @exercise(
@@ -278,13 +211,10 @@ def chat_tools_key(sent: Any, body: dict) -> str:
     return key or ("tools" if body.get("previous_response_id") else "tools_every")
 
 
-def diagnose(
-    case: str, question: str, exchanges: list, *, finished: bool = True, model: str = CHECK_MODEL
-) -> None:
-    """Fail with a fitting hint on the first thing the recorded requests show to be wrong."""
+def judge_first(case: str, question: str, exchanges: list, finished: bool) -> tuple[bool, bool]:
+    """The first request's input is the question, and text beside calls is not taken for the
+    answer. Its reply asks for calls when it holds ``function_call`` items (both answers)."""
     __tracebackhide__ = True
-    if not ROUND_TRIP.judge_each_request(case, exchanges, model, finished):
-        return
     first = exchanges[0]
     sent = first.request.get("input")
     if not is_the_question(sent, question) or first.request.get("previous_response_id"):
@@ -293,9 +223,7 @@ def diagnose(
     if calls and finished and len(exchanges) < 2 and text_of_response(first.reply):
         shown = Plain(text("text_beside", count=len(calls)))
         fail(case, shown, Plain(text("requests", count=1)), hint("text_beside"))
-    ROUND_TRIP.judge_request_count(case, exchanges, bool(calls), finished)
-    if calls and len(exchanges) > 1:
-        diagnose_second_request(case, question, first.reply, exchanges[1].request)
+    return bool(calls), bool(calls)
 
 
 def only_strict_differs(sent: Any) -> bool:
@@ -317,8 +245,8 @@ ROUND_TRIP = RoundTrip(
     seed=700,
     texts=TEXTS,
     hints=HINTS,
-    case_label=case_label,
-    diagnose=diagnose,
+    judge_first=judge_first,
+    judge_second=diagnose_second_request,
     expect_final_text=expect_final_text,
     tools_key=chat_tools_key,
     exception_hints=EXCEPTION_HINTS,

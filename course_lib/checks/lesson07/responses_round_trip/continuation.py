@@ -108,9 +108,10 @@ def _kind(item: Any) -> str | None:
     )
 
 
-def diagnose_second_request(case: str, question: str, first: dict, request: dict) -> None:
+def diagnose_second_request(case: str, question: str, exchanges: list) -> None:
     """Fail with a fitting hint on the first thing wrong in the second request."""
     __tracebackhide__ = True
+    first, request = exchanges[0].reply, exchanges[1].request
     first, request = masked(first, first), masked(request, first)  # one mapping for both
     calls = [i for i in first.get("output") or [] if i.get("type") == "function_call"]
     call_ids = [c["call_id"] for c in calls]

@@ -48,45 +48,31 @@ text = TEXTS.text
 
 CASE = {index: case.label for index, case in enumerate(VISIBLE)}
 RULES = (
-    Rule("passthrough", (
-            "A tool not in `needs_approval` runs at once: `self.registry.call(name, arguments)`, "
-            "unchanged, nobody asked"
-        ),
-         case=CASE[0], hint="passthrough"),
-    Rule("ask_once", "Ask `approve` exactly once per call", case=CASE[1], hint="ask_once"),
-    Rule("ask_before", "before the tool runs", case=CASE[1], hint="ask_before"),
-    Rule("arguments_dict", (
-            "with the arguments as a dict: `parsed_arguments(arguments)`"
-        ), case=CASE[1],
-         hint="arguments_dict"),
-    Rule("approved_runs", (
-            "`approve` returned `True`: return the registry's result unchanged"
-        ), case=CASE[1],
-         hint="approved_runs"),
-    Rule("not_run", "A refused call runs nothing", case=CASE[2], hint="not_run"),
-    Rule("refusal_error", (
-            "its answer is an error result, `error_text(message)`"
-        ), case=CASE[2], hint="refusal_error"),
-    Rule("names_tool", "whose message names the tool", case=CASE[2], hint="names_tool"),
-    Rule("says_refused", "and says a person refused it (`refused`, or `拒绝`)", case=CASE[2],
-         hint="says_refused"),
-    Rule("only_true", "Only `True` approves (`is True`): `False` or a `str` refuses", case=CASE[3],
-         hint="only_true"),
-    Rule("reason", (
-            "holding the person's reason word for word when `approve` returned a `str`"
-        ), case=CASE[3],
-         hint="reason"),
-    Rule("malformed", (
-            "Arguments that are not a JSON object (`'{\"order_id\": '`, `\"[1, 2]\"`) are shown to "
-            "nobody: return `self.registry.call(...)`'s answer, its error"
-        ),
-         case=CASE[4], hint="malformed"),
-    Rule("empty", (
-            "`\"\"` means `{}` (as in 04.4; `parsed_arguments(\"\")` gives `\"\"` back): ask about "
-            "it too"
-        ), case=CASE[5], hint="empty"),
-    Rule("never_raise", "`approve` raising is a refusal too: `call` never raises", case=CASE[6],
-         hint="never_raise"),
+    Rule("passthrough", "A tool not in `needs_approval` runs at once: "
+         "`self.registry.call(name, arguments)`, unchanged, nobody asked", CASE[0], "passthrough"),
+    Rule("ask_once", "Ask `approve` exactly once per call", CASE[1], "ask_once"),
+    Rule("ask_before", "before the tool runs", CASE[1], "ask_before"),
+    Rule("arguments_dict", "with the arguments as a dict: `parsed_arguments(arguments)`", CASE[1],
+         "arguments_dict"),
+    Rule("approved_runs", "`approve` returned `True`: return the registry's result unchanged",
+         CASE[1], "approved_runs"),
+    Rule("not_run", "A refused call runs nothing", CASE[2], "not_run"),
+    Rule("refusal_error", "its answer is an error result, `error_text(message)`", CASE[2],
+         "refusal_error"),
+    Rule("names_tool", "whose message names the tool", CASE[2], "names_tool"),
+    Rule("says_refused", "and says a person refused it (`refused`, or `拒绝`)", CASE[2],
+         "says_refused"),
+    Rule("only_true", "Only `True` approves (`is True`): `False` or a `str` refuses", CASE[3],
+         "only_true"),
+    Rule("reason", "holding the person's reason word for word when `approve` returned a `str`",
+         CASE[3], "reason"),
+    Rule("malformed", "Arguments that are not a JSON object (`'{\"order_id\": '`, `\"[1, 2]\"`) "
+         "are shown to nobody: return `self.registry.call(...)`'s answer, its error", CASE[4],
+         "malformed"),
+    Rule("empty", '`""` means `{}` (as in 04.4; `parsed_arguments("")` gives `""` back): ask '
+         'about it too', CASE[5], "empty"),
+    Rule("never_raise", "`approve` raising is a refusal too: `call` never raises", CASE[6],
+         "never_raise"),
 )  # fmt: skip
 
 HINTS = Catalog() | {

@@ -121,11 +121,7 @@ def visible_cases() -> list[Case]:
         Case(conversation, total, "exact"),
         Case(conversation, total - 1, "one_over"),
         Case(conversation, newest, "newest_only"),
-        Case(
-            going,
-            size(head) + size(going[-3:]) - 1,
-            "current_over",
-        ),
+        Case(going, size(head) + size(going[-3:]) - 1, "current_over"),
         Case(conversation, size(head) + size(current) - 1, "nothing_fits"),
         Case(conversation[1:], size(conversation[1:]) - 1, "no_system"),
     ]
