@@ -19,7 +19,7 @@ from course_lib.checks.learner import STUB_ID, Learner, Reply, raise_learner_err
 from course_lib.checks.lesson09._policy_oracles import NOTEBOOK
 from course_lib.checks.lesson09.assistant.judge import judge
 from course_lib.checks.lesson09.assistant.run import Asked, build, run_scenario
-from course_lib.checks.lesson09.assistant.scenarios import CHECK_MODEL, scenarios
+from course_lib.checks.lesson09.assistant.scenarios import CHECK_MODEL, scenarios, spoken_title
 from course_lib.checks.lesson09.assistant.texts import HINTS, hint, text
 from course_lib.checks.scenarios import ScenarioOutcome
 
@@ -137,5 +137,8 @@ def check_shop_assistant(learner: Learner) -> list[ScenarioOutcome]:
             chosen = hint("other_stub", stub=foreign_stub(unfinished))
             raise_learner_error(case, unfinished.raised, [(lambda reply: True, chosen)])
         failure = judge(evidence, expectation)
-        outcomes.append(ScenarioOutcome(scenario.id, scenario.title, POINTS_PER_SCENARIO, failure))
+        said = spoken_title(scenario)  # the learner's language; the grader records the English
+        outcomes.append(
+            ScenarioOutcome(scenario.id, scenario.title, POINTS_PER_SCENARIO, failure, said)
+        )
     return outcomes
