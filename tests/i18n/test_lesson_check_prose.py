@@ -10,7 +10,7 @@ The wrong answers are the ones the lessons' check tests already prove break one 
 from __future__ import annotations
 
 import pytest
-from test_check_feedback import wrong_answer
+from test_check_feedback import failure_in, wrong_answer
 
 from course_lib.checks.core import outcome
 from course_lib.checks.scenarios import PartlyRight
@@ -42,3 +42,42 @@ def test_a_failed_scenarios_title_is_said_in_the_language_and_recorded_in_englis
     assert "  ✗ eval（一个冲着 eval 来的表达式）：" in shown
 
 
+
+def not_plain_data(exercise_id: str, lang: str):
+    """A wrong answer to 05.1 (registry.call gets bytes) or 05.6 (it returns the SDK's
+    message), and what its failure says in ``lang``."""
+    wrong_answer("lesson05.test_agent_loop", "05.1", "arguments")  # puts tests/checks on the path
+    from lesson05 import test_agent_loop, test_tool_choice
+
+    if exercise_id == "05.6":
+        wrong = test_tool_choice.wrong(("return message.content\n", "return message\n"))
+    else:
+        loop = test_agent_loop.make_loop()
+
+        def wrong(client, registry, question, **options):
+            class Bytes:  # hands registry.call the model's arguments as bytes
+                def schemas(self, *args, **kwargs):
+                    return registry.schemas(*args, **kwargs)
+
+                def call(self, name, arguments=None):
+                    return registry.call(name, arguments.encode())
+
+            return loop(client, Bytes(), question, **options)
+
+    return failure_in(lang, exercise_id, (wrong,)).failure
+
+
+@pytest.mark.parametrize(
+    ("exercise_id", "chinese", "english"),
+    [
+        ("05.1", "registry.call 收到的调用参数", "the arguments registry.call received"),
+        ("05.6", "返回的回答", "the answer"),
+    ],
+)
+def test_what_must_be_plain_data_is_named_in_the_language(exercise_id, chinese, english):
+    """05's not-JSON hint named the value in English (and 05.1's crashed on its ``TEXTS``, a
+    plain dict without ``.text``)."""
+    said, was = not_plain_data(exercise_id, "zh-CN"), not_plain_data(exercise_id, "en")
+    assert said.hint_key == was.hint_key == "not_json"
+    assert said.hint.startswith(f"{chinese} 必须是纯数据：") and said.expected == "纯 JSON 数据"
+    assert was.hint.startswith(f"{english} must be plain data: dicts with string keys")
