@@ -31,7 +31,8 @@ def test_a_failed_scenarios_title_is_said_in_the_language_and_recorded_in_englis
     chinese, english = scenarios_failed("shop", "zh-CN"), scenarios_failed("shop", "en")
     said, was = str(chinese), str(english)
     assert said.startswith("练习 09.6（ShopAssistant）未通过。")
-    assert "  ✗ price_zh（用中文询问价格）：" in said and "\n场景 price_zh：用中文询问价格\n" in said
+    assert "  ✗ price_zh（用中文询问价格）：" in said
+    assert "\n场景 price_zh：用中文询问价格\n" in said
     assert "  ✗ malformed（模型发来的调用参数不是 JSON）：" in said
     assert was.startswith("Exercise 09.6 (ShopAssistant) is not right yet.")
     assert "  ✗ price_zh (the price, asked in Chinese): " in was
@@ -40,7 +41,6 @@ def test_a_failed_scenarios_title_is_said_in_the_language_and_recorded_in_englis
     assert titles[0] == titles[1] and "the price, asked in Chinese" in titles[0]
     shown = str(scenarios_failed("calculator", "zh-CN"))  # a scenario the notebook shows
     assert "  ✗ eval（一个冲着 eval 来的表达式）：" in shown
-
 
 
 def not_plain_data(exercise_id: str, lang: str):
@@ -81,3 +81,25 @@ def test_what_must_be_plain_data_is_named_in_the_language(exercise_id, chinese, 
     assert said.hint_key == was.hint_key == "not_json"
     assert said.hint.startswith(f"{chinese} 必须是纯数据：") and said.expected == "纯 JSON 数据"
     assert was.hint.startswith(f"{english} must be plain data: dicts with string keys")
+
+
+def test_the_fields_an_extraction_error_names_when_the_reply_is_not_json_speak_the_language():
+    """07.4's hint on an error that does not name the model put "none: the reply is not JSON" in
+    its list of fields."""
+    wrong_answer("lesson07.test_extract", "07.4", "message")  # puts tests/checks on the path
+    from lesson07.notebook import solution
+
+    right, extraction_error = solution("extract"), solution("ExtractionError")
+
+    def extract(client, text, schema_model, **options):  # names nothing when there is no JSON
+        try:
+            return right(client, text, schema_model, **options)
+        except extraction_error as error:
+            if schema_model.__name__ != "Trip":
+                raise
+            raise extraction_error("The reply is not JSON.") from error.__cause__
+
+    said, was = (failure_in(lang, "07.4", (extract,)).failure for lang in ("zh-CN", "en"))
+    assert said.hint_key == was.hint_key == "message"
+    assert "schema 模型（Trip）和校验失败的字段（没有：回复不是 JSON）：" in said.hint
+    assert "(Trip) and the fields that failed (none: the reply is not JSON): " in was.hint
