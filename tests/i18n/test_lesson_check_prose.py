@@ -103,3 +103,19 @@ def test_the_fields_an_extraction_error_names_when_the_reply_is_not_json_speak_t
     assert said.hint_key == was.hint_key == "message"
     assert "schema 模型（Trip）和校验失败的字段（没有：回复不是 JSON）：" in said.hint
     assert "(Trip) and the fields that failed (none: the reply is not JSON): " in was.hint
+
+
+def test_the_label_of_a_hidden_validation_case_speaks_the_language():
+    """04.3's hidden cases were labelled "validate_arguments(schema, ...) with properties ..."."""
+    from course_lib.checks.lesson04.validate_arguments.cases import SCHEMAS
+    from course_lib.reference.validation import validate_arguments as reference
+
+    def validate_arguments(schema, arguments):  # right on the notebook's schemas only
+        return reference(schema, arguments) if schema in SCHEMAS.values() else []
+
+    said, was = (
+        failure_in(lang, "04.3", (validate_arguments,)).failure for lang in ("zh-CN", "en")
+    )
+    assert said.case.startswith("validate_arguments(schema, {") and "，properties 为 {" in said.case
+    assert was.case == said.case.replace("，properties 为 {", " with properties {")
+    assert " with properties " not in said.case
