@@ -47,6 +47,41 @@ def test_a_failed_scenarios_title_is_said_in_the_language_and_recorded_in_englis
     assert "  ✗ eval（一个冲着 eval 来的表达式）：" in shown
 
 
+def other_stub_hint(raising: str, lang: str) -> str:
+    """09.6's hint when the assistant reaches another exercise's stub: ``route`` (09.1) raising
+    its NotImplementedError, or the constructor raising one."""
+    wrong_answer("lesson09.test_assistant", "09.6", "shop")  # puts tests/checks on the path
+    from lesson09._assistants import notebook_with
+
+    assistant = notebook_with()
+    if raising == "route":
+
+        def route(question):
+            raise NotImplementedError("Exercise 09.1: keywords per category")
+
+        assistant.ask.__globals__["route"] = route
+    else:
+
+        class assistant:  # noqa: N801 (the learner's class)
+            def __init__(self, client, *, model, shop, approve):
+                raise NotImplementedError("Exercise 06.4: not written yet")
+
+    failure = failure_in(lang, "09.6", (assistant,)).failure
+    assert failure.hint_key == "other_stub"
+    return failure.hint
+
+
+def test_what_09_6_says_is_not_done_yet_speaks_the_language():
+    """The stub 09.6's hint names was "Exercise 09.1" (an f-string), or "a stub raised
+    NotImplementedError" (a hint made at import, its field English whatever the language)."""
+    assert "一道尚未完成的练习（练习 09.1）" in other_stub_hint("route", "zh-CN")
+    assert "an exercise that is not done yet (Exercise 09.1)" in other_stub_hint("route", "en")
+    said = other_stub_hint("constructor", "zh-CN")
+    assert "（某段占位代码抛出了 NotImplementedError）" in said
+    was = other_stub_hint("constructor", "en")
+    assert "not done yet (a stub raised NotImplementedError)" in was
+
+
 def not_plain_data(exercise_id: str, lang: str):
     """A wrong answer to 05.1 (registry.call gets bytes) or 05.6 (it returns the SDK's
     message), and what its failure says in ``lang``."""
