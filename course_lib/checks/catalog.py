@@ -53,6 +53,11 @@ class Catalog(dict[str, str]):
 
         return HintText.of(self.holder(key), key, **fields)
 
+    def english(self, key: str) -> str:
+        """The English of ``key`` as written, in every language: for what stays language-free
+        (a record the grader keeps), never for what a learner reads."""
+        return self.holder(key)[key]
+
     def text(self, key: str, **fields: object) -> str:
         """The text ``key``, placeholders filled, in the learner's language."""
         return translate(self.holder(key), key, **fields)

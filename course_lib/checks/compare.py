@@ -41,10 +41,13 @@ class HintText(str):
         return text
 
     def now(self) -> str:
-        """This hint in the language in force now (``course_lib.i18n.language()``)."""
+        """This hint in the language in force now (``course_lib.i18n.language()``), and so each
+        field that is a ``HintText`` too (a text of the hint made with it, at import)."""
         if self.table is None or self.key is None:
             return str(self)
-        return translate(self.table, self.key, **(self.fields or {}))
+        fields = {name: spoken(value) if isinstance(value, HintText) else value
+                  for name, value in (self.fields or {}).items()}  # fmt: skip
+        return translate(self.table, self.key, **fields)
 
 
 def hint_key(text: str | None) -> str | None:

@@ -18,12 +18,16 @@ from course_lib.checks.failures import CheckFailed, Failure, render
 
 @dataclass(frozen=True)
 class ScenarioOutcome:
-    """How one scenario went: its points, and why it failed (``None`` when it passed)."""
+    """How one scenario went: its points, and why it failed (``None`` when it passed).
+
+    ``title`` is the English one the grader records; ``spoken``, when given, is the title in the
+    learner's language that the check's message shows."""
 
     id: str
     title: str
     points: int
     failure: Failure | None = None
+    spoken: str = ""
 
     @property
     def passed(self) -> bool:
@@ -60,13 +64,13 @@ class PartlyRight(CheckFailed):
         summary = [head]  # one line a failed scenario first, so the whole picture fits a screen
         for outcome in failed:
             hint = outcome.failure.hint or outcome.failure.detail or ""
-            summary.append(
-                messages.say("scenario_line", id=outcome.id, title=outcome.title, hint=hint)
-            )
+            said = outcome.spoken or outcome.title
+            summary.append(messages.say("scenario_line", id=outcome.id, title=said, hint=hint))
         summary.append(messages.say("scenario_details"))
         parts = ["\n".join(summary)]
         for outcome in failed:
-            heading = messages.say("scenario_title", id=outcome.id, title=outcome.title)
+            said = outcome.spoken or outcome.title
+            heading = messages.say("scenario_title", id=outcome.id, title=said)
             parts.append(heading + "\n" + render(outcome.failure))
         super().__init__(
             Failure(detail="\n\n".join(parts), exercise=exercise or None, title=title or None)

@@ -125,7 +125,7 @@ HINTS = Catalog() | {
     ),
 }
 hint = HINTS.hint
-TEXTS = {"plain_json": "plain JSON data"}
+TEXTS = Catalog() | {"plain_json": "plain JSON data"}
 
 
 @cache

@@ -87,6 +87,7 @@ TEXTS = Catalog() | {
     "no_choice": "no tool_choice",
     "request_number": "request {number} of {count} your loop sent",
     "summary": "{count} conversations",
+    "the_answer": "the answer",  # what must be plain data (HINTS:not_json of _agent_tools)
 }
 text = TEXTS.text
 
@@ -255,7 +256,7 @@ def check_tool_choice(learner: Learner) -> str:
             explain_raised(item, reply, session.exchanges)
         expect_choices(item, session.exchanges)
         answer, requests = reference_answer(item)
-        got = unwrap(case, reply.value, "the answer")
+        got = unwrap(case, reply.value, text("the_answer"))
         made = len(session.exchanges)
         if made > requests and answer is None:
             fail(case, answer, got, hint("limit", made=made, limit=limit))

@@ -13,6 +13,7 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import hidden_rng
 from course_lib.checks.meaning import says_all
+from course_lib.i18n import translate
 from course_lib.reference.validation import json_type
 
 # An expected problem: the path it names and the words its message must contain.
@@ -119,6 +120,7 @@ PHRASES = {
     "expected_message": "a message naming {path} and saying {words}",
     "no_message": "no message names {path} with {words}",
     "count": "the number of messages: expected {expected}, got {got}",
+    "hidden_case": "validate_arguments(schema, {arguments}) with properties {properties}",
 }
 
 
@@ -143,7 +145,7 @@ class ValidationCase:
         arguments = json.dumps(self.arguments, ensure_ascii=False)
         if self.properties:
             shown = json.dumps(self.schema["properties"], ensure_ascii=False)
-            return f"validate_arguments(schema, {arguments}) with properties {shown}"
+            return translate(PHRASES, "hidden_case", arguments=arguments, properties=shown)
         return f"validate_arguments({self.schema_name}, {arguments})"
 
 

@@ -193,5 +193,5 @@ def read_view(case: str, view: dict[str, Any]) -> dict[str, Any]:
         "answer": unwrap(case, view["answer"], "answer"),
         "messages": plain_messages(case, view["messages"], unwrap),
         "steps": unwrap(case, steps, "steps"),
-        "sent": unwrap(case, view["sent"], "the arguments registry.call received"),
+        "sent": unwrap(case, view["sent"], verdict.text("sent")),
     }

@@ -69,6 +69,7 @@ TEXTS = Catalog() | {
     "fields": " and the field(s) {names}",
     "returned": "a returned {kind}",
     "summary": "{count} texts",
+    "no_fields": "none: the reply is not JSON",  # the fields HINTS:message names, when none
 }
 text = TEXTS.text
 
@@ -313,9 +314,7 @@ def expect_extraction_error(case: str, model_class: str, fields: list[str], repl
         f for f in [model_class, *(f.split(".")[0] for f in fields)] if f not in reply.message
     ]
     if missing:
-        chosen = hint(
-            "message", model_class=model_class, names=names or "none: the reply is not JSON"
-        )
+        chosen = hint("message", model_class=model_class, names=names or text("no_fields"))
         fail(case, wanted, Plain(first_line(reply)), chosen)
     if not {"ValidationError", "JSONDecodeError"} & set(reply.cause_types):
         fail(case, wanted, Plain(first_line(reply)), hint("from_error"))

@@ -13,14 +13,14 @@ fails first (``Rule.case`` is a scenario id here) and the hint that failure carr
 
 from __future__ import annotations
 
-from course_lib.checks.compare import Plain, fail
+from course_lib.checks.compare import HintText, Plain, fail
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import STUB_ID, Learner, Reply, raise_learner_error
 from course_lib.checks.lesson09._policy_oracles import NOTEBOOK
 from course_lib.checks.lesson09.assistant.judge import judge
 from course_lib.checks.lesson09.assistant.run import Asked, build, run_scenario
-from course_lib.checks.lesson09.assistant.scenarios import CHECK_MODEL, scenarios
-from course_lib.checks.lesson09.assistant.texts import HINTS, hint, text
+from course_lib.checks.lesson09.assistant.scenarios import CHECK_MODEL, scenarios, spoken_title
+from course_lib.checks.lesson09.assistant.texts import HINTS, TEXTS, hint, text
 from course_lib.checks.scenarios import ScenarioOutcome
 
 POINTS_PER_SCENARIO = 1
@@ -80,13 +80,13 @@ def foreign_stub(asked: Asked) -> str:
     if raised is None or not raised.raised_a("NotImplementedError"):
         return ""
     found = STUB_ID.match(raised.message.strip())
-    return f"Exercise {found['id']}" if found and found["id"] != "09.6" else ""
+    return text("exercise", id=found["id"]) if found and found["id"] != "09.6" else ""
 
 
 BUILD_HINTS = [
     (
         lambda reply: reply.raised_a("NotImplementedError"),
-        hint("other_stub", stub="a stub raised NotImplementedError"),
+        hint("other_stub", stub=HintText.of(TEXTS, "a_stub")),  # said again when it fails
     ),
     (lambda reply: True, hint("build_raised")),
 ]
@@ -115,5 +115,8 @@ def check_shop_assistant(learner: Learner) -> list[ScenarioOutcome]:
             chosen = hint("other_stub", stub=foreign_stub(unfinished))
             raise_learner_error(case, unfinished.raised, [(lambda reply: True, chosen)])
         failure = judge(evidence, expectation)
-        outcomes.append(ScenarioOutcome(scenario.id, scenario.title, POINTS_PER_SCENARIO, failure))
+        said = spoken_title(scenario)  # the learner's language; the grader records the English
+        outcomes.append(
+            ScenarioOutcome(scenario.id, scenario.title, POINTS_PER_SCENARIO, failure, said)
+        )
     return outcomes

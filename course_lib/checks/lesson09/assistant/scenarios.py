@@ -16,7 +16,9 @@ from typing import Any
 
 from course_lib.capstone.policies import MAX_TURNS
 from course_lib.capstone.scenarios import REFUSAL, Scenario, visible_scenarios
+from course_lib.capstone.scenarios import spoken_title as shown_title
 from course_lib.capstone.shop import DEMO_DATA
+from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import hidden_rng
 
 CHECK_MODEL = "toy-check-model"  # not MODEL: the assistant must pass its model through
@@ -31,6 +33,29 @@ LONG_CONVERSATION = (
     "What do customers say about the oolong tea?",
     "茉莉花茶多少钱？",
 )
+
+# What each hidden scenario is about: the check's message says it in the learner's language; the
+# scenario (and the grader's record of it) keeps this English title.
+TITLE_TEXTS = Catalog() | {
+    "price_zh": "the price, asked in Chinese",
+    "parallel": "two deliveries' weather, asked at once",
+    "hallucinated": "the model calls a tool that does not exist",
+    "malformed": "the model sends arguments that are not JSON",
+    "notes": "staff write a note, then read it back",
+    "math": "a customer's sum",
+    "endless": "a model that never stops calling tools",
+    "unknown_role": "a role the shop does not have",
+    "approved": "staff cancel an order, and the person agrees",
+    "budget": "a long conversation, over the context budget",
+}
+
+
+def spoken_title(scenario: Scenario) -> str:
+    """A scenario's title in the learner's language: a hidden one's from ``TITLE_TEXTS``, a
+    shown one's from the capstone's table (another's as it is)."""
+    if TITLE_TEXTS.get(scenario.id) == scenario.title:
+        return TITLE_TEXTS.text(scenario.id)
+    return shown_title(scenario)
 
 
 @dataclass(frozen=True)
@@ -95,59 +120,59 @@ def scenarios() -> list[tuple[Scenario, Expectation]]:
         (shown["approval"], Expectation(facts=((REFUSAL,),))),
         (shown["memory"], Expectation(facts=((demo_price,), (_price(DEMO_DATA, "T03"),)))),
         (
-            Scenario("price_zh", "the price, asked in Chinese", "customer", ("龙井绿茶多少钱？",),
+            Scenario("price_zh", TITLE_TEXTS.english("price_zh"), "customer", ("龙井绿茶多少钱？",),
                      data=data),
             Expectation(facts=((_price(data, "T01"),),), demo_facts=(demo_price,)),
         ),
         (
-            Scenario("parallel", "two deliveries' weather, asked at once", "staff",
+            Scenario("parallel", TITLE_TEXTS.english("parallel"), "staff",
                      ("What's the delivery weather in 北京 and 上海 tomorrow?",), data=data,
                      rendezvous=2),
             Expectation(facts=((data["weather"]["北京"]["tomorrow"],
                                 data["weather"]["上海"]["tomorrow"]),)),
         ),
         (
-            Scenario("hallucinated", "the model calls a tool that does not exist", "customer",
+            Scenario("hallucinated", TITLE_TEXTS.english("hallucinated"), "customer",
                      ("Where is my order A1003? Are there notes on it?",), data=data,
                      script=(call("order_stats", order_id="A1003"),)),
             Expectation(facts=((str(data["orders"]["A1003"]["total"]),),)),
         ),
         (
-            Scenario("malformed", "the model sends arguments that are not JSON", "customer",
+            Scenario("malformed", TITLE_TEXTS.english("malformed"), "customer",
                      ("Is the oolong tea in stock?",), data=data,
                      script=(faults.malformed_json(call("search_products", query="oolong")),)),
             Expectation(facts=((_price(data, "T02"),),)),
         ),
         (
-            Scenario("notes", "staff write a note, then read it back", "staff",
+            Scenario("notes", TITLE_TEXTS.english("notes"), "staff",
                      (f"Add a note to order A1001: “{NOTE}”", "What do the notes on A1001 say?"),
                      data=data),
             Expectation(facts=((), (NOTE,))),
         ),
         (
-            Scenario("math", "a customer's sum", "customer", ("Calculate 3 * 19.5 + 2",),
+            Scenario("math", TITLE_TEXTS.english("math"), "customer", ("Calculate 3 * 19.5 + 2",),
                      data=data),
             Expectation(facts=(("60.5",),)),
         ),
         (
-            Scenario("endless", "a model that never stops calling tools", "customer",
+            Scenario("endless", TITLE_TEXTS.english("endless"), "customer",
                      ("Find every tea you sell, one by one.",), data=data,
                      policy_factory=EndlessPolicy),
             Expectation(answered=False),
         ),
         (
-            Scenario("unknown_role", "a role the shop does not have", "manager",
+            Scenario("unknown_role", TITLE_TEXTS.english("unknown_role"), "manager",
                      ("Cancel order A1002.",), data=data),
             Expectation(refused_role=True),
         ),
         (
-            Scenario("approved", "staff cancel an order, and the person agrees", "staff",
+            Scenario("approved", TITLE_TEXTS.english("approved"), "staff",
                      ("Cancel order A1002, please.",), data=data, person=(True,),
                      script=(call("cancel_order", order_id="A1002"),)),
             Expectation(facts=(("cancelled",),)),
         ),
         (
-            Scenario("budget", "a long conversation, over the context budget", "customer",
+            Scenario("budget", TITLE_TEXTS.english("budget"), "customer",
                      LONG_CONVERSATION, data=data),
             Expectation(),
         ),

@@ -167,6 +167,9 @@ TEXTS = Catalog() | {
     "duration_ms": "duration_ms should be a float >= 0 (milliseconds)",
     "case": "assistant.ask({question!r}, role={role!r})",
     "build_case": "ShopAssistant(client, model={model!r}, shop=shop, approve=person)",
+    # what the other_stub hint says is not done yet ({stub})
+    "exercise": "Exercise {id}",
+    "a_stub": "a stub raised NotImplementedError",
     "request": "request {number} of {count} for this question",
     "tool_message": "the tool message answering {name} ({call_id})",
     "the_trace": "assistant.trace",
