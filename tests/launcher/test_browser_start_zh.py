@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -90,9 +91,8 @@ def settle(page) -> None:
 
 def run_the_wrong_greeting(page) -> str:
     """Run lesson 00's "not right yet" example cell as a learner would; return its output."""
-    cell = page.locator(".jp-NotebookPanel:visible .jp-CodeCell", has_text=WRONG_CELL).first
-    cell.scroll_into_view_if_needed()
-    cell.locator(".jp-InputArea-editor").click()
+    cell = code_cell(page, WRONG_CELL)
+    click_into(cell)
     page.keyboard.press("Shift+Enter")
     output = cell.locator(".jp-OutputArea-output")
     output.first.wait_for(state="visible", timeout=HANG_MS)
@@ -139,17 +139,37 @@ def code_cell(page, text: str):
     return cell
 
 
+# The cell is the notebook's active one and its editor has the keyboard.
+HAS_THE_KEYBOARD = (
+    "cell => cell.classList.contains('jp-mod-active') && cell.contains(document.activeElement)"
+)
+
+
+def click_into(cell) -> None:
+    """Click into ``cell``'s editor, again until the cell has the keyboard (bounded by HANG_MS).
+    A notebook still laying itself out (its markdown renders after its code cells) can move
+    another cell under the pointer between Playwright's checks and the click: seen on a busy
+    machine, where Shift+Enter then rendered a markdown cell and the code cell never ran."""
+    deadline = time.monotonic() + HANG_MS / 1000
+    while True:
+        cell.scroll_into_view_if_needed()
+        cell.locator(".jp-InputArea-editor").click()
+        if cell.evaluate(HAS_THE_KEYBOARD) or time.monotonic() > deadline:
+            return
+        time.sleep(0.2)
+
+
 def test_a_wrong_answer_in_the_chinese_lesson_00_fails_its_check_with_a_chinese_message_and_hint(
     chinese_lab, page
 ):
     open_lesson(chinese_lab, page, "zh-CN/00_welcome.ipynb")
     exercise = code_cell(page, 'raise NotImplementedError("练习 00.1')
-    exercise.locator(".jp-InputArea-editor").click()
+    click_into(exercise)
     page.keyboard.press("Control+A")
     page.keyboard.insert_text(WRONG_ANSWER)  # no auto-indent or closing quotes
     page.keyboard.press("Shift+Enter")
     check = code_cell(page, 'check("00.1", greeting)')
-    check.locator(".jp-InputArea-editor").click()
+    click_into(check)
     page.keyboard.press("Shift+Enter")
     output = check.locator(".jp-OutputArea-output")
     output.first.wait_for(state="visible", timeout=HANG_MS)
