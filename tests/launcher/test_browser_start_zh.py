@@ -84,9 +84,20 @@ def chinese_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield f"{url}/?token={token}"
 
 
+# The current notebook's kernel is connected and idle. (The toolbar's execution indicator says
+# "idle" as soon as a notebook opens, before its kernel has started; on a busy machine Run All
+# then ran no cell, or only the first.)
+KERNEL_READY = """() => {
+  const widget = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const session = widget && widget.sessionContext && widget.sessionContext.session;
+  const kernel = session && session.kernel;
+  return !!kernel && kernel.connectionStatus === 'connected' && kernel.status === 'idle';
+}"""
+
+
 def settle(page) -> None:
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=HANG_MS)
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=HANG_MS)
+    page.wait_for_function(KERNEL_READY, timeout=HANG_MS)
 
 
 def run_the_wrong_greeting(page) -> str:
