@@ -47,10 +47,13 @@ from course_lib.driver_kernel import no_input, shell_route, stdin_request
 from course_lib.driver_values import (  # noqa: F401 (exported: checks import them from here)
     ADDRESS,
     CASE_MODULE,
+    ENGLISH,
     MAX_TEXT,
     exception_data,
     json_problem,
+    json_problem_at,
     safe_repr,
+    said_json_problem,
     scrub,
     type_name,
 )
@@ -249,15 +252,16 @@ class Driver:
             handle = f"h{next(self._numbers)}"
             self.handles[handle] = value
             reply["handle"] = handle
-        problem = json_problem(value)
+        problem = json_problem_at(value)
         if problem:
-            reply["unjson"] = problem
+            reply |= _unjson(problem)
             reply["repr"] = safe_repr(value)[:600]
             return reply
         try:
             reply["returned"] = _loads(_dumps(value, ensure_ascii=False))
         except (TypeError, ValueError, RecursionError) as exc:
-            reply["unjson"] = f"at $: {type(exc).__name__}: {scrub(str(exc))}"
+            error = f"{type(exc).__name__}: {scrub(str(exc))}"
+            return reply | _unjson({"message": "json_error", "path": "$", "error": error})
         return reply
 
     def _describe(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -276,6 +280,12 @@ class Driver:
         if isinstance(request["value"], dict) and "target" in request["value"]:
             reply["origins"] = origins(value)  # facts for the grader to judge (provenance)
         return reply
+
+
+def _unjson(problem: dict[str, Any]) -> dict[str, Any]:
+    """Where a value stops being JSON: said in English (``unjson``) and as data (``unjson_at``),
+    which the check says in the learner's language (``course_lib.checks.learner``)."""
+    return {"unjson": said_json_problem(problem, ENGLISH), "unjson_at": problem}
 
 
 @contextlib.contextmanager

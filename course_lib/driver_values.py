@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from course_lib.i18n import ENGLISH, translate
+
 MAX_TEXT = 2_000  # characters of an exception message or repr kept
 ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{4,}\b")
 CASE_MODULE = "check_case"
@@ -51,30 +53,64 @@ def exception_data(exc: BaseException) -> dict[str, Any]:
     }
 
 
-def json_problem(value: Any, path: str = "$", depth: int = 0) -> str:
-    """Where ``value`` stops being JSON, e.g. ``at $.tags: a set``."""
-    if depth > 100:
-        return f"at {path}: nesting deeper than 100 levels"
+# What ``json_problem`` says, by key, with named placeholders (translations in
+# ``course_lib/locale/<lang>/messages.po``). The driver's reply holds the English (``unjson``)
+# and the problem as data (``unjson_at``, from ``json_problem_at``): the check's side says it
+# again in the learner's language (``said_json_problem``), which the kernel may not know.
+MESSAGES = {
+    "json_too_deep": "at {path}: nesting deeper than {levels} levels",
+    "json_number": "at {path}: the number {number}, which JSON cannot hold",
+    "json_key": "at {path}: the key {key}, which is not a string",
+    "json_value": "at {path}: a {kind} ({value})",
+    "json_error": "at {path}: {error}",
+}
+MAX_DEPTH = 100
+
+
+def json_problem(value: Any) -> str:
+    """Where ``value`` stops being JSON, in English, e.g. ``at $.tags: a set ({1, 2})``; ``""``
+    when it is JSON."""
+    found = json_problem_at(value)
+    return (said_json_problem(found, ENGLISH) or "") if found else ""
+
+
+def json_problem_at(value: Any, path: str = "$", depth: int = 0) -> dict[str, Any] | None:
+    """Where ``value`` stops being JSON, as plain data: the key of its sentence in ``MESSAGES``
+    (``message``) and that sentence's fields, e.g. ``{"message": "json_value", "path": "$.tags",
+    "kind": "set", "value": "{1, 2}"}``; None when it is JSON."""
+    if depth > MAX_DEPTH:
+        return {"message": "json_too_deep", "path": path, "levels": MAX_DEPTH}
     if value is None or isinstance(value, bool | int | str):
-        return ""
+        return None
     if isinstance(value, float):
-        return (
-            ""
-            if value == value and value not in (float("inf"), float("-inf"))
-            else (f"at {path}: the number {value!r}, which JSON cannot hold")
-        )
+        if value == value and value not in (float("inf"), float("-inf")):
+            return None
+        return {"message": "json_number", "path": path, "number": repr(value)}
     if isinstance(value, list | tuple):
         for index, item in enumerate(value):
-            found = json_problem(item, f"{path}[{index}]", depth + 1)
+            found = json_problem_at(item, f"{path}[{index}]", depth + 1)
             if found:
                 return found
-        return ""
+        return None
     if isinstance(value, dict):
         for key, item in value.items():
             if not isinstance(key, str):
-                return f"at {path}: the key {safe_repr(key)}, which is not a string"
-            found = json_problem(item, f"{path}.{key}", depth + 1)
+                return {"message": "json_key", "path": path, "key": safe_repr(key)}
+            found = json_problem_at(item, f"{path}.{key}", depth + 1)
             if found:
                 return found
-        return ""
-    return f"at {path}: a {type_name(value)} ({safe_repr(value)[:120]})"
+        return None
+    shown = safe_repr(value)[:120]
+    return {"message": "json_value", "path": path, "kind": type_name(value), "value": shown}
+
+
+def said_json_problem(problem: Any, lang: str | None = None) -> str | None:
+    """``json_problem_at``'s problem as a sentence in ``lang`` (default: the language in force);
+    None for anything else (a reply a notebook forged)."""
+    if not isinstance(problem, dict) or problem.get("message") not in MESSAGES:
+        return None
+    fields = {name: value for name, value in problem.items() if name != "message"}
+    try:
+        return translate(MESSAGES, problem["message"], lang, **fields)
+    except (KeyError, IndexError, ValueError):
+        return None

@@ -39,6 +39,7 @@ from course_lib.case_budget import CPU_SECONDS, MAX_REQUESTS
 from course_lib.checks import messages
 from course_lib.checks.compare import HintText, hint_key, spoken
 from course_lib.checks.failures import CheckFailed, Failure, NotDoneYet
+from course_lib.driver import said_json_problem
 
 
 class Channel(Protocol):
@@ -331,7 +332,8 @@ class Learner:
                     )
                 )
             )
-        result = Reply(reply)
+        said = said_json_problem(reply.get("unjson_at"))  # the driver's is English
+        result = Reply({**reply, "unjson": said} if said else reply)
         if result.raised_a("NotImplementedError"):
             if not (foreign_stubs_fail and self._is_foreign_stub(result.message)):
                 raise NotDoneYet(Failure(detail=messages.stub_text(result.message)))

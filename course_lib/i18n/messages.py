@@ -105,6 +105,7 @@ def tables() -> dict[str, tuple[str, ...]]:
             "course_lib.checks.function_cases:HINTS",
             "course_lib.checks.function_cases:TEXTS",
             "course_lib.checks.parameter_schemas:HINTS",
+            "course_lib.driver_values:MESSAGES",  # where a value stops being JSON
         ),
         **check_tables(),
         # What the course says outside the checks: the toolkit, the widgets, the launcher (which

@@ -67,8 +67,12 @@ NOT_PROSE = (
 )
 # The check modules every lesson's checks share (course_lib/checks/*.py; a lesson's own are in
 # its folder): what they say to a learner comes from the catalogs (``messages.po``); these texts
-# of theirs never reach a learner, each for its reason.
-SHARED_CHECKS = sorted((ROOT / "course_lib" / "checks").glob("*.py"))
+# of theirs never reach a learner, each for its reason. With them the driver's ``driver_values``,
+# whose words on a value JSON cannot hold reach every lesson's Where line.
+SHARED_CHECKS = [
+    *sorted((ROOT / "course_lib" / "checks").glob("*.py")),
+    ROOT / "course_lib" / "driver_values.py",
+]
 NOT_SHOWN = {
     "no hint or text {} in this catalog": "catalog.py: a check's author asked for a key no "
     "table holds (KeyError while writing a check)",

@@ -17,7 +17,7 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail
 from course_lib.checks.learner import Learner, ModelSession, Reply
-from course_lib.driver import CASE_MODULE, build_client
+from course_lib.driver import CASE_MODULE, build_client, said_json_problem
 
 NOTEBOOK = "05_agent_loop"
 CHECK_MODEL = "toy-check-model-05"  # not MODEL: the learner must pass ``model`` through
@@ -64,14 +64,14 @@ def make_registry():
 # Describes what the learner's function returned as plain data, beside the learner's code: the
 # check reads only this description, never the learner's objects.
 VIEW_SOURCE = """\
-from course_lib.driver import json_problem, safe_repr, type_name
+from course_lib.driver import json_problem_at, safe_repr, type_name
 
 RESULT_FIELDS = ("answer", "messages", "steps", "stopped")
 STEP_FIELDS = ("turn", "tool_call_id", "name", "arguments", "result")
 
 
 def as_data(value):
-    problem = json_problem(value)
+    problem = json_problem_at(value)
     if problem:
         return {"problem": problem, "repr": safe_repr(value)[:300]}
     return {"json": json.loads(json.dumps(value, ensure_ascii=False))}
@@ -201,6 +201,6 @@ def unwrap(case: str, described: dict[str, Any], what: str) -> Any:
         Plain(TEXTS.text("plain_json")),
         shown,
         hint("not_json", what=what),
-        where=described.get("problem"),
+        where=said_json_problem(described.get("problem")),
     )
     return None  # not reached: fail() raises
