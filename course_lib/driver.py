@@ -49,11 +49,13 @@ from course_lib.driver_values import (  # noqa: F401 (exported: checks import th
     CASE_MODULE,
     ENGLISH,
     MAX_TEXT,
+    error_reply,
     exception_data,
     json_problem,
     json_problem_at,
     safe_repr,
-    said_json_problem,
+    said,
+    said_value,
     scrub,
     type_name,
 )
@@ -85,7 +87,7 @@ _loads, _dumps = json.loads, json.dumps
 
 def driver_failed(name: str, message: str) -> dict[str, str]:
     """The answer a request gets when the driver itself failed (raised ``name``)."""
-    return {"error": f"the notebook's driver failed: {name}: {scrub(message)[:300]}"}
+    return error_reply("driver_failed", name=name, message=scrub(message)[:300])
 
 
 class Driver:
@@ -110,7 +112,7 @@ class Driver:
         reply = self.handle(_loads(text))
         out = _dumps(reply, ensure_ascii=ascii_only)
         if len(out) > MAX_REPLY_CHARS:
-            out = _dumps({"error": f"the reply is larger than {MAX_REPLY_CHARS} characters"})
+            out = _dumps(error_reply("reply_too_large", limit=MAX_REPLY_CHARS))
         return out
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -128,18 +130,18 @@ class Driver:
                 for handle in request.get("handles", []):
                     self.handles.pop(handle, None)
                 return {"released": True}
-            raise DriverError(f"unknown op {op!r}")
+            raise DriverError("unknown_op", op=repr(op))
         except DriverError as exc:
-            return {"error": str(exc)}
+            return exc.reply
         except (KeyError, TypeError, ValueError) as exc:
-            return {"error": f"malformed request: {type(exc).__name__}: {exc}"}
+            return error_reply("malformed_request", error=f"{type(exc).__name__}: {exc}")
 
     # --- values ------------------------------------------------------------------------------
 
     def value(self, spec: Any, scope: dict[str, Any] | None = None) -> Any:
         """The object a value spec describes (see the module docstring of ``checks.learner``)."""
         if not isinstance(spec, dict) or len(spec) == 0:
-            raise DriverError(f"not a value spec: {spec!r}"[:200])
+            raise DriverError("not_a_spec", spec=repr(spec)[:182])  # 200 characters in all
         if "json" in spec:
             return spec["json"]
         if "target" in spec or "handle" in spec:
@@ -148,7 +150,7 @@ class Driver:
             return self._evaluated(spec, scope)
         if "client" in spec:
             if self.link is None:
-                raise DriverError("this driver has no model link")
+                raise DriverError("no_link")
             return build_client(self._locked_link, spec["client"], spec.get("api", "openai"))
         if "attr" in spec:
             return getattr(self.value(spec["of"], scope), spec["attr"])
@@ -157,7 +159,7 @@ class Driver:
                 return build(self.value(item, scope) for item in spec[kind])
         if "dict" in spec:
             return {key: self.value(item, scope) for key, item in spec["dict"].items()}
-        raise DriverError(f"not a value spec: {sorted(spec)!r}")
+        raise DriverError("not_a_spec", spec=repr(sorted(spec)))
 
     def _named(self, spec: dict[str, Any]) -> Any:
         """A learner's ``target`` (by its name in the namespace) or an object kept as ``handle``."""
@@ -167,7 +169,7 @@ class Driver:
                 raise _Missing(name)
             return self.namespace[name]
         if spec["handle"] not in self.handles:
-            raise DriverError(f"no handle {spec['handle']!r}")
+            raise DriverError("no_handle", handle=repr(spec["handle"]))
         return self.handles[spec["handle"]]
 
     def _evaluated(self, spec: dict[str, Any], scope: dict[str, Any] | None) -> Any:
@@ -203,7 +205,7 @@ class Driver:
         except DriverError:
             raise
         except Exception as exc:  # noqa: BLE001 (a case's own source failed: the author's bug)
-            raise DriverError(f"building the case failed: {type(exc).__name__}: {exc}") from exc
+            raise DriverError("case_failed", error=f"{type(exc).__name__}: {exc}") from exc
         if not callable(fn):
             return {"not_callable": type_name(fn), "repr": safe_repr(fn)[:300]}
         return self._learner_code(request, lambda: fn(*args, **kwargs))
@@ -285,7 +287,7 @@ class Driver:
 def _unjson(problem: dict[str, Any]) -> dict[str, Any]:
     """Where a value stops being JSON: said in English (``unjson``) and as data (``unjson_at``),
     which the check says in the learner's language (``course_lib.checks.learner``)."""
-    return {"unjson": said_json_problem(problem, ENGLISH), "unjson_at": problem}
+    return {"unjson": said(problem, ENGLISH), "unjson_at": problem}
 
 
 @contextlib.contextmanager

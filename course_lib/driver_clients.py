@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from course_lib.driver_values import error_reply
+
 ModelLink = Callable[[dict[str, Any]], dict[str, Any]]
 
 LOCAL_BASE_URL = "http://local-model.invalid/v1"
@@ -19,7 +21,12 @@ LOCAL_API_KEY = "local-model-needs-no-key"
 
 
 class DriverError(Exception):
-    """A request the driver cannot carry out (a check author's mistake, or a forged request)."""
+    """A request the driver cannot carry out (a check author's mistake, or a forged request):
+    ``message`` is the key of its sentence in ``driver_values.MESSAGES``, ``fields`` fill it."""
+
+    def __init__(self, message: str, **fields: Any) -> None:
+        self.reply = error_reply(message, **fields)
+        super().__init__(self.reply["error"])
 
 
 class _LinkTransport:
@@ -83,7 +90,7 @@ def build_client(link: ModelLink, session: str, api: str) -> Any:
         base_url = LOCAL_ANTHROPIC_BASE_URL
         classes = (anthropic.Anthropic, anthropic.AsyncAnthropic)
     else:
-        raise DriverError(f"unknown client api {api!r}")
+        raise DriverError("unknown_api", api=repr(api))
     import httpx2
 
     sync, async_ = _httpx2_transports(link, session)

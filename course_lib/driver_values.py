@@ -36,14 +36,15 @@ def safe_repr(value: Any) -> str:
     try:
         return scrub(repr(value))
     except Exception as exc:  # noqa: BLE001 (a learner's __repr__ may raise anything)
-        return f"<{type_name(value)} whose repr() raised {type(exc).__name__}>"
+        error = type(exc).__name__
+        return MESSAGES["repr_raised"].format(kind=type_name(value), error=error)
 
 
 def exception_data(exc: BaseException) -> dict[str, Any]:
     try:
         message = str(exc)
     except Exception:  # noqa: BLE001
-        message = "<the message could not be read>"
+        message = MESSAGES["message_unreadable"]
     cause = exc.__cause__  # set only by ``raise ... from error``
     return {
         "type": type(exc).__name__,
@@ -53,17 +54,33 @@ def exception_data(exc: BaseException) -> dict[str, Any]:
     }
 
 
-# What ``json_problem`` says, by key, with named placeholders (translations in
-# ``course_lib/locale/<lang>/messages.po``). The driver's reply holds the English (``unjson``)
-# and the problem as data (``unjson_at``, from ``json_problem_at``): the check's side says it
-# again in the learner's language (``said_json_problem``), which the kernel may not know.
+# What the driver says, by key, with named placeholders (translations in
+# ``course_lib/locale/<lang>/messages.po``). The driver's reply holds the English (``unjson``,
+# ``error``) and the same sentence as data (``unjson_at`` from ``json_problem_at``, ``error_at``):
+# the check's side says it again in the learner's language (``said``), which the kernel may not
+# know. A value the driver could not read is written in English in its place (``safe_repr``,
+# ``exception_data``): the check's side knows that text by its form (``said_value``).
 MESSAGES = {
     "json_too_deep": "at {path}: nesting deeper than {levels} levels",
     "json_number": "at {path}: the number {number}, which JSON cannot hold",
     "json_key": "at {path}: the key {key}, which is not a string",
     "json_value": "at {path}: a {kind} ({value})",
     "json_error": "at {path}: {error}",
+    # a request the driver could not answer (``course_lib.driver``): the check's ``driver_error``
+    "driver_failed": "the notebook's driver failed: {name}: {message}",
+    "reply_too_large": "the reply is larger than {limit} characters",
+    "case_failed": "building the case failed: {error}",
+    "malformed_request": "malformed request: {error}",
+    "unknown_op": "unknown op {op}",
+    "not_a_spec": "not a value spec: {spec}",
+    "no_link": "this driver has no model link",
+    "no_handle": "no handle {handle}",
+    "unknown_api": "unknown client api {api}",
+    # a learner's value the driver could not read
+    "repr_raised": "<{kind} whose repr() raised {error}>",
+    "message_unreadable": "<the message could not be read>",
 }
+REPR_RAISED = re.compile(r"<(\S+) whose repr\(\) raised (\w+)>")
 MAX_DEPTH = 100
 
 
@@ -71,7 +88,7 @@ def json_problem(value: Any) -> str:
     """Where ``value`` stops being JSON, in English, e.g. ``at $.tags: a set ({1, 2})``; ``""``
     when it is JSON."""
     found = json_problem_at(value)
-    return (said_json_problem(found, ENGLISH) or "") if found else ""
+    return (said(found, ENGLISH) or "") if found else ""
 
 
 def json_problem_at(value: Any, path: str = "$", depth: int = 0) -> dict[str, Any] | None:
@@ -104,13 +121,32 @@ def json_problem_at(value: Any, path: str = "$", depth: int = 0) -> dict[str, An
     return {"message": "json_value", "path": path, "kind": type_name(value), "value": shown}
 
 
-def said_json_problem(problem: Any, lang: str | None = None) -> str | None:
-    """``json_problem_at``'s problem as a sentence in ``lang`` (default: the language in force);
-    None for anything else (a reply a notebook forged)."""
-    if not isinstance(problem, dict) or problem.get("message") not in MESSAGES:
+def said(data: Any, lang: str | None = None) -> str | None:
+    """A sentence of ``MESSAGES`` given as data (``json_problem_at``'s problem, a reply's
+    ``error_at``: its key as ``message``, its fields beside it) in ``lang`` (default: the language
+    in force); None for anything else (a reply a notebook forged says only what the table says)."""
+    if not isinstance(data, dict) or data.get("message") not in MESSAGES:
         return None
-    fields = {name: value for name, value in problem.items() if name != "message"}
+    fields = {name: said_value(value, lang) for name, value in data.items() if name != "message"}
     try:
-        return translate(MESSAGES, problem["message"], lang, **fields)
+        return translate(MESSAGES, data["message"], lang, **fields)
     except (KeyError, IndexError, ValueError):
         return None
+
+
+def error_reply(message: str, **fields: Any) -> dict[str, Any]:
+    """The reply to a request the driver could not answer: in English (``error``) and as data
+    (``error_at``), which the check says in the learner's language."""
+    data = {"message": message, **fields}
+    return {"error": said(data, ENGLISH), "error_at": data}
+
+
+def said_value(text: Any, lang: str | None = None) -> Any:
+    """``text`` in ``lang`` when it is what ``safe_repr`` or ``exception_data`` wrote in place of
+    a value they could not read (known by its whole form); any other value as it is."""
+    if text == MESSAGES["message_unreadable"]:
+        return translate(MESSAGES, "message_unreadable", lang)
+    found = REPR_RAISED.fullmatch(text) if isinstance(text, str) else None
+    if found is None:
+        return text
+    return translate(MESSAGES, "repr_raised", lang, kind=found[1], error=found[2])

@@ -39,7 +39,7 @@ from course_lib.case_budget import CPU_SECONDS, MAX_REQUESTS
 from course_lib.checks import messages
 from course_lib.checks.compare import HintText, hint_key, spoken
 from course_lib.checks.failures import CheckFailed, Failure, NotDoneYet
-from course_lib.driver import said_json_problem
+from course_lib.driver import said, said_value
 
 
 class Channel(Protocol):
@@ -328,12 +328,13 @@ class Learner:
             raise CheckFailed(
                 Failure(
                     hint=messages.say(
-                        "not_callable", kind=reply["not_callable"], value=reply.get("repr", "")
+                        "not_callable",
+                        kind=reply["not_callable"],
+                        value=said_value(reply.get("repr", "")),
                     )
                 )
             )
-        said = said_json_problem(reply.get("unjson_at"))  # the driver's is English
-        result = Reply({**reply, "unjson": said} if said else reply)
+        result = Reply(spoken_reply(reply))
         if result.raised_a("NotImplementedError"):
             if not (foreign_stubs_fail and self._is_foreign_stub(result.message)):
                 raise NotDoneYet(Failure(detail=messages.stub_text(result.message)))
@@ -360,11 +361,28 @@ def _spec_of_target(spec: Any) -> Any:
     return {"target": spec} if isinstance(spec, str) else spec
 
 
+def spoken_reply(reply: dict[str, Any]) -> dict[str, Any]:
+    """``reply`` with what the driver wrote in English said in the language in force: where a
+    value stops being JSON (``unjson``, from ``unjson_at``) and a value it could not read (the
+    ``repr``, the message of what was raised)."""
+    spoken = dict(reply)
+    where = said(reply.get("unjson_at"))
+    if where:
+        spoken["unjson"] = where
+    if "repr" in reply:
+        spoken["repr"] = said_value(reply["repr"])
+    raised = reply.get("raised")
+    if isinstance(raised, dict) and "message" in raised:
+        spoken["raised"] = {**raised, "message": said_value(raised["message"])}
+    return spoken
+
+
 def _raise_driver_error(reply: dict[str, Any]) -> None:
     if not isinstance(reply, dict):
         raise CheckFailed(Failure(hint=messages.say("unreadable_reply")))
     if "error" in reply:
-        raise CheckFailed(Failure(hint=messages.say("driver_error", error=str(reply["error"]))))
+        error = said(reply.get("error_at")) or str(reply["error"])  # the driver's is English
+        raise CheckFailed(Failure(hint=messages.say("driver_error", error=error)))
 
 
 def raise_missing(exercise_id: str, name: str) -> None:

@@ -67,11 +67,15 @@ NOT_PROSE = (
 )
 # The check modules every lesson's checks share (course_lib/checks/*.py; a lesson's own are in
 # its folder): what they say to a learner comes from the catalogs (``messages.po``); these texts
-# of theirs never reach a learner, each for its reason. With them the driver's ``driver_values``,
-# whose words on a value JSON cannot hold reach every lesson's Where line.
+# of theirs never reach a learner, each for its reason. With them the driver's modules, whose
+# words on a value JSON cannot hold reach every lesson's Where line, on a value it could not read
+# its Got line, and on a request it could not answer the check's ``driver_error`` message.
 SHARED_CHECKS = [
     *sorted((ROOT / "course_lib" / "checks").glob("*.py")),
-    ROOT / "course_lib" / "driver_values.py",
+    *(
+        ROOT / "course_lib" / name
+        for name in ("driver.py", "driver_clients.py", "driver_values.py")
+    ),
 ]
 NOT_SHOWN = {
     "no hint or text {} in this catalog": "catalog.py: a check's author asked for a key no "
@@ -192,6 +196,28 @@ def test_the_shared_check_scan_fails_on_an_added_english_message():
     assert [line.split(": ", 1)[1] for line in shared_check_prose(path, label)] == [
         "'a TypeError naming {}'"
     ]
+
+
+@pytest.mark.parametrize(
+    ("name", "fixed", "english", "found"),
+    [
+        ("driver.py", 'error_reply("driver_failed", name=name, message=scrub(message)[:300])',
+         '{"error": f"the notebook\'s driver failed: {name}: {scrub(message)[:300]}"}',
+         "the notebook's driver failed: {}: {}"),
+        ("driver.py", 'error_reply("reply_too_large", limit=MAX_REPLY_CHARS)',
+         '{"error": f"the reply is larger than {MAX_REPLY_CHARS} characters"}',
+         "the reply is larger than {} characters"),
+        ("driver.py", 'DriverError("case_failed", error=f"{type(exc).__name__}: {exc}")',
+         'DriverError(f"building the case failed: {type(exc).__name__}: {exc}")',
+         "building the case failed: {}: {}"),
+    ],
+)  # fmt: skip
+def test_the_shared_check_scan_fails_on_the_drivers_english_put_back(name, fixed, english, found):
+    path = ROOT / "course_lib" / name
+    source = path.read_text(encoding="utf-8")
+    assert source.count(fixed) == 1 and shared_check_prose(path, source) == []
+    (caught,) = shared_check_prose(path, source.replace(fixed, english))
+    assert caught.endswith(f": {found!r}")
 
 
 def test_the_scan_catches_an_f_string_message_and_leaves_markup_and_tables_alone():

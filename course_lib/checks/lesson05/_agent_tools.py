@@ -17,7 +17,7 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail
 from course_lib.checks.learner import Learner, ModelSession, Reply
-from course_lib.driver import CASE_MODULE, build_client, said_json_problem
+from course_lib.driver import CASE_MODULE, build_client, said, said_value
 
 NOTEBOOK = "05_agent_loop"
 CHECK_MODEL = "toy-check-model-05"  # not MODEL: the learner must pass ``model`` through
@@ -195,12 +195,12 @@ def unwrap(case: str, described: dict[str, Any], what: str) -> Any:
     __tracebackhide__ = True
     if "json" in described:
         return described["json"]
-    shown = Plain(described.get("repr", ""))
+    shown = Plain(said_value(described.get("repr", "")))
     fail(
         case,
         Plain(TEXTS.text("plain_json")),
         shown,
         hint("not_json", what=what),
-        where=said_json_problem(described.get("problem")),
+        where=said(described.get("problem")),
     )
     return None  # not reached: fail() raises

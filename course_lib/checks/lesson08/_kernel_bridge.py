@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from course_lib.checks.learner import Reply
+from course_lib.checks.learner import Reply, spoken_reply
 
 NOTEBOOK = "08_mcp"
 CHECK_MODEL = "toy-mcp-check"  # not MODEL: the learner must pass ``model`` through
@@ -37,4 +37,4 @@ def stub_of(reply_data: dict[str, Any]) -> str | None:
 
 def raised_reply(data: dict[str, Any]) -> Reply:
     """A ``Reply`` for an exception the kernel-side helper reported as data."""
-    return Reply({"raised": data["raised"]})
+    return Reply(spoken_reply({"raised": data["raised"]}))
