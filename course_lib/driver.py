@@ -87,7 +87,7 @@ _loads, _dumps = json.loads, json.dumps
 
 def driver_failed(name: str, message: str) -> dict[str, str]:
     """The answer a request gets when the driver itself failed (raised ``name``)."""
-    return error_reply("driver_failed", name=name, message=scrub(message)[:300])
+    return error_reply("driver_failed", name=name, error=scrub(message)[:300])
 
 
 class Driver:

@@ -67,7 +67,7 @@ MESSAGES = {
     "json_value": "at {path}: a {kind} ({value})",
     "json_error": "at {path}: {error}",
     # a request the driver could not answer (``course_lib.driver``): the check's ``driver_error``
-    "driver_failed": "the notebook's driver failed: {name}: {message}",
+    "driver_failed": "the notebook's driver failed: {name}: {error}",
     "reply_too_large": "the reply is larger than {limit} characters",
     "case_failed": "building the case failed: {error}",
     "malformed_request": "malformed request: {error}",
@@ -134,7 +134,7 @@ def said(data: Any, lang: str | None = None) -> str | None:
         return None
 
 
-def error_reply(message: str, **fields: Any) -> dict[str, Any]:
+def error_reply(message: str, /, **fields: Any) -> dict[str, Any]:
     """The reply to a request the driver could not answer: in English (``error``) and as data
     (``error_at``), which the check says in the learner's language."""
     data = {"message": message, **fields}

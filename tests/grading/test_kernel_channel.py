@@ -273,3 +273,38 @@ def test_an_evaluation_queued_behind_a_failing_cell_is_sent_again(kernel):
     assert kernel.evaluate("6 * 7") == 42
     kernel.kc.execute("import time\ntime.sleep(1)\n1 / 0")
     assert kernel.run_quietly("after = 1", 30) == "ok"
+
+
+def test_the_drivers_own_failure_is_said_in_the_graders_language_and_a_forged_one_is_not(
+    exercises, kernel
+):
+    """The kernel's driver fails (its ``handle`` replaced, raising): the grader says so in the
+    language in force, the English as it always was; a forged reply's ``error_at`` chooses no
+    sentence outside the catalog (its English ``error`` is said as it is)."""
+    from course_lib.i18n import speaking
+
+    broken = "__course_driver__.handle = lambda request: 1 / 0"
+    assert kernel.run_quietly(broken, 10) == "ok"
+    try:
+        with speaking("zh-CN"):
+            chinese = str(run_check(exercises["98.1"], KernelChannel(kernel, timeout=30)))
+        english = str(run_check(exercises["98.1"], KernelChannel(kernel, timeout=30)))
+    finally:
+        kernel.run_quietly("del __course_driver__.handle", 10)
+    assert "（笔记本里的驱动程序出错了：ZeroDivisionError：division by zero）" in chinese
+    assert "(the notebook's driver failed: ZeroDivisionError: division by zero)" in english
+    forged = (
+        "def serve(self, first):\n"
+        "        input('course-driver:' + json.dumps("
+        "{'error': 'forged words', 'error_at': {'message': 'nope'}}))\n"
+        "        return 'x'\n"
+    )
+    assert kernel.run_quietly("real_driver = __course_driver__", 10) == "ok"
+    try:
+        code = f"import json\nclass F:\n    {forged}\n__course_driver__ = F()"
+        assert kernel.run_quietly(code, 10) == "ok"
+        with speaking("zh-CN"):
+            said = str(run_check(exercises["98.1"], KernelChannel(kernel, timeout=30)))
+        assert "检查无法在笔记本里运行某个用例（forged words）" in said
+    finally:
+        kernel.run_quietly("__course_driver__ = real_driver", 10)

@@ -201,7 +201,7 @@ def test_the_shared_check_scan_fails_on_an_added_english_message():
 @pytest.mark.parametrize(
     ("name", "fixed", "english", "found"),
     [
-        ("driver.py", 'error_reply("driver_failed", name=name, message=scrub(message)[:300])',
+        ("driver.py", 'error_reply("driver_failed", name=name, error=scrub(message)[:300])',
          '{"error": f"the notebook\'s driver failed: {name}: {scrub(message)[:300]}"}',
          "the notebook's driver failed: {}: {}"),
         ("driver.py", 'error_reply("reply_too_large", limit=MAX_REPLY_CHARS)',
