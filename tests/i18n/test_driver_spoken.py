@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from test_check_feedback import failure_in
+from test_check_feedback import failure_in, wrong_answer
 
 from course_lib.checks.failures import CheckFailed
 from course_lib.checks.learner import Learner, spoken_reply
@@ -158,3 +158,24 @@ def test_a_forged_reply_chooses_no_text_beyond_the_catalog():
             "raised": {"message": 3},
             "repr": None,
         }
+
+
+def test_a_loop_returning_an_unprintable_object_is_said_in_chinese():
+    """05.2: the kernel describes what the loop returned (``_agent_tools.as_data``); the check
+    says its stand-in for the repr in the language in force (``conversation.plain_messages``)."""
+
+    wrong_answer("lesson05.test_fixed_loop", "05.2", "requests")  # puts tests/checks on the path
+    from lesson05.test_fixed_loop import make_fixed_loop
+
+    right = make_fixed_loop()
+
+    def fixed_loop(client, registry, question, **kwargs):
+        right(client, registry, question, **kwargs)
+        return Unprintable()
+
+    chinese, english = (
+        str(failure_in(lang, "05.2", (fixed_loop,))).splitlines() for lang in ("zh-CN", "en")
+    )
+    kind = f"{Unprintable.__module__}.Unprintable"
+    assert f"实际：<{kind}，它的 repr() 抛出了 ValueError>" in chinese, chinese
+    assert f"Got:      <{kind} whose repr() raised ValueError>" in english, english

@@ -12,6 +12,7 @@ from typing import Any
 
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, fail, first_difference
+from course_lib.driver import said_value
 
 HINTS = Catalog() | {
     "assistant_twice": (
@@ -160,6 +161,7 @@ def plain_messages(case: str, described: dict[str, Any], unwrap: Any) -> list[di
     if "kinds" in described or "container" in described:
         kinds = described.get("kinds")
         got = text("list_of", kinds=", ".join(kinds)) if kinds else described.get("repr", "")
+        got = said_value(got)  # a repr that raised, said in the language in force
         fail(case, Plain(text("a_list_of_dicts")), Plain(got), hint("messages_not_dicts"))
     plain = []
     for message in unwrap(case, described, "messages"):

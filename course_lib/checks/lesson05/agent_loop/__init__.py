@@ -32,6 +32,7 @@ from course_lib.checks.lesson05.agent_loop import cases, verdict
 from course_lib.checks.lesson05.agent_loop.verdict import compare, mask_repeats
 from course_lib.checks.lesson05.conversation import fail_refused, plain_messages
 from course_lib.checks.lesson05.requests import diagnose_requests
+from course_lib.driver import said_value
 from course_lib.i18n import spoken_label
 
 TEXTS = Catalog() | {
@@ -180,14 +181,19 @@ def read_view(case: str, view: dict[str, Any]) -> dict[str, Any]:
         fail(
             case,
             Plain(text("a_result")),
-            Plain(view["repr"]),
+            Plain(said_value(view["repr"])),
             hint("result_shape", missing=", ".join(view["missing"])),
         )
     steps = view["steps"]
     if "container" in steps:
-        fail(case, Plain(text("a_list_of_steps")), Plain(steps["repr"]), hint("steps_list"))
+        fail(
+            case,
+            Plain(text("a_list_of_steps")),
+            Plain(said_value(steps["repr"])),
+            hint("steps_list"),
+        )
     if "bad_step" in steps:
-        fail(case, Plain(text("a_step")), Plain(steps["bad_step"]), hint("step_shape"))
+        fail(case, Plain(text("a_step")), Plain(said_value(steps["bad_step"])), hint("step_shape"))
     return {
         "stopped": unwrap(case, view["stopped"], "stopped"),
         "answer": unwrap(case, view["answer"], "answer"),
