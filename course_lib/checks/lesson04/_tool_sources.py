@@ -149,16 +149,6 @@ def json_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def returned_json(case: str, reply: Reply, expected: Any, problem_hint: HintText) -> Any:
-    """The reply's value as JSON; a value JSON cannot hold fails ``case`` with where it is."""
-    __tracebackhide__ = True
-    problem = reply.data.get("unjson")
-    if problem is None:
-        return reply.value
-    fail(case, expected, Plain(reply.data.get("repr", "")), problem_hint, where=problem)
-    return None
-
-
 def expect_json_text(
     case: str,
     expected: Any,
