@@ -8,6 +8,7 @@ here too, in the check's own process, from the very same text (with the driver's
 """
 
 from __future__ import annotations
+import __future__
 
 import inspect
 import pprint
@@ -100,8 +101,17 @@ def _evaluated(setup: str, expr: str) -> Any:
 @lru_cache(maxsize=1024)
 def _namespace(setup: str) -> dict[str, Any]:
     namespace = Driver.case_namespace()
-    if setup:
-        exec(compile(setup, "<check case>", "exec", dont_inherit=True), namespace)  # noqa: S102
+    return run_source(setup, "<check case>", namespace=namespace) if setup else namespace
+
+
+def run_source(
+    source: str, filename: str, name: str = "", *, namespace: dict | None = None, postponed=False
+) -> dict[str, Any]:
+    """The namespace (``namespace``, else a fresh one named ``name``) ``source`` ran in: a check's
+    own copy of what the learner is given. ``postponed``: ``from __future__ import annotations``."""
+    namespace = namespace if namespace is not None else {"__name__": name} if name else {}
+    flags = __future__.annotations.compiler_flag if postponed else 0
+    exec(compile(source, filename, "exec", flags=flags, dont_inherit=True), namespace)  # noqa: S102
     return namespace
 
 

@@ -12,6 +12,8 @@ from functools import cache
 from random import Random
 from typing import Any
 
+from course_lib.checks.function_cases import run_source
+
 CHECK_MODEL = "toy-check-model"  # not MODEL: the learner must pass ``model`` through
 TEXT_AND_CALL_QUESTION = "Is it warm in 上海 today?"
 TEXT_BESIDE_CALL = "Let me look up the weather in 上海 first."
@@ -77,9 +79,7 @@ CHECK_TOOLS = [
 @cache
 def check_functions() -> dict[str, Any]:
     """The check's own copy of the functions the learner's code is given."""
-    namespace: dict[str, Any] = {}
-    exec(compile(FUNCTIONS_SOURCE, "<01.4 functions>", "exec", dont_inherit=True), namespace)
-    return namespace["functions"]
+    return run_source(FUNCTIONS_SOURCE, "<01.4 functions>")["functions"]
 
 
 def tool_result(name: str, arguments: dict) -> Any:

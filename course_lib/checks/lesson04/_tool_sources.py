@@ -14,6 +14,7 @@ from functools import cache
 from typing import Any
 
 from course_lib.checks.compare import HintText, Plain, fail
+from course_lib.checks.function_cases import run_source
 from course_lib.checks.learner import Learner, Reply
 from course_lib.driver import Driver
 from course_lib.i18n import translate
@@ -118,14 +119,7 @@ def phrase(key: str, **fields: object) -> Plain:
 def local_tool(name: str) -> Any:
     """The tool ``name`` built here, in the check's process, from the same source text the
     driver builds beside the learner's code: the oracle's copy."""
-    namespace = Driver.case_namespace()
-    exec(compile(TOOL_SOURCES[name], "<check case>", "exec", dont_inherit=True), namespace)  # noqa: S102
-    return namespace[name]
-
-
-def tool_spec(learner: Learner, name: str) -> dict[str, Any]:
-    """A value spec: a new function object ``name`` built beside the learner's code."""
-    return learner.source(name, setup=TOOL_SOURCES[name])
+    return run_source(TOOL_SOURCES[name], "<check case>", namespace=Driver.case_namespace())[name]
 
 
 def keep_tool(learner: Learner, name: str) -> str:
@@ -153,16 +147,6 @@ def shown(reply: Reply) -> Any:
 
 def json_text(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
-
-
-def returned_json(case: str, reply: Reply, expected: Any, problem_hint: HintText) -> Any:
-    """The reply's value as JSON; a value JSON cannot hold fails ``case`` with where it is."""
-    __tracebackhide__ = True
-    problem = reply.data.get("unjson")
-    if problem is None:
-        return reply.value
-    fail(case, expected, Plain(reply.data.get("repr", "")), problem_hint, where=problem)
-    return None
 
 
 def expect_json_text(

@@ -178,7 +178,6 @@ HINTS = Catalog() | {
         '"anyOf" lists schemas: the value fits if it fits at least one of them (check each with '
         "value_problem itself), and otherwise it has a problem."
     ),
-    "any_of_all": '"anyOf" needs one schema that fits, not all of them.',
     "enum": 'A value outside "enum" is a problem: check that it is one of the listed values.',
     "no_type": (
         'A schema node without "type", "anyOf" or "enum" (only a description, say) accepts any '

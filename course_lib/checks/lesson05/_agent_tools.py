@@ -16,6 +16,7 @@ from typing import Any
 
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail
+from course_lib.checks.function_cases import run_source
 from course_lib.checks.learner import Learner, ModelSession, Reply
 from course_lib.driver import CASE_MODULE, build_client, said, said_value
 
@@ -130,11 +131,7 @@ TEXTS = Catalog() | {"plain_json": "plain JSON data"}
 
 @cache
 def _check_namespace() -> dict[str, Any]:
-    namespace: dict[str, Any] = {"__name__": CASE_MODULE}
-    exec(
-        compile("import json\n" + KERNEL_SOURCE, "<05 tools>", "exec", dont_inherit=True), namespace
-    )
-    return namespace
+    return run_source("import json\n" + KERNEL_SOURCE, "<05 tools>", CASE_MODULE)
 
 
 def check_registry() -> Any:

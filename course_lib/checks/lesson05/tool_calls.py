@@ -61,7 +61,6 @@ def case_label(calls: list[dict], down: list[str]) -> str:
 
 BATCHES = batches(hidden_rng("05.3"))
 THREE, THREE_ONE_DOWN, ONE, NONE = (case_label(*b) for b in BATCHES[:4])
-COMPACT, MANY_CALLS = (case_label(*b) for b in BATCHES[-2:])
 
 RULES = (
     Rule("arguments", "every call runs `registry.call(name, arguments)`, the arguments string "

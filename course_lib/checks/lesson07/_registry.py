@@ -17,6 +17,7 @@ from typing import Any
 
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
+from course_lib.checks.function_cases import run_source
 from course_lib.checks.learner import Learner, Reply, raise_endless, raise_learner_error
 
 NOTEBOOK = "07_other_protocols"
@@ -72,9 +73,7 @@ PLACES = ["北京", "上海", "Paris", "London", "Berlin", "东京", "Tokyo"]
 
 @cache
 def _registry() -> Any:
-    namespace: dict[str, Any] = {}
-    exec(compile(REGISTRY_SOURCE, "<lesson 07 registry>", "exec", dont_inherit=True), namespace)
-    return namespace["registry"]
+    return run_source(REGISTRY_SOURCE, "<lesson 07 registry>")["registry"]
 
 
 def registry_spec(learner: Learner) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from course_lib.checks.lesson05._agent_tools import (
     check_tools,
     oracle_client,
 )
+from course_lib.checks.lesson05.agent_loop.cases import heuristic
 from course_lib.checks.lesson05.stream import cases as streams
 from course_lib.i18n import spoken_label
 
@@ -130,7 +131,7 @@ def check_collect_stream(learner: Learner) -> str:
         case = case_label(label, chunks)
         if chunks is None:
             request = _local_request()
-            session = learner.model(_policy(), model_name=CHECK_MODEL)
+            session = learner.model(heuristic(), model_name=CHECK_MODEL)
             bind = {"collect_stream": target, "client": learner.client(session), "request": request}
             reply = learner.run(LOCAL_CODE, result=RESULT, bind=bind)
             expected = _local_expected(request)
@@ -146,12 +147,6 @@ def check_collect_stream(learner: Learner) -> str:
     return text("summary", count=len(CASES))
 
 
-def _policy() -> Any:
-    from course_lib.local_model import HeuristicPolicy
-
-    return HeuristicPolicy()
-
-
 def _local_request() -> dict:
     question = "What is the weather in 北京, 上海 and Paris?"
     return {
@@ -163,7 +158,7 @@ def _local_request() -> dict:
 
 def _local_expected(request: dict) -> dict:
     """The same request, not streamed, on a session with the same seed: the same reply."""
-    message = oracle_client(_policy()).chat.completions.create(**request).choices[0].message
+    message = oracle_client(heuristic()).chat.completions.create(**request).choices[0].message
     calls = [
         {"id": c.id, "name": c.function.name, "arguments": c.function.arguments}
         for c in message.tool_calls or []

@@ -12,6 +12,7 @@ from functools import cache
 from typing import Any
 
 from course_lib.checks.compare import hidden_rng
+from course_lib.checks.function_cases import run_source
 from course_lib.checks.lesson06._roles_and_answers import PERMISSIONS, ROLES
 
 REGISTRY_SOURCE = '''\
@@ -69,8 +70,7 @@ NOTES = [1, 2]  # the note ids in a fresh store
 
 def check_registry() -> tuple[Any, dict[int, str]]:
     """A fresh copy of the registry the learner's code receives (our own source, run here)."""
-    namespace: dict[str, Any] = {"__name__": "lesson06_roles"}
-    exec(compile(REGISTRY_SOURCE, "<06.3 registry>", "exec"), namespace)  # noqa: S102
+    namespace = run_source(REGISTRY_SOURCE, "<06.3 registry>", "lesson06_roles", postponed=True)
     return namespace["registry"], namespace["store"]
 
 

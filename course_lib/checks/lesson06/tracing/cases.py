@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from course_lib.checks.compare import hidden_rng
+from course_lib.checks.function_cases import run_source
 
 NAP_SECONDS = 0.02
 MIN_NAP_MS = 1.0
@@ -57,8 +58,7 @@ def echo(text: str) -> str:
 
 def check_registry() -> Any:
     """The check's own copy of the registry the learner's wrapper receives."""
-    namespace: dict[str, Any] = {"__name__": "lesson06_tracing"}
-    exec(compile(REGISTRY_SOURCE, "<06.4 registry>", "exec"), namespace)  # noqa: S102
+    namespace = run_source(REGISTRY_SOURCE, "<06.4 registry>", "lesson06_tracing", postponed=True)
     return namespace["registry"]
 
 

@@ -22,6 +22,7 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
+from course_lib.checks.function_cases import run_source
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
 from course_lib.checks.lesson07._registry import CHECK_MODEL, NOTEBOOK, text_of_message
 from course_lib.checks.lesson07.extract.requests import HINTS as REQUEST_HINTS
@@ -182,9 +183,7 @@ EXCEPTION_HINTS = [
 
 @cache
 def _models() -> dict[str, Any]:
-    namespace: dict[str, Any] = {}
-    exec(compile(MODELS_SOURCE, "<07.4 models>", "exec", dont_inherit=True), namespace)
-    return namespace
+    return run_source(MODELS_SOURCE, "<07.4 models>")
 
 
 def validation_problem(model_class: str, content: str) -> list[str] | None:

@@ -15,6 +15,8 @@ from functools import cache
 from random import Random
 from typing import Any
 
+from course_lib.checks.function_cases import run_source
+
 HEADER = """\
 from typing import Literal
 
@@ -210,9 +212,7 @@ def _decorator(rng: Random, name: str, function_name: str, description: str) -> 
 @cache
 def built_registry(setup: str) -> Any:
     """The check's own copy of a case's registry, from the same source text."""
-    namespace: dict[str, Any] = {"__name__": "check_case"}
-    exec(compile(setup, "<08.1 registry>", "exec", dont_inherit=True), namespace)
-    return namespace["registry"]
+    return run_source(setup, "<08.1 registry>", "check_case")["registry"]
 
 
 def expected_listing(setup: str) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from course_lib.checks.compare import hidden_rng
+from course_lib.checks.function_cases import run_source
 
 NEEDS_APPROVAL = ("cancel_order", "wipe_notes")
 RAISES = "raise"  # the person's answer that makes ``approve`` raise (the window was closed)
@@ -61,8 +62,7 @@ class World:
 
 def check_world(answers: list[Any]) -> Any:
     """The check's own copy of the world the learner's wrapper receives."""
-    namespace: dict[str, Any] = {"__name__": "lesson09_approval"}
-    exec(compile(WORLD_SOURCE, "<09.3 world>", "exec"), namespace)  # noqa: S102
+    namespace = run_source(WORLD_SOURCE, "<09.3 world>", "lesson09_approval", postponed=True)
     return namespace["World"](answers)
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from course_lib.checks.compare import hidden_rng
+from course_lib.checks.function_cases import run_source
 from course_lib.checks.lesson09.budget.cases import SYSTEM, plain, with_tools
 from course_lib.i18n import translate
 
@@ -53,8 +54,7 @@ CITIES = ("北京", "上海", "深圳", "Paris", "London", "東京")
 
 
 def check_registry(*, empty: bool = False) -> Any:
-    namespace: dict[str, Any] = {"__name__": "lesson09_memory"}
-    exec(compile(REGISTRY_SOURCE, "<09.4 registry>", "exec"), namespace)  # noqa: S102
+    namespace = run_source(REGISTRY_SOURCE, "<09.4 registry>", "lesson09_memory", postponed=True)
     return namespace["make_registry"](empty)
 
 
