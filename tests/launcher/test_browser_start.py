@@ -23,6 +23,13 @@ CHROMIUM = Path(os.environ.get("COURSE_CHROMIUM", "/usr/bin/chromium"))
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "launcher"
 NOTIFICATION_PLUGIN = "@jupyterlab/apputils-extension:notification"
 POPUPS = ".Toastify__toast"
+# The notebook's kernel is there and idle: the status bar says "Python 3 (ipykernel) | Idle".
+# The toolbar's execution indicator says "idle" from the moment a notebook opens, while the
+# status bar still says "No Kernel | Initializing" (seen here); cells run then do nothing.
+KERNEL_IDLE = """() => [...document.querySelectorAll('.jp-StatusBar-Item')].some(item => {
+  const said = item.textContent.trim();
+  return said.endsWith(' | Idle') && !said.startsWith('No Kernel');
+})"""
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(),
@@ -40,7 +47,7 @@ def open_and_settle(page, url: str) -> None:
     """
     page.goto(url)
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=HANG_MS)
-    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=HANG_MS)
+    page.wait_for_function(KERNEL_IDLE, timeout=HANG_MS)
 
 
 def current_tab(page) -> str:
