@@ -72,6 +72,24 @@ def test_solution_notebook_grades_to_full_marks(graded, slug):
     assert result.points == result.max_points > 0
 
 
+def test_the_capstone_of_a_student_who_solved_04_to_08_runs_on_their_own_parts_only(graded):
+    """The report says how many of the capstone's parts were the student's: all of them, and
+    no line names an exercise to finish. (The solutions are one student's folder, so lessons
+    04 to 08 were passed in the same run; the full marks of 05-09 after a solved 04 are
+    test_solution_notebook_grades_to_full_marks'; tests/toolkit/test_grading_toolkit.py has
+    the students without a passed 04.)"""
+    if ("solutions", CAPSTONE) not in graded:
+        pytest.skip(f"{CAPSTONE} is not built")
+    result = graded[("solutions", CAPSTONE)]
+    assert result.points == result.max_points == 26
+    notes = to_payload([result])["totals"]["solutions"]["notebooks"][CAPSTONE]["notes"]
+    assert notes == [
+        "Parts from earlier lessons: 7 of 7 were yours (ToolRegistry, run_agent, "
+        "run_tool_calls, safe_calculate, to_strict, TracedRegistry, chat_to_responses_input); "
+        "each other one was the course's, as its line says."
+    ]
+
+
 @pytest.mark.parametrize("slug", LESSONS)
 def test_solution_notebook_raises_no_flag_and_its_kernel_reads_the_reference_only_if_needed(
     graded, slug
