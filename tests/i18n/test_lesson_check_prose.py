@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from test_check_feedback import failure_in, wrong_answer
-from test_other_domains import FIELD, NOT_PROSE, PROSE, ROOT, TAG, left_alone, template
+from test_other_domains import ROOT, prose_strings
 
 from course_lib.checks.core import outcome
 from course_lib.checks.scenarios import PartlyRight
@@ -225,19 +225,7 @@ ALLOWED = (*EXAMPLE_DATA, *MATCHED, *NEVER_SHOWN)
 def lesson_prose(path: Path, source: str | None = None) -> list[tuple[int, str]]:
     """(line, text) of each string with English prose the scan finds in ``path`` (``source``:
     instead of the file's)."""
-    tree = ast.parse(path.read_text(encoding="utf-8") if source is None else source)
-    skipped = left_alone(tree)
-    found = []
-    for node in ast.walk(tree):
-        text = isinstance(node, ast.Constant) and isinstance(node.value, str)
-        if id(node) in skipped or not (text or isinstance(node, ast.JoinedStr)):
-            continue
-        literal = template(node)
-        if PROSE.search(FIELD.sub(" ", TAG.sub(" ", literal))) and not literal.startswith(
-            NOT_PROSE
-        ):
-            found.append((node.lineno, literal))
-    return found
+    return prose_strings(ast.parse(path.read_text(encoding="utf-8") if source is None else source))
 
 
 def allowed(text: str) -> bool:

@@ -125,7 +125,8 @@ def left_alone(tree: ast.AST) -> set[int]:
     return skipped
 
 
-def prose_outside_catalogs(tree: ast.AST, where: str) -> list[str]:
+def prose_strings(tree: ast.AST) -> list[tuple[int, str]]:
+    """(line, text) of each string in ``tree`` with English prose, outside what is left alone."""
     skipped = left_alone(tree)
     found = []
     for node in ast.walk(tree):
@@ -136,8 +137,12 @@ def prose_outside_catalogs(tree: ast.AST, where: str) -> list[str]:
         if PROSE.search(FIELD.sub(" ", TAG.sub(" ", literal))) and not literal.startswith(
             NOT_PROSE
         ):
-            found.append(f"{where}:{node.lineno}: {literal[:80]!r}")
+            found.append((node.lineno, literal))
     return found
+
+
+def prose_outside_catalogs(tree: ast.AST, where: str) -> list[str]:
+    return [f"{where}:{line}: {literal[:80]!r}" for line, literal in prose_strings(tree)]
 
 
 def test_no_sentence_of_the_converted_modules_is_built_outside_a_catalog():
