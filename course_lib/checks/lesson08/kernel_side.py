@@ -28,7 +28,7 @@ from typing import Any
 
 import anyio
 
-from course_lib.driver import exception_data, json_problem, safe_repr, type_name
+from course_lib.driver import exception_data, json_problem_at, safe_repr, type_name
 from course_lib.i18n import translate
 
 # Bounds for learner code that hangs, not for speed: generous, so that a loaded machine (a
@@ -198,11 +198,12 @@ def serve_structured(structured_result: Callable[..., Any], cases: Sequence[Any]
 
 
 def returned(value: Any) -> dict[str, Any]:
-    """A value the learner's code returned, as the driver would describe it."""
+    """A value the learner's code returned, as the driver would describe it: where it stops
+    being JSON as data (``unjson_at``, which the check says in the learner's language)."""
     reply: dict[str, Any] = {"type": type_name(value)}
-    problem = json_problem(value)
+    problem = json_problem_at(value)
     if problem:
-        reply["unjson"] = problem
+        reply["unjson_at"] = problem
         reply["repr"] = safe_repr(value)[:600]
     else:
         reply["returned"] = value

@@ -25,6 +25,7 @@ from course_lib.checks.lesson08.mcp_loop.cases import (
     expected_tools,
     server_name,
 )
+from course_lib.driver import said_value
 
 TEXTS = Catalog() | {
     "a_request": "a request to the model",
@@ -304,7 +305,8 @@ def _json(text: str) -> Any:
 def judge_return(label: str, answer: str, got: dict[str, Any]) -> None:
     __tracebackhide__ = True
     if got.get("type") != "str":
-        shown = Plain(str(got.get("repr", ""))[:200]) if "unjson" in got else got.get("returned")
+        repr_shown = str(said_value(got.get("repr", "")))[:200]
+        shown = Plain(repr_shown) if "unjson_at" in got else got.get("returned")
         fail(label, answer, shown, hint("return_str"))
     if got.get("returned") != answer:
         fail(label, answer, got.get("returned"), hint("return_content"))

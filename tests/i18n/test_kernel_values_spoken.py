@@ -1,0 +1,36 @@
+"""What a check's kernel-side text says of a learner's value (lesson 05's meeting registry, lesson
+08's ``kernel_side``) travels as data and is said on the check's side, in the learner's language:
+where a value stops being JSON, a stand-in for a value whose repr raised, the exchange that took
+too long. The English a check prints is what it printed before, byte for byte."""
+
+from __future__ import annotations
+
+from test_check_feedback import failure_in, wrong_answer
+
+
+class Unprintable:
+    def __repr__(self):
+        raise ValueError("no repr")
+
+
+KIND = f"{Unprintable.__module__}.Unprintable"  # as the driver names a class of a module
+
+
+def test_a_08_3_loop_returning_a_value_whose_repr_raises_is_shown_in_chinese_and_as_before():
+    """08.3's kernel side describes what the loop returned (``kernel_side.returned``); its Got
+    line showed the driver's English stand-in whatever the language."""
+    wrong_answer("lesson08.test_mcp_loop", "08.3", "answer")  # puts tests/checks on the path
+    from lesson08.notebook import solution
+
+    right = solution("run_agent_with_mcp")
+
+    async def run_agent_with_mcp(client, session, question, *, model, max_turns=6):
+        await right(client, session, question, model=model, max_turns=max_turns)
+        return Unprintable()
+
+    chinese, english = (
+        failure_in(lang, "08.3", (run_agent_with_mcp,)).failure for lang in ("zh-CN", "en")
+    )
+    assert chinese.hint_key == english.hint_key == "return_str"
+    assert english.got == f"<{KIND} whose repr() raised ValueError>"
+    assert chinese.got == f"<{KIND}，它的 repr() 抛出了 ValueError>"
