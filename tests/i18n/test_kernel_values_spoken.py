@@ -34,3 +34,47 @@ def test_a_08_3_loop_returning_a_value_whose_repr_raises_is_shown_in_chinese_and
     assert chinese.hint_key == english.hint_key == "return_str"
     assert english.got == f"<{KIND} whose repr() raised ValueError>"
     assert chinese.got == f"<{KIND}，它的 repr() 抛出了 ValueError>"
+
+
+class Raw(bytes):
+    """The arguments as bytes, which no repr() can show."""
+
+    def __repr__(self):
+        raise ValueError("no repr")
+
+
+def test_05_3_arguments_whose_repr_raises_are_shown_in_chinese_and_as_before():
+    """05.3's meeting registry describes the arguments ``registry.call`` received
+    (``MeetingRegistry.observed``); its Got line showed the driver's English stand-in whatever
+    the language."""
+    wrong_answer("lesson05.test_tool_calls", "05.3", "arguments")  # puts tests/checks on the path
+    from lesson05.test_tool_calls import in_threads
+
+    def raw_arguments(registry, tool_call):
+        function = tool_call["function"]
+        return registry.call(function["name"], Raw(function["arguments"].encode()))
+
+    chinese, english = (
+        failure_in(lang, "05.3", (in_threads(raw_arguments),)).failure for lang in ("zh-CN", "en")
+    )
+    assert chinese.hint_key == english.hint_key == "arguments_unchanged"
+    assert english.got == '"<list whose repr() raised ValueError>"'
+    assert english.where == "the arguments registry.call received"
+    assert chinese.got == '"<list，它的 repr() 抛出了 ValueError>"'
+    assert chinese.where == "registry.call 收到的调用参数"
+
+
+def test_05_3_arguments_that_are_not_json_are_shown_as_their_repr_in_both_languages():
+    """Bytes, whose repr is the learner's value: the same in both editions, as before."""
+    wrong_answer("lesson05.test_tool_calls", "05.3", "arguments")
+    from lesson05.test_tool_calls import in_threads
+
+    def bytes_arguments(registry, tool_call):
+        function = tool_call["function"]
+        return registry.call(function["name"], function["arguments"].encode())
+
+    chinese, english = (
+        failure_in(lang, "05.3", (in_threads(bytes_arguments),)).failure
+        for lang in ("zh-CN", "en")
+    )
+    assert english.got.startswith('"[b\'{\\"city\\": ') and chinese.got == english.got

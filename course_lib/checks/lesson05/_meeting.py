@@ -41,7 +41,7 @@ import sys
 import threading
 import time
 
-from course_lib.driver import json_problem, safe_repr
+from course_lib.driver import json_problem_at, safe_repr
 from course_lib.reference import ToolRegistry
 
 TOOL_NAMES = ("get_weather", "get_time", "search_notes", "get_news")
@@ -200,13 +200,19 @@ class MeetingRegistry(ToolRegistry):
             raise RuntimeError(f"{name} is down for {city}")
 
     def observed(self):
-        problem = json_problem(self.arguments)
-        return {
+        """What the batch did, as data; arguments that are not JSON as their repr, and where
+        they stop being JSON (``arguments_unjson_at``: the check says it in its language)."""
+        seen = {
             "broken": self.meeting.broken,
             "raised_down": self.raised_down,
             "peak": self.meeting.peak,
-            "arguments": safe_repr(self.arguments) if problem else self.arguments,
+            "arguments": self.arguments,
         }
+        problem = json_problem_at(self.arguments)
+        if problem:
+            seen["arguments"] = safe_repr(self.arguments)
+            seen["arguments_unjson_at"] = problem
+        return seen
 '''
 
 ASYNC_MEETING_SOURCE = (
