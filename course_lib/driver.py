@@ -51,7 +51,6 @@ from course_lib.driver_values import (  # noqa: F401 (exported: checks import th
     MAX_TEXT,
     error_reply,
     exception_data,
-    json_problem,
     json_problem_at,
     safe_repr,
     said,

@@ -84,13 +84,6 @@ REPR_RAISED = re.compile(r"<(\S+) whose repr\(\) raised (\w+)>")
 MAX_DEPTH = 100
 
 
-def json_problem(value: Any) -> str:
-    """Where ``value`` stops being JSON, in English, e.g. ``at $.tags: a set ({1, 2})``; ``""``
-    when it is JSON."""
-    found = json_problem_at(value)
-    return (said(found, ENGLISH) or "") if found else ""
-
-
 def json_problem_at(value: Any, path: str = "$", depth: int = 0) -> dict[str, Any] | None:
     """Where ``value`` stops being JSON, as plain data: the key of its sentence in ``MESSAGES``
     (``message``) and that sentence's fields, e.g. ``{"message": "json_value", "path": "$.tags",

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from course_lib.driver import Driver, json_problem, scrub
+from course_lib.driver import Driver, json_problem_at, said, scrub
 
 
 def ask(driver: Driver, **request):
@@ -108,9 +108,9 @@ def test_an_object_kept_as_a_handle_is_used_by_later_requests(driver):
 def test_what_json_cannot_hold_is_reported_with_its_path(driver):
     reply = ask(driver, op="run", code="", result="{'tags': {1, 2}}")
     assert reply["unjson"].startswith("at $.tags: a set")
-    nan = json_problem({"x": [float("nan")]})
+    nan = said(json_problem_at({"x": [float("nan")]}), "en")
     assert nan == "at $.x[0]: the number nan, which JSON cannot hold"
-    assert json_problem({1: "a"}) == "at $: the key 1, which is not a string"
+    assert said(json_problem_at({1: "a"}), "en") == "at $: the key 1, which is not a string"
 
 
 def test_a_tuple_comes_back_as_an_array_but_its_type_says_tuple(driver):
