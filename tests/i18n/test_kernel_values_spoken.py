@@ -74,7 +74,6 @@ def test_05_3_arguments_that_are_not_json_are_shown_as_their_repr_in_both_langua
         return registry.call(function["name"], function["arguments"].encode())
 
     chinese, english = (
-        failure_in(lang, "05.3", (in_threads(bytes_arguments),)).failure
-        for lang in ("zh-CN", "en")
+        failure_in(lang, "05.3", (in_threads(bytes_arguments),)).failure for lang in ("zh-CN", "en")
     )
     assert english.got.startswith('"[b\'{\\"city\\": ') and chinese.got == english.got
