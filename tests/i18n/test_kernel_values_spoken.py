@@ -5,6 +5,9 @@ too long. The English a check prints is what it printed before, byte for byte.""
 
 from __future__ import annotations
 
+import time
+
+import pytest
 from test_check_feedback import failure_in, wrong_answer
 
 
@@ -77,3 +80,100 @@ def test_05_3_arguments_that_are_not_json_are_shown_as_their_repr_in_both_langua
         failure_in(lang, "05.3", (in_threads(bytes_arguments),)).failure for lang in ("zh-CN", "en")
     )
     assert english.got.startswith('"[b\'{\\"city\\": ') and chinese.got == english.got
+
+
+# -- lesson 08: what the kernel side or the driver wrote in English, in a raised message ----------
+
+
+class Mute(Exception):
+    def __str__(self):
+        raise RuntimeError("no message")
+
+
+@pytest.fixture
+def short_exchanges(monkeypatch):
+    """``kernel_side`` with an exchange bounded at 0.5 s (joined for 1.5 s), so that a server
+    that blocks its loop outlives the bound in a test's time."""
+    wrong_answer("lesson08.test_structured_result", "08.4", "result")  # tests/checks on the path
+    from course_lib.checks.lesson08 import _kernel_bridge
+
+    source = _kernel_bridge.KERNEL_SOURCE
+    short = source.replace("EXCHANGE_SECONDS = 60.0", "EXCHANGE_SECONDS = 0.5")
+    short = short.replace("JOIN_SECONDS = EXCHANGE_SECONDS + 5", "JOIN_SECONDS = 1.5")
+    assert "EXCHANGE_SECONDS = 0.5" in short and "JOIN_SECONDS = 1.5" in short
+    monkeypatch.setattr(_kernel_bridge, "KERNEL_SOURCE", short)
+    monkeypatch.setattr(_kernel_bridge.kernel_side, "JOIN_SECONDS", 1.5)  # the check's side
+
+
+ENGLISH_TIMEOUT = "The exchange with the MCP server took longer than 1.5 seconds."
+CHINESE_TIMEOUT = "与 MCP 服务器的交互超过了 1.5 秒。"
+
+
+def test_an_08_1_server_that_blocks_its_loop_is_told_the_timeout_in_chinese(short_exchanges):
+    """08.1: the kernel side's own timeout (``run_in_fresh_loop``) reached the Got line and the
+    ``connect`` hint in English whatever the language."""
+    from mcp.server.lowlevel import Server
+
+    def serve_registry(registry):
+        async def list_tools(ctx, params):
+            time.sleep(3)  # blocks the loop the session runs on: no cancelling it
+
+        async def call_tool(ctx, params):
+            return None
+
+        return Server("slow", on_list_tools=list_tools, on_call_tool=call_tool)
+
+    chinese, english = (
+        failure_in(lang, "08.1", (serve_registry,)).failure for lang in ("zh-CN", "en")
+    )
+    assert chinese.hint_key == english.hint_key == "connect"
+    assert english.got == ENGLISH_TIMEOUT and f"the server ({ENGLISH_TIMEOUT}): " in english.hint
+    assert chinese.got == CHINESE_TIMEOUT and f"服务器（{CHINESE_TIMEOUT}）：" in chinese.hint
+
+
+def test_an_08_4_result_that_blocks_the_server_is_told_the_timeout_in_chinese(short_exchanges):
+    """08.4: the same timeout, raised out of ``serve_structured``, was the English of "your code
+    raised"."""
+    from lesson08.notebook import solution
+
+    right = solution("structured_result")
+
+    def structured_result(value, output_schema):
+        time.sleep(3)  # blocks the server's loop
+        return right(value, output_schema)
+
+    chinese, english = (
+        str(failure_in(lang, "08.4", (structured_result,))) for lang in ("zh-CN", "en")
+    )
+    assert f"Your code raised TimeoutError: {ENGLISH_TIMEOUT}" in english
+    assert f"你的代码抛出了 TimeoutError: {CHINESE_TIMEOUT}" in chinese, chinese
+    assert "exchange with" not in chinese
+
+
+def test_an_08_4_exception_whose_message_cannot_be_read_is_told_in_chinese_in_the_hint_too():
+    """08.4's ``raised`` hint quotes the message of what structured_result raised: the learner's
+    own, as it is, or the driver's stand-in for one it could not read, which the hint put in
+    English whatever the language."""
+    wrong_answer("lesson08.test_structured_result", "08.4", "result")
+    from lesson08.notebook import solution
+
+    right = solution("structured_result")
+
+    def unreadable(value, output_schema):
+        if isinstance(value, dict) and value.get("temperature") == "27":
+            raise Mute()
+        return right(value, output_schema)
+
+    def worded(value, output_schema):
+        if isinstance(value, dict) and value.get("temperature") == "27":
+            raise ValueError("温度不是数字")
+        return right(value, output_schema)
+
+    chinese, english = (failure_in(lang, "08.4", (unreadable,)).failure for lang in ("zh-CN", "en"))
+    assert chinese.hint_key == english.hint_key == "raised"
+    assert english.hint.startswith("structured_result raised (<the message could not be read>);")
+    assert chinese.hint.startswith("structured_result 抛出了异常（<无法读取异常的消息>）；")
+    assert chinese.raised == "Mute: <无法读取异常的消息>"
+    own = [failure_in(lang, "08.4", (worded,)).failure for lang in ("zh-CN", "en")]
+    assert own[0].hint.startswith("structured_result 抛出了异常（温度不是数字）；")
+    assert own[1].hint.startswith("structured_result raised (温度不是数字);")

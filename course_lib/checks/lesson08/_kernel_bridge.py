@@ -7,7 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from course_lib.checks.learner import Reply, spoken_reply
+from course_lib.checks.learner import Reply
+from course_lib.checks.lesson08 import kernel_side
+from course_lib.driver import said_value
+from course_lib.i18n import ENGLISH, translate
 
 NOTEBOOK = "08_mcp"
 CHECK_MODEL = "toy-mcp-check"  # not MODEL: the learner must pass ``model`` through
@@ -36,5 +39,20 @@ def stub_of(reply_data: dict[str, Any]) -> str | None:
 
 
 def raised_reply(data: dict[str, Any]) -> Reply:
-    """A ``Reply`` for an exception the kernel-side helper reported as data."""
-    return Reply(spoken_reply({"raised": data["raised"]}))
+    """A ``Reply`` for an exception the kernel-side helper reported as data, its message said in
+    the learner's language when it is the course's (``said_message``)."""
+    raised = data["raised"]
+    if isinstance(raised, dict) and "message" in raised:
+        raised = {**raised, "message": said_message(raised["message"])}
+    return Reply({"raised": raised})
+
+
+def said_message(message: Any) -> Any:
+    """A message of an exception raised in the kernel, in the learner's language when the course
+    wrote it there in English: ``kernel_side``'s timeout, the driver's stand-in for a message it
+    could not read (``said_value``). Known by its whole form; any other message (the learner's
+    own, the SDK's) as it is."""
+    seconds = kernel_side.JOIN_SECONDS
+    if message == translate(kernel_side.MESSAGES, "timeout", ENGLISH, seconds=seconds):
+        return translate(kernel_side.MESSAGES, "timeout", seconds=seconds)
+    return said_value(message)

@@ -29,12 +29,18 @@ from typing import Any
 import anyio
 
 from course_lib.driver import exception_data, json_problem_at, safe_repr, type_name
-from course_lib.i18n import translate
+from course_lib.i18n import ENGLISH, translate
 
 # Bounds for learner code that hangs, not for speed: generous, so that a loaded machine (a
 # class graded on two cores) never turns a slow answer into a wrong one.
 EXCHANGE_SECONDS = 60.0  # one listing with its calls, or one conversation
+# How long the caller waits for an exchange that outlives its bound (code that never awaits
+# cannot be cancelled): then ``run_in_fresh_loop`` raises its ``timeout`` message.
+JOIN_SECONDS = EXCHANGE_SECONDS + 5
 READ_SECONDS = 30.0  # one request to a server
+# Written in English here: this text runs as a case's setup, where neither the learner's language
+# nor this table's translations are known. The check says it again in the learner's language
+# (``_kernel_bridge.said_message``).
 MESSAGES = {"timeout": "The exchange with the MCP server took longer than {seconds:g} seconds."}
 
 
@@ -87,7 +93,7 @@ def run_in_fresh_loop(main: Callable[[], Awaitable[Any]], *, timeout: float) -> 
         thread.start()
         thread.join(timeout)
     if thread.is_alive():
-        raise TimeoutError(translate(MESSAGES, "timeout", seconds=timeout))
+        raise TimeoutError(translate(MESSAGES, "timeout", ENGLISH, seconds=timeout))
     if "error" in box:
         raise box["error"]
     return box.get("value")
@@ -142,7 +148,7 @@ def serve_and_ask(server: Any, calls: Sequence[Sequence[Any]]) -> dict[str, Any]
                     report["calls"].append(await outcome(session.call_tool(name, arguments), wire))
 
     try:
-        run_in_fresh_loop(ask, timeout=EXCHANGE_SECONDS + 5)
+        run_in_fresh_loop(ask, timeout=JOIN_SECONDS)
     except Exception as exc:  # noqa: BLE001 (the connection itself failed)
         report["connect_error"] = protocol_error(exc) or exception_data(exc)
     return report
@@ -193,7 +199,7 @@ def serve_structured(structured_result: Callable[..., Any], cases: Sequence[Any]
                         session.call_tool(f"tool_{number}", {}), wire
                     )
 
-    run_in_fresh_loop(ask, timeout=EXCHANGE_SECONDS + 5)
+    run_in_fresh_loop(ask, timeout=JOIN_SECONDS)
     return reports
 
 
@@ -260,7 +266,7 @@ class NotesConnection:
         with quiet_sdk_logs():
             future = self.portal.start_task_soon(one)
             try:
-                return future.result(timeout=EXCHANGE_SECONDS + 5)
+                return future.result(timeout=JOIN_SECONDS)
             except concurrent.futures.TimeoutError:
                 self.stuck = True
                 future.cancel()

@@ -21,7 +21,13 @@ from course_lib.checks.compare import Plain, fail, hidden_rng, json_equal
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.failures import Failure, NotDoneYet
 from course_lib.checks.learner import Learner, raise_learner_error
-from course_lib.checks.lesson08._kernel_bridge import NOTEBOOK, kernel_helper, raised_reply, stub_of
+from course_lib.checks.lesson08._kernel_bridge import (
+    NOTEBOOK,
+    kernel_helper,
+    raised_reply,
+    said_message,
+    stub_of,
+)
 from course_lib.checks.messages import stub_text
 from course_lib.i18n import spoken_label, translate
 
@@ -206,8 +212,8 @@ def check_structured_result(learner: Learner) -> str:
             "cases": [[schema, value] for _, schema, value in cases],
         },
     )
-    if reply.raised:
-        raise_learner_error(text("a_result"), reply)
+    if reply.raised:  # serve_structured raised: the SDK, or the exchange took too long
+        raise_learner_error(text("a_result"), raised_reply(reply.data))
     for (label, schema, value), report in zip(cases, reply.value, strict=True):
         judge(case_label(label, value), schema, value, report)
     return text("summary", count=len(cases))
@@ -219,7 +225,7 @@ def judge(label: str, schema: dict, value: Any, report: dict[str, Any]) -> None:
         stub = stub_of(report)
         if stub == "08.4":
             raise NotDoneYet(Failure(detail=stub_text(report["raised"]["message"])))
-        message = str(report["raised"].get("message", ""))
+        message = str(said_message(report["raised"].get("message", "")))
         chosen = hint("raised", message=message)
         raise_learner_error(label, raised_reply(report), [(lambda reply: True, chosen)])
     kind = str(report.get("type", ""))
@@ -241,7 +247,7 @@ def judge_fits(label: str, value: Any, call: dict[str, Any]) -> None:
         "isError": False,
     }
     if "raised" in call:  # the client refused what arrived
-        message = str(call["raised"].get("message", ""))
+        message = str(said_message(call["raised"].get("message", "")))
         fail(label, expected, Plain(message), refused_hint(value, message))
     if "protocol_error" in call:
         message = str(call["protocol_error"].get("message", ""))
@@ -282,7 +288,7 @@ def judge_misfit(label: str, errors: list, call: dict[str, Any]) -> None:
     names = property_names(errors)
     expected = {"isError": True, "structuredContent": None, "names": names}
     if "raised" in call:
-        message = str(call["raised"].get("message", ""))
+        message = str(said_message(call["raised"].get("message", "")))
         fail(label, expected, Plain(message), hint("not_validated", message=message))
     if "protocol_error" in call:
         message = str(call["protocol_error"].get("message", ""))

@@ -19,7 +19,7 @@ from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail, first_difference, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, raise_learner_error
-from course_lib.checks.lesson08._kernel_bridge import NOTEBOOK, kernel_helper
+from course_lib.checks.lesson08._kernel_bridge import NOTEBOOK, kernel_helper, said_message
 from course_lib.checks.lesson08.serve_registry.cases import (
     RegistryCase,
     expected_listing,
@@ -202,7 +202,7 @@ def judge_server(report: dict[str, Any]) -> None:
         chosen = hint("mcpserver") if kind.endswith("MCPServer") else hint("not_server", kind=kind)
         fail(SERVE_CASE, Plain(text("a_server")), Plain(kind), chosen)
     if "connect_error" in report:
-        message = str(report["connect_error"].get("message", ""))
+        message = str(said_message(report["connect_error"].get("message", "")))
         fail(SERVE_CASE, Plain(text("a_server")), Plain(message), hint("connect", message=message))
 
 
@@ -229,7 +229,7 @@ def judge_listing(case: RegistryCase, listing: dict[str, Any]) -> None:
             protocol_hint(error, listing=True),
         )
     if "raised" in listing:
-        message = str(listing["raised"].get("message", ""))
+        message = str(said_message(listing["raised"].get("message", "")))
         fail(LIST_CASE, expected, Plain(message), hint("list_raised", message=message))
     got = [
         {key: tool[key] for key in ("name", "description", "inputSchema") if key in tool}
@@ -275,7 +275,7 @@ def judge_call(case: RegistryCase, name: str, arguments: Any, got: dict[str, Any
         chosen = protocol_hint(error, listing=False)
         fail(label, expected, Plain(str(error.get("message"))), chosen)
     if "raised" in got:
-        message = str(got["raised"].get("message", ""))
+        message = str(said_message(got["raised"].get("message", "")))
         fail(label, expected, Plain(message), hint("unreadable_result", message=message))
     result = got.get("result") or {}
     shown = {"content": result.get("content"), "isError": result.get("isError", False)}
