@@ -23,8 +23,11 @@ Both exit with status 0 on Ctrl-C and on SIGTERM, after finishing what is in fli
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import signal
 import sys
+from typing import NoReturn
 
 import anyio
 import uvicorn
@@ -45,13 +48,27 @@ MESSAGES = {
 }
 
 
-def serve(server: Server, args: argparse.Namespace, *, what: str) -> int:
-    """Serve ``server`` as ``args`` say (``options.add_transport_options``); the exit status."""
+def serve(server: Server, args: argparse.Namespace, *, what: str) -> NoReturn:
+    """Serve ``server`` as ``args`` say (``options.add_transport_options``), then end the process
+    with its exit status (``end_process``)."""
     # SIGTERM (what process managers send) stops the server like Ctrl-C: cleanly, status 0.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     if args.http:
-        return serve_http(server, args.host, args.port, what=what)
-    return serve_stdio(server)
+        end_process(serve_http(server, args.host, args.port, what=what))
+    end_process(serve_stdio(server))
+
+
+def end_process(status: int) -> NoReturn:
+    """End this process with ``status`` now that serving is over: flush what it wrote, skip the
+    interpreter's teardown. ``serve`` is the body of a server process (``python -m
+    course_lib.mcp_servers.notes``, ``serve-mcp``), and its client waits for it to exit (a
+    stdio client after closing its stdin, a terminal after Ctrl-C); tearing down the SDK's
+    thousands of models takes several times as long as a short session, and frees nothing the
+    exit would not."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a client that went, a closed stream
+            stream.flush()
+    os._exit(status)
 
 
 def serve_stdio(server: Server) -> int:
