@@ -94,6 +94,21 @@ def partly_right(build_assistant) -> PartlyRight:
     return result
 
 
+# One run of the check per wrong assistant that several tests read: its outcome is the same
+# every time (fixed scenarios, fixed seeds), and each run costs a second or more. The first
+# test to need it runs it (the rule's own test, in file order, records the run it judged).
+RUNS: dict[str, PartlyRight] = {}
+
+
+def run_of(name: str) -> PartlyRight:
+    """The outcome of the wrong assistant ``name`` (a rule of ``WRONG_BY_RULE`` or a
+    ``hand_built`` variant), run once per module."""
+    if name not in RUNS:
+        rules = WRONG_BY_RULE["09.6"]
+        RUNS[name] = partly_right(rules[name] if name in rules else hand_built(name))
+    return RUNS[name]
+
+
 def failed_ids(result: PartlyRight) -> list[str]:
     return [o.id for o in result.outcomes if not o.passed]
 
@@ -176,21 +191,20 @@ def test_a_wrong_assistant_breaking_one_rule_fails_that_rules_scenario_with_its_
     if rule == "concurrent":  # one call at a time never meets a second at the shop's barrier:
         # it breaks alike at any bound, and at the shop's own (5 s) this test sat idle for it
         monkeypatch.setattr(shop, "RENDEZVOUS_SECONDS", 0.2)
-    assert_breaks_rule("09.6", rule, WRONG_BY_RULE["09.6"][rule])
+    failed = assert_breaks_rule("09.6", rule, WRONG_BY_RULE["09.6"][rule])
+    if isinstance(failed, PartlyRight) and rule != "concurrent":  # concurrent: a shortened bound
+        RUNS.setdefault(rule, failed)
 
 
 # The outcomes the issue names, each broken by one assistant, and the scenarios that show it.
+# Each by the name run_of knows it by.
 BROKEN_OUTCOMES = {
-    "an unanswered call": (
-        hand_built("only the first call answered"),
-        ["parallel"],
-        {"unanswered"},
-    ),
-    "a loop that never stops": (hand_built("no budget"), ["endless"], {"budget"}),
-    "the injected instruction obeyed": (WRONG_BY_RULE["09.6"]["guard"], ["injection"], {"guard"}),
-    "eval reached": (WRONG_BY_RULE["09.6"]["calculator"], ["eval"], {"eval"}),
+    "an unanswered call": ("only the first call answered", ["parallel"], {"unanswered"}),
+    "a loop that never stops": ("no budget", ["endless"], {"budget"}),
+    "the injected instruction obeyed": ("guard", ["injection"], {"guard"}),
+    "eval reached": ("calculator", ["eval"], {"eval"}),
     "a cancel nobody approved": (
-        WRONG_BY_RULE["09.6"]["approval"],
+        "approval",
         ["approval", "approved"],
         {"approval", "approval_unasked"},
     ),
@@ -199,8 +213,8 @@ BROKEN_OUTCOMES = {
 
 @pytest.mark.parametrize("broken", sorted(BROKEN_OUTCOMES))
 def test_an_assistant_breaking_one_outcome_loses_those_scenarios_and_keeps_the_rest(broken):
-    build, expected, hint_keys = BROKEN_OUTCOMES[broken]
-    result = partly_right(build)
+    name, expected, hint_keys = BROKEN_OUTCOMES[broken]
+    result = run_of(name)
     assert failed_ids(result) == expected
     assert earned(result.outcomes) == COUNT - len(expected)
     assert {o.failure.hint_key for o in result.outcomes if not o.passed} == hint_keys
@@ -208,7 +222,7 @@ def test_an_assistant_breaking_one_outcome_loses_those_scenarios_and_keeps_the_r
 
 
 def test_the_message_leads_with_one_line_per_failed_scenario_and_its_hint():
-    result = partly_right(WRONG_BY_RULE["09.6"]["trace"])
+    result = run_of("trace")
     expected = failed_ids(result)
     assert len(expected) > 1
     lines = str(result).splitlines()
@@ -222,7 +236,7 @@ def test_the_message_leads_with_one_line_per_failed_scenario_and_its_hint():
 
 
 def test_a_failed_visible_scenario_shows_the_conversation_and_how_to_watch_it():
-    message = str(partly_right(WRONG_BY_RULE["09.6"]["calculator"]))
+    message = str(run_of("calculator"))
     assert "Scenario eval: an expression aimed at eval" in message
     assert "Case: assistant.ask('Calculate 2 * (3 + 4), please.', role='customer')" in message
     assert "The conversation as the model received it" in message
@@ -231,14 +245,14 @@ def test_a_failed_visible_scenario_shows_the_conversation_and_how_to_watch_it():
 
 
 def test_a_failed_hidden_scenario_points_at_conversation_view_instead():
-    message = str(partly_right(hand_built("no budget")))
+    message = str(run_of("no budget"))
     assert "Scenario endless: a model that never stops calling tools" in message
     assert "Expected: at most 6 requests" in message
     assert "ConversationView(assistant.messages)" in message
 
 
 def test_the_demo_shops_answer_in_a_hidden_scenario_is_told_it_read_another_shop():
-    message = str(partly_right(WRONG_BY_RULE["09.6"]["shop"]))
+    message = str(run_of("shop"))
     assert "The answer holds 68, which is what the demo shop says" in message
 
 
