@@ -94,7 +94,10 @@ def server_script(tmp_path_factory):
     return str(path)
 
 
-@pytest.fixture(params=["2026-07-28", "2025-11-25"])
+PROTOCOLS = ["2026-07-28", "2025-11-25"]
+
+
+@pytest.fixture(params=PROTOCOLS)
 def protocol(request):
     return request.param
 
@@ -109,13 +112,39 @@ def with_session(script, body, protocol):
     return anyio.run(main)
 
 
-def test_an_sdk_servers_listing_becomes_tools_the_api_accepts_with_its_own_schemas(
-    server_script, protocol
-):
+class Shared:
+    """A session on one SDK server, kept open on a loop of its own (an anyio blocking portal)
+    for the tests whose calls leave the server's to-dos as they are: a listing, and calls it
+    answers with isError or refuses. Starting the server is most of such a test's time; a
+    test that adds or finishes a to-do starts its own (``with_session``)."""
+
+    def __init__(self, portal, session):
+        self.portal, self.session = portal, session
+
+    def run(self, body):
+        async def main():
+            with anyio.fail_after(120):
+                return await body(self.session)
+
+        return self.portal.call(main)
+
+
+@pytest.fixture(scope="module", params=PROTOCOLS)
+def shared(request, server_script):
+    from anyio.from_thread import start_blocking_portal
+
+    with start_blocking_portal() as portal:
+        connection = connect_stdio(server_script, protocol=request.param)
+        with portal.wrap_async_context_manager(connection) as session:
+            assert session.protocol_version == request.param
+            yield Shared(portal, session)
+
+
+def test_an_sdk_servers_listing_becomes_tools_the_api_accepts_with_its_own_schemas(shared):
     async def body(session):
         return (await session.list_tools()).tools
 
-    listing = with_session(server_script, body, protocol)
+    listing = shared.run(body)
     tools = mcp_tools_to_openai(listing)
     names = [tool["function"]["name"] for tool in tools]
     assert names == ["todo_add", "find_todos", "finish", "share"]
@@ -164,43 +193,36 @@ class Recorded:
         return self.policy.respond(request)
 
 
-def tool_errors(server_script, tool_call, protocol):
-    """What the model read for ``tool_call``, a call the SDK server answers with ``isError``."""
+def tool_errors(shared, tool_call):
+    """What the model read for ``tool_call``, a call the SDK server answers with ``isError``
+    (and so leaves its to-dos as they are)."""
     policy = Recorded(ScriptedPolicy([tool_call, "It failed."]))
 
     async def body(session):
         return await run_agent_with_mcp(make_client(policy), session, "Try it", model=MODEL)
 
-    assert with_session(server_script, body, protocol) == "It failed."
+    assert shared.run(body) == "It failed."
     (tool_message,) = [m for m in policy.requests[-1] if m["role"] == "tool"]
     return json.loads(tool_message["content"])
 
 
-def test_a_tool_error_the_sdk_server_raises_reaches_the_model_with_its_text(
-    server_script, protocol
-):
-    error = tool_errors(server_script, call("finish", number=9), protocol)
+def test_a_tool_error_the_sdk_server_raises_reaches_the_model_with_its_text(shared):
+    error = tool_errors(shared, call("finish", number=9))
     assert error == {"error": "Error executing tool finish: no to-do #9; the numbers are [1, 2]"}
 
 
-def test_a_crash_in_an_sdk_tool_reaches_the_model_as_an_error_without_its_cause(
-    server_script, protocol
-):
-    error = tool_errors(server_script, call("share", number=1, email="a@example.com"), protocol)
+def test_a_crash_in_an_sdk_tool_reaches_the_model_as_an_error_without_its_cause(shared):
+    error = tool_errors(shared, call("share", number=1, email="a@example.com"))
     assert error == {"error": "Error executing tool share"}  # the password stays in the log
 
 
-def test_arguments_an_sdk_tool_refuses_reach_the_model_as_an_error_naming_the_field(
-    server_script, protocol
-):
-    error = tool_errors(server_script, call("finish", number="two"), protocol)
+def test_arguments_an_sdk_tool_refuses_reach_the_model_as_an_error_naming_the_field(shared):
+    error = tool_errors(shared, call("finish", number="two"))
     assert error["error"].startswith("Error executing tool finish:") and "number" in error["error"]
 
 
-def test_an_unknown_tool_is_an_error_the_sdk_server_answers_and_the_loop_goes_on(
-    server_script, protocol
-):
-    error = tool_errors(server_script, call("todo_remove", number=1), protocol)
+def test_an_unknown_tool_is_an_error_the_sdk_server_answers_and_the_loop_goes_on(shared):
+    error = tool_errors(shared, call("todo_remove", number=1))
     assert "todo_remove" in error["error"]
 
 
