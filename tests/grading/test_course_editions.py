@@ -48,7 +48,7 @@ def payload(course_class) -> dict:
     return course_class.payload()
 
 
-@pytest.mark.parametrize(("student", "slug"), HANDED_IN, ids="{0[0]}-{0[1]}".format)
+@pytest.mark.parametrize(("student", "slug"), HANDED_IN, ids=[f"{s}-{n}" for s, n in HANDED_IN])
 def test_both_editions_of_the_same_answer_get_the_same_rows(course_class, payload, student, slug):
     chinese = twin(student, slug)
     english_csv = csv_rows(course_class, student, slug)
