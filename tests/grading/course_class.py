@@ -27,9 +27,9 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted(path.stem for path in (ROOT / "notebooks").glob("*.ipynb"))
-EDITIONS = {"en": "", "zh-CN": "zh-CN"}  # language -> the edition's folder under notebooks/
+EDITIONS = {"en": "", "zh-CN": "zh-CN"}  # language -> its folder in notebooks/ and solutions/
 WELCOME, REGISTRY, CAPSTONE = "00_welcome", "04_registry", "09_capstone"
-# One exercise changed in a solution: (lesson, cell id, what the solution says, what is said).
+# Wrong answers: lesson -> (the exercise cell's id, a line of its solution, the line handed in).
 WRONG = {
     # the greeting ignores the name
     WELCOME: ("w00-ex1", '    return f"Hello, {name}!"', '    return "Hello, Ada!"'),
@@ -67,7 +67,6 @@ def twin(student: str, slug: str) -> str:
 
 def hand_in(root: Path) -> Path:
     """The class folder: one folder per student, one notebook per lesson handed in."""
-
     kinds = {"untouched": "notebooks", "solutions": "solutions", "wrong": ""}
     for slug in LESSONS:
         for lang in EDITIONS:
