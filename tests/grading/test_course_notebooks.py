@@ -1,57 +1,26 @@
 """The real course: every student notebook grades to zero (not attempted, no crash), and every
 solution notebook grades to full marks, every check decided in the grader, nothing flagged. The
 capstone's scenario check earns partial credit through the same grader, and grades.json keeps
-each scenario."""
+each scenario. The class graded is ``course_class``'s (both editions in one run): the English
+students here, the editions compared in ``test_course_editions``."""
 
 from __future__ import annotations
 
 import json
-import shutil
-from pathlib import Path
 
-import nbformat
 import pytest
+from course_class import CAPSTONE, LESSONS, REGISTRY
 
-from course_lib.grading import GradeOptions, grade_all
 from course_lib.grading.canonical import default_canonical_dir, load_lessons
-from course_lib.grading.discover import discover
 from course_lib.grading.reference_use import needs_reference
 from course_lib.grading.report import summary_table, to_payload, write_outputs
 
-ROOT = Path(__file__).resolve().parents[2]
-LESSONS = sorted(path.stem for path in (ROOT / "notebooks").glob("*.ipynb"))
-CAPSTONE = "09_capstone"
-# A capstone that never asks the person: staff cancel an order nobody approved.
-UNGUARDED = (
-    "        approvals = ApprovalRegistry(strict, needs_approval=needs_approval, "
-    "approve=self.approve)",
-    "        approvals = strict",
-)
-
-
-def unguarded_capstone(target: Path) -> None:
-    nb = nbformat.read(ROOT / "solutions" / f"{CAPSTONE}.ipynb", as_version=4)
-    (cell,) = [cell for cell in nb.cells if cell.get("id") == "w09-assistant"]
-    assert UNGUARDED[0] in cell.source
-    cell.source = cell.source.replace(*UNGUARDED)
-    target.mkdir(exist_ok=True)
-    nbformat.write(nb, target / f"{CAPSTONE}.ipynb")
+LATER = ("05_agent_loop", "06_hardening", "07_other_protocols", "08_mcp", CAPSTONE)
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory: pytest.TempPathFactory):
-    if not LESSONS:
-        pytest.skip("no lesson notebooks built yet")
-    root = tmp_path_factory.mktemp("course")
-    for slug in LESSONS:
-        for student, folder in (("untouched", "notebooks"), ("solutions", "solutions")):
-            (root / student).mkdir(exist_ok=True)
-            shutil.copy(ROOT / folder / f"{slug}.ipynb", root / student / f"{slug}.ipynb")
-    if CAPSTONE in LESSONS:
-        unguarded_capstone(root / "unguarded")
-    lessons = load_lessons(default_canonical_dir())
-    results = grade_all(discover(root), lessons, GradeOptions(jobs=2))
-    return {(result.student, result.notebook): result for result in results}
+def graded(course_class):
+    return course_class.results
 
 
 @pytest.mark.parametrize("slug", LESSONS)
@@ -76,8 +45,8 @@ def test_the_capstone_of_a_student_who_solved_04_to_08_runs_on_their_own_parts_o
     """The report says how many of the capstone's parts were the student's: all of them, and
     no line names an exercise to finish. (The solutions are one student's folder, so lessons
     04 to 08 were passed in the same run; the full marks of 05-09 after a solved 04 are
-    test_solution_notebook_grades_to_full_marks'; tests/toolkit/test_grading_toolkit.py has
-    the students without a passed 04.)"""
+    test_solution_notebook_grades_to_full_marks'; the student without a passed 04 is below,
+    the others in tests/toolkit/test_grading_toolkit.py.)"""
     if ("solutions", CAPSTONE) not in graded:
         pytest.skip(f"{CAPSTONE} is not built")
     result = graded[("solutions", CAPSTONE)]
@@ -112,9 +81,9 @@ def test_the_lessons_that_need_the_reference_are_those_whose_demos_show_it():
 def test_a_09_capstone_that_never_asks_the_person_earns_partial_credit_and_keeps_each_scenario(
     graded, tmp_path
 ):
-    if ("unguarded", CAPSTONE) not in graded:
+    if ("wrong", CAPSTONE) not in graded:
         pytest.skip(f"{CAPSTONE} is not built")
-    result = graded[("unguarded", CAPSTONE)]
+    result = graded[("wrong", CAPSTONE)]
     write_outputs(tmp_path, to_payload([result]))
     payload = json.loads((tmp_path / "grades.json").read_text(encoding="utf-8"))
     rows = {row["exercise"]: row for row in payload["grades"]}
@@ -129,10 +98,29 @@ def test_a_09_capstone_that_never_asks_the_person_earns_partial_credit_and_keeps
     assert "2 of 16 scenarios failed" in rows["09.6"]["message"]
     failed = [s["id"] for s in rows["09.6"]["scenarios"] if not s["passed"]]
     assert (failed, len(rows["09.6"]["scenarios"])) == (["approval", "approved"], 16)
-    graded_here = payload["totals"]["unguarded"]["notebooks"][CAPSTONE]
+    graded_here = payload["totals"]["wrong"]["notebooks"][CAPSTONE]
     assert (graded_here["points"], graded_here["max_points"]) == (24, 26)
     assert graded_here["isolation"]["environment"] == "allowlist"
     report = summary_table(to_payload([result, graded[("solutions", CAPSTONE)]]))
     assert f"scenarios of {CAPSTONE} 09.6 (submissions that passed each):" in report
     assert any(line.split()[:2] == ["1/2", "approval"] for line in report.splitlines())
     assert any(line.split()[:2] == ["2/2", "price"] for line in report.splitlines())
+
+
+# The student who solved every lesson but 04, handed in from the Chinese edition (the grader's
+# notes speak it): lessons 05-09 run on the course's ToolRegistry and lose no point for it.
+NO_04 = "zh-skipped-04"
+FINISH_04_1 = "使用课程提供的 ToolRegistry：完成练习 04.1 后就会用你自己的。"
+
+
+@pytest.mark.parametrize("slug", LATER)
+def test_a_blank_lesson_04_costs_no_point_in_a_later_lesson(graded, slug):
+    assert graded[(NO_04, REGISTRY)].points == 0
+    assert graded[(NO_04, slug)].points == graded[(NO_04, slug)].max_points > 0
+
+
+def test_the_capstone_of_a_student_without_04_uses_the_course_registry_and_says_so_once(graded):
+    found = graded[(NO_04, CAPSTONE)].notes
+    assert found[0].startswith("来自前面课程的部分：7 个中有 6 个是你自己的"), found
+    assert [line for line in found if line.startswith("使用课程提供的")] == [FINISH_04_1]
+    assert graded[(NO_04, "05_agent_loop")].notes[1:] == [FINISH_04_1]

@@ -23,7 +23,6 @@ import pytest
 from course_lib.toolkit import export, state
 
 ROOT = Path(__file__).resolve().parents[2]
-LATER = ("05_agent_loop", "06_hardening", "07_other_protocols", "08_mcp", "09_capstone")
 PROBE = (
     "\n\nif ToolRegistry.__module__ != 'my_toolkit.lesson04':\n"
     "    run_agent = None  # the probe: 05.1 passes only with the student's own registry\n"
@@ -55,10 +54,10 @@ def probe() -> nbformat.NotebookNode:
 
 def class_folder(root: Path) -> Path:
     students = {
-        # Lessons 06-09 after a solved 04 (full marks, the capstone on the student's own parts)
-        # are tests/grading/test_course_notebooks.py's: its solutions are one class folder.
+        # Lessons 05-09 after a solved 04 (full marks, the capstone on the student's own parts)
+        # and after a blank 04 (full marks too, the capstone saying which parts were the
+        # course's) are tests/grading/test_course_notebooks.py's: its class holds both students.
         "solved": {"04_registry": solution("04_registry"), "05_agent_loop": probe()},
-        "blank": {"04_registry": blank("04_registry")} | {slug: solution(slug) for slug in LATER},
         "blank_probe": {"04_registry": blank("04_registry"), "05_agent_loop": probe()},
         "failing_probe": {
             "04_registry": changed(solution("04_registry"), "w04-ex1-code", *WRONG_NAMES),
@@ -112,14 +111,6 @@ def grades(graded: dict) -> dict[tuple[str, str], dict[str, dict]]:
     return found
 
 
-def notes(graded: dict, student: str, slug: str) -> list[str]:
-    return graded["totals"][student]["notebooks"][slug]["notes"]
-
-
-def points(rows: dict[str, dict]) -> tuple[int, int]:
-    return sum(r["points"] for r in rows.values()), sum(r["max_points"] for r in rows.values())
-
-
 def test_lesson_05_uses_the_students_registry_when_the_graders_04_checks_passed(grades):
     assert {r["status"] for r in grades[("solved", "04_registry")].values()} == {"passed"}
     assert grades[("solved", "05_agent_loop")]["05.1"]["status"] == "passed"
@@ -134,27 +125,6 @@ def test_lesson_05_uses_the_course_registry_when_04_is_blank_whatever_the_course
 def test_lesson_05_uses_the_course_registry_when_an_04_exercise_fails(grades):
     assert grades[("failing_probe", "04_registry")]["04.1"]["status"] == "failed"
     assert grades[("failing_probe", "05_agent_loop")]["05.1"]["status"] == "failed"
-
-
-@pytest.mark.parametrize("slug", LATER)
-def test_a_blank_lesson_04_costs_no_point_in_a_later_lesson(grades, slug):
-    assert points(grades[("blank", "04_registry")])[0] == 0
-    earned, total = points(grades[("blank", slug)])
-    assert earned == total
-
-
-CAPSTONE = "09_capstone"
-CAPSTONE_TAKES = 7  # the parts 09's cells take from the toolkit (its setup cell)
-FINISH_04_1 = "Using the course's ToolRegistry: finish exercise 04.1 to use yours."
-
-
-def test_the_capstone_of_a_student_without_04_uses_the_course_registry_and_says_so_once(
-    graded, grades
-):
-    found = notes(graded, "blank", CAPSTONE)
-    assert found[0].startswith(f"Parts from earlier lessons: {CAPSTONE_TAKES - 1} of 7 were yours")
-    assert [line for line in found if line.startswith("Using the course's")] == [FINISH_04_1]
-    assert [line for line in notes(graded, "blank", "05_agent_loop")][1:] == [FINISH_04_1]
 
 
 @pytest.fixture(scope="module")

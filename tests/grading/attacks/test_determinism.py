@@ -1,7 +1,9 @@
 """Regrading writes byte-identical files, even for notebooks built to make every run differ:
 memory addresses, temporary folders, clock readings and set orders in their error messages, a
 kernel that dies. Graded twice, with different parallelism and in different scratch folders,
-every file of the gradebook (CSV, JSON, report, feedback) is the same to the byte."""
+every file of the gradebook (CSV, JSON, report, feedback) is the same to the byte, in either
+edition (issue 28): some answers are handed in from the Chinese edition too, and their feedback
+pages speak Chinese."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import nbformat
 import pytest
 from grading_lesson import CHECK_MODULE, SLUG, SOLUTIONS, submission, write
 
@@ -57,6 +60,8 @@ RUN_DEPENDENT = {
 
 # A plain wrong answer: what the check got back is data the learner needs, kept as it was.
 WRONG = "def double(x):\n    return 2 ** 100 + x"
+# Students whose notebook is handed in again from the Chinese edition, as ``<student>_zh``.
+CHINESE = ("honest", "wrong", "clock_from_the_check", "dies")
 
 
 @pytest.fixture(scope="module")
@@ -66,6 +71,10 @@ def runs(tmp_path_factory, canonical_dir) -> tuple[Path, Path]:
         write(root / student / f"{SLUG}.ipynb", submission({**SOLVED_90_2, "90.1": source}))
     write(root / "honest" / f"{SLUG}.ipynb", submission(SOLUTIONS))
     write(root / "wrong" / f"{SLUG}.ipynb", submission({**SOLUTIONS, "90.1": WRONG}))
+    for student in CHINESE:
+        nb = nbformat.read(root / student / f"{SLUG}.ipynb", as_version=4)
+        nb.metadata["course"]["lang"] = "zh-CN"
+        write(root / f"{student}_zh" / f"{SLUG}.ipynb", nb)
     outs = []
     for jobs in ("1", "2"):
         # A regrade is another grader process: its own fork server and kernel zygote (whose
@@ -88,9 +97,24 @@ def files(out: Path) -> dict[str, bytes]:
 def test_two_gradings_write_byte_identical_files(runs):
     first, second = files(runs[0]), files(runs[1])
     assert sorted(first) == sorted(second)
-    assert {"grades.csv", "grades.json", "report.html"} <= set(first)
+    assert {"grades.csv", "grades.json", "report.html", "feedback/wrong_zh.md"} <= set(first)
     for name in first:
         assert first[name] == second[name], name
+
+
+def test_the_chinese_editions_answers_get_the_english_rows_and_chinese_feedback(runs):
+    payload = json.loads((runs[0] / "grades.json").read_text(encoding="utf-8"))
+    rows = {}
+    for row in payload["grades"]:
+        rows.setdefault(row["student"], []).append(
+            (row["exercise"], row["status"], row["points"], (row.get("failure") or {}).get("case"))
+        )
+    for student in CHINESE:
+        assert rows[f"{student}_zh"] == rows[student], student
+        assert payload["totals"][f"{student}_zh"]["notebooks"][SLUG]["language"] == "zh-CN"
+    chinese = (runs[0] / "feedback" / "wrong_zh.md").read_text(encoding="utf-8")
+    english = (runs[0] / "feedback" / "wrong.md").read_text(encoding="utf-8")
+    assert "用例：" in chinese and "Case:" not in chinese and "Case:" in english
 
 
 def messages(out: Path) -> dict[str, str]:
@@ -142,11 +166,9 @@ def test_a_set_in_a_message_comes_out_in_the_same_order(runs):
 
 def test_the_run_dependent_notebooks_cost_only_their_exercise(runs):
     payload = json.loads((runs[0] / "grades.json").read_text(encoding="utf-8"))
-    assert {s: t["points"] for s, t in payload["totals"].items()} == {
-        **dict.fromkeys(RUN_DEPENDENT, 3),
-        "honest": 6,
-        "wrong": 4,
-    }
+    expected = {**dict.fromkeys(RUN_DEPENDENT, 3), "honest": 6, "wrong": 4}
+    expected |= {f"{student}_zh": expected[student] for student in CHINESE}
+    assert {s: t["points"] for s, t in payload["totals"].items()} == expected
 
 
 @pytest.mark.parametrize(
