@@ -211,8 +211,9 @@ def _outcome(text: str) -> tuple[str | None, Any]:
     return kind, value
 
 
-FRESH_MAIN = (
-    "import os, sys; from course_lib.grading.analysis import run_job; "
+FRESH_MAIN = (  # without the IRI grammar, as the fork server (see without_iri_grammar)
+    "import os, sys; import course_lib.grading.without_iri_grammar; "
+    "from course_lib.grading.analysis import run_job; "
     "run_job(sys.argv[1], os.open(sys.argv[2], os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))"
 )
 

@@ -15,6 +15,7 @@ import pytest
 from grading_lesson import SOLUTIONS, submission, write
 
 from course_lib.grading.analysis import (
+    FRESH_MAIN,
     TIME_SIGNALS,
     AnalysisFailed,
     analyse,
@@ -74,7 +75,7 @@ def test_a_child_out_of_memory_is_a_clear_failure(tmp_path, lesson, road):
 def slow_to_read(tmp_path_factory, lesson):
     """A notebook that takes seconds of CPU to read, and how many (measured here: CPU time,
     which a busy machine does not shrink, unlike what it costs on the clock)."""
-    path = write(tmp_path_factory.mktemp("slow") / "90_test.ipynb", chained(1200))
+    path = write(tmp_path_factory.mktemp("slow") / "90_test.ipynb", chained(800))
     start = time.process_time()
     analyse(path.read_bytes(), lesson)
     return path, time.process_time() - start
@@ -140,3 +141,12 @@ def test_what_the_child_sends_back_is_bounded_by_the_code_not_the_file(tmp_path,
         plain.prints,
     )
     assert padded.sanitized.notebook.cells[3].metadata == {"tags": ["mine"]}
+
+
+def test_a_fresh_child_goes_without_the_iri_grammar():
+    """As the fork server's children: jsonschema (which nbformat imports) would build its IRI
+    grammar (seconds of CPU on a busy machine) for a check the reading never makes."""
+    imports = FRESH_MAIN.split("run_job(sys.argv")[0]
+    code = imports + "import nbformat; print(sys.modules.get('rfc3987_syntax', 'absent'))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "None"

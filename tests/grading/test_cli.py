@@ -98,7 +98,8 @@ def test_a_fresh_pytest_process_per_submission_grades_exactly_as_the_fork_server
     """Where there is no fork (or with COURSE_GRADE_FORK=0) each submission gets a new Python
     process started from ``runner.PYTEST_MAIN``: the same files, byte for byte."""
     monkeypatch.setenv("COURSE_GRADE_FORK", "0")
-    assert grade(submissions, tmp_path, canonical_dir) == 0
+    # two at once, as the single run (the files are the same whatever the number of jobs)
+    assert grade(submissions, tmp_path, canonical_dir, "--jobs", "2") == 0
     for name in FILES:
         assert (tmp_path / name).read_bytes() == (single_run / name).read_bytes(), name
 

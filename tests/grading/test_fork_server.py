@@ -9,7 +9,6 @@ grading tests run notebooks through the same server.
 from __future__ import annotations
 
 import os
-import sys
 import threading
 import time
 from pathlib import Path
@@ -100,15 +99,14 @@ def test_many_jobs_at_once_each_get_their_own_reply(server, tmp_path):
     assert {n: r["exit"] for n, r in replies.items()} == {n: 0 if n % 2 else 5 for n in range(8)}
 
 
-def test_a_server_that_died_is_started_again_for_the_next_job(tmp_path):
-    server = ForkServer((), grading_env())
-    try:
-        assert job(server, tmp_path / "a", PASSING)["exit"] == 0
-        server.process.kill()
-        server.process.wait()
-        assert job(server, tmp_path / "b", PASSING)["exit"] == 0
-    finally:
-        server.stop()
+def test_a_server_that_died_is_started_again_for_the_next_job(server, tmp_path):
+    """(The module's server: the tests after this one get the one started again.)"""
+    assert job(server, tmp_path / "a", PASSING)["exit"] == 0
+    died = server.process
+    died.kill()
+    died.wait()
+    assert job(server, tmp_path / "b", PASSING)["exit"] == 0
+    assert server.process is not died and server.process.poll() is None
 
 
 def test_the_child_holds_none_of_the_servers_pipes(server, tmp_path):
@@ -182,21 +180,14 @@ def test_a_child_finds_every_lessons_checks_and_their_deferred_imports_loaded(se
     assert reply["exit"] == 0, (tmp_path / "log.txt").read_text(encoding="utf-8")
 
 
-def test_warming_up_starts_no_thread(tmp_path):
+def test_warming_up_starts_no_thread(server, tmp_path):
     """The server forks while it holds no thread: an import that started one would leave the
-    children with a lock some thread held."""
-    import subprocess
-
-    code = (
-        "import threading\n"
-        "from course_lib.grading.fork_server import warm_imports\n"
-        "warm_imports([])\n"
-        "print(threading.active_count())\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    )  # no time limit: only the imports run, however long a busy machine takes
-    assert out.stdout.strip() == "1"
+    children with a lock some thread held. (A warm job is forked once the server has taken
+    every warm step: the base imports and every lesson's.)"""
+    if not Path("/proc/self/task").exists():
+        pytest.skip("needs /proc")
+    assert job(server, tmp_path, WARM, warm=True)["exit"] == 0
+    assert os.listdir(f"/proc/{server.process.pid}/task") == [str(server.process.pid)]
 
 
 def test_the_deferred_imports_are_read_from_inside_functions_only():

@@ -118,7 +118,7 @@ def test_an_endless_target_is_interrupted_at_the_deadline(exercises, kernel):
     assert kernel.run_quietly("def double(x):\n    while True:\n        pass", 10) == "ok"
     try:
         with pytest.raises(CheckTimeout):
-            run_check(exercises["98.1"], KernelChannel(kernel, timeout=3))
+            run_check(exercises["98.1"], KernelChannel(kernel, timeout=1))
         assert kernel.is_alive()
     finally:
         kernel.run_quietly(TARGETS, 10)
@@ -188,7 +188,7 @@ def test_a_target_that_swallows_the_timeouts_interrupt_still_frees_the_kernel(ex
     assert kernel.run_quietly(swallowing, 10) == "ok"
     try:
         with pytest.raises(CheckTimeout):
-            run_check(exercises["98.1"], KernelChannel(kernel, timeout=3))
+            run_check(exercises["98.1"], KernelChannel(kernel, timeout=1))
         assert kernel.run_quietly("next_cell = 1", 10) == "ok"
     finally:
         kernel.run_quietly(TARGETS, 10)
@@ -225,7 +225,7 @@ def test_a_forged_serve_loop_that_never_answers_times_out(exercises, kernel):
     try:
         assert kernel.run_quietly(forged + "__course_driver__ = F()", 10) == "ok"
         with pytest.raises(CheckTimeout):
-            run_check(exercises["98.1"], KernelChannel(kernel, timeout=3))
+            run_check(exercises["98.1"], KernelChannel(kernel, timeout=1))
         assert kernel.run_quietly("next_cell = 1", 10) == "ok"
     finally:
         kernel.run_quietly("__course_driver__ = real_driver", 10)

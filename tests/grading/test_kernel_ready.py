@@ -33,26 +33,41 @@ from course_lib.grading.plugin import GradingSession, KernelStartFailed
 LATE_MS = 1500
 
 
-def zygote_of_our_own():
+@pytest.fixture(scope="module")
+def module_zygote():
+    """One zygote for this module's tests that fork their kernels from one; set aside (the
+    grader's side holds none) outside those tests, so that the others' kernels are exec'd."""
     if not kernel_zygote.wanted():
         pytest.skip("the zygote is Linux-only")
     kernel_zygote.start(kernel_environment(dict(os.environ), home="/", runtime="/"))
+    held = (kernel_zygote._control, kernel_zygote._process)
+    kernel_zygote._control = kernel_zygote._process = None
+    yield held
+    kernel_zygote._control, kernel_zygote._process = held
+    kernel_zygote.stop()
+
+
+def use(held, monkeypatch) -> None:
+    """The module's zygote is the grader's for this test alone, and still serving."""
+    assert held[1].poll() is None
+    monkeypatch.setattr(kernel_zygote, "_control", held[0])
+    monkeypatch.setattr(kernel_zygote, "_process", held[1])
+    assert kernel_zygote.available()
 
 
 @pytest.fixture(params=["zygote", "exec"])
-def how_started(request):
-    """Kernels forked by a zygote of this test's own, or started with exec."""
+def how_started(request, monkeypatch):
+    """Kernels forked by the module's zygote, or started with exec."""
     if request.param == "zygote":
-        zygote_of_our_own()
-    yield request.param
-    kernel_zygote.stop()
+        use(request.getfixturevalue("module_zygote"), monkeypatch)
+    else:
+        assert not kernel_zygote.available()
+    return request.param
 
 
 @pytest.fixture
-def zygote():
-    zygote_of_our_own()
-    yield
-    kernel_zygote.stop()
+def zygote(module_zygote, monkeypatch):
+    use(module_zygote, monkeypatch)
 
 
 @pytest.fixture
@@ -160,12 +175,12 @@ def test_a_kernel_whose_heartbeat_falls_silent_counts_as_dead(monkeypatch, tmp_p
     try:
         pid = kernel.km.provisioner.process.pid
         assert kernel.is_alive()
-        monkeypatch.setattr(kernel_module, "HEARTBEAT_SILENCE", 2.0)
+        monkeypatch.setattr(kernel_module, "HEARTBEAT_SILENCE", 1.0)
         os.killpg(pid, signal.SIGSTOP)  # the launcher and the kernel stop: nothing answers
         try:
             assert eventually(lambda: not kernel.is_alive(), 30)
             assert kernel.km.is_alive()  # the processes are still there, only silent
-            assert "stopped answering: no heartbeat for 2 s" in kernel.exit_description()
+            assert "stopped answering: no heartbeat for 1 s" in kernel.exit_description()
             with pytest.raises(KernelDied, match="stopped answering"):
                 kernel.get_message("shell", timeout=None)
         finally:

@@ -29,14 +29,58 @@ pytestmark = pytest.mark.skipif(not kernel_zygote.wanted(), reason="the zygote i
 SECRET = "COURSE_TEST_GRADER_SECRET"
 
 
-@pytest.fixture
-def zygote(monkeypatch):
-    """A zygote for this test alone, started while the grader's environment holds a secret."""
-    monkeypatch.setenv(SECRET, "sk-the-graders-own-key")
+def _start_zygote():
     kernel_zygote.start(kernel_environment(dict(os.environ), home="/", runtime="/"))
     assert kernel_zygote.available()
-    yield kernel_zygote._process
+    return kernel_zygote._process
+
+
+@pytest.fixture(scope="module")
+def shared_zygote():
+    """One zygote for the tests that only use it (each test asserts that it is still serving:
+    see ``zygote``), started while the grader's environment holds a secret, which stays there
+    while the tests run."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(SECRET, "sk-the-graders-own-key")
+        process = _start_zygote()
+        yield process
+        kernel_zygote.stop()
+    assert not kernel_zygote.available()
+
+
+@pytest.fixture
+def zygote(shared_zygote):
+    """The shared zygote, still running and the one kernels are forked from."""
+    assert shared_zygote.poll() is None
+    assert kernel_zygote.available() and kernel_zygote._process is shared_zygote
+    yield shared_zygote
+    assert kernel_zygote._process is shared_zygote
+
+
+@pytest.fixture
+def own_zygote(monkeypatch):
+    """A zygote for this test alone (it kills or stops it), started while the grader's
+    environment holds a secret; the shared one, if any, is set aside meanwhile."""
+    set_aside(monkeypatch)
+    monkeypatch.setenv(SECRET, "sk-the-graders-own-key")
+    process = _start_zygote()
+    yield process
     kernel_zygote.stop()
+    assert not kernel_zygote.available()
+
+
+@pytest.fixture
+def no_zygote(monkeypatch):
+    """No zygote for this test's kernels: the grader's side holds none (as after ``stop``),
+    while the shared one, if any, is set aside."""
+    set_aside(monkeypatch)
+
+
+def set_aside(monkeypatch) -> None:
+    """The grader's side holds no zygote until the test ends (as after ``stop``); one it held
+    goes on running, and is the grader's again afterwards."""
+    monkeypatch.setattr(kernel_zygote, "_control", None)
+    monkeypatch.setattr(kernel_zygote, "_process", None)
     assert not kernel_zygote.available()
 
 
@@ -63,13 +107,13 @@ SURROUNDINGS = (
 )
 
 
-def test_a_kernel_forked_by_the_zygote_is_kept_apart_as_an_execd_one(zygote, tmp_path):
+def test_a_kernel_forked_by_the_zygote_is_kept_apart_as_an_execd_one(zygote, tmp_path, monkeypatch):
     """The same isolation record, and the same surroundings for the learner's code (the
     environment's names, interpreter flags, import path, working folder, umask)."""
     seen = {}
     for how in ("forked", "execd"):
         if how == "execd":
-            kernel_zygote.stop()
+            set_aside(monkeypatch)
         kernel = start_kernel(tmp_path, how)
         try:
             expected = kernel_zygote.LauncherProcess if how == "forked" else subprocess.Popen
@@ -128,14 +172,18 @@ EXITS = (
 
 
 @pytest.mark.parametrize("how", ["forked", "execd"])
-def test_exit_codes_and_signals_are_reported_as_for_a_child(how, zygote, tmp_path):
+def test_exit_codes_and_signals_are_reported_as_for_a_child(how, request, tmp_path):
     """(The kernel is the init of its PID namespace: a signal it sends itself is ignored, so
-    the signals here are a real fault and a kill from outside.)"""
-    if how == "execd":
-        kernel_zygote.stop()
-    for number, (code, said) in enumerate(EXITS):
-        kernel = start_kernel(tmp_path, f"k{number}")
-        try:
+    the signals here are a real fault and a kill from outside.) A kernel that lives on serves
+    the next case."""
+    request.getfixturevalue("zygote" if how == "forked" else "no_zygote")
+    kernel = None
+    try:
+        for number, (code, said) in enumerate(EXITS):
+            if kernel is None:
+                kernel = start_kernel(tmp_path, f"k{number}")
+                expected = kernel_zygote.LauncherProcess if how == "forked" else subprocess.Popen
+                assert isinstance(launcher_of(kernel), expected)
             if code is None:
                 os.kill(kernel_pid(kernel), 9)
             else:
@@ -146,7 +194,10 @@ def test_exit_codes_and_signals_are_reported_as_for_a_child(how, zygote, tmp_pat
             with pytest.raises(KernelDied, match=said):
                 for _ in range(100):
                     kernel.evaluate("'still here?'", timeout=60)
-        finally:
+            kernel.stop()
+            kernel = None
+    finally:
+        if kernel is not None:
             kernel.stop()
 
 
@@ -218,14 +269,14 @@ def test_the_kernel_ends_when_the_grader_that_asked_for_it_ends(zygote, tmp_path
         kernel.stop()
 
 
-def test_a_running_kernel_outlives_the_zygote(zygote, tmp_path):
+def test_a_running_kernel_outlives_the_zygote(own_zygote, tmp_path):
     """Where a kernel could signal the zygote (no PID namespace, no Landlock scoping), killing it
     must not take the other submissions' running kernels with it: they go on, and their end is
     still noticed; new kernels start the ordinary way."""
     kernel = start_kernel(tmp_path, "running")
     try:
-        zygote.kill()
-        zygote.wait()
+        own_zygote.kill()
+        own_zygote.wait()
         assert kernel.evaluate("'goes on'", timeout=60) == "goes on"
         kernel.kc.execute("import os; os._exit(6)")
         with pytest.raises(KernelDied):
@@ -254,9 +305,9 @@ def test_kernels_of_one_grader_are_separate_processes_with_separate_state(zygote
         second.stop()
 
 
-def test_where_the_zygote_is_gone_the_kernel_starts_the_ordinary_way(zygote, tmp_path):
-    zygote.kill()
-    zygote.wait()
+def test_where_the_zygote_is_gone_the_kernel_starts_the_ordinary_way(own_zygote, tmp_path):
+    own_zygote.kill()
+    own_zygote.wait()
     kernel = start_kernel(tmp_path)
     try:
         assert isinstance(launcher_of(kernel), subprocess.Popen)
@@ -308,7 +359,7 @@ def test_the_zygote_never_reads_a_request_itself(zygote, tmp_path):
     maps = Path(f"/proc/{zygote.pid}/maps").read_text().splitlines()
     heap = [line for line in maps if line.split()[1].startswith("rw")]
     assert heap
-    memory = b""
+    memory = bytearray()  # grown in place: adding to bytes copies it all each time
     with open(f"/proc/{zygote.pid}/mem", "rb") as handle:
         for line in heap:
             start, end = (int(part, 16) for part in line.split()[0].split("-"))
@@ -339,9 +390,9 @@ def test_a_request_it_cannot_serve_is_refused_without_stopping_it(zygote, tmp_pa
         kernel.stop()
 
 
-def test_stopping_the_grader_side_ends_the_zygote(zygote):
+def test_stopping_the_grader_side_ends_the_zygote(own_zygote):
     kernel_zygote.stop()
-    assert zygote.poll() is not None
+    assert own_zygote.poll() is not None
 
 
 def test_interrupt_signal_goes_to_the_launchers_group(zygote, tmp_path):

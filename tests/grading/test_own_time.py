@@ -131,13 +131,31 @@ def test_a_thread_seen_later_is_watched_from_then_on(crowded_cpu):
     assert seen["after"] > 0.2, seen
 
 
+def new_kernel(folder: Path) -> GuardedKernel:
+    folder.mkdir()
+    return GuardedKernel(str(folder), memory_mb=2048, output_cap=100_000)
+
+
+@pytest.fixture(scope="module")
+def kernels(tmp_path_factory):
+    """The kernel the tests share (one started anew only if a test left it unable to run a
+    cell), in a list that holds the current one."""
+    root = tmp_path_factory.mktemp("kernels")
+    held = [new_kernel(root / "0")]
+    yield held, root
+    held[0].stop()
+
+
 @pytest.fixture
-def kernel(tmp_path: Path):
-    workdir = tmp_path / "w"
-    workdir.mkdir()
-    kernel = GuardedKernel(str(workdir), memory_mb=2048, output_cap=100_000)
-    yield kernel
-    kernel.stop()
+def kernel(kernels):
+    """An idle kernel free to run a cell, on every CPU this process may use."""
+    held, root = kernels
+    if not (held[0].is_alive() and held[0].run_quietly("pass", 30) == "ok"):
+        held[0].stop()
+        held[0] = new_kernel(root / str(len(os.listdir(root))))
+    yield held[0]
+    for pid, _ in held[0]._kernel_tasks():
+        os.sched_setaffinity(pid, os.sched_getaffinity(0))
 
 
 def crowd(kernel: GuardedKernel, cpu: int) -> None:
