@@ -40,6 +40,27 @@ def open_alone(page, path: str, *, kernel: bool = True) -> None:
     page.evaluate(OPEN_ALONE, [path, kernel])
 
 
+# The cell is the notebook's active one and its editor has the keyboard.
+HAS_THE_KEYBOARD = (
+    "cell => cell.classList.contains('jp-mod-active') && cell.contains(document.activeElement)"
+)
+
+
+def click_into(cell, *, seconds: float) -> None:
+    """Click into the editor of ``cell`` (a Playwright locator of a ``.jp-CodeCell``), again
+    until the cell has the keyboard (``seconds`` bounds a hang). A notebook still laying itself
+    out (its markdown renders after its code cells) can move another cell under the pointer
+    between Playwright's checks and the click: seen on a busy machine, where Shift+Enter then
+    rendered a markdown cell and the code cell never ran."""
+    deadline = time.monotonic() + seconds
+    while True:
+        cell.scroll_into_view_if_needed()
+        cell.locator(".jp-InputArea-editor").click()
+        if cell.evaluate(HAS_THE_KEYBOARD) or time.monotonic() > deadline:
+            return
+        time.sleep(0.2)
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -19,10 +19,10 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import lab_server
 import pytest
 from course_launcher import jupyter, main
 from course_launcher.environment import CourseEnv
@@ -40,6 +40,8 @@ WRONG_CELL = "hard_coded_greeting"
 # A wrong answer to 00.1, typed into its exercise cell as a learner would.
 WRONG_ANSWER = 'def greeting(name: str) -> str:\n    return "Hello, Ada!"\n'
 WIDGET_LESSON = "04_registry"  # a Chinese lesson with a ToolForm, solved (the cells above it run)
+WIDGET_CELL = 'ToolForm(registry, "search_notes")'  # the code cell that shows it
+RUN_ALL_ABOVE = "运行选中单元格上方的所有单元格"  # JupyterLab's Run > Run All Above Selected Cell
 # No autosave, and every cell on the page (no windowing), in this JupyterLab's own settings.
 LAB_SETTINGS = {
     "@jupyterlab/docmanager-extension/plugin": {"autosave": False},
@@ -150,24 +152,8 @@ def code_cell(page, text: str):
     return cell
 
 
-# The cell is the notebook's active one and its editor has the keyboard.
-HAS_THE_KEYBOARD = (
-    "cell => cell.classList.contains('jp-mod-active') && cell.contains(document.activeElement)"
-)
-
-
 def click_into(cell) -> None:
-    """Click into ``cell``'s editor, again until the cell has the keyboard (bounded by HANG_MS).
-    A notebook still laying itself out (its markdown renders after its code cells) can move
-    another cell under the pointer between Playwright's checks and the click: seen on a busy
-    machine, where Shift+Enter then rendered a markdown cell and the code cell never ran."""
-    deadline = time.monotonic() + HANG_MS / 1000
-    while True:
-        cell.scroll_into_view_if_needed()
-        cell.locator(".jp-InputArea-editor").click()
-        if cell.evaluate(HAS_THE_KEYBOARD) or time.monotonic() > deadline:
-            return
-        time.sleep(0.2)
+    lab_server.click_into(cell, seconds=HANG_MS / 1000)
 
 
 def test_a_wrong_answer_in_the_chinese_lesson_00_fails_its_check_with_a_chinese_message_and_hint(
@@ -196,9 +182,15 @@ def test_a_chinese_widget_lesson_shows_the_widgets_labels_in_chinese(chinese_lab
     from playwright.sync_api import expect
 
     open_lesson(chinese_lab, page, f"zh-CN/{WIDGET_LESSON}.ipynb")
-    page.locator(".jp-Notebook .jp-Cell").first.click()  # the notebook is the current one
+    # The lesson up to its ToolForm, as a learner gets there: the cells above it, then its own
+    # cell. The rest of the lesson has no part in the widget, and the Call below would wait in
+    # the kernel's queue behind all of it.
+    widget_cell = code_cell(page, WIDGET_CELL)
+    click_into(widget_cell)  # the selected cell, for the menu
     page.locator(".lm-MenuBar-itemLabel").get_by_text("运行", exact=True).click()
-    page.locator(".lm-Menu-itemLabel").get_by_text("运行所有单元格", exact=True).click()
+    page.locator(".lm-Menu-itemLabel").get_by_text(RUN_ALL_ABOVE, exact=True).click()
+    click_into(widget_cell)
+    page.keyboard.press("Shift+Enter")
     form = page.locator(".course-tool-form").first
     form.wait_for(state="visible", timeout=HANG_MS)
     form.scroll_into_view_if_needed()

@@ -1,9 +1,11 @@
 """The widgets in a real browser: JupyterLab on loopback, driven by Debian's Chromium.
 
-For each notebook in ``NOTEBOOKS``: open it in JupyterLab (``?reset``), run all cells from the
-Run menu, check that no cell failed, then find every course widget on the page and make it react
-as a learner would: type into a SchemaExplorer, press Call on a ToolForm, look at a
-ConversationView's colours, change a ToolChoiceTrace's request. Screenshots go to
+For each notebook in ``NOTEBOOKS``: open it in JupyterLab (``?reset``), run it from the Run menu
+down to its last widget (the cells above it, then that cell: what comes after has no part in a
+widget above, and tests/test_notebooks.py runs every cell of every lesson), check that no cell
+failed, then find every course widget on the page and make it react as a learner would: type
+into a SchemaExplorer, press Call on a ToolForm, look at a ConversationView's colours, change a
+ToolChoiceTrace's request. Screenshots go to
 ``test-artifacts/widgets/``.
 
 For each lesson: open it and check that every Mermaid diagram became a picture. A lesson that
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
 import time
@@ -29,7 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from lab_server import STARTED, free_port, open_alone, serving, write_settings
+from lab_server import STARTED, click_into, free_port, open_alone, serving, write_settings
+
+from course_lib.widgets import __all__ as WIDGET_NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 # Every notebook that shows a course widget; add lessons here as they use widgets.
@@ -138,9 +143,11 @@ def shoot(target, name: str) -> None:
 
 # -- running a notebook -----------------------------------------------------------------------
 
-ALL_CELLS_RAN = """() => {
+# The first ``count`` code cells have run (their prompts say ``[n]``).
+CELLS_RAN = """count => {
   const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')];
-  return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
+  return prompts.length >= count
+    && prompts.slice(0, count).every(p => /\\[\\d+\\]/.test(p.textContent));
 }"""
 NO_OUTPUTS = """() => document.querySelectorAll('.jp-Notebook .jp-OutputArea-child').length === 0"""
 RUNNING = """() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
@@ -182,16 +189,35 @@ def open_notebook(page, notebook: str, diagrams: dict[str, dict], *, kernel: boo
         diagrams[notebook] = diagram_state(page, notebook)
 
 
-def run_all_cells(page, notebook: str, diagrams: dict[str, dict]) -> None:
-    """Open ``notebook``, clear its stored outputs (none passes for a fresh one), run all."""
+# A code cell that shows a course widget: it calls one by its class's name.
+SHOWS_A_WIDGET = re.compile(rf"\b(?:{'|'.join(WIDGET_NAMES)})\(")
+
+
+def last_widget_cell(notebook: str) -> int:
+    """The index, among the code cells of ``notebook``, of the last one that shows a widget."""
+    cells = json.loads((ROOT / notebook).read_text(encoding="utf-8"))["cells"]
+    sources = ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
+    shown = [i for i, source in enumerate(sources) if SHOWS_A_WIDGET.search(source)]
+    assert shown, f"{notebook} shows no course widget: take it out of NOTEBOOKS"
+    return shown[-1]
+
+
+def run_to_the_last_widget(page, notebook: str, diagrams: dict[str, dict]) -> None:
+    """Open ``notebook``, clear its stored outputs (none passes for a fresh one), then run the
+    cells above its last widget's cell (Run > Run All Above Selected Cell) and that cell."""
     open_notebook(page, notebook, diagrams)
     idle = ".jp-Notebook-ExecutionIndicator[data-status='idle']"
     page.wait_for_selector(idle, timeout=TIMEOUT_MS)
     accept_kernel_dialog(page)
     page.locator(".jp-Notebook .jp-Cell").first.click()  # make the notebook the current widget
     menu(page, "Edit", "Clear Outputs of All Cells", until=NO_OUTPUTS)
-    menu(page, "Run", "Run All Cells", until=RUNNING)
-    page.wait_for_function(ALL_CELLS_RAN, timeout=TIMEOUT_MS)
+    last = last_widget_cell(notebook)
+    widget_cell = page.locator(".jp-Notebook .jp-CodeCell").nth(last)
+    click_into(widget_cell, seconds=TIMEOUT_MS / 1000)  # the selected cell, for the menu
+    menu(page, "Run", "Run All Above Selected Cell", until=RUNNING)
+    click_into(widget_cell, seconds=TIMEOUT_MS / 1000)
+    page.keyboard.press("Control+Enter")  # run it, staying there (no new cell at the end)
+    page.wait_for_function(CELLS_RAN, arg=last + 1, timeout=TIMEOUT_MS)
     page.wait_for_selector(idle, timeout=TIMEOUT_MS)
 
 
@@ -305,7 +331,7 @@ def test_every_widget_in_the_notebook_renders_and_reacts(page, diagrams, noteboo
     for stale in ARTIFACTS.glob(f"{stem}-*.png"):
         stale.unlink()
     try:
-        run_all_cells(page, notebook, diagrams)
+        run_to_the_last_widget(page, notebook, diagrams)
         assert not cell_errors(page), f"{notebook}: cells failed: {cell_errors(page)}"
         page.wait_for_selector(".course-widget", timeout=TIMEOUT_MS)
         shoot(page, f"{stem}-ran")
