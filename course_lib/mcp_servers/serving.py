@@ -23,6 +23,7 @@ Both exit with status 0 on Ctrl-C and on SIGTERM, after finishing what is in fli
 from __future__ import annotations
 
 import argparse
+import gc
 import signal
 import sys
 
@@ -47,6 +48,13 @@ MESSAGES = {
 
 def serve(server: Server, args: argparse.Namespace, *, what: str) -> int:
     """Serve ``server`` as ``args`` say (``options.add_transport_options``); the exit status."""
+    # What the process has imported and built (the SDK, pydantic's models, the tools) lives as
+    # long as the process does: once what the imports left over is freed, the collector need not
+    # walk it again, neither in its full collections nor at exit, where that walk took the
+    # server 1.5-2 s after its client closed stdin on a loaded machine (0.05 s now), while the
+    # client waited (the SDK's stdio_client waits 2 s for a server to exit, then kills it).
+    gc.collect()
+    gc.freeze()
     # SIGTERM (what process managers send) stops the server like Ctrl-C: cleanly, status 0.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     if args.http:
