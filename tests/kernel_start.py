@@ -12,11 +12,19 @@ course_lib/grading/kernel.py.)
 
 from __future__ import annotations
 
-# nbval's summary line when the kernel died before the first cell ran (every cell is an error
-# then); pytest cuts the line to the terminal's width (80 columns when piped).
+# jupyter_client's error when the kernel died before the first cell ran (nbval reports it as
+# the error of every cell, starting at the first).
+DIED_BEFORE_REPLYING = "RuntimeError: Kernel died before"
+# nbval's summary line then; pytest cuts the line to the terminal's width (80 columns when piped).
 DIED_AT_START = "::Cell 0 - RuntimeError: Kernel died before"
 
 
 def lost_its_kernel_at_start(output: str) -> bool:
     """Whether nbval's ``output`` is that of a run whose kernel died before any cell ran."""
     return DIED_AT_START in output
+
+
+def first_cell_lost_its_kernel(first_cell_error: str) -> bool:
+    """Whether what nbval reported of a notebook's first cell (its JUnit failure or error, as
+    tests/test_notebooks.py reads it) says the kernel died before the cell ran."""
+    return DIED_BEFORE_REPLYING in first_cell_error

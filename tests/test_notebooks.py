@@ -9,7 +9,9 @@ a lesson's translated editions (``solutions/<lang>/``, ``notebooks/<lang>/``) ar
   (in the edition's language);
 
 A lesson's editions run side by side (a process or a kernel each): a notebook's cells keep one
-core busy at a time, and the suite runs serially on a machine with two.
+core busy at a time, and the suite runs serially on a machine with two. nbval runs once for the
+session (the ``strict_nbval`` fixture): one pytest process per edition runs its solutions in
+turn, each in a kernel and a toolkit of its own, and each lesson's test asserts on its verdicts.
 - notebooks/ is what the build makes of solutions/, and each check cell there is canonical and
   locked;
 - exercise cells and the checks registry (``course_lib.checks.EXERCISES``) agree.
@@ -22,10 +24,11 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from xml.etree import ElementTree
 
 import nbformat
 import pytest
-from kernel_start import lost_its_kernel_at_start
+from kernel_start import first_cell_lost_its_kernel
 
 from course_lib.authoring import stale_notebooks
 from course_lib.authoring.execute import run_notebook
@@ -43,7 +46,11 @@ each_notebook = pytest.mark.parametrize("solution", SOLUTIONS, ids=[p.stem for p
 # alone imports for seconds), no IRI grammar for jsonschema (nbformat's import builds it; nothing
 # checks IRI formats). The kernels nbval starts are processes of their own, untouched: measured,
 # 6.7 s of CPU less per notebook on a loaded machine, nothing less tested.
-NBVAL_PYTEST = [sys.executable, "-c", PYTEST_MAIN, "-p", "nbval.plugin"]
+# tests/nbval_fresh_toolkit.py gives each notebook of a run a toolkit of its own.
+NBVAL_PYTEST = [
+    sys.executable, "-c", f"import sys; sys.path.insert(0, {str(ROOT / 'tests')!r}); {PYTEST_MAIN}",
+    "-p", "nbval.plugin", "-p", "nbval_fresh_toolkit",
+]  # fmt: skip
 
 # Every edition of every lesson: (solution path, language).
 EDITIONS_BUILT = [(path, ENGLISH) for path in SOLUTIONS] + [
@@ -76,40 +83,110 @@ def test_there_are_solution_notebooks_to_verify():
     assert SOLUTIONS, "solutions/ holds no notebooks"
 
 
-def start_nbval(path: Path, env: dict[str, str]) -> subprocess.Popen:
+def start_nbval(paths: list[Path], report: Path, env: dict[str, str]) -> subprocess.Popen:
+    """One pytest process running nbval on ``paths`` in turn, each notebook in a kernel of its
+    own; each cell's verdict goes to the JUnit XML file ``report``."""
     command = [
         *NBVAL_PYTEST, "--nbval", "--nbval-current-env",
         "--nbval-sanitize-with", str(SANITIZE), "--nbval-cell-timeout", "60",
-        "-p", "no:cacheprovider", "-q", "-o", "addopts=", str(path.relative_to(ROOT)),
+        "-p", "no:cacheprovider", "-q", "-o", "addopts=", "-o", "junit_family=xunit2",
+        f"--junitxml={report}", *[str(path.relative_to(ROOT)) for path in paths],
     ]  # fmt: skip
     return subprocess.Popen(
         command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
     )
 
 
-@each_notebook
-def test_the_solution_notebook_and_its_translations_pass_nbval_in_strict_mode(solution):
-    # The toolkit as before any check passed; pytest for nbval alone (NBVAL_PYTEST,
-    # with no plugin autoloaded).
+def cell_reports(report: Path) -> dict[str, list[tuple[str, str]]]:
+    """JUnit's classname of a notebook (its path, dotted) -> (cell, what went wrong) per cell
+    in the order they ran; what went wrong is "" for a cell that passed."""
+    cells: dict[str, list[tuple[str, str]]] = {}
+    if not report.exists():
+        return cells
+    for case in ElementTree.parse(report).iter("testcase"):
+        wrong = "\n".join(
+            child.text or child.get("message", "") or child.tag
+            for child in case
+            if child.tag in ("failure", "error")
+        )
+        cells.setdefault(case.get("classname", ""), []).append((case.get("name", ""), wrong))
+    return cells
+
+
+def nbval_verdicts(
+    paths: list[Path], env: dict[str, str], folder: Path, *, again: bool = True
+) -> dict[Path, str]:
+    """nbval's verdict on each notebook of ``paths`` ("" when every cell passed, else what
+    failed), the notebooks run in turn by one pytest process (not a process each: pytest, nbval
+    and nbformat import once). A notebook whose kernel died at start is run ``again``, once."""
+    folder.mkdir(parents=True, exist_ok=True)
+    report = folder / "nbval.xml"
+    run = start_nbval(paths, report, env)
+    try:
+        output, _ = run.communicate(timeout=300 * len(paths))
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    cells = cell_reports(report)
+    verdicts = {}
+    for index, path in enumerate(paths):
+        where = path.relative_to(ROOT)
+        ran = cells.get(where.as_posix().replace("/", "."), [])
+        if not ran:
+            verdicts[path] = f"nbval ran no cell of {where}:\n{output[-6000:]}"
+        elif again and first_cell_lost_its_kernel(ran[0][1]):
+            # A port taken by the other edition's kernel: the run says nothing of the notebook.
+            verdicts[path] = nbval_verdicts([path], env, folder / str(index), again=False)[path]
+        elif wrong := "\n".join(f"{cell}: {text}" for cell, text in ran if text):
+            verdicts[path] = f"nbval failed on {where}:\n{wrong[-6000:]}"
+        else:
+            verdicts[path] = ""
+    return verdicts
+
+
+def selected_lessons(session: pytest.Session, test) -> list[Path]:
+    """The solutions whose ``test`` this session runs (all of them, or those ``-k`` kept)."""
+    return [
+        item.callspec.params["solution"]
+        for item in session.items
+        if getattr(item, "originalname", None) == test.__name__
+    ]
+
+
+@pytest.fixture(scope="session")
+def strict_nbval(request, tmp_path_factory) -> dict[Path, str]:
+    """nbval's verdict on every edition of the lessons this session tests (see nbval_verdicts).
+
+    The editions run side by side, a pytest process each: a notebook's cells keep one core busy
+    at a time. The toolkit as before any check passed; pytest for nbval alone (NBVAL_PYTEST,
+    with no plugin autoloaded).
+    """
+    lessons = selected_lessons(
+        request.session, test_the_solution_notebook_and_its_translations_pass_nbval_in_strict_mode
+    )
+    lanes = [lessons] + [
+        [path for lesson in lessons if (path := lesson.parent / lang / lesson.name).exists()]
+        for lang in EDITIONS
+    ]
+    lanes = [lane for lane in lanes if lane]
+    folder = tmp_path_factory.mktemp("nbval")
     with untouched_environment() as env:
         env = {**env, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
-        runs = [(path, start_nbval(path, env)) for path in [solution, *translations_of(solution)]]
-        failed = []
-        try:
-            for path, run in runs:
-                output, _ = run.communicate(timeout=300)
-                if run.returncode != 0 and lost_its_kernel_at_start(output):
-                    run = start_nbval(path, env)  # a port taken by the other edition's kernel
-                    runs.append((path, run))
-                    output, _ = run.communicate(timeout=300)
-                if run.returncode != 0:
-                    failed.append(f"nbval failed on {path.relative_to(ROOT)}:\n{output[-6000:]}")
-        finally:
-            for _, run in runs:
-                if run.poll() is None:
-                    run.kill()
-                    run.wait()
-    assert not failed, "\n".join(failed)
+        with ThreadPoolExecutor(max_workers=len(lanes)) as pool:
+            runs = [
+                pool.submit(nbval_verdicts, lane, env, folder / str(index))
+                for index, lane in enumerate(lanes)
+            ]
+            return {path: verdict for run in runs for path, verdict in run.result().items()}
+
+
+@each_notebook
+def test_the_solution_notebook_and_its_translations_pass_nbval_in_strict_mode(
+    solution, strict_nbval
+):
+    failed = [strict_nbval[path] for path in [solution, *translations_of(solution)]]
+    assert not any(failed), "\n".join(failed)
 
 
 def editions_of(solution: Path) -> list[tuple[Path, str]]:

@@ -54,6 +54,10 @@ def run_notebook(
         record_timing=record_timing,
         allow_errors=allow_errors,
         store_widget_state=False,
+        # Every output is in once the last cell has replied: the kernel is ended then, not asked
+        # to shut down and waited for (its interpreter's exit took 2.6 s on a loaded machine,
+        # ending it 0.1 s). Its process group goes with it, a server a cell left running too.
+        shutdown_kernel="immediate",
     )
     # The kernel manager is ours, so nbclient would leave its kernel running (one idle kernel
     # per call until the process ends: ten in a test session): shut it down here.
