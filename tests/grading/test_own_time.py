@@ -90,7 +90,10 @@ def test_own_time_leaves_out_the_time_spent_waiting_for_a_cpu(crowded_cpu):
 
     seen = in_thread_on(crowded_cpu, work)
     assert seen["wall"] > 2 * seen["ran"], seen  # it was crowded: most of its time was waiting
-    assert seen["ran"] * 0.95 <= seen["own"] < seen["wall"] / 2, seen
+    # The thread's CPU clock and the scheduler's wait count (schedstat) are kept by different
+    # clocks at different moments: on a crowded CPU beside two CPU hogs they were seen 7% apart
+    # (own 0.464 s for 0.500 s run, wall 5.0 s). Own time is the run, not the wall, either way.
+    assert seen["ran"] * 0.8 <= seen["own"] < seen["wall"] / 2, seen
 
 
 def test_sleeping_counts_as_own_time():
