@@ -10,6 +10,7 @@ is gone the kernel is started the ordinary way.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -29,10 +30,16 @@ pytestmark = pytest.mark.skipif(not kernel_zygote.wanted(), reason="the zygote i
 SECRET = "COURSE_TEST_GRADER_SECRET"
 
 
-def _start_zygote():
+@contextlib.contextmanager
+def running_zygote(patch: pytest.MonkeyPatch):
+    """A zygote started while the grader's environment holds a secret (which stays there while
+    it runs); stopped, and the grader's side left without one, at the end."""
+    patch.setenv(SECRET, "sk-the-graders-own-key")
     kernel_zygote.start(kernel_environment(dict(os.environ), home="/", runtime="/"))
     assert kernel_zygote.available()
-    return kernel_zygote._process
+    yield kernel_zygote._process
+    kernel_zygote.stop()
+    assert not kernel_zygote.available()
 
 
 @pytest.fixture(scope="module")
@@ -40,12 +47,8 @@ def shared_zygote():
     """One zygote for the tests that only use it (each test asserts that it is still serving:
     see ``zygote``), started while the grader's environment holds a secret, which stays there
     while the tests run."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(SECRET, "sk-the-graders-own-key")
-        process = _start_zygote()
+    with pytest.MonkeyPatch.context() as patch, running_zygote(patch) as process:
         yield process
-        kernel_zygote.stop()
-    assert not kernel_zygote.available()
 
 
 @pytest.fixture
@@ -62,11 +65,8 @@ def own_zygote(monkeypatch):
     """A zygote for this test alone (it kills or stops it), started while the grader's
     environment holds a secret; the shared one, if any, is set aside meanwhile."""
     set_aside(monkeypatch)
-    monkeypatch.setenv(SECRET, "sk-the-graders-own-key")
-    process = _start_zygote()
-    yield process
-    kernel_zygote.stop()
-    assert not kernel_zygote.available()
+    with running_zygote(monkeypatch) as process:
+        yield process
 
 
 @pytest.fixture

@@ -17,6 +17,14 @@ def lines(lang: str, exercise_id: str, wrong: tuple) -> list[str]:
     return str(failure_in(lang, exercise_id, wrong)).splitlines()
 
 
+def where_lines(exercise_id: str, wrong: tuple) -> tuple[str, str]:
+    """The one Where line of the failure of ``wrong``: in Chinese, then in English."""
+    chinese, english = (lines(lang, exercise_id, wrong) for lang in ("zh-CN", "en"))
+    (where,) = [line for line in chinese if line.startswith("位置：")]
+    (was,) = [line for line in english if line.startswith("Where:")]
+    return where, was
+
+
 def test_a_tool_message_holding_a_set_is_told_where_in_chinese_and_in_english_as_before():
     """01.3: the content of the tool message is a set (the Where line of ``formats``'s
     ``not_json``)."""
@@ -25,10 +33,8 @@ def test_a_tool_message_holding_a_set_is_told_where_in_chinese_and_in_english_as
         call = tool_call["id"] if isinstance(tool_call, dict) else tool_call.id
         return {"role": "tool", "tool_call_id": call, "content": {result}}
 
-    chinese, english = (lines(lang, "01.3", (tool_message,)) for lang in ("zh-CN", "en"))
-    (where,) = [line for line in chinese if line.startswith("位置：")]
+    where, was = where_lines("01.3", (tool_message,))
     assert where.startswith("位置：$.content，set 类型的值（{"), where
-    (was,) = [line for line in english if line.startswith("Where:")]
     assert was.startswith("Where:    at $.content: a set ({"), was
     assert (
         where.removeprefix("位置：$.content，set 类型的值（")
@@ -42,10 +48,8 @@ def test_a_registry_entry_holding_bytes_is_told_where_in_chinese_and_in_english_
     from lesson04.test_registry import wrong
 
     cls = wrong('"owner": owner,', '"owner": owner.encode() if owner else b"",')
-    chinese, english = (lines(lang, "04.1", (cls,)) for lang in ("zh-CN", "en"))
-    (where,) = [line for line in chinese if line.startswith("位置：")]
+    where, was = where_lines("04.1", (cls,))
     assert where.startswith("位置：$.owner，bytes 类型的值（b'"), where
-    (was,) = [line for line in english if line.startswith("Where:")]
     assert was.startswith("Where:    at $.owner: a bytes (b'"), was
 
 
@@ -61,10 +65,8 @@ def test_a_loops_messages_holding_a_set_are_told_where_in_chinese_and_in_english
         messages = right(client, registry, question, **kwargs)
         return [{**messages[0], "content": {messages[0]["content"]}}, *messages[1:]]
 
-    chinese, english = (lines(lang, "05.2", (fixed_loop,)) for lang in ("zh-CN", "en"))
-    (where,) = [line for line in chinese if line.startswith("位置：")]
+    where, was = where_lines("05.2", (fixed_loop,))
     assert where.startswith("位置：$[0].content，set 类型的值（{'"), where
-    (was,) = [line for line in english if line.startswith("Where:")]
     assert was.startswith("Where:    at $[0].content: a set ({'"), was
 
 
