@@ -57,31 +57,33 @@ def case_label(expression: Any) -> str:
 
 
 RULES = (
-    Rule("no_eval", "never `eval` or `exec` the text, not even as a fallback", CODE_CASE,
-         "eval_in_code"),
-    Rule("not_str", "not a `str`: `ValueError`", case_label(42), "not_str"),
+    Rule("no_eval", "never `eval` or `exec` the text, not even as a fallback", case=CODE_CASE,
+         hint="eval_in_code"),
+    Rule("not_str", "not a `str`: `ValueError`", case=case_label(42), hint="not_str"),
     Rule("length", "more than `MAX_LENGTH` (200) characters: `ValueError`, checked before parsing",
-         case_label(DEEP_PARENTHESES), "length"),
+         case=case_label(DEEP_PARENTHESES), hint="length"),
     Rule("syntax", 'parse with `ast.parse(expression, mode="eval")` and walk its `.body`, as '
-         '`add_only` does; text that does not parse: `ValueError`', case_label("1 +"), "syntax"),
+         '`add_only` does; text that does not parse: `ValueError`', case=case_label("1 +"),
+         hint="syntax"),
     Rule("numbers", "constants are `int` or `float` only: `True`, `3j` and strings are refused",
-         case_label("True + 1"), "bool"),
+         case=case_label("True + 1"), hint="bool"),
     Rule("operators", "operators are those in `BINARY` (`+ - * / // % **`) and `UNARY` (`+x`, "
-         "`-x`) only: `2 ^ 3` is refused", case_label("2 ^ 3"), "xor"),
+         "`-x`) only: `2 ^ 3` is refused", case=case_label("2 ^ 3"), hint="xor"),
     Rule("nodes", "every other node (names, attributes, calls, subscripts, comprehensions, "
-         "comparisons, ...): `ValueError`", case_label("pi * 2"), "names"),
+         "comparisons, ...): `ValueError`", case=case_label("pi * 2"), hint="names"),
     Rule("power_limit", "a power whose exponent is above `MAX_EXPONENT` (100) in absolute value: "
-         "`ValueError`, checked before computing it", case_label("2 ** 1000"), "power_limit"),
+         "`ValueError`, checked before computing it", case=case_label("2 ** 1000"),
+         hint="power_limit"),
     Rule("power_inclusive", "an exponent of exactly 100 (or -100) is allowed",
-         case_label("2 ** 100"), "power_inclusive"),
+         case=case_label("2 ** 100"), hint="power_inclusive"),
     Rule("arithmetic_errors", "`ZeroDivisionError` and `OverflowError` become `ValueError`",
-         case_label("1 / 0"), "arithmetic_errors"),
+         case=case_label("1 / 0"), hint="arithmetic_errors"),
     Rule("finite", "a result that is not a finite float (`inf`, `nan`, the complex number "
-         "`(-8) ** 0.5` gives): `ValueError`", case_label("1e308 * 10"), "finite"),
+         "`(-8) ** 0.5` gives): `ValueError`", case=case_label("1e308 * 10"), hint="finite"),
     Rule("float", 'return a `float`: convert each constant with `float(...)`, so '
-         '`safe_calculate("2 * (3 + 4)")` is `14.0`', case_label("2 * (3 + 4)"), "float"),
+         '`safe_calculate("2 * (3 + 4)")` is `14.0`', case=case_label("2 * (3 + 4)"), hint="float"),
     Rule("value", "the value is what the operators of `BINARY` and `UNARY` give: `-3 ** 2` is "
-         "`-9.0`", case_label("-3 ** 2"), "sign"),
+         "`-9.0`", case=case_label("-3 ** 2"), hint="sign"),
 )  # fmt: skip
 
 HINTS = Catalog() | {

@@ -106,20 +106,21 @@ TEXT_CASE, ROUND_TRIP_CASE, TEXT_AND_CALL_CASE = map(
 RULES = (
     Rule("message", 'a system, developer, user or assistant message with text becomes '
          '`{"type": "message", "role": <its role>, "content": <its content>}`, with the `"type"` '
-         'written out', TEXT_CASE, "missing_type"),
+         'written out', case=TEXT_CASE, hint="missing_type"),
     Rule("no_empty_message", 'an assistant message without text (content `None` or `""`) adds no '
-         'message item', ROUND_TRIP_CASE, "empty_message"),
+         'message item', case=ROUND_TRIP_CASE, hint="empty_message"),
     Rule("text_then_calls", "an assistant message with text and calls gives its message item "
-         "first, then its calls", TEXT_AND_CALL_CASE, "text_first"),
+         "first, then its calls", case=TEXT_AND_CALL_CASE, hint="text_first"),
     Rule("function_call", "each tool call becomes `{\"type\": \"function_call\", \"call_id\": "
-         "<the call's id>, \"name\": ..., \"arguments\": ...}`", ROUND_TRIP_CASE, "call_id_key"),
-    Rule("arguments", '`"arguments"` stays the JSON string it is', ROUND_TRIP_CASE,
-         "arguments_string"),
+         "<the call's id>, \"name\": ..., \"arguments\": ...}`", case=ROUND_TRIP_CASE,
+         hint="call_id_key"),
+    Rule("arguments", '`"arguments"` stays the JSON string it is', case=ROUND_TRIP_CASE,
+         hint="arguments_string"),
     Rule("output", 'each tool message becomes `{"type": "function_call_output", "call_id": <its '
-         'tool_call_id>, "output": <its content>}`', ROUND_TRIP_CASE, "tool_role"),
-    Rule("order", "the items keep the conversation's order", ROUND_TRIP_CASE, "order"),
-    Rule("unchanged", "the messages you are given stay as they were: build new dicts", TEXT_CASE,
-         "changed"),
+         'tool_call_id>, "output": <its content>}`', case=ROUND_TRIP_CASE, hint="tool_role"),
+    Rule("order", "the items keep the conversation's order", case=ROUND_TRIP_CASE, hint="order"),
+    Rule("unchanged", "the messages you are given stay as they were: build new dicts",
+         case=TEXT_CASE, hint="changed"),
 )  # fmt: skip
 
 HINTS = Catalog() | {

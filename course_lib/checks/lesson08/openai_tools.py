@@ -80,21 +80,22 @@ LONG_CASE = case_label(*VISIBLE[5])
 
 RULES = (
     Rule("shape", "one `{\"type\": \"function\", \"function\": {\"name\": ..., \"description\": "
-         "..., \"parameters\": ...}}` per tool, in the listing's order", NOTES_CASE, "shape"),
-    Rule("parameters", "`parameters` is the tool's `input_schema`, unchanged", NOTES_CASE,
-         "parameters"),
+         "..., \"parameters\": ...}}` per tool, in the listing's order", case=NOTES_CASE,
+         hint="shape"),
+    Rule("parameters", "`parameters` is the tool's `input_schema`, unchanged", case=NOTES_CASE,
+         hint="parameters"),
     Rule("description", "`description` is the tool's description, `\"\"` when it has none",
-         NO_DESCRIPTION_CASE, "description"),
+         case=NO_DESCRIPTION_CASE, hint="description"),
     Rule("allowed", "in the name, every character other than ASCII letters, digits, `_` and `-` "
-         "becomes `_` (`tags.list` becomes `tags_list`, `笔记` becomes `__`)", COLLISION_CASE,
-         "allowed"),
+         "becomes `_` (`tags.list` becomes `tags_list`, `笔记` becomes `__`)", case=COLLISION_CASE,
+         hint="allowed"),
     Rule("prefix", "with a `prefix`, the name is `f\"{prefix}_{tool.name}\"` before that (the "
-         "prefix's characters are replaced too)", PREFIX_CASE, "prefix"),
-    Rule("cut", "names are cut to 64 characters", LONG_CASE, "too_long"),
+         "prefix's characters are replaced too)", case=PREFIX_CASE, hint="prefix"),
+    Rule("cut", "names are cut to 64 characters", case=LONG_CASE, hint="too_long"),
     Rule("unique", "a name an earlier tool already has gets `_2`, or `_3`, ...: the first one not "
-         "taken", COLLISION_CASE, "duplicates"),
+         "taken", case=COLLISION_CASE, hint="duplicates"),
     Rule("suffix_fits", "with its suffix a name still fits in 64 characters: cut the name before "
-         "adding the suffix", LONG_CASE, "suffix_fits"),
+         "adding the suffix", case=LONG_CASE, hint="suffix_fits"),
 )  # fmt: skip
 
 HINTS = Catalog() | {

@@ -101,22 +101,22 @@ WEATHER_CASE, LIST_CASE = (case_label(label, value) for label, _, value in VISIB
 WRONG_TYPE_CASE = case_label(VISIBLE[4][0], VISIBLE[4][2])
 
 RULES = (
-    Rule("result", "return a `types.CallToolResult`", WEATHER_CASE, "not_a_result"),
+    Rule("result", "return a `types.CallToolResult`", case=WEATHER_CASE, hint="not_a_result"),
     Rule("structured", "when `value` fits the schema "
          "(`Draft202012Validator(output_schema).iter_errors(value)` finds nothing), "
-         "`structured_content` is `value` itself, unchanged", WEATHER_CASE, "wrapped"),
+         "`structured_content` is `value` itself, unchanged", case=WEATHER_CASE, hint="wrapped"),
     Rule("any_type", "that holds for a value of any JSON type (an array, a string, `0`), not only "
-         "an object", LIST_CASE, "any_type"),
+         "an object", case=LIST_CASE, hint="any_type"),
     Rule("text_json", "beside it, exactly one text block holds `value` as JSON (`json.dumps`)",
-         WEATHER_CASE, "text_not_json"),
+         case=WEATHER_CASE, hint="text_not_json"),
     Rule("misfit_error", "a value that does not fit is a tool error: `is_error=True`",
-         WRONG_TYPE_CASE, "not_validated"),
-    Rule("misfit_no_structured", "with no `structured_content`", WRONG_TYPE_CASE,
-         "structured_on_error"),
+         case=WRONG_TYPE_CASE, hint="not_validated"),
+    Rule("misfit_no_structured", "with no `structured_content`", case=WRONG_TYPE_CASE,
+         hint="structured_on_error"),
     Rule("misfit_names", "and one text block that names the property that does not fit (a "
-         "missing, an unexpected or a wrong one), in any language", WRONG_TYPE_CASE,
-         "name_the_property"),
-    Rule("never_raise", "never raise", WRONG_TYPE_CASE, "raised"),
+         "missing, an unexpected or a wrong one), in any language", case=WRONG_TYPE_CASE,
+         hint="name_the_property"),
+    Rule("never_raise", "never raise", case=WRONG_TYPE_CASE, hint="raised"),
 )  # fmt: skip
 
 HINTS = Catalog() | {

@@ -52,20 +52,20 @@ def case_label(role: str, tags: tuple[str, ...], shape: str) -> str:
 
 FIRST = case_label(*VISIBLE[0])
 RULES = (
-    Rule("bool", "Return `True` or `False` (a bool, not a set)", FIRST, "bool"),
+    Rule("bool", "Return `True` or `False` (a bool, not a set)", case=FIRST, hint="bool"),
     Rule("iterables", "`tags` may be any collection of strings: a tuple (as in `TOOL_TAGS`), a "
-         "list, a set or a frozenset (as a registry keeps them)", FIRST, "iterables"),
+         "list, a set or a frozenset (as a registry keeps them)", case=FIRST, hint="iterables"),
     Rule("categories", 'Only the tags in `PERMISSIONS` are permissions; a category tag such as '
-         '"orders" neither grants nor refuses anything', FIRST, "categories"),
+         '"orders" neither grants nor refuses anything', case=FIRST, hint="categories"),
     Rule("all_held", 'The role must hold every permission the tool needs: a tool tagged "read" '
-         'and "write" is refused to a customer', case_label(*VISIBLE[3]), "all_held"),
+         'and "write" is refused to a customer', case=case_label(*VISIBLE[3]), hint="all_held"),
     Rule("deny_default", "A tool that needs no permission at all is refused to every role",
-         case_label(*VISIBLE[4]), "deny_default"),
+         case=case_label(*VISIBLE[4]), hint="deny_default"),
     Rule("unknown_role", "An unknown role (not in `ROLES`) raises `ValueError`",
-         case_label(*VISIBLE[6]), "unknown_role"),
+         case=case_label(*VISIBLE[6]), hint="unknown_role"),
     Rule("names_role", "whose message names the role: a role comes from your program, not from "
-         "the model, so an unknown one is a configuration mistake", case_label(*VISIBLE[6]),
-         "names_role"),
+         "the model, so an unknown one is a configuration mistake", case=case_label(*VISIBLE[6]),
+         hint="names_role"),
 )  # fmt: skip
 
 HINTS = Catalog() | {

@@ -45,22 +45,22 @@ def _case_of(rule: str) -> str:
 
 
 RULES = (
-    Rule("list", "Return a list of category names", _case_of("fallback"), "list"),
-    Rule("once", "Each category at most once", _case_of("once"), "once"),
+    Rule("list", "Return a list of category names", case=_case_of("fallback"), hint="list"),
+    Rule("once", "Each category at most once", case=_case_of("once"), hint="once"),
     Rule("order", "in the order of `CATEGORIES`, whatever order the question mentions them in",
-         _case_of("order"), "order"),
-    Rule("case", 'English (ASCII) keywords ignore case: "PRICE" is "price"', _case_of("case"),
-         "case"),
+         case=_case_of("order"), hint="order"),
+    Rule("case", 'English (ASCII) keywords ignore case: "PRICE" is "price"', case=_case_of("case"),
+         hint="case"),
     Rule("whole_word", 'English keywords are whole words: "reorder" does not hold "order"',
-         _case_of("whole_word"), "whole_word"),
+         case=_case_of("whole_word"), hint="whole_word"),
     Rule("chinese", 'Chinese keywords match anywhere: "我的订单到哪了" holds "订单"',
-         _case_of("chinese"), "chinese"),
+         case=_case_of("chinese"), hint="chinese"),
     Rule("mixed", 'An English keyword next to Chinese text still counts: "我的order到哪了" holds '
-         '"order"', _case_of("mixed"), "mixed"),
+         '"order"', case=_case_of("mixed"), hint="mixed"),
     Rule("order_id", 'An order number (`ORDER_ID`, for example A1002) picks "orders"',
-         _case_of("order_id"), "order_id"),
+         case=_case_of("order_id"), hint="order_id"),
     Rule("fallback", "No keyword at all: every category, in order (the model then sees every tool "
-         "the role may use)", _case_of("fallback"), "fallback"),
+         "the role may use)", case=_case_of("fallback"), hint="fallback"),
 )  # fmt: skip
 
 HINTS = Catalog() | {

@@ -46,34 +46,38 @@ from course_lib.i18n import translate
 
 RULES = (
     Rule("json_result", "turn any other result into `json.dumps(result, ensure_ascii=False)`",
-         ok_case_of("json_result"), "json_not_str"),
-    Rule("readable", "so 北京 stays readable", ok_case_of("json_result"), "ensure_ascii"),
+         case=ok_case_of("json_result"), hint="json_not_str"),
+    Rule("readable", "so 北京 stays readable", case=ok_case_of("json_result"), hint="ensure_ascii"),
     Rule("json_arguments", "accept a dict or a JSON string as `arguments`",
-         ok_case_of("json_arguments"), "parse_json"),
-    Rule("str_result", "return a str result unchanged", ok_case_of("str_result"), "str_unchanged"),
-    Rule("empty", 'read `""` as no arguments, `{}`', EMPTY_CASE, "empty"),
-    Rule("never_raises", "never raise: always return a str", error_case_of("unknown"),
-         "raised_unknown"),
+         case=ok_case_of("json_arguments"), hint="parse_json"),
+    Rule("str_result", "return a str result unchanged", case=ok_case_of("str_result"),
+         hint="str_unchanged"),
+    Rule("empty", 'read `""` as no arguments, `{}`', case=EMPTY_CASE, hint="empty"),
+    Rule("never_raises", "never raise: always return a str", case=error_case_of("unknown"),
+         hint="raised_unknown"),
     Rule("error_object", 'write every error as `error_text(message)`, a JSON object '
-         '`{"error": message}`, never plain text', error_case_of("unknown"), "error_object"),
-    Rule("unknown_named", "for an unknown `name`, name it in the message", error_case_of("unknown"),
-         "name_unknown"),
-    Rule("unknown", "and list every registered name", error_case_of("unknown"), "list_tools"),
-    Rule("bad_json", "for invalid JSON, say so (`JSON`, or `解析`)", error_case_of("bad_json"),
-         "bad_json"),
+         '`{"error": message}`, never plain text', case=error_case_of("unknown"),
+         hint="error_object"),
+    Rule("unknown_named", "for an unknown `name`, name it in the message",
+         case=error_case_of("unknown"), hint="name_unknown"),
+    Rule("unknown", "and list every registered name", case=error_case_of("unknown"),
+         hint="list_tools"),
+    Rule("bad_json", "for invalid JSON, say so (`JSON`, or `解析`)", case=error_case_of("bad_json"),
+         hint="bad_json"),
     Rule("not_object", "for JSON that is not an object, say it must be one (`object`, or `对象`: "
-         "`参数必须是一个 JSON 对象`)", error_case_of("not_object"), "not_object"),
+         "`参数必须是一个 JSON 对象`)", case=error_case_of("not_object"), hint="not_object"),
     Rule("only_empty", 'only `""`: `null`, `[]` and `0` are JSON that is not an object',
-         error_case_of("only_empty"), "only_empty"),
+         case=error_case_of("only_empty"), hint="only_empty"),
     Rule("validate", 'check the arguments with '
          '`validate_arguments(entry["parameters"], arguments)` (your 04.3); when they are '
-         'invalid, do not run the tool', error_case_of("validate"), "validate_first"),
+         'invalid, do not run the tool', case=error_case_of("validate"), hint="validate_first"),
     Rule("every_problem", "and put every problem message into the error",
-         error_case_of("every_problem"), "every_problem"),
+         case=error_case_of("every_problem"), hint="every_problem"),
     Rule("unencodable", "a result `json.dumps` cannot encode (a `date`; see 04.5) is an error "
-         "naming the exception's type and text", error_case_of("unencodable"), "unencodable"),
+         "naming the exception's type and text", case=error_case_of("unencodable"),
+         hint="unencodable"),
     Rule("tool_raises", 'when the tool raises, the message contains '
-         '`f"{type(exc).__name__}: {exc}"`', error_case_of("tool_raises"), "tool_raised"),
+         '`f"{type(exc).__name__}: {exc}"`', case=error_case_of("tool_raises"), hint="tool_raised"),
 )  # fmt: skip
 
 

@@ -33,26 +33,27 @@ from course_lib.checks.meaning import shown as shown_word
 from course_lib.i18n import translate
 
 RULES = (
-    Rule("valid", "valid arguments give `[]`", case_of("valid"), "valid"),
+    Rule("valid", "valid arguments give `[]`", case=case_of("valid"), hint="valid"),
     Rule("path", "each message names the **path** of its value: `city`, `traveller.name`, "
-         "`stops[0].nights`", case_of("path"), "path"),
+         "`stops[0].nights`", case=case_of("path"), hint="path"),
     Rule("missing", "a required name that is absent: a message saying it is missing (`missing`, "
-         "or `缺少` in Chinese: `缺少必要参数 city`)", case_of("missing"), "missing"),
+         "or `缺少` in Chinese: `缺少必要参数 city`)", case=case_of("missing"), hint="missing"),
     Rule("unexpected", 'a key not in `"properties"` when `"additionalProperties"` is `false`: a '
          'message saying it is unexpected (`unexpected`, or `未知` / `多余`)',
-         case_of("unexpected"), "unexpected"),
+         case=case_of("unexpected"), hint="unexpected"),
     Rule("extra_allowed", 'without `"additionalProperties": false`, extra keys are fine',
-         case_of("extra_allowed"), "extra_allowed"),
+         case=case_of("extra_allowed"), hint="extra_allowed"),
     Rule("value_problems", "a present value with a problem (`value_problem` is not `None`): a "
-         "message holding that problem", case_of("value_problems"), "value_problems"),
+         "message holding that problem", case=case_of("value_problems"), hint="value_problems"),
     Rule("not_inside", "do not look inside a value with a problem (a string where an object "
-         "belongs has no missing keys)", case_of("not_inside"), "not_inside"),
+         "belongs has no missing keys)", case=case_of("not_inside"), hint="not_inside"),
     Rule("nested_rules", 'nested objects follow their own `"required"` and '
-         '`"additionalProperties"`', case_of("nested_rules"), "nested_rules"),
-    Rule("items", 'check every item of an array against `"items"`', case_of("items"), "items"),
+         '`"additionalProperties"`', case=case_of("nested_rules"), hint="nested_rules"),
+    Rule("items", 'check every item of an array against `"items"`', case=case_of("items"),
+         hint="items"),
     Rule("every_problem", "report every problem, at once, exactly one message each",
-         case_of("every_problem"), "every_problem"),
-    Rule("never_raises", "never raise", case_of("not_inside"), "inside_raised"),
+         case=case_of("every_problem"), hint="every_problem"),
+    Rule("never_raises", "never raise", case=case_of("not_inside"), hint="inside_raised"),
 )  # fmt: skip
 
 

@@ -74,29 +74,29 @@ def case_label(name: str) -> str:
 
 RANGED, NESTED = case_label(RANGED_CASE), case_label(NESTED_CASE)
 RULES = (
-    Rule("no_mutation", "Return a new tool; never change the one you were given", RANGED,
-         "mutated"),
-    Rule("strict", 'Add `"strict": true`; the name stays', RANGED, "strict_flag"),
+    Rule("no_mutation", "Return a new tool; never change the one you were given", case=RANGED,
+         hint="mutated"),
+    Rule("strict", 'Add `"strict": true`; the name stays', case=RANGED, hint="strict_flag"),
     Rule("closed", 'Every object gets `"additionalProperties": false` (`"properties"` without it '
-         'is a closed record, as in 06.2)', NESTED, "closed"),
+         'is a closed record, as in 06.2)', case=NESTED, hint="closed"),
     Rule("open_maps", 'An open map (an object without `"properties"`, or whose '
          '`"additionalProperties"` is `true` or a schema) raises `ValueError`',
-         case_label(OPEN_MAP_CASE), "open_map"),
+         case=case_label(OPEN_MAP_CASE), hint="open_map"),
     Rule("unsupported", "Remove every keyword of `UNSUPPORTED` (ranges, string lengths, "
-         "`maxItems`, `uniqueItems`)", RANGED, "unsupported"),
-    Rule("min_items", "and a `minItems` other than 0 or 1 (0 and 1 stay)", case_label(ARRAYS_CASE),
-         "min_items"),
+         "`maxItems`, `uniqueItems`)", case=RANGED, hint="unsupported"),
+    Rule("min_items", "and a `minItems` other than 0 or 1 (0 and 1 stay)",
+         case=case_label(ARRAYS_CASE), hint="min_items"),
     Rule("described", "Write each removed keyword and its value into that node's `\"description\"`",
-         RANGED, "described"),
+         case=RANGED, hint="described"),
     Rule("described_after", 'after what it said: `"How many. (minimum: 1)"`, so the model still '
-         'reads the limit', NESTED, "described_after"),
-    Rule("required", '`"required"` stays as it was: Anthropic accepts optional properties', RANGED,
-         "required"),
-    Rule("keep", "Everything else stays: descriptions, enums, defaults, titles, `$ref`s", RANGED,
-         "keep"),
-    Rule("nested", "Nested objects get all of this too", RANGED, "unwalked"),
+         'reads the limit', case=NESTED, hint="described_after"),
+    Rule("required", '`"required"` stays as it was: Anthropic accepts optional properties',
+         case=RANGED, hint="required"),
+    Rule("keep", "Everything else stays: descriptions, enums, defaults, titles, `$ref`s",
+         case=RANGED, hint="keep"),
+    Rule("nested", "Nested objects get all of this too", case=RANGED, hint="unwalked"),
     Rule("branches", 'in the branches of `"anyOf"` and `"allOf"` and in `"$defs"` as well',
-         case_label(DEFINITIONS_CASE), "unwalked"),
+         case=case_label(DEFINITIONS_CASE), hint="unwalked"),
 )  # fmt: skip
 
 HINTS = Catalog(also=(to_strict.HINTS,)) | {

@@ -60,30 +60,31 @@ FIRST_SELECTION = select_label(None, None)
 GUEST_DELETES = call_label("guest", "delete_note", {"note_id": 1})
 RULES = (
     Rule("schemas", "returns the tools' schemas as `registry.schemas()` gives them, not their "
-         "names", FIRST_SELECTION, "names_not_schemas"),
-    Rule("order", "in registration order", FIRST_SELECTION, "order"),
+         "names", case=FIRST_SELECTION, hint="names_not_schemas"),
+    Rule("order", "in registration order", case=FIRST_SELECTION, hint="order"),
     Rule("any_tag", "`tags=None` keeps every tool; otherwise a tool needs **at least one** of "
-         "`tags`", select_label(["weather", "mail"], None), "any_tag"),
-    Rule("empty_tags", "so `tags=[]` keeps no tool", select_label([], None), "empty_tags"),
+         "`tags`", case=select_label(["weather", "mail"], None), hint="any_tag"),
+    Rule("empty_tags", "so `tags=[]` keeps no tool", case=select_label([], None),
+         hint="empty_tags"),
     Rule("role", "`role=None` keeps every tool; otherwise keep a tool only if "
-         "`allowed(role, its tags)`", select_label(None, "guest"), "role"),
-    Rule("both", "with tags and a role, both filters apply", select_label(["notes"], "guest"),
-         "apply_tags"),
+         "`allowed(role, its tags)`", case=select_label(None, "guest"), hint="role"),
+    Rule("both", "with tags and a role, both filters apply", case=select_label(["notes"], "guest"),
+         hint="apply_tags"),
     Rule("unknown_role", "the role comes from your program, not from the model, so an unknown "
          "role is a configuration mistake: let the `ValueError` from `allowed` through",
-         select_label(None, "visitor"), "unknown_role"),
+         case=select_label(None, "visitor"), hint="unknown_role"),
     Rule("permitted", "a permitted call returns `registry.call(name, arguments)`",
-         call_label("guest", "get_weather", '{"city": "上海"}'), "permitted"),
+         case=call_label("guest", "get_weather", '{"city": "上海"}'), hint="permitted"),
     Rule("refuse_as_data", "a call the role may not make returns `error_text(message)` and never "
-         "raises", GUEST_DELETES, "refuse_as_data"),
-    Rule("no_run", "and runs nothing", GUEST_DELETES, "ran"),
+         "raises", case=GUEST_DELETES, hint="refuse_as_data"),
+    Rule("no_run", "and runs nothing", case=GUEST_DELETES, hint="ran"),
     Rule("message", "the message names the role and the tool and lists the tools this role may use",
-         GUEST_DELETES, "message"),
+         case=GUEST_DELETES, hint="message"),
     Rule("unknown_tool", "an unregistered `name` is refused the same way",
-         call_label("guest", "hack_the_planet", {}), "unknown_tool"),
+         case=call_label("guest", "hack_the_planet", {}), hint="unknown_tool"),
     Rule("no_leak", "the message mentions no other tool the role may not use (a guest must not "
-         "learn that `wipe_all_notes` exists)", call_label("guest", "hack_the_planet", {}),
-         "no_leak"),
+         "learn that `wipe_all_notes` exists)", case=call_label("guest", "hack_the_planet", {}),
+         hint="no_leak"),
 )  # fmt: skip
 
 HINTS = Catalog() | {

@@ -65,30 +65,30 @@ def case_label(name: str) -> str:
 
 FIRST, NESTED = case_label(WEATHER_CASE), case_label(NESTED_CASE)
 RULES = (
-    Rule("no_mutation", "Return a new schema; never change the one you were given", FIRST,
-         "mutated"),
-    Rule("defaults", 'Remove every `"default"` keyword', FIRST, "defaults"),
+    Rule("no_mutation", "Return a new schema; never change the one you were given", case=FIRST,
+         hint="mutated"),
+    Rule("defaults", 'Remove every `"default"` keyword', case=FIRST, hint="defaults"),
     Rule("named_default", "A property *named* `default` is not the keyword: it stays",
-         case_label(NAMED_DEFAULT_CASE), "named_default"),
+         case=case_label(NAMED_DEFAULT_CASE), hint="named_default"),
     Rule("open_maps", 'An object node (`"type"` is or lists `"object"`, or it has `"properties"`) '
          'without `"properties"`, or whose `"additionalProperties"` is `true` or a schema, is an '
-         'open map: raise `ValueError`', case_label(OPEN_MAP_CASE), "open_map"),
+         'open map: raise `ValueError`', case=case_label(OPEN_MAP_CASE), hint="open_map"),
     Rule("closed_record", '`"properties"` without `"additionalProperties"` is a closed record, '
-         'not an open map', NESTED, "closed_record"),
-    Rule("empty", 'Neither is `"properties": {}`', case_label(EMPTY_CASE), "empty"),
-    Rule("closed", 'Every object gets `"additionalProperties": false`', NESTED, "closed"),
-    Rule("required", '`"required"` lists every property', FIRST, "required"),
-    Rule("order", 'in the order of `"properties"`, not sorted', FIRST, "order"),
+         'not an open map', case=NESTED, hint="closed_record"),
+    Rule("empty", 'Neither is `"properties": {}`', case=case_label(EMPTY_CASE), hint="empty"),
+    Rule("closed", 'Every object gets `"additionalProperties": false`', case=NESTED, hint="closed"),
+    Rule("required", '`"required"` lists every property', case=FIRST, hint="required"),
+    Rule("order", 'in the order of `"properties"`, not sorted', case=FIRST, hint="order"),
     Rule("nullable", 'A property that was not required becomes nullable: it accepts `null` too, '
          'nothing else new (`{"type": "string"}` without `"enum"` becomes '
          '`{"type": ["string", "null"]}`, anything else `{"anyOf": [schema, {"type": "null"}]}`; '
-         'any spelling accepting the same passes)', FIRST, "nullable"),
-    Rule("required_unchanged", "A property that was required stays as it was", FIRST,
-         "required_unchanged"),
-    Rule("nested", "Nested objects get all of this too", NESTED, "nested"),
-    Rule("deep", "at any depth: an object in an object in an object", case_label(DEEP_CASE),
-         "deep"),
-    Rule("keep", "Descriptions, enums and `$ref`s stay (`title` may go)", FIRST, "keep"),
+         'any spelling accepting the same passes)', case=FIRST, hint="nullable"),
+    Rule("required_unchanged", "A property that was required stays as it was", case=FIRST,
+         hint="required_unchanged"),
+    Rule("nested", "Nested objects get all of this too", case=NESTED, hint="nested"),
+    Rule("deep", "at any depth: an object in an object in an object", case=case_label(DEEP_CASE),
+         hint="deep"),
+    Rule("keep", "Descriptions, enums and `$ref`s stay (`title` may go)", case=FIRST, hint="keep"),
 )  # fmt: skip
 
 HINTS = Catalog() | {

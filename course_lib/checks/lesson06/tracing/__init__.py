@@ -75,33 +75,35 @@ MALFORMED_CALL = call_label("add", '{"a": 1,')
 # The rules name their cases in English (tests/checks/rules.py matches them).
 EMPTY_CASE = translate(TEXTS, "empty_case", ENGLISH)
 RULES = (
-    Rule("returns", "returns `self.registry.call(name, arguments)` unchanged", FIRST_CALL,
-         "returns"),
+    Rule("returns", "returns `self.registry.call(name, arguments)` unchanged", case=FIRST_CALL,
+         hint="returns"),
     Rule("one_record", "appends exactly one record per call to `self.records`",
-         call_label("add", '{"a": 1, "b": 2}'), "one_record"),
+         case=call_label("add", '{"a": 1, "b": 2}'), hint="one_record"),
     Rule("keys", 'a record is a dict with exactly the keys `"tool"` (the name), `"arguments"`, '
-         '`"duration_ms"`, `"ok"`, `"error"` and `"result_chars"`', FIRST_CALL, "keys"),
+         '`"duration_ms"`, `"ok"`, `"error"` and `"result_chars"`', case=FIRST_CALL, hint="keys"),
     Rule("arguments", '`"arguments"` is `parsed_arguments(arguments)` (given above)',
-         call_label("add", '{"a": 1, "b": 2}'), "arguments_parsed"),
+         case=call_label("add", '{"a": 1, "b": 2}'), hint="arguments_parsed"),
     Rule("duration_float", '`"duration_ms"` is a `float` ≥ 0, the wall time of the wrapped call '
-         'measured with `time.perf_counter()`', FIRST_CALL, "duration"),
-    Rule("milliseconds", "in **milliseconds**", call_label("nap", {}), "milliseconds"),
-    Rule("ok", '`"ok"` is `False` for an error result and `True` otherwise', MALFORMED_CALL,
-         "error_not_ok"),
+         'measured with `time.perf_counter()`', case=FIRST_CALL, hint="duration"),
+    Rule("milliseconds", "in **milliseconds**", case=call_label("nap", {}), hint="milliseconds"),
+    Rule("ok", '`"ok"` is `False` for an error result and `True` otherwise', case=MALFORMED_CALL,
+         hint="error_not_ok"),
     Rule("ok_parsed", "decided by parsing, `error_message(result) is None`, not by testing the "
          "text (`startswith('{\"error\"')` gets some results wrong)",
-         call_label("echo", {"text": '{"error" is the word 张三 searched for}'}), "ok_parse"),
-    Rule("error", '`"error"` is `error_message(result)`: the message, or `None`', MALFORMED_CALL,
-         "error"),
-    Rule("result_chars", '`"result_chars"` is `len(result)`: characters, not bytes', FIRST_CALL,
-         "result_bytes"),
-    Rule("jsonl_empty", "the empty string when there are no records", EMPTY_CASE, "jsonl_empty"),
+         case=call_label("echo", {"text": '{"error" is the word 张三 searched for}'}),
+         hint="ok_parse"),
+    Rule("error", '`"error"` is `error_message(result)`: the message, or `None`',
+         case=MALFORMED_CALL, hint="error"),
+    Rule("result_chars", '`"result_chars"` is `len(result)`: characters, not bytes',
+         case=FIRST_CALL, hint="result_bytes"),
+    Rule("jsonl_empty", "the empty string when there are no records", case=EMPTY_CASE,
+         hint="jsonl_empty"),
     Rule("jsonl_lines", "JSON lines, one `json.dumps(record, ensure_ascii=False)` per record in "
-         "order, not one JSON array", EMPTY_CASE, "jsonl_array"),
+         "order, not one JSON array", case=EMPTY_CASE, hint="jsonl_array"),
     Rule("jsonl_newline", 'every line ends in `"\\n"`, the last one too, so more lines can be '
-         'appended', translate(TEXTS, "lines_case", ENGLISH), "jsonl_newline"),
+         'appended', case=translate(TEXTS, "lines_case", ENGLISH), hint="jsonl_newline"),
     Rule("jsonl_unicode", "`张三` stays `张三` (`ensure_ascii=False`)",
-         translate(TEXTS, "lines_case", ENGLISH), "ensure_ascii"),
+         case=translate(TEXTS, "lines_case", ENGLISH), hint="ensure_ascii"),
 )  # fmt: skip
 
 HINTS = Catalog() | {

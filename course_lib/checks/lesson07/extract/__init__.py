@@ -93,28 +93,29 @@ CLAUDE_CASE = case_label(PERSON_TEXT, "Person", api="anthropic")
 TOO_LONG = '{"name": "' + "张" * (MAX_TOKENS + 100) + '", "city": "北京", "age": 30}'
 
 RULES = (
-    Rule("model", "pass `model=model`", PERSON_CASE, "model"),
+    Rule("model", "pass `model=model`", case=PERSON_CASE, hint="model"),
     Rule("messages", 'send one user message holding the text: '
-         '`messages=[{"role": "user", "content": text}]`', PERSON_CASE, "messages"),
+         '`messages=[{"role": "user", "content": text}]`', case=PERSON_CASE, hint="messages"),
     Rule("strict_schema", "OpenAI: ask for a strict `json_schema` made from `schema_model`: "
-         "`client.chat.completions.parse(..., response_format=schema_model)` does", PERSON_CASE,
-         "strict_refused"),
+         "`client.chat.completions.parse(..., response_format=schema_model)` does",
+         case=PERSON_CASE, hint="strict_refused"),
     Rule("anthropic", "Anthropic (`isinstance(client, anthropic.Anthropic)`): ask with "
-         "`client.messages.parse`", CLAUDE_CASE, "anthropic_client"),
-    Rule("max_tokens", "pass it `max_tokens=1024`", CLAUDE_CASE, "max_tokens"),
+         "`client.messages.parse`", case=CLAUDE_CASE, hint="anthropic_client"),
+    Rule("max_tokens", "pass it `max_tokens=1024`", case=CLAUDE_CASE, hint="max_tokens"),
     Rule("anthropic_format", "ask for `output_config.format` made from `schema_model`: "
-         "`output_format=schema_model` does", CLAUDE_CASE, "no_format_anthropic"),
-    Rule("instance", "the instance is `message.parsed`", PERSON_CASE, "return_model"),
-    Rule("anthropic_instance", "the instance is `reply.parsed_output`", CLAUDE_CASE,
-         "return_parsed_output"),
+         "`output_format=schema_model` does", case=CLAUDE_CASE, hint="no_format_anthropic"),
+    Rule("instance", "the instance is `message.parsed`", case=PERSON_CASE, hint="return_model"),
+    Rule("anthropic_instance", "the instance is `reply.parsed_output`", case=CLAUDE_CASE,
+         hint="return_parsed_output"),
     Rule("validate", "a reply that does not validate never comes back as an object: raise "
-         "`ExtractionError`", BAD_AGE_CASE, "unvalidated"),
-    Rule("wrap", "raise it, not pydantic's `ValidationError` itself", BAD_AGE_CASE, "wrap"),
+         "`ExtractionError`", case=BAD_AGE_CASE, hint="unvalidated"),
+    Rule("wrap", "raise it, not pydantic's `ValidationError` itself", case=BAD_AGE_CASE,
+         hint="wrap"),
     Rule("from", "raise it `from` that error (`raise ExtractionError(...) from error`)",
-         BAD_AGE_CASE, "from_error"),
+         case=BAD_AGE_CASE, hint="from_error"),
     Rule("message", "its message names `schema_model` (`schema_model.__name__`) and the fields "
-         "that failed (`str(error)` holds them), in whatever words you like", BAD_AGE_CASE,
-         "message"),
+         "that failed (`str(error)` holds them), in whatever words you like", case=BAD_AGE_CASE,
+         hint="message"),
 )  # fmt: skip
 
 HINTS = Catalog(also=(REQUEST_HINTS,)) | {

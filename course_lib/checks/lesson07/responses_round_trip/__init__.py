@@ -60,32 +60,33 @@ CALLS_ONLY_QUESTION = "And the time in Paris, then in 东京?"
 REASONING_CASE = case_label(WEATHER_QUESTION, REASONING_MODEL)
 
 RULES = (
-    Rule("model", "pass `model=model` to every request", WEATHER_CASE, "model"),
+    Rule("model", "pass `model=model` to every request", case=WEATHER_CASE, hint="model"),
     Rule("tools", 'pass `tools=registry.schemas(format="responses")` to every request',
-         WEATHER_CASE, "tools"),
-    Rule("first_input", "the first request's input is the question: `input=question`", WEATHER_CASE,
-         "first_input"),
+         case=WEATHER_CASE, hint="tools"),
+    Rule("first_input", "the first request's input is the question: `input=question`",
+         case=WEATHER_CASE, hint="first_input"),
     Rule("no_calls", "a reply without `function_call` items is the answer: return its "
-         "`output_text`", HELLO_CASE, "no_calls"),
-    Rule("text_beside", "a reply with text beside its calls is not", BESIDE_CASE, "text_beside"),
+         "`output_text`", case=HELLO_CASE, hint="no_calls"),
+    Rule("text_beside", "a reply with text beside its calls is not", case=BESIDE_CASE,
+         hint="text_beside"),
     Rule("every_call", 'run every `function_call` item with '
          '`registry.call(item.name, item.arguments)`, one output each: '
-         '`{"type": "function_call_output", "call_id": ..., "output": ...}`', WEATHER_CASE,
-         "every_call"),
-    Rule("call_id", "its `call_id` is the call's `call_id`, not the item's `id`", WEATHER_CASE,
-         "call_id_not_id"),
-    Rule("output", 'its `"output"` is the string `registry.call` returns, unchanged', WEATHER_CASE,
-         "output"),
+         '`{"type": "function_call_output", "call_id": ..., "output": ...}`', case=WEATHER_CASE,
+         hint="every_call"),
+    Rule("call_id", "its `call_id` is the call's `call_id`, not the item's `id`", case=WEATHER_CASE,
+         hint="call_id_not_id"),
+    Rule("output", 'its `"output"` is the string `registry.call` returns, unchanged',
+         case=WEATHER_CASE, hint="output"),
     Rule("continue", "continue with `previous_response_id=first.id` and only the outputs, *or* "
-         "without it and with the whole conversation, never both", WEATHER_CASE, "both"),
+         "without it and with the whole conversation, never both", case=WEATHER_CASE, hint="both"),
     Rule("reasoning", "the whole conversation is the question, every item of the reply as it "
          "came, then the outputs: `reasoning` items too, since a reasoning model refuses calls "
-         "sent back without them", REASONING_CASE, "reasoning_dropped"),
-    Rule("second_request", "send that second request", WEATHER_CASE, "send_again"),
-    Rule("no_third", "send no third, even when the second reply asks for more calls", MORE_CASE,
-         "one_round_trip"),
-    Rule("returns_text", "return the second response's `output_text`, a `str`", WEATHER_CASE,
-         "return_text"),
+         "sent back without them", case=REASONING_CASE, hint="reasoning_dropped"),
+    Rule("second_request", "send that second request", case=WEATHER_CASE, hint="send_again"),
+    Rule("no_third", "send no third, even when the second reply asks for more calls",
+         case=MORE_CASE, hint="one_round_trip"),
+    Rule("returns_text", "return the second response's `output_text`, a `str`", case=WEATHER_CASE,
+         hint="return_text"),
 )  # fmt: skip
 
 HINTS = Catalog(also=(CONTINUATION_HINTS, ROUND_TRIP_HINTS)) | {

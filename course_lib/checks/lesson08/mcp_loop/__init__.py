@@ -54,30 +54,30 @@ INVENTED = case_label("北京 notes, please")
 ENDLESS = case_label("Keep looking for 北京")
 
 RULES = (
-    Rule("model", "pass `model=model` to every request", FIND, "model"),
+    Rule("model", "pass `model=model` to every request", case=FIND, hint="model"),
     Rule("tools", "list the tools (`await session.list_tools()`) and offer "
-         "`mcp_tools_to_openai(listing.tools)` (your 08.2) as `tools=` on every request", FIND,
-         "tools"),
-    Rule("first", "the first request holds one user message with the question", FIND,
-         "first_messages"),
-    Rule("answer", "a reply without tool calls is the answer: return its content, a `str`", FIND,
-         "return_str"),
+         "`mcp_tools_to_openai(listing.tools)` (your 08.2) as `tools=` on every request", case=FIND,
+         hint="tools"),
+    Rule("first", "the first request holds one user message with the question", case=FIND,
+         hint="first_messages"),
+    Rule("answer", "a reply without tool calls is the answer: return its content, a `str`",
+         case=FIND, hint="return_str"),
     Rule("map_back", "call each tool under its name on the server (the converted names map back "
-         "by position)", TAGS, "map_back"),
+         "by position)", case=TAGS, hint="map_back"),
     Rule("assistant_once", "each turn appends the reply's assistant message once "
-         "(`assistant_message(message)`)", BOTH, "assistant_once"),
+         "(`assistant_message(message)`)", case=BOTH, hint="assistant_once"),
     Rule("every_call", 'one `role: "tool"` message per call, in order, with '
          '`tool_call_id=call.id`, after `await session.call_tool(name, json.loads(arguments))`',
-         BOTH, "every_call"),
-    Rule("join", "its content is the text of the result's text blocks, joined with `\"\\n\"`", BOTH,
-         "join_blocks"),
+         case=BOTH, hint="every_call"),
+    Rule("join", "its content is the text of the result's text blocks, joined with `\"\\n\"`",
+         case=BOTH, hint="join_blocks"),
     Rule("is_error", 'when `result.is_error`, the content is '
-         '`json.dumps({"error": text}, ensure_ascii=False)`', MISSING, "is_error"),
+         '`json.dumps({"error": text}, ensure_ascii=False)`', case=MISSING, hint="is_error"),
     Rule("protocol", 'when `call_tool` raises `MCPError` (a protocol error), the content is '
          '`json.dumps({"error": str(error)}, ensure_ascii=False)`; a name the model invented goes '
-         'to the server unchanged and gets one', INVENTED, "catch_protocol"),
-    Rule("max_turns", "at most `max_turns` requests; then raise `RuntimeError`", ENDLESS,
-         "max_turns"),
+         'to the server unchanged and gets one', case=INVENTED, hint="catch_protocol"),
+    Rule("max_turns", "at most `max_turns` requests; then raise `RuntimeError`", case=ENDLESS,
+         hint="max_turns"),
 )  # fmt: skip
 
 HINTS = Catalog(also=(JUDGE_HINTS,)) | {

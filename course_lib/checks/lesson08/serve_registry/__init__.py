@@ -56,26 +56,29 @@ CALL_UNKNOWN = call_case("get_wether", {"city": "上海"})
 
 RULES = (
     Rule("server", "return `Server(name, on_list_tools=..., on_call_tool=...)` from "
-         "`mcp.server.lowlevel` (any name)", SERVE_CASE, "mcpserver"),
-    Rule("async", "both handlers are `async def handler(ctx, params)`", LIST_CASE, "not_async"),
+         "`mcp.server.lowlevel` (any name)", case=SERVE_CASE, hint="mcpserver"),
+    Rule("async", "both handlers are `async def handler(ctx, params)`", case=LIST_CASE,
+         hint="not_async"),
     Rule("every_tool", "`tools/list` returns `types.ListToolsResult(tools=[...])`: one "
-         "`types.Tool` per registered tool, in registration order", LIST_CASE, "order"),
-    Rule("name", "each `Tool`'s `name` is the registered name", LIST_CASE, "name"),
-    Rule("description", "its `description` the registered description", LIST_CASE, "description"),
+         "`types.Tool` per registered tool, in registration order", case=LIST_CASE, hint="order"),
+    Rule("name", "each `Tool`'s `name` is the registered name", case=LIST_CASE, hint="name"),
+    Rule("description", "its `description` the registered description", case=LIST_CASE,
+         hint="description"),
     Rule("schema", "its `input_schema` the registry's parameters schema, unchanged "
-         "(`registry.schemas()` holds all three under `\"function\"`)", LIST_CASE, "schema"),
+         "(`registry.schemas()` holds all three under `\"function\"`)", case=LIST_CASE,
+         hint="schema"),
     Rule("call", "`tools/call` answers with the text "
-         "`registry.call(params.name, params.arguments)` returns, unchanged", CALL_WEATHER,
-         "same_json"),
+         "`registry.call(params.name, params.arguments)` returns, unchanged", case=CALL_WEATHER,
+         hint="same_json"),
     Rule("text_block", 'as exactly one block: '
          '`types.CallToolResult(content=[types.TextContent(type="text", text=text)], '
-         'is_error=...)`', CALL_SEARCH, "text_block"),
+         'is_error=...)`', case=CALL_SEARCH, hint="text_block"),
     Rule("only_errors", '`is_error` is `False` for every text that is not an error object, even '
-         '`"Error 404 means: Not Found"`', CALL_EXPLAIN, "only_errors"),
+         '`"Error 404 means: Not Found"`', case=CALL_EXPLAIN, hint="only_errors"),
     Rule("flag_errors", '`is_error` is `True` when the text is a JSON object with an `"error"` key',
-         CALL_COLLEAGUE, "flag_errors"),
+         case=CALL_COLLEAGUE, hint="flag_errors"),
     Rule("never_raise", "a handler never raises: an unknown tool is answered by `registry.call` "
-         "like any other call", CALL_UNKNOWN, "protocol_error"),
+         "like any other call", case=CALL_UNKNOWN, hint="protocol_error"),
 )  # fmt: skip
 
 HINTS = Catalog() | {

@@ -26,34 +26,35 @@ from course_lib.checks.scenarios import ScenarioOutcome
 POINTS_PER_SCENARIO = 1
 
 RULES = (
-    Rule("result", "otherwise the model's final text", "price", "answer"),
+    Rule("result", "otherwise the model's final text", case="price", hint="answer"),
     Rule("system_prompt", '`assistant.messages` is the memory, starting with '
-         '`{"role": "system", "content": SYSTEM_PROMPT}`', "price", "system_prompt"),
-    Rule("responses", "over the Responses API (`converse`)", "price", "responses"),
+         '`{"role": "system", "content": SYSTEM_PROMPT}`', case="price", hint="system_prompt"),
+    Rule("responses", "over the Responses API (`converse`)", case="price", hint="responses"),
     Rule("routing", "Each request offers the tools of the categories `route(question)` picks",
-         "price", "routing"),
-    Rule("roles", "that `may_use(role, tags)` allows", "staff_tool", "roles"),
-    Rule("strict", "in strict mode (`StrictTools`)", "price", "strict"),
-    Rule("every_call", "Every call gets one tool message", "staff_tool", "unanswered"),
+         case="price", hint="routing"),
+    Rule("roles", "that `may_use(role, tags)` allows", case="staff_tool", hint="roles"),
+    Rule("strict", "in strict mode (`StrictTools`)", case="price", hint="strict"),
+    Rule("every_call", "Every call gets one tool message", case="staff_tool", hint="unanswered"),
     Rule("trace", "`assistant.trace` holds lesson 06's records (`TracedRegistry`), one per call, "
-         "across questions", "staff_tool", "trace_missing"),
+         "across questions", case="staff_tool", hint="trace_missing"),
     Rule("guard", "a call to any other tool never runs: an error result naming it answers it",
-         "injection", "guard"),
-    Rule("calculator", "and `calculate` (never `eval`), each tagged `TOOL_TAGS[name]`", "eval",
-         "eval"),
+         case="injection", hint="guard"),
+    Rule("calculator", "and `calculate` (never `eval`), each tagged `TOOL_TAGS[name]`", case="eval",
+         hint="eval"),
     Rule("approval", "An offered tool in `NEEDS_APPROVAL` runs only when `approve` says `True` "
-         "(`ApprovalRegistry`); nobody is asked about a call that was not offered", "approval",
-         "approval"),
-    Rule("memory", "every question goes with the conversation before it", "memory", "memory"),
-    Rule("shop", "The tools: every function of `shop_tools(shop)`, the shop given", "price_zh",
-         "wrong_shop"),
-    Rule("concurrent", "the calls of a turn run concurrently", "parallel", "concurrent"),
+         "(`ApprovalRegistry`); nobody is asked about a call that was not offered", case="approval",
+         hint="approval"),
+    Rule("memory", "every question goes with the conversation before it", case="memory",
+         hint="memory"),
+    Rule("shop", "The tools: every function of `shop_tools(shop)`, the shop given", case="price_zh",
+         hint="wrong_shop"),
+    Rule("concurrent", "the calls of a turn run concurrently", case="parallel", hint="concurrent"),
     Rule("budget", "At most `MAX_TURNS` requests per question, then `ask` returns `None`",
-         "endless", "budget"),
+         case="endless", hint="budget"),
     Rule("unknown_role", "An unknown role: `may_use`'s `ValueError` leaves `ask` before any "
-         "request", "unknown_role", "unknown_role"),
-    Rule("context_budget", "fitted to `CONTEXT_BUDGET` first (`fit_budget`)", "budget",
-         "context_budget"),
+         "request", case="unknown_role", hint="unknown_role"),
+    Rule("context_budget", "fitted to `CONTEXT_BUDGET` first (`fit_budget`)", case="budget",
+         hint="context_budget"),
 )  # fmt: skip
 
 

@@ -37,18 +37,21 @@ text = TEXTS.text
 
 CASES = [case.label for case in visible_cases()]
 RULES = (
-    Rule("fits", "Within the budget (`<=`): every message", CASES[0], "fits"),
-    Rule("new_list", "Return a new list; never change the one given", CASES[1], "new_list"),
-    Rule("system", 'Never drop the system prompt (the leading `"system"` messages)', CASES[1],
-         "system"),
-    Rule("oldest", "Drop the oldest exchanges first", CASES[1], "oldest"),
+    Rule("fits", "Within the budget (`<=`): every message", case=CASES[0], hint="fits"),
+    Rule("new_list", "Return a new list; never change the one given", case=CASES[1],
+         hint="new_list"),
+    Rule("system", 'Never drop the system prompt (the leading `"system"` messages)', case=CASES[1],
+         hint="system"),
+    Rule("oldest", "Drop the oldest exchanges first", case=CASES[1], hint="oldest"),
     Rule("whole", "Drop whole exchanges (a user message and every message up to the next user "
-         "message), so a call never loses its results", CASES[1], "whole"),
-    Rule("as_little", "and stop as soon as the rest fits", CASES[1], "as_little"),
-    Rule("unchanged", "Keep each message as it is: never cut its text", CASES[1], "unchanged"),
-    Rule("current", "Never drop the last user message, or anything after it", CASES[3], "current"),
-    Rule("must_keep", "If what must stay is over the budget on its own, return just that", CASES[3],
-         "must_keep"),
+         "message), so a call never loses its results", case=CASES[1], hint="whole"),
+    Rule("as_little", "and stop as soon as the rest fits", case=CASES[1], hint="as_little"),
+    Rule("unchanged", "Keep each message as it is: never cut its text", case=CASES[1],
+         hint="unchanged"),
+    Rule("current", "Never drop the last user message, or anything after it", case=CASES[3],
+         hint="current"),
+    Rule("must_keep", "If what must stay is over the budget on its own, return just that",
+         case=CASES[3], hint="must_keep"),
 )  # fmt: skip
 
 HINTS = Catalog() | {

@@ -42,27 +42,29 @@ TEXTS = Catalog() | {
 }
 CASES = [case.label for case in visible_cases()]
 RULES = (
-    Rule("model", "Pass `model=model` to every request", CASES[0], "model"),
+    Rule("model", "Pass `model=model` to every request", case=CASES[0], hint="model"),
     Rule("responses", 'send each with '
          '`client.responses.create(input=chat_to_responses_input(messages), '
-         'tools=registry.schemas(format="responses"), ...)`', CASES[0], "responses"),
-    Rule("whole_history", "the whole list, every earlier exchange included", CASES[0],
-         "whole_history"),
-    Rule("in_place", "Append to the list you were given, never to a copy", CASES[0], "in_place"),
-    Rule("answer", "and return its `output_text`", CASES[0], "answer"),
+         'tools=registry.schemas(format="responses"), ...)`', case=CASES[0], hint="responses"),
+    Rule("whole_history", "the whole list, every earlier exchange included", case=CASES[0],
+         hint="whole_history"),
+    Rule("in_place", "Append to the list you were given, never to a copy", case=CASES[0],
+         hint="in_place"),
+    Rule("answer", "and return its `output_text`", case=CASES[0], hint="answer"),
     Rule("assistant_once", 'Each turn appends one assistant message, '
-         '`{"role": "assistant", "content": reply.output_text or None}`', CASES[1],
-         "assistant_once"),
+         '`{"role": "assistant", "content": reply.output_text or None}`', case=CASES[1],
+         hint="assistant_once"),
     Rule("call_id", "with one `\"tool_calls\"` entry per `function_call` item, whose `\"id\"` is "
-         "the item's `call_id` (not its `id`)", CASES[0], "call_id"),
+         "the item's `call_id` (not its `id`)", case=CASES[0], hint="call_id"),
     Rule("answer_appended", "A reply without `function_call` items is the answer: append it too",
-         CASES[0], "answer_appended"),
+         case=CASES[0], hint="answer_appended"),
     Rule("tool_messages", "then one tool message per call, in call order (`run_tool_calls`, 05.3)",
-         CASES[1], "tool_messages"),
-    Rule("max_turns", "At most `max_turns` requests, then return `None`", CASES[2], "max_turns"),
+         case=CASES[1], hint="tool_messages"),
+    Rule("max_turns", "At most `max_turns` requests, then return `None`", case=CASES[2],
+         hint="max_turns"),
     Rule("answered_on_stop", "the last turn's calls answered first (the list stays one you can "
-         "send)", CASES[2], "answered_on_stop"),
-    Rule("no_tools", "no tools: leave `tools` out", CASES[3], "no_tools"),
+         "send)", case=CASES[2], hint="answered_on_stop"),
+    Rule("no_tools", "no tools: leave `tools` out", case=CASES[3], hint="no_tools"),
 )  # fmt: skip
 
 HINTS = Catalog() | {
