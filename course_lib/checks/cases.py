@@ -23,9 +23,10 @@ The API (stable; other lessons' checks use it):
   reply (default ``reply.value``; ``function_cases.returned_json`` for values that may not be
   JSON); ``judge(case, got, reply)`` fails a wrong value (default ``expect_equal`` with the
   case's ``hint`` and ``hints``).
-- ``Table(target, rules, hints, *, oracle=None, value=None, judge=None)``: ``table.case(label,
-  *args, expected=..., rule=..., hint=..., hints=..., raised=..., **kwargs)`` makes a ``Case``,
-  ``expected`` defaulting to ``oracle(*args, **kwargs)``; a ``rule`` that is no id of ``rules``,
+- ``Table(target, rules, hints, *, oracle=None, value=None, judge=None, raised=())``:
+  ``table.case(label, *args, expected=..., rule=..., hint=..., hints=..., raised=...,
+  **kwargs)`` makes a ``Case``, ``expected`` defaulting to ``oracle(*args, **kwargs)`` and
+  ``raised`` to the table's; a ``rule`` that is no id of ``rules``,
   or a ``hint`` key (a plain ``str``; a ``HintText`` passes as it is) that ``hints`` lacks, is a
   ``LookupError`` when the row is made: at import for a module-level table.
   ``table.hint(key, **fields)`` is ``hints.hint`` with the same check, and ``table.run(learner,
@@ -99,6 +100,7 @@ class Table:
     oracle: Callable[..., Any] | None = None
     value: Reader | None = None
     judge: Judge | None = None
+    raised: Sequence[ExceptionHint] = ()
 
     def hint(self, key: str, **fields: Any) -> HintText:
         self.hints.require([key], owner=f"the cases of {self.target}")
@@ -112,7 +114,7 @@ class Table:
         rule: str = "",
         hint: str | None = None,
         hints: Sequence[Hint] = (),
-        raised: Sequence[ExceptionHint] = (),
+        raised: Sequence[ExceptionHint] | None = None,
         **kwargs: Any,
     ) -> Case:
         if rule and all(known.id != rule for known in self.rules):
@@ -122,6 +124,7 @@ class Table:
         if expected is _ORACLE:
             assert self.oracle is not None, f"the cases of {self.target} have no oracle"
             expected = self.oracle(*args, **kwargs)
+        raised = self.raised if raised is None else raised
         return Case(label, args, expected, hints, raised, hint, rule, kwargs)
 
     def run(self, learner: Learner, cases: Iterable[Case]) -> int:
