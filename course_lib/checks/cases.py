@@ -103,7 +103,7 @@ class Table:
     raised: Sequence[ExceptionHint] = ()
 
     def hint(self, key: str, **fields: Any) -> HintText:
-        self.hints.require([key], owner=f"the cases of {self.target}")
+        self.hints.require([key], owner=f"the table of {self.target}")
         return self.hints.hint(key, **fields)
 
     def case(
@@ -122,8 +122,7 @@ class Table:
         if hint is not None and not isinstance(hint, HintText):
             hint = self.hint(hint)
         if expected is _ORACLE:
-            assert self.oracle is not None, f"the cases of {self.target} have no oracle"
-            expected = self.oracle(*args, **kwargs)
+            expected = self.oracle(*args, **kwargs)  # type: ignore[misc] (a table without one)
         raised = self.raised if raised is None else raised
         return Case(label, args, expected, hints, raised, hint, rule, kwargs)
 
