@@ -91,6 +91,10 @@ NOT_SHOWN = {
     "exercise {} must be worth at least one point": "core.py: a check's author gave no points "
     "(at import)",
     "{}{}:\n{}    return None\n": "function_cases.py: the Python source of a case's function",
+    "the table of {}": "cases.py: a case names a hint its table lacks (the check's author's "
+    "error, at import for a module-level table)",
+    "the cases of {}: no rule {} in its RULES": "cases.py: a case names a rule that does not "
+    "exist (the check's author's error, at import for a module-level table)",
     "no basic JSON type for {}": "parameter_schemas.py: the oracle met an annotation of the "
     "course's own cases it has no type for (a check author's error)",
 }
