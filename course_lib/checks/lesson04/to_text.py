@@ -13,11 +13,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from course_lib.checks.cases import Case, run_cases
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, expect_equal, first_difference, hidden_rng, pick_hint
 from course_lib.checks.compare import fail as fail_case
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner
+from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson04._tool_sources import NOTEBOOK, expect_json_text, json_text, phrase
 from course_lib.i18n import translate
 
@@ -85,8 +86,8 @@ class TextCase:
         """The case's label in the language in force."""
         return CASE_TEXTS.text(self.note, call=self.label) if self.note else self.label
 
-    def spec(self, learner: Learner) -> Any:
-        return self.value if self.source is None else learner.source(self.source, self.setup)
+    def spec(self) -> Any:
+        return self.value if self.source is None else Learner.source(self.source, self.setup)
 
 
 ORDER = "Order(7, '上海', date(2024, 5, 1), ('茶', 'tea'), Decimal('19.90'))"
@@ -224,23 +225,27 @@ TEXT_HINTS = [
 ]  # fmt: skip
 
 
-def check_value(learner: Learner, item: TextCase) -> None:
+def value_case(item: TextCase) -> Case:
+    """The row of ``item``: its value sent (built beside the learner's code when it is source
+    text), and the hint of its likely mistake for a wrong text or a TypeError."""
+    mistake = hint(item.key)
+    raised = [(lambda r: r.raised_a("TypeError"), mistake)]
+    return Case(item.said, (item.spec(),), item.expected, raised=raised, hint=mistake)
+
+
+def judge_value(case: Case, got: Any, reply: Reply) -> None:
+    """A str sent as it is comes back unchanged; any other value as the JSON text of
+    ``case.expected``."""
     __tracebackhide__ = True
-    raised = [(lambda r: r.raised_a("TypeError"), hint(item.key))]
-    label = item.said
-    got = learner.call("to_text", item.spec(learner), case=label, hints=raised).value
-    if isinstance(item.value, str):
-        expect_equal(
-            label,
-            item.expected,
-            got,
-            hints=[(lambda g: g == json_text(item.value), hint("str")), *TEXT_HINTS],
-        )
+    sent = case.args[0]
+    if isinstance(sent, str):
+        passed = [(lambda g: g == json_text(sent), hint("str")), *TEXT_HINTS]
+        expect_equal(case.label, case.expected, got, hints=passed)
         return
     expect_json_text(
-        label, item.expected, got, not_text=hint("not_str"),
+        case.label, case.expected, got, not_text=hint("not_str"),
         not_json=pick_hint(got, TEXT_HINTS, hint("not_json")),
-        wrong=pick_hint(got, TEXT_HINTS, hint(item.key)), escaped=hint("ensure_ascii"),
+        wrong=pick_hint(got, TEXT_HINTS, case.hint), escaped=hint("ensure_ascii"),
     )  # fmt: skip
 
 
@@ -358,8 +363,7 @@ def silent_cut_hint(learner: Learner, item: CutCase, spec: Any, got: str) -> str
     hints=HINTS,
 )
 def check_to_text(learner: Learner) -> str:
-    for item in CASES:
-        check_value(learner, item)
+    run_cases(learner, "to_text", map(value_case, CASES), judge=judge_value)
     check_unknown(learner)
     cuts = cut_cases()
     for item in cuts:

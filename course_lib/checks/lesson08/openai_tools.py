@@ -15,10 +15,11 @@ from typing import Any
 
 import mcp_types as types
 
+from course_lib.checks.cases import Case, Table
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner
+from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson08._kernel_bridge import NOTEBOOK
 from course_lib.mcp_servers.notes_book import TOOLS as NOTES_TOOLS
 from course_lib.reference.mcp_client import MAX_NAME_LENGTH, mcp_tools_to_openai
@@ -198,25 +199,26 @@ _ALLOWED_TEXT = re.compile(r"[A-Za-z0-9_-]*")
 )
 def check_mcp_tools_to_openai(learner: Learner) -> str:
     cases = [*VISIBLE, *hidden_cases(hidden_rng("08.2"))]
-    for tools, prefix in cases:
-        label = case_label(tools, prefix)
-        source = BUILD.format(text=json.dumps(tools, ensure_ascii=False))
-        kwargs = {} if prefix is None else {"prefix": prefix}
-        got = learner.call(
-            "mcp_tools_to_openai",
-            learner.source("tools", setup=source),
-            case=label,
-            hints=EXCEPTION_HINTS,
-            endless_hint=hint("endless"),
-            **kwargs,
+    table = Table("mcp_tools_to_openai", RULES, HINTS, judge=judge, raised=EXCEPTION_HINTS)
+    endless = {"endless_hint": hint("endless")}  # for the call, not for the function
+    rows = [
+        table.case(
+            case_label(tools, prefix),
+            learner.source("tools", setup=BUILD.format(text=json.dumps(tools, ensure_ascii=False))),
+            expected=mcp_tools_to_openai(
+                [types.Tool.model_validate(t) for t in tools], prefix=prefix
+            ),
+            **endless,
+            **({} if prefix is None else {"prefix": prefix}),
         )
-        expected = mcp_tools_to_openai([types.Tool.model_validate(t) for t in tools], prefix=prefix)
-        judge(label, expected, got.value, prefix)
-    return text("summary", count=len(cases))
+        for tools, prefix in cases
+    ]
+    return text("summary", count=table.run(learner, rows))
 
 
-def judge(label: str, expected: list[dict], got: Any, prefix: str | None) -> None:
+def judge(case: Case, got: Any, reply: Reply) -> None:
     __tracebackhide__ = True
+    label, expected, prefix = case.label, case.expected, case.kwargs.get("prefix")
     if not isinstance(got, list) or len(got) != len(expected):
         fail(label, expected, got, hint("not_list"))
     expect_equal(label, expected, got, hints=[(lambda value: True, pick(expected, got, prefix))])

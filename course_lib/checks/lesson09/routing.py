@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import re
 from random import Random
+from typing import Any
 
 from course_lib.capstone.policies import CATEGORIES, KEYWORDS, ORDER_ID
+from course_lib.checks.cases import Case, Table
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner
+from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson09._policy_oracles import NOTEBOOK, expected_route, keyword_found
 
 TEXTS = Catalog() | {
@@ -202,20 +204,26 @@ def hidden_questions(rng: Random, count: int = 14) -> list[str]:
     return [*questions, *PREFIXES_ONLY]
 
 
+def judge_route(case: Case, got: Any, reply: Reply) -> None:
+    """A list of category names, the oracle's; else the hint its difference shows."""
+    __tracebackhide__ = True
+    if reply.type != "list":
+        shown = Plain(reply.data.get("repr", "")) if got is None else got
+        fail(case.label, case.expected, shown, hint("list", kind=reply.type))
+    if not all(isinstance(item, str) for item in got):
+        fail(case.label, case.expected, got, hint("not_str"))
+    if got != case.expected:
+        expect_equal(case.label, case.expected, got, hint=explain(case.args[0], case.expected, got))
+
+
+TABLE = Table("route", RULES, HINTS, oracle=expected_route, judge=judge_route)
+
+
 @exercise(
     "09.1", notebook=NOTEBOOK, title="route", points=2, targets=("route",), rules=RULES, hints=HINTS
 )
 def check_route(learner: Learner) -> str:
     hidden = hidden_questions(hidden_rng("09.2"))  # the seed of its first number: same cases
-    for question in [*(question for question, _ in VISIBLE), *hidden]:
-        case = case_label(question)
-        got = learner.call("route", question, case=case)
-        expected = expected_route(question)
-        if got.type != "list":
-            shown = Plain(got.data.get("repr", "")) if got.value is None else got.value
-            fail(case, expected, shown, hint("list", kind=got.type))
-        if not all(isinstance(item, str) for item in got.value):
-            fail(case, expected, got.value, hint("not_str"))
-        if got.value != expected:
-            expect_equal(case, expected, got.value, hint=explain(question, expected, got.value))
+    visible = [TABLE.case(case_label(question), question, rule=rule) for question, rule in VISIBLE]
+    TABLE.run(learner, [*visible, *(TABLE.case(case_label(q), q) for q in hidden)])
     return TEXTS.text("summary", visible=len(VISIBLE), hidden=len(hidden))
