@@ -12,25 +12,26 @@ each row names a rule of its ``RULES`` and a hint of its ``HINTS`` that exist::
 
 The API (stable; other lessons' checks use it):
 
-- ``Case(label, args, expected, hints=(), raised=(), hint=None, rule="", kwargs={})``: the call
-  ``target(*args, **kwargs)`` shown as ``label``; ``hints`` are likely mistakes on the returned
-  value (predicate, hint), most specific first; ``raised`` the (predicate on the ``Reply``,
-  hint) pairs for an exception it raised; ``hint`` a hint that overrides ``hints`` whatever came
-  back; ``rule`` the id of the contract rule the case exercises (documentation, checked by
-  ``Table``).
+- ``Case(label, args, expected, hints=(), raised=(), hint=None, rule="", kwargs={},
+  extra=None)``: the call ``target(*args, **kwargs)`` shown as ``label``; ``hints`` are likely
+  mistakes on the returned value (predicate, hint), most specific first; ``raised`` the
+  (predicate on the ``Reply``, hint) pairs for an exception it raised; ``hint`` a hint that
+  overrides ``hints`` whatever came back (a judge of the check's own may read it otherwise);
+  ``rule`` the id of the contract rule the case exercises (documentation, checked by
+  ``Table``); ``extra`` whatever else the check's own judge needs to know of the case.
 - ``run_cases(learner, target, cases, value=None, judge=None) -> int``: every case in order,
   failing at the first wrong one; the number run. ``value(label, reply, expected)`` reads the
   reply (default ``reply.value``; ``function_cases.returned_json`` for values that may not be
   JSON); ``judge(case, got, reply)`` fails a wrong value (default ``expect_equal`` with the
   case's ``hint`` and ``hints``).
 - ``Table(target, rules, hints, *, oracle=None, value=None, judge=None, raised=())``:
-  ``table.case(label, *args, expected=..., rule=..., hint=..., hints=..., raised=...,
+  ``table.case(label, *args, expected=..., rule=..., hint=..., hints=..., raised=..., extra=...,
   **kwargs)`` makes a ``Case``, ``expected`` defaulting to ``oracle(*args, **kwargs)`` and
-  ``raised`` to the table's; a ``rule`` that is no id of ``rules``,
-  or a ``hint`` key (a plain ``str``; a ``HintText`` passes as it is) that ``hints`` lacks, is a
-  ``LookupError`` when the row is made: at import for a module-level table.
-  ``table.hint(key, **fields)`` is ``hints.hint`` with the same check, and ``table.run(learner,
-  cases)`` is ``run_cases`` with the table's target, reader and judge.
+  ``raised`` to the table's; a ``rule`` that is no id of ``rules``, or a ``hint`` key (a plain
+  ``str``; a ``HintText`` passes as it is) that ``hints`` lacks, is a ``LookupError`` when the
+  row is made: at import for a module-level table. ``table.hint(key, **fields)`` is
+  ``hints.hint`` with the same check, and ``table.run(learner, cases)`` is ``run_cases`` with
+  the table's target, reader and judge.
 
 A case that needs more than call-and-compare (a value read from the notebook, a model session)
 stays a function of the check; the table holds the rest.
@@ -64,6 +65,7 @@ class Case:
     hint: HintText | None = None
     rule: str = ""
     kwargs: Mapping[str, Any] = field(default_factory=dict)
+    extra: Any = None
 
 
 def judge_equal(case: Case, got: Any, reply: Reply) -> None:
@@ -115,6 +117,7 @@ class Table:
         hint: str | None = None,
         hints: Sequence[Hint] = (),
         raised: Sequence[ExceptionHint] | None = None,
+        extra: Any = None,
         **kwargs: Any,
     ) -> Case:
         if rule and all(known.id != rule for known in self.rules):
@@ -124,7 +127,7 @@ class Table:
         if expected is _ORACLE:
             expected = self.oracle(*args, **kwargs)  # type: ignore[misc] (a table without one)
         raised = self.raised if raised is None else raised
-        return Case(label, args, expected, hints, raised, hint, rule, kwargs)
+        return Case(label, args, expected, hints, raised, hint, rule, kwargs, extra)
 
     def run(self, learner: Learner, cases: Iterable[Case]) -> int:
         __tracebackhide__ = True

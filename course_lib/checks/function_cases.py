@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from course_lib.checks import messages
-from course_lib.checks.cases import Case, run_cases
+from course_lib.checks.cases import Case, Judge, run_cases
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import (
     Hint,
@@ -210,11 +210,13 @@ def returned_json(case: str, reply: Reply, expected: Any, hints: Sequence[Any] =
     return None
 
 
-def run_json_cases(learner: Learner, target: str, cases: Sequence[Case]) -> int:
+def run_json_cases(
+    learner: Learner, target: str, cases: Sequence[Case], judge: Judge | None = None
+) -> int:
     """``cases.run_cases`` for a function whose value may not be JSON at all (a type, a set):
     such a value fails its case with where it is (``returned_json``) before any comparison."""
     __tracebackhide__ = True
-    return run_cases(learner, target, cases, returned_json)
+    return run_cases(learner, target, cases, returned_json, judge)
 
 
 def narrow(expected: dict, got: Any) -> tuple[str, Any, Any] | None:

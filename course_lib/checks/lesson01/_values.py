@@ -13,7 +13,7 @@ from typing import Any
 
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail
-from course_lib.checks.learner import Learner
+from course_lib.checks.learner import Learner, Reply
 
 NOTEBOOK = "01_handwritten_schemas"
 CITIES = ["北京", "上海", "Paris", "London", "São Paulo", "Zürich", "東京", "New York"]
@@ -54,3 +54,13 @@ def value_of(learner: Learner, name: str) -> Any:
     key = "python_type" if "a type (" in problem else "not_json"
     fail(name, Plain(TEXTS.text("plain_json")), shown, hint(key, name=name), where=problem)
     return None  # not reached: fail() raises
+
+
+def result_json(name: str, case: str, reply: Reply, expected: Any) -> Any:
+    """What ``name`` returned as plain JSON (with ``partial``, a reader for ``run_cases``), or a
+    failed case saying what in it is not JSON."""
+    __tracebackhide__ = True
+    if "unjson" in reply.data:
+        shown = Plain(reply.data.get("repr", "")[:200])
+        fail(case, expected, shown, hint("result_not_json", name=name), where=reply.data["unjson"])
+    return reply.value

@@ -9,13 +9,14 @@ and the hint that names it: see ``RULES``.
 from __future__ import annotations
 
 import json
+from functools import partial
 from random import Random
 from typing import Any
 
+from course_lib.checks.cases import Case, run_cases
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import (
     HintText,
-    Plain,
     fail,
     first_difference,
     hidden_rng,
@@ -23,9 +24,8 @@ from course_lib.checks.compare import (
     where_they_differ,
 )
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, raise_learner_error
-from course_lib.checks.lesson01._values import CITIES, NOTEBOOK, random_word
-from course_lib.checks.lesson01._values import hint as shared
+from course_lib.checks.learner import Learner, Reply, raise_learner_error
+from course_lib.checks.lesson01._values import CITIES, NOTEBOOK, random_word, result_json
 from course_lib.i18n import ENGLISH, translate
 
 # Every other phrase this check shows: its case labels and its summary.
@@ -229,30 +229,30 @@ def expect_same(case: str, expected: Any, got: Any, tool: dict, chosen: str) -> 
     fail(case, abbreviated(expected, schema), abbreviated(got, schema), chosen, where=where)
 
 
-def check_converter(learner: Learner, name: str, tool: dict) -> None:
-    """One converter on one tool: the result, then the tool it was given after the call."""
+def judge_converter(learner: Learner, name: str, case: Case, got: Any, reply: Reply) -> None:
+    """The result, then the tool the converter was given, after the call."""
     __tracebackhide__ = True
-    expected_of, hints_of = (
-        (expected_anthropic, anthropic_hints)
-        if name == "to_anthropic"
-        else (expected_responses, responses_hints)
-    )
-    labels = {"name": name, "tool": tool["function"]["name"]}
-    case = translate(TEXTS, "case", **labels)
-    reply = learner.call(name, tool, case=case, hints=EXCEPTION_HINTS)
-    if "unjson" in reply.data:
-        not_json = shared("result_not_json", name=name)
-        shown = Plain(reply.data.get("repr", "")[:200])
-        fail(case, expected_of(tool), shown, not_json, where=reply.data["unjson"])
-    got = reply.value
-    expect_same(case, expected_of(tool), got, tool, pick_hint(got, hints_of(tool)))
+    tool = case.args[0]
+    expect_same(case.label, case.expected, got, tool, pick_hint(got, case.hints))
     given = learner.run(
         "convert(tool)", result="tool", bind={"convert": learner.target(name), "tool": tool}
     )
-    after = translate(TEXTS, "case_after", **labels)
+    after = translate(TEXTS, "case_after", name=name, tool=tool["function"]["name"])
     if given.raised:
         raise_learner_error(after, given)
     expect_same(after, tool, given.value, tool, hint("mutated"))
+
+
+CONVERTERS = {
+    "to_anthropic": (expected_anthropic, anthropic_hints),
+    "to_responses": (expected_responses, responses_hints),
+}
+
+
+def converter_case(name: str, tool: dict) -> Case:
+    expected_of, hints_of = CONVERTERS[name]
+    label = translate(TEXTS, "case", name=name, tool=tool["function"]["name"])
+    return Case(label, (tool,), expected_of(tool), hints_of(tool), EXCEPTION_HINTS)
 
 
 @exercise(
@@ -266,7 +266,9 @@ def check_converter(learner: Learner, name: str, tool: dict) -> None:
 def check_formats(learner: Learner) -> str:
     rng = hidden_rng("01.5")
     tools = [FORMAT_EXAMPLE, SPARSE_EXAMPLE, *(random_tool(rng) for _ in range(10))]
-    for name in ("to_anthropic", "to_responses"):
-        for tool in tools:
-            check_converter(learner, name, json.loads(json.dumps(tool)))
-    return translate(TEXTS, "summary", count=2 * len(tools))
+    count = 0
+    for name in CONVERTERS:
+        cases = [converter_case(name, tool) for tool in json.loads(json.dumps(tools))]
+        judge = partial(judge_converter, learner, name)
+        count += run_cases(learner, name, cases, partial(result_json, name), judge)
+    return translate(TEXTS, "summary", count=count)

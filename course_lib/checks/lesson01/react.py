@@ -15,6 +15,7 @@ import re
 from random import Random
 from typing import Any
 
+from course_lib.checks.cases import Case, Table
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, fail, first_difference, hidden_rng
 from course_lib.checks.core import Rule, exercise
@@ -259,8 +260,8 @@ def hidden_cases(rng: Random, count: int = 12) -> list[tuple[str, list[str], str
     return cases
 
 
-def outcome_problem(got: Any, expected: dict, text: str, tool_names: list[str], key: str) -> Any:
-    """``None`` if ``got`` is right, else ``(expected shown, hint)``."""
+def outcome_problem(got: Any, expected: dict, text: str, tool_names: list[str], wrong: str) -> Any:
+    """``None`` if ``got`` is right, else ``(expected shown, hint)``; ``wrong``: the case's."""
     if got is None and "answer" in expected:
         return expected, hint("answer")
     if not isinstance(got, dict):
@@ -273,7 +274,7 @@ def outcome_problem(got: Any, expected: dict, text: str, tool_names: list[str], 
     if "tool" in expected and got.get("error") == BAD_INPUT:
         return expected, hint("one_value" if text_after_input(text) else "skip_spaces")
     if "error" in expected:
-        return error_problem(got, expected, text, tool_names, key)
+        return error_problem(got, expected, text, tool_names, wrong)
     if first_difference(expected, got) is None:
         return None
     answered = got.get("answer")
@@ -286,10 +287,10 @@ def outcome_problem(got: Any, expected: dict, text: str, tool_names: list[str], 
     if "tool" in expected and got.get("tool") == expected["tool"]:
         if isinstance(got.get("arguments"), str):
             return expected, hint("decode")
-    return expected, case_hint(key, text)
+    return expected, wrong
 
 
-def error_problem(got: dict, expected: dict, text: str, tool_names: list[str], key: str) -> Any:
+def error_problem(got: dict, expected: dict, text: str, tool_names: list[str], wrong: str) -> Any:
     """``None`` if ``got`` is the expected error with a fitting message, else (shown, hint)."""
     if expected["error"] == UNKNOWN:
         name = ACTION_LINE.search(text).group(1).strip()
@@ -297,7 +298,7 @@ def error_problem(got: dict, expected: dict, text: str, tool_names: list[str], k
     else:
         name, shown = None, {**expected, "message": TEXTS.text("a_message")}
     if got.get("error") != expected["error"]:
-        return shown, case_hint(key, text)
+        return shown, wrong
     if set(got) != {"error", "message"}:
         return shown, hint("error_keys")
     message = got["message"]
@@ -315,22 +316,22 @@ EXCEPTION_HINTS = [
 ]
 
 
-def check_case(learner: Learner, text: str, tool_names: list[str], key: str) -> None:
+def judge(case: Case, got: Any, reply: Reply) -> None:
     __tracebackhide__ = True
-    case = case_label(text, tool_names)
-    reply: Reply = learner.call(
-        "parse_react", text, list(tool_names), case=case, hints=EXCEPTION_HINTS
-    )
-    expected = expected_outcome(text, tool_names)
-    problem = outcome_problem(reply.value, expected, text, tool_names, key)
+    problem = outcome_problem(got, case.expected, *case.args, case.hint)
     if problem is not None:
-        shown, chosen = problem
-        fail(case, shown, reply.value, chosen)
+        fail(case.label, problem[0], got, problem[1])
+
+
+TABLE = Table(
+    "parse_react", RULES, HINTS, oracle=expected_outcome, judge=judge, raised=EXCEPTION_HINTS
+)
 
 
 @exercise("01.7", notebook=NOTEBOOK, title="parse_react", points=2, rules=RULES)
 def check_parse_react(learner: Learner) -> str:
-    cases = [*VISIBLE, *hidden_cases(hidden_rng("01.7"))]
-    for text, tool_names, key in cases:
-        check_case(learner, text, list(tool_names), key)
-    return TEXTS.text("summary", count=len(cases))
+    cases = [
+        TABLE.case(case_label(text, tools), text, list(tools), hint=case_hint(key, text))
+        for text, tools, key in (*VISIBLE, *hidden_cases(hidden_rng("01.7")))
+    ]
+    return TEXTS.text("summary", count=TABLE.run(learner, cases))

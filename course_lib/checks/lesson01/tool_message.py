@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import partial
 from random import Random
 from typing import Any
 
+from course_lib.checks.cases import Case, run_cases
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import HintText, Plain, first_difference, hidden_rng
+from course_lib.checks.compare import HintText, first_difference, hidden_rng
 from course_lib.checks.compare import fail as fail_case
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
-from course_lib.checks.lesson01._values import CITIES, NOTEBOOK, random_word
-from course_lib.checks.lesson01._values import hint as shared
+from course_lib.checks.lesson01._values import CITIES, NOTEBOOK, random_word, result_json
 
 SDK, DICT = "sdk", "dict"  # the two forms a tool call comes in
 # The case labels, one per form of the tool call (the call itself is shown in Python spelling).
@@ -147,20 +148,18 @@ def _is_text_parts(content: Any) -> bool:
     )
 
 
-def sdk_tool_call(learner: Learner, call_id: str, name: str, arguments: dict) -> dict:
-    """A value spec: the SDK's tool call object, built beside the learner's code."""
-    function = {"name": name, "arguments": json.dumps(arguments, ensure_ascii=False)}
+def tool_call(learner: Learner, form: str, call_id: str, arguments: dict) -> dict:
+    """A call of get_weather: a value spec of the SDK's tool call object, built beside the
+    learner's code, or the same call as the plain dict ``model_dump()`` gives."""
+    if form == DICT:
+        function = {"arguments": json.dumps(arguments, ensure_ascii=False), "name": "get_weather"}
+        return {"id": call_id, "function": function, "type": "function"}
+    function = {"name": "get_weather", "arguments": json.dumps(arguments, ensure_ascii=False)}
     return learner.source(
         f"ChatCompletionMessageFunctionToolCall(id={call_id!r}, type='function', "
         f"function={function!r})",
         setup="from openai.types.chat import ChatCompletionMessageFunctionToolCall",
     )
-
-
-def dict_tool_call(call_id: str, name: str, arguments: dict) -> dict:
-    """The same tool call as the plain dict ``model_dump()`` gives."""
-    function = {"arguments": json.dumps(arguments, ensure_ascii=False), "name": name}
-    return {"id": call_id, "function": function, "type": "function"}
 
 
 VISIBLE_RESULTS: list[Any] = [
@@ -201,23 +200,23 @@ def exception_hints(form: str) -> list[tuple[Callable[[Reply], bool], str]]:
     ]
 
 
+def judge(case: Case, got: Any, reply: Reply) -> None:
+    __tracebackhide__ = True
+    found = message_problem(got, case.expected["tool_call_id"], case.args[1])
+    if found is not None:
+        fail_case(case.label, case.expected, got, found)
+
+
 @exercise("01.3", notebook=NOTEBOOK, title="tool_message", points=2, rules=RULES)
 def check_tool_message(learner: Learner) -> str:
-    table = cases(hidden_rng("01.3"))
-    for form, call_id, result, arguments in table:
-        case = case_label(form, call_id, result)
-        call = (
-            sdk_tool_call(learner, call_id, "get_weather", arguments)
-            if form == SDK
-            else dict_tool_call(call_id, "get_weather", arguments)
+    table = [
+        Case(
+            case_label(form, call_id, result),
+            (tool_call(learner, form, call_id, arguments), result),
+            expected_message(call_id, result),
+            raised=exception_hints(form),
         )
-        reply = learner.call("tool_message", call, result, case=case, hints=exception_hints(form))
-        expected = expected_message(call_id, result)
-        if "unjson" in reply.data:
-            not_json = shared("result_not_json", name="tool_message")
-            shown = Plain(reply.data.get("repr", "")[:200])
-            fail_case(case, expected, shown, not_json, where=reply.data["unjson"])
-        found = message_problem(reply.value, call_id, result)
-        if found is not None:
-            fail_case(case, expected, reply.value, found)
-    return TEXTS.text("summary", count=len(table))
+        for form, call_id, result, arguments in cases(hidden_rng("01.3"))
+    ]
+    count = run_cases(learner, "tool_message", table, partial(result_json, "tool_message"), judge)
+    return TEXTS.text("summary", count=count)

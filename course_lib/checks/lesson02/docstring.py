@@ -16,6 +16,7 @@ import inspect
 import random
 from typing import Any
 
+from course_lib.checks.cases import Case
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import (
     Hint,
@@ -27,8 +28,8 @@ from course_lib.checks.compare import (
     where_they_differ,
 )
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.function_cases import py, python_text, returned_json
-from course_lib.checks.learner import Learner
+from course_lib.checks.function_cases import py, python_text, run_json_cases
+from course_lib.checks.learner import Learner, Reply
 
 WEATHER_DOC = """Get the weather forecast for a city.
 
@@ -384,29 +385,31 @@ def hints(doc: str | None, summary: str, expected: dict[str, str]) -> list[Hint]
     ]  # fmt: skip
 
 
-def check_docstring(learner: Learner, doc: str | None, summary: str, expected: dict) -> None:
-    __tracebackhide__ = True
-    case = case_of(doc)
+def docstring_case(doc: str | None, summary: str, expected: dict) -> Case:
+    """The case of ``doc``: its expected value as shown (a tuple), ``extra`` the JSON of it."""
     raised = [
         (lambda r: doc is None or not doc.strip(), hint("none")),
         (lambda r: True, hint("must_not_raise")),
     ]
-    reply = learner.call("parse_google_docstring", doc, case=case, hints=raised)
     want = [summary, expected]
-    got = returned_json(case, reply, python_text(want, "tuple"))
-    difference = first_difference(want, got)
-    if difference is not None:
-        chosen = pick_hint(got, hints(doc, summary, expected))
-        where = where_they_differ(want, got)
-        fail(case, python_text(want, "tuple"), python_text(got, reply.type), chosen, where=where)
+    shown, hints_of_doc = python_text(want, "tuple"), hints(doc, summary, expected)
+    return Case(case_of(doc), (doc,), shown, hints_of_doc, raised, extra=want)
+
+
+def judge(case: Case, got: Any, reply: Reply) -> None:
+    __tracebackhide__ = True
+    if first_difference(case.extra, got) is not None:
+        where = where_they_differ(case.extra, got)
+        shown = python_text(got, reply.type)
+        fail(case.label, case.expected, shown, pick_hint(got, case.hints), where=where)
     if reply.type != "tuple":
         wanted, got = TEXTS.text("a_tuple"), TEXTS.text("a_kind", kind=reply.type)
-        fail(case, Plain(wanted), Plain(got), hint("tuple"))
+        fail(case.label, Plain(wanted), Plain(got), hint("tuple"))
 
 
 @exercise("02.3", notebook="02_reflection", title="parse_google_docstring", points=2, rules=RULES)
 def check_parse_google_docstring(learner: Learner) -> str:
     hidden = hidden_docstrings()
-    for doc, summary, expected in (*VISIBLE, *hidden):
-        check_docstring(learner, doc, summary, expected)
+    cases = [docstring_case(*row) for row in (*VISIBLE, *hidden)]
+    run_json_cases(learner, "parse_google_docstring", cases, judge)
     return TEXTS.text("summary", visible=len(VISIBLE), hidden=len(hidden))

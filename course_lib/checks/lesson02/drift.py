@@ -15,13 +15,15 @@ import copy
 import json
 import random
 import re
+from functools import partial
 from typing import Any
 
+from course_lib.checks.cases import Case, run_cases
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.function_cases import FunctionCase, after_earlier, py, returned_json
-from course_lib.checks.learner import Learner
+from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson02.parameters_schema import raised_hints, random_basic_function
 from course_lib.checks.parameter_schemas import expected_parameters_schema
 from course_lib.i18n import spoken_label
@@ -355,39 +357,39 @@ def line_keys(case: str, lines: Any, expected: list[str], mine: dict, tool: dict
     return sorted(keys)
 
 
-def check_drift(
-    learner: Learner, function: FunctionCase, what: str, tool: dict, expected: list[str]
-) -> None:
-    __tracebackhide__ = True
-    case = case_of(function, what)
+def drift_case(learner: Learner, row: tuple[FunctionCase, str, dict, list[str]]) -> Case:
+    function, what, tool, expected = row
     func = function.value()
     raised = [
         (lambda r: r.raised_a("KeyError") and "'type'" in r.message, hint("untyped_key")),
         (lambda r: r.raised_a("KeyError") and "'required'" in r.message, hint("no_required_key")),
-        *raised_hints(func)[:-1],
-        (lambda r: True, hint("must_not_raise")),
+        *raised_hints(func, hint("must_not_raise")),
     ]
-    reply = learner.call(
-        "find_drift", function.spec(learner), copy.deepcopy(tool), case=case, hints=raised
-    )
-    not_a_list = [
-        (lambda problem: problem.startswith("at $: a set"), hint("a_set")),
-        (lambda problem: True, hint("list_of_str")),
-    ]
-    got = returned_json(case, reply, sorted(expected), hints=not_a_list)
-    mine = expected_parameters_schema(func)
-    keys = line_keys(case, got, sorted(expected), mine, tool)
-    if keys != sorted(expected):
-        chosen = choose_hint(keys, sorted(expected), tool, mine)
-        expect_equal(case, sorted(expected), keys, hint=chosen)
+    args = (function.spec(learner), copy.deepcopy(tool))
+    return Case(case_of(function, what), args, sorted(expected), raised=raised, extra=func)
+
+
+NOT_A_LIST = [
+    (lambda problem: problem.startswith("at $: a set"), hint("a_set")),
+    (lambda problem: True, hint("list_of_str")),
+]
+
+
+def judge(case: Case, got: Any, reply: Reply) -> None:
+    """The lines as sorted ``kind: name`` keys (``case.extra``: the function)."""
+    __tracebackhide__ = True
+    expected, tool, mine = case.expected, case.args[1], expected_parameters_schema(case.extra)
+    keys = line_keys(case.label, got, expected, mine, tool)
+    if keys != expected:
+        expect_equal(case.label, expected, keys, hint=choose_hint(keys, expected, tool, mine))
     if reply.type == "tuple":  # the right lines, in the wrong container
-        fail(case, sorted(expected), Plain(repr(tuple(got))), hint("a_tuple"))
+        fail(case.label, expected, Plain(repr(tuple(got))), hint("a_tuple"))
 
 
 def run(learner: Learner) -> str:
     hidden = hidden_drift()
-    for function, what, tool, expected in (*VISIBLE, *hidden):
-        check_drift(learner, function, what, tool, expected)
+    cases = [drift_case(learner, row) for row in (*VISIBLE, *hidden)]
+    run_cases(learner, "find_drift", cases, partial(returned_json, hints=NOT_A_LIST), judge)
     return TEXTS.text("summary", visible=len(VISIBLE), hidden=len(hidden))
 
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from course_lib.checks.cases import Case
 from course_lib.checks.catalog import Catalog
-from course_lib.checks.compare import Hint, HintText, Plain, expect_equal, fail, hidden_rng
+from course_lib.checks.compare import Hint, HintText, Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.function_cases import FunctionCase, after_earlier, py, returned_json
+from course_lib.checks.function_cases import FunctionCase, after_earlier, py, run_json_cases
 from course_lib.checks.learner import Learner
 from course_lib.checks.lesson02.docstring import (
     CHINESE_DOC,
@@ -253,15 +254,13 @@ def hints(expected: dict, description: str | None) -> list[Hint]:
     ]  # fmt: skip
 
 
-def check_tool(
+def tool_case(
     learner: Learner,
     function: FunctionCase,
     description: str | None,
     summary: str,
     descriptions: dict,
-) -> None:
-    __tracebackhide__ = True
-    case = case_of(function, description)
+) -> Case:
     func = function.value()
     expected = expected_tool(func, description, summary, descriptions)
     ignored = (
@@ -278,15 +277,11 @@ def check_tool(
     raised = [
         ignored,
         documented_only,
-        *raised_hints(func)[:-1],
-        (lambda r: True, hint("must_not_raise")),
+        *raised_hints(func, hint("must_not_raise")),
     ]
-    reply = learner.call(
-        "function_to_tool", function.spec(learner), case=case, hints=raised,
-        description=description,
-    )  # fmt: skip
-    got = returned_json(case, reply, expected)
-    expect_equal(case, expected, got, hints=hints(expected, description))
+    label, args = case_of(function, description), (function.spec(learner),)
+    kwargs = {"description": description}
+    return Case(label, args, expected, hints(expected, description), raised, kwargs=kwargs)
 
 
 def expect_value_error(
@@ -306,14 +301,12 @@ def expect_value_error(
 
 
 def run(learner: Learner) -> str:
-    for function, description, summary, descriptions in VISIBLE_TOOLS:
-        check_tool(learner, function, description, summary, descriptions)
+    run_json_cases(learner, "function_to_tool", [tool_case(learner, *r) for r in VISIBLE_TOOLS])
     expect_value_error(learner, UNDOCUMENTED, None, hint("no_description"))
     expect_value_error(learner, NO_SUMMARY, None, hint("no_summary"))
     expect_value_error(learner, EMPTY_GIVEN, "", hint("empty_description"))
     hidden = hidden_tools()
-    for function, description, summary, descriptions in hidden:
-        check_tool(learner, function, description, summary, descriptions)
+    run_json_cases(learner, "function_to_tool", [tool_case(learner, *r) for r in hidden])
     return TEXTS.text("summary", visible=len(VISIBLE_TOOLS) + 3, hidden=len(hidden))
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from course_lib.checks import parameter_schemas as schemas
+from course_lib.checks.cases import Case
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, HintText, hidden_rng
 from course_lib.checks.core import Rule, exercise
@@ -21,10 +22,10 @@ from course_lib.checks.function_cases import (
     FunctionCase,
     after_earlier,
     expect_schema,
-    returned_json,
+    run_json_cases,
     string_annotations,
 )
-from course_lib.checks.learner import Learner
+from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.parameter_schemas import (
     basic_default,
     expected_parameters_schema,
@@ -130,28 +131,31 @@ def hidden_functions() -> list[FunctionCase]:
 # --- hints ---------------------------------------------------------------------------------
 
 
-def raised_hints(func: Callable[..., Any]) -> list[tuple[Callable[[Any], bool], HintText]]:
-    """The hint for an exception: annotations read as stored, where they are text."""
+def raised_hints(
+    func: Callable[..., Any], must_not_raise: HintText | None = None
+) -> list[tuple[Callable[[Any], bool], HintText]]:
+    """The hint for an exception: annotations read as stored, where they are text; else
+    ``must_not_raise`` (02.4 and 02.5 say it their way), else 02.2's."""
     texts = string_annotations(func)
     return [
         (lambda r: any(text in r.message for text in texts), hint("string_annotation")),
         (lambda r: r.raised_a("KeyError") and "'return'" in r.message, hint("no_return")),
-        (lambda r: True, hint("must_not_raise")),
+        (lambda r: True, must_not_raise or hint("must_not_raise")),
     ]
 
 
-def check_function(learner: Learner, function: FunctionCase) -> None:
-    """Call parameters_schema on ``function`` and compare its schema with the oracle's."""
-    __tracebackhide__ = True
-    case = f"parameters_schema({function.label})"
+def function_case(learner: Learner, function: FunctionCase) -> Case:
+    """``parameters_schema`` on ``function``, its schema the oracle's."""
     func = function.value()
     expected = expected_parameters_schema(func)
-    reply = learner.call(
-        "parameters_schema", function.spec(learner), case=case, hints=raised_hints(func)
-    )
-    got = returned_json(case, reply, expected)
     hints = [*parameters_hints(expected, func), guessed_for_text(expected, func)]
-    expect_schema(case, expected, got, hints, hint("property"))
+    label = f"parameters_schema({function.label})"
+    return Case(label, (function.spec(learner),), expected, hints, raised_hints(func))
+
+
+def judge(case: Case, got: Any, reply: Reply) -> None:
+    __tracebackhide__ = True
+    expect_schema(case.label, case.expected, got, case.hints, hint("property"))
 
 
 def guessed_for_text(expected: dict, func: Callable[..., Any]) -> Hint:
@@ -169,8 +173,8 @@ def guessed_for_text(expected: dict, func: Callable[..., Any]) -> Hint:
 
 def run(learner: Learner) -> str:
     hidden = hidden_functions()
-    for function in (*VISIBLE, *hidden):
-        check_function(learner, function)
+    cases = [function_case(learner, function) for function in (*VISIBLE, *hidden)]
+    run_json_cases(learner, "parameters_schema", cases, judge)
     return TEXTS.text("summary", visible=len(VISIBLE), hidden=len(hidden))
 
 

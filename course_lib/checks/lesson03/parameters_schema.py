@@ -13,6 +13,7 @@ import inspect
 import random
 from typing import Any
 
+from course_lib.checks.cases import Case, run_cases
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, hidden_rng
 from course_lib.checks.core import Rule, exercise
@@ -26,7 +27,7 @@ from course_lib.checks.function_cases import (
     returned_json,
     string_annotations,
 )
-from course_lib.checks.learner import Learner
+from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson03._annotation_cases import function_with_classes as function
 from course_lib.checks.lesson03._annotation_cases import spoken_label
 from course_lib.checks.lesson03.json_type import evaluate, expected_schema, random_annotation
@@ -198,35 +199,31 @@ def random_bad(rng: random.Random, index: int) -> tuple[FunctionCase, str, str]:
 # --- checking ------------------------------------------------------------------------------
 
 
-def check_function(learner: Learner, case: FunctionCase, override: HintText | None) -> None:
-    __tracebackhide__ = True
-    label = case_of(case)
+def function_case(learner: Learner, case: FunctionCase, override: HintText | None) -> Case:
+    """``parameters_schema`` on ``case``; ``override`` the hint whatever goes wrong, ``extra``
+    the parameters whose default is an Enum member."""
     func = case.value()
-    want = expected(case)
     texts = string_annotations(func)
     raised = [
         (lambda r: case.future and any(text in r.message for text in texts), hint("future")),
         (lambda r: True, hint("must_not_raise")),
     ]
-    reply = learner.call("parameters_schema", case.spec(learner), case=label, hints=raised)
-    enums = enum_defaults(case)
-    got = returned_json(
-        label,
-        reply,
-        want,
-        hints=[
-            (
-                lambda problem: any(f"$.properties.{n}.default" in problem for n in enums),
-                hint("enum_default"),
-            ),
-        ],
-    )
+    want = expected(case)
     hints = [
         (lambda g: _enum_name_default(g, func), hint("enum_name_default")),
         *parameters_hints(want, func),
     ]
-    default = _property_hint(want, got) or hint("property")
-    expect_schema(label, want, got, [] if override else hints, override or default)
+    args, hints = (case.spec(learner),), [] if override else hints
+    return Case(case_of(case), args, want, hints, raised, override, extra=enum_defaults(case))
+
+
+def judge(case: Case, got: Any, reply: Reply) -> None:
+    __tracebackhide__ = True
+    enums = [f"$.properties.{name}.default" for name in case.extra]
+    in_default = (lambda where: any(enum in where for enum in enums), hint("enum_default"))
+    got = returned_json(case.label, reply, case.expected, hints=[in_default])
+    default = case.hint or _property_hint(case.expected, got) or hint("property")
+    expect_schema(case.label, case.expected, got, case.hints, default)
 
 
 def _enum_name_default(got: Any, func: Any) -> bool:
@@ -256,10 +253,13 @@ def _property_hint(want: dict, got: Any) -> HintText | None:
 def run(learner: Learner) -> str:
     rng = hidden_rng("03.6 refused")
     hidden = hidden_functions()
-    for name, parts in (*VISIBLE, *hidden):
-        check_function(learner, function(name, parts), None)
-        # The same signature passed in an ordinary module, so a failure here is the strings.
-        check_function(learner, function(name, parts, future=True), hint("future"))
+    # Each signature also under the future import: a failure there is the strings.
+    cases = [
+        function_case(learner, function(name, parts, future), hint("future") if future else None)
+        for name, parts in (*VISIBLE, *hidden)
+        for future in (False, True)
+    ]
+    run_cases(learner, "parameters_schema", cases, judge=judge)
     refused = [*REFUSED, *(random_bad(rng, index) for index in range(12))]
     expect_refusals(
         learner,
