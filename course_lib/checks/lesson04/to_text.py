@@ -230,16 +230,16 @@ def value_case(item: TextCase) -> Case:
     text), and the hint of its likely mistake for a wrong text or a TypeError."""
     mistake = hint(item.key)
     raised = [(lambda r: r.raised_a("TypeError"), mistake)]
-    return Case(item.said, (item.spec(),), item.expected, raised=raised, hint=mistake)
+    return Case(item.said, (item.spec(),), item.expected, raised=raised, hint=mistake, extra=item)
 
 
 def judge_value(case: Case, got: Any, reply: Reply) -> None:
     """A str sent as it is comes back unchanged; any other value as the JSON text of
     ``case.expected``."""
     __tracebackhide__ = True
-    sent = case.args[0]
-    if isinstance(sent, str):
-        passed = [(lambda g: g == json_text(sent), hint("str")), *TEXT_HINTS]
+    item = case.extra
+    if isinstance(item.value, str):
+        passed = [(lambda g: g == json_text(item.value), hint("str")), *TEXT_HINTS]
         expect_equal(case.label, case.expected, got, hints=passed)
         return
     expect_json_text(
