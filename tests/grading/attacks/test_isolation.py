@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import uuid
 from functools import partial
 from pathlib import Path
@@ -86,6 +87,7 @@ class Attacked:
         own = uuid.uuid4().hex[:12]
         self.daemon, self.nohup = f"course-attack-daemon-{own}", f"course-attack-nohup-{own}"
         self.marker = f"attack-{own}"
+        self.honest = submission(SOLUTIONS)
         self.notebooks: dict[str, object] = {}
         self.targets: dict[str, int] = {}
         self.graded: dict = {}
@@ -99,14 +101,23 @@ class Attacked:
             except BaseException as exc:  # given back to the tests of this mode (``world``)
                 self.error = exc
 
-    def start(self) -> None:
+    def start_victim(self) -> None:
+        """The classmate: a grading kernel of this mode, started in a thread that outlives it
+        (a kernel's launcher dies with the thread that started it: its parent-death signal
+        follows the thread)."""
         self.victim_dir.mkdir(parents=True)
         self.victim = GuardedKernel(
             str(self.victim_dir), memory_mb=1500, output_cap=10_000, namespaces=self.namespaces
         )
+        assert self.victim.run_quietly("VICTIM = 'untouched'", 60) == "ok"
+
+    def start_tcp(self) -> None:
         self.tcp_km, self.tcp_kc = start_new_kernel(kernel_name="python3")  # as Jupyter does
         self.listener = Listener()
-        assert self.victim.run_quietly("VICTIM = 'untouched'", 60) == "ok"
+
+    def arm(self) -> None:
+        """The attacks, aimed at what runs now (the kernel zygote too: the batch's kernels
+        will be forked from it)."""
         launcher = self.victim.km.provisioner.process.pid
         self.targets = {  # short names: the report must fit what a check shows of a value
             "grader": os.getpid(),
@@ -136,7 +147,7 @@ class Attacked:
             WRITE_TARGETS=write_targets(self.base, self.victim_dir, self.marker),
         )
         self.notebooks = {
-            "honest": submission(SOLUTIONS),
+            "honest": self.honest,
             "reads_classmates": attack(common + READS_CLASSMATES),
             "reads_course": attack(common + READS_COURSE),
             "reaches_kernels": attack(common + REACHES_KERNELS),
@@ -162,7 +173,7 @@ class Attacked:
         self.alone = grade(
             self.base / "alone",
             self.canonical_dir,
-            {"honest": self.notebooks["honest"]},
+            {"honest": self.honest},
             namespaces=self.namespaces,
             accept_isolation_gap=not self.namespaces,
         )
@@ -195,32 +206,38 @@ class Attacked:
 @pytest.fixture(scope="module")
 def worlds(tmp_path_factory: pytest.TempPathFactory, canonical_dir) -> dict[str, Attacked]:
     """Grade every attack in one batch, with a classmate's kernel running beside them; then
-    look at the machine and at the classmate. For both modes at once (``concurrently``): with
-    the namespaces Linux allows here, and without them, as on a platform that has none
-    (Landlock and a subreaper remain; the grader refuses such kernels unless told to accept the
-    gap, as here: test_private_view.py). The two modes go step by step together: both batches
-    are graded while the grader's environment holds the secrets, then both honest notebooks
-    alone, then the machine is looked at; each mode's attacks reach only their own targets."""
+    look at the machine and at the classmate. For both modes at once: with the namespaces Linux
+    allows here, and without them, as on a platform that has none (Landlock and a subreaper
+    remain; the grader refuses such kernels unless told to accept the gap, as here:
+    test_private_view.py). First, while the classmates and the TCP kernels start, each mode's
+    honest notebook is graded alone (no attacker runs yet); then both batches are graded at
+    once (``concurrently``) while the grader's environment holds the secrets; then the machine
+    is looked at. Each mode's attacks aim only at their own mode's targets."""
     scenes = {
         name: Attacked(namespaces, tmp_path_factory.mktemp("isolation"), canonical_dir)
         for name, namespaces in MODES.items()
     }
-
-    def each(step: str) -> None:
-        concurrently(
-            {name: partial(scene.step, getattr(scene, step)) for name, scene in scenes.items()}
-        )
-
+    aside: dict[tuple[str, str], partial] = {}
+    for name, scene in scenes.items():
+        aside[name, "alone"] = partial(scene.step, scene.grade_alone)
+        aside[name, "tcp"] = partial(scene.step, scene.start_tcp)
     try:
+        kernel_zygote_of_the_batch()  # the grader's fork server starts in this thread
+        starting = threading.Thread(target=concurrently, args=(aside,))
+        starting.start()
+        try:
+            for scene in scenes.values():
+                scene.step(scene.start_victim)  # here: see start_victim
+        finally:
+            starting.join()
         for scene in scenes.values():
-            # In this thread, which outlives the kernels: a kernel's launcher dies with the
-            # thread that started it (its parent-death signal follows the thread)
-            scene.step(scene.start)
+            scene.step(scene.arm)
         with pytest.MonkeyPatch.context() as patch:
             for name, value in SECRETS.items():
                 patch.setenv(name, value)
-            each("grade_batch")
-        each("grade_alone")
+            concurrently(
+                {name: partial(scene.step, scene.grade_batch) for name, scene in scenes.items()}
+            )
         for scene in scenes.values():
             scene.step(scene.look)
     finally:
