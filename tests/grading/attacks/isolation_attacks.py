@@ -139,7 +139,7 @@ for label, action in {
 """
 
 LEAVES_DAEMONS = """
-import os, shutil, subprocess, sys, time
+import os, select, shutil, subprocess, sys, time
 
 child = os.fork()
 if child == 0:  # double fork and setsid: the classic daemon
@@ -150,9 +150,13 @@ if child == 0:  # double fork and setsid: the classic daemon
     finally:
         os._exit(0)
 os.waitpid(child, 0)
-subprocess.Popen(
-    ["nohup", sys.executable, "-c", "import time; time.sleep(3600)", NOHUP],
-    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+# The Python that nohup starts says when it runs. Seeing nohup's own command line is not enough:
+# nohup then execs Python, and while a process is in exec /proc shows its command line empty,
+# so a look taken then would miss it (seen beside busy CPUs).
+DAEMON_CODE = "import time; print('up', flush=True); time.sleep(3600)"
+nohup = subprocess.Popen(
+    ["nohup", sys.executable, "-c", DAEMON_CODE, NOHUP],
+    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
     start_new_session=True,
 )
 
@@ -166,8 +170,14 @@ def running():
         names.update(name for name in (DAEMON, NOHUP) if name in command)
     return sorted(names)
 
-deadline = time.monotonic() + 100  # the exec'd processes show up soon; a loaded box is slow
-while len(running()) < 2 and time.monotonic() < deadline:
+# Bounds for a hang, never a speed: each daemon's own sign of life is awaited. Python's is its
+# line (or the end of the pipe, if it died); the sleep's is its name in /proc, there once its
+# only exec is done. Past those neither execs again: what /proc shows next is what runs.
+deadline = time.monotonic() + 100
+if select.select([nohup.stdout], [], [], 100)[0]:
+    nohup.stdout.readline()
+nohup.stdout.close()
+while DAEMON not in running() and time.monotonic() < deadline:
     time.sleep(0.05)
 # Which ran (not how many), so that a run that misses one says which
 ATTEMPTS.append(attempt("daemons running", lambda: " ".join(n.split("-")[2] for n in running())))

@@ -11,7 +11,9 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import uuid
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -19,7 +21,15 @@ from grading_lesson import CHECK_MODULE, SOLUTIONS, submission
 from jupyter_client.manager import start_new_kernel
 
 from attacks.batch import OPTIONS as BATCH_OPTIONS
-from attacks.batch import assert_blocked, assert_rest_graded, attack, grade, report, require
+from attacks.batch import (
+    assert_blocked,
+    assert_rest_graded,
+    attack,
+    concurrently,
+    grade,
+    report,
+    require,
+)
 from attacks.isolation_attacks import (
     FORGES_RESULTS,
     LEAVES_DAEMONS,
@@ -47,67 +57,97 @@ from course_lib.grading.sandbox import readable_beneath
 
 ROOT = Path(__file__).resolve().parents[3]
 TOKEN = uuid.uuid4().hex[:12]
-DAEMON, NOHUP = f"course-attack-daemon-{TOKEN}", f"course-attack-nohup-{TOKEN}"
 SECRETS = {
     "OPENAI_API_KEY": f"sk-test-{TOKEN}",
     "ANTHROPIC_API_KEY": f"sk-ant-{TOKEN}",
     "COURSE_GRADER_TOKEN": f"grader-{TOKEN}",
 }
-MARKER = f"attack-{TOKEN}"
 
 
 def constants(**values: object) -> str:
     return "".join(f"{name} = {value!r}\n" for name, value in values.items())
 
 
-@pytest.fixture(scope="module", params=[True, False], ids=["namespaces", "without-namespaces"])
-def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, canonical_dir):
-    """Grade every attack in one batch, with a classmate's kernel running beside them; then
-    look at the machine and at the classmate. Twice: with the namespaces Linux allows here, and
-    without them, as on a platform that has none (Landlock and a subreaper remain; the grader
-    refuses such kernels unless told to accept the gap, as here: test_private_view.py)."""
-    namespaces = request.param
-    base = tmp_path_factory.mktemp("isolation")
-    scratch = base / "scratch"
-    victim_dir = scratch / "course-grade-classmate" / "notebook"
-    victim_dir.mkdir(parents=True)
-    victim = GuardedKernel(
-        str(victim_dir), memory_mb=1500, output_cap=10_000, namespaces=namespaces
-    )
-    tcp_km, tcp_kc = start_new_kernel(kernel_name="python3")  # as Jupyter starts kernels
-    listener = Listener()
-    try:
-        assert victim.run_quietly("VICTIM = 'untouched'", 60) == "ok"
-        launcher = victim.km.provisioner.process.pid
-        targets = {  # short names: the report must fit what a check shows of a value
+MODES = {"namespaces": True, "without-namespaces": False}
+
+
+class Attacked:
+    """One namespace mode's batch of attacks and what they aim at: a classmate's kernel (a
+    grading kernel of that mode), a kernel started as Jupyter starts kernels (over TCP), and
+    listeners on the grader's loopback. Each step records its failure instead of raising it, so
+    the other mode goes on and a failure fails only the tests of its own mode."""
+
+    def __init__(self, namespaces: bool, base: Path, canonical_dir: Path) -> None:
+        self.namespaces, self.base, self.canonical_dir = namespaces, base, canonical_dir
+        self.scratch = base / "scratch"
+        self.victim_dir = self.scratch / "course-grade-classmate" / "notebook"
+        self.victim = self.tcp_km = self.tcp_kc = self.listener = None
+        self.error: BaseException | None = None
+        # Names of its own: the other mode's attacks run at the same time, on the same machine
+        own = uuid.uuid4().hex[:12]
+        self.daemon, self.nohup = f"course-attack-daemon-{own}", f"course-attack-nohup-{own}"
+        self.marker = f"attack-{own}"
+        self.honest = submission(SOLUTIONS)
+        self.notebooks: dict[str, object] = {}
+        self.targets: dict[str, int] = {}
+        self.graded: dict = {}
+        self.alone: dict = {}
+        self.world: dict = {}
+
+    def step(self, action) -> None:
+        if self.error is None:
+            try:
+                action()
+            except BaseException as exc:  # given back to the tests of this mode (``world``)
+                self.error = exc
+
+    def start_victim(self) -> None:
+        """The classmate: a grading kernel of this mode, started in a thread that outlives it
+        (a kernel's launcher dies with the thread that started it: its parent-death signal
+        follows the thread)."""
+        self.victim_dir.mkdir(parents=True)
+        self.victim = GuardedKernel(
+            str(self.victim_dir), memory_mb=1500, output_cap=10_000, namespaces=self.namespaces
+        )
+        assert self.victim.run_quietly("VICTIM = 'untouched'", 60) == "ok"
+
+    def start_tcp(self) -> None:
+        self.tcp_km, self.tcp_kc = start_new_kernel(kernel_name="python3")  # as Jupyter does
+        self.listener = Listener()
+
+    def arm(self) -> None:
+        """The attacks, aimed at what runs now (the kernel zygote too: the batch's kernels
+        will be forked from it)."""
+        launcher = self.victim.km.provisioner.process.pid
+        self.targets = {  # short names: the report must fit what a check shows of a value
             "grader": os.getpid(),
             "classmate": children_of(launcher)[0],
-            "TCP kernel": tcp_km.provisioner.process.pid,
+            "TCP kernel": self.tcp_km.provisioner.process.pid,
             **kernel_zygote_of_the_batch(),
         }
-        victim_info = victim.km.get_connection_info()
+        victim_info = self.victim.km.get_connection_info()
         common = constants(
-            CLASSMATE=str(base / "subs" / "honest" / "90_test.ipynb"),
-            SCRATCH_ROOT=str(scratch),
-            VICTIM_CONNECTION=victim.km.connection_file,
+            CLASSMATE=str(self.base / "subs" / "honest" / "90_test.ipynb"),
+            SCRATCH_ROOT=str(self.scratch),
+            VICTIM_CONNECTION=self.victim.km.connection_file,
             VICTIM_SHELL=f"{victim_info['ip']}-{victim_info['shell_port']}",
-            VICTIM_MARKER=str(victim_dir / MARKER),
-            JUPYTER_CONNECTION=tcp_km.connection_file,
-            TCP_SHELL=tcp_km.get_connection_info()["shell_port"],
+            VICTIM_MARKER=str(self.victim_dir / self.marker),
+            JUPYTER_CONNECTION=self.tcp_km.connection_file,
+            TCP_SHELL=self.tcp_km.get_connection_info()["shell_port"],
             REPO=str(ROOT),
             CHECK_MODULE=CHECK_MODULE,
-            TCP_PORT=listener.port,
-            UDP_PORT=listener.udp_port,
-            DAEMON=DAEMON,
-            NOHUP=NOHUP,
+            TCP_PORT=self.listener.port,
+            UDP_PORT=self.listener.udp_port,
+            DAEMON=self.daemon,
+            NOHUP=self.nohup,
             SECRETS=SECRETS,
             GRADER_PID=os.getpid(),
-            MARKER=MARKER,
-            TARGET_PIDS=targets,
-            WRITE_TARGETS=write_targets(base, victim_dir),
+            MARKER=self.marker,
+            TARGET_PIDS=self.targets,
+            WRITE_TARGETS=write_targets(self.base, self.victim_dir, self.marker),
         )
-        notebooks = {
-            "honest": submission(SOLUTIONS),
+        self.notebooks = {
+            "honest": self.honest,
             "reads_classmates": attack(common + READS_CLASSMATES),
             "reads_course": attack(common + READS_COURSE),
             "reaches_kernels": attack(common + REACHES_KERNELS),
@@ -118,41 +158,101 @@ def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
             "signals_others": attack(common + SIGNALS_OTHERS),
             "forges_results": attack(common + FORGES_RESULTS),
         }
+
+    def grade_batch(self) -> None:
+        self.graded = grade(
+            self.base / "subs",
+            self.canonical_dir,
+            self.notebooks,
+            scratch_root=str(self.scratch),
+            namespaces=self.namespaces,
+            accept_isolation_gap=not self.namespaces,
+        )
+
+    def grade_alone(self) -> None:
+        self.alone = grade(
+            self.base / "alone",
+            self.canonical_dir,
+            {"honest": self.honest},
+            namespaces=self.namespaces,
+            accept_isolation_gap=not self.namespaces,
+        )
+
+    def look(self) -> None:
+        """The machine and the classmates after the gradings."""
+        self.world = {
+            "graded": self.graded,
+            "alone": self.alone,
+            "lingering": host_processes(self.daemon, self.nohup),
+            "written": list(write_targets(self.base, self.victim_dir, self.marker).values()),
+            "victim": self.victim.evaluate("VICTIM"),
+            "victim_alive": self.victim.is_alive(),
+            "tcp_victim": _evaluate(self.tcp_kc, "globals().get('VICTIM', 'untouched')"),
+            "victim_marker": (self.victim_dir / self.marker).exists(),
+            "hits": list(self.listener.hits),
+            "targets": sorted(self.targets),
+        }
+
+    def close(self) -> None:
+        if self.listener is not None:
+            self.listener.close()
+        if self.tcp_km is not None:
+            self.tcp_kc.stop_channels()
+            self.tcp_km.shutdown_kernel(now=True)
+        if self.victim is not None:
+            self.victim.stop()
+
+
+@pytest.fixture(scope="module")
+def worlds(tmp_path_factory: pytest.TempPathFactory, canonical_dir) -> dict[str, Attacked]:
+    """Grade every attack in one batch, with a classmate's kernel running beside them; then
+    look at the machine and at the classmate. For both modes at once: with the namespaces Linux
+    allows here, and without them, as on a platform that has none (Landlock and a subreaper
+    remain; the grader refuses such kernels unless told to accept the gap, as here:
+    test_private_view.py). First, while the classmates and the TCP kernels start, each mode's
+    honest notebook is graded alone (no attacker runs yet); then both batches are graded at
+    once (``concurrently``) while the grader's environment holds the secrets; then the machine
+    is looked at. Each mode's attacks aim only at their own mode's targets."""
+    scenes = {
+        name: Attacked(namespaces, tmp_path_factory.mktemp("isolation"), canonical_dir)
+        for name, namespaces in MODES.items()
+    }
+    aside: dict[tuple[str, str], partial] = {}
+    for name, scene in scenes.items():
+        aside[name, "alone"] = partial(scene.step, scene.grade_alone)
+        aside[name, "tcp"] = partial(scene.step, scene.start_tcp)
+    try:
+        kernel_zygote_of_the_batch()  # the grader's fork server starts in this thread
+        starting = threading.Thread(target=concurrently, args=(aside,))
+        starting.start()
+        try:
+            for scene in scenes.values():
+                scene.step(scene.start_victim)  # here: see start_victim
+        finally:
+            starting.join()
+        for scene in scenes.values():
+            scene.step(scene.arm)
         with pytest.MonkeyPatch.context() as patch:
             for name, value in SECRETS.items():
                 patch.setenv(name, value)
-            graded = grade(
-                base / "subs",
-                canonical_dir,
-                notebooks,
-                scratch_root=str(scratch),
-                namespaces=namespaces,
-                accept_isolation_gap=not namespaces,
+            concurrently(
+                {name: partial(scene.step, scene.grade_batch) for name, scene in scenes.items()}
             )
-        alone = grade(
-            base / "alone",
-            canonical_dir,
-            {"honest": notebooks["honest"]},
-            namespaces=namespaces,
-            accept_isolation_gap=not namespaces,
-        )
-        yield {
-            "graded": graded,
-            "alone": alone,
-            "lingering": host_processes(DAEMON, NOHUP),
-            "written": [path for path in write_targets(base, victim_dir).values()],
-            "victim": victim.evaluate("VICTIM"),
-            "victim_alive": victim.is_alive(),
-            "tcp_victim": _evaluate(tcp_kc, "globals().get('VICTIM', 'untouched')"),
-            "victim_marker": (victim_dir / MARKER).exists(),
-            "hits": list(listener.hits),
-            "targets": sorted(targets),
-        }
+        for scene in scenes.values():
+            scene.step(scene.look)
     finally:
-        listener.close()
-        tcp_kc.stop_channels()
-        tcp_km.shutdown_kernel(now=True)
-        victim.stop()
+        with contextlib.ExitStack() as stack:  # every scene closed, whichever fails to
+            for scene in scenes.values():
+                stack.callback(scene.close)
+    return scenes
+
+
+@pytest.fixture(scope="module", params=list(MODES))
+def world(request: pytest.FixtureRequest, worlds: dict[str, Attacked]) -> dict:
+    scene = worlds[request.param]
+    if scene.error is not None:
+        raise scene.error
+    return scene.world
 
 
 def kernel_zygote_of_the_batch() -> dict[str, int]:
@@ -170,15 +270,15 @@ def kernel_zygote_of_the_batch() -> dict[str, int]:
     return {}
 
 
-def write_targets(base: Path, victim_dir: Path) -> dict[str, str]:
+def write_targets(base: Path, victim_dir: Path, marker: str) -> dict[str, str]:
     return {
-        "/dev/shm": f"/dev/shm/{MARKER}",
-        "/tmp": f"/tmp/{MARKER}",
-        "the repository": str(ROOT / MARKER),
-        "course_lib": str(ROOT / "course_lib" / f"{MARKER}.py"),
-        "the grader's home": str(Path.home() / MARKER),
-        "a classmate's folder": str(victim_dir / f"{MARKER}-w"),
-        "the submissions": str(base / "subs" / "honest" / MARKER),
+        "/dev/shm": f"/dev/shm/{marker}",
+        "/tmp": f"/tmp/{marker}",
+        "the repository": str(ROOT / marker),
+        "course_lib": str(ROOT / "course_lib" / f"{marker}.py"),
+        "the grader's home": str(Path.home() / marker),
+        "a classmate's folder": str(victim_dir / f"{marker}-w"),
+        "the submissions": str(base / "subs" / "honest" / marker),
     }
 
 
@@ -315,7 +415,7 @@ def test_writes_outside_the_submissions_own_folder_fail(world):
     require(isolation(world), "landlock_filesystem")
     assert [path for path in world["written"] if os.path.exists(path)] == []
     result = world["graded"]["writes_outside"]
-    labels = list(write_targets(Path("."), Path(".")))
+    labels = list(write_targets(Path("."), Path("."), "x"))
     assert_blocked(result, labels, controls=("its own folder",))
 
 
