@@ -1,6 +1,7 @@
 """The course's answer taken through a stash or through code run from a string earns no points,
 or raises a flag: the routes of the second red team's last round, as real attacking notebooks of
-lesson 04, graded in one batch beside honest ones, with and without namespaces.
+lesson 04, graded in one batch beside honest ones, with and without namespaces (the class of
+``answers_class``, shared with ``test_answers_taken``).
 
 - **stashes**: a scratch cell keeps ``reference_validate`` (a name lesson 04 binds to the course's
   ``validate_arguments``) somewhere that is not a name (an attribute of a module or of the
@@ -22,23 +23,17 @@ try the lesson's reference) are graded exactly as alone and flag nothing.
 from __future__ import annotations
 
 import base64
-import copy
-import shutil
+import functools
 from pathlib import Path
 
 import independent
 import nbformat
 import pytest
-from grading_lesson import write
 from nbformat.v4 import new_code_cell
 
-from attacks.batch import OPTIONS
-from course_lib.grading import GradeOptions, grade_all
+from attacks.answers_class import enrol
 from course_lib.grading.analysis import analyse
-from course_lib.grading.canonical import load_lesson, load_lessons
-from course_lib.grading.discover import discover
-from course_lib.grading.report import to_payload
-from course_lib.grading.similarity import compare_results, load_corpus
+from course_lib.grading.canonical import load_lesson
 
 ROOT = Path(__file__).resolve().parents[3]
 REGISTRY = "04_registry"
@@ -133,29 +128,24 @@ def honest(student: str) -> nbformat.NotebookNode:
     return nb
 
 
-def graded(root: Path, canonical: Path, notebooks: dict, namespaces: bool, solutions: Path):
-    for student, nb in notebooks.items():
-        write(root / student / f"{REGISTRY}.ipynb", nb)
-    options = GradeOptions(
-        **{**OPTIONS.__dict__, "namespaces": namespaces, "accept_isolation_gap": not namespaces}
-    )
-    lessons = load_lessons(canonical)
-    results = grade_all(discover(root), lessons, options)
-    compare_results(results, load_corpus(lessons, solutions))
-    return {r.student: r for r in results}, to_payload(results)["flags"]
+enrol(
+    attacks={s: (f"{REGISTRY}.ipynb", functools.partial(attack, s)) for s in ROUTES},
+    honest={s: (f"{REGISTRY}.ipynb", functools.partial(honest, s)) for s in HONEST},
+)
 
 
 @pytest.fixture(scope="module", params=[True, False], ids=["namespaces", "without-namespaces"])
-def batch(request, tmp_path_factory):
-    canonical = tmp_path_factory.mktemp("canonical-stashed")
-    shutil.copy(ROOT / "notebooks" / f"{REGISTRY}.ipynb", canonical)
-    solutions = tmp_path_factory.mktemp("solutions-stashed")
-    shutil.copy(ROOT / "solutions" / f"{REGISTRY}.ipynb", solutions)
-    notebooks = {**{s: attack(s) for s in ROUTES}, **{s: honest(s) for s in HONEST}}
-    base = tmp_path_factory.mktemp("stashed")
-    together = graded(base / "class", canonical, notebooks, request.param, solutions)
-    alone = {s: copy.deepcopy(notebooks[s]) for s in HONEST}
-    return together, graded(base / "alone", canonical, alone, request.param, solutions)
+def batch(request, answers_class):
+    """This file's students of the class (``answers_class``): the attacks and honest notebooks
+    graded together (results by student, the class's flags), and the honest ones alone."""
+    graded = answers_class.graded(request.param)
+    together, flags = graded["together"]
+    alone, alone_flags = graded["alone"]
+    results = {s: together[s, REGISTRY] for s in [*ROUTES, *HONEST]}
+    return (results, flags), (
+        {s: alone[s, REGISTRY] for s in HONEST},
+        [f for f in alone_flags if f["student"] in HONEST],
+    )
 
 
 def row(result, exercise: str):

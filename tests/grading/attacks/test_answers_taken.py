@@ -1,6 +1,7 @@
 """Taking the course's own answer earns no points, or raises a flag, whatever route it takes:
 the second red team's routes as real attacking notebooks, graded in one batch beside honest
-ones, with and without namespaces.
+ones, with and without namespaces (the class of ``answers_class``, shared with
+``test_answers_stashed``).
 
 Three settings:
 
@@ -21,9 +22,7 @@ is right); the honest notebooks beside them must be graded exactly as alone.
 
 from __future__ import annotations
 
-import copy
-import shutil
-from pathlib import Path
+import functools
 
 import independent
 import nbformat
@@ -34,22 +33,13 @@ from grading_lesson import (
     SETUP,
     SLUG,
     SOLUTIONS,
-    canonical,
     submission,
-    write,
 )
 from nbformat.v4 import new_code_cell
 
-from attacks.batch import OPTIONS
+from attacks.answers_class import REGISTRY, enrol
 from attacks.disguise import padded
-from course_lib.grading import GradeOptions, grade_all
-from course_lib.grading.canonical import load_lessons
-from course_lib.grading.discover import discover
-from course_lib.grading.report import to_payload
-from course_lib.grading.similarity import compare_results, load_corpus
 
-ROOT = Path(__file__).resolve().parents[3]
-REGISTRY = "04_registry"
 FIND = """import gc, types
 
 def find(name):
@@ -138,6 +128,7 @@ FLAGGED = {
 }
 # Routes tried where the lesson never loads the reference: nothing to take, so no points.
 HIDDEN_ROUTES = ("import_module_in_scratch", "module_name_decoded", "gc_walk_in_a_short_cell")
+HONEST_04 = ("honest_04_a", "honest_04_b")
 
 
 def attack_90(student: str, *, setup: str) -> nbformat.NotebookNode:
@@ -162,58 +153,49 @@ def attack_04(student: str) -> nbformat.NotebookNode:
     return nb
 
 
-def graded(root: Path, canonical: Path, notebooks: dict, namespaces: bool, solutions: Path):
-    """Grade ``notebooks`` (student -> (file name, notebook)) as one class; results by
-    student, and the flags of ``grades.json``."""
-    for student, (name, nb) in notebooks.items():
-        write(root / student / name, nb)
-    options = GradeOptions(
-        **{**OPTIONS.__dict__, "namespaces": namespaces, "accept_isolation_gap": not namespaces}
-    )
-    lessons = load_lessons(canonical)
-    results = grade_all(discover(root), lessons, options)
-    compare_results(results, load_corpus(lessons, solutions))
-    flags = to_payload(results)["flags"]
-    return {(r.student, r.notebook): r for r in results}, flags
+def honest_04(student: str) -> nbformat.NotebookNode:
+    return independent.notebook_with(REGISTRY, {"honest_04_a": 1, "honest_04_b": 2}[student])
 
 
-@pytest.fixture(scope="module")
-def folders(tmp_path_factory):
-    """A canonical folder with the tests' lesson (loading the reference) and lesson 04, and the
-    solutions they are compared with."""
-    canonical_dir = tmp_path_factory.mktemp("canonical-answers")
-    write(canonical_dir / f"{SLUG}.ipynb", canonical(REFERENCE_SETUP))
-    shutil.copy(ROOT / "notebooks" / f"{REGISTRY}.ipynb", canonical_dir)
-    solutions = tmp_path_factory.mktemp("solutions-answers")
-    nb = canonical(REFERENCE_SETUP)
-    for cell in nb.cells:
-        if cell.get("id") == "t-ex3":
-            cell.source = LONG_SOLUTION
-    write(solutions / f"{SLUG}.ipynb", nb)
-    shutil.copy(ROOT / "solutions" / f"{REGISTRY}.ipynb", solutions)
-    return canonical_dir, solutions
+enrol(
+    attacks={
+        **{
+            s: (f"{SLUG}.ipynb", functools.partial(attack_90, s, setup=REFERENCE_SETUP))
+            for s in ROUTES_90
+        },
+        **{s: (f"{REGISTRY}.ipynb", functools.partial(attack_04, s)) for s in ROUTES_04},
+    },
+    honest={
+        "honest": (
+            f"{SLUG}.ipynb",
+            functools.partial(submission, SOLUTIONS, setup=REFERENCE_SETUP),
+        ),
+        **{s: (f"{REGISTRY}.ipynb", functools.partial(honest_04, s)) for s in HONEST_04},
+    },
+    hidden={
+        s: (f"{SLUG}.ipynb", functools.partial(attack_90, s, setup=SETUP)) for s in HIDDEN_ROUTES
+    },
+)
+HONEST = {("honest", SLUG), *((s, REGISTRY) for s in HONEST_04)}
 
 
 @pytest.fixture(scope="module", params=[True, False], ids=["namespaces", "without-namespaces"])
-def batch(request, tmp_path_factory, folders, canonical_dir):
-    namespaces = request.param
-    canonical_with_reference, solutions = folders
-    honest_90 = submission(SOLUTIONS, setup=REFERENCE_SETUP)
-    honest_04 = [independent.notebook_with(REGISTRY, variant) for variant in (1, 2)]
-    notebooks = {
-        **{s: (f"{SLUG}.ipynb", attack_90(s, setup=REFERENCE_SETUP)) for s in ROUTES_90},
-        **{s: (f"{REGISTRY}.ipynb", attack_04(s)) for s in ROUTES_04},
-        "honest": (f"{SLUG}.ipynb", honest_90),
-        "honest_04_a": (f"{REGISTRY}.ipynb", honest_04[0]),
-        "honest_04_b": (f"{REGISTRY}.ipynb", honest_04[1]),
+def batch(request, answers_class):
+    """This file's students of the class (``answers_class``), by (student, lesson): graded
+    together (with the class's flags), the honest ones alone, and the hidden routes."""
+    graded = answers_class.graded(request.param)
+    together, flags = graded["together"]
+    alone, alone_flags = graded["alone"]
+    mine = {*((s, SLUG) for s in ROUTES_90), *((s, REGISTRY) for s in ROUTES_04), *HONEST}
+    honest = {student for student, _ in HONEST}
+    return {
+        "together": ({key: together[key] for key in mine}, flags),
+        "alone": (
+            {key: alone[key] for key in HONEST},
+            [f for f in alone_flags if f["student"] in honest],
+        ),
+        "hidden": graded["hidden"],
     }
-    base = tmp_path_factory.mktemp("answers")
-    together = graded(base / "class", canonical_with_reference, notebooks, namespaces, solutions)
-    honest = {s: copy.deepcopy(notebooks[s]) for s in ("honest", "honest_04_a", "honest_04_b")}
-    alone = graded(base / "alone", canonical_with_reference, honest, namespaces, solutions)
-    plain = {s: (f"{SLUG}.ipynb", attack_90(s, setup=SETUP)) for s in HIDDEN_ROUTES}
-    hidden = graded(base / "hidden", canonical_dir, plain, namespaces, solutions)
-    return {"together": together, "alone": alone, "hidden": hidden}
 
 
 def row(results, student: str, exercise: str):

@@ -8,6 +8,9 @@ pages speak Chinese."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,8 +19,6 @@ import pytest
 from grading_lesson import CHECK_MODULE, SLUG, SOLUTIONS, submission, write
 
 from course_lib.checks.failures import Failure
-from course_lib.cli import main
-from course_lib.grading.runner import stop_fork_servers
 from course_lib.grading.scrub import scrub, scrub_log
 
 SOLVED_90_2 = {"90.2": SOLUTIONS["90.2"]}
@@ -75,19 +76,32 @@ def runs(tmp_path_factory, canonical_dir) -> tuple[Path, Path]:
         nb = nbformat.read(root / student / f"{SLUG}.ipynb", as_version=4)
         nb.metadata["course"]["lang"] = "zh-CN"
         write(root / f"{student}_zh" / f"{SLUG}.ipynb", nb)
-    outs = []
-    for jobs in ("1", "2"):
-        # A regrade is another grader process: its own fork server and kernel zygote (whose
-        # random state every kernel forked from it would otherwise share).
-        stop_fork_servers()
-        out = tmp_path_factory.mktemp(f"out{jobs}")
-        code = main(
-            ["grade", str(root), "--out", str(out), "--canonical", str(canonical_dir)]
-            + ["--checks", CHECK_MODULE, "--cell-timeout", "60", "--jobs", jobs]
-        )
-        assert code == 0
-        outs.append(out)
+    # Each grading is a grader process of its own (as a regrade is: its own fork server and
+    # kernel zygote, whose random state every kernel forked from it would otherwise share), with
+    # its own parallelism and scratch folders. The two run at the same time: the one that grades
+    # a submission at a time leaves the other core to the one that grades two.
+    outs = [tmp_path_factory.mktemp(f"out{jobs}") for jobs in (1, 2)]
+    graders = [grader(root, out, canonical_dir, jobs) for jobs, out in enumerate(outs, 1)]
+    codes = [process.wait() for process in graders]
+    for code, out in zip(codes, outs, strict=True):
+        assert code == 0, log_of(out)[-3000:]
     return outs[0], outs[1]
+
+
+def grader(root: Path, out: Path, canonical_dir: Path, jobs: int) -> subprocess.Popen:
+    """``course_lib grade`` of the class under ``root`` into ``out``, started in a process of
+    its own; what it prints goes to ``log_of(out)``."""
+    command = ["grade", str(root), "--out", str(out), "--canonical", str(canonical_dir)]
+    command += ["--checks", CHECK_MODULE, "--cell-timeout", "60", "--jobs", str(jobs)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    with open(out.with_suffix(".log"), "w", encoding="utf-8") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "course_lib", *command], env=env, stdout=log, stderr=log
+        )
+
+
+def log_of(out: Path) -> str:
+    return out.with_suffix(".log").read_text(encoding="utf-8")
 
 
 def files(out: Path) -> dict[str, bytes]:

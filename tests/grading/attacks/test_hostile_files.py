@@ -207,8 +207,9 @@ RESOURCE = {
 }
 # The thirty sleeping cells wait out all the time a submission's cells have (the lesson's cells
 # times the cell timeout), whatever the timeout: they are graded in a class of their own, beside
-# the honest student again, with the least cell timeout the batch may have, and at the same
-# time as the batch (measured on a loaded box: the fixture 66 -> 43 s).
+# the honest student again, with the least cell timeout (2 s), at the same time as the batch
+# and the honest alone (measured on a loaded box: the fixture 66 -> 43 s beside the batch; the
+# alone beside them too: 77 -> 63 s).
 SLEEPER = "sleeping_cells"
 ASLEEP = with_cells(submission(SOLUTIONS), [SLEEP] * 30)
 LEAST_TIMEOUT = 2.0
@@ -217,16 +218,13 @@ MEMORY_MARGIN_KIB = 64 * 1024  # what a class's results and its grading threads 
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory, canonical_dir):
-    """The honest student graded alone, then the whole batch, each in a process of its own
-    (their peak memory measured). The cell timeout is how long grading the honest notebook
-    alone took (at least 2 s): a cell of it needs a small part of that, however busy the
-    machine. Beside the batch, the sleeping cells and the honest student are graded with the
-    least of those timeouts (2 s): the sleeping cells cost no more than the lesson's cells
-    times it."""
+    """The honest student graded alone, the whole batch, and the sleeping cells beside the
+    honest student, each in a process of its own (their peak memory measured), all three at the
+    same time: nothing in the batch waits out a timeout (the sleeping cells, which do, are
+    graded with the least cell timeout, 2 s: they cost no more than the lesson's cells times
+    it), so the batch has the alone's options and needs nothing from its run."""
     alone_root = tmp_path_factory.mktemp("alone")
     write(alone_root / "honest" / FILE, submission(SOLUTIONS))
-    alone, alone_peaks, seconds = grade_measured(alone_root, canonical_dir, OPTIONS)
-    options = replace(OPTIONS, cell_timeout=max(LEAST_TIMEOUT, round(seconds, 1)))
     root = tmp_path_factory.mktemp("hostile")
     write(root / "honest" / FILE, submission(SOLUTIONS))
     for student, (what, _) in REFUSED.items():
@@ -241,10 +239,12 @@ def graded(tmp_path_factory, canonical_dir):
     asleep_options = replace(OPTIONS, cell_timeout=LEAST_TIMEOUT)
     runs = concurrently(
         {
-            "batch": functools.partial(grade_measured, root, canonical_dir, options),
+            "alone": functools.partial(grade_measured, alone_root, canonical_dir, OPTIONS),
+            "batch": functools.partial(grade_measured, root, canonical_dir, OPTIONS),
             "asleep": functools.partial(grade_measured, asleep_root, canonical_dir, asleep_options),
         }
     )
+    alone, alone_peaks, _ = outcome(runs["alone"])
     results, peaks, _ = outcome(runs["batch"])
     asleep, _, _ = outcome(runs["asleep"])
     return {
