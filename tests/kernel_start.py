@@ -28,3 +28,12 @@ def first_cell_lost_its_kernel(first_cell_error: str) -> bool:
     """Whether what nbval reported of a notebook's first cell (its JUnit failure or error, as
     tests/test_notebooks.py reads it) says the kernel died before the cell ran."""
     return DIED_BEFORE_REPLYING in first_cell_error
+
+
+def kernel_died_at_start(error: BaseException) -> bool:
+    """Whether ``error``, raised by a notebook run in this process (nbclient, as
+    ``course_lib.authoring.execute.run_notebook`` runs it), says its kernel died before the
+    first cell ran."""
+    return isinstance(error, RuntimeError) and str(error).startswith(
+        DIED_BEFORE_REPLYING.removeprefix("RuntimeError: ")
+    )

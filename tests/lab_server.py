@@ -8,6 +8,7 @@ import os
 import signal
 import socket
 import subprocess
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -59,6 +60,27 @@ def click_into(cell, *, seconds: float) -> None:
         if cell.evaluate(HAS_THE_KEYBOARD) or time.monotonic() > deadline:
             return
         time.sleep(0.2)
+
+
+def start_kernel_ahead(url: str, token: str, path: str) -> None:
+    """Start the kernel of the notebook ``path`` (under the server's root) before a page opens
+    it, as opening it would: a session for it. JupyterLab connects a notebook it opens to the
+    session of its path, so the kernel starts while the test does something else instead of
+    while it waits. In a thread of its own, not waited for; should it fail, the notebook starts
+    its kernel itself when opened, as without this."""
+
+    def start() -> None:
+        body = {"path": path, "name": Path(path).name, "type": "notebook"}
+        request = urllib.request.Request(
+            f"{url}/api/sessions",
+            data=json.dumps({**body, "kernel": {"name": "python3"}}).encode(),
+            method="POST",
+            headers={"Authorization": f"token {token}", "Content-Type": "application/json"},
+        )
+        with suppress(OSError), urllib.request.urlopen(request, timeout=60):
+            pass
+
+    threading.Thread(target=start, daemon=True).start()
 
 
 def free_port() -> int:

@@ -14,6 +14,7 @@ from contextlib import suppress
 from pathlib import Path
 
 import pytest
+from lab_server import start_kernel_ahead
 
 # How long a step may take before it counts as hung: a bound, not a speed requirement (a busy
 # machine may take minutes to start a kernel and run a cell; a step that works ends sooner).
@@ -59,6 +60,8 @@ def popups(page) -> list[str]:
 
 
 def test_the_start_url_opens_00_welcome_with_no_popup_over_it(first_start, page):
+    # its kernel starts while JupyterLab loads in the page, not after (the notebook connects to it)
+    start_kernel_ahead(first_start.lab.base, first_start.lab.token, "00_welcome.ipynb")
     open_and_settle(page, first_start.url)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "start-url.png"))
@@ -88,6 +91,7 @@ def test_where_run_all_stopped_is_marked_in_the_table_of_contents(first_start, p
     copy = "run-all-probe.ipynb"
     made = lab.api("POST", "/api/contents", {"copy_from": "09_capstone.ipynb"})
     lab.api("PATCH", f"/api/contents/{made['path']}", {"path": copy})
+    start_kernel_ahead(lab.base, lab.token, copy)  # while JupyterLab loads in the page
     fresh = page  # the same page and browser context: JupyterLab's scripts are cached there
     try:
         # ``reset``: the workspace as a first visit has it, whatever the other tests opened

@@ -26,7 +26,14 @@ import lab_server
 import pytest
 from course_launcher import jupyter, main
 from course_launcher.environment import CourseEnv
-from lab_server import STARTED, free_port, open_alone, serving, write_settings
+from lab_server import (
+    STARTED,
+    free_port,
+    open_alone,
+    serving,
+    start_kernel_ahead,
+    write_settings,
+)
 
 # How long a step may take before it counts as hung: a bound, not a speed requirement (a busy
 # machine may take minutes to start a kernel and run a cell; a step that works ends sooner).
@@ -83,6 +90,14 @@ def chinese_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with serving(
         command, cwd=ROOT, env=environ, port=port, token=token, log=log, seconds=300
     ) as url:
+        # The notebooks' kernels, started ahead while the browser starts (lab_server's
+        # start_kernel_ahead): each test's notebook connects to its kernel when opened.
+        for notebook in (
+            "zh-CN/00_welcome.ipynb",
+            "00_welcome.ipynb",
+            f"zh-CN/{WIDGET_LESSON}.ipynb",
+        ):
+            start_kernel_ahead(url, token, notebook)
         yield f"{url}/?token={token}"
 
 

@@ -10,6 +10,9 @@ import os
 import string
 import subprocess
 import sys
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -299,28 +302,64 @@ def test_the_course_installed_in_this_environment_does_not_hand_over():
 # -- a venv made without pip -----------------------------------------------------------------
 
 
-@pytest.fixture
-def bare_venv(tmp_path) -> CourseEnv:
-    env = CourseEnv("venv", tmp_path / "venv", "venv")
+def bare_venv(folder: Path) -> CourseEnv:
+    env = CourseEnv("venv", folder / "venv", "venv")
     environment.make_venv(env, Interpreter.running())
     return env
 
 
-def test_the_venv_is_made_without_pip_and_pip_runs_from_the_bundled_wheel(bare_venv):
-    assert not install.has_pip(bare_venv)
-    command = install.pip_command(bare_venv)
-    assert command[1].endswith(os.path.join(".whl", "pip")), command
-    wheel = install.bundled_pip_wheel(bare_venv)
+@dataclass
+class PipPutIn:
+    """A venv made without pip, and pip put into it: what was true before and after."""
+
+    had_pip: bool
+    pip_command: list[str] | None
+    reply: subprocess.CompletedProcess | None  # the install, when the test runs one itself
+    has_pip: bool
+
+
+def pip_from_the_bundled_wheel(folder: Path) -> PipPutIn:
+    env = bare_venv(folder)
+    had_pip, command = install.has_pip(env), install.pip_command(env)
+    wheel = install.bundled_pip_wheel(env)
     # pip itself, into the venv; not compiled (pip's 40% of the CPU here), which has_pip needs not
     offline = ["install", "--quiet", "--no-index", "--no-compile", wheel]
-    reply = subprocess.run([*command, *offline], capture_output=True, text=True)
-    assert reply.returncode == 0, reply
-    assert install.has_pip(bare_venv)
+    reply = subprocess.run([*(command or []), *offline], capture_output=True, text=True)
+    return PipPutIn(had_pip, command, reply, install.has_pip(env))
 
 
-def test_the_pip_installer_gets_pip_from_ensurepip_first(bare_venv):
-    install.ensure_pip(bare_venv)
-    assert install.has_pip(bare_venv)
+def pip_from_ensurepip(folder: Path) -> PipPutIn:
+    env = bare_venv(folder)
+    had_pip = install.has_pip(env)
+    install.ensure_pip(env)
+    return PipPutIn(had_pip, None, None, install.has_pip(env))
+
+
+@pytest.fixture(scope="module")
+def pip_put_in(tmp_path_factory) -> Iterator[dict[str, Future]]:
+    """Both ways pip gets into a venv made without it, each in a venv of its own, at once (each
+    is about one core's work for seconds; one after the other, they left the other core idle);
+    each test waits for its own."""
+    with ThreadPoolExecutor(2) as pool:
+        yield {
+            "wheel": pool.submit(pip_from_the_bundled_wheel, tmp_path_factory.mktemp("wheel")),
+            "ensurepip": pool.submit(pip_from_ensurepip, tmp_path_factory.mktemp("ensurepip")),
+        }
+
+
+def test_the_venv_is_made_without_pip_and_pip_runs_from_the_bundled_wheel(pip_put_in):
+    made = pip_put_in["wheel"].result()
+    assert not made.had_pip
+    command = made.pip_command
+    assert command is not None and command[1].endswith(os.path.join(".whl", "pip")), command
+    assert made.reply.returncode == 0, made.reply
+    assert made.has_pip
+
+
+def test_the_pip_installer_gets_pip_from_ensurepip_first(pip_put_in):
+    made = pip_put_in["ensurepip"].result()
+    assert not made.had_pip
+    assert made.has_pip
 
 
 # -- the test command --------------------------------------------------------------------------

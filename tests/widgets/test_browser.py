@@ -14,9 +14,11 @@ shows widgets is opened once for both tests: the widget test notes its diagrams 
 One JupyterLab server and one browser page serve the whole module: JupyterLab is loaded once,
 and each test closes what the last one opened and opens its notebook in that same JupyterLab
 (its ``docmanager:open`` command, as the file browser does), which saves the few seconds a
-fresh JupyterLab takes to start in the page each time. The notebooks are copied to a
-temporary folder first, so JupyterLab never writes to the repository. Chromium is Debian's
-(``apt-get install chromium``); without it these tests skip, saying so.
+fresh JupyterLab takes to start in the page each time; the kernel of each widget test's
+notebook is started ahead, while the test before it works in the browser (or, for the first,
+while the browser starts), and the notebook connects to it when opened. The notebooks are
+copied to a temporary folder first, so JupyterLab never writes to the repository. Chromium is
+Debian's (``apt-get install chromium``); without it these tests skip, saying so.
 """
 
 from __future__ import annotations
@@ -32,7 +34,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from lab_server import STARTED, click_into, free_port, open_alone, serving, write_settings
+from lab_server import (
+    STARTED,
+    click_into,
+    free_port,
+    open_alone,
+    serving,
+    start_kernel_ahead,
+    write_settings,
+)
 
 from course_lib.widgets import __all__ as WIDGET_NAMES
 
@@ -120,9 +130,29 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
 
 
 @pytest.fixture(scope="module")
-def page(lab: Lab) -> Iterator[object]:
+def widget_notebooks(request) -> list[str]:
+    """The notebooks whose widget test this session runs, in the order it runs them."""
+    return [
+        item.callspec.params["notebook"]
+        for item in request.session.items
+        if getattr(item, "originalname", None)
+        == "test_every_widget_in_the_notebook_renders_and_reacts"
+    ]
+
+
+def start_the_next_kernel(lab: Lab, widget_notebooks: list[str], notebook: str | None) -> None:
+    """The kernel of the widget test after the one of ``notebook`` (None: the first), started
+    ahead (lab_server.start_kernel_ahead): it starts while this test works in the browser."""
+    index = 0 if notebook is None else widget_notebooks.index(notebook) + 1
+    if index < len(widget_notebooks):
+        start_kernel_ahead(lab.url, lab.token, widget_notebooks[index])
+
+
+@pytest.fixture(scope="module")
+def page(lab: Lab, widget_notebooks: list[str]) -> Iterator[object]:
     """One page of the browser with JupyterLab loaded, for every test of the module."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    start_the_next_kernel(lab, widget_notebooks, None)  # while the browser starts
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
@@ -326,7 +356,10 @@ CHECKS = {
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[Path(n).stem for n in NOTEBOOKS])
-def test_every_widget_in_the_notebook_renders_and_reacts(page, diagrams, notebook):
+def test_every_widget_in_the_notebook_renders_and_reacts(
+    lab, widget_notebooks, page, diagrams, notebook
+):
+    start_the_next_kernel(lab, widget_notebooks, notebook)
     stem = Path(notebook).stem
     for stale in ARTIFACTS.glob(f"{stem}-*.png"):
         stale.unlink()
