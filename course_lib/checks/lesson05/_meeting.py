@@ -298,6 +298,8 @@ class AsyncMeetingRegistry(MeetingRegistry):
             **super().observed(),
             "blocked_loop": self.blocked_loop,
             "foreign_loop": self.foreign_loop,
+            "not_awaitable": getattr(self, "not_awaitable", None),
+            "plain_def": getattr(self, "plain_def", False),
         }
 '''
 )

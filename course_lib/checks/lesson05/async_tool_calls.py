@@ -204,29 +204,19 @@ def check_arun_tool_calls(learner: Learner) -> str:
             "deadline": DEADLINE,
         }
         reply = learner.run(RUN_CODE, result="got", bind=bind)
-        observed = learner.run(
-            "",
-            result="[r.observed(), getattr(r, 'not_awaitable', None), getattr(r, 'plain_def', 0)]",
-            bind={"r": registry},
-        ).value
+        seen = learner.run("", result="r.observed()", bind={"r": registry}).value
         learner.release(made.handle)
-        seen, not_awaitable, plain_def = observed
-        if not_awaitable is not None:
-            fail(
-                case,
-                Plain(text("a_coroutine")),
-                Plain(text("a_value", kind=not_awaitable)),
-                hint("async_def"),
-            )
-        if plain_def and reply.returned:
+        if seen["not_awaitable"] is not None:
+            got = Plain(text("a_value", kind=seen["not_awaitable"]))
+            fail(case, Plain(text("a_coroutine")), got, hint("async_def"))
+        if seen["plain_def"] and reply.returned:
             got = Plain(text("plain_def", kind=reply.type))
             fail(case, Plain(text("a_coroutine")), got, hint("async_def"))
         if reply.raised:
             explain_raised(case, reply, calls, down, seen)
-        if seen["blocked_loop"]:
-            fail(case, Plain(text("overlapping")), Plain(text("blocked")), hint("blocked_loop"))
-        if seen["foreign_loop"]:
-            fail(case, Plain(text("overlapping")), Plain(text("foreign")), hint("foreign_loop"))
+        for key, said in (("blocked_loop", "blocked"), ("foreign_loop", "foreign")):
+            if seen[key]:
+                fail(case, Plain(text("overlapping")), Plain(text(said)), hint(key))
         judge(case, calls, down, seen, reply, hint)
     return text("summary", count=len(BATCHES))
 

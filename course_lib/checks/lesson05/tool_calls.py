@@ -178,31 +178,20 @@ def judge(
     ``hint``): the calls met, received their arguments unchanged, and the messages are right."""
     __tracebackhide__ = True
     if observed["broken"]:
-        count = len(calls)
-        got = (
-            text("one_after_another")
-            if observed["peak"] < 2
-            else text("at_most", peak=observed["peak"], count=count)
-        )
+        count, peak = len(calls), observed["peak"]
+        got = text("one_after_another") if peak < 2 else text("at_most", peak=peak, count=count)
         fail(case, Plain(text("together", count=count)), Plain(got), hints("together"))
     sent = [c["function"]["arguments"] for c in calls]
     received = observed["arguments"]
     if "arguments_unjson_at" in observed:  # their repr: a stand-in is said in the language
         received = said_value(received)
     if not isinstance(received, list) or sorted(map(show, received)) != sorted(map(show, sent)):
-        parsed = isinstance(received, list) and sorted(map(show, received)) == sorted(
-            show(json.loads(arguments)) for arguments in sent
-        )
-        rewritten = isinstance(received, list) and sorted(
-            show(_parsed(item)) for item in received
-        ) == sorted(show(json.loads(arguments)) for arguments in sent)
-        key = (
-            "arguments_parsed"
-            if parsed
-            else "arguments_rewritten"
-            if rewritten
-            else "arguments_unchanged"
-        )
+        parsed, listed = sorted(show(json.loads(a)) for a in sent), isinstance(received, list)
+        key = "arguments_unchanged"
+        if listed and sorted(map(show, received)) == parsed:
+            key = "arguments_parsed"
+        elif listed and sorted(show(_parsed(item)) for item in received) == parsed:
+            key = "arguments_rewritten"
         fail(case, sent, received, hints(key), where=text("sent"))
     expected = expected_messages(calls, down)
     if not reply.returned:

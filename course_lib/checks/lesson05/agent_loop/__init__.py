@@ -142,17 +142,21 @@ def check_run_agent(learner: Learner) -> str:
 _REFERENCE_VIEWS: dict[str, tuple[dict, set[str]]] = {}
 
 
-def reference_view(label: str, question: str, policy: Any, limit: int) -> tuple[dict, set[str]]:
-    """The reference loop's result on this conversation, described as the learner's is, and
-    the ids of its repeated calls. The same on every run, so it is computed once per process
-    (a copy is returned: the comparison masks the repeated calls' wording in place)."""
+def reference_view(
+    label: str, question: str, policy: Any, limit: int, **options: Any
+) -> tuple[dict, set[str]]:
+    """The reference loop's result on this conversation (``options`` such as 05.6's
+    ``tool_choice`` passed on), described as the learner's is, and the ids of its repeated
+    calls. The same on every run, so it is computed once per process (a copy is returned: the
+    comparison masks the repeated calls' wording in place)."""
     from course_lib.reference import loop as reference
 
     if label not in _REFERENCE_VIEWS:
         registry = check_registry()
         result = reference.run_agent(
-            oracle_client(policy()), registry, question, model=CHECK_MODEL, max_iterations=limit
-        )
+            oracle_client(policy()), registry, question, model=CHECK_MODEL,
+            max_iterations=limit, **options,
+        )  # fmt: skip
         repeated = {
             step.tool_call_id
             for step in result.steps
