@@ -83,6 +83,7 @@ def fixed_loop_cases() -> list[tuple[str, Any, int | None]]:
 
 
 CODE = "result = fixed_loop(client, registry, question, model=model, **limit)"
+RESULT = "describe_messages(result)"
 
 
 @exercise(
@@ -99,13 +100,7 @@ def check_fixed_loop(learner: Learner) -> str:
         case = case_label(question, limit)
         given = {} if limit is None else {"max_turns": limit}
         reply, session = run_loop(
-            learner,
-            "fixed_loop",
-            CODE,
-            "describe_messages(result)",
-            policy(),
-            question,
-            limit=given,
+            learner, "fixed_loop", CODE, RESULT, policy(), question, limit=given
         )
         diagnose_requests(case, question, session.exchanges)
         if reply.raised:

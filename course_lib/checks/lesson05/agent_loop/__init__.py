@@ -181,23 +181,18 @@ def read_view(case: str, view: dict[str, Any]) -> dict[str, Any]:
     """The result's description (``describe_result``) as the four fields and ``sent``, as
     plain JSON, or a failed case saying what is not what the contract asks."""
     __tracebackhide__ = True
+
+    def wrong(what: str, shown: str, chosen: str) -> None:
+        __tracebackhide__ = True
+        fail(case, Plain(text(what)), Plain(said_value(shown)), chosen)
+
     if view["missing"]:
-        fail(
-            case,
-            Plain(text("a_result")),
-            Plain(said_value(view["repr"])),
-            hint("result_shape", missing=", ".join(view["missing"])),
-        )
+        wrong("a_result", view["repr"], hint("result_shape", missing=", ".join(view["missing"])))
     steps = view["steps"]
     if "container" in steps:
-        fail(
-            case,
-            Plain(text("a_list_of_steps")),
-            Plain(said_value(steps["repr"])),
-            hint("steps_list"),
-        )
+        wrong("a_list_of_steps", steps["repr"], hint("steps_list"))
     if "bad_step" in steps:
-        fail(case, Plain(text("a_step")), Plain(said_value(steps["bad_step"])), hint("step_shape"))
+        wrong("a_step", steps["bad_step"], hint("step_shape"))
     return {
         "stopped": unwrap(case, view["stopped"], "stopped"),
         "answer": unwrap(case, view["answer"], "answer"),
