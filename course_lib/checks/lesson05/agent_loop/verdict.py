@@ -12,7 +12,12 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, fail, first_difference, show
 from course_lib.checks.lesson05._agent_tools import parsed_json as _parsed
-from course_lib.checks.lesson05.conversation import compare_messages, turns
+from course_lib.checks.lesson05.conversation import (
+    compare_messages,
+    first_differing,
+    tool_calls,
+    turns,
+)
 
 TEXTS = Catalog() | {
     "error_object": 'a JSON object {{"error": "..."}}',
@@ -243,12 +248,8 @@ def explain_false_repeat(case: str, expected: dict, got: dict, repeated: set[str
     if len(got["sent"]) >= len(expected["sent"]):
         return
     wanted = {m.get("tool_call_id"): m for m in expected["messages"] if m.get("role") == "tool"}
-    calls = {
-        c["id"]: c["function"]
-        for m in expected["messages"]
-        for c in m.get("tool_calls", [])
-        if isinstance(c, dict) and isinstance(c.get("function"), dict)
-    }
+    calls = {c["id"]: c["function"] for c in tool_calls(expected["messages"])
+             if isinstance(c, dict) and isinstance(c.get("function"), dict)}  # fmt: skip
     for message in got["messages"]:
         call_id = message.get("tool_call_id")
         if message.get("role") != "tool" or call_id not in wanted or call_id in repeated:
@@ -267,12 +268,8 @@ def compare_sent(case: str, expected: dict, got: dict, repeated: set[str]) -> No
     want, have = expected["sent"], got["sent"]
     if sorted(map(show, have)) == sorted(map(show, want)):
         return
-    repeats = [
-        c["function"]["arguments"]
-        for m in expected["messages"]
-        for c in m.get("tool_calls", [])
-        if c["id"] in repeated
-    ]
+    repeats = [c["function"]["arguments"] for c in tool_calls(expected["messages"])
+               if c["id"] in repeated]  # fmt: skip
     extra = list(have)
     for item in want:
         if item in extra:
@@ -292,16 +289,7 @@ def compare_steps(case: str, expected: list[dict], got: list[dict]) -> None:
     __tracebackhide__ = True
     if first_difference(expected, got) is None:
         return
-    position = next(
-        (
-            i
-            for i, (e, g) in enumerate(zip(expected, got, strict=False))
-            if first_difference(e, g) is not None
-        ),
-        min(len(expected), len(got)),
-    )
-    want = expected[position] if position < len(expected) else Plain(text("no_step"))
-    have = got[position] if position < len(got) else Plain(text("no_step"))
+    position, want, have = first_differing(expected, got, text("no_step"))
     chosen = hint("steps_generic")
     if len(got) < len(expected):
         chosen = hint("steps_missing")
