@@ -305,10 +305,6 @@ class AsyncMeetingRegistry(MeetingRegistry):
 )
 
 
-def random_id(rng: Random) -> str:
-    return "call_" + "".join(rng.choice("ABCDEFGHJKabcdefghjk0123456789") for _ in range(12))
-
-
 def batch(
     rng: Random, count: int, failing: int, *, compact: bool = False
 ) -> tuple[list[dict], list[str]]:
@@ -319,11 +315,10 @@ def batch(
     calls = []
     for position in range(count):
         arguments = {"city": rng.choice(CITIES), "position": position}
-        function = {
-            "name": NAMES[position % 4],
-            "arguments": json.dumps(arguments, ensure_ascii=False, separators=separators),
-        }
-        calls.append({"id": random_id(rng), "type": "function", "function": function})
+        text = json.dumps(arguments, ensure_ascii=False, separators=separators)
+        function = {"name": NAMES[position % 4], "arguments": text}
+        call_id = "call_" + "".join(rng.choice("ABCDEFGHJKabcdefghjk0123456789") for _ in range(12))
+        calls.append({"id": call_id, "type": "function", "function": function})
     down = sorted({c["function"]["name"] for c in rng.sample(calls, min(failing, count))})
     return calls, down
 

@@ -142,12 +142,8 @@ def broken_rule(exchanges: list) -> HintText:
 def fail_refused(case: str, message: str, exchanges: list) -> None:
     """The model answered HTTP 400: fail ``case`` naming the rule the conversation broke."""
     __tracebackhide__ = True
-    fail(
-        case,
-        Plain(text("accepted")),
-        Plain(text("bad_request", message=message)),
-        broken_rule(exchanges),
-    )
+    refused = Plain(text("bad_request", message=message))
+    fail(case, Plain(text("accepted")), refused, broken_rule(exchanges))
 
 
 # --- the messages as data ------------------------------------------------------------------

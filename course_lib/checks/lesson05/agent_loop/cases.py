@@ -85,20 +85,13 @@ def script(*turns: Any) -> Callable[[], Any]:
         from course_lib.local_model import ScriptedPolicy
         from course_lib.local_model.turns import ToolCall
 
-        def one(spec: tuple) -> Any:
-            kind, name, arguments = spec
+        def one(turn: Any) -> Any:
+            if isinstance(turn, (list, str)):
+                return turn if isinstance(turn, str) else [one(spec) for spec in turn]
+            kind, name, arguments = turn
             return ToolCall(name, arguments) if kind == "raw" else ToolCall.of(name, arguments)
 
-        return ScriptedPolicy(
-            [
-                [one(s) for s in turn]
-                if isinstance(turn, list)
-                else turn
-                if isinstance(turn, str)
-                else one(turn)
-                for turn in turns
-            ]
-        )
+        return ScriptedPolicy([one(turn) for turn in turns])
 
     return build
 

@@ -128,24 +128,14 @@ def stream_cases(rng: Random) -> list[tuple[str, list[dict] | None, dict | None]
     cases.append((LOCAL, None, None))
     later_first = [two[0], *later_index_first(two[1:-1]), two[-1]]
     cases.append((LATER_FIRST, later_first, {"content": None, "tool_calls": TWO}))
-    cases.append(
-        (
-            USAGE,
-            stream(fixed, "Let me check.", TWO[:1], usage=True),
-            {"content": "Let me check.", "tool_calls": TWO[:1]},
-        )
-    )
+    usage = stream(fixed, "Let me check.", TWO[:1], usage=True)
+    cases.append((USAGE, usage, {"content": "Let me check.", "tool_calls": TWO[:1]}))
     for number in range(10):
         calls = [random_call(rng, n) for n in range(rng.randint(0, 4))]
         text = rng.choice([None, None, "好的，我查一下。", "Checking the weather for you."])
         if not calls and text is None:
             text = "北京晴。"
         chunks = stream(rng, text, calls, usage=rng.random() < 0.5)
-        cases.append(
-            (
-                translate(CASE_TEXTS, "hidden", number=number + 1),
-                chunks,
-                {"content": text, "tool_calls": calls},
-            )
-        )
+        label = translate(CASE_TEXTS, "hidden", number=number + 1)
+        cases.append((label, chunks, {"content": text, "tool_calls": calls}))
     return cases
