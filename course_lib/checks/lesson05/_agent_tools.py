@@ -144,14 +144,9 @@ def describe_result(result: Any, registry: Any) -> dict[str, Any]:
     return _check_namespace()["describe_result"](result, registry)
 
 
-@cache
-def _tools_text() -> str:
-    return json.dumps(check_registry().schemas(), ensure_ascii=False)
-
-
 def check_tools() -> list[dict]:
-    """The tools the learner's loop must send: its registry's schemas (a fresh copy)."""
-    return json.loads(_tools_text())
+    """The tools the learner's loop must send: its registry's schemas, as plain JSON."""
+    return json.loads(json.dumps(check_registry().schemas()))
 
 
 def run_loop(
@@ -192,12 +187,6 @@ def unwrap(case: str, described: dict[str, Any], what: str) -> Any:
     __tracebackhide__ = True
     if "json" in described:
         return described["json"]
-    shown = Plain(said_value(described.get("repr", "")))
-    fail(
-        case,
-        Plain(TEXTS.text("plain_json")),
-        shown,
-        hint("not_json", what=what),
-        where=said(described.get("problem")),
-    )
+    shown, where = Plain(said_value(described.get("repr", ""))), said(described.get("problem"))
+    fail(case, Plain(TEXTS.text("plain_json")), shown, hint("not_json", what=what), where=where)
     return None  # not reached: fail() raises

@@ -161,18 +161,15 @@ CODE = (
 def expect_refusal(case: str, name: str, reply: Reply, exchanges: list) -> None:
     """The unknown tool's case: a ValueError naming it, raised before any request."""
     __tracebackhide__ = True
-    expected = Plain(text("a_value_error", name=name))
+    expected, raised = Plain(text("a_value_error", name=name)), Plain(reply.raised_text)
     if not reply.raised_a("ValueError"):
-        got = (
-            Plain(reply.raised_text) if reply.raised else Plain(text("returned", value=reply.value))
-        )
+        got = raised if reply.raised else Plain(text("returned", value=reply.value))
         names = ", ".join(check_registry().names())
         fail(case, expected, got, hint("unknown_name", name=name, names=names))
     if name not in reply.message:
-        fail(case, expected, Plain(reply.raised_text), hint("unknown_message", name=name))
+        fail(case, expected, raised, hint("unknown_message", name=name))
     if exchanges:
-        fail(case, expected, Plain(reply.raised_text),
-             hint("validate_first", count=len(exchanges)))  # fmt: skip
+        fail(case, expected, raised, hint("validate_first", count=len(exchanges)))
 
 
 def expect_choices(case: str, choice: str, exchanges: list) -> None:
@@ -182,7 +179,7 @@ def expect_choices(case: str, choice: str, exchanges: list) -> None:
     first = exchanges[0].request
     where = text("request_number", number=1, count=len(exchanges))
     sent = first.get("tool_choice", "auto")
-    if sent != wanted and not (choice == "auto" and "tool_choice" not in first):
+    if sent != wanted:  # no tool_choice sends "auto"
         got = first["tool_choice"] if "tool_choice" in first else Plain(text("no_choice"))
         key = "modes_as_is" if choice in MODES and isinstance(sent, dict) else "first_request"
         said = json.dumps(sent) if "tool_choice" in first else text("no_choice")

@@ -155,13 +155,8 @@ def mask_repeats(case: str, expected: dict, got: dict, repeated: set[str]) -> No
             if message.get("role") == "tool" and message.get("tool_call_id") in repeated:
                 content = message.get("content")
                 if view is got and stopped_alike and not _is_error_object(content):
-                    fail(
-                        case,
-                        Plain(text("error_object")),
-                        content,
-                        hint("repeat_error"),
-                        where=text("repeat_message"),
-                    )
+                    error, where = Plain(text("error_object")), text("repeat_message")
+                    fail(case, error, content, hint("repeat_error"), where=where)
                 message["content"] = text("repeated")
         for step in view["steps"]:
             if isinstance(step, dict) and step.get("tool_call_id") in repeated:
@@ -215,14 +210,9 @@ def compare(case: str, expected: dict, got: dict, limit: int, *, repeated: set[s
     """Compare in the order a learner fixes things: stop reason, turns, messages, answer, the
     arguments the registry received, steps."""
     __tracebackhide__ = True
-    if got["stopped"] != expected["stopped"]:
-        fail(
-            case,
-            expected["stopped"],
-            got["stopped"],
-            stopped_hint(expected, got, limit),
-            where=text("stopped"),
-        )
+    want, have = expected["stopped"], got["stopped"]
+    if have != want:
+        fail(case, want, have, stopped_hint(expected, got, limit), where=text("stopped"))
     made, allowed = turns(got["messages"]), turns(expected["messages"])
     if expected["stopped"] == "max_iterations" and made != allowed:
         key = "turns_early" if made < allowed else "turns_exact"
@@ -231,12 +221,11 @@ def compare(case: str, expected: dict, got: dict, limit: int, *, repeated: set[s
     compare_messages(
         case, expected["messages"], got["messages"], repeated=repeated, stopped=expected["stopped"]
     )
-    if got["answer"] != expected["answer"]:
-        stripped = (
-            isinstance(expected["answer"], str) and got["answer"] == expected["answer"].strip()
-        )
+    want, have = expected["answer"], got["answer"]
+    if have != want:
+        stripped = isinstance(want, str) and have == want.strip()
         chosen = hint("answer_stripped" if stripped else "answer_content")
-        fail(case, expected["answer"], got["answer"], chosen, where=text("answer"))
+        fail(case, want, have, chosen, where=text("answer"))
     compare_sent(case, expected, got, repeated)
     compare_steps(case, expected["steps"], got["steps"])
 
@@ -257,9 +246,7 @@ def explain_false_repeat(case: str, expected: dict, got: dict, repeated: set[str
         want = wanted[call_id].get("content")
         if _is_error_object(message.get("content")) and not _is_error_object(want):
             function = calls.get(call_id, {})
-            where = text(
-                "false_repeat", name=function.get("name"), arguments=function.get("arguments")
-            )
+            where = text("false_repeat", **{k: function.get(k) for k in ("name", "arguments")})
             fail(case, want, message.get("content"), hint("false_repeat_call"), where=where)
 
 

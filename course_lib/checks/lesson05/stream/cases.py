@@ -8,6 +8,7 @@ Each case is ``(label, chunk dicts or None for the local stream, expected)``.
 from __future__ import annotations
 
 import json
+from itertools import zip_longest
 from random import Random
 
 from course_lib.checks.lesson05._agent_tools import CITIES
@@ -101,13 +102,9 @@ def _by_index(fragments: list[dict]) -> dict[int, list[dict]]:
 
 def interleave_two(fragments: list[dict]) -> list[dict]:
     """Start both calls, then alternate their argument fragments, index 1 first."""
-    by_index = _by_index(fragments)
-    order = [by_index[0].pop(0), by_index[1].pop(0)]
-    while by_index[0] or by_index[1]:
-        for index in (1, 0):
-            if by_index[index]:
-                order.append(by_index[index].pop(0))
-    return order
+    zero, one = _by_index(fragments).values()
+    rest = [f for pair in zip_longest(one[1:], zero[1:]) for f in pair if f is not None]
+    return [zero[0], one[0], *rest]
 
 
 def later_index_first(fragments: list[dict]) -> list[dict]:
