@@ -184,26 +184,19 @@ with ThreadPoolExecutor(max_workers=1) as pool:
     got = pool.submit(asyncio.run, main()).result()
 """
 DEADLINE = 3 * WAIT  # the whole batch; a correct answer takes a fraction of a second
+REGISTRY = "AsyncMeetingRegistry(count, down, timeout, asynchronous)"
 
 
 @exercise("05.5", notebook=NOTEBOOK, title="arun_tool_calls", points=3, rules=RULES, hints=HINTS)
 def check_arun_tool_calls(learner: Learner) -> str:
+    target = learner.target("arun_tool_calls")
     for calls, down, asynchronous in BATCHES:
         case = case_label(calls, down, asynchronous)
-        made = learner.run(
-            ASYNC_MEETING_SOURCE,
-            result="AsyncMeetingRegistry(count, down, timeout, asynchronous)",
-            bind={"count": len(calls), "down": down, "timeout": WAIT, "asynchronous": asynchronous},
-            keep=True,
-        )
+        bind = {"count": len(calls), "down": down, "timeout": WAIT, "asynchronous": asynchronous}
+        made = learner.run(ASYNC_MEETING_SOURCE, result=REGISTRY, bind=bind, keep=True)
         registry = learner.handle(made.handle)
-        bind = {
-            "arun_tool_calls": learner.target("arun_tool_calls"),
-            "registry": registry,
-            "calls": calls,
-            "deadline": DEADLINE,
-        }
-        reply = learner.run(RUN_CODE, result="got", bind=bind)
+        bind = {"arun_tool_calls": target, "registry": registry, "calls": calls}
+        reply = learner.run(RUN_CODE, result="got", bind={**bind, "deadline": DEADLINE})
         seen = learner.run("", result="r.observed()", bind={"r": registry}).value
         learner.release(made.handle)
         if seen["not_awaitable"] is not None:

@@ -82,18 +82,13 @@ def fixed_loop_cases() -> list[tuple[str, Any, int | None]]:
     return table
 
 
+# Every hint of 05.2: those it shares with 05.1 (the messages, the requests).
+HINTS = Catalog(also=(conversation.HINTS, requests.HINTS))
 CODE = "result = fixed_loop(client, registry, question, model=model, **limit)"
 RESULT = "describe_messages(result)"
 
 
-@exercise(
-    "05.2",
-    notebook=NOTEBOOK,
-    title="fixed_loop",
-    points=2,
-    rules=RULES,
-    hints=Catalog(also=(conversation.HINTS, requests.HINTS)),
-)
+@exercise("05.2", notebook=NOTEBOOK, title="fixed_loop", points=2, rules=RULES, hints=HINTS)
 def check_fixed_loop(learner: Learner) -> str:
     table = fixed_loop_cases()
     for question, policy, limit in table:

@@ -137,16 +137,15 @@ HINTS = Catalog() | {
 hint = HINTS.hint
 
 
+REGISTRY = "MeetingRegistry(count, down, timeout)"
+
+
 @exercise("05.3", notebook=NOTEBOOK, title="run_tool_calls", points=3, rules=RULES, hints=HINTS)
 def check_run_tool_calls(learner: Learner) -> str:
     for calls, down in BATCHES:
         case = case_label(calls, down)
-        made = learner.run(
-            MEETING_SOURCE,
-            result="MeetingRegistry(count, down, timeout)",
-            bind={"count": len(calls), "down": down, "timeout": WAIT},
-            keep=True,
-        )
+        bind = {"count": len(calls), "down": down, "timeout": WAIT}
+        made = learner.run(MEETING_SOURCE, result=REGISTRY, bind=bind, keep=True)
         registry = learner.handle(made.handle)
         reply = learner.attempt("run_tool_calls", registry, calls)
         observed = learner.run("", result="r.observed()", bind={"r": registry}).value

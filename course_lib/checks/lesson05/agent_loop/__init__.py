@@ -48,13 +48,8 @@ text = TEXTS.text
 
 
 def case_label(label: str, question: str, limit: int) -> str:
-    return text(
-        "case",
-        question=repr(question),
-        model=repr(CHECK_MODEL),
-        limit=limit,
-        label=spoken_label(cases.CASE_TEXTS, label),
-    )
+    label = spoken_label(cases.CASE_TEXTS, label)
+    return text("case", question=repr(question), model=repr(CHECK_MODEL), limit=limit, label=label)
 
 
 def case_of(label: str) -> str:

@@ -38,22 +38,15 @@ CASE_TEXTS = {
 
 Case = tuple[str, str, Callable[[], Any], int]
 
-# A visible case is known by its label's key in CASE_TEXTS (the rules name them).
+# A visible case is known by its label's key in CASE_TEXTS; those the rules name, by name too.
 PARALLEL = "parallel"
-GREETING = "greeting"
-THREE = "three"
 REPEAT_NEXT_TO_NEW = "repeat_next_to_new"
 ENDLESS = "endless"
 LAST_TURN_ANSWER = "last_turn_answer"
-LIMIT_TWO = "limit_two"
-FAILING_TOOL = "failing_tool"
 REORDERED_REPEAT = "reordered_repeat"
 REPEAT_FIRST = "repeat_first"
 SAME_TURN_TWICE = "same_turn_twice"
-LAST_TURN_CALLS = "last_turn_calls"
 NOT_JSON = "not_json"
-OTHER_ARGUMENTS = "other_arguments"
-ANSWER_AS_SENT = "answer_as_sent"
 
 
 class Endless:
@@ -106,8 +99,8 @@ TIMES = (call_spec("get_time", city="北京"), call_spec("get_time", city="上�
 
 VISIBLE: list[Case] = [
     (PARALLEL, "北京和上海的天气怎么样？", heuristic, 6),
-    (GREETING, "hello", heuristic, 6),
-    (THREE, "What is the weather in 北京, 上海 and Paris?", heuristic, 6),
+    ("greeting", "hello", heuristic, 6),
+    ("three", "What is the weather in 北京, 上海 and Paris?", heuristic, 6),
     (
         REPEAT_NEXT_TO_NEW,
         "北京",
@@ -116,9 +109,9 @@ VISIBLE: list[Case] = [
     ),
     (ENDLESS, "go", Endless, 3),
     (LAST_TURN_ANSWER, "time", script(*TIMES), 3),
-    (LIMIT_TWO, "time", script(*TIMES), 2),
+    ("limit_two", "time", script(*TIMES), 2),
     (
-        FAILING_TOOL,
+        "failing_tool",
         "火星的天气",
         script(call_spec("get_weather", city="火星"), "No station on Mars."),
         6,
@@ -141,7 +134,7 @@ VISIBLE: list[Case] = [
     ),
     (SAME_TURN_TWICE, "北京", script([WEATHER, WEATHER], "done"), 6),
     (
-        LAST_TURN_CALLS,
+        "last_turn_calls",
         "time",
         script(
             call_spec("get_time", city="北京"),
@@ -152,7 +145,7 @@ VISIBLE: list[Case] = [
     ),
     (NOT_JSON, "北京", script(BROKEN, [BROKEN, call_spec("get_time", city="Paris")], "x"), 6),
     (
-        OTHER_ARGUMENTS,
+        "other_arguments",
         "上海",
         script(
             call_spec("get_weather", city="上海"),
@@ -161,7 +154,7 @@ VISIBLE: list[Case] = [
         ),
         6,
     ),
-    (ANSWER_AS_SENT, "上海", script(call_spec("get_time", city="上海"), "上海 12:10。\n"), 6),
+    ("answer_as_sent", "上海", script(call_spec("get_time", city="上海"), "上海 12:10。\n"), 6),
 ]
 
 

@@ -30,10 +30,9 @@ TWO = [
     {"id": "call_b", "name": "get_time", "arguments": '{"city": "上海"}'},
 ]
 
-# A visible case is known by its label's key in CASE_TEXTS (the rules name them).
+# A visible case is known by its label's key in CASE_TEXTS; those the rules name, by name too.
 TEXT_ONLY = "text_only"
 INTERLEAVED = "interleaved"
-LOCAL = "local"
 LATER_FIRST = "later_first"
 USAGE = "usage"
 
@@ -122,7 +121,7 @@ def stream_cases(rng: Random) -> list[tuple[str, list[dict] | None, dict | None]
     two = stream(fixed, None, TWO, usage=False)
     interleaved = [two[0], *interleave_two(two[1:-1]), two[-1]]
     cases.append((INTERLEAVED, interleaved, {"content": None, "tool_calls": TWO}))
-    cases.append((LOCAL, None, None))
+    cases.append(("local", None, None))
     later_first = [two[0], *later_index_first(two[1:-1]), two[-1]]
     cases.append((LATER_FIRST, later_first, {"content": None, "tool_calls": TWO}))
     usage = stream(fixed, "Let me check.", TWO[:1], usage=True)
