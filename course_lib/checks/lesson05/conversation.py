@@ -216,14 +216,13 @@ def _missing_answer_hint(
     expected: list[dict], missing: str, repeated: set[str], stopped: str | None, returns_list: bool
 ) -> HintText:
     """Why the call ``missing`` went unanswered: a stop at a repeat, at the limit, or a repeat."""
-    calling = [m for m in expected if m.get("role") == "assistant" and m.get("tool_calls")]
-    turn = next(t for t in calling if missing in [c.get("id") for c in t["tool_calls"]])
-    ids = [c.get("id") for c in turn["tool_calls"]]
+    by_message = _call_ids_by_message(expected)
+    ids = next(ids for ids in by_message if missing in ids)
     if missing in repeated:
         return hint("repeat_unanswered")
     if any(i in repeated for i in ids[: ids.index(missing)]):
         return hint("stopped_at_repeat")
-    if stopped == "max_iterations" and turn is calling[-1]:
+    if stopped == "max_iterations" and ids is by_message[-1]:
         return hint("last_turn_unanswered_list" if returns_list else "last_turn_unanswered")
     return hint("call_unanswered")
 

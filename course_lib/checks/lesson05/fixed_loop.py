@@ -74,8 +74,8 @@ def fixed_loop_cases() -> list[tuple[str, Any, int | None]]:
     for _ in range(4):
         cities = rng.sample(CITIES, 4)
         policy = script(
-            [call_spec("get_weather", city=cities[0]), call_spec("get_time", city=cities[1])],
-            [call_spec("get_time", city=c) for c in cities[2:]],
+            [call_spec("get_weather", cities[0]), call_spec("get_time", cities[1])],
+            [call_spec("get_time", c) for c in cities[2:]],
             rng.choice(["好的。", "Done."]),
         )
         table.append(("、".join(cities), policy, None))

@@ -89,13 +89,14 @@ def script(*turns: Any) -> Callable[[], Any]:
     return build
 
 
-def call_spec(name: str, **arguments: Any) -> tuple:
-    return ("call", name, arguments)
+def call_spec(name: str, city: str, **more: Any) -> tuple:
+    """A call of ``name`` for ``city`` (``more``: its other arguments), as ``script`` takes it."""
+    return ("call", name, {"city": city, **more})
 
 
-WEATHER = call_spec("get_weather", city="北京")
+WEATHER = call_spec("get_weather", "北京")
 BROKEN = ("raw", "get_weather", '{"city": "北京"')
-TIMES = (call_spec("get_time", city="北京"), call_spec("get_time", city="上海"), "好")
+TIMES = (call_spec("get_time", "北京"), call_spec("get_time", "上海"), "好")
 
 VISIBLE: list[Case] = [
     (PARALLEL, "北京和上海的天气怎么样？", heuristic, 6),
@@ -104,7 +105,7 @@ VISIBLE: list[Case] = [
     (
         REPEAT_NEXT_TO_NEW,
         "北京",
-        script(WEATHER, [call_spec("get_time", city="北京"), WEATHER], "done"),
+        script(WEATHER, [call_spec("get_time", "北京"), WEATHER], "done"),
         6,
     ),
     (ENDLESS, "go", Endless, 3),
@@ -113,7 +114,7 @@ VISIBLE: list[Case] = [
     (
         "failing_tool",
         "火星的天气",
-        script(call_spec("get_weather", city="火星"), "No station on Mars."),
+        script(call_spec("get_weather", "火星"), "No station on Mars."),
         6,
     ),
     (
@@ -126,35 +127,26 @@ VISIBLE: list[Case] = [
         ),
         6,
     ),
-    (
-        REPEAT_FIRST,
-        "北京",
-        script(WEATHER, [WEATHER, call_spec("get_time", city="上海")], "done"),
-        6,
-    ),
+    (REPEAT_FIRST, "北京", script(WEATHER, [WEATHER, call_spec("get_time", "上海")], "done"), 6),
     (SAME_TURN_TWICE, "北京", script([WEATHER, WEATHER], "done"), 6),
     (
         "last_turn_calls",
         "time",
         script(
-            call_spec("get_time", city="北京"),
-            [call_spec("get_weather", city="上海"), call_spec("get_time", city="Paris")],
+            call_spec("get_time", "北京"),
+            [call_spec("get_weather", "上海"), call_spec("get_time", "Paris")],
             "好",
         ),
         2,
     ),
-    (NOT_JSON, "北京", script(BROKEN, [BROKEN, call_spec("get_time", city="Paris")], "x"), 6),
+    (NOT_JSON, "北京", script(BROKEN, [BROKEN, call_spec("get_time", "Paris")], "x"), 6),
     (
         "other_arguments",
         "上海",
-        script(
-            call_spec("get_weather", city="上海"),
-            call_spec("get_weather", city="上海", unit="f"),
-            "x",
-        ),
+        script(call_spec("get_weather", "上海"), call_spec("get_weather", "上海", unit="f"), "x"),
         6,
     ),
-    ("answer_as_sent", "上海", script(call_spec("get_time", city="上海"), "上海 12:10。\n"), 6),
+    ("answer_as_sent", "上海", script(call_spec("get_time", "上海"), "上海 12:10。\n"), 6),
 ]
 
 
@@ -177,7 +169,7 @@ def hidden_cases(rng: Random, count: int = 8) -> list[Case]:
                     turn.append(rng.choice(made))
                 else:
                     name = rng.choice(["get_weather", "get_time"])
-                    turn.append(call_spec(name, city=rng.choice(CITIES)))
+                    turn.append(call_spec(name, rng.choice(CITIES)))
             unique = [spec for i, spec in enumerate(turn) if spec not in turn[:i]]
             turns.append(unique)  # one turn never asks the same call twice
             made.extend(unique)

@@ -85,11 +85,8 @@ def random_call(rng: Random, number: int) -> dict:
             ("search_notes", {"keyword": f"{city} 旅行", "limit": rng.randint(1, 9)}),
         ]
     )
-    return {
-        "id": f"call_{number}{rng.randint(1000, 9999)}",
-        "name": name,
-        "arguments": json.dumps(arguments, ensure_ascii=False),
-    }
+    call_id = f"call_{number}{rng.randint(1000, 9999)}"
+    return {"id": call_id, "name": name, "arguments": json.dumps(arguments, ensure_ascii=False)}
 
 
 def _by_index(fragments: list[dict]) -> dict[int, list[dict]]:
