@@ -157,14 +157,9 @@ def run_loop(
     model and ``names`` bound; the reply (``result``) and the session, whose ``exchanges`` hold
     what the loop sent. 05.1, 05.2 and 05.6 run their loops this way."""
     session = learner.model(policy, model_name=CHECK_MODEL)
-    bind = {
-        target: learner.target(target),
-        "client": learner.client(session),
-        "registry": learner.source("make_registry()", setup=KERNEL_SOURCE),
-        "question": question,
-        "model": CHECK_MODEL,
-        **names,
-    }
+    registry = learner.source("make_registry()", setup=KERNEL_SOURCE)
+    bind = {target: learner.target(target), "client": learner.client(session), "registry": registry}
+    bind |= {"question": question, "model": CHECK_MODEL, **names}
     return learner.run(code, result=result, bind=bind), session
 
 

@@ -58,12 +58,8 @@ def stream(rng: Random, text: str | None, calls: list[dict], *, usage: bool) -> 
     for index, call in enumerate(calls):
         parts = pieces(call["arguments"], rng)
         first_arguments = parts.pop(0) if rng.random() < 0.3 else ""
-        first = {
-            "index": index,
-            "id": call["id"],
-            "type": "function",
-            "function": {"name": call["name"], "arguments": first_arguments},
-        }
+        function = {"name": call["name"], "arguments": first_arguments}
+        first = {"index": index, "id": call["id"], "type": "function", "function": function}
         queues.append([first] + [{"index": index, "function": {"arguments": p}} for p in parts])
     while any(queues):
         queue = rng.choice([q for q in queues if q])
@@ -96,33 +92,30 @@ def _by_index(fragments: list[dict]) -> dict[int, list[dict]]:
     return found
 
 
-def interleave_two(fragments: list[dict]) -> list[dict]:
-    """Start both calls, then alternate their argument fragments, index 1 first."""
-    zero, one = _by_index(fragments).values()
+def interleave_two(chunks: list[dict]) -> list[dict]:
+    """Two calls' stream: both started, then their argument fragments alternating, index 1 first."""
+    zero, one = _by_index(chunks[1:-1]).values()
     rest = [f for pair in zip_longest(one[1:], zero[1:]) for f in pair if f is not None]
-    return [zero[0], one[0], *rest]
+    return [chunks[0], zero[0], one[0], *rest, chunks[-1]]
 
 
-def later_index_first(fragments: list[dict]) -> list[dict]:
-    by_index = _by_index(fragments)
-    return by_index[1] + by_index[0]
+def later_index_first(chunks: list[dict]) -> list[dict]:
+    zero, one = _by_index(chunks[1:-1]).values()
+    return [chunks[0], *one, *zero, chunks[-1]]
 
 
 def stream_cases(rng: Random) -> list[tuple[str, list[dict] | None, dict | None]]:
     """Visible cases, the local stream (its expected value comes from the model), hidden ones."""
-    fixed = Random(5)
-    text = "北京今天晴，最高 31 度。"
-    cases: list[tuple[str, list[dict] | None, dict | None]] = [
-        (TEXT_ONLY, stream(fixed, text, [], usage=False), {"content": text, "tool_calls": []})
-    ]
-    two = stream(fixed, None, TWO, usage=False)
-    interleaved = [two[0], *interleave_two(two[1:-1]), two[-1]]
-    cases.append((INTERLEAVED, interleaved, {"content": None, "tool_calls": TWO}))
-    cases.append(("local", None, None))
-    later_first = [two[0], *later_index_first(two[1:-1]), two[-1]]
-    cases.append((LATER_FIRST, later_first, {"content": None, "tool_calls": TWO}))
+    fixed, text = Random(5), "北京今天晴，最高 31 度。"
+    text_only, two = stream(fixed, text, [], usage=False), stream(fixed, None, TWO, usage=False)
     usage = stream(fixed, "Let me check.", TWO[:1], usage=True)
-    cases.append((USAGE, usage, {"content": "Let me check.", "tool_calls": TWO[:1]}))
+    cases: list[tuple[str, list[dict] | None, dict | None]] = [
+        (TEXT_ONLY, text_only, {"content": text, "tool_calls": []}),
+        (INTERLEAVED, interleave_two(two), {"content": None, "tool_calls": TWO}),
+        ("local", None, None),
+        (LATER_FIRST, later_index_first(two), {"content": None, "tool_calls": TWO}),
+        (USAGE, usage, {"content": "Let me check.", "tool_calls": TWO[:1]}),
+    ]
     for number in range(10):
         calls = [random_call(rng, n) for n in range(rng.randint(0, 4))]
         text = rng.choice([None, None, "好的，我查一下。", "Checking the weather for you."])
