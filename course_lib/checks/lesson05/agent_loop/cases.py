@@ -102,52 +102,25 @@ VISIBLE: list[Case] = [
     (PARALLEL, "北京和上海的天气怎么样？", heuristic, 6),
     ("greeting", "hello", heuristic, 6),
     ("three", "What is the weather in 北京, 上海 and Paris?", heuristic, 6),
-    (
-        REPEAT_NEXT_TO_NEW,
-        "北京",
-        script(WEATHER, [call_spec("get_time", "北京"), WEATHER], "done"),
-        6,
-    ),
+    (REPEAT_NEXT_TO_NEW, "北京", script(WEATHER, [call_spec("get_time", "北京"), WEATHER], "done"),
+     6),
     (ENDLESS, "go", Endless, 3),
     (LAST_TURN_ANSWER, "time", script(*TIMES), 3),
     ("limit_two", "time", script(*TIMES), 2),
-    (
-        "failing_tool",
-        "火星的天气",
-        script(call_spec("get_weather", "火星"), "No station on Mars."),
-        6,
-    ),
-    (
-        REORDERED_REPEAT,
-        "上海",
-        script(
-            ("raw", "get_weather", '{"city": "上海", "unit": "f"}'),
-            ("raw", "get_weather", '{"unit":"f","city":"上海"}'),
-            "x",
-        ),
-        6,
-    ),
+    ("failing_tool", "火星的天气", script(call_spec("get_weather", "火星"), "No station on Mars."),
+     6),
+    (REORDERED_REPEAT, "上海", script(("raw", "get_weather", '{"city": "上海", "unit": "f"}'),
+                                    ("raw", "get_weather", '{"unit":"f","city":"上海"}'), "x"), 6),
     (REPEAT_FIRST, "北京", script(WEATHER, [WEATHER, call_spec("get_time", "上海")], "done"), 6),
     (SAME_TURN_TWICE, "北京", script([WEATHER, WEATHER], "done"), 6),
-    (
-        "last_turn_calls",
-        "time",
-        script(
-            call_spec("get_time", "北京"),
-            [call_spec("get_weather", "上海"), call_spec("get_time", "Paris")],
-            "好",
-        ),
-        2,
-    ),
+    ("last_turn_calls", "time",
+     script(call_spec("get_time", "北京"),
+            [call_spec("get_weather", "上海"), call_spec("get_time", "Paris")], "好"), 2),
     (NOT_JSON, "北京", script(BROKEN, [BROKEN, call_spec("get_time", "Paris")], "x"), 6),
-    (
-        "other_arguments",
-        "上海",
-        script(call_spec("get_weather", "上海"), call_spec("get_weather", "上海", unit="f"), "x"),
-        6,
-    ),
+    ("other_arguments", "上海",
+     script(call_spec("get_weather", "上海"), call_spec("get_weather", "上海", unit="f"), "x"), 6),
     ("answer_as_sent", "上海", script(call_spec("get_time", "上海"), "上海 12:10。\n"), 6),
-]
+]  # fmt: skip
 
 
 def visible(label: str) -> Case:
