@@ -184,16 +184,16 @@ with ThreadPoolExecutor(max_workers=1) as pool:
     got = pool.submit(asyncio.run, main()).result()
 """
 DEADLINE = 3 * WAIT  # the whole batch; a correct answer takes a fraction of a second
-REGISTRY = "AsyncMeetingRegistry(count, down, timeout, asynchronous)"
 
 
 @exercise("05.5", notebook=NOTEBOOK, title="arun_tool_calls", points=3, rules=RULES, hints=HINTS)
 def check_arun_tool_calls(learner: Learner) -> str:
     target = learner.target("arun_tool_calls")
+    made_by = "AsyncMeetingRegistry(count, down, timeout, asynchronous)"
     for calls, down, asynchronous in BATCHES:
         case = case_label(calls, down, asynchronous)
         bind = {"count": len(calls), "down": down, "timeout": WAIT, "asynchronous": asynchronous}
-        made = learner.run(ASYNC_MEETING_SOURCE, result=REGISTRY, bind=bind, keep=True)
+        made = learner.run(ASYNC_MEETING_SOURCE, result=made_by, bind=bind, keep=True)
         registry = learner.handle(made.handle)
         bind = {"arun_tool_calls": target, "registry": registry, "calls": calls}
         reply = learner.run(RUN_CODE, result="got", bind={**bind, "deadline": DEADLINE})

@@ -137,15 +137,13 @@ HINTS = Catalog() | {
 hint = HINTS.hint
 
 
-REGISTRY = "MeetingRegistry(count, down, timeout)"
-
-
 @exercise("05.3", notebook=NOTEBOOK, title="run_tool_calls", points=3, rules=RULES, hints=HINTS)
 def check_run_tool_calls(learner: Learner) -> str:
+    made_by = "MeetingRegistry(count, down, timeout)"
     for calls, down in BATCHES:
         case = case_label(calls, down)
         bind = {"count": len(calls), "down": down, "timeout": WAIT}
-        made = learner.run(MEETING_SOURCE, result=REGISTRY, bind=bind, keep=True)
+        made = learner.run(MEETING_SOURCE, result=made_by, bind=bind, keep=True)
         registry = learner.handle(made.handle)
         reply = learner.attempt("run_tool_calls", registry, calls)
         observed = learner.run("", result="r.observed()", bind={"r": registry}).value

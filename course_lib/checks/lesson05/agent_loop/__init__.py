@@ -135,7 +135,6 @@ def check_run_agent(learner: Learner) -> str:
 
 
 _REFERENCE_VIEWS: dict[str, tuple[dict, set[str]]] = {}
-REPEATED_ERROR = '{"error": "Repeated call'  # how the reference answers a repeated call
 
 
 def reference_view(
@@ -153,7 +152,8 @@ def reference_view(
             oracle_client(policy()), registry, question, model=CHECK_MODEL,
             max_iterations=limit, **options,
         )  # fmt: skip
-        repeated = {s.tool_call_id for s in result.steps if s.result.startswith(REPEATED_ERROR)}
+        error = '{"error": "Repeated call'  # how the reference answers a repeated call
+        repeated = {s.tool_call_id for s in result.steps if s.result.startswith(error)}
         _REFERENCE_VIEWS[label] = (describe_result(result, registry), repeated)
     view, repeated = _REFERENCE_VIEWS[label]
     return copy.deepcopy(view), set(repeated)
