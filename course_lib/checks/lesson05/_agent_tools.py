@@ -163,9 +163,9 @@ def run_loop(
     return learner.run(code, result=result, bind=bind), session
 
 
-def oracle_client(policy: Any, *, seed: int = 0) -> Any:
+def oracle_client(policy: Any) -> Any:
     """A real ``openai.OpenAI`` on a model session of the check's own, for the reference loop."""
-    session = ModelSession(policy, CHECK_MODEL, seed, id="oracle")
+    session = ModelSession(policy, CHECK_MODEL, id="oracle")
     return build_client(lambda message: session.answer(message), session.id, "openai")
 
 

@@ -343,7 +343,6 @@ SHOWN_CALLS = 4  # a longer batch shows its first calls and how many there are
 def shown_calls(calls: list[dict]) -> str:
     shown = [f"{c['function']['name']}({c['function']['arguments']})" for c in calls]
     if len(shown) > SHOWN_CALLS:
-        return translate(
-            TEXTS, "more_calls", calls=", ".join(shown[:SHOWN_CALLS]), count=len(shown)
-        )
+        calls_shown = ", ".join(shown[:SHOWN_CALLS])
+        return translate(TEXTS, "more_calls", calls=calls_shown, count=len(shown))
     return ", ".join(shown)

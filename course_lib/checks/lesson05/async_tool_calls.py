@@ -206,7 +206,7 @@ def check_arun_tool_calls(learner: Learner) -> str:
             got = Plain(text("plain_def", kind=reply.type))
             fail(case, Plain(text("a_coroutine")), got, hint("async_def"))
         if reply.raised:
-            explain_raised(case, reply, calls, down, seen)
+            explain_raised(case, reply, expected_messages(calls, down), seen)
         for key, said in (("blocked_loop", "blocked"), ("foreign_loop", "foreign")):
             if seen[key]:
                 fail(case, Plain(text("overlapping")), Plain(text(said)), hint(key))
@@ -214,11 +214,8 @@ def check_arun_tool_calls(learner: Learner) -> str:
     return text("summary", count=len(BATCHES))
 
 
-def explain_raised(
-    case: str, reply: Reply, calls: list[dict], down: list[str], observed: dict
-) -> None:
+def explain_raised(case: str, reply: Reply, expected: list[dict], observed: dict) -> None:
     __tracebackhide__ = True
-    expected = expected_messages(calls, down)
     if observed["raised_down"] or "is down for" in reply.message:
         fail(case, expected, Plain(reply.raised_text), hint("batch_down"))
     if reply.raised_a("RuntimeError") and "running event loop" in reply.message:

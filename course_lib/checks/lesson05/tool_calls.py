@@ -149,21 +149,18 @@ def check_run_tool_calls(learner: Learner) -> str:
         observed = learner.run("", result="r.observed()", bind={"r": registry}).value
         learner.release(made.handle)
         if reply.raised:
-            explain_raised(case, reply, calls, down, observed)
+            explain_raised(case, reply, expected_messages(calls, down), observed)
         judge(case, calls, down, observed, reply, hint)
     return text("summary", count=len(BATCHES))
 
 
-def explain_raised(
-    case: str, reply: Reply, calls: list[dict], down: list[str], observed: dict
-) -> None:
+def explain_raised(case: str, reply: Reply, expected: list[dict], observed: dict) -> None:
     """A raise after the registry raised for a call is that exception let out, whatever
     type it was wrapped in."""
     __tracebackhide__ = True
-    expected = expected_messages(calls, down)
     if observed["raised_down"] or "is down for" in reply.message:
         fail(case, expected, Plain(reply.raised_text), hint("batch_down"))
-    if reply.raised_a("ValueError") and not calls:
+    if reply.raised_a("ValueError") and not expected:
         fail(case, expected, Plain(reply.raised_text), hint("empty"))
     raise_learner_error(case, reply)
 

@@ -127,8 +127,7 @@ def check_run_agent(learner: Learner) -> str:
         if reply.raised:
             explain_raised(case, reply, session.exchanges)
         view, repeated = reference_view(label, question, policy, limit)
-        expected = read_view(case, view)
-        got = read_view(case, reply.value)
+        expected, got = read_view(case, view), read_view(case, reply.value)
         mask_repeats(case, expected, got, repeated)
         compare(case, expected, got, limit, repeated=repeated)
     return text("summary", count=len(table))

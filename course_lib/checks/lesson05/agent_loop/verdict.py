@@ -210,16 +210,17 @@ def compare(case: str, expected: dict, got: dict, limit: int, *, repeated: set[s
     """Compare in the order a learner fixes things: stop reason, turns, messages, answer, the
     arguments the registry received, steps."""
     __tracebackhide__ = True
-    want, have = expected["stopped"], got["stopped"]
-    if have != want:
-        fail(case, want, have, stopped_hint(expected, got, limit), where=text("stopped"))
+    stopped = expected["stopped"]
+    if got["stopped"] != stopped:
+        chosen = stopped_hint(expected, got, limit)
+        fail(case, stopped, got["stopped"], chosen, where=text("stopped"))
     made, allowed = turns(got["messages"]), turns(expected["messages"])
-    if expected["stopped"] == "max_iterations" and made != allowed:
+    if stopped == "max_iterations" and made != allowed:
         key = "turns_early" if made < allowed else "turns_exact"
         fail(case, allowed, made, hint(key, limit=limit), where=text("turns"))
     explain_false_repeat(case, expected, got, repeated)
     compare_messages(
-        case, expected["messages"], got["messages"], repeated=repeated, stopped=expected["stopped"]
+        case, expected["messages"], got["messages"], repeated=repeated, stopped=stopped
     )
     want, have = expected["answer"], got["answer"]
     if have != want:

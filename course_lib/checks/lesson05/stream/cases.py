@@ -85,22 +85,23 @@ def random_call(rng: Random, number: int) -> dict:
     return {"id": call_id, "name": name, "arguments": json.dumps(arguments, ensure_ascii=False)}
 
 
-def _by_index(fragments: list[dict]) -> dict[int, list[dict]]:
-    found: dict[int, list[dict]] = {0: [], 1: []}
-    for item in fragments:
+def _by_index(chunks: list[dict]) -> tuple[list[dict], list[dict]]:
+    """The fragments of a two-call stream (between its first and last chunk), by index."""
+    found: tuple[list[dict], list[dict]] = ([], [])
+    for item in chunks[1:-1]:
         found[item["choices"][0]["delta"]["tool_calls"][0]["index"]].append(item)
     return found
 
 
 def interleave_two(chunks: list[dict]) -> list[dict]:
     """Two calls' stream: both started, then their argument fragments alternating, index 1 first."""
-    zero, one = _by_index(chunks[1:-1]).values()
+    zero, one = _by_index(chunks)
     rest = [f for pair in zip_longest(one[1:], zero[1:]) for f in pair if f is not None]
     return [chunks[0], zero[0], one[0], *rest, chunks[-1]]
 
 
 def later_index_first(chunks: list[dict]) -> list[dict]:
-    zero, one = _by_index(chunks[1:-1]).values()
+    zero, one = _by_index(chunks)
     return [chunks[0], *one, *zero, chunks[-1]]
 
 
