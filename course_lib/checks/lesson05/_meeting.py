@@ -202,17 +202,11 @@ class MeetingRegistry(ToolRegistry):
     def observed(self):
         """What the batch did, as data; arguments that are not JSON as their repr, and where
         they stop being JSON (``arguments_unjson_at``: the check says it in its language)."""
-        seen = {
-            "broken": self.meeting.broken,
-            "raised_down": self.raised_down,
-            "peak": self.meeting.peak,
-            "arguments": self.arguments,
-        }
-        problem = json_problem_at(self.arguments)
+        meeting, problem = self.meeting, json_problem_at(self.arguments)
+        seen = {"broken": meeting.broken, "raised_down": self.raised_down, "peak": meeting.peak}
         if problem:
-            seen["arguments"] = safe_repr(self.arguments)
-            seen["arguments_unjson_at"] = problem
-        return seen
+            return {**seen, "arguments": safe_repr(self.arguments), "arguments_unjson_at": problem}
+        return {**seen, "arguments": self.arguments}
 '''
 
 ASYNC_MEETING_SOURCE = (
@@ -254,9 +248,8 @@ class AsyncMeetingRegistry(MeetingRegistry):
     meeting_class = AsyncMeeting
 
     def __init__(self, count, down, timeout, asynchronous=()):
-        self.caller_loop = None
-        self.blocked_loop = False
-        self.foreign_loop = False
+        self.caller_loop = self.not_awaitable = None  # not_awaitable, plain_def: set by the check
+        self.blocked_loop = self.foreign_loop = self.plain_def = False
         super().__init__(count, down, timeout, asynchronous)
         self.meeting.caller = None  # the caller's loop never waits in threading's functions
 
@@ -294,13 +287,8 @@ class AsyncMeetingRegistry(MeetingRegistry):
             self.meeting.call_ends(position)
 
     def observed(self):
-        return {
-            **super().observed(),
-            "blocked_loop": self.blocked_loop,
-            "foreign_loop": self.foreign_loop,
-            "not_awaitable": getattr(self, "not_awaitable", None),
-            "plain_def": getattr(self, "plain_def", False),
-        }
+        names = ("blocked_loop", "foreign_loop", "not_awaitable", "plain_def")
+        return {**super().observed(), **{name: getattr(self, name) for name in names}}
 '''
 )
 
