@@ -53,15 +53,13 @@ class Meeting:
     def __init__(self, count, timeout):
         self.count, self.timeout = count, timeout
         self.lock = threading.Lock()
-        self.arrived = 0
+        self.arrived = self.running = self.peak = 0
         self.all_here = threading.Event()
         self.broken = False
         self.finished = [threading.Event() for _ in range(count)]
         self.signalled_by_call = set()  # positions whose call(), not their tool, says "finished"
         self.threads = {}  # position -> the thread that called registry.call for it
         self.caller = None  # the thread that runs run_tool_calls (05.3; None for 05.5's loop)
-        self.running = 0
-        self.peak = 0
 
     def arrive(self):
         with self.lock:

@@ -101,8 +101,7 @@ def check_fixed_loop(learner: Learner) -> str:
         if reply.raised:
             explain_raised(case, reply, session.exchanges)
         view, _ = reference_view(f"05.2 {case}", question, policy, limit or 6)
-        want = plain_messages(case, view["messages"], unwrap)
-        have = plain_messages(case, reply.value, unwrap)
+        want, have = (plain_messages(case, v, unwrap) for v in (view["messages"], reply.value))
         stopped = unwrap(case, view["stopped"], "stopped")
         compare_messages(case, want, have, stopped=stopped, limit=("max_turns", limit or 6))
     return text("summary", count=len(table))

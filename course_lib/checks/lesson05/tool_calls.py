@@ -202,8 +202,7 @@ def messages_hint(expected: list[dict], got: Any, hints: Any) -> HintText:
         return hints("one_per_call")
     if not all(isinstance(m, dict) for m in got):
         return hints("item_dict")
-    ids = [m.get("tool_call_id") for m in got]
-    want = [m["tool_call_id"] for m in expected]
+    ids, want = [m.get("tool_call_id") for m in got], [m["tool_call_id"] for m in expected]
     if sorted(map(str, ids)) == sorted(want) and ids != want:
         return hints("completion_order")
     if any("tool_call_id" not in m for m in got):

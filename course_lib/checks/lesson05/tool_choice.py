@@ -213,10 +213,8 @@ def check_tool_choice(learner: Learner) -> str:
     for item in table:
         question, choice, policy, limit = item
         case = case_label(item)
-        given = {"choice": choice, "limit": limit}
-        reply, session = run_loop(
-            learner, "ask_with_choice", CODE, "as_data(result)", policy(), question, **given
-        )
+        reply, session = run_loop(learner, "ask_with_choice", CODE, "as_data(result)", policy(),
+                                  question, choice=choice, limit=limit)  # fmt: skip
         if item is UNKNOWN:
             expect_refusal(case, choice, reply, session.exchanges)
             continue

@@ -59,9 +59,8 @@ class Endless:
         turn = sum(1 for m in request.messages if m.get("role") == "assistant")
         if turn >= 12:
             return Turn("I give up.")
-        return Turn(
-            None, (ToolCall.of("get_time", {"city": CITIES[turn % len(CITIES)] + str(turn)}),)
-        )
+        city = CITIES[turn % len(CITIES)] + str(turn)
+        return Turn(None, (ToolCall.of("get_time", {"city": city}),))
 
 
 def heuristic() -> Any:

@@ -187,8 +187,7 @@ def stream_hint(expected: dict, got: Any) -> HintText:
     extra = sorted({key for c in calls for key in c} - CALL_KEYS)
     if extra:
         return hint("call_keys", extra=", ".join(map(repr, extra)))
-    got_ids = [c.get("id") for c in calls]
-    want_ids = [c["id"] for c in want]
+    got_ids, want_ids = [c.get("id") for c in calls], [c["id"] for c in want]
     if got_ids != want_ids and sorted(got_ids) == sorted(want_ids):
         return hint("order_by_index")
     joined = sorted("".join(c.get("arguments") or "" for c in calls))
