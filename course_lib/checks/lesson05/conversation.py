@@ -133,8 +133,7 @@ def broken_rule(exchanges: list) -> HintText:
     twice = next((i for i in seen_calls if answers.count(i) > 1), None)
     if twice is not None:
         return hint("same_id", id=twice)
-    answered = set(answers)
-    if any(i not in answered for i in seen_calls):
+    if any(i not in answers for i in seen_calls):
         return hint("unanswered")
     return hint("refused")
 

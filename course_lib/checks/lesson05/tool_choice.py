@@ -175,8 +175,7 @@ def expect_refusal(case: str, name: str, reply: Reply, exchanges: list) -> None:
 def expect_choices(case: str, choice: str, exchanges: list) -> None:
     """The first request carries the choice in the API's form; every later one "auto"."""
     __tracebackhide__ = True
-    wanted = wire_choice(choice)
-    first = exchanges[0].request
+    wanted, first = wire_choice(choice), exchanges[0].request
     where = text("request_number", number=1, count=len(exchanges))
     sent = first.get("tool_choice", "auto")
     if sent != wanted:  # no tool_choice sends "auto"

@@ -164,9 +164,6 @@ def explain_raised(case: str, reply: Reply, chunks: list[dict], expected: Any) -
     raise_learner_error(case, reply)
 
 
-CALL_KEYS = {"id", "name", "arguments"}
-
-
 def stream_hint(expected: dict, got: Any) -> HintText:
     if not isinstance(got, dict) or "tool_calls" not in got or "content" not in got:
         return hint("result_dict")
@@ -184,7 +181,7 @@ def stream_hint(expected: dict, got: Any) -> HintText:
         return hint("call_dict")
     if any(not c.get("id") or not c.get("name") for c in calls):
         return hint("keep_first")
-    extra = sorted({key for c in calls for key in c} - CALL_KEYS)
+    extra = sorted({key for c in calls for key in c} - {"id", "name", "arguments"})
     if extra:
         return hint("call_keys", extra=", ".join(map(repr, extra)))
     got_ids, want_ids = [c.get("id") for c in calls], [c["id"] for c in want]
