@@ -144,14 +144,9 @@ def describe_result(result: Any, registry: Any) -> dict[str, Any]:
     return _check_namespace()["describe_result"](result, registry)
 
 
-@cache
-def _tools_text() -> str:
-    return json.dumps(check_registry().schemas(), ensure_ascii=False)
-
-
 def check_tools() -> list[dict]:
-    """The tools the learner's loop must send: its registry's schemas (a fresh copy)."""
-    return json.loads(_tools_text())
+    """The tools the learner's loop must send: its registry's schemas, as plain JSON."""
+    return json.loads(json.dumps(check_registry().schemas()))
 
 
 def run_loop(
@@ -162,20 +157,15 @@ def run_loop(
     model and ``names`` bound; the reply (``result``) and the session, whose ``exchanges`` hold
     what the loop sent. 05.1, 05.2 and 05.6 run their loops this way."""
     session = learner.model(policy, model_name=CHECK_MODEL)
-    bind = {
-        target: learner.target(target),
-        "client": learner.client(session),
-        "registry": learner.source("make_registry()", setup=KERNEL_SOURCE),
-        "question": question,
-        "model": CHECK_MODEL,
-        **names,
-    }
+    registry = learner.source("make_registry()", setup=KERNEL_SOURCE)
+    bind = {target: learner.target(target), "client": learner.client(session), "registry": registry}
+    bind |= {"question": question, "model": CHECK_MODEL, **names}
     return learner.run(code, result=result, bind=bind), session
 
 
-def oracle_client(policy: Any, *, seed: int = 0) -> Any:
+def oracle_client(policy: Any) -> Any:
     """A real ``openai.OpenAI`` on a model session of the check's own, for the reference loop."""
-    session = ModelSession(policy, CHECK_MODEL, seed, id="oracle")
+    session = ModelSession(policy, CHECK_MODEL, id="oracle")
     return build_client(lambda message: session.answer(message), session.id, "openai")
 
 
@@ -192,12 +182,6 @@ def unwrap(case: str, described: dict[str, Any], what: str) -> Any:
     __tracebackhide__ = True
     if "json" in described:
         return described["json"]
-    shown = Plain(said_value(described.get("repr", "")))
-    fail(
-        case,
-        Plain(TEXTS.text("plain_json")),
-        shown,
-        hint("not_json", what=what),
-        where=said(described.get("problem")),
-    )
+    shown, where = Plain(said_value(described.get("repr", ""))), said(described.get("problem"))
+    fail(case, Plain(TEXTS.text("plain_json")), shown, hint("not_json", what=what), where=where)
     return None  # not reached: fail() raises

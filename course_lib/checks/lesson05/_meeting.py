@@ -53,15 +53,13 @@ class Meeting:
     def __init__(self, count, timeout):
         self.count, self.timeout = count, timeout
         self.lock = threading.Lock()
-        self.arrived = 0
+        self.arrived = self.running = self.peak = 0
         self.all_here = threading.Event()
         self.broken = False
         self.finished = [threading.Event() for _ in range(count)]
         self.signalled_by_call = set()  # positions whose call(), not their tool, says "finished"
         self.threads = {}  # position -> the thread that called registry.call for it
         self.caller = None  # the thread that runs run_tool_calls (05.3; None for 05.5's loop)
-        self.running = 0
-        self.peak = 0
 
     def arrive(self):
         with self.lock:
@@ -202,17 +200,11 @@ class MeetingRegistry(ToolRegistry):
     def observed(self):
         """What the batch did, as data; arguments that are not JSON as their repr, and where
         they stop being JSON (``arguments_unjson_at``: the check says it in its language)."""
-        seen = {
-            "broken": self.meeting.broken,
-            "raised_down": self.raised_down,
-            "peak": self.meeting.peak,
-            "arguments": self.arguments,
-        }
-        problem = json_problem_at(self.arguments)
+        meeting, problem = self.meeting, json_problem_at(self.arguments)
+        seen = {"broken": meeting.broken, "raised_down": self.raised_down, "peak": meeting.peak}
         if problem:
-            seen["arguments"] = safe_repr(self.arguments)
-            seen["arguments_unjson_at"] = problem
-        return seen
+            return {**seen, "arguments": safe_repr(self.arguments), "arguments_unjson_at": problem}
+        return {**seen, "arguments": self.arguments}
 '''
 
 ASYNC_MEETING_SOURCE = (
@@ -254,9 +246,8 @@ class AsyncMeetingRegistry(MeetingRegistry):
     meeting_class = AsyncMeeting
 
     def __init__(self, count, down, timeout, asynchronous=()):
-        self.caller_loop = None
-        self.blocked_loop = False
-        self.foreign_loop = False
+        self.caller_loop = self.not_awaitable = None  # not_awaitable, plain_def: set by the check
+        self.blocked_loop = self.foreign_loop = self.plain_def = False
         super().__init__(count, down, timeout, asynchronous)
         self.meeting.caller = None  # the caller's loop never waits in threading's functions
 
@@ -294,17 +285,10 @@ class AsyncMeetingRegistry(MeetingRegistry):
             self.meeting.call_ends(position)
 
     def observed(self):
-        return {
-            **super().observed(),
-            "blocked_loop": self.blocked_loop,
-            "foreign_loop": self.foreign_loop,
-        }
+        names = ("blocked_loop", "foreign_loop", "not_awaitable", "plain_def")
+        return {**super().observed(), **{name: getattr(self, name) for name in names}}
 '''
 )
-
-
-def random_id(rng: Random) -> str:
-    return "call_" + "".join(rng.choice("ABCDEFGHJKabcdefghjk0123456789") for _ in range(12))
 
 
 def batch(
@@ -317,11 +301,10 @@ def batch(
     calls = []
     for position in range(count):
         arguments = {"city": rng.choice(CITIES), "position": position}
-        function = {
-            "name": NAMES[position % 4],
-            "arguments": json.dumps(arguments, ensure_ascii=False, separators=separators),
-        }
-        calls.append({"id": random_id(rng), "type": "function", "function": function})
+        text = json.dumps(arguments, ensure_ascii=False, separators=separators)
+        function = {"name": NAMES[position % 4], "arguments": text}
+        call_id = "call_" + "".join(rng.choice("ABCDEFGHJKabcdefghjk0123456789") for _ in range(12))
+        calls.append({"id": call_id, "type": "function", "function": function})
     down = sorted({c["function"]["name"] for c in rng.sample(calls, min(failing, count))})
     return calls, down
 
@@ -346,7 +329,6 @@ SHOWN_CALLS = 4  # a longer batch shows its first calls and how many there are
 def shown_calls(calls: list[dict]) -> str:
     shown = [f"{c['function']['name']}({c['function']['arguments']})" for c in calls]
     if len(shown) > SHOWN_CALLS:
-        return translate(
-            TEXTS, "more_calls", calls=", ".join(shown[:SHOWN_CALLS]), count=len(shown)
-        )
+        calls_shown = ", ".join(shown[:SHOWN_CALLS])
+        return translate(TEXTS, "more_calls", calls=calls_shown, count=len(shown))
     return ", ".join(shown)

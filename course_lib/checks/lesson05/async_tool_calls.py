@@ -57,14 +57,9 @@ def batches(rng: Random) -> list[Batch]:
     default pool has at least five threads); then three calls whose arguments are written
     compactly, so that arguments parsed and dumped again differ from them."""
     mixed = ["get_time", "get_news"]
-    table: list[Batch] = [
-        (*batch(rng, 4, 0), mixed),
-        (*batch(rng, 3, 0), NAMES[:3]),
-        (*batch(rng, 2, 0), []),
-        (*batch(rng, 4, 1), mixed),
-        (*batch(rng, 1, 0), NAMES[:1]),
-        ([], [], mixed),
-    ]
+    visible = [(4, 0, mixed), (3, 0, NAMES[:3]), (2, 0, []), (4, 1, mixed), (1, 0, NAMES[:1])]
+    table: list[Batch] = [(*batch(rng, count, down), names) for count, down, names in visible]
+    table.append(([], [], mixed))
     for _ in range(6):
         calls, down = batch(rng, rng.randint(1, 4), rng.choice([0, 0, 1]))
         table.append((calls, down, sorted(rng.sample(NAMES, rng.randint(0, 4)))))
@@ -188,54 +183,34 @@ DEADLINE = 3 * WAIT  # the whole batch; a correct answer takes a fraction of a s
 
 @exercise("05.5", notebook=NOTEBOOK, title="arun_tool_calls", points=3, rules=RULES, hints=HINTS)
 def check_arun_tool_calls(learner: Learner) -> str:
+    target = learner.target("arun_tool_calls")
+    made_by = "AsyncMeetingRegistry(count, down, timeout, asynchronous)"
     for calls, down, asynchronous in BATCHES:
         case = case_label(calls, down, asynchronous)
-        made = learner.run(
-            ASYNC_MEETING_SOURCE,
-            result="AsyncMeetingRegistry(count, down, timeout, asynchronous)",
-            bind={"count": len(calls), "down": down, "timeout": WAIT, "asynchronous": asynchronous},
-            keep=True,
-        )
+        bind = {"count": len(calls), "down": down, "timeout": WAIT, "asynchronous": asynchronous}
+        made = learner.run(ASYNC_MEETING_SOURCE, result=made_by, bind=bind, keep=True)
         registry = learner.handle(made.handle)
-        bind = {
-            "arun_tool_calls": learner.target("arun_tool_calls"),
-            "registry": registry,
-            "calls": calls,
-            "deadline": DEADLINE,
-        }
-        reply = learner.run(RUN_CODE, result="got", bind=bind)
-        observed = learner.run(
-            "",
-            result="[r.observed(), getattr(r, 'not_awaitable', None), getattr(r, 'plain_def', 0)]",
-            bind={"r": registry},
-        ).value
+        bind = {"arun_tool_calls": target, "registry": registry, "calls": calls}
+        reply = learner.run(RUN_CODE, result="got", bind={**bind, "deadline": DEADLINE})
+        seen = learner.run("", result="r.observed()", bind={"r": registry}).value
         learner.release(made.handle)
-        seen, not_awaitable, plain_def = observed
-        if not_awaitable is not None:
-            fail(
-                case,
-                Plain(text("a_coroutine")),
-                Plain(text("a_value", kind=not_awaitable)),
-                hint("async_def"),
-            )
-        if plain_def and reply.returned:
+        if seen["not_awaitable"] is not None:
+            got = Plain(text("a_value", kind=seen["not_awaitable"]))
+            fail(case, Plain(text("a_coroutine")), got, hint("async_def"))
+        if seen["plain_def"] and reply.returned:
             got = Plain(text("plain_def", kind=reply.type))
             fail(case, Plain(text("a_coroutine")), got, hint("async_def"))
         if reply.raised:
-            explain_raised(case, reply, calls, down, seen)
-        if seen["blocked_loop"]:
-            fail(case, Plain(text("overlapping")), Plain(text("blocked")), hint("blocked_loop"))
-        if seen["foreign_loop"]:
-            fail(case, Plain(text("overlapping")), Plain(text("foreign")), hint("foreign_loop"))
+            explain_raised(case, reply, expected_messages(calls, down), seen)
+        for key, said in (("blocked_loop", "blocked"), ("foreign_loop", "foreign")):
+            if seen[key]:
+                fail(case, Plain(text("overlapping")), Plain(text(said)), hint(key))
         judge(case, calls, down, seen, reply, hint)
     return text("summary", count=len(BATCHES))
 
 
-def explain_raised(
-    case: str, reply: Reply, calls: list[dict], down: list[str], observed: dict
-) -> None:
+def explain_raised(case: str, reply: Reply, expected: list[dict], observed: dict) -> None:
     __tracebackhide__ = True
-    expected = expected_messages(calls, down)
     if observed["raised_down"] or "is down for" in reply.message:
         fail(case, expected, Plain(reply.raised_text), hint("batch_down"))
     if reply.raised_a("RuntimeError") and "running event loop" in reply.message:

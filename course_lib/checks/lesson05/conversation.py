@@ -133,8 +133,7 @@ def broken_rule(exchanges: list) -> HintText:
     twice = next((i for i in seen_calls if answers.count(i) > 1), None)
     if twice is not None:
         return hint("same_id", id=twice)
-    answered = set(answers)
-    if any(i not in answered for i in seen_calls):
+    if any(i not in answers for i in seen_calls):
         return hint("unanswered")
     return hint("refused")
 
@@ -142,12 +141,8 @@ def broken_rule(exchanges: list) -> HintText:
 def fail_refused(case: str, message: str, exchanges: list) -> None:
     """The model answered HTTP 400: fail ``case`` naming the rule the conversation broke."""
     __tracebackhide__ = True
-    fail(
-        case,
-        Plain(text("accepted")),
-        Plain(text("bad_request", message=message)),
-        broken_rule(exchanges),
-    )
+    refused = Plain(text("bad_request", message=message))
+    fail(case, Plain(text("accepted")), refused, broken_rule(exchanges))
 
 
 # --- the messages as data ------------------------------------------------------------------
@@ -177,23 +172,18 @@ def plain_messages(case: str, described: dict[str, Any], unwrap: Any) -> list[di
 def _plain_call(call: Any) -> Any:
     if not isinstance(call, dict) or not isinstance(call.get("function"), dict):
         return call
-    function = call["function"]
-    return {
-        "id": call.get("id"),
-        "type": call.get("type"),
-        "function": {"name": function.get("name"), "arguments": function.get("arguments")},
-    }
+    function = {key: call["function"].get(key) for key in ("name", "arguments")}
+    return {"id": call.get("id"), "type": call.get("type"), "function": function}
+
+
+def tool_calls(messages: list[dict]) -> list:
+    """The tool calls of every assistant message, in order."""
+    return [c for m in messages if m.get("role") == "assistant" for c in m.get("tool_calls", [])]
 
 
 def _all_answered(messages: list[dict]) -> bool:
     """Whether the conversation ends on a tool message and every call it holds is answered."""
-    calls = {
-        c.get("id")
-        for m in messages
-        if m.get("role") == "assistant"
-        for c in m.get("tool_calls", [])
-        if isinstance(c, dict)
-    }
+    calls = {c.get("id") for c in tool_calls(messages) if isinstance(c, dict)}
     answered = {m.get("tool_call_id") for m in messages if m.get("role") == "tool"}
     return bool(messages) and messages[-1].get("role") == "tool" and calls <= answered
 
@@ -225,14 +215,13 @@ def _missing_answer_hint(
     expected: list[dict], missing: str, repeated: set[str], stopped: str | None, returns_list: bool
 ) -> HintText:
     """Why the call ``missing`` went unanswered: a stop at a repeat, at the limit, or a repeat."""
-    calling = [m for m in expected if m.get("role") == "assistant" and m.get("tool_calls")]
-    turn = next(t for t in calling if missing in [c.get("id") for c in t["tool_calls"]])
-    ids = [c.get("id") for c in turn["tool_calls"]]
+    by_message = _call_ids_by_message(expected)
+    ids = next(ids for ids in by_message if missing in ids)
     if missing in repeated:
         return hint("repeat_unanswered")
     if any(i in repeated for i in ids[: ids.index(missing)]):
         return hint("stopped_at_repeat")
-    if stopped == "max_iterations" and turn is calling[-1]:
+    if stopped == "max_iterations" and ids is by_message[-1]:
         return hint("last_turn_unanswered_list" if returns_list else "last_turn_unanswered")
     return hint("call_unanswered")
 
@@ -282,12 +271,8 @@ def messages_hint(
     missing = [i for i in want_ids if i not in tool_ids]
     if len(tool_ids) < len(want_ids) and missing:
         return _missing_answer_hint(expected, missing[0], repeated, stopped, limit is not None)
-    assistant_calls = [
-        c for m in got if m.get("role") == "assistant" for c in m.get("tool_calls", [])
-    ]
-    if assistant_calls and not any(
-        isinstance(c, dict) and "function" in c for c in assistant_calls
-    ):
+    calls = tool_calls(got)
+    if calls and not any(isinstance(c, dict) and "function" in c for c in calls):
         return hint("tool_call_shape")
     if got == expected[:-1]:
         return hint("final_missing")
@@ -307,15 +292,18 @@ def compare_messages(case: str, expected: list[dict], got: list[dict], **context
     if first_difference(expected, got) is None:
         return
     chosen = messages_hint(expected, got, **context)
-    position = next(
-        (i for i, (e, g) in enumerate(zip(expected, got, strict=False)) if e != g), None
-    )
-    if position is None:  # one list is the other plus more messages
-        position = min(len(expected), len(got))
-    fail(
-        case,
-        expected[position] if position < len(expected) else Plain(text("no_message")),
-        got[position] if position < len(got) else Plain(text("no_message")),
-        chosen,
-        where=text("message_at", position=position, count=len(got), expected=len(expected)),
-    )
+    position, want, have = first_differing(expected, got, text("no_message"))
+    where = text("message_at", position=position, count=len(got), expected=len(expected))
+    fail(case, want, have, chosen, where=where)
+
+
+def first_differing(expected: list, got: list, none: str) -> tuple[int, Any, Any]:
+    """Where two lists first differ (at the shorter one's end when one is the other plus more)
+    and their items there, ``none`` shown for an item a list lacks (05.1's steps too)."""
+    differ = (first_difference(e, g) is not None for e, g in zip(expected, got, strict=False))
+    position = next((i for i, d in enumerate(differ) if d), min(len(expected), len(got)))
+
+    def at(items: list) -> Any:
+        return items[position] if position < len(items) else Plain(none)
+
+    return position, at(expected), at(got)

@@ -74,45 +74,34 @@ def fixed_loop_cases() -> list[tuple[str, Any, int | None]]:
     for _ in range(4):
         cities = rng.sample(CITIES, 4)
         policy = script(
-            [call_spec("get_weather", city=cities[0]), call_spec("get_time", city=cities[1])],
-            [call_spec("get_time", city=c) for c in cities[2:]],
+            [call_spec("get_weather", cities[0]), call_spec("get_time", cities[1])],
+            [call_spec("get_time", c) for c in cities[2:]],
             rng.choice(["好的。", "Done."]),
         )
         table.append(("、".join(cities), policy, None))
     return table
 
 
+# Every hint of 05.2: those it shares with 05.1 (the messages, the requests).
+HINTS = Catalog(also=(conversation.HINTS, requests.HINTS))
 CODE = "result = fixed_loop(client, registry, question, model=model, **limit)"
+RESULT = "describe_messages(result)"
 
 
-@exercise(
-    "05.2",
-    notebook=NOTEBOOK,
-    title="fixed_loop",
-    points=2,
-    rules=RULES,
-    hints=Catalog(also=(conversation.HINTS, requests.HINTS)),
-)
+@exercise("05.2", notebook=NOTEBOOK, title="fixed_loop", points=2, rules=RULES, hints=HINTS)
 def check_fixed_loop(learner: Learner) -> str:
     table = fixed_loop_cases()
     for question, policy, limit in table:
         case = case_label(question, limit)
         given = {} if limit is None else {"max_turns": limit}
         reply, session = run_loop(
-            learner,
-            "fixed_loop",
-            CODE,
-            "describe_messages(result)",
-            policy(),
-            question,
-            limit=given,
+            learner, "fixed_loop", CODE, RESULT, policy(), question, limit=given
         )
         diagnose_requests(case, question, session.exchanges)
         if reply.raised:
             explain_raised(case, reply, session.exchanges)
         view, _ = reference_view(f"05.2 {case}", question, policy, limit or 6)
-        want = plain_messages(case, view["messages"], unwrap)
-        have = plain_messages(case, reply.value, unwrap)
+        want, have = (plain_messages(case, v, unwrap) for v in (view["messages"], reply.value))
         stopped = unwrap(case, view["stopped"], "stopped")
         compare_messages(case, want, have, stopped=stopped, limit=("max_turns", limit or 6))
     return text("summary", count=len(table))

@@ -139,34 +139,28 @@ hint = HINTS.hint
 
 @exercise("05.3", notebook=NOTEBOOK, title="run_tool_calls", points=3, rules=RULES, hints=HINTS)
 def check_run_tool_calls(learner: Learner) -> str:
+    made_by = "MeetingRegistry(count, down, timeout)"
     for calls, down in BATCHES:
         case = case_label(calls, down)
-        made = learner.run(
-            MEETING_SOURCE,
-            result="MeetingRegistry(count, down, timeout)",
-            bind={"count": len(calls), "down": down, "timeout": WAIT},
-            keep=True,
-        )
+        bind = {"count": len(calls), "down": down, "timeout": WAIT}
+        made = learner.run(MEETING_SOURCE, result=made_by, bind=bind, keep=True)
         registry = learner.handle(made.handle)
         reply = learner.attempt("run_tool_calls", registry, calls)
         observed = learner.run("", result="r.observed()", bind={"r": registry}).value
         learner.release(made.handle)
         if reply.raised:
-            explain_raised(case, reply, calls, down, observed)
+            explain_raised(case, reply, expected_messages(calls, down), observed)
         judge(case, calls, down, observed, reply, hint)
     return text("summary", count=len(BATCHES))
 
 
-def explain_raised(
-    case: str, reply: Reply, calls: list[dict], down: list[str], observed: dict
-) -> None:
+def explain_raised(case: str, reply: Reply, expected: list[dict], observed: dict) -> None:
     """A raise after the registry raised for a call is that exception let out, whatever
     type it was wrapped in."""
     __tracebackhide__ = True
-    expected = expected_messages(calls, down)
     if observed["raised_down"] or "is down for" in reply.message:
         fail(case, expected, Plain(reply.raised_text), hint("batch_down"))
-    if reply.raised_a("ValueError") and not calls:
+    if reply.raised_a("ValueError") and not expected:
         fail(case, expected, Plain(reply.raised_text), hint("empty"))
     raise_learner_error(case, reply)
 
@@ -178,31 +172,20 @@ def judge(
     ``hint``): the calls met, received their arguments unchanged, and the messages are right."""
     __tracebackhide__ = True
     if observed["broken"]:
-        count = len(calls)
-        got = (
-            text("one_after_another")
-            if observed["peak"] < 2
-            else text("at_most", peak=observed["peak"], count=count)
-        )
+        count, peak = len(calls), observed["peak"]
+        got = text("one_after_another") if peak < 2 else text("at_most", peak=peak, count=count)
         fail(case, Plain(text("together", count=count)), Plain(got), hints("together"))
     sent = [c["function"]["arguments"] for c in calls]
     received = observed["arguments"]
     if "arguments_unjson_at" in observed:  # their repr: a stand-in is said in the language
         received = said_value(received)
     if not isinstance(received, list) or sorted(map(show, received)) != sorted(map(show, sent)):
-        parsed = isinstance(received, list) and sorted(map(show, received)) == sorted(
-            show(json.loads(arguments)) for arguments in sent
-        )
-        rewritten = isinstance(received, list) and sorted(
-            show(_parsed(item)) for item in received
-        ) == sorted(show(json.loads(arguments)) for arguments in sent)
-        key = (
-            "arguments_parsed"
-            if parsed
-            else "arguments_rewritten"
-            if rewritten
-            else "arguments_unchanged"
-        )
+        parsed, listed = sorted(show(json.loads(a)) for a in sent), isinstance(received, list)
+        key = "arguments_unchanged"
+        if listed and sorted(map(show, received)) == parsed:
+            key = "arguments_parsed"
+        elif listed and sorted(show(_parsed(item)) for item in received) == parsed:
+            key = "arguments_rewritten"
         fail(case, sent, received, hints(key), where=text("sent"))
     expected = expected_messages(calls, down)
     if not reply.returned:
@@ -219,8 +202,7 @@ def messages_hint(expected: list[dict], got: Any, hints: Any) -> HintText:
         return hints("one_per_call")
     if not all(isinstance(m, dict) for m in got):
         return hints("item_dict")
-    ids = [m.get("tool_call_id") for m in got]
-    want = [m["tool_call_id"] for m in expected]
+    ids, want = [m.get("tool_call_id") for m in got], [m["tool_call_id"] for m in expected]
     if sorted(map(str, ids)) == sorted(want) and ids != want:
         return hints("completion_order")
     if any("tool_call_id" not in m for m in got):

@@ -24,12 +24,12 @@ from course_lib.checks.lesson05._agent_tools import (
     CITIES,
     NOTEBOOK,
     check_registry,
-    oracle_client,
     run_loop,
     unwrap,
 )
+from course_lib.checks.lesson05.agent_loop import reference_view
 from course_lib.checks.lesson05.agent_loop.cases import Endless, heuristic
-from course_lib.checks.lesson05.conversation import fail_refused
+from course_lib.checks.lesson05.conversation import fail_refused, turns
 from course_lib.checks.lesson05.requests import diagnose_requests
 
 MODES = ("auto", "none", "required")
@@ -152,63 +152,34 @@ def hidden_cases() -> list[Case]:
     return cases
 
 
-_REFERENCE: dict[str, Any] = {}
-
-
-def reference_answer(item: Case) -> tuple[Any, int]:
-    """The reference loop's answer on this conversation and the number of requests it made."""
-    from course_lib.reference import loop as reference
-
-    label = case_label(item)
-    if label not in _REFERENCE:
-        question, choice, policy, limit = item
-        result = reference.run_agent(
-            oracle_client(policy()), check_registry(), question, model=CHECK_MODEL,
-            max_iterations=limit, tool_choice=wire_choice(choice),
-        )  # fmt: skip
-        requests = sum(1 for m in result.messages if m["role"] == "assistant")
-        _REFERENCE[label] = (result.answer, requests)
-    return _REFERENCE[label]
-
-
 CODE = (
     "result = ask_with_choice(client, registry, question, model=model, tool_choice=choice, "
     "max_turns=limit)"
 )
 
 
-def expect_refusal(learner: Learner, item: Case, reply: Reply, exchanges: list) -> None:
+def expect_refusal(case: str, name: str, reply: Reply, exchanges: list) -> None:
     """The unknown tool's case: a ValueError naming it, raised before any request."""
     __tracebackhide__ = True
-    case, name = case_label(item), item[1]
-    expected = Plain(text("a_value_error", name=name))
+    expected, raised = Plain(text("a_value_error", name=name)), Plain(reply.raised_text)
     if not reply.raised_a("ValueError"):
-        got = (
-            Plain(reply.raised_text) if reply.raised else Plain(text("returned", value=reply.value))
-        )
+        got = raised if reply.raised else Plain(text("returned", value=reply.value))
         names = ", ".join(check_registry().names())
         fail(case, expected, got, hint("unknown_name", name=name, names=names))
     if name not in reply.message:
-        fail(case, expected, Plain(reply.raised_text), hint("unknown_message", name=name))
+        fail(case, expected, raised, hint("unknown_message", name=name))
     if exchanges:
-        fail(case, expected, Plain(reply.raised_text),
-             hint("validate_first", count=len(exchanges)))  # fmt: skip
+        fail(case, expected, raised, hint("validate_first", count=len(exchanges)))
 
 
-def shown_choice(body: dict) -> Any:
-    return body["tool_choice"] if "tool_choice" in body else Plain(text("no_choice"))
-
-
-def expect_choices(item: Case, exchanges: list) -> None:
+def expect_choices(case: str, choice: str, exchanges: list) -> None:
     """The first request carries the choice in the API's form; every later one "auto"."""
     __tracebackhide__ = True
-    case, choice = case_label(item), item[1]
-    wanted = wire_choice(choice)
-    first = exchanges[0].request
+    wanted, first = wire_choice(choice), exchanges[0].request
     where = text("request_number", number=1, count=len(exchanges))
     sent = first.get("tool_choice", "auto")
-    if sent != wanted and not (choice == "auto" and "tool_choice" not in first):
-        got = shown_choice(first)
+    if sent != wanted:  # no tool_choice sends "auto"
+        got = first["tool_choice"] if "tool_choice" in first else Plain(text("no_choice"))
         key = "modes_as_is" if choice in MODES and isinstance(sent, dict) else "first_request"
         said = json.dumps(sent) if "tool_choice" in first else text("no_choice")
         fields = {"mode": choice, "expected": json.dumps(wanted), "got": said}
@@ -221,11 +192,10 @@ def expect_choices(item: Case, exchanges: list) -> None:
                  where=where)  # fmt: skip
 
 
-def explain_raised(item: Case, reply: Reply, exchanges: list) -> None:
+def explain_raised(case: str, choice: str, reply: Reply, exchanges: list) -> None:
     """A loop that raised: a bare tool name refused by the API, a conversation refused, else
     the learner's own error."""
     __tracebackhide__ = True
-    case, choice = case_label(item), item[1]
     sent = exchanges[-1].request.get("tool_choice") if exchanges else None
     if reply.raised_a("BadRequestError") and isinstance(sent, str) and sent not in MODES:
         fail(case, wire_choice(choice), sent, hint("named_form", name=choice))
@@ -242,20 +212,19 @@ def check_tool_choice(learner: Learner) -> str:
     for item in table:
         question, choice, policy, limit = item
         case = case_label(item)
-        given = {"choice": choice, "limit": limit}
-        reply, session = run_loop(
-            learner, "ask_with_choice", CODE, "as_data(result)", policy(), question, **given
-        )
+        reply, session = run_loop(learner, "ask_with_choice", CODE, "as_data(result)", policy(),
+                                  question, choice=choice, limit=limit)  # fmt: skip
         if item is UNKNOWN:
-            expect_refusal(learner, item, reply, session.exchanges)
+            expect_refusal(case, choice, reply, session.exchanges)
             continue
         if reply.raised and not session.exchanges:
             raise_learner_error(case, reply)
         diagnose_requests(case, question, session.exchanges)
         if reply.raised:
-            explain_raised(item, reply, session.exchanges)
-        expect_choices(item, session.exchanges)
-        answer, requests = reference_answer(item)
+            explain_raised(case, choice, reply, session.exchanges)
+        expect_choices(case, choice, session.exchanges)
+        view, _ = reference_view(case, question, policy, limit, tool_choice=wire_choice(choice))
+        answer, requests = view["answer"]["json"], turns(view["messages"]["json"])
         got = unwrap(case, reply.value, text("the_answer"))
         made = len(session.exchanges)
         if made > requests and answer is None:

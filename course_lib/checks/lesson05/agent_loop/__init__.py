@@ -48,13 +48,8 @@ text = TEXTS.text
 
 
 def case_label(label: str, question: str, limit: int) -> str:
-    return text(
-        "case",
-        question=repr(question),
-        model=repr(CHECK_MODEL),
-        limit=limit,
-        label=spoken_label(cases.CASE_TEXTS, label),
-    )
+    label = spoken_label(cases.CASE_TEXTS, label)
+    return text("case", question=repr(question), model=repr(CHECK_MODEL), limit=limit, label=label)
 
 
 def case_of(label: str) -> str:
@@ -132,8 +127,7 @@ def check_run_agent(learner: Learner) -> str:
         if reply.raised:
             explain_raised(case, reply, session.exchanges)
         view, repeated = reference_view(label, question, policy, limit)
-        expected = read_view(case, view)
-        got = read_view(case, reply.value)
+        expected, got = read_view(case, view), read_view(case, reply.value)
         mask_repeats(case, expected, got, repeated)
         compare(case, expected, got, limit, repeated=repeated)
     return text("summary", count=len(table))
@@ -142,22 +136,23 @@ def check_run_agent(learner: Learner) -> str:
 _REFERENCE_VIEWS: dict[str, tuple[dict, set[str]]] = {}
 
 
-def reference_view(label: str, question: str, policy: Any, limit: int) -> tuple[dict, set[str]]:
-    """The reference loop's result on this conversation, described as the learner's is, and
-    the ids of its repeated calls. The same on every run, so it is computed once per process
-    (a copy is returned: the comparison masks the repeated calls' wording in place)."""
+def reference_view(
+    label: str, question: str, policy: Any, limit: int, **options: Any
+) -> tuple[dict, set[str]]:
+    """The reference loop's result on this conversation (``options`` such as 05.6's
+    ``tool_choice`` passed on), described as the learner's is, and the ids of its repeated
+    calls. The same on every run, so it is computed once per process (a copy is returned: the
+    comparison masks the repeated calls' wording in place)."""
     from course_lib.reference import loop as reference
 
     if label not in _REFERENCE_VIEWS:
         registry = check_registry()
         result = reference.run_agent(
-            oracle_client(policy()), registry, question, model=CHECK_MODEL, max_iterations=limit
-        )
-        repeated = {
-            step.tool_call_id
-            for step in result.steps
-            if step.result.startswith('{"error": "Repeated call')
-        }
+            oracle_client(policy()), registry, question, model=CHECK_MODEL,
+            max_iterations=limit, **options,
+        )  # fmt: skip
+        error = '{"error": "Repeated call'  # how the reference answers a repeated call
+        repeated = {s.tool_call_id for s in result.steps if s.result.startswith(error)}
         _REFERENCE_VIEWS[label] = (describe_result(result, registry), repeated)
     view, repeated = _REFERENCE_VIEWS[label]
     return copy.deepcopy(view), set(repeated)
@@ -177,23 +172,18 @@ def read_view(case: str, view: dict[str, Any]) -> dict[str, Any]:
     """The result's description (``describe_result``) as the four fields and ``sent``, as
     plain JSON, or a failed case saying what is not what the contract asks."""
     __tracebackhide__ = True
+
+    def wrong(what: str, shown: str, chosen: str) -> None:
+        __tracebackhide__ = True
+        fail(case, Plain(text(what)), Plain(said_value(shown)), chosen)
+
     if view["missing"]:
-        fail(
-            case,
-            Plain(text("a_result")),
-            Plain(said_value(view["repr"])),
-            hint("result_shape", missing=", ".join(view["missing"])),
-        )
+        wrong("a_result", view["repr"], hint("result_shape", missing=", ".join(view["missing"])))
     steps = view["steps"]
     if "container" in steps:
-        fail(
-            case,
-            Plain(text("a_list_of_steps")),
-            Plain(said_value(steps["repr"])),
-            hint("steps_list"),
-        )
+        wrong("a_list_of_steps", steps["repr"], hint("steps_list"))
     if "bad_step" in steps:
-        fail(case, Plain(text("a_step")), Plain(said_value(steps["bad_step"])), hint("step_shape"))
+        wrong("a_step", steps["bad_step"], hint("step_shape"))
     return {
         "stopped": unwrap(case, view["stopped"], "stopped"),
         "answer": unwrap(case, view["answer"], "answer"),

@@ -38,22 +38,15 @@ CASE_TEXTS = {
 
 Case = tuple[str, str, Callable[[], Any], int]
 
-# A visible case is known by its label's key in CASE_TEXTS (the rules name them).
+# A visible case is known by its label's key in CASE_TEXTS; those the rules name, by name too.
 PARALLEL = "parallel"
-GREETING = "greeting"
-THREE = "three"
 REPEAT_NEXT_TO_NEW = "repeat_next_to_new"
 ENDLESS = "endless"
 LAST_TURN_ANSWER = "last_turn_answer"
-LIMIT_TWO = "limit_two"
-FAILING_TOOL = "failing_tool"
 REORDERED_REPEAT = "reordered_repeat"
 REPEAT_FIRST = "repeat_first"
 SAME_TURN_TWICE = "same_turn_twice"
-LAST_TURN_CALLS = "last_turn_calls"
 NOT_JSON = "not_json"
-OTHER_ARGUMENTS = "other_arguments"
-ANSWER_AS_SENT = "answer_as_sent"
 
 
 class Endless:
@@ -66,9 +59,8 @@ class Endless:
         turn = sum(1 for m in request.messages if m.get("role") == "assistant")
         if turn >= 12:
             return Turn("I give up.")
-        return Turn(
-            None, (ToolCall.of("get_time", {"city": CITIES[turn % len(CITIES)] + str(turn)}),)
-        )
+        city = CITIES[turn % len(CITIES)] + str(turn)
+        return Turn(None, (ToolCall.of("get_time", {"city": city}),))
 
 
 def heuristic() -> Any:
@@ -85,91 +77,49 @@ def script(*turns: Any) -> Callable[[], Any]:
         from course_lib.local_model import ScriptedPolicy
         from course_lib.local_model.turns import ToolCall
 
-        def one(spec: tuple) -> Any:
-            kind, name, arguments = spec
+        def one(turn: Any) -> Any:
+            if isinstance(turn, (list, str)):
+                return turn if isinstance(turn, str) else [one(spec) for spec in turn]
+            kind, name, arguments = turn
             return ToolCall(name, arguments) if kind == "raw" else ToolCall.of(name, arguments)
 
-        return ScriptedPolicy(
-            [
-                [one(s) for s in turn]
-                if isinstance(turn, list)
-                else turn
-                if isinstance(turn, str)
-                else one(turn)
-                for turn in turns
-            ]
-        )
+        return ScriptedPolicy([one(turn) for turn in turns])
 
     return build
 
 
-def call_spec(name: str, **arguments: Any) -> tuple:
-    return ("call", name, arguments)
+def call_spec(name: str, city: str, **more: Any) -> tuple:
+    """A call of ``name`` for ``city`` (``more``: its other arguments), as ``script`` takes it."""
+    return ("call", name, {"city": city, **more})
 
 
-WEATHER = call_spec("get_weather", city="北京")
+WEATHER = call_spec("get_weather", "北京")
 BROKEN = ("raw", "get_weather", '{"city": "北京"')
-TIMES = (call_spec("get_time", city="北京"), call_spec("get_time", city="上海"), "好")
+TIMES = (call_spec("get_time", "北京"), call_spec("get_time", "上海"), "好")
 
 VISIBLE: list[Case] = [
     (PARALLEL, "北京和上海的天气怎么样？", heuristic, 6),
-    (GREETING, "hello", heuristic, 6),
-    (THREE, "What is the weather in 北京, 上海 and Paris?", heuristic, 6),
-    (
-        REPEAT_NEXT_TO_NEW,
-        "北京",
-        script(WEATHER, [call_spec("get_time", city="北京"), WEATHER], "done"),
-        6,
-    ),
+    ("greeting", "hello", heuristic, 6),
+    ("three", "What is the weather in 北京, 上海 and Paris?", heuristic, 6),
+    (REPEAT_NEXT_TO_NEW, "北京", script(WEATHER, [call_spec("get_time", "北京"), WEATHER], "done"),
+     6),
     (ENDLESS, "go", Endless, 3),
     (LAST_TURN_ANSWER, "time", script(*TIMES), 3),
-    (LIMIT_TWO, "time", script(*TIMES), 2),
-    (
-        FAILING_TOOL,
-        "火星的天气",
-        script(call_spec("get_weather", city="火星"), "No station on Mars."),
-        6,
-    ),
-    (
-        REORDERED_REPEAT,
-        "上海",
-        script(
-            ("raw", "get_weather", '{"city": "上海", "unit": "f"}'),
-            ("raw", "get_weather", '{"unit":"f","city":"上海"}'),
-            "x",
-        ),
-        6,
-    ),
-    (
-        REPEAT_FIRST,
-        "北京",
-        script(WEATHER, [WEATHER, call_spec("get_time", city="上海")], "done"),
-        6,
-    ),
+    ("limit_two", "time", script(*TIMES), 2),
+    ("failing_tool", "火星的天气", script(call_spec("get_weather", "火星"), "No station on Mars."),
+     6),
+    (REORDERED_REPEAT, "上海", script(("raw", "get_weather", '{"city": "上海", "unit": "f"}'),
+                                    ("raw", "get_weather", '{"unit":"f","city":"上海"}'), "x"), 6),
+    (REPEAT_FIRST, "北京", script(WEATHER, [WEATHER, call_spec("get_time", "上海")], "done"), 6),
     (SAME_TURN_TWICE, "北京", script([WEATHER, WEATHER], "done"), 6),
-    (
-        LAST_TURN_CALLS,
-        "time",
-        script(
-            call_spec("get_time", city="北京"),
-            [call_spec("get_weather", city="上海"), call_spec("get_time", city="Paris")],
-            "好",
-        ),
-        2,
-    ),
-    (NOT_JSON, "北京", script(BROKEN, [BROKEN, call_spec("get_time", city="Paris")], "x"), 6),
-    (
-        OTHER_ARGUMENTS,
-        "上海",
-        script(
-            call_spec("get_weather", city="上海"),
-            call_spec("get_weather", city="上海", unit="f"),
-            "x",
-        ),
-        6,
-    ),
-    (ANSWER_AS_SENT, "上海", script(call_spec("get_time", city="上海"), "上海 12:10。\n"), 6),
-]
+    ("last_turn_calls", "time",
+     script(call_spec("get_time", "北京"),
+            [call_spec("get_weather", "上海"), call_spec("get_time", "Paris")], "好"), 2),
+    (NOT_JSON, "北京", script(BROKEN, [BROKEN, call_spec("get_time", "Paris")], "x"), 6),
+    ("other_arguments", "上海",
+     script(call_spec("get_weather", "上海"), call_spec("get_weather", "上海", unit="f"), "x"), 6),
+    ("answer_as_sent", "上海", script(call_spec("get_time", "上海"), "上海 12:10。\n"), 6),
+]  # fmt: skip
 
 
 def visible(label: str) -> Case:
@@ -191,7 +141,7 @@ def hidden_cases(rng: Random, count: int = 8) -> list[Case]:
                     turn.append(rng.choice(made))
                 else:
                     name = rng.choice(["get_weather", "get_time"])
-                    turn.append(call_spec(name, city=rng.choice(CITIES)))
+                    turn.append(call_spec(name, rng.choice(CITIES)))
             unique = [spec for i, spec in enumerate(turn) if spec not in turn[:i]]
             turns.append(unique)  # one turn never asks the same call twice
             made.extend(unique)

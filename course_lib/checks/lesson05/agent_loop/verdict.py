@@ -12,7 +12,12 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, fail, first_difference, show
 from course_lib.checks.lesson05._agent_tools import parsed_json as _parsed
-from course_lib.checks.lesson05.conversation import compare_messages, turns
+from course_lib.checks.lesson05.conversation import (
+    compare_messages,
+    first_differing,
+    tool_calls,
+    turns,
+)
 
 TEXTS = Catalog() | {
     "error_object": 'a JSON object {{"error": "..."}}',
@@ -150,13 +155,8 @@ def mask_repeats(case: str, expected: dict, got: dict, repeated: set[str]) -> No
             if message.get("role") == "tool" and message.get("tool_call_id") in repeated:
                 content = message.get("content")
                 if view is got and stopped_alike and not _is_error_object(content):
-                    fail(
-                        case,
-                        Plain(text("error_object")),
-                        content,
-                        hint("repeat_error"),
-                        where=text("repeat_message"),
-                    )
+                    error, where = Plain(text("error_object")), text("repeat_message")
+                    fail(case, error, content, hint("repeat_error"), where=where)
                 message["content"] = text("repeated")
         for step in view["steps"]:
             if isinstance(step, dict) and step.get("tool_call_id") in repeated:
@@ -210,28 +210,23 @@ def compare(case: str, expected: dict, got: dict, limit: int, *, repeated: set[s
     """Compare in the order a learner fixes things: stop reason, turns, messages, answer, the
     arguments the registry received, steps."""
     __tracebackhide__ = True
-    if got["stopped"] != expected["stopped"]:
-        fail(
-            case,
-            expected["stopped"],
-            got["stopped"],
-            stopped_hint(expected, got, limit),
-            where=text("stopped"),
-        )
+    stopped = expected["stopped"]
+    if got["stopped"] != stopped:
+        chosen = stopped_hint(expected, got, limit)
+        fail(case, stopped, got["stopped"], chosen, where=text("stopped"))
     made, allowed = turns(got["messages"]), turns(expected["messages"])
-    if expected["stopped"] == "max_iterations" and made != allowed:
+    if stopped == "max_iterations" and made != allowed:
         key = "turns_early" if made < allowed else "turns_exact"
         fail(case, allowed, made, hint(key, limit=limit), where=text("turns"))
     explain_false_repeat(case, expected, got, repeated)
     compare_messages(
-        case, expected["messages"], got["messages"], repeated=repeated, stopped=expected["stopped"]
+        case, expected["messages"], got["messages"], repeated=repeated, stopped=stopped
     )
-    if got["answer"] != expected["answer"]:
-        stripped = (
-            isinstance(expected["answer"], str) and got["answer"] == expected["answer"].strip()
-        )
+    want, have = expected["answer"], got["answer"]
+    if have != want:
+        stripped = isinstance(want, str) and have == want.strip()
         chosen = hint("answer_stripped" if stripped else "answer_content")
-        fail(case, expected["answer"], got["answer"], chosen, where=text("answer"))
+        fail(case, want, have, chosen, where=text("answer"))
     compare_sent(case, expected, got, repeated)
     compare_steps(case, expected["steps"], got["steps"])
 
@@ -243,12 +238,8 @@ def explain_false_repeat(case: str, expected: dict, got: dict, repeated: set[str
     if len(got["sent"]) >= len(expected["sent"]):
         return
     wanted = {m.get("tool_call_id"): m for m in expected["messages"] if m.get("role") == "tool"}
-    calls = {
-        c["id"]: c["function"]
-        for m in expected["messages"]
-        for c in m.get("tool_calls", [])
-        if isinstance(c, dict) and isinstance(c.get("function"), dict)
-    }
+    calls = {c["id"]: c["function"] for c in tool_calls(expected["messages"])
+             if isinstance(c, dict) and isinstance(c.get("function"), dict)}  # fmt: skip
     for message in got["messages"]:
         call_id = message.get("tool_call_id")
         if message.get("role") != "tool" or call_id not in wanted or call_id in repeated:
@@ -256,9 +247,7 @@ def explain_false_repeat(case: str, expected: dict, got: dict, repeated: set[str
         want = wanted[call_id].get("content")
         if _is_error_object(message.get("content")) and not _is_error_object(want):
             function = calls.get(call_id, {})
-            where = text(
-                "false_repeat", name=function.get("name"), arguments=function.get("arguments")
-            )
+            where = text("false_repeat", **{k: function.get(k) for k in ("name", "arguments")})
             fail(case, want, message.get("content"), hint("false_repeat_call"), where=where)
 
 
@@ -267,12 +256,8 @@ def compare_sent(case: str, expected: dict, got: dict, repeated: set[str]) -> No
     want, have = expected["sent"], got["sent"]
     if sorted(map(show, have)) == sorted(map(show, want)):
         return
-    repeats = [
-        c["function"]["arguments"]
-        for m in expected["messages"]
-        for c in m.get("tool_calls", [])
-        if c["id"] in repeated
-    ]
+    repeats = [c["function"]["arguments"] for c in tool_calls(expected["messages"])
+               if c["id"] in repeated]  # fmt: skip
     extra = list(have)
     for item in want:
         if item in extra:
@@ -292,16 +277,7 @@ def compare_steps(case: str, expected: list[dict], got: list[dict]) -> None:
     __tracebackhide__ = True
     if first_difference(expected, got) is None:
         return
-    position = next(
-        (
-            i
-            for i, (e, g) in enumerate(zip(expected, got, strict=False))
-            if first_difference(e, g) is not None
-        ),
-        min(len(expected), len(got)),
-    )
-    want = expected[position] if position < len(expected) else Plain(text("no_step"))
-    have = got[position] if position < len(got) else Plain(text("no_step"))
+    position, want, have = first_differing(expected, got, text("no_step"))
     chosen = hint("steps_generic")
     if len(got) < len(expected):
         chosen = hint("steps_missing")

@@ -130,15 +130,12 @@ def check_collect_stream(learner: Learner) -> str:
     for label, chunks, expected in CASES:
         case = case_label(label, chunks)
         if chunks is None:
-            request = _local_request()
+            request, expected = _local_case()
             session = learner.model(heuristic(), model_name=CHECK_MODEL)
-            bind = {"collect_stream": target, "client": learner.client(session), "request": request}
-            reply = learner.run(LOCAL_CODE, result=RESULT, bind=bind)
-            expected = _local_expected(request)
+            code, bind = LOCAL_CODE, {"client": learner.client(session), "request": request}
         else:
-            reply = learner.run(
-                CHUNKS_CODE, result=RESULT, bind={"collect_stream": target, "data": chunks}
-            )
+            code, bind = CHUNKS_CODE, {"data": chunks}
+        reply = learner.run(code, result=RESULT, bind={"collect_stream": target, **bind})
         if reply.raised:
             explain_raised(case, reply, chunks or [], expected)
         if not reply.returned:
@@ -147,23 +144,15 @@ def check_collect_stream(learner: Learner) -> str:
     return text("summary", count=len(CASES))
 
 
-def _local_request() -> dict:
-    question = "What is the weather in 北京, 上海 and Paris?"
-    return {
-        "model": CHECK_MODEL,
-        "messages": [{"role": "user", "content": question}],
-        "tools": check_tools(),
-    }
-
-
-def _local_expected(request: dict) -> dict:
-    """The same request, not streamed, on a session with the same seed: the same reply."""
+def _local_case() -> tuple[dict, dict]:
+    """The local stream's request, and what to expect: the same request, not streamed, on a
+    session with the same seed, gives the same reply."""
+    messages = [{"role": "user", "content": "What is the weather in 北京, 上海 and Paris?"}]
+    request = {"model": CHECK_MODEL, "messages": messages, "tools": check_tools()}
     message = oracle_client(heuristic()).chat.completions.create(**request).choices[0].message
-    calls = [
-        {"id": c.id, "name": c.function.name, "arguments": c.function.arguments}
-        for c in message.tool_calls or []
-    ]
-    return {"content": message.content, "tool_calls": calls}
+    calls = [{"id": c.id, "name": c.function.name, "arguments": c.function.arguments}
+             for c in message.tool_calls or []]  # fmt: skip
+    return request, {"content": message.content, "tool_calls": calls}
 
 
 def explain_raised(case: str, reply: Reply, chunks: list[dict], expected: Any) -> None:
@@ -173,9 +162,6 @@ def explain_raised(case: str, reply: Reply, chunks: list[dict], expected: Any) -
     if reply.raised_a("TypeError") and "NoneType" in reply.message:
         fail(case, expected, Plain(reply.raised_text), hint("none_fields"))
     raise_learner_error(case, reply)
-
-
-CALL_KEYS = {"id", "name", "arguments"}
 
 
 def stream_hint(expected: dict, got: Any) -> HintText:
@@ -195,11 +181,10 @@ def stream_hint(expected: dict, got: Any) -> HintText:
         return hint("call_dict")
     if any(not c.get("id") or not c.get("name") for c in calls):
         return hint("keep_first")
-    extra = sorted({key for c in calls for key in c} - CALL_KEYS)
+    extra = sorted({key for c in calls for key in c} - {"id", "name", "arguments"})
     if extra:
         return hint("call_keys", extra=", ".join(map(repr, extra)))
-    got_ids = [c.get("id") for c in calls]
-    want_ids = [c["id"] for c in want]
+    got_ids, want_ids = [c.get("id") for c in calls], [c["id"] for c in want]
     if got_ids != want_ids and sorted(got_ids) == sorted(want_ids):
         return hint("order_by_index")
     joined = sorted("".join(c.get("arguments") or "" for c in calls))

@@ -8,6 +8,7 @@ Each case is ``(label, chunk dicts or None for the local stream, expected)``.
 from __future__ import annotations
 
 import json
+from itertools import zip_longest
 from random import Random
 
 from course_lib.checks.lesson05._agent_tools import CITIES
@@ -29,10 +30,9 @@ TWO = [
     {"id": "call_b", "name": "get_time", "arguments": '{"city": "上海"}'},
 ]
 
-# A visible case is known by its label's key in CASE_TEXTS (the rules name them).
+# A visible case is known by its label's key in CASE_TEXTS; those the rules name, by name too.
 TEXT_ONLY = "text_only"
 INTERLEAVED = "interleaved"
-LOCAL = "local"
 LATER_FIRST = "later_first"
 USAGE = "usage"
 
@@ -58,12 +58,8 @@ def stream(rng: Random, text: str | None, calls: list[dict], *, usage: bool) -> 
     for index, call in enumerate(calls):
         parts = pieces(call["arguments"], rng)
         first_arguments = parts.pop(0) if rng.random() < 0.3 else ""
-        first = {
-            "index": index,
-            "id": call["id"],
-            "type": "function",
-            "function": {"name": call["name"], "arguments": first_arguments},
-        }
+        function = {"name": call["name"], "arguments": first_arguments}
+        first = {"index": index, "id": call["id"], "type": "function", "function": function}
         queues.append([first] + [{"index": index, "function": {"arguments": p}} for p in parts])
     while any(queues):
         queue = rng.choice([q for q in queues if q])
@@ -85,67 +81,48 @@ def random_call(rng: Random, number: int) -> dict:
             ("search_notes", {"keyword": f"{city} 旅行", "limit": rng.randint(1, 9)}),
         ]
     )
-    return {
-        "id": f"call_{number}{rng.randint(1000, 9999)}",
-        "name": name,
-        "arguments": json.dumps(arguments, ensure_ascii=False),
-    }
+    call_id = f"call_{number}{rng.randint(1000, 9999)}"
+    return {"id": call_id, "name": name, "arguments": json.dumps(arguments, ensure_ascii=False)}
 
 
-def _by_index(fragments: list[dict]) -> dict[int, list[dict]]:
-    found: dict[int, list[dict]] = {0: [], 1: []}
-    for item in fragments:
+def _by_index(chunks: list[dict]) -> tuple[list[dict], list[dict]]:
+    """The fragments of a two-call stream (between its first and last chunk), by index."""
+    found: tuple[list[dict], list[dict]] = ([], [])
+    for item in chunks[1:-1]:
         found[item["choices"][0]["delta"]["tool_calls"][0]["index"]].append(item)
     return found
 
 
-def interleave_two(fragments: list[dict]) -> list[dict]:
-    """Start both calls, then alternate their argument fragments, index 1 first."""
-    by_index = _by_index(fragments)
-    order = [by_index[0].pop(0), by_index[1].pop(0)]
-    while by_index[0] or by_index[1]:
-        for index in (1, 0):
-            if by_index[index]:
-                order.append(by_index[index].pop(0))
-    return order
+def interleave_two(chunks: list[dict]) -> list[dict]:
+    """Two calls' stream: both started, then their argument fragments alternating, index 1 first."""
+    zero, one = _by_index(chunks)
+    rest = [f for pair in zip_longest(one[1:], zero[1:]) for f in pair if f is not None]
+    return [chunks[0], zero[0], one[0], *rest, chunks[-1]]
 
 
-def later_index_first(fragments: list[dict]) -> list[dict]:
-    by_index = _by_index(fragments)
-    return by_index[1] + by_index[0]
+def later_index_first(chunks: list[dict]) -> list[dict]:
+    zero, one = _by_index(chunks)
+    return [chunks[0], *one, *zero, chunks[-1]]
 
 
 def stream_cases(rng: Random) -> list[tuple[str, list[dict] | None, dict | None]]:
     """Visible cases, the local stream (its expected value comes from the model), hidden ones."""
-    fixed = Random(5)
-    text = "北京今天晴，最高 31 度。"
+    fixed, text = Random(5), "北京今天晴，最高 31 度。"
+    text_only, two = stream(fixed, text, [], usage=False), stream(fixed, None, TWO, usage=False)
+    usage = stream(fixed, "Let me check.", TWO[:1], usage=True)
     cases: list[tuple[str, list[dict] | None, dict | None]] = [
-        (TEXT_ONLY, stream(fixed, text, [], usage=False), {"content": text, "tool_calls": []})
+        (TEXT_ONLY, text_only, {"content": text, "tool_calls": []}),
+        (INTERLEAVED, interleave_two(two), {"content": None, "tool_calls": TWO}),
+        ("local", None, None),
+        (LATER_FIRST, later_index_first(two), {"content": None, "tool_calls": TWO}),
+        (USAGE, usage, {"content": "Let me check.", "tool_calls": TWO[:1]}),
     ]
-    two = stream(fixed, None, TWO, usage=False)
-    interleaved = [two[0], *interleave_two(two[1:-1]), two[-1]]
-    cases.append((INTERLEAVED, interleaved, {"content": None, "tool_calls": TWO}))
-    cases.append((LOCAL, None, None))
-    later_first = [two[0], *later_index_first(two[1:-1]), two[-1]]
-    cases.append((LATER_FIRST, later_first, {"content": None, "tool_calls": TWO}))
-    cases.append(
-        (
-            USAGE,
-            stream(fixed, "Let me check.", TWO[:1], usage=True),
-            {"content": "Let me check.", "tool_calls": TWO[:1]},
-        )
-    )
     for number in range(10):
         calls = [random_call(rng, n) for n in range(rng.randint(0, 4))]
         text = rng.choice([None, None, "好的，我查一下。", "Checking the weather for you."])
         if not calls and text is None:
             text = "北京晴。"
         chunks = stream(rng, text, calls, usage=rng.random() < 0.5)
-        cases.append(
-            (
-                translate(CASE_TEXTS, "hidden", number=number + 1),
-                chunks,
-                {"content": text, "tool_calls": calls},
-            )
-        )
+        label = translate(CASE_TEXTS, "hidden", number=number + 1)
+        cases.append((label, chunks, {"content": text, "tool_calls": calls}))
     return cases
