@@ -50,13 +50,10 @@ def partner(wanted: dict, got: list[dict]) -> dict:
 def turns(evidence: Evidence) -> list[list[dict]]:
     """The expected records, turn by turn, across every question."""
     answers = answers_in(evidence.exchanges)
-    found = []
-    for asked in evidence.asks:
-        for exchange in asked.exchanges:
-            calls = calls_of(exchange)
-            if calls:
-                found.append([expected_record(c, answers.get(str(c.get("id")))) for c in calls])
-    return found
+    calls = [calls_of(exchange) for exchange in evidence.exchanges]
+    return [
+        [expected_record(c, answers.get(str(c.get("id")))) for c in turn] for turn in calls if turn
+    ]
 
 
 def judge_trace(evidence: Evidence) -> None:

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from course_lib.capstone.policies import TOOL_TAGS
@@ -14,6 +15,7 @@ from course_lib.checks.learner import Exchange
 from course_lib.checks.lesson09._policy_oracles import expected_may_use, expected_route
 from course_lib.checks.lesson09.assistant.run import Asked, Evidence
 from course_lib.checks.lesson09.assistant.texts import text
+from course_lib.checks.lesson09.memory import reply_message
 from course_lib.local_model.followup import Exchange as ToolExchange
 from course_lib.local_model.turns import ToolCall
 from course_lib.widgets.conversation_text import ConversationText
@@ -37,11 +39,6 @@ def offered(exchange: Exchange) -> list[str]:
     return [t.get("function", {}).get("name", "?") for t in exchange.request.get("tools") or []]
 
 
-def reply_message(exchange: Exchange) -> dict[str, Any]:
-    choices = exchange.reply.get("choices") or [{}]
-    return choices[0].get("message") or {}
-
-
 def calls_of(exchange: Exchange) -> list[dict[str, Any]]:
     return list(reply_message(exchange).get("tool_calls") or [])
 
@@ -57,6 +54,21 @@ def answers_in(exchanges: list[Exchange]) -> dict[str, str]:
                     content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
                 )
     return found
+
+
+def calls_in(exchanges: list[Exchange]) -> Iterator[tuple[Exchange, dict, str, str | None]]:
+    """Every call the replies made: its exchange, the call, its tool's name and its answer."""
+    answers = answers_in(exchanges)
+    for exchange in exchanges:
+        for call in calls_of(exchange):
+            name = call.get("function", {}).get("name", "")
+            yield exchange, call, name, answers.get(str(call.get("id")))
+
+
+def at_call(call: dict) -> str:
+    """Where a failure about ``call`` is: the tool message answering it."""
+    name = call.get("function", {}).get("name", "")
+    return text("tool_message", name=name, call_id=call.get("id"))
 
 
 def is_error(content: str) -> bool:
@@ -90,21 +102,13 @@ def conversation(evidence: Evidence, asked: Asked) -> str:
             drawn = drawn[:MAX_CONVERSATION] + "…"
         lines.append(text("conversation", conversation=drawn))
     scenario = evidence.scenario.id
-    if scenario in VISIBLE_IDS:
-        lines.append(text("draw_visible", id=scenario))
-    else:
-        lines.append(text("draw_hidden"))
+    visible = scenario in VISIBLE_IDS
+    lines.append(text("draw_visible", id=scenario) if visible else text("draw_hidden"))
     return "\n".join(lines)
 
 
 def verdict(
-    evidence: Evidence,
-    asked: Asked | None,
-    expected: Any,
-    got: Any,
-    chosen: Any,
-    *,
-    where: str | None = None,
+    evidence: Evidence, asked: Asked | None, expected: Any, got: Any, chosen: Any, *, where=None
 ) -> Verdict:
     asked = asked or evidence.asks[-1]
     case = text("case", question=asked.question, role=evidence.scenario.role)
