@@ -109,30 +109,17 @@ def triggers(question: str, category: str) -> list[str]:
     return [keyword for keyword in KEYWORDS[category] if keyword_found(keyword, question)]
 
 
-def _misses_chinese(keyword: str, question: str) -> bool:
-    return not keyword.isascii()
-
-
-def _misses_beside_chinese(keyword: str, question: str) -> bool:
-    pattern = rf"\b{re.escape(keyword)}\b"
-    return keyword.isascii() and re.search(pattern, question, flags=re.IGNORECASE) is None
-
-
-def _misses_case(keyword: str, question: str) -> bool:
-    return keyword.isascii() and re.search(re.escape(keyword), question) is None
-
-
-def _misses_split(keyword: str, question: str) -> bool:
-    return not keyword.isascii() or keyword.lower() not in question.lower().split()
-
-
-# Predictable mistakes, each as the keywords it would miss, in the order they are told.
+# Predictable mistakes, each as the keywords it would miss, in the order they are told: Chinese
+# keywords never found; \b around an English one; case kept; the question split at spaces.
 MISTAKES = (
-    ("chinese", _misses_chinese),
-    ("mixed", _misses_beside_chinese),
-    ("case", _misses_case),
-    ("split", _misses_split),
-)
+    ("chinese", lambda keyword, question: not keyword.isascii()),
+    ("mixed", lambda keyword, question: keyword.isascii()
+     and re.search(rf"\b{re.escape(keyword)}\b", question, flags=re.IGNORECASE) is None),
+    ("case", lambda keyword, question: keyword.isascii()
+     and re.search(re.escape(keyword), question) is None),
+    ("split", lambda keyword, question: not keyword.isascii()
+     or keyword.lower() not in question.lower().split()),
+)  # fmt: skip
 
 
 def missed_hint(question: str, category: str) -> HintText:

@@ -45,15 +45,11 @@ def calls_of(exchange: Exchange) -> list[dict[str, Any]]:
 
 def answers_in(exchanges: list[Exchange]) -> dict[str, str]:
     """Every tool message any request carried: call id -> content."""
-    found: dict[str, str] = {}
-    for exchange in exchanges:
-        for message in exchange.request.get("messages") or []:
-            if isinstance(message, dict) and message.get("role") == "tool":
-                content = message.get("content")
-                found[str(message.get("tool_call_id"))] = (
-                    content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
-                )
-    return found
+    sent = [m for e in exchanges for m in e.request.get("messages") or [] if isinstance(m, dict)]
+    found = {str(m.get("tool_call_id")): m.get("content") for m in sent if m.get("role") == "tool"}
+    return {
+        i: c if isinstance(c, str) else json.dumps(c, ensure_ascii=False) for i, c in found.items()
+    }
 
 
 def calls_in(exchanges: list[Exchange]) -> Iterator[tuple[Exchange, dict, str, str | None]]:
