@@ -61,18 +61,12 @@ RULES = (
 def expect_an_assistant(learner: Learner, built: Reply) -> None:
     """``ShopAssistant(...)`` must make something with an ``ask`` method; else no scenario runs."""
     __tracebackhide__ = True
-    asks = learner.run(
-        "",
-        result="callable(getattr(assistant, 'ask', None))",
-        bind={"assistant": learner.handle(built.handle)},
-    )
+    bind = {"assistant": learner.handle(built.handle)}
+    asks = learner.run("", result="callable(getattr(assistant, 'ask', None))", bind=bind)
     if asks.value is not True:
-        fail(
-            text("build_case", model=CHECK_MODEL),
-            Plain(text("an_assistant")),
-            Plain(built.data.get("repr", built.type)),
-            hint("no_ask", kind=built.type),
-        )
+        got = Plain(built.data.get("repr", built.type))
+        case, expected = text("build_case", model=CHECK_MODEL), Plain(text("an_assistant"))
+        fail(case, expected, got, hint("no_ask", kind=built.type))
 
 
 def foreign_stub(asked: Asked) -> str:
