@@ -37,7 +37,7 @@ from course_lib.checks.lesson09.assistant.verdict import (
     offered,
     verdict,
 )
-from course_lib.checks.lesson09.budget.cases import expected_fit
+from course_lib.checks.lesson09.budget.cases import expected_fit, user
 from course_lib.checks.lesson09.memory import reply_message, view, views
 from course_lib.reference.tracing import parsed_arguments
 
@@ -253,7 +253,7 @@ def judge_answer(evidence: Evidence, asked: Asked, expectation: Expectation, num
 def sent_history(evidence: Evidence, number: int) -> list | None:
     """What question ``number``'s first request should carry: the conversation so far (the
     previous question's last request and its reply), the question, fitted to the budget."""
-    question = {"role": "user", "content": evidence.asks[number].question}
+    question = user(evidence.asks[number].question)
     if number == 0:
         return views([{"role": "system", "content": SYSTEM_PROMPT}, question])
     before = evidence.asks[number - 1]

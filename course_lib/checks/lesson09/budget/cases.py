@@ -27,8 +27,12 @@ QUESTIONS = (
 )
 
 
+def user(question: str) -> dict:
+    return {"role": "user", "content": question}
+
+
 def plain(question: str, answer: str) -> list[dict]:
-    return [{"role": "user", "content": question}, {"role": "assistant", "content": answer}]
+    return [user(question), {"role": "assistant", "content": answer}]
 
 
 def with_tools(question: str, call_id: str, results: list[str], answer: str | None) -> list[dict]:
@@ -43,7 +47,7 @@ def with_tools(question: str, call_id: str, results: list[str], answer: str | No
         for n in range(len(results))
     ]
     messages = [
-        {"role": "user", "content": question},
+        user(question),
         {"role": "assistant", "content": None, "tool_calls": calls},
         *(
             {"role": "tool", "tool_call_id": c["id"], "content": r}
@@ -112,7 +116,7 @@ def visible_cases() -> list[Case]:
         *with_tools("Prices of our green teas?", "call_a", [review, "龙井 68 CNY"], "龙井 68 CNY."),
         *plain("谢谢！", "不客气。"),
     ]
-    conversation = [SYSTEM, *earlier, {"role": "user", "content": "Where is my order A1001?"}]
+    conversation = [SYSTEM, *earlier, user("Where is my order A1001?")]
     total = size(conversation)
     head, exchanges, current = blocks(conversation)
     newest = size(head) + size(exchanges[-1]) + size(current)
@@ -147,7 +151,7 @@ def hidden_case(rng: Random) -> Case:
     if rng.random() < 0.3:
         messages += with_tools(rng.choice(QUESTIONS), "call_now", ["结果"], None)
     else:
-        messages.append({"role": "user", "content": rng.choice(QUESTIONS)})
+        messages.append(user(rng.choice(QUESTIONS)))
     head, exchanges, current = blocks(messages)
     least, total = size(head) + size(current), size(messages)
     budget = rng.choice([total, total - 1, rng.randint(max(least - 20, 1), total), least])
