@@ -140,12 +140,8 @@ def explain(question: str, expected: list[str], got: list[str]) -> HintText:
     if len(set(got)) < len(got):
         return hint("once")
     if sorted(got) == sorted(expected):
-        nothing_found = (
-            expected == list(CATEGORIES)
-            and not any(triggers(question, category) for category in CATEGORIES)
-            and not ORDER_ID.search(question)
-        )
-        return hint("fallback") if nothing_found else hint("order")
+        found = any(triggers(question, category) for category in CATEGORIES)
+        return hint("order") if found or ORDER_ID.search(question) else hint("fallback")
     if not got:
         return hint("fallback")
     if got == list(CATEGORIES):  # nothing was found, so every category came back

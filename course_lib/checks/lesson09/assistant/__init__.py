@@ -87,15 +87,8 @@ BUILD_HINTS = [
 ]
 
 
-@exercise(
-    "09.6",
-    notebook=NOTEBOOK,
-    title="ShopAssistant",
-    points=POINTS_PER_SCENARIO * len(scenarios()),
-    targets=("ShopAssistant",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("09.6", notebook=NOTEBOOK, title="ShopAssistant", targets=("ShopAssistant",),
+          points=POINTS_PER_SCENARIO * len(scenarios()), rules=RULES, hints=HINTS)  # fmt: skip
 def check_shop_assistant(learner: Learner) -> list[ScenarioOutcome]:
     outcomes = []
     for index, (scenario, expectation) in enumerate(scenarios()):
