@@ -110,11 +110,10 @@ def explain_wrong(
     ``tags`` only when the same tags as a tuple are accepted, and on the category tags only
     when the same permissions without them are accepted (asked again to see)."""
     needed = sorted(PERMISSIONS & set(tags))
-    held = sorted(ROLES[role])
     if not needed:
         return hint("deny_default")
     if not expected:
-        return hint("all_held", needed=needed, held=held)
+        return hint("all_held", needed=needed, held=sorted(ROLES[role]))
     if shape != "tuple":
         as_tuple = learner.attempt("may_use", role, learner.source(tags_source(tags, "tuple")))
         if as_tuple.value is True:

@@ -91,14 +91,12 @@ def judge_ask(evidence: Evidence, asked: Asked, expectation: Expectation, number
             got = Plain(text("refused_status", status=exchange.status, message=message))
             chosen = hint(key, message=message)
             raise verdict(evidence, asked, Plain(text("accepted")), got, chosen, where=where)
+    answer, kind = Plain(text("an_answer")), (asked.result or {}).get("type", "?")
     if asked.raised is not None:
         got = Plain(asked.raised.raised_text)
-        raise verdict(evidence, asked, Plain(text("an_answer")), got, raised_hint(asked))
-    kind = (asked.result or {}).get("type", "?")
+        raise verdict(evidence, asked, answer, got, raised_hint(asked))
     if kind not in ("str", "NoneType"):
-        raise verdict(
-            evidence, asked, Plain(text("an_answer")), Plain(kind), hint("answer", kind=kind)
-        )
+        raise verdict(evidence, asked, answer, Plain(kind), hint("answer", kind=kind))
     judge_offers(evidence, asked)
     judge_strict(evidence, asked)
     judge_nulls(evidence, asked)
@@ -236,10 +234,9 @@ def judge_answer(evidence: Evidence, asked: Asked, expectation: Expectation, num
     missing = [fact for fact in facts if fact not in answer]
     if missing:
         demo = [fact for fact in expectation.demo_facts if fact in answer]
-        chosen = (
-            hint("wrong_shop", demo=demo[0]) if demo else hint("facts", facts=", ".join(missing))
-        )
-        expected = Plain(text("answer_holding", facts=", ".join(missing)))
+        listed = ", ".join(missing)
+        chosen = hint("wrong_shop", demo=demo[0]) if demo else hint("facts", facts=listed)
+        expected = Plain(text("answer_holding", facts=listed))
         raise verdict(evidence, asked, expected, answer, chosen)
     is_last = number == len(evidence.asks) - 1
     if is_last and not expectation.answered and result.get("answer") is not None:

@@ -42,9 +42,9 @@ def key(record: dict, fields: tuple[str, ...] = MATCHED) -> str:
 def partner(wanted: dict, got: list[dict]) -> dict:
     """The record of ``got`` for the same call as ``wanted`` (same tool and arguments), or the
     first one."""
-    same = [r for r in got if (r.get("tool"), r.get("arguments")) == (wanted["tool"],
-            wanted["arguments"])]  # fmt: skip
-    return same[0] if same else (got[0] if got else {})
+    same = (r for r in got if (r.get("tool"), r.get("arguments")) == (wanted["tool"],
+            wanted["arguments"]))  # fmt: skip
+    return next(same, got[0] if got else {})
 
 
 def turns(evidence: Evidence) -> list[list[dict]]:

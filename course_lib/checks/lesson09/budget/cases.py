@@ -38,22 +38,12 @@ def plain(question: str, answer: str) -> list[dict]:
 def with_tools(question: str, call_id: str, results: list[str], answer: str | None) -> list[dict]:
     """A user question, one assistant message with a call per result, their tool messages,
     then the answer (``None``: the exchange is still going, its calls answered)."""
-    calls = [
-        {
-            "id": f"{call_id}_{n}",
-            "type": "function",
-            "function": {"name": "search_products", "arguments": f'{{"query": "q{n}"}}'},
-        }
-        for n in range(len(results))
-    ]
-    messages = [
-        user(question),
-        {"role": "assistant", "content": None, "tool_calls": calls},
-        *(
-            {"role": "tool", "tool_call_id": c["id"], "content": r}
-            for c, r in zip(calls, results, strict=True)
-        ),
-    ]
+    calls: list[dict] = []
+    messages = [user(question), {"role": "assistant", "content": None, "tool_calls": calls}]
+    for n, result in enumerate(results):
+        function = {"name": "search_products", "arguments": f'{{"query": "q{n}"}}'}
+        calls.append({"id": f"{call_id}_{n}", "type": "function", "function": function})
+        messages.append({"role": "tool", "tool_call_id": f"{call_id}_{n}", "content": result})
     if answer is not None:
         messages.append({"role": "assistant", "content": answer})
     return messages
@@ -62,9 +52,7 @@ def with_tools(question: str, call_id: str, results: list[str], answer: str | No
 def blocks(messages: list[dict]) -> tuple[list[dict], list[list[dict]], list[dict]]:
     """The leading system messages, the earlier exchanges, and the current one (from the last
     user message on)."""
-    start = 0
-    while start < len(messages) and messages[start].get("role") == "system":
-        start += 1
+    start = next((i for i, m in enumerate(messages) if m.get("role") != "system"), len(messages))
     users = [i for i, m in enumerate(messages) if m.get("role") == "user" and i >= start]
     last = users[-1] if users else len(messages)
     cuts = [start, *[i for i in users if i > start and i < last], last]
