@@ -206,21 +206,17 @@ def run_case(learner: Learner, case: Case) -> None:
     made = learner.run(WORLD_SOURCE, result="World(answers)", bind={"answers": [case.answer]},
                        keep=True)  # fmt: skip
     world = learner.handle(made.handle)
-    wrapper = learner.call(
-        "ApprovalRegistry",
-        learner.attr(world, "registry"),
-        needs_approval=list(NEEDS_APPROVAL),
-        approve=learner.attr(world, "person"),
-        case=case.label,
-        keep=True,
-    )
+    wrapper = learner.call("ApprovalRegistry", learner.attr(world, "registry"), keep=True,
+                           needs_approval=list(NEEDS_APPROVAL),
+                           approve=learner.attr(world, "person"), case=case.label)  # fmt: skip
     reply = learner.attempt(learner.attr(learner.handle(wrapper.handle), "call"), case.name,
                             case.arguments)  # fmt: skip
     log = learner.run("", result="world.log", bind={"world": world}).value or []
     learner.release(wrapper.handle, made.handle)
     if reply.raised:
-        chosen = hint("never_raise") if case.answer == RAISES else None
-        raise_learner_error(case.label, reply, [(lambda _: True, chosen)] if chosen else [])
+        raise_learner_error(
+            case.label, reply, [(lambda _: case.answer == RAISES, hint("never_raise"))]
+        )
     wanted, result = expected_of(case)
     if reply.type != "str":
         got = reply.value if "unjson" not in reply.data else Plain(reply.data.get("repr", ""))

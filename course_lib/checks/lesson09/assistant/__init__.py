@@ -79,12 +79,10 @@ def foreign_stub(asked: Asked) -> str:
 
 
 BUILD_HINTS = [
-    (
-        lambda reply: reply.raised_a("NotImplementedError"),
-        hint("other_stub", stub=HintText.of(TEXTS, "a_stub")),  # said again when it fails
-    ),
+    (lambda reply: reply.raised_a("NotImplementedError"),
+     hint("other_stub", stub=HintText.of(TEXTS, "a_stub"))),  # said again when it fails
     (lambda reply: True, hint("build_raised")),
-]
+]  # fmt: skip
 
 
 @exercise("09.6", notebook=NOTEBOOK, title="ShopAssistant", targets=("ShopAssistant",),

@@ -74,11 +74,7 @@ def is_error(content: str) -> bool:
 
 def expected_offer(question: str, role: str) -> list[str]:
     categories = expected_route(question)
-    return [
-        name
-        for name, tags in TOOL_TAGS.items()
-        if tags[0] in categories and expected_may_use(role, tags)
-    ]
+    return [n for n, t in TOOL_TAGS.items() if t[0] in categories and expected_may_use(role, t)]
 
 
 # --- failures ---------------------------------------------------------------------------------
@@ -91,11 +87,9 @@ def conversation(evidence: Evidence, asked: Asked) -> str:
     if asked.exchanges:
         last = asked.exchanges[-1]
         messages = [m for m in last.request.get("messages") or [] if isinstance(m, dict)]
-        if reply_message(last):
-            messages.append(reply_message(last))
+        messages += [reply_message(last)] if reply_message(last) else []
         drawn = ConversationText(messages).text()
-        if len(drawn) > MAX_CONVERSATION:
-            drawn = drawn[:MAX_CONVERSATION] + "…"
+        drawn = drawn if len(drawn) <= MAX_CONVERSATION else drawn[:MAX_CONVERSATION] + "…"
         lines.append(text("conversation", conversation=drawn))
     scenario = evidence.scenario.id
     visible = scenario in VISIBLE_IDS

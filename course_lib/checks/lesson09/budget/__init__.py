@@ -146,11 +146,9 @@ def run_case(learner: Learner, case: Case) -> None:
     after = learner.run("", result="messages", bind={"messages": history}).value
     learner.release(kept.handle)
     if after != case.messages:
-        fail(case.label, Plain(TEXTS.text("unchanged")), after, hint("new_list"))
+        fail(case.label, Plain(text("unchanged")), after, hint("new_list"))
     if got.type != "list" or not all(isinstance(m, dict) for m in got.value or []):
-        fail(
-            case.label, Plain(TEXTS.text("a_list")), got.value, hint("returns_list", kind=got.type)
-        )
+        fail(case.label, Plain(text("a_list")), got.value, hint("returns_list", kind=got.type))
     expected = expected_fit(case.messages, case.budget)
     if got.value != expected:
         chosen = diagnose(case, got.value, expected, must_keep)
