@@ -58,13 +58,10 @@ def turns(evidence: Evidence) -> list[list[dict]]:
 
 def judge_trace(evidence: Evidence) -> None:
     """One 06.4 record per call the model made, turn after turn, across every question."""
-    asked = evidence.asks[-1]
+    asked, where = evidence.asks[-1], text("the_trace")
     if evidence.trace is None:
         got = evidence.trace_reply.data.get("repr") if evidence.trace_reply else None
-        raise verdict(
-            evidence, asked, Plain(text("the_trace")), Plain(str(got)), hint("trace_attribute")
-        )
-    where = text("the_trace")
+        raise verdict(evidence, asked, Plain(where), Plain(str(got)), hint("trace_attribute"))
     for record in evidence.trace:
         if "not_a_dict" in record:
             problem = text("not_a_dict", kind=record["not_a_dict"])
@@ -87,9 +84,8 @@ def judge_trace(evidence: Evidence) -> None:
             continue
         if sorted(map(key, records)) == sorted(map(key, wanted)):
             raise verdict(evidence, asked, wanted, records, hint("trace_order"), where=where)
-        problem = next(
-            (p for w in turn if (p := record_problem(partner(w, got), w)) is not None), "?"
-        )
+        problems = (record_problem(partner(w, got), w) for w in turn)
+        problem = next((p for p in problems if p is not None), "?")
         raise verdict(evidence, asked, turn, got, hint("trace_record", problem=problem),
                       where=where)  # fmt: skip
     for record in records:

@@ -107,12 +107,11 @@ def visible_cases() -> list[Case]:
     conversation = [SYSTEM, *earlier, user("Where is my order A1001?")]
     total = size(conversation)
     head, exchanges, current = blocks(conversation)
-    newest = size(head) + size(exchanges[-1]) + size(current)
     going = [SYSTEM, *earlier, *with_tools("Is it raining in 北京?", "call_b", ["小雨"], None)]
     return [
         Case(conversation, total, "exact"),
         Case(conversation, total - 1, "one_over"),
-        Case(conversation, newest, "newest_only"),
+        Case(conversation, size(head) + size(exchanges[-1]) + size(current), "newest_only"),
         Case(going, size(head) + size(going[-3:]) - 1, "current_over"),
         Case(conversation, size(head) + size(current) - 1, "nothing_fits"),
         Case(conversation[1:], size(conversation[1:]) - 1, "no_system"),
