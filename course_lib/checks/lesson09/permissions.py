@@ -137,9 +137,8 @@ def hidden_cases(rng: Random, count: int = 16) -> list[tuple[str, tuple[str, ...
         cases.append((rng.choice(sorted(ROLES)), tuple(tags), shape))
     cases.append((rng.choice(("Staff", "guest", "customer ")), ("read",), "list"))
     # An unknown role is a mistake whatever the tool needs, even nothing at all.
-    cases.append(
-        (rng.choice(("visitor", "admin ", "CUSTOMER")), (rng.choice(CATEGORIES),), "tuple")
-    )
+    cases.append((rng.choice(("visitor", "admin ", "CUSTOMER")), (rng.choice(CATEGORIES),),
+                  "tuple"))  # fmt: skip
     return cases
 
 

@@ -223,14 +223,14 @@ def judge_concurrency(evidence: Evidence, asked: Asked) -> None:
 
 
 def judge_answer(evidence: Evidence, asked: Asked, expectation: Expectation, number: int) -> None:
-    result = asked.result or {}
+    got = (asked.result or {}).get("answer")
     last = reply_message(asked.exchanges[-1]) if asked.exchanges else {}
     answered = bool(asked.exchanges) and not last.get("tool_calls")
-    if answered and result.get("answer") != last.get("content"):
-        chosen = hint("no_answer") if result.get("answer") is None else hint("answer_text")
-        raise verdict(evidence, asked, last.get("content"), result.get("answer"), chosen)
+    if answered and got != last.get("content"):
+        chosen = hint("no_answer") if got is None else hint("answer_text")
+        raise verdict(evidence, asked, last.get("content"), got, chosen)
     facts = expectation.facts[number] if number < len(expectation.facts) else ()
-    answer = result.get("answer") or ""
+    answer = got or ""
     missing = [fact for fact in facts if fact not in answer]
     if missing:
         demo = [fact for fact in expectation.demo_facts if fact in answer]
@@ -238,9 +238,7 @@ def judge_answer(evidence: Evidence, asked: Asked, expectation: Expectation, num
         chosen = hint("wrong_shop", demo=demo[0]) if demo else hint("facts", facts=listed)
         expected = Plain(text("answer_holding", facts=listed))
         raise verdict(evidence, asked, expected, answer, chosen)
-    is_last = number == len(evidence.asks) - 1
-    if is_last and not expectation.answered and result.get("answer") is not None:
-        got = result.get("answer")
+    if number == len(evidence.asks) - 1 and not expectation.answered and got is not None:
         raise verdict(evidence, asked, None, got, hint("stopped", expected="None", got=repr(got)))
 
 

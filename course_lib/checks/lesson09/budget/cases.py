@@ -130,10 +130,8 @@ def hidden_case(rng: Random) -> Case:
         if rng.random() < 0.5:
             messages += plain(question, rng.choice(["好的。", "Here you are.", "明天有小雨。"]) * 3)
         else:
-            results = [
-                rng.choice(["龙井 68 CNY", "晴 sunny", "x" * rng.randint(20, 300)])
-                for _ in range(rng.randint(1, 3))
-            ]
+            results = [rng.choice(["龙井 68 CNY", "晴 sunny", "x" * rng.randint(20, 300)])
+                       for _ in range(rng.randint(1, 3))]  # fmt: skip
             messages += with_tools(question, f"call_{n}", results, rng.choice(["OK.", "好。"]))
     if rng.random() < 0.3:
         messages += with_tools(rng.choice(QUESTIONS), "call_now", ["结果"], None)

@@ -113,10 +113,8 @@ def hidden_cases(count: int = 6) -> list[Case]:
     for _ in range(count):
         history = list(EARLIER[: rng.choice([1, 3, len(EARLIER)])])
         history.append(user(rng.choice(["天气？", "And Paris?", "再查一次"])))
-        turns: list[Any] = [
-            [weather(c) for c in rng.sample(CITIES, rng.randint(1, 3))]
-            for _ in range(rng.randint(0, 2))
-        ]
+        turns: list[Any] = [[weather(c) for c in rng.sample(CITIES, rng.randint(1, 3))]
+                            for _ in range(rng.randint(0, 2))]  # fmt: skip
         limit = rng.choice([6, len(turns) + 1, max(len(turns), 1)])
         turns.append(rng.choice(["好的。", "Here you are.", "明天有小雨。"]))
         cases.append(Case(history, tuple(turns), max_turns=limit, about="hidden"))
