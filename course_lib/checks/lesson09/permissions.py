@@ -39,10 +39,8 @@ VISIBLE = (
 def tags_source(tags: tuple[str, ...], shape: str) -> str:
     """The tags as Python source in the given collection (sorted inside sets, so every run
     shows the same text)."""
-    if shape == "tuple":
-        return repr(tuple(tags))
-    if shape == "list":
-        return repr(list(tags))
+    if shape in ("tuple", "list"):
+        return repr((tuple if shape == "tuple" else list)(tags))
     return f"{shape}({sorted(tags)!r})"
 
 

@@ -66,10 +66,9 @@ def judge_refused_role(evidence: Evidence, asked: Asked) -> None:
     count, raised = len(asked.exchanges), asked.raised
     if raised is not None and raised.raised_a("ValueError") and count == 0:
         return
+    got = Plain(text("returned", count=count))
     if raised is not None:
         got = Plain(text("raised_after", error=raised.raised_text, count=count))
-    else:
-        got = Plain(text("returned", count=count))
     chosen = hint("unknown_role", role=evidence.scenario.role)
     raise verdict(evidence, asked, Plain(text("value_error")), got, chosen)
 

@@ -124,10 +124,8 @@ def run_scenario(
             learner.release(reply.handle)
         exchanges = [as_chat(exchange) for exchange in session.exchanges[start:]]
         evidence.asks.append(Asked(question, exchanges, reply if reply.raised else None, result))
-    trace = learner.run(
-        READ_TRACE, result="records(assistant)", bind={"assistant": learner.handle(assistant)}
-    )
-    evidence.trace_reply = trace
+    bind = {"assistant": learner.handle(assistant)}
+    trace = evidence.trace_reply = learner.run(READ_TRACE, result="records(assistant)", bind=bind)
     evidence.trace = trace.value if isinstance(trace.value, list) else None
     snapshot = learner.run("", result="shop.snapshot()", bind={"shop": learner.handle(shop)})
     evidence.shop = snapshot.value if isinstance(snapshot.value, dict) else {}
