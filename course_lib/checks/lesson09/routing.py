@@ -176,8 +176,7 @@ def hidden_questions(rng: Random, count: int = 14) -> list[str]:
     fillers = ("Hi, quick question:", "请问", "Could you tell me", "我想知道", "Hey")
     questions = []
     for _ in range(count):
-        categories = rng.sample(CATEGORIES, rng.randint(0, 3))
-        words = [rng.choice(KEYWORDS[c]) for c in categories]
+        words = [rng.choice(KEYWORDS[c]) for c in rng.sample(CATEGORIES, rng.randint(0, 3))]
         words = [w.upper() if w.isascii() and rng.random() < 0.3 else w for w in words]
         if rng.random() < 0.3:
             words.append(f"A{rng.randint(1000, 9999)}")

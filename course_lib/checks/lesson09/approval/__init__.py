@@ -135,15 +135,11 @@ HINTS = Catalog() | {
 hint = HINTS.hint
 
 
-def asks_person(case: Case) -> dict | None:
-    """The arguments the person must see, or None when they must not be asked."""
-    arguments = parsed_arguments(case.arguments or "{}")  # "" means {}, as in 04.4
-    return arguments if case.needs_approval and isinstance(arguments, dict) else None
-
-
 def expected_of(case: Case) -> tuple[dict | None, str | None]:
-    """What the person sees (or None), and the registry's result when the call must run."""
-    shown_to_person = asks_person(case)
+    """The arguments the person must see (None: they must not be asked), and the registry's
+    result when the call must run."""
+    arguments = parsed_arguments(case.arguments or "{}")  # "" means {}, as in 04.4
+    shown_to_person = arguments if case.needs_approval and isinstance(arguments, dict) else None
     if shown_to_person is not None and case.answer is not True:
         return shown_to_person, None
     return shown_to_person, check_world([case.answer]).registry.call(case.name, case.arguments)

@@ -46,17 +46,14 @@ def plain(value):
     return value if scalar or isinstance(value, dict) else repr(value)[:300]
 
 
+def record(item):
+    if not isinstance(item, dict):
+        return {"not_a_dict": type(item).__name__}
+    return {"keys": sorted(map(str, item)), **{key: plain(item.get(key)) for key in KEYS}}
+
+
 def records(assistant):
-    if not hasattr(assistant, "trace"):
-        return None
-    out = []
-    for record in list(assistant.trace):
-        if isinstance(record, dict):
-            out.append({"keys": sorted(map(str, record)),
-                        **{key: plain(record.get(key)) for key in KEYS}})
-        else:
-            out.append({"not_a_dict": type(record).__name__})
-    return out
+    return [record(item) for item in assistant.trace] if hasattr(assistant, "trace") else None
 """
 
 

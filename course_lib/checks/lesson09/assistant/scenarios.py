@@ -113,8 +113,8 @@ def scenarios() -> list[tuple[Scenario, Expectation]]:
     data = hidden_data(hidden_rng("09.1"))  # the seed of its first number
     demo_price, weather = _price(DEMO_DATA, "T01"), data["weather"]
 
-    def hidden(key: str, role: str, *questions: str, **kwargs: Any) -> Scenario:
-        return Scenario(key, TITLE_TEXTS.english(key), role, questions, data=data, **kwargs)
+    def hidden(key: str, title: str, role: str, *questions: str, **kwargs: Any) -> Scenario:
+        return Scenario(key, title, role, questions, data=data, **kwargs)
 
     return [
         (shown["price"], Expectation(facts=((demo_price,),))),
@@ -123,25 +123,33 @@ def scenarios() -> list[tuple[Scenario, Expectation]]:
         (shown["eval"], Expectation()),
         (shown["approval"], Expectation(facts=((REFUSAL,),))),
         (shown["memory"], Expectation(facts=((demo_price,), (_price(DEMO_DATA, "T03"),)))),
-        (hidden("price_zh", "customer", "龙井绿茶多少钱？"),
+        (hidden("price_zh", TITLE_TEXTS.english("price_zh"), "customer", "龙井绿茶多少钱？"),
          Expectation(facts=((_price(data, "T01"),),), demo_facts=(demo_price,))),
-        (hidden("parallel", "staff", "What's the delivery weather in 北京 and 上海 tomorrow?",
-                rendezvous=2),
+        (hidden("parallel", TITLE_TEXTS.english("parallel"), "staff",
+                "What's the delivery weather in 北京 and 上海 tomorrow?", rendezvous=2),
          Expectation(facts=((weather["北京"]["tomorrow"], weather["上海"]["tomorrow"]),))),
-        (hidden("hallucinated", "customer", "Where is my order A1003? Are there notes on it?",
+        (hidden("hallucinated", TITLE_TEXTS.english("hallucinated"), "customer",
+                "Where is my order A1003? Are there notes on it?",
                 script=(call("order_stats", order_id="A1003"),)),
          Expectation(facts=((str(data["orders"]["A1003"]["total"]),),))),
-        (hidden("malformed", "customer", "Is the oolong tea in stock?",
+        (hidden("malformed", TITLE_TEXTS.english("malformed"), "customer",
+                "Is the oolong tea in stock?",
                 script=(faults.malformed_json(call("search_products", query="oolong")),)),
          Expectation(facts=((_price(data, "T02"),),))),
-        (hidden("notes", "staff", f"Add a note to order A1001: “{NOTE}”",
-                "What do the notes on A1001 say?"), Expectation(facts=((), (NOTE,)))),
-        (hidden("math", "customer", "Calculate 3 * 19.5 + 2"), Expectation(facts=(("60.5",),))),
-        (hidden("endless", "customer", "Find every tea you sell, one by one.",
-                policy_factory=EndlessPolicy), Expectation(answered=False)),
-        (hidden("unknown_role", "manager", "Cancel order A1002."), Expectation(refused_role=True)),
-        (hidden("approved", "staff", "Cancel order A1002, please.", person=(True,),
+        (hidden("notes", TITLE_TEXTS.english("notes"), "staff",
+                f"Add a note to order A1001: “{NOTE}”", "What do the notes on A1001 say?"),
+         Expectation(facts=((), (NOTE,)))),
+        (hidden("math", TITLE_TEXTS.english("math"), "customer", "Calculate 3 * 19.5 + 2"),
+         Expectation(facts=(("60.5",),))),
+        (hidden("endless", TITLE_TEXTS.english("endless"), "customer",
+                "Find every tea you sell, one by one.", policy_factory=EndlessPolicy),
+         Expectation(answered=False)),
+        (hidden("unknown_role", TITLE_TEXTS.english("unknown_role"), "manager",
+                "Cancel order A1002."), Expectation(refused_role=True)),
+        (hidden("approved", TITLE_TEXTS.english("approved"), "staff",
+                "Cancel order A1002, please.", person=(True,),
                 script=(call("cancel_order", order_id="A1002"),)),
          Expectation(facts=(("cancelled",),))),
-        (hidden("budget", "customer", *LONG_CONVERSATION), Expectation()),
+        (hidden("budget", TITLE_TEXTS.english("budget"), "customer", *LONG_CONVERSATION),
+         Expectation()),
     ]  # fmt: skip

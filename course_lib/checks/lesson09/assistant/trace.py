@@ -24,10 +24,8 @@ MATCHED = ("tool", "arguments", "ok", "error", "result_chars")
 
 def expected_record(call: dict, content: str | None) -> dict:
     function = call.get("function", {})
-    record: dict = {
-        "tool": function.get("name"),
-        "arguments": parsed_arguments(function.get("arguments")),
-    }
+    record: dict = {"tool": function.get("name")}
+    record["arguments"] = parsed_arguments(function.get("arguments"))
     if content is not None:  # None: the last turn of a question that ran out of turns
         error = error_message(content)
         record.update(ok=error is None, error=error, result_chars=len(content))

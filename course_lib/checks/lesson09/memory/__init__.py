@@ -121,10 +121,8 @@ def view(message: Any) -> Any:
     """A message as the API reads it: who, what, which calls, which call it answers."""
     if not isinstance(message, dict):
         return message
-    calls = [
-        [c.get("id"), c.get("function", {}).get("name"), c.get("function", {}).get("arguments")]
-        for c in message.get("tool_calls") or []
-    ]
+    functions = [(c.get("id"), c.get("function", {})) for c in message.get("tool_calls") or []]
+    calls = [[call_id, f.get("name"), f.get("arguments")] for call_id, f in functions]
     shown = {"role": message.get("role"), "content": message.get("content") or None}
     if calls:
         shown["tool_calls"] = calls
