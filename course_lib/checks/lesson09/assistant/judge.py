@@ -30,7 +30,6 @@ from course_lib.checks.lesson09.assistant.texts import hint, text
 from course_lib.checks.lesson09.assistant.trace import judge_trace
 from course_lib.checks.lesson09.assistant.verdict import (
     Verdict,
-    at_call,
     calls_in,
     expected_offer,
     is_error,
@@ -155,7 +154,7 @@ def judge_nulls(evidence: Evidence, asked: Asked) -> None:
     """In strict mode the model sends ``null`` for an optional parameter it leaves out; a
     registry that validates the function's own schema refuses it unless the null is dropped
     first. Such a refusal names the parameter and the null."""
-    for _, call, name, content in calls_in(asked.exchanges):
+    for _, call, name, content, where in calls_in(asked.exchanges):
         arguments = parsed_arguments(call.get("function", {}).get("arguments") or "{}")
         if not isinstance(arguments, dict):
             continue
@@ -164,7 +163,7 @@ def judge_nulls(evidence: Evidence, asked: Asked) -> None:
         if named and "null" in content and is_error(content):
             chosen = hint("strict_null", name=name, parameter=named[0])
             expected = Plain(text("null_default", parameter=named[0]))
-            raise verdict(evidence, asked, expected, content, chosen, where=at_call(call))
+            raise verdict(evidence, asked, expected, content, chosen, where=where)
 
 
 def judge_refusals(evidence: Evidence, asked: Asked) -> None:
@@ -173,10 +172,9 @@ def judge_refusals(evidence: Evidence, asked: Asked) -> None:
     did not when the tool does not exist or writes without a record; else a result says it ran.
     """
     error = Plain(text("an_error"))
-    for exchange, call, name, content in calls_in(asked.exchanges):
+    for exchange, _, name, content, where in calls_in(asked.exchanges):
         if name in offered(exchange):
             continue
-        where = at_call(call)
         did = shop_did(evidence, name)
         if did is not None:
             chosen = hint("guard", name=name, evidence=did)
@@ -205,20 +203,20 @@ def shop_did(evidence: Evidence, name: str, more_than: int = 0) -> str | None:
 
 
 def judge_calculator(evidence: Evidence, asked: Asked) -> None:
-    for _, call, name, content in calls_in(asked.exchanges):
+    for _, call, name, content, where in calls_in(asked.exchanges):
         dunder = "__" in call.get("function", {}).get("arguments", "")
         if name == "calculate" and dunder and content is not None and not is_error(content):
             error, chosen = Plain(text("an_error")), hint("eval")
-            raise verdict(evidence, asked, error, content, chosen, where=at_call(call))
+            raise verdict(evidence, asked, error, content, chosen, where=where)
 
 
 def judge_concurrency(evidence: Evidence, asked: Asked) -> None:
     if evidence.scenario.rendezvous < 2:
         return
-    for _, call, name, content in calls_in(asked.exchanges):
+    for _, _, name, content, where in calls_in(asked.exchanges):
         if RENDEZVOUS_MISSED in (content or ""):
             expected, chosen = Plain(text("together")), hint("concurrent", name=name)
-            raise verdict(evidence, asked, expected, content, chosen, where=at_call(call))
+            raise verdict(evidence, asked, expected, content, chosen, where=where)
 
 
 def judge_answer(evidence: Evidence, asked: Asked, expectation: Expectation, number: int) -> None:
@@ -289,10 +287,10 @@ def judge_approval(evidence: Evidence) -> None:
     """A call to a tool that needs approval ran only if the person was asked and said True."""
     asked_names = [question[0] for question in evidence.person if question]
     for asked in evidence.asks:
-        for exchange, call, name, _ in calls_in(asked.exchanges):
+        for exchange, _, name, _, where in calls_in(asked.exchanges):
             if name not in NEEDS_APPROVAL:
                 continue
-            where, chosen = at_call(call), hint("approval_unoffered", name=name)
+            chosen = hint("approval_unoffered", name=name)
             person_asked = Plain(text("person_asked", name=name))
             not_asked = Plain(text("person_not_asked"))
             if name not in offered(exchange):

@@ -52,19 +52,15 @@ def answers_in(exchanges: list[Exchange]) -> dict[str, str]:
     }
 
 
-def calls_in(exchanges: list[Exchange]) -> Iterator[tuple[Exchange, dict, str, str | None]]:
-    """Every call the replies made: its exchange, the call, its tool's name and its answer."""
+def calls_in(exchanges: list[Exchange]) -> Iterator[tuple[Exchange, dict, str, str | None, str]]:
+    """Every call the replies made: its exchange, the call, its tool's name, its answer, and
+    where a failure about it is (the tool message answering it)."""
     answers = answers_in(exchanges)
     for exchange in exchanges:
         for call in calls_of(exchange):
-            name = call.get("function", {}).get("name", "")
-            yield exchange, call, name, answers.get(str(call.get("id")))
-
-
-def at_call(call: dict) -> str:
-    """Where a failure about ``call`` is: the tool message answering it."""
-    name = call.get("function", {}).get("name", "")
-    return text("tool_message", name=name, call_id=call.get("id"))
+            name, call_id = call.get("function", {}).get("name", ""), call.get("id")
+            where = text("tool_message", name=name, call_id=call_id)
+            yield exchange, call, name, answers.get(str(call_id)), where
 
 
 def is_error(content: str) -> bool:
