@@ -36,16 +36,13 @@ def input_messages(items: Any) -> list[dict]:
         kind = item.get("type", "message")
         if kind == "function_call":
             call = chat_call(item)
-            last = messages[-1] if messages else None
-            if last is not None and last.get("role") == "assistant":
-                last.setdefault("tool_calls", []).append(call)
+            if messages and messages[-1].get("role") == "assistant":
+                messages[-1].setdefault("tool_calls", []).append(call)
             else:
                 messages.append({"role": "assistant", "content": None, "tool_calls": [call]})
         elif kind == "function_call_output":
-            output = item.get("output")
-            messages.append(
-                {"role": "tool", "tool_call_id": item.get("call_id"), "content": output}
-            )
+            answer = {"tool_call_id": item.get("call_id"), "content": item.get("output")}
+            messages.append({"role": "tool", **answer})
         elif kind == "message":
             messages.append({"role": item.get("role"), "content": _text(item.get("content"))})
     return messages

@@ -39,10 +39,8 @@ VISIBLE = (
 def tags_source(tags: tuple[str, ...], shape: str) -> str:
     """The tags as Python source in the given collection (sorted inside sets, so every run
     shows the same text)."""
-    if shape == "tuple":
-        return repr(tuple(tags))
-    if shape == "list":
-        return repr(list(tags))
+    if shape in ("tuple", "list"):
+        return repr((tuple if shape == "tuple" else list)(tags))
     return f"{shape}({sorted(tags)!r})"
 
 
@@ -110,11 +108,10 @@ def explain_wrong(
     ``tags`` only when the same tags as a tuple are accepted, and on the category tags only
     when the same permissions without them are accepted (asked again to see)."""
     needed = sorted(PERMISSIONS & set(tags))
-    held = sorted(ROLES[role])
     if not needed:
         return hint("deny_default")
     if not expected:
-        return hint("all_held", needed=needed, held=held)
+        return hint("all_held", needed=needed, held=sorted(ROLES[role]))
     if shape != "tuple":
         as_tuple = learner.attempt("may_use", role, learner.source(tags_source(tags, "tuple")))
         if as_tuple.value is True:
@@ -138,9 +135,8 @@ def hidden_cases(rng: Random, count: int = 16) -> list[tuple[str, tuple[str, ...
         cases.append((rng.choice(sorted(ROLES)), tuple(tags), shape))
     cases.append((rng.choice(("Staff", "guest", "customer ")), ("read",), "list"))
     # An unknown role is a mistake whatever the tool needs, even nothing at all.
-    cases.append(
-        (rng.choice(("visitor", "admin ", "CUSTOMER")), (rng.choice(CATEGORIES),), "tuple")
-    )
+    cases.append((rng.choice(("visitor", "admin ", "CUSTOMER")), (rng.choice(CATEGORIES),),
+                  "tuple"))  # fmt: skip
     return cases
 
 
@@ -149,15 +145,8 @@ EXCEPTION_HINTS = [
 ]
 
 
-@exercise(
-    "09.2",
-    notebook=NOTEBOOK,
-    title="may_use",
-    points=2,
-    targets=("may_use",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("09.2", notebook=NOTEBOOK, title="may_use", points=2, targets=("may_use",),
+          rules=RULES, hints=HINTS)  # fmt: skip
 def check_may_use(learner: Learner) -> str:
     hidden = hidden_cases(hidden_rng("09.3"))  # the seed of its first number: same cases
     for role, values, shape in [*VISIBLE, *hidden]:

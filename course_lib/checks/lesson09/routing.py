@@ -109,30 +109,17 @@ def triggers(question: str, category: str) -> list[str]:
     return [keyword for keyword in KEYWORDS[category] if keyword_found(keyword, question)]
 
 
-def _misses_chinese(keyword: str, question: str) -> bool:
-    return not keyword.isascii()
-
-
-def _misses_beside_chinese(keyword: str, question: str) -> bool:
-    pattern = rf"\b{re.escape(keyword)}\b"
-    return keyword.isascii() and re.search(pattern, question, flags=re.IGNORECASE) is None
-
-
-def _misses_case(keyword: str, question: str) -> bool:
-    return keyword.isascii() and re.search(re.escape(keyword), question) is None
-
-
-def _misses_split(keyword: str, question: str) -> bool:
-    return not keyword.isascii() or keyword.lower() not in question.lower().split()
-
-
-# Predictable mistakes, each as the keywords it would miss, in the order they are told.
+# Predictable mistakes, each as the keywords it would miss, in the order they are told: Chinese
+# keywords never found; \b around an English one; case kept; the question split at spaces.
 MISTAKES = (
-    ("chinese", _misses_chinese),
-    ("mixed", _misses_beside_chinese),
-    ("case", _misses_case),
-    ("split", _misses_split),
-)
+    ("chinese", lambda keyword, question: not keyword.isascii()),
+    ("mixed", lambda keyword, question: keyword.isascii()
+     and re.search(rf"\b{re.escape(keyword)}\b", question, flags=re.IGNORECASE) is None),
+    ("case", lambda keyword, question: keyword.isascii()
+     and re.search(re.escape(keyword), question) is None),
+    ("split", lambda keyword, question: not keyword.isascii()
+     or keyword.lower() not in question.lower().split()),
+)  # fmt: skip
 
 
 def missed_hint(question: str, category: str) -> HintText:
@@ -153,12 +140,8 @@ def explain(question: str, expected: list[str], got: list[str]) -> HintText:
     if len(set(got)) < len(got):
         return hint("once")
     if sorted(got) == sorted(expected):
-        nothing_found = (
-            expected == list(CATEGORIES)
-            and not any(triggers(question, category) for category in CATEGORIES)
-            and not ORDER_ID.search(question)
-        )
-        return hint("fallback") if nothing_found else hint("order")
+        found = any(triggers(question, category) for category in CATEGORIES)
+        return hint("order") if found or ORDER_ID.search(question) else hint("fallback")
     if not got:
         return hint("fallback")
     if got == list(CATEGORIES):  # nothing was found, so every category came back
@@ -193,8 +176,7 @@ def hidden_questions(rng: Random, count: int = 14) -> list[str]:
     fillers = ("Hi, quick question:", "请问", "Could you tell me", "我想知道", "Hey")
     questions = []
     for _ in range(count):
-        categories = rng.sample(CATEGORIES, rng.randint(0, 3))
-        words = [rng.choice(KEYWORDS[c]) for c in categories]
+        words = [rng.choice(KEYWORDS[c]) for c in rng.sample(CATEGORIES, rng.randint(0, 3))]
         words = [w.upper() if w.isascii() and rng.random() < 0.3 else w for w in words]
         if rng.random() < 0.3:
             words.append(f"A{rng.randint(1000, 9999)}")

@@ -30,6 +30,7 @@ from course_lib.checks.lesson09.approval.cases import (
     hidden_cases,
 )
 from course_lib.checks.meaning import names, says, shown
+from course_lib.reference.tracing import parsed_arguments
 
 TEXTS = Catalog() | {
     "asked_once": "the person asked once, with {arguments}, before the tool runs",
@@ -134,34 +135,14 @@ HINTS = Catalog() | {
 hint = HINTS.hint
 
 
-def shown_reply(reply: Reply) -> Any:
-    if reply.raised:
-        return Plain(reply.raised_text)
-    return reply.value if "unjson" not in reply.data else Plain(reply.data.get("repr", ""))
-
-
-def asks_person(case: Case) -> dict | None:
-    """The arguments the person must see, or None when they must not be asked."""
-    if not case.needs_approval:
-        return None
-    if case.arguments == "":
-        return {}
-    if isinstance(case.arguments, dict):
-        return case.arguments
-    try:
-        value = json.loads(case.arguments)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
-
-
 def expected_of(case: Case) -> tuple[dict | None, str | None]:
-    """What the person sees (or None), and the registry's result when the call must run."""
-    shown_to_person = asks_person(case)
-    world = check_world([case.answer])
+    """The arguments the person must see (None: they must not be asked), and the registry's
+    result when the call must run."""
+    arguments = parsed_arguments(case.arguments or "{}")  # "" means {}, as in 04.4
+    shown_to_person = arguments if case.needs_approval and isinstance(arguments, dict) else None
     if shown_to_person is not None and case.answer is not True:
         return shown_to_person, None
-    return shown_to_person, world.registry.call(case.name, case.arguments)
+    return shown_to_person, check_world([case.answer]).registry.call(case.name, case.arguments)
 
 
 def error_of(result: Any) -> str | None:
@@ -174,7 +155,7 @@ def error_of(result: Any) -> str | None:
     return None
 
 
-def judge_person(case: Case, log: list, wanted: dict | None, reply: Reply) -> None:
+def judge_person(case: Case, log: list, wanted: dict | None) -> None:
     __tracebackhide__ = True
     asked = [entry for entry in log if entry[0] == "asked"]
     got = Plain(text("asked", count=len(asked), asked=[entry[2] for entry in asked]))
@@ -221,45 +202,32 @@ def run_case(learner: Learner, case: Case) -> None:
     made = learner.run(WORLD_SOURCE, result="World(answers)", bind={"answers": [case.answer]},
                        keep=True)  # fmt: skip
     world = learner.handle(made.handle)
-    wrapper = learner.call(
-        "ApprovalRegistry",
-        learner.attr(world, "registry"),
-        needs_approval=list(NEEDS_APPROVAL),
-        approve=learner.attr(world, "person"),
-        case=case.label,
-        keep=True,
-    )
+    wrapper = learner.call("ApprovalRegistry", learner.attr(world, "registry"), keep=True,
+                           needs_approval=list(NEEDS_APPROVAL),
+                           approve=learner.attr(world, "person"), case=case.label)  # fmt: skip
     reply = learner.attempt(learner.attr(learner.handle(wrapper.handle), "call"), case.name,
                             case.arguments)  # fmt: skip
     log = learner.run("", result="world.log", bind={"world": world}).value or []
     learner.release(wrapper.handle, made.handle)
     if reply.raised:
-        chosen = hint("never_raise") if case.answer == RAISES else None
-        raise_learner_error(case.label, reply, [(lambda _: True, chosen)] if chosen else [])
+        raise_learner_error(
+            case.label, reply, [(lambda _: case.answer == RAISES, hint("never_raise"))]
+        )
     wanted, result = expected_of(case)
     if reply.type != "str":
-        fail(case.label, Plain(text("a_str")), shown_reply(reply), hint("returns_str",
-             kind=reply.type))  # fmt: skip
-    judge_person(case, log, wanted, reply)
+        got = reply.value if "unjson" not in reply.data else Plain(reply.data.get("repr", ""))
+        fail(case.label, Plain(text("a_str")), got, hint("returns_str", kind=reply.type))
+    judge_person(case, log, wanted)
     if result is None:
         judge_refusal(case, log, reply)
-    elif reply.value != result:
-        if wanted is not None:
-            key = "approved_runs"
-        else:  # nobody to ask: a tool that needs no approval, or arguments that are no object
-            key = "malformed" if case.needs_approval else "passthrough"
+    elif reply.value != result:  # nobody to ask: no approval needed, or arguments not an object
+        nobody = "malformed" if case.needs_approval else "passthrough"
+        key = "approved_runs" if wanted is not None else nobody
         fail(case.label, result, reply.value, hint(key, name=case.name))
 
 
-@exercise(
-    "09.3",
-    notebook=NOTEBOOK,
-    title="ApprovalRegistry",
-    points=2,
-    targets=("ApprovalRegistry",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("09.3", notebook=NOTEBOOK, title="ApprovalRegistry", points=2,
+          targets=("ApprovalRegistry",), rules=RULES, hints=HINTS)  # fmt: skip
 def check_approval_registry(learner: Learner) -> str:
     hidden = hidden_cases()
     for case in [*VISIBLE, *hidden]:

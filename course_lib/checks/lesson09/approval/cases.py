@@ -114,7 +114,6 @@ def hidden_cases(count: int = 10) -> list[Case]:
         order = {"order_id": f"A{rng.randint(1002, 1999)}"}
         answer = rng.choice([True, False, rng.choice(REASONS), RAISES])
         arguments = rng.choice([order, f'{{"order_id": "{order["order_id"]}"}}'])
-        cases.append(
-            rng.choice([Case("cancel_order", arguments, answer), Case("order_status", order)])
-        )
+        cases.append(rng.choice([Case("cancel_order", arguments, answer),
+                                 Case("order_status", order)]))  # fmt: skip
     return cases

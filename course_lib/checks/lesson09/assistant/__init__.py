@@ -61,18 +61,12 @@ RULES = (
 def expect_an_assistant(learner: Learner, built: Reply) -> None:
     """``ShopAssistant(...)`` must make something with an ``ask`` method; else no scenario runs."""
     __tracebackhide__ = True
-    asks = learner.run(
-        "",
-        result="callable(getattr(assistant, 'ask', None))",
-        bind={"assistant": learner.handle(built.handle)},
-    )
+    bind = {"assistant": learner.handle(built.handle)}
+    asks = learner.run("", result="callable(getattr(assistant, 'ask', None))", bind=bind)
     if asks.value is not True:
-        fail(
-            text("build_case", model=CHECK_MODEL),
-            Plain(text("an_assistant")),
-            Plain(built.data.get("repr", built.type)),
-            hint("no_ask", kind=built.type),
-        )
+        got = Plain(built.data.get("repr", built.type))
+        case, expected = text("build_case", model=CHECK_MODEL), Plain(text("an_assistant"))
+        fail(case, expected, got, hint("no_ask", kind=built.type))
 
 
 def foreign_stub(asked: Asked) -> str:
@@ -85,23 +79,14 @@ def foreign_stub(asked: Asked) -> str:
 
 
 BUILD_HINTS = [
-    (
-        lambda reply: reply.raised_a("NotImplementedError"),
-        hint("other_stub", stub=HintText.of(TEXTS, "a_stub")),  # said again when it fails
-    ),
+    (lambda reply: reply.raised_a("NotImplementedError"),
+     hint("other_stub", stub=HintText.of(TEXTS, "a_stub"))),  # said again when it fails
     (lambda reply: True, hint("build_raised")),
-]
+]  # fmt: skip
 
 
-@exercise(
-    "09.6",
-    notebook=NOTEBOOK,
-    title="ShopAssistant",
-    points=POINTS_PER_SCENARIO * len(scenarios()),
-    targets=("ShopAssistant",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("09.6", notebook=NOTEBOOK, title="ShopAssistant", targets=("ShopAssistant",),
+          points=POINTS_PER_SCENARIO * len(scenarios()), rules=RULES, hints=HINTS)  # fmt: skip
 def check_shop_assistant(learner: Learner) -> list[ScenarioOutcome]:
     outcomes = []
     for index, (scenario, expectation) in enumerate(scenarios()):

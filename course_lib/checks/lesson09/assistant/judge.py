@@ -10,7 +10,6 @@ roles), calls to tools that were not offered (not run), the person's approval, t
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from course_lib.capstone.conversation import message_size
@@ -31,31 +30,29 @@ from course_lib.checks.lesson09.assistant.texts import hint, text
 from course_lib.checks.lesson09.assistant.trace import judge_trace
 from course_lib.checks.lesson09.assistant.verdict import (
     Verdict,
-    answers_in,
-    calls_of,
+    calls_in,
     expected_offer,
     is_error,
     offered,
-    reply_message,
     verdict,
 )
-from course_lib.checks.lesson09.budget.cases import expected_fit
-from course_lib.checks.lesson09.memory import view, views
+from course_lib.checks.lesson09.budget.cases import expected_fit, user
+from course_lib.checks.lesson09.memory import reply_message, view, views
+from course_lib.reference.tracing import parsed_arguments
 
 
 def judge(evidence: Evidence, expectation: Expectation) -> Failure | None:
     """``None`` when the scenario went as a user wants, else why not."""
     try:
-        if not expectation.refused_role:
-            judge_approval(evidence)
-        for number, asked in enumerate(evidence.asks):
-            if expectation.refused_role:
+        if expectation.refused_role:
+            for asked in evidence.asks:
                 judge_refused_role(evidence, asked)
-                continue
+            return None
+        judge_approval(evidence)
+        for number, asked in enumerate(evidence.asks):
             judge_history(evidence, number)
             judge_ask(evidence, asked, expectation, number)
-        if not expectation.refused_role:
-            judge_trace(evidence)
+        judge_trace(evidence)
     except Verdict as verdict:
         return verdict.failure
     return None
@@ -65,28 +62,22 @@ def judge(evidence: Evidence, expectation: Expectation) -> Failure | None:
 
 
 def judge_refused_role(evidence: Evidence, asked: Asked) -> None:
-    role = evidence.scenario.role
-    expected = Plain(text("value_error"))
-    count = len(asked.exchanges)
-    if asked.raised is not None and asked.raised.raised_a("ValueError") and count == 0:
+    count, raised = len(asked.exchanges), asked.raised
+    if raised is not None and raised.raised_a("ValueError") and count == 0:
         return
-    if asked.raised is not None:
-        got = Plain(text("raised_after", error=asked.raised.raised_text, count=count))
-    else:
-        got = Plain(text("returned", count=count))
-    raise verdict(evidence, asked, expected, got, hint("unknown_role", role=role))
+    got = Plain(text("returned", count=count))
+    if raised is not None:
+        got = Plain(text("raised_after", error=raised.raised_text, count=count))
+    chosen = hint("unknown_role", role=evidence.scenario.role)
+    raise verdict(evidence, asked, Plain(text("value_error")), got, chosen)
 
 
 def judge_ask(evidence: Evidence, asked: Asked, expectation: Expectation, number: int) -> None:
     exchanges = asked.exchanges
     if len(exchanges) > MAX_TURNS:
-        raise verdict(
-            evidence,
-            asked,
-            Plain(text("at_most", count=MAX_TURNS)),
-            Plain(text("requests", count=len(exchanges))),
-            hint("budget", limit=MAX_TURNS),
-        )
+        got = Plain(text("requests", count=len(exchanges)))
+        expected, chosen = Plain(text("at_most", count=MAX_TURNS)), hint("budget", limit=MAX_TURNS)
+        raise verdict(evidence, asked, expected, got, chosen)
     for index, exchange in enumerate(exchanges, start=1):
         if exchange.status != 200:
             message = str((exchange.reply.get("error") or {}).get("message", ""))
@@ -98,15 +89,12 @@ def judge_ask(evidence: Evidence, asked: Asked, expectation: Expectation, number
             got = Plain(text("refused_status", status=exchange.status, message=message))
             chosen = hint(key, message=message)
             raise verdict(evidence, asked, Plain(text("accepted")), got, chosen, where=where)
+    answer, kind = Plain(text("an_answer")), (asked.result or {}).get("type", "?")
     if asked.raised is not None:
-        raise verdict(
-            evidence,
-            asked,
-            Plain(text("an_answer")),
-            Plain(asked.raised.raised_text),
-            raised_hint(asked),
-        )
-    judge_result_shape(evidence, asked)
+        got = Plain(asked.raised.raised_text)
+        raise verdict(evidence, asked, answer, got, raised_hint(asked))
+    if kind not in ("str", "NoneType"):
+        raise verdict(evidence, asked, answer, Plain(kind), hint("answer", kind=kind))
     judge_offers(evidence, asked)
     judge_strict(evidence, asked)
     judge_nulls(evidence, asked)
@@ -124,18 +112,6 @@ def raised_hint(asked: Asked) -> Any:
     if reply.raised_a("JSONDecodeError") or reply.raised_a("ValidationError"):
         return hint("errors_as_data")
     return hint("raised")
-
-
-def judge_result_shape(evidence: Evidence, asked: Asked) -> None:
-    result = asked.result or {}
-    if result.get("type") not in ("str", "NoneType"):
-        raise verdict(
-            evidence,
-            asked,
-            Plain(text("an_answer")),
-            Plain(result.get("type", "?")),
-            hint("answer", kind=result.get("type", "?")),
-        )
 
 
 def judge_offers(evidence: Evidence, asked: Asked) -> None:
@@ -178,27 +154,16 @@ def judge_nulls(evidence: Evidence, asked: Asked) -> None:
     """In strict mode the model sends ``null`` for an optional parameter it leaves out; a
     registry that validates the function's own schema refuses it unless the null is dropped
     first. Such a refusal names the parameter and the null."""
-    answers = answers_in(asked.exchanges)
-    for exchange in asked.exchanges:
-        for call in calls_of(exchange):
-            function = call.get("function", {})
-            try:
-                arguments = json.loads(function.get("arguments") or "{}")
-            except (TypeError, ValueError):
-                continue
-            nulls = (
-                [k for k, v in arguments.items() if v is None]
-                if isinstance(arguments, dict)
-                else []
-            )
-            content = answers.get(str(call.get("id"))) or ""
-            named = [k for k in nulls if k in content]
-            if named and "null" in content and is_error(content):
-                name = function.get("name", "")
-                where = text("tool_message", name=name, call_id=call.get("id"))
-                chosen = hint("strict_null", name=name, parameter=named[0])
-                expected = Plain(text("null_default", parameter=named[0]))
-                raise verdict(evidence, asked, expected, content, chosen, where=where)
+    for _, call, name, content, where in calls_in(asked.exchanges):
+        arguments = parsed_arguments(call.get("function", {}).get("arguments") or "{}")
+        if not isinstance(arguments, dict):
+            continue
+        content = content or ""
+        named = [k for k, v in arguments.items() if v is None and k in content]
+        if named and "null" in content and is_error(content):
+            chosen = hint("strict_null", name=name, parameter=named[0])
+            expected = Plain(text("null_default", parameter=named[0]))
+            raise verdict(evidence, asked, expected, content, chosen, where=where)
 
 
 def judge_refusals(evidence: Evidence, asked: Asked) -> None:
@@ -206,95 +171,71 @@ def judge_refusals(evidence: Evidence, asked: Asked) -> None:
     error result naming the tool. It surely ran when the shop recorded its action; it surely
     did not when the tool does not exist or writes without a record; else a result says it ran.
     """
-    answers = answers_in(asked.exchanges)
-    actions = evidence.shop.get("actions") or []
-    for exchange in asked.exchanges:
-        names = offered(exchange)
-        for call in calls_of(exchange):
-            name = call.get("function", {}).get("name", "")
-            if name in names:
-                continue
-            where = text("tool_message", name=name, call_id=call.get("id"))
-            content = answers.get(str(call.get("id")))
-            ran = [a for a in actions if a.get("action") == name]
-            if ran:
-                did = text("shop_did", action=name, order_id=ran[0].get("order_id"))
-                chosen = hint("guard", name=name, evidence=did)
-                raise verdict(
-                    evidence, asked, Plain(text("an_error")), Plain(did), chosen, where=where
-                )
-            if content is None:  # unanswered: the model's refusal of the next request says so
-                continue
-            if not is_error(content):
-                tags = TOOL_TAGS.get(name)
-                if tags is None or "write" in tags:
-                    chosen = hint("refusal_not_error", name=name)
-                else:
-                    chosen = hint("guard", name=name, evidence=text("it_ran"))
-                raise verdict(
-                    evidence, asked, Plain(text("an_error")), content, chosen, where=where
-                )
-            if name not in content:
-                expected = Plain(text("an_error_naming", name=name))
-                chosen = hint("refusal_unnamed", name=name)
-                raise verdict(evidence, asked, expected, content, chosen, where=where)
+    error = Plain(text("an_error"))
+    for exchange, _, name, content, where in calls_in(asked.exchanges):
+        if name in offered(exchange):
+            continue
+        did = shop_did(evidence, name)
+        if did is not None:
+            chosen = hint("guard", name=name, evidence=did)
+            raise verdict(evidence, asked, error, Plain(did), chosen, where=where)
+        if content is None:  # unanswered: the model's refusal of the next request says so
+            continue
+        if not is_error(content):
+            tags = TOOL_TAGS.get(name)
+            if tags is None or "write" in tags:
+                chosen = hint("refusal_not_error", name=name)
+            else:
+                chosen = hint("guard", name=name, evidence=text("it_ran"))
+            raise verdict(evidence, asked, error, content, chosen, where=where)
+        if name not in content:
+            expected = Plain(text("an_error_naming", name=name))
+            chosen = hint("refusal_unnamed", name=name)
+            raise verdict(evidence, asked, expected, content, chosen, where=where)
+
+
+def shop_did(evidence: Evidence, name: str, more_than: int = 0) -> str | None:
+    """What the shop recorded of tool ``name`` when it ran more than ``more_than`` times."""
+    ran = [a for a in evidence.shop.get("actions") or [] if a.get("action") == name]
+    if len(ran) > more_than:
+        return text("shop_did", action=name, order_id=ran[0].get("order_id"))
+    return None
 
 
 def judge_calculator(evidence: Evidence, asked: Asked) -> None:
-    answers = answers_in(asked.exchanges)
-    for exchange in asked.exchanges:
-        for call in calls_of(exchange):
-            function = call.get("function", {})
-            if function.get("name") != "calculate" or "__" not in function.get("arguments", ""):
-                continue
-            content = answers.get(str(call.get("id")))
-            if content is not None and not is_error(content):
-                where = text("tool_message", name="calculate", call_id=call.get("id"))
-                raise verdict(
-                    evidence, asked, Plain(text("an_error")), content, hint("eval"), where=where
-                )
+    for _, call, name, content, where in calls_in(asked.exchanges):
+        dunder = "__" in call.get("function", {}).get("arguments", "")
+        if name == "calculate" and dunder and content is not None and not is_error(content):
+            error, chosen = Plain(text("an_error")), hint("eval")
+            raise verdict(evidence, asked, error, content, chosen, where=where)
 
 
 def judge_concurrency(evidence: Evidence, asked: Asked) -> None:
     if evidence.scenario.rendezvous < 2:
         return
-    answers = answers_in(asked.exchanges)
-    for exchange in asked.exchanges:
-        for call in calls_of(exchange):
-            content = answers.get(str(call.get("id")), "")
-            if RENDEZVOUS_MISSED in content:
-                name = call.get("function", {}).get("name", "")
-                where = text("tool_message", name=name, call_id=call.get("id"))
-                raise verdict(
-                    evidence,
-                    asked,
-                    Plain(text("together")),
-                    content,
-                    hint("concurrent", name=name),
-                    where=where,
-                )
+    for _, _, name, content, where in calls_in(asked.exchanges):
+        if RENDEZVOUS_MISSED in (content or ""):
+            expected, chosen = Plain(text("together")), hint("concurrent", name=name)
+            raise verdict(evidence, asked, expected, content, chosen, where=where)
 
 
 def judge_answer(evidence: Evidence, asked: Asked, expectation: Expectation, number: int) -> None:
-    result = asked.result or {}
+    got = (asked.result or {}).get("answer")
     last = reply_message(asked.exchanges[-1]) if asked.exchanges else {}
     answered = bool(asked.exchanges) and not last.get("tool_calls")
-    if answered and result.get("answer") != last.get("content"):
-        chosen = hint("no_answer") if result.get("answer") is None else hint("answer_text")
-        raise verdict(evidence, asked, last.get("content"), result.get("answer"), chosen)
+    if answered and got != last.get("content"):
+        chosen = hint("no_answer") if got is None else hint("answer_text")
+        raise verdict(evidence, asked, last.get("content"), got, chosen)
     facts = expectation.facts[number] if number < len(expectation.facts) else ()
-    answer = result.get("answer") or ""
+    answer = got or ""
     missing = [fact for fact in facts if fact not in answer]
     if missing:
         demo = [fact for fact in expectation.demo_facts if fact in answer]
-        chosen = (
-            hint("wrong_shop", demo=demo[0]) if demo else hint("facts", facts=", ".join(missing))
-        )
-        expected = Plain(text("answer_holding", facts=", ".join(missing)))
+        listed = ", ".join(missing)
+        chosen = hint("wrong_shop", demo=demo[0]) if demo else hint("facts", facts=listed)
+        expected = Plain(text("answer_holding", facts=listed))
         raise verdict(evidence, asked, expected, answer, chosen)
-    is_last = number == len(evidence.asks) - 1
-    if is_last and not expectation.answered and result.get("answer") is not None:
-        got = result.get("answer")
+    if number == len(evidence.asks) - 1 and not expectation.answered and got is not None:
         raise verdict(evidence, asked, None, got, hint("stopped", expected="None", got=repr(got)))
 
 
@@ -304,7 +245,7 @@ def judge_answer(evidence: Evidence, asked: Asked, expectation: Expectation, num
 def sent_history(evidence: Evidence, number: int) -> list | None:
     """What question ``number``'s first request should carry: the conversation so far (the
     previous question's last request and its reply), the question, fitted to the budget."""
-    question = {"role": "user", "content": evidence.asks[number].question}
+    question = user(evidence.asks[number].question)
     if number == 0:
         return views([{"role": "system", "content": SYSTEM_PROMPT}, question])
     before = evidence.asks[number - 1]
@@ -344,28 +285,22 @@ def judge_history(evidence: Evidence, number: int) -> None:
 
 def judge_approval(evidence: Evidence) -> None:
     """A call to a tool that needs approval ran only if the person was asked and said True."""
-    actions = evidence.shop.get("actions") or []
     asked_names = [question[0] for question in evidence.person if question]
     for asked in evidence.asks:
-        for exchange in asked.exchanges:
-            names = offered(exchange)
-            for call in calls_of(exchange):
-                name = call.get("function", {}).get("name", "")
-                if name in NEEDS_APPROVAL and name not in names and name in asked_names:
-                    where = text("tool_message", name=name, call_id=call.get("id"))
-                    raise verdict(evidence, asked, Plain(text("person_not_asked")),
-                                  Plain(text("person_asked", name=name)),
-                                  hint("approval_unoffered", name=name), where=where)  # fmt: skip
-                if name not in NEEDS_APPROVAL or name not in names:
-                    continue
-                where = text("tool_message", name=name, call_id=call.get("id"))
-                ran = [a for a in actions if a.get("action") == name]
-                if ran and len(ran) > evidence.scenario.person.count(True):
-                    did = text("shop_did", action=name, order_id=ran[0].get("order_id"))
-                    chosen = hint("approval", name=name, evidence=did)
-                    expected = Plain(text("an_error"))
-                    raise verdict(evidence, asked, expected, Plain(did), chosen, where=where)
-                if name not in asked_names:
-                    raise verdict(evidence, asked, Plain(text("person_asked", name=name)),
-                                  Plain(text("person_not_asked")),
-                                  hint("approval_unasked", name=name), where=where)  # fmt: skip
+        for exchange, _, name, _, where in calls_in(asked.exchanges):
+            if name not in NEEDS_APPROVAL:
+                continue
+            chosen = hint("approval_unoffered", name=name)
+            person_asked = Plain(text("person_asked", name=name))
+            not_asked = Plain(text("person_not_asked"))
+            if name not in offered(exchange):
+                if name in asked_names:
+                    raise verdict(evidence, asked, not_asked, person_asked, chosen, where=where)
+                continue
+            did = shop_did(evidence, name, more_than=evidence.scenario.person.count(True))
+            if did is not None:
+                error, chosen = Plain(text("an_error")), hint("approval", name=name, evidence=did)
+                raise verdict(evidence, asked, error, Plain(did), chosen, where=where)
+            if name not in asked_names:
+                chosen = hint("approval_unasked", name=name)
+                raise verdict(evidence, asked, person_asked, not_asked, chosen, where=where)

@@ -38,28 +38,22 @@ KEYS = ("tool", "arguments", "duration_ms", "ok", "error", "result_chars")
 
 
 def plain(value):
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, dict):
-        try:
-            json.dumps(value)
-        except (TypeError, ValueError):
-            return repr(value)[:300]
-        return value
-    return repr(value)[:300]
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)[:300]
+    scalar = value is None or isinstance(value, (bool, int, float, str))
+    return value if scalar or isinstance(value, dict) else repr(value)[:300]
+
+
+def record(item):
+    if not isinstance(item, dict):
+        return {"not_a_dict": type(item).__name__}
+    return {"keys": sorted(map(str, item)), **{key: plain(item.get(key)) for key in KEYS}}
 
 
 def records(assistant):
-    if not hasattr(assistant, "trace"):
-        return None
-    out = []
-    for record in list(assistant.trace):
-        if isinstance(record, dict):
-            out.append({"keys": sorted(map(str, record)),
-                        **{key: plain(record.get(key)) for key in KEYS}})
-        else:
-            out.append({"not_a_dict": type(record).__name__})
-    return out
+    return [record(item) for item in assistant.trace] if hasattr(assistant, "trace") else None
 """
 
 
@@ -93,29 +87,18 @@ def build(learner: Learner, scenario: Scenario, index: int) -> tuple[Any, str, s
     """The model session, the shop's and the person's handles, and the reply of
     ``ShopAssistant(...)`` (kept as a handle)."""
     session = learner.model(scenario.policy(), model_name=CHECK_MODEL, seed=200 + index)
-    shop = learner.call(
-        learner.source("Shop", setup=SHOP_CLASS),
-        scenario.data,
-        rendezvous=scenario.rendezvous,
-        case=scenario.id,
-        keep=True,
+
+    def kept(cls: dict, *args: Any, **kwargs: Any) -> str:
+        return learner.call(cls, *args, case=scenario.id, keep=True, **kwargs).handle
+
+    shop = kept(
+        learner.source("Shop", setup=SHOP_CLASS), scenario.data, rendezvous=scenario.rendezvous
     )
-    person = learner.call(
-        learner.source("Person", setup=PERSON_CLASS),
-        list(scenario.person),
-        case=scenario.id,
-        keep=True,
-    )
-    built = learner.attempt(
-        "ShopAssistant",
-        learner.client(session),
-        model=CHECK_MODEL,
-        shop=learner.handle(shop.handle),
-        approve=learner.handle(person.handle),
-        keep=True,
-        foreign_stubs_fail=True,
-    )
-    return session, shop.handle, person.handle, built
+    person = kept(learner.source("Person", setup=PERSON_CLASS), list(scenario.person))
+    built = learner.attempt("ShopAssistant", learner.client(session), model=CHECK_MODEL,
+                            shop=learner.handle(shop), approve=learner.handle(person), keep=True,
+                            foreign_stubs_fail=True)  # fmt: skip
+    return session, shop, person, built
 
 
 def run_scenario(
@@ -130,21 +113,16 @@ def run_scenario(
         reply = learner.attempt(
             ask, question, role=scenario.role, keep=True, foreign_stubs_fail=True
         )
-        asked = Asked(question, [])
-        if reply.raised:
-            asked.raised = reply
-        else:
-            read = learner.run(
-                READ_RESULT, result="summary(result)", bind={"result": learner.handle(reply.handle)}
-            )
-            asked.result = read.value if isinstance(read.value, dict) else {"type": reply.type}
+        result = None
+        if not reply.raised:
+            bind = {"result": learner.handle(reply.handle)}
+            read = learner.run(READ_RESULT, result="summary(result)", bind=bind).value
+            result = read if isinstance(read, dict) else {"type": reply.type}
             learner.release(reply.handle)
-        asked.exchanges = [as_chat(exchange) for exchange in session.exchanges[start:]]
-        evidence.asks.append(asked)
-    trace = learner.run(
-        READ_TRACE, result="records(assistant)", bind={"assistant": learner.handle(assistant)}
-    )
-    evidence.trace_reply = trace
+        exchanges = [as_chat(exchange) for exchange in session.exchanges[start:]]
+        evidence.asks.append(Asked(question, exchanges, reply if reply.raised else None, result))
+    bind = {"assistant": learner.handle(assistant)}
+    trace = evidence.trace_reply = learner.run(READ_TRACE, result="records(assistant)", bind=bind)
     evidence.trace = trace.value if isinstance(trace.value, list) else None
     snapshot = learner.run("", result="shop.snapshot()", bind={"shop": learner.handle(shop)})
     evidence.shop = snapshot.value if isinstance(snapshot.value, dict) else {}

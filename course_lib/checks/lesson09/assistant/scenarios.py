@@ -111,70 +111,45 @@ def scenarios() -> list[tuple[Scenario, Expectation]]:
 
     shown = visible_scenarios()
     data = hidden_data(hidden_rng("09.1"))  # the seed of its first number
-    demo_price = _price(DEMO_DATA, "T01")
-    table = [
+    demo_price, weather = _price(DEMO_DATA, "T01"), data["weather"]
+
+    def hidden(key: str, title: str, role: str, *questions: str, **kwargs: Any) -> Scenario:
+        return Scenario(key, title, role, questions, data=data, **kwargs)
+
+    return [
         (shown["price"], Expectation(facts=((demo_price,),))),
         (shown["staff_tool"], Expectation()),
         (shown["injection"], Expectation()),
         (shown["eval"], Expectation()),
         (shown["approval"], Expectation(facts=((REFUSAL,),))),
         (shown["memory"], Expectation(facts=((demo_price,), (_price(DEMO_DATA, "T03"),)))),
-        (
-            Scenario("price_zh", TITLE_TEXTS.english("price_zh"), "customer", ("龙井绿茶多少钱？",),
-                     data=data),
-            Expectation(facts=((_price(data, "T01"),),), demo_facts=(demo_price,)),
-        ),
-        (
-            Scenario("parallel", TITLE_TEXTS.english("parallel"), "staff",
-                     ("What's the delivery weather in 北京 and 上海 tomorrow?",), data=data,
-                     rendezvous=2),
-            Expectation(facts=((data["weather"]["北京"]["tomorrow"],
-                                data["weather"]["上海"]["tomorrow"]),)),
-        ),
-        (
-            Scenario("hallucinated", TITLE_TEXTS.english("hallucinated"), "customer",
-                     ("Where is my order A1003? Are there notes on it?",), data=data,
-                     script=(call("order_stats", order_id="A1003"),)),
-            Expectation(facts=((str(data["orders"]["A1003"]["total"]),),)),
-        ),
-        (
-            Scenario("malformed", TITLE_TEXTS.english("malformed"), "customer",
-                     ("Is the oolong tea in stock?",), data=data,
-                     script=(faults.malformed_json(call("search_products", query="oolong")),)),
-            Expectation(facts=((_price(data, "T02"),),)),
-        ),
-        (
-            Scenario("notes", TITLE_TEXTS.english("notes"), "staff",
-                     (f"Add a note to order A1001: “{NOTE}”", "What do the notes on A1001 say?"),
-                     data=data),
-            Expectation(facts=((), (NOTE,))),
-        ),
-        (
-            Scenario("math", TITLE_TEXTS.english("math"), "customer", ("Calculate 3 * 19.5 + 2",),
-                     data=data),
-            Expectation(facts=(("60.5",),)),
-        ),
-        (
-            Scenario("endless", TITLE_TEXTS.english("endless"), "customer",
-                     ("Find every tea you sell, one by one.",), data=data,
-                     policy_factory=EndlessPolicy),
-            Expectation(answered=False),
-        ),
-        (
-            Scenario("unknown_role", TITLE_TEXTS.english("unknown_role"), "manager",
-                     ("Cancel order A1002.",), data=data),
-            Expectation(refused_role=True),
-        ),
-        (
-            Scenario("approved", TITLE_TEXTS.english("approved"), "staff",
-                     ("Cancel order A1002, please.",), data=data, person=(True,),
-                     script=(call("cancel_order", order_id="A1002"),)),
-            Expectation(facts=(("cancelled",),)),
-        ),
-        (
-            Scenario("budget", TITLE_TEXTS.english("budget"), "customer",
-                     LONG_CONVERSATION, data=data),
-            Expectation(),
-        ),
+        (hidden("price_zh", TITLE_TEXTS.english("price_zh"), "customer", "龙井绿茶多少钱？"),
+         Expectation(facts=((_price(data, "T01"),),), demo_facts=(demo_price,))),
+        (hidden("parallel", TITLE_TEXTS.english("parallel"), "staff",
+                "What's the delivery weather in 北京 and 上海 tomorrow?", rendezvous=2),
+         Expectation(facts=((weather["北京"]["tomorrow"], weather["上海"]["tomorrow"]),))),
+        (hidden("hallucinated", TITLE_TEXTS.english("hallucinated"), "customer",
+                "Where is my order A1003? Are there notes on it?",
+                script=(call("order_stats", order_id="A1003"),)),
+         Expectation(facts=((str(data["orders"]["A1003"]["total"]),),))),
+        (hidden("malformed", TITLE_TEXTS.english("malformed"), "customer",
+                "Is the oolong tea in stock?",
+                script=(faults.malformed_json(call("search_products", query="oolong")),)),
+         Expectation(facts=((_price(data, "T02"),),))),
+        (hidden("notes", TITLE_TEXTS.english("notes"), "staff",
+                f"Add a note to order A1001: “{NOTE}”", "What do the notes on A1001 say?"),
+         Expectation(facts=((), (NOTE,)))),
+        (hidden("math", TITLE_TEXTS.english("math"), "customer", "Calculate 3 * 19.5 + 2"),
+         Expectation(facts=(("60.5",),))),
+        (hidden("endless", TITLE_TEXTS.english("endless"), "customer",
+                "Find every tea you sell, one by one.", policy_factory=EndlessPolicy),
+         Expectation(answered=False)),
+        (hidden("unknown_role", TITLE_TEXTS.english("unknown_role"), "manager",
+                "Cancel order A1002."), Expectation(refused_role=True)),
+        (hidden("approved", TITLE_TEXTS.english("approved"), "staff",
+                "Cancel order A1002, please.", person=(True,),
+                script=(call("cancel_order", order_id="A1002"),)),
+         Expectation(facts=(("cancelled",),))),
+        (hidden("budget", TITLE_TEXTS.english("budget"), "customer", *LONG_CONVERSATION),
+         Expectation()),
     ]  # fmt: skip
-    return table

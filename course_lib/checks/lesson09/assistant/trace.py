@@ -24,10 +24,8 @@ MATCHED = ("tool", "arguments", "ok", "error", "result_chars")
 
 def expected_record(call: dict, content: str | None) -> dict:
     function = call.get("function", {})
-    record: dict = {
-        "tool": function.get("name"),
-        "arguments": parsed_arguments(function.get("arguments")),
-    }
+    record: dict = {"tool": function.get("name")}
+    record["arguments"] = parsed_arguments(function.get("arguments"))
     if content is not None:  # None: the last turn of a question that ran out of turns
         error = error_message(content)
         record.update(ok=error is None, error=error, result_chars=len(content))
@@ -42,32 +40,26 @@ def key(record: dict, fields: tuple[str, ...] = MATCHED) -> str:
 def partner(wanted: dict, got: list[dict]) -> dict:
     """The record of ``got`` for the same call as ``wanted`` (same tool and arguments), or the
     first one."""
-    same = [r for r in got if (r.get("tool"), r.get("arguments")) == (wanted["tool"],
-            wanted["arguments"])]  # fmt: skip
-    return same[0] if same else (got[0] if got else {})
+    same = (r for r in got if (r.get("tool"), r.get("arguments")) == (wanted["tool"],
+            wanted["arguments"]))  # fmt: skip
+    return next(same, got[0] if got else {})
 
 
 def turns(evidence: Evidence) -> list[list[dict]]:
     """The expected records, turn by turn, across every question."""
     answers = answers_in(evidence.exchanges)
-    found = []
-    for asked in evidence.asks:
-        for exchange in asked.exchanges:
-            calls = calls_of(exchange)
-            if calls:
-                found.append([expected_record(c, answers.get(str(c.get("id")))) for c in calls])
-    return found
+    calls = [calls_of(exchange) for exchange in evidence.exchanges]
+    return [
+        [expected_record(c, answers.get(str(c.get("id")))) for c in turn] for turn in calls if turn
+    ]
 
 
 def judge_trace(evidence: Evidence) -> None:
     """One 06.4 record per call the model made, turn after turn, across every question."""
-    asked = evidence.asks[-1]
+    asked, where = evidence.asks[-1], text("the_trace")
     if evidence.trace is None:
         got = evidence.trace_reply.data.get("repr") if evidence.trace_reply else None
-        raise verdict(
-            evidence, asked, Plain(text("the_trace")), Plain(str(got)), hint("trace_attribute")
-        )
-    where = text("the_trace")
+        raise verdict(evidence, asked, Plain(where), Plain(str(got)), hint("trace_attribute"))
     for record in evidence.trace:
         if "not_a_dict" in record:
             problem = text("not_a_dict", kind=record["not_a_dict"])
@@ -90,9 +82,8 @@ def judge_trace(evidence: Evidence) -> None:
             continue
         if sorted(map(key, records)) == sorted(map(key, wanted)):
             raise verdict(evidence, asked, wanted, records, hint("trace_order"), where=where)
-        problem = next(
-            (p for w in turn if (p := record_problem(partner(w, got), w)) is not None), "?"
-        )
+        problems = (record_problem(partner(w, got), w) for w in turn)
+        problem = next((p for p in problems if p is not None), "?")
         raise verdict(evidence, asked, turn, got, hint("trace_record", problem=problem),
                       where=where)  # fmt: skip
     for record in records:

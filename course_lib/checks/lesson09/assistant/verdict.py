@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 from course_lib.capstone.policies import TOOL_TAGS
@@ -14,6 +15,7 @@ from course_lib.checks.learner import Exchange
 from course_lib.checks.lesson09._policy_oracles import expected_may_use, expected_route
 from course_lib.checks.lesson09.assistant.run import Asked, Evidence
 from course_lib.checks.lesson09.assistant.texts import text
+from course_lib.checks.lesson09.memory import reply_message
 from course_lib.local_model.followup import Exchange as ToolExchange
 from course_lib.local_model.turns import ToolCall
 from course_lib.widgets.conversation_text import ConversationText
@@ -37,26 +39,28 @@ def offered(exchange: Exchange) -> list[str]:
     return [t.get("function", {}).get("name", "?") for t in exchange.request.get("tools") or []]
 
 
-def reply_message(exchange: Exchange) -> dict[str, Any]:
-    choices = exchange.reply.get("choices") or [{}]
-    return choices[0].get("message") or {}
-
-
 def calls_of(exchange: Exchange) -> list[dict[str, Any]]:
     return list(reply_message(exchange).get("tool_calls") or [])
 
 
 def answers_in(exchanges: list[Exchange]) -> dict[str, str]:
     """Every tool message any request carried: call id -> content."""
-    found: dict[str, str] = {}
+    sent = [m for e in exchanges for m in e.request.get("messages") or [] if isinstance(m, dict)]
+    found = {str(m.get("tool_call_id")): m.get("content") for m in sent if m.get("role") == "tool"}
+    return {
+        i: c if isinstance(c, str) else json.dumps(c, ensure_ascii=False) for i, c in found.items()
+    }
+
+
+def calls_in(exchanges: list[Exchange]) -> Iterator[tuple[Exchange, dict, str, str | None, str]]:
+    """Every call the replies made: its exchange, the call, its tool's name, its answer, and
+    where a failure about it is (the tool message answering it)."""
+    answers = answers_in(exchanges)
     for exchange in exchanges:
-        for message in exchange.request.get("messages") or []:
-            if isinstance(message, dict) and message.get("role") == "tool":
-                content = message.get("content")
-                found[str(message.get("tool_call_id"))] = (
-                    content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
-                )
-    return found
+        for call in calls_of(exchange):
+            name, call_id = call.get("function", {}).get("name", ""), call.get("id")
+            where = text("tool_message", name=name, call_id=call_id)
+            yield exchange, call, name, answers.get(str(call_id)), where
 
 
 def is_error(content: str) -> bool:
@@ -66,11 +70,7 @@ def is_error(content: str) -> bool:
 
 def expected_offer(question: str, role: str) -> list[str]:
     categories = expected_route(question)
-    return [
-        name
-        for name, tags in TOOL_TAGS.items()
-        if tags[0] in categories and expected_may_use(role, tags)
-    ]
+    return [n for n, t in TOOL_TAGS.items() if t[0] in categories and expected_may_use(role, t)]
 
 
 # --- failures ---------------------------------------------------------------------------------
@@ -83,28 +83,18 @@ def conversation(evidence: Evidence, asked: Asked) -> str:
     if asked.exchanges:
         last = asked.exchanges[-1]
         messages = [m for m in last.request.get("messages") or [] if isinstance(m, dict)]
-        if reply_message(last):
-            messages.append(reply_message(last))
+        messages += [reply_message(last)] if reply_message(last) else []
         drawn = ConversationText(messages).text()
-        if len(drawn) > MAX_CONVERSATION:
-            drawn = drawn[:MAX_CONVERSATION] + "…"
+        drawn = drawn if len(drawn) <= MAX_CONVERSATION else drawn[:MAX_CONVERSATION] + "…"
         lines.append(text("conversation", conversation=drawn))
     scenario = evidence.scenario.id
-    if scenario in VISIBLE_IDS:
-        lines.append(text("draw_visible", id=scenario))
-    else:
-        lines.append(text("draw_hidden"))
+    visible = scenario in VISIBLE_IDS
+    lines.append(text("draw_visible", id=scenario) if visible else text("draw_hidden"))
     return "\n".join(lines)
 
 
 def verdict(
-    evidence: Evidence,
-    asked: Asked | None,
-    expected: Any,
-    got: Any,
-    chosen: Any,
-    *,
-    where: str | None = None,
+    evidence: Evidence, asked: Asked | None, expected: Any, got: Any, chosen: Any, *, where=None
 ) -> Verdict:
     asked = asked or evidence.asks[-1]
     case = text("case", question=asked.question, role=evidence.scenario.role)

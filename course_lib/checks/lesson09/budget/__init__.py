@@ -146,26 +146,17 @@ def run_case(learner: Learner, case: Case) -> None:
     after = learner.run("", result="messages", bind={"messages": history}).value
     learner.release(kept.handle)
     if after != case.messages:
-        fail(case.label, Plain(TEXTS.text("unchanged")), after, hint("new_list"))
+        fail(case.label, Plain(text("unchanged")), after, hint("new_list"))
     if got.type != "list" or not all(isinstance(m, dict) for m in got.value or []):
-        fail(
-            case.label, Plain(TEXTS.text("a_list")), got.value, hint("returns_list", kind=got.type)
-        )
+        fail(case.label, Plain(text("a_list")), got.value, hint("returns_list", kind=got.type))
     expected = expected_fit(case.messages, case.budget)
     if got.value != expected:
         chosen = diagnose(case, got.value, expected, must_keep)
         expect_equal(case.label, expected, got.value, hint=chosen)
 
 
-@exercise(
-    "09.5",
-    notebook=NOTEBOOK,
-    title="fit_budget",
-    points=2,
-    targets=("fit_budget",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("09.5", notebook=NOTEBOOK, title="fit_budget", points=2, targets=("fit_budget",),
+          rules=RULES, hints=HINTS)  # fmt: skip
 def check_fit_budget(learner: Learner) -> str:
     visible, hidden = visible_cases(), hidden_cases()
     for case in [*visible, *hidden]:

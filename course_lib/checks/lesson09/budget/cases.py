@@ -27,29 +27,23 @@ QUESTIONS = (
 )
 
 
+def user(question: str) -> dict:
+    return {"role": "user", "content": question}
+
+
 def plain(question: str, answer: str) -> list[dict]:
-    return [{"role": "user", "content": question}, {"role": "assistant", "content": answer}]
+    return [user(question), {"role": "assistant", "content": answer}]
 
 
 def with_tools(question: str, call_id: str, results: list[str], answer: str | None) -> list[dict]:
     """A user question, one assistant message with a call per result, their tool messages,
     then the answer (``None``: the exchange is still going, its calls answered)."""
-    calls = [
-        {
-            "id": f"{call_id}_{n}",
-            "type": "function",
-            "function": {"name": "search_products", "arguments": f'{{"query": "q{n}"}}'},
-        }
-        for n in range(len(results))
-    ]
-    messages = [
-        {"role": "user", "content": question},
-        {"role": "assistant", "content": None, "tool_calls": calls},
-        *(
-            {"role": "tool", "tool_call_id": c["id"], "content": r}
-            for c, r in zip(calls, results, strict=True)
-        ),
-    ]
+    calls: list[dict] = []
+    messages = [user(question), {"role": "assistant", "content": None, "tool_calls": calls}]
+    for n, result in enumerate(results):
+        function = {"name": "search_products", "arguments": f'{{"query": "q{n}"}}'}
+        calls.append({"id": f"{call_id}_{n}", "type": "function", "function": function})
+        messages.append({"role": "tool", "tool_call_id": f"{call_id}_{n}", "content": result})
     if answer is not None:
         messages.append({"role": "assistant", "content": answer})
     return messages
@@ -58,9 +52,7 @@ def with_tools(question: str, call_id: str, results: list[str], answer: str | No
 def blocks(messages: list[dict]) -> tuple[list[dict], list[list[dict]], list[dict]]:
     """The leading system messages, the earlier exchanges, and the current one (from the last
     user message on)."""
-    start = 0
-    while start < len(messages) and messages[start].get("role") == "system":
-        start += 1
+    start = next((i for i, m in enumerate(messages) if m.get("role") != "system"), len(messages))
     users = [i for i, m in enumerate(messages) if m.get("role") == "user" and i >= start]
     last = users[-1] if users else len(messages)
     cuts = [start, *[i for i in users if i > start and i < last], last]
@@ -112,15 +104,14 @@ def visible_cases() -> list[Case]:
         *with_tools("Prices of our green teas?", "call_a", [review, "龙井 68 CNY"], "龙井 68 CNY."),
         *plain("谢谢！", "不客气。"),
     ]
-    conversation = [SYSTEM, *earlier, {"role": "user", "content": "Where is my order A1001?"}]
+    conversation = [SYSTEM, *earlier, user("Where is my order A1001?")]
     total = size(conversation)
     head, exchanges, current = blocks(conversation)
-    newest = size(head) + size(exchanges[-1]) + size(current)
     going = [SYSTEM, *earlier, *with_tools("Is it raining in 北京?", "call_b", ["小雨"], None)]
     return [
         Case(conversation, total, "exact"),
         Case(conversation, total - 1, "one_over"),
-        Case(conversation, newest, "newest_only"),
+        Case(conversation, size(head) + size(exchanges[-1]) + size(current), "newest_only"),
         Case(going, size(head) + size(going[-3:]) - 1, "current_over"),
         Case(conversation, size(head) + size(current) - 1, "nothing_fits"),
         Case(conversation[1:], size(conversation[1:]) - 1, "no_system"),
@@ -139,15 +130,13 @@ def hidden_case(rng: Random) -> Case:
         if rng.random() < 0.5:
             messages += plain(question, rng.choice(["好的。", "Here you are.", "明天有小雨。"]) * 3)
         else:
-            results = [
-                rng.choice(["龙井 68 CNY", "晴 sunny", "x" * rng.randint(20, 300)])
-                for _ in range(rng.randint(1, 3))
-            ]
+            results = [rng.choice(["龙井 68 CNY", "晴 sunny", "x" * rng.randint(20, 300)])
+                       for _ in range(rng.randint(1, 3))]  # fmt: skip
             messages += with_tools(question, f"call_{n}", results, rng.choice(["OK.", "好。"]))
     if rng.random() < 0.3:
         messages += with_tools(rng.choice(QUESTIONS), "call_now", ["结果"], None)
     else:
-        messages.append({"role": "user", "content": rng.choice(QUESTIONS)})
+        messages.append(user(rng.choice(QUESTIONS)))
     head, exchanges, current = blocks(messages)
     least, total = size(head) + size(current), size(messages)
     budget = rng.choice([total, total - 1, rng.randint(max(least - 20, 1), total), least])

@@ -12,6 +12,7 @@ built another way passes too.
 
 from __future__ import annotations
 
+from itertools import groupby
 from typing import Any
 
 from course_lib.checks.catalog import Catalog
@@ -120,10 +121,8 @@ def view(message: Any) -> Any:
     """A message as the API reads it: who, what, which calls, which call it answers."""
     if not isinstance(message, dict):
         return message
-    calls = [
-        [c.get("id"), c.get("function", {}).get("name"), c.get("function", {}).get("arguments")]
-        for c in message.get("tool_calls") or []
-    ]
+    functions = [(c.get("id"), c.get("function", {})) for c in message.get("tool_calls") or []]
+    calls = [[call_id, f.get("name"), f.get("arguments")] for call_id, f in functions]
     shown = {"role": message.get("role"), "content": message.get("content") or None}
     if calls:
         shown["tool_calls"] = calls
@@ -206,8 +205,7 @@ def request_hint(case: Case, number: int, got: list, wanted: list) -> HintText:
         return hint("whole_history", number=number)
     added, expected_added = got[history:], wanted[history:]
     turns = sum(1 for m in expected_added if m["role"] == "assistant")
-    ids = [c[0] for m in added if m["role"] == "assistant" for c in m.get("tool_calls", [])]
-    count = sum(1 for m in added if m["role"] == "assistant")
+    ids, count = call_ids(added), sum(1 for m in added if m["role"] == "assistant")
     if count > turns or len(ids) != len(set(ids)):  # Responses sends a repeated message's calls
         return hint("assistant_once", count=max(count, len(ids) - len(set(ids)) + 1))
     return ids_hint(added, expected_added) or hint("tool_messages")
@@ -226,31 +224,25 @@ def ids_hint(added: list, expected_added: list) -> HintText | None:
     return None
 
 
-def longest_assistant_run(messages: list) -> int:
-    """The most assistant messages in a row: more than one is a turn split into several."""
-    longest = run = 0
-    for message in messages:
-        run = run + 1 if message.get("role") == "assistant" else 0
-        longest = max(longest, run)
-    return longest
-
-
 def list_hint(case: Case, after: Any, wanted: list) -> HintText:
     if after == views(case.history):
         return hint("in_place")
-    if isinstance(after, list) and after == wanted[: len(after)] and after:
+    if not isinstance(after, list):
+        return hint("tool_messages")
+    if after == wanted[: len(after)] and after:
         rest = wanted[len(after) :]
         if all(m["role"] == "tool" for m in rest):
             return hint("answered_on_stop")
         if len(rest) == 1 and rest[0]["role"] == "assistant" and not rest[0].get("tool_calls"):
             return hint("answer_appended")
-    if isinstance(after, list) and after[: len(case.history)] != views(case.history):
+    if after[: len(case.history)] != views(case.history):
         return hint("whole_history", number=1)
-    if isinstance(after, list) and longest_assistant_run(after) > 1:
-        return hint("assistant_once", count=longest_assistant_run(after))
-    if isinstance(after, list):
-        return ids_hint(after, wanted) or hint("tool_messages")
-    return hint("tool_messages")
+    # The most assistant messages in a row: more than one is a turn split into several.
+    runs = groupby(message.get("role") == "assistant" for message in after)
+    longest = max((len(list(run)) for assistant, run in runs if assistant), default=0)
+    if longest > 1:
+        return hint("assistant_once", count=longest)
+    return ids_hint(after, wanted) or hint("tool_messages")
 
 
 def run_case(learner: Learner, case: Case) -> None:
@@ -280,15 +272,8 @@ def run_case(learner: Learner, case: Case) -> None:
              count=len(exchanges)))  # fmt: skip
 
 
-@exercise(
-    "09.4",
-    notebook=NOTEBOOK,
-    title="converse",
-    points=2,
-    targets=("converse",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("09.4", notebook=NOTEBOOK, title="converse", points=2, targets=("converse",),
+          rules=RULES, hints=HINTS)  # fmt: skip
 def check_converse(learner: Learner) -> str:
     visible, hidden = visible_cases(), hidden_cases()
     for case in [*visible, *hidden]:

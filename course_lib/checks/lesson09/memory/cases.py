@@ -13,7 +13,7 @@ from typing import Any
 
 from course_lib.checks.compare import hidden_rng
 from course_lib.checks.function_cases import run_source
-from course_lib.checks.lesson09.budget.cases import SYSTEM, plain, with_tools
+from course_lib.checks.lesson09.budget.cases import SYSTEM, plain, user, with_tools
 from course_lib.i18n import translate
 
 CHECK_MODEL = "toy-check-model-09"
@@ -96,27 +96,15 @@ EARLIER = [
 
 
 def visible_cases() -> list[Case]:
-    question = {"role": "user", "content": "北京明天会下雨吗？"}
     return [
-        Case([*EARLIER, question], ([weather("北京")], "北京晴。"), about="one_call"),
-        Case(
-            [*EARLIER, {"role": "user", "content": "北京和上海呢？"}],
-            ([weather("北京"), weather("上海")], "北京晴，上海多云。"),
-            about="two_calls",
-        ),
-        Case(
-            [SYSTEM, {"role": "user", "content": "Weather everywhere, one city at a time."}],
-            tuple([weather(c)] for c in CITIES[:4]),
-            max_turns=3,
-            about="never_stops",
-        ),
-        Case(
-            [*EARLIER, {"role": "user", "content": "Thanks!"}],
-            ("不客气。",),
-            empty=True,
-            about="no_tools",
-        ),
-    ]
+        Case([*EARLIER, user("北京明天会下雨吗？")], ([weather("北京")], "北京晴。"),
+             about="one_call"),
+        Case([*EARLIER, user("北京和上海呢？")],
+             ([weather("北京"), weather("上海")], "北京晴，上海多云。"), about="two_calls"),
+        Case([SYSTEM, user("Weather everywhere, one city at a time.")],
+             tuple([weather(c)] for c in CITIES[:4]), max_turns=3, about="never_stops"),
+        Case([*EARLIER, user("Thanks!")], ("不客气。",), empty=True, about="no_tools"),
+    ]  # fmt: skip
 
 
 def hidden_cases(count: int = 6) -> list[Case]:
@@ -124,13 +112,9 @@ def hidden_cases(count: int = 6) -> list[Case]:
     cases = []
     for _ in range(count):
         history = list(EARLIER[: rng.choice([1, 3, len(EARLIER)])])
-        history.append(
-            {"role": "user", "content": rng.choice(["天气？", "And Paris?", "再查一次"])}
-        )
-        turns: list[Any] = [
-            [weather(c) for c in rng.sample(CITIES, rng.randint(1, 3))]
-            for _ in range(rng.randint(0, 2))
-        ]
+        history.append(user(rng.choice(["天气？", "And Paris?", "再查一次"])))
+        turns: list[Any] = [[weather(c) for c in rng.sample(CITIES, rng.randint(1, 3))]
+                            for _ in range(rng.randint(0, 2))]  # fmt: skip
         limit = rng.choice([6, len(turns) + 1, max(len(turns), 1)])
         turns.append(rng.choice(["好的。", "Here you are.", "明天有小雨。"]))
         cases.append(Case(history, tuple(turns), max_turns=limit, about="hidden"))
