@@ -210,8 +210,8 @@ first = registry.schemas()
 first.append({"name": "not a tool"})
 names = registry.names()
 names.append("not_a_tool")
-sizes = [len(registry.schemas()), len(registry.names())]
-sizes += [registry.schemas() is not registry.schemas(), registry.names() is not registry.names()]
+result = [len(registry.schemas()), len(registry.names())]
+result += [registry.schemas() is not registry.schemas(), registry.names() is not registry.names()]
 """
 
 TAGS_COPY_SNIPPET = """
@@ -220,7 +220,7 @@ registry = ToolRegistry()
 registry.tool(function, name="tagged", tags=tags)
 tags.append("changed by the caller")
 entry = getattr(registry, "_tools", {}).get("tagged")
-stored = list(entry["tags"]) if isinstance(entry, dict) and "tags" in entry else None
+result = list(entry["tags"]) if isinstance(entry, dict) and "tags" in entry else None
 """
 
 # What the check reads of an entry, as JSON (the function itself is compared by identity).
