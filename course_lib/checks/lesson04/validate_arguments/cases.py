@@ -12,9 +12,9 @@ from typing import Any
 
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import hidden_rng
+from course_lib.checks.lesson04.value_problem import fits
 from course_lib.checks.meaning import says_all
 from course_lib.i18n import translate
-from course_lib.reference.validation import json_type
 
 # An expected problem: the path it names and the words its message must contain.
 Problem = tuple[str, tuple[str, ...]]
@@ -215,11 +215,6 @@ _ALL_VALUES = [*[v for vs in _VALUES.values() for v in vs], None, ["a"], {"k": 1
 _NAMES = ["city", "城市", "days", "limit", "query", "score", "flag", "name"]
 
 
-def fits(kind: str, value: Any) -> bool:
-    found = json_type(value)
-    return found == kind or (kind == "number" and found == "integer")
-
-
 def hidden_cases(count: int = 12) -> list[ValidationCase]:
     """Flat schemas with random types and arguments that are partly wrong, with their problems."""
     rng = hidden_rng("04.3")
@@ -245,7 +240,7 @@ def hidden_cases(count: int = 12) -> list[ValidationCase]:
                 continue
             value = rng.choice(_ALL_VALUES if roll < 0.5 else _VALUES[kinds[name]])
             arguments[name] = value
-            if not fits(kinds[name], value):
+            if not fits({"type": kinds[name]}, value):
                 problems.append((name, (kinds[name],)))
         if rng.random() < 0.3:
             arguments["debug"] = True
