@@ -146,12 +146,8 @@ def expect_entry(
         key = "name" if item.name != item.tool and item.tool in report["names"] else "no_entry"
         fail(case, phrase("an_entry", name=item.name), report["names"], hint(key, name=item.name))
     if problem == "not_dict":
-        fail(
-            case,
-            {key: "..." for key in ENTRY_KEYS},
-            phrase("a_kind", kind=report["type"]),
-            hint("entry_keys", keys=", ".join(ENTRY_KEYS)),
-        )
+        fail(case, {key: "..." for key in ENTRY_KEYS}, phrase("a_kind", kind=report["type"]),
+             hint("entry_keys", keys=", ".join(ENTRY_KEYS)))  # fmt: skip
     cases.expect_entry_fields(case, report, expected, item)
 
 
@@ -217,13 +213,8 @@ def expect_unknown_format_refused(learner: Learner, registry: str) -> None:
         fail(case, wanted, shown(reply), hint("unknown_format"))
     missing = [name for name in FORMATS if name not in reply.message]
     if missing:
-        fail(
-            case,
-            wanted,
-            shown(reply),
-            hint("format_names"),
-            where=cases.say("not_mentioned", word=missing[0]),
-        )
+        where = cases.say("not_mentioned", word=missing[0])
+        fail(case, wanted, shown(reply), hint("format_names"), where=where)
 
 
 def expect_duplicate_refused(learner: Learner, registry: str, first: str) -> None:
@@ -241,16 +232,13 @@ def expect_duplicate_refused(learner: Learner, registry: str, first: str) -> Non
         fail(case, wanted, shown(reply), hint("duplicate_type"))
     if "search_notes" not in reply.message or "replace=True" not in reply.message:
         fail(case, wanted, shown(reply), hint("duplicate_message"))
-    stays = Registration("search_notes", "string", text=cases.NOTES_TEXT)
+    case = translate(TEXTS, "first_stays", case=case)
     report = cases.entry_report(learner, registry, "search_notes", first)
     if report.get("problem") == "no_entry" or report.get("function") is False:
-        fail(
-            translate(TEXTS, "first_stays", case=case),
-            phrase("itself", name="search_notes"),
-            phrase("another_object"),
-            hint("first_stays"),
-        )
-    expect_entry(learner, registry, stays, first, translate(TEXTS, "first_stays", case=case))
+        itself = phrase("itself", name="search_notes")
+        fail(case, itself, phrase("another_object"), hint("first_stays"))
+    stays = Registration("search_notes", "string", text=cases.NOTES_TEXT)
+    expect_entry(learner, registry, stays, first, case)
 
 
 def expect_replaced(learner: Learner, registry: str, names: list[str]) -> None:

@@ -304,29 +304,15 @@ def expect_entry_fields(case: str, got: dict, expected: dict, item: Registration
         fail(case, list(ENTRY_KEYS), keys, hint(key, keys=", ".join(ENTRY_KEYS)))
     if got["function"] is not True:
         fail(case, phrase("itself", name=item.tool), phrase("another_object"), hint("function"))
-    wanted_tags = expected["tags"]
     if got["tags_type"] != "list":
-        fail(
-            labels.field_case(case, "tags"),
-            wanted_tags,
-            phrase("a_kind_value", kind=got["tags_type"], value=repr(got["tags"])),
-            hint("tags_tuple"),
-        )
-    expect_equal(labels.field_case(case, "tags"), wanted_tags, got["tags"], hint=hint("tags_order"))
-    for key in METADATA_KEYS:
-        expect_equal(labels.field_case(case, key), expected[key], got[key], hint=hint("metadata"))
-    expect_equal(
-        labels.field_case(case, "parameters"),
-        expected["parameters"],
-        got["parameters"],
-        hint=hint("parameters"),
-    )
-    expect_equal(
-        labels.field_case(case, "description"),
-        expected["description"],
-        got["description"],
-        hints=description_hints(item, expected["description"]),
-    )
+        shown = phrase("a_kind_value", kind=got["tags_type"], value=repr(got["tags"]))
+        fail(labels.field_case(case, "tags"), expected["tags"], shown, hint("tags_tuple"))
+    fields = [("tags", "tags_order"), *((key, "metadata") for key in METADATA_KEYS)]
+    for key, chosen in [*fields, ("parameters", "parameters")]:
+        expect_equal(labels.field_case(case, key), expected[key], got[key], hint=hint(chosen))
+    description = expected["description"]
+    expect_equal(labels.field_case(case, "description"), description, got["description"],
+                 hints=description_hints(item, description))  # fmt: skip
 
 
 def description_hints(item: Registration, expected: str) -> list[Hint]:
