@@ -239,35 +239,34 @@ def expect_strict_tool(learner: Learner, case: AnthropicCase) -> None:
     if out.get("strict") is not True or out.get("name") != case.tool["name"]:
         fail(label, wanted, out, hint("strict_flag"))
     given, schema = case.tool["input_schema"], out.get("input_schema")
-    expect_walked(label, given, schema)
+    expect_nodes(label, given, schema, unwalked)
     message = api_refusal(schema)
     if message is not None:
         fail(label, Plain(text("accepted")), Plain(text("refused", message=message)),
              refusal_hint(message))  # fmt: skip
-    expect_nodes(label, given, schema)
+    expect_nodes(label, given, schema, node_problem)
     expect_accepts(label, case, schema)
 
 
-def expect_walked(label: str, given: dict, out: Any) -> None:
-    """No node that needs a change came back exactly as given (nor went missing)."""
+def unwalked(where: str, given: dict, out: Any) -> tuple[HintText, str] | None:
+    """(hint, what was expected) when a node that needs a change came back exactly as given
+    (or went missing), else None."""
+    if where == "$" or not (removed(given) or is_object(given)):
+        return None
+    if isinstance(out, dict) and out != given:
+        return None
+    kept = removed(given)
+    chosen = hint("unwalked", keywords=", ".join(kept)) if kept else hint("nested")
+    return chosen, text("accepted")
+
+
+def expect_nodes(label: str, given: dict, out: Any, problem_at: Any) -> None:
+    """Node by node, in the order ``schema_nodes`` walks both (they share their shape): the
+    first for which ``problem_at(where, given node, node out)`` finds a problem fails."""
     __tracebackhide__ = True
     found = dict(schema_nodes(out))
     for where, node in schema_nodes(given):
-        if where == "$" or not (removed(node) or is_object(node)):
-            continue
-        if not isinstance(found.get(where), dict) or found[where] == node:
-            at = text("at", where=where)
-            kept = removed(node)
-            chosen = hint("unwalked", keywords=", ".join(kept)) if kept else hint("nested")
-            fail(label, Plain(text("accepted")), found.get(where), chosen, where=at)
-
-
-def expect_nodes(label: str, given: dict, out: dict) -> None:
-    """Node by node, in the order ``schema_nodes`` walks both (they share their shape)."""
-    __tracebackhide__ = True
-    found = dict(schema_nodes(out))
-    for where, node in schema_nodes(given):
-        problem = node_problem(where, node, found.get(where))
+        problem = problem_at(where, node, found.get(where))
         if problem is not None:
             chosen, expected = problem
             fail(label, Plain(expected), found.get(where), chosen, where=text("at", where=where))
