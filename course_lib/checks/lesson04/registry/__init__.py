@@ -161,15 +161,9 @@ def expect_names(
     raised = [(lambda r: True, hint("names_raised"))]
     reply = learner.call(method(learner, registry, "names"), case=case, hints=raised)
     got = reply.value if reply.type == "list" else Plain(reply.data.get("repr") or str(reply.value))
-    expect_equal(
-        case,
-        expected,
-        got,
-        hints=[
-            (lambda g: isinstance(g, Plain), hint("names_list")),
-            (lambda g: sorted(g) == sorted(expected), hint(order_hint)),
-        ],
-    )
+    hints = [(lambda g: isinstance(g, Plain), hint("names_list")),
+             (lambda g: sorted(g) == sorted(expected), hint(order_hint))]  # fmt: skip
+    expect_equal(case, expected, got, hints=hints)
 
 
 def expect_schemas(learner: Learner, registry: str, entries: list[Registration], what: str) -> None:
@@ -261,12 +255,12 @@ def hidden_registrations(count: int = 8) -> list[Registration]:
         if name in used:
             continue
         used.add(name)
-        kwargs: dict[str, Any] = {"name": name}
-        kwargs["tags"] = rng.sample(["weather", "notes", "读", "write", "geo"], rng.randint(0, 3))
+        tags = rng.sample(["weather", "notes", "读", "write", "geo"], rng.randint(0, 3))
+        kwargs: dict[str, Any] = {"name": name, "tags": tags}
         description = rng.choice((None, *cases.DESCRIPTIONS))
         if description is not None:
             kwargs["description"] = description
-        if "owner" in ENTRY_KEYS and rng.random() < 0.6:
+        if rng.random() < 0.6:
             kwargs["owner"] = rng.choice(cases.OWNERS)
             kwargs["version"] = rng.choice(cases.VERSIONS)
         items.append(Registration(rng.choice(cases.HIDDEN_TOOLS), "keywords", kwargs=kwargs))

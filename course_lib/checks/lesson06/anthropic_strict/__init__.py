@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from course_lib import schema_library
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, fail
 from course_lib.checks.core import Rule, exercise
@@ -245,7 +244,7 @@ def expect_strict_tool(learner: Learner, case: AnthropicCase) -> None:
         fail(label, Plain(text("accepted")), Plain(text("refused", message=message)),
              refusal_hint(message))  # fmt: skip
     expect_nodes(label, given, schema, node_problem)
-    expect_accepts(label, case, schema)
+    to_strict.expect_accepts(label, schema, case.sample, hint("accepts"))
 
 
 def unwalked(where: str, given: dict, out: Any) -> tuple[HintText, str] | None:
@@ -270,15 +269,6 @@ def expect_nodes(label: str, given: dict, out: Any, problem_at: Any) -> None:
         if problem is not None:
             chosen, expected = problem
             fail(label, Plain(expected), found.get(where), chosen, where=text("at", where=where))
-
-
-def expect_accepts(label: str, case: AnthropicCase, schema: dict) -> None:
-    __tracebackhide__ = True
-    jsonschema = schema_library.load()  # slow to import: load on use
-
-    if not jsonschema.Draft202012Validator(schema).is_valid(case.sample):
-        sample = json.dumps(case.sample, ensure_ascii=False)
-        fail(label, Plain(text("accepts", sample=sample)), schema, hint("accepts"))
 
 
 @exercise(

@@ -274,13 +274,8 @@ def expect_meaning(label: str, case: StrictCase, out: dict) -> None:
     lost = missing_kept(case.schema, out)
     if lost is not None:
         fail(label, Plain(text("kept", what=lost)), out, hint("keep"))
-    jsonschema = schema_library.load()  # slow to import: load on use
-
-    strict = jsonschema.Draft202012Validator(out)
-    original = jsonschema.Draft202012Validator(case.schema)
-    if not strict.is_valid(case.sample):
-        sample = json.dumps(case.sample, ensure_ascii=False)
-        fail(label, Plain(text("accepts", sample=sample)), out, hint("accepts"))
+    strict = expect_accepts(label, out, case.sample, hint("accepts"))
+    original = schema_library.load().Draft202012Validator(case.schema)
     for path in case.optional:
         if not strict.is_valid(_with(case.sample, path, None)):
             where = ".".join(map(str, path))
@@ -290,6 +285,17 @@ def expect_meaning(label: str, case: StrictCase, out: dict) -> None:
         if strict.is_valid(with_null) and not original.is_valid(with_null):
             where = ".".join(map(str, path))
             fail(label, Plain(text("null_refused", path=where)), out, hint("required_unchanged"))
+
+
+def expect_accepts(label: str, schema: dict, sample: Any, chosen: HintText) -> Any:
+    """A validator of ``schema`` (06.2's and 06.5's answers), which must accept ``sample``."""
+    __tracebackhide__ = True
+    jsonschema = schema_library.load()  # slow to import: load on use
+    validator = jsonschema.Draft202012Validator(schema)
+    if not validator.is_valid(sample):
+        shown = json.dumps(sample, ensure_ascii=False)
+        fail(label, Plain(text("accepts", sample=shown)), schema, chosen)
+    return validator
 
 
 @exercise(
