@@ -133,8 +133,7 @@ class ValidationCase:
     problems: tuple[Problem, ...]
     hint: str | None = None  # the HINTS key for this case's mistake (None: read from messages)
     extra_is_its_mistake: bool = False  # a message too many is this case's mistake too
-    properties: bool = False  # show the schema's properties in the label (hidden cases)
-    schema_value: dict | None = None
+    schema_value: dict | None = None  # a hidden case's schema, its properties in the label
 
     @property
     def schema(self) -> dict:
@@ -143,7 +142,7 @@ class ValidationCase:
     @property
     def label(self) -> str:
         arguments = json.dumps(self.arguments, ensure_ascii=False)
-        if self.properties:
+        if self.schema_value is not None:
             shown = json.dumps(self.schema["properties"], ensure_ascii=False)
             return translate(PHRASES, "hidden_case", arguments=arguments, properties=shown)
         return f"validate_arguments({self.schema_name}, {arguments})"
@@ -245,9 +244,5 @@ def hidden_cases(count: int = 12) -> list[ValidationCase]:
         if rng.random() < 0.3:
             arguments["debug"] = True
             problems.append(("debug", ("unexpected",)))
-        cases.append(
-            ValidationCase(
-                "schema", arguments, tuple(problems), properties=True, schema_value=schema
-            )
-        )
+        cases.append(ValidationCase("schema", arguments, tuple(problems), schema_value=schema))
     return cases
