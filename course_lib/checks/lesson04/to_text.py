@@ -316,9 +316,8 @@ def check_cut(learner: Learner, item: TextCase) -> None:
     if not marker.startswith("\n") or len(marker) > MARKER_MAX + 1:
         fail_case(case, shape, marker[:200], hint("marker_shape", limit=MARKER_MAX))
     if str(len(text) - kept) not in marker:
-        fail_case(
-            case, phrase("marker_mentioning", count=len(text) - kept), marker, hint("cut_count")
-        )
+        mentioning = phrase("marker_mentioning", count=len(text) - kept)
+        fail_case(case, mentioning, marker, hint("cut_count"))
 
 
 def silent_cut_hint(learner: Learner, item: TextCase, spec: Any, got: str) -> str:

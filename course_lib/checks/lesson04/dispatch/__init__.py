@@ -91,21 +91,12 @@ def build_registry(learner: Learner) -> str:
     entries: a constructor that raises and a ``_tools`` that is not a dict get their own hints."""
     __tracebackhide__ = True
     case = registry_case()
-    made = learner.run(
-        "registry = DispatchRegistry()\n",
-        result="registry",
-        keep=True,
-        bind={"DispatchRegistry": learner.target("DispatchRegistry")},
-    )
+    bind = {"DispatchRegistry": learner.target("DispatchRegistry")}
+    made = learner.run("registry = DispatchRegistry()\n", result="registry", keep=True, bind=bind)
     if made.raised:
-        shown = Plain(made.raised_text)
-        fail(case, phrase("dispatch_registry"), shown, hint("not_constructed"))
-    reply = learner.run(
-        build_snippet(),
-        result="registry",
-        keep=True,
-        bind={"registry": learner.handle(made.handle), "entries": entries()},
-    )
+        fail(case, phrase("dispatch_registry"), Plain(made.raised_text), hint("not_constructed"))
+    bind = {"registry": learner.handle(made.handle), "entries": entries()}
+    reply = learner.run(build_snippet(), result="registry", keep=True, bind=bind)
     if reply.raised:
         fail(case, phrase("dispatch_registry"), Plain(reply.raised_text), hint("no_tools"))
     return reply.handle

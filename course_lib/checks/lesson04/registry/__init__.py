@@ -94,25 +94,21 @@ def register(learner: Learner, registry: str, item: Registration, case: str) -> 
     return the function's handle."""
     __tracebackhide__ = True
     function = keep_tool(learner, item.tool)
-    tool = method(learner, registry, "tool")
+    tool, given = method(learner, registry, "tool"), learner.handle(function)
     itself = phrase("itself", name=item.tool)
     if item.form == "plain":
-        returned = learner.attempt(tool, learner.handle(function), keep=True, **item.kwargs)
+        returned = learner.attempt(tool, given, keep=True, **item.kwargs)
     else:
         args = (item.text,) if item.form == "string" else ()
         decorator = learner.attempt(tool, *args, keep=True, **item.kwargs)
         wanted = phrase("a_decorator")
         if decorator.raised or not learner.describe(learner.handle(decorator.handle))["callable"]:
             fail(case, wanted, shown(decorator), raised_hint(item, decorator))
-        returned = learner.attempt(
-            learner.handle(decorator.handle), learner.handle(function), keep=True
-        )
+        returned = learner.attempt(learner.handle(decorator.handle), given, keep=True)
     if returned.raised:
         fail(case, itself, shown(returned), raised_hint(item, returned))
-    same = learner.run(
-        "", result="returned is function",
-        bind={"returned": learner.handle(returned.handle), "function": learner.handle(function)},
-    )  # fmt: skip
+    bind = {"returned": learner.handle(returned.handle), "function": given}
+    same = learner.run("", result="returned is function", bind=bind)
     if same.value is not True:
         registered = cases.entry_report(learner, registry, item.name, function)
         key = "plain_form" if item.form == "plain" and "problem" in registered else "unchanged"
@@ -216,10 +212,8 @@ def expect_duplicate_refused(learner: Learner, registry: str, first: str) -> Non
     __tracebackhide__ = True
     case = labels.say("duplicate_case")
     wanted = phrase("duplicate_error")
-    other = keep_tool(learner, "search_web")
-    reply = learner.attempt(
-        method(learner, registry, "tool"), learner.handle(other), name="search_notes"
-    )
+    other = learner.handle(keep_tool(learner, "search_web"))
+    reply = learner.attempt(method(learner, registry, "tool"), other, name="search_notes")
     if not reply.raised:
         fail(case, wanted, phrase("went_through"), hint("silent_overwrite"))
     if not reply.raised_a("ValueError"):

@@ -290,13 +290,8 @@ def expect_entry_fields(case: str, got: dict, expected: dict, item: Registration
     __tracebackhide__ = True
     if got.get("problem") == "unjson":
         key = "parameters" if "$.parameters" in got["where"] else "entry_keys"
-        fail(
-            case,
-            expected["parameters"],
-            Plain(got["repr"]),
-            hint(key, keys=", ".join(ENTRY_KEYS)),
-            where=got["where"],
-        )
+        chosen = hint(key, keys=", ".join(ENTRY_KEYS))
+        fail(case, expected["parameters"], Plain(got["repr"]), chosen, where=got["where"])
     keys = got["keys"]
     if sorted(keys) != sorted(ENTRY_KEYS):
         missing = set(ENTRY_KEYS) - set(keys)

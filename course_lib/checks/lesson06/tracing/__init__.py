@@ -310,11 +310,10 @@ def check_traced_registry(learner: Learner) -> str:
     calls = [*CALLS, *hidden_calls()]
     ours = check_registry()  # no state: one copy answers every call
     records: Any = []
+    call = learner.attr(traced, "call")
     for index, (name, arguments) in enumerate(calls):
         case = call_label(name, arguments)
-        reply = learner.call(
-            learner.attr(traced, "call"), name, arguments, case=case, hints=CALL_RAISED
-        )
+        reply = learner.call(call, name, arguments, case=case, hints=CALL_RAISED)
         expected = ours.call(name, arguments)
         if reply.type != "str":
             fail(case, expected, shown_answer(reply), hint("returns"))
