@@ -19,50 +19,29 @@ from course_lib.i18n import translate
 # An expected problem: the path it names and the words its message must contain.
 Problem = tuple[str, tuple[str, ...]]
 
-WEATHER_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "city": {"type": "string"},
-        "days": {"type": "integer"},
-        "unit": {"type": "string", "enum": ["c", "f"]},
-    },
-    "required": ["city"],
-    "additionalProperties": False,
-}
-NOTES_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "keyword": {"type": "string"},
-        "score": {"type": "number"},
-        "archived": {"type": "boolean"},
-        "tags": {"type": "array", "items": {"type": "string"}},
-        "limit": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
-        "owner": {"type": ["string", "null"]},
-    },
-    "required": ["keyword"],
-    "additionalProperties": False,
-}
-TRIP_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "traveller": {
-            "type": "object",
-            "properties": {"name": {"type": "string"}, "age": {"type": "integer"}},
-            "required": ["name"],
-            "additionalProperties": False,
-        },
-        "stops": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}, "nights": {"type": "integer"}},
-                "required": ["city", "nights"],
-            },
-        },
-    },
-    "required": ["traveller", "stops"],
-    "additionalProperties": False,
-}
+
+def object_node(properties: dict, required: list[str], *, closed: bool = True) -> dict:
+    """An object node; ``closed``: with ``"additionalProperties": false``."""
+    node = {"type": "object", "properties": properties, "required": required}
+    return {**node, "additionalProperties": False} if closed else node
+
+
+STRING, INTEGER = {"type": "string"}, {"type": "integer"}
+WEATHER_SCHEMA = object_node(
+    {"city": STRING, "days": INTEGER, "unit": {"type": "string", "enum": ["c", "f"]}}, ["city"]
+)
+NOTES_SCHEMA = object_node(
+    {"keyword": STRING, "score": {"type": "number"}, "archived": {"type": "boolean"},
+     "tags": {"type": "array", "items": STRING},
+     "limit": {"anyOf": [INTEGER, {"type": "null"}]}, "owner": {"type": ["string", "null"]}},
+    ["keyword"],
+)  # fmt: skip
+TRIP_SCHEMA = object_node(
+    {"traveller": object_node({"name": STRING, "age": INTEGER}, ["name"]),
+     "stops": {"type": "array", "items": object_node({"city": STRING, "nights": INTEGER},
+                                                     ["city", "nights"], closed=False)}},
+    ["traveller", "stops"],
+)  # fmt: skip
 SCHEMAS = {
     "WEATHER_SCHEMA": WEATHER_SCHEMA,
     "NOTES_SCHEMA": NOTES_SCHEMA,
@@ -222,12 +201,7 @@ def hidden_cases(count: int = 12) -> list[ValidationCase]:
         names = rng.sample(_NAMES, 4)
         kinds = {name: rng.choice(list(_VALUES)) for name in names}
         required = sorted(rng.sample(names, 2), key=names.index)
-        schema = {
-            "type": "object",
-            "properties": {name: {"type": kind} for name, kind in kinds.items()},
-            "required": required,
-            "additionalProperties": False,
-        }
+        schema = object_node({name: {"type": kind} for name, kind in kinds.items()}, required)
         arguments: dict[str, Any] = {}
         problems: list[Problem] = []
         for name in names:

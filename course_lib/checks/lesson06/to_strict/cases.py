@@ -283,12 +283,7 @@ def hidden_cases(count: int = 8) -> list[StrictCase]:
             if name not in required and rng.random() < 0.7:
                 schema["default"] = default
             properties[name], sample[name] = schema, value
-        schema = {
-            "type": "object",
-            "properties": properties,
-            "required": required,
-            "additionalProperties": False,
-        }
+        schema = closed_node(properties, required)
         shown = json.dumps(schema, ensure_ascii=False)
         label = translate(CASE_TEXTS, "hidden", index=index, schema=shown)
         optional = tuple((n,) for n in names if n not in required)
