@@ -240,14 +240,14 @@ def entries() -> dict[str, dict]:
 
 
 def build_snippet() -> str:
-    """The tools' sources, then each stored in the registry with its entry."""
-    return "".join(TOOL_SOURCES[name] for name in TOOLS) + FILL_TOOLS
-
-
-FILL_TOOLS = """
+    sources = "".join(TOOL_SOURCES[name] for name in TOOLS)
+    return (
+        sources
+        + """
 for name, entry in entries.items():
     registry._tools[name] = {"function": globals()[name], **entry}
 """
+    )
 
 
 def hidden_cases(rng: Random) -> tuple[list[OkCase], list[ErrorCase]]:
