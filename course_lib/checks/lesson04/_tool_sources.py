@@ -13,7 +13,7 @@ import json
 from functools import cache
 from typing import Any
 
-from course_lib.checks.compare import HintText, Plain, fail
+from course_lib.checks.compare import HintText, Plain, fail, first_difference
 from course_lib.checks.function_cases import run_source
 from course_lib.checks.learner import Learner, Reply
 from course_lib.driver import Driver
@@ -166,8 +166,6 @@ def expect_json_text(
     with ``\\u`` escapes.
     """
     __tracebackhide__ = True
-    from course_lib.checks.compare import first_difference
-
     shown = Plain(json_text(expected))
     if not isinstance(got, str):
         fail(case, shown, got, not_text)

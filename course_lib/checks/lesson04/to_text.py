@@ -20,7 +20,6 @@ from course_lib.checks.compare import fail as fail_case
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply
 from course_lib.checks.lesson04._tool_sources import NOTEBOOK, expect_json_text, json_text, phrase
-from course_lib.i18n import translate
 
 MARKER_MAX = 100
 DEFAULT_MAX = 20_000
@@ -71,7 +70,9 @@ CASE_TEXTS = Catalog() | {
 @dataclass(frozen=True)
 class TextCase:
     """A value (JSON, or source text built beside the learner's code) and the expected text:
-    the text itself for a str, else the JSON value the text must decode to."""
+    the text itself for a str, else the JSON value the text must decode to. A long result's
+    case (``cut_cases``) holds the whole text to_text must start from (the JSON, for a value
+    that is not a str) and the ``max_chars`` it is cut to."""
 
     label: str
     expected: Any
@@ -80,6 +81,7 @@ class TextCase:
     setup: str = ""
     key: str = ""  # the HINTS key of the likely mistake when this case fails
     note: str = ""  # a key of CASE_TEXTS: what the label says besides the call
+    limit: int = DEFAULT_MAX  # a long result's max_chars
 
     @property
     def said(self) -> str:
@@ -257,52 +259,37 @@ def check_unknown(learner: Learner) -> None:
         got = Plain(reply.raised_text) if reply.raised else reply.value
         fail_case(UNKNOWN.said, wanted, got, hint("unknown_type"))
     if "Point" not in reply.message:
-        fail_case(
-            UNKNOWN.said, wanted, Plain(reply.raised_text), hint("unknown_name", name="Point")
-        )
+        chosen = hint("unknown_name", name="Point")
+        fail_case(UNKNOWN.said, wanted, Plain(reply.raised_text), chosen)
 
 
 # --- long results -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class CutCase:
-    label: str
-    text: str  # the whole text to_text must start from (the JSON, for a value that is not a str)
-    limit: int
-    value: Any = None  # a JSON value, or None to send ``source``
-    source: str | None = None
-
-
-def cut_cases() -> list[CutCase]:
+def cut_cases() -> list[TextCase]:
     rng = hidden_rng("04.5")
     page = '("北京天气晴. " * 7143)[:50_000]'
     texts = [
-        CutCase(translate(CASE_TEXTS, "long_page"), ("北京天气晴. " * 7143)[:50_000], DEFAULT_MAX,
-                source=page),
-        CutCase(translate(CASE_TEXTS, "exactly_max"), "上海" * 150, 300,
-                value="上海" * 150),
-        CutCase(translate(CASE_TEXTS, "one_too_long"), "x" * 301, 300,
-                value="x" * 301),
-        CutCase(translate(CASE_TEXTS, "long_chinese"), "上海" * 7_500, DEFAULT_MAX,
-                source="'上海' * 7_500"),
-    ]  # fmt: skip
+        TextCase(CASE_TEXTS.text("long_page"), ("北京天气晴. " * 7143)[:50_000], source=page),
+        TextCase(CASE_TEXTS.text("exactly_max"), "上海" * 150, "上海" * 150, limit=300),
+        TextCase(CASE_TEXTS.text("one_too_long"), "x" * 301, "x" * 301, limit=300),
+        TextCase(CASE_TEXTS.text("long_chinese"), "上海" * 7_500, source="'上海' * 7_500"),
+    ]
     for index in range(5):
         length = rng.randint(150, 2_000)
         text = "".join(rng.choice("abc 北京上海 xyz") for _ in range(length))
         limit = rng.randint(120, 1_500)
-        label = translate(CASE_TEXTS, "hidden", index=index, length=length, limit=limit)
-        texts.append(CutCase(label, text, limit, value=text))
+        label = CASE_TEXTS.text("hidden", index=index, length=length, limit=limit)
+        texts.append(TextCase(label, text, text, limit=limit))
     big = "[{'城市': '北京', 'n': n} for n in range(2_000)]"
     whole = json_text([{"城市": "北京", "n": n} for n in range(2_000)])
-    texts.append(CutCase(translate(CASE_TEXTS, "long_list"), whole, 5_000, source=big))
+    texts.append(TextCase(CASE_TEXTS.text("long_list"), whole, source=big, limit=5_000))
     return texts
 
 
-def check_cut(learner: Learner, item: CutCase) -> None:
+def check_cut(learner: Learner, item: TextCase) -> None:
     __tracebackhide__ = True
-    text, limit, case = item.text, item.limit, item.label
-    spec = item.value if item.source is None else learner.source(item.source)
+    text, limit, case, spec = item.expected, item.limit, item.label, item.spec()
     kwargs = {} if limit == DEFAULT_MAX else {"max_chars": limit}
     raised = [(lambda r: True, hint("cut_raised"))]
     got = learner.call("to_text", spec, case=case, hints=raised, **kwargs).value
@@ -314,13 +301,9 @@ def check_cut(learner: Learner, item: CutCase) -> None:
             key = "fits_le" if len(text) == limit else "fits"
             if limit == DEFAULT_MAX and len(text) < limit:
                 key = "default_fits"
-            fail_case(
-                case,
-                phrase("unchanged_text", count=len(text)),
-                phrase("characters", count=len(got)),
-                hint(key),
-                where=first_difference(text, got),
-            )
+            fail_case(case, phrase("unchanged_text", count=len(text)),
+                      phrase("characters", count=len(got)), hint(key),
+                      where=first_difference(text, got))  # fmt: skip
         return
     same = (i for i, (a, b) in enumerate(zip(text, got, strict=False)) if a != b)
     kept = next(same, min(len(text), len(got)))
@@ -333,22 +316,21 @@ def check_cut(learner: Learner, item: CutCase) -> None:
     if not marker.startswith("\n") or len(marker) > MARKER_MAX + 1:
         fail_case(case, shape, marker[:200], hint("marker_shape", limit=MARKER_MAX))
     if str(len(text) - kept) not in marker:
-        fail_case(
-            case, phrase("marker_mentioning", count=len(text) - kept), marker, hint("cut_count")
-        )
+        mentioning = phrase("marker_mentioning", count=len(text) - kept)
+        fail_case(case, mentioning, marker, hint("cut_count"))
 
 
-def silent_cut_hint(learner: Learner, item: CutCase, spec: Any, got: str) -> str:
+def silent_cut_hint(learner: Learner, item: TextCase, spec: Any, got: str) -> str:
     """Why a long text came back without a marker: a default limit that is not 20_000 (the
     same text is cut when max_chars is given), a result cut only when it is a str, or no
     marker at all."""
-    if got != item.text:
+    if got != item.expected:
         return "never_silent"
     if item.source and item.source.startswith("["):
         return "cut_json"
     if item.limit == DEFAULT_MAX:
         probe = learner.attempt("to_text", spec, max_chars=item.limit)
-        if isinstance(probe.value, str) and probe.value != item.text:
+        if isinstance(probe.value, str) and probe.value != item.expected:
             return "default_limit"
     return "never_silent"
 
@@ -368,7 +350,7 @@ def check_to_text(learner: Learner) -> str:
     cuts = cut_cases()
     for item in cuts:
         check_cut(learner, item)
-    return translate(TEXTS, "summary", values=len(CASES) + 1, long=len(cuts))
+    return TEXTS.text("summary", values=len(CASES) + 1, long=len(cuts))
 
 
 __all__ = ["RULES", "check_to_text", "json"]

@@ -55,10 +55,16 @@ def returned_dict(
     hint: Callable[..., HintText],
     wanted: Plain,
     unchanged: Plain,
+    refused: HintText,
 ) -> dict:
     """The new dict a ``run_on_copy`` returned: plain JSON, the input left as it was, a dict;
-    else ``label`` fails with the hint ``not_json``, ``mutated`` or ``not_dict``."""
+    else ``label`` fails with the hint ``not_json``, ``mutated`` or ``not_dict``, or
+    ``refused`` for a ValueError raised (another exception is the learner's error)."""
     __tracebackhide__ = True
+    if reply.raised:
+        if reply.raised_a("ValueError"):
+            fail(label, wanted, shown_answer(reply), refused)
+        raise_learner_error(label, reply)
     if "unjson" in reply.data:
         fail(label, wanted, shown_answer(reply), hint("not_json"))
     out, after = reply.value

@@ -25,7 +25,7 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, Reply, raise_learner_error
+from course_lib.checks.learner import Learner, raise_learner_error
 from course_lib.checks.lesson06._roles_and_answers import NOTEBOOK, shown_answer
 from course_lib.i18n import ENGLISH, translate
 
@@ -328,11 +328,7 @@ def expect_refusal(learner: Learner, expression: Any, returned_key: str, raised_
         fail(case, Plain(TEXTS.text("value_error")), shown_answer(reply), hint(returned_key))
     if not reply.raised_a("ValueError"):
         chosen = hint(raised_key, type=reply.type)
-        raise_learner_error(case, reply, [(_always, chosen)])
-
-
-def _always(reply: Reply) -> bool:
-    return True
+        raise_learner_error(case, reply, [(lambda r: True, chosen)])
 
 
 # Beside the learner's code: the builtins eval and exec loaded by name in safe_calculate's code,

@@ -10,6 +10,7 @@ Rules, the case that breaks each, and the hint that names it: see ``RULES`` and 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from course_lib.checks.catalog import Catalog
@@ -26,7 +27,6 @@ from course_lib.checks.lesson04._tool_sources import (
     shown,
 )
 from course_lib.checks.lesson04.dispatch.cases import (
-    EMPTY_CASE,
     ERROR_CASES,
     HINTS,
     OK_CASES,
@@ -34,10 +34,9 @@ from course_lib.checks.lesson04.dispatch.cases import (
     ErrorCase,
     OkCase,
     build_snippet,
+    case_of,
     entries,
-    error_case_of,
     hidden_cases,
-    ok_case_of,
     registry_case,
 )
 from course_lib.checks.meaning import first_unsaid, says_all
@@ -46,38 +45,38 @@ from course_lib.i18n import translate
 
 RULES = (
     Rule("json_result", "turn any other result into `json.dumps(result, ensure_ascii=False)`",
-         case=ok_case_of("json_result"), hint="json_not_str"),
-    Rule("readable", "so 北京 stays readable", case=ok_case_of("json_result"), hint="ensure_ascii"),
+         case=case_of("json_result"), hint="json_not_str"),
+    Rule("readable", "so 北京 stays readable", case=case_of("json_result"), hint="ensure_ascii"),
     Rule("json_arguments", "accept a dict or a JSON string as `arguments`",
-         case=ok_case_of("json_arguments"), hint="parse_json"),
-    Rule("str_result", "return a str result unchanged", case=ok_case_of("str_result"),
+         case=case_of("json_arguments"), hint="parse_json"),
+    Rule("str_result", "return a str result unchanged", case=case_of("str_result"),
          hint="str_unchanged"),
-    Rule("empty", 'read `""` as no arguments, `{}`', case=EMPTY_CASE, hint="empty"),
-    Rule("never_raises", "never raise: always return a str", case=error_case_of("unknown"),
+    Rule("empty", 'read `""` as no arguments, `{}`', case=case_of("empty"), hint="empty"),
+    Rule("never_raises", "never raise: always return a str", case=case_of("unknown"),
          hint="raised_unknown"),
     Rule("error_object", 'write every error as `error_text(message)`, a JSON object '
-         '`{"error": message}`, never plain text', case=error_case_of("unknown"),
+         '`{"error": message}`, never plain text', case=case_of("unknown"),
          hint="error_object"),
     Rule("unknown_named", "for an unknown `name`, name it in the message",
-         case=error_case_of("unknown"), hint="name_unknown"),
-    Rule("unknown", "and list every registered name", case=error_case_of("unknown"),
+         case=case_of("unknown"), hint="name_unknown"),
+    Rule("unknown", "and list every registered name", case=case_of("unknown"),
          hint="list_tools"),
-    Rule("bad_json", "for invalid JSON, say so (`JSON`, or `解析`)", case=error_case_of("bad_json"),
+    Rule("bad_json", "for invalid JSON, say so (`JSON`, or `解析`)", case=case_of("bad_json"),
          hint="bad_json"),
     Rule("not_object", "for JSON that is not an object, say it must be one (`object`, or `对象`: "
-         "`参数必须是一个 JSON 对象`)", case=error_case_of("not_object"), hint="not_object"),
+         "`参数必须是一个 JSON 对象`)", case=case_of("not_object"), hint="not_object"),
     Rule("only_empty", 'only `""`: `null`, `[]` and `0` are JSON that is not an object',
-         case=error_case_of("only_empty"), hint="only_empty"),
+         case=case_of("only_empty"), hint="only_empty"),
     Rule("validate", 'check the arguments with '
          '`validate_arguments(entry["parameters"], arguments)` (your 04.3); when they are '
-         'invalid, do not run the tool', case=error_case_of("validate"), hint="validate_first"),
+         'invalid, do not run the tool', case=case_of("validate"), hint="validate_first"),
     Rule("every_problem", "and put every problem message into the error",
-         case=error_case_of("every_problem"), hint="every_problem"),
+         case=case_of("every_problem"), hint="every_problem"),
     Rule("unencodable", "a result `json.dumps` cannot encode (a `date`; see 04.5) is an error "
-         "naming the exception's type and text", case=error_case_of("unencodable"),
+         "naming the exception's type and text", case=case_of("unencodable"),
          hint="unencodable"),
     Rule("tool_raises", 'when the tool raises, the message contains '
-         '`f"{type(exc).__name__}: {exc}"`', case=error_case_of("tool_raises"), hint="tool_raised"),
+         '`f"{type(exc).__name__}: {exc}"`', case=case_of("tool_raises"), hint="tool_raised"),
 )  # fmt: skip
 
 
@@ -92,21 +91,12 @@ def build_registry(learner: Learner) -> str:
     entries: a constructor that raises and a ``_tools`` that is not a dict get their own hints."""
     __tracebackhide__ = True
     case = registry_case()
-    made = learner.run(
-        "registry = DispatchRegistry()\n",
-        result="registry",
-        keep=True,
-        bind={"DispatchRegistry": learner.target("DispatchRegistry")},
-    )
+    bind = {"DispatchRegistry": learner.target("DispatchRegistry")}
+    made = learner.run("registry = DispatchRegistry()\n", result="registry", keep=True, bind=bind)
     if made.raised:
-        shown = Plain(made.raised_text)
-        fail(case, phrase("dispatch_registry"), shown, hint("not_constructed"))
-    reply = learner.run(
-        build_snippet(),
-        result="registry",
-        keep=True,
-        bind={"registry": learner.handle(made.handle), "entries": entries()},
-    )
+        fail(case, phrase("dispatch_registry"), Plain(made.raised_text), hint("not_constructed"))
+    bind = {"registry": learner.handle(made.handle), "entries": entries()}
+    reply = learner.run(build_snippet(), result="registry", keep=True, bind=bind)
     if reply.raised:
         fail(case, phrase("dispatch_registry"), Plain(reply.raised_text), hint("no_tools"))
     return reply.handle
@@ -129,34 +119,25 @@ def expect_result(learner: Learner, registry: str, item: OkCase) -> None:
     got = called(learner, registry, item.name, item.arguments, item.label, item.raised_key)
     result = local_tool(item.name)(**item.parsed)
     if isinstance(result, str):
-        expect_equal(
-            item.label,
-            result,
-            got,
-            hints=[
-                (lambda g: g == json_text(result), hint("str_unchanged")),
-                (lambda g: "error" in g, hint(item.error_hint)),
-            ],
-        )
+        hints = [(lambda g: g == json_text(result), hint("str_unchanged")),
+                 (lambda g: "error" in g, hint(item.error_hint))]  # fmt: skip
+        expect_equal(item.label, result, got, hints=hints)
         return
-    wrong = hint(item.error_hint) if _is_error(got) else hint("json_not_str")
+    value = _loaded(got)
+    is_error = isinstance(value, dict) and "error" in value or got.lower().startswith("error")
+    wrong = hint(item.error_hint) if is_error else hint("json_not_str")
     expect_json_text(
-        item.label,
-        result,
-        got,
-        not_text=hint("not_str"),
-        not_json=hint("json_not_str"),
-        wrong=wrong,
-        escaped=hint("ensure_ascii"),
-    )
+        item.label, result, got, not_text=hint("not_str"), not_json=hint("json_not_str"),
+        wrong=wrong, escaped=hint("ensure_ascii"),
+    )  # fmt: skip
 
 
-def _is_error(text: str) -> bool:
+def _loaded(text: str) -> Any:
+    """The JSON value of ``text``, or None when it is no JSON."""
     try:
-        value = json.loads(text)
+        return json.loads(text)
     except ValueError:
-        return text.lower().startswith("error")
-    return isinstance(value, dict) and "error" in value
+        return None
 
 
 def error_message(case: str, got: str, expected: Plain, item: ErrorCase) -> str:
@@ -167,10 +148,7 @@ def error_message(case: str, got: str, expected: Plain, item: ErrorCase) -> str:
     own result, so the tool ran where it must not have: the case's own hint.
     """
     __tracebackhide__ = True
-    try:
-        value = json.loads(got)
-    except ValueError:
-        value = None
+    value = _loaded(got)
     if isinstance(value, dict) and isinstance(value.get("error"), str) and value["error"]:
         return value["error"]
     if isinstance(value, dict) and "error" in value:
@@ -199,27 +177,14 @@ def learner_problems(learner: Learner, item: ErrorCase) -> list[str] | None:
     return found
 
 
-def expect_every_problem(
-    learner: Learner, item: ErrorCase, case: str, expected: Plain, message: str
-) -> None:
-    """The error holds every message the learner's own validator gives, word for word (the
-    wording is the learner's, in any language; dropping one is the mistake)."""
-    __tracebackhide__ = True
-    problems = learner_problems(learner, item) or []
-    left_out = next((problem for problem in problems if problem not in message), None)
-    if left_out is not None:
-        where = str(phrase("not_mentioned", word=left_out))
-        fail(case, expected, message, hint("every_problem"), where=where)
-
-
 def expect_error(learner: Learner, registry: str, item: ErrorCase) -> None:
     __tracebackhide__ = True
     case = item.label
     expected = phrase("error_mentioning", words=", ".join(shown_word(w) for w in item.words))
     got = called(learner, registry, item.name, item.arguments, case, item.raised_key)
-    blame = item.kind == "invalid" and learner_problems(learner, item) == []
-    if blame:
-        item = item.with_hint("validator_misses")
+    problems = learner_problems(learner, item) if item.kind == "invalid" else None
+    if problems == []:
+        item = replace(item, hint="validator_misses")
     message = error_message(case, got, expected, item)
     if "\\u" in got:
         fail(case, expected, got, hint("ensure_ascii_error"))
@@ -228,15 +193,14 @@ def expect_error(learner: Learner, registry: str, item: ErrorCase) -> None:
         fail(case, expected, message, hint("name_unknown", name=item.name), where=where)
     unsaid = first_unsaid(message, item.words)
     if unsaid is not None:
-        fail(
-            case,
-            expected,
-            message,
-            hint(item.hint, name=item.name, arguments=item.arguments),
-            where=str(phrase("not_mentioned", word=shown_word(unsaid))),
-        )
-    if item.kind == "invalid":
-        expect_every_problem(learner, item, case, expected, message)
+        fail(case, expected, message, hint(item.hint, name=item.name, arguments=item.arguments),
+             where=str(phrase("not_mentioned", word=shown_word(unsaid))))  # fmt: skip
+    # The error holds every message the learner's own validator gives, word for word (the
+    # wording is the learner's, in any language; dropping one is the mistake).
+    left_out = next((problem for problem in problems or [] if problem not in message), None)
+    if left_out is not None:
+        where = str(phrase("not_mentioned", word=left_out))
+        fail(case, expected, message, hint("every_problem"), where=where)
 
 
 @exercise(

@@ -7,7 +7,7 @@ an error object whose message mentions the words listed with it.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from random import Random
 from typing import Any
 
@@ -186,9 +186,6 @@ class ErrorCase:
     def schema(self) -> dict:
         return parameters_schema(local_tool(self.name))
 
-    def with_hint(self, key: str) -> ErrorCase:
-        return replace(self, hint=key)
-
 
 OK_CASES = (
     OkCase("get_weather", {"city": "北京"}, key="json_result"),
@@ -199,7 +196,6 @@ OK_CASES = (
     OkCase("now", "", key="empty", raised_key="raised_empty", error_hint="empty",
            note="empty"),
 )  # fmt: skip
-EMPTY_CASE = OK_CASES[-1].label
 
 ERROR_CASES = (
     ErrorCase("get_wether", {"city": "北京"}, "unknown", TOOLS, "list_tools", key="unknown"),
@@ -224,12 +220,9 @@ ERROR_CASES = (
 )  # fmt: skip
 
 
-def ok_case_of(key: str) -> str:
-    return next(item.label for item in OK_CASES if item.key == key)
-
-
-def error_case_of(key: str) -> str:
-    return next(item.label for item in ERROR_CASES if item.key == key)
+def case_of(key: str) -> str:
+    """The label of the visible case (valid or not) that is the first to catch rule ``key``."""
+    return next(item.label for item in (*OK_CASES, *ERROR_CASES) if item.key == key)
 
 
 def entries() -> dict[str, dict]:

@@ -69,11 +69,11 @@ RULES = (
          case=labels.schemas_case("anthropic"), hint="anthropic_input_schema"),
     Rule("default_format", '`format` defaults to `"openai"`', case=labels.default_case(),
          hint="default_format"),
-    Rule("new_list", "a new list on every call", case=labels.new_list_case(), hint="new_list"),
+    Rule("new_list", "a new list on every call", case=labels.say("new_list_case"), hint="new_list"),
     Rule("unknown_format", "another format: `ValueError` naming the three",
          case=labels.UNKNOWN_FORMAT_CASE, hint="unknown_format"),
     Rule("duplicate", "refuse a taken name: `ValueError` naming it and `replace=True`; the old "
-         "tool stays", case=labels.duplicate_case(), hint="silent_overwrite"),
+         "tool stays", case=labels.say("duplicate_case"), hint="silent_overwrite"),
     Rule("replace", "with `replace=True`, replace the entry in its old place",
          case=labels.replace_case(), hint="replace_order"),
 )  # fmt: skip
@@ -90,32 +90,30 @@ TEXTS = Catalog() | {
 
 def register(learner: Learner, registry: str, item: Registration, case: str) -> str:
     """Register a new copy of ``item.tool`` in ``registry`` through ``item.form``, insist that
-    the form returns that very function, and return the function's handle."""
+    the form returns that very function and that the entry holds what the contract says, and
+    return the function's handle."""
     __tracebackhide__ = True
     function = keep_tool(learner, item.tool)
-    tool = method(learner, registry, "tool")
+    tool, given = method(learner, registry, "tool"), learner.handle(function)
     itself = phrase("itself", name=item.tool)
     if item.form == "plain":
-        returned = learner.attempt(tool, learner.handle(function), keep=True, **item.kwargs)
+        returned = learner.attempt(tool, given, keep=True, **item.kwargs)
     else:
         args = (item.text,) if item.form == "string" else ()
         decorator = learner.attempt(tool, *args, keep=True, **item.kwargs)
         wanted = phrase("a_decorator")
         if decorator.raised or not learner.describe(learner.handle(decorator.handle))["callable"]:
             fail(case, wanted, shown(decorator), raised_hint(item, decorator))
-        returned = learner.attempt(
-            learner.handle(decorator.handle), learner.handle(function), keep=True
-        )
+        returned = learner.attempt(learner.handle(decorator.handle), given, keep=True)
     if returned.raised:
         fail(case, itself, shown(returned), raised_hint(item, returned))
-    same = learner.run(
-        "", result="returned is function",
-        bind={"returned": learner.handle(returned.handle), "function": learner.handle(function)},
-    )  # fmt: skip
+    bind = {"returned": learner.handle(returned.handle), "function": given}
+    same = learner.run("", result="returned is function", bind=bind)
     if same.value is not True:
         registered = cases.entry_report(learner, registry, item.name, function)
         key = "plain_form" if item.form == "plain" and "problem" in registered else "unchanged"
         fail(case, itself, shown(returned), hint(key))
+    expect_entry(learner, registry, item, function, case)
     return function
 
 
@@ -144,12 +142,8 @@ def expect_entry(
         key = "name" if item.name != item.tool and item.tool in report["names"] else "no_entry"
         fail(case, phrase("an_entry", name=item.name), report["names"], hint(key, name=item.name))
     if problem == "not_dict":
-        fail(
-            case,
-            {key: "..." for key in ENTRY_KEYS},
-            phrase("a_kind", kind=report["type"]),
-            hint("entry_keys", keys=", ".join(ENTRY_KEYS)),
-        )
+        fail(case, {key: "..." for key in ENTRY_KEYS}, phrase("a_kind", kind=report["type"]),
+             hint("entry_keys", keys=", ".join(ENTRY_KEYS)))  # fmt: skip
     cases.expect_entry_fields(case, report, expected, item)
 
 
@@ -163,15 +157,9 @@ def expect_names(
     raised = [(lambda r: True, hint("names_raised"))]
     reply = learner.call(method(learner, registry, "names"), case=case, hints=raised)
     got = reply.value if reply.type == "list" else Plain(reply.data.get("repr") or str(reply.value))
-    expect_equal(
-        case,
-        expected,
-        got,
-        hints=[
-            (lambda g: isinstance(g, Plain), hint("names_list")),
-            (lambda g: sorted(g) == sorted(expected), hint(order_hint)),
-        ],
-    )
+    hints = [(lambda g: isinstance(g, Plain), hint("names_list")),
+             (lambda g: sorted(g) == sorted(expected), hint(order_hint))]  # fmt: skip
+    expect_equal(case, expected, got, hints=hints)
 
 
 def expect_schemas(learner: Learner, registry: str, entries: list[Registration], what: str) -> None:
@@ -191,15 +179,16 @@ def expect_schemas(learner: Learner, registry: str, entries: list[Registration],
     expect_equal(case, expected, reply.value, hint=hint("default_format"))
 
 
-def expect_new_lists(learner: Learner, registry: str, count: int) -> None:
+def expect_snippet(
+    learner: Learner, case: str, snippet: str, bind: dict, wanted: Any, key: str
+) -> None:
+    """``snippet``, run beside the learner's code, leaves ``wanted`` in ``result``: else the
+    hint ``key`` (the lists ``schemas()`` and ``names()`` return, the tags a registry keeps)."""
     __tracebackhide__ = True
-    case = labels.new_list_case()
-    reply = learner.run(
-        cases.NEW_LIST_SNIPPET, result="sizes", bind={"registry": learner.handle(registry)}
-    )
+    reply = learner.run(snippet, result="result", bind=bind)
     if reply.raised:
-        fail(case, [count, count, True, True], shown(reply), hint("new_list"))
-    expect_equal(case, [count, count, True, True], reply.value, hint=hint("new_list"))
+        fail(case, wanted, shown(reply), hint(key))
+    expect_equal(case, wanted, reply.value, hint=hint(key))
 
 
 def expect_unknown_format_refused(learner: Learner, registry: str) -> None:
@@ -214,63 +203,37 @@ def expect_unknown_format_refused(learner: Learner, registry: str) -> None:
         fail(case, wanted, shown(reply), hint("unknown_format"))
     missing = [name for name in FORMATS if name not in reply.message]
     if missing:
-        fail(
-            case,
-            wanted,
-            shown(reply),
-            hint("format_names"),
-            where=cases.say("not_mentioned", word=missing[0]),
-        )
+        where = cases.say("not_mentioned", word=missing[0])
+        fail(case, wanted, shown(reply), hint("format_names"), where=where)
 
 
 def expect_duplicate_refused(learner: Learner, registry: str, first: str) -> None:
     """Registering another function under a taken name raises, and the first one stays."""
     __tracebackhide__ = True
-    case = labels.duplicate_case()
+    case = labels.say("duplicate_case")
     wanted = phrase("duplicate_error")
-    other = keep_tool(learner, "search_web")
-    reply = learner.attempt(
-        method(learner, registry, "tool"), learner.handle(other), name="search_notes"
-    )
+    other = learner.handle(keep_tool(learner, "search_web"))
+    reply = learner.attempt(method(learner, registry, "tool"), other, name="search_notes")
     if not reply.raised:
         fail(case, wanted, phrase("went_through"), hint("silent_overwrite"))
     if not reply.raised_a("ValueError"):
         fail(case, wanted, shown(reply), hint("duplicate_type"))
     if "search_notes" not in reply.message or "replace=True" not in reply.message:
         fail(case, wanted, shown(reply), hint("duplicate_message"))
-    stays = Registration("search_notes", "string", text=cases.NOTES_TEXT)
+    case = translate(TEXTS, "first_stays", case=case)
     report = cases.entry_report(learner, registry, "search_notes", first)
     if report.get("problem") == "no_entry" or report.get("function") is False:
-        fail(
-            translate(TEXTS, "first_stays", case=case),
-            phrase("itself", name="search_notes"),
-            phrase("another_object"),
-            hint("first_stays"),
-        )
-    expect_entry(learner, registry, stays, first, translate(TEXTS, "first_stays", case=case))
-
-
-def expect_tags_copied(learner: Learner) -> None:
-    """A registry keeps its own list of tags: the caller changing its list changes nothing."""
-    __tracebackhide__ = True
-    case = labels.tags_copy_case()
-    bind = {
-        "ToolRegistry": learner.target("ToolRegistry"),
-        "function": learner.handle(keep_tool(learner, "find_city")),
-    }
-    reply = learner.run(cases.TAGS_COPY_SNIPPET, result="stored", bind=bind)
-    wanted = ["geo", "读"]
-    if reply.raised:
-        fail(case, wanted, shown(reply), hint("tags_copy"))
-    expect_equal(case, wanted, reply.value, hint=hint("tags_copy"))
+        itself = phrase("itself", name="search_notes")
+        fail(case, itself, phrase("another_object"), hint("first_stays"))
+    stays = Registration("search_notes", "string", text=cases.NOTES_TEXT)
+    expect_entry(learner, registry, stays, first, case)
 
 
 def expect_replaced(learner: Learner, registry: str, names: list[str]) -> None:
     __tracebackhide__ = True
     case = labels.replace_case()
     item = Registration("search_web", "keywords", kwargs={"name": "search_notes", "replace": True})
-    function = register(learner, registry, item, case)
-    expect_entry(learner, registry, item, function, case)
+    register(learner, registry, item, case)
     expect_names(learner, registry, names, case, order_hint="replace_order")
 
 
@@ -286,12 +249,12 @@ def hidden_registrations(count: int = 8) -> list[Registration]:
         if name in used:
             continue
         used.add(name)
-        kwargs: dict[str, Any] = {"name": name}
-        kwargs["tags"] = rng.sample(["weather", "notes", "读", "write", "geo"], rng.randint(0, 3))
+        tags = rng.sample(["weather", "notes", "读", "write", "geo"], rng.randint(0, 3))
+        kwargs: dict[str, Any] = {"name": name, "tags": tags}
         description = rng.choice((None, *cases.DESCRIPTIONS))
         if description is not None:
             kwargs["description"] = description
-        if "owner" in ENTRY_KEYS and rng.random() < 0.6:
+        if rng.random() < 0.6:
             kwargs["owner"] = rng.choice(cases.OWNERS)
             kwargs["version"] = rng.choice(cases.VERSIONS)
         items.append(Registration(rng.choice(cases.HIDDEN_TOOLS), "keywords", kwargs=kwargs))
@@ -311,25 +274,27 @@ def check_tool_registry(learner: Learner) -> str:
     registry = learner.call("ToolRegistry", case="ToolRegistry()", keep=True).handle
     functions: dict[str, str] = {}
     for label, item in cases.VISIBLE_REGISTRATIONS:
-        case = label()
-        functions[item.name] = register(learner, registry, item, case)
-        expect_entry(learner, registry, item, functions[item.name], case)
+        functions[item.name] = register(learner, registry, item, label())
     visible = [item for _, item in cases.VISIBLE_REGISTRATIONS]
     names = [item.name for item in visible]
     expect_names(learner, registry, names, labels.NAMES_CASE)
     expect_schemas(learner, registry, visible, labels.VISIBLE)
-    expect_new_lists(learner, registry, len(visible))
+    sizes, bind = [len(visible), len(visible), True, True], {"registry": learner.handle(registry)}
+    case = labels.say("new_list_case")
+    expect_snippet(learner, case, cases.NEW_LIST_SNIPPET, bind, sizes, "new_list")
     expect_unknown_format_refused(learner, registry)
     expect_duplicate_refused(learner, registry, functions["search_notes"])
     expect_replaced(learner, registry, names)
-    expect_tags_copied(learner)
+    # A registry keeps its own list of tags: the caller changing its list changes nothing.
+    bind = {"ToolRegistry": learner.target("ToolRegistry"),
+            "function": learner.handle(keep_tool(learner, "find_city"))}  # fmt: skip
+    case, tags = labels.tags_copy_case(), ["geo", "读"]
+    expect_snippet(learner, case, cases.TAGS_COPY_SNIPPET, bind, tags, "tags_copy")
 
     hidden = learner.call("ToolRegistry", case=labels.hidden_registry_case(), keep=True)
     items = hidden_registrations()
     for item in items:
-        case = item.label()
-        function = register(learner, hidden.handle, item, case)
-        expect_entry(learner, hidden.handle, item, function, case)
+        register(learner, hidden.handle, item, item.label())
     expect_names(learner, hidden.handle, [item.name for item in items], labels.hidden_names_case())
     expect_schemas(learner, hidden.handle, items, labels.HIDDEN)
     return translate(TEXTS, "summary", hidden=len(items))

@@ -210,8 +210,8 @@ first = registry.schemas()
 first.append({"name": "not a tool"})
 names = registry.names()
 names.append("not_a_tool")
-sizes = [len(registry.schemas()), len(registry.names())]
-sizes += [registry.schemas() is not registry.schemas(), registry.names() is not registry.names()]
+result = [len(registry.schemas()), len(registry.names())]
+result += [registry.schemas() is not registry.schemas(), registry.names() is not registry.names()]
 """
 
 TAGS_COPY_SNIPPET = """
@@ -220,7 +220,7 @@ registry = ToolRegistry()
 registry.tool(function, name="tagged", tags=tags)
 tags.append("changed by the caller")
 entry = getattr(registry, "_tools", {}).get("tagged")
-stored = list(entry["tags"]) if isinstance(entry, dict) and "tags" in entry else None
+result = list(entry["tags"]) if isinstance(entry, dict) and "tags" in entry else None
 """
 
 # What the check reads of an entry, as JSON (the function itself is compared by identity).
@@ -290,13 +290,8 @@ def expect_entry_fields(case: str, got: dict, expected: dict, item: Registration
     __tracebackhide__ = True
     if got.get("problem") == "unjson":
         key = "parameters" if "$.parameters" in got["where"] else "entry_keys"
-        fail(
-            case,
-            expected["parameters"],
-            Plain(got["repr"]),
-            hint(key, keys=", ".join(ENTRY_KEYS)),
-            where=got["where"],
-        )
+        chosen = hint(key, keys=", ".join(ENTRY_KEYS))
+        fail(case, expected["parameters"], Plain(got["repr"]), chosen, where=got["where"])
     keys = got["keys"]
     if sorted(keys) != sorted(ENTRY_KEYS):
         missing = set(ENTRY_KEYS) - set(keys)
@@ -304,29 +299,15 @@ def expect_entry_fields(case: str, got: dict, expected: dict, item: Registration
         fail(case, list(ENTRY_KEYS), keys, hint(key, keys=", ".join(ENTRY_KEYS)))
     if got["function"] is not True:
         fail(case, phrase("itself", name=item.tool), phrase("another_object"), hint("function"))
-    wanted_tags = expected["tags"]
     if got["tags_type"] != "list":
-        fail(
-            labels.field_case(case, "tags"),
-            wanted_tags,
-            phrase("a_kind_value", kind=got["tags_type"], value=repr(got["tags"])),
-            hint("tags_tuple"),
-        )
-    expect_equal(labels.field_case(case, "tags"), wanted_tags, got["tags"], hint=hint("tags_order"))
-    for key in METADATA_KEYS:
-        expect_equal(labels.field_case(case, key), expected[key], got[key], hint=hint("metadata"))
-    expect_equal(
-        labels.field_case(case, "parameters"),
-        expected["parameters"],
-        got["parameters"],
-        hint=hint("parameters"),
-    )
-    expect_equal(
-        labels.field_case(case, "description"),
-        expected["description"],
-        got["description"],
-        hints=description_hints(item, expected["description"]),
-    )
+        shown = phrase("a_kind_value", kind=got["tags_type"], value=repr(got["tags"]))
+        fail(labels.field_case(case, "tags"), expected["tags"], shown, hint("tags_tuple"))
+    fields = [("tags", "tags_order"), *((key, "metadata") for key in METADATA_KEYS)]
+    for key, chosen in [*fields, ("parameters", "parameters")]:
+        expect_equal(labels.field_case(case, key), expected[key], got[key], hint=hint(chosen))
+    description = expected["description"]
+    expect_equal(labels.field_case(case, "description"), description, got["description"],
+                 hints=description_hints(item, description))  # fmt: skip
 
 
 def description_hints(item: Registration, expected: str) -> list[Hint]:

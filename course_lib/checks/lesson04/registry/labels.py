@@ -103,14 +103,6 @@ def tags_copy_case() -> str:
     return say("tags_copy_case", call="registry.tool(find_city, name='tagged', tags=tags)")
 
 
-def new_list_case() -> str:
-    return say("new_list_case")
-
-
-def duplicate_case() -> str:
-    return say("duplicate_case")
-
-
 def replace_case() -> str:
     return registered_on('@registry.tool(name="search_notes", replace=True)', "search_web")
 

@@ -11,20 +11,13 @@ from course_lib.reference import parameters_schema
 
 
 def expected_schema(item: Registration, format: str) -> dict:
-    name, description = item.name, item.description
+    named = {"name": item.name, "description": item.description}
     parameters = parameters_schema(local_tool(item.tool))
     if format == "openai":
-        function = {"name": name, "description": description, "parameters": parameters}
-        return {"type": "function", "function": function}
+        return {"type": "function", "function": {**named, "parameters": parameters}}
     if format == "responses":
-        return {
-            "type": "function",
-            "name": name,
-            "description": description,
-            "parameters": parameters,
-            "strict": False,
-        }
-    return {"name": name, "description": description, "input_schema": parameters}
+        return {"type": "function", **named, "parameters": parameters, "strict": False}
+    return {**named, "input_schema": parameters}
 
 
 FORMAT_HINTS: dict[str, list[Hint]] = {

@@ -22,7 +22,6 @@ from course_lib.checks.lesson04.validate_arguments.cases import (
     CASES,
     HINTS,
     PHRASES,
-    Problem,
     ValidationCase,
     case_of,
     hidden_cases,
@@ -61,14 +60,6 @@ TEXTS = Catalog() | {"summary": "{visible} visible and {hidden} hidden cases"}
 
 
 hint = HINTS.hint
-
-
-def describe(problems: tuple[Problem, ...]) -> list[str]:
-    """The expected messages, in words (the learner's wording is free)."""
-    return [
-        translate(PHRASES, "expected_message", path=path, words=" / ".join(map(shown_word, words)))
-        for path, words in problems
-    ]
 
 
 def visited(schema: dict, value: Any) -> Iterator[tuple[dict, Any]]:
@@ -136,7 +127,10 @@ def check_case(learner: Learner, item: ValidationCase) -> None:
     __tracebackhide__ = True
     case = item.label
     reply: Reply = learner.attempt("validate_arguments", item.schema, item.arguments)
-    expected = describe(item.problems)
+    expected = [  # the expected messages, in words (the learner's wording is free)
+        translate(PHRASES, "expected_message", path=path, words=" / ".join(map(shown_word, said)))
+        for path, said in item.problems
+    ]
     if reply.raised:
         fail(case, expected, Plain(reply.raised_text), chosen_hint(learner, item, None))
     got = reply.value

@@ -12,57 +12,36 @@ from typing import Any
 
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import hidden_rng
+from course_lib.checks.lesson04.value_problem import fits
 from course_lib.checks.meaning import says_all
 from course_lib.i18n import translate
-from course_lib.reference.validation import json_type
 
 # An expected problem: the path it names and the words its message must contain.
 Problem = tuple[str, tuple[str, ...]]
 
-WEATHER_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "city": {"type": "string"},
-        "days": {"type": "integer"},
-        "unit": {"type": "string", "enum": ["c", "f"]},
-    },
-    "required": ["city"],
-    "additionalProperties": False,
-}
-NOTES_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "keyword": {"type": "string"},
-        "score": {"type": "number"},
-        "archived": {"type": "boolean"},
-        "tags": {"type": "array", "items": {"type": "string"}},
-        "limit": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
-        "owner": {"type": ["string", "null"]},
-    },
-    "required": ["keyword"],
-    "additionalProperties": False,
-}
-TRIP_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "traveller": {
-            "type": "object",
-            "properties": {"name": {"type": "string"}, "age": {"type": "integer"}},
-            "required": ["name"],
-            "additionalProperties": False,
-        },
-        "stops": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {"city": {"type": "string"}, "nights": {"type": "integer"}},
-                "required": ["city", "nights"],
-            },
-        },
-    },
-    "required": ["traveller", "stops"],
-    "additionalProperties": False,
-}
+
+def object_node(properties: dict, required: list[str], *, closed: bool = True) -> dict:
+    """An object node; ``closed``: with ``"additionalProperties": false``."""
+    node = {"type": "object", "properties": properties, "required": required}
+    return {**node, "additionalProperties": False} if closed else node
+
+
+STRING, INTEGER = {"type": "string"}, {"type": "integer"}
+WEATHER_SCHEMA = object_node(
+    {"city": STRING, "days": INTEGER, "unit": {"type": "string", "enum": ["c", "f"]}}, ["city"]
+)
+NOTES_SCHEMA = object_node(
+    {"keyword": STRING, "score": {"type": "number"}, "archived": {"type": "boolean"},
+     "tags": {"type": "array", "items": STRING},
+     "limit": {"anyOf": [INTEGER, {"type": "null"}]}, "owner": {"type": ["string", "null"]}},
+    ["keyword"],
+)  # fmt: skip
+TRIP_SCHEMA = object_node(
+    {"traveller": object_node({"name": STRING, "age": INTEGER}, ["name"]),
+     "stops": {"type": "array", "items": object_node({"city": STRING, "nights": INTEGER},
+                                                     ["city", "nights"], closed=False)}},
+    ["traveller", "stops"],
+)  # fmt: skip
 SCHEMAS = {
     "WEATHER_SCHEMA": WEATHER_SCHEMA,
     "NOTES_SCHEMA": NOTES_SCHEMA,
@@ -133,8 +112,7 @@ class ValidationCase:
     problems: tuple[Problem, ...]
     hint: str | None = None  # the HINTS key for this case's mistake (None: read from messages)
     extra_is_its_mistake: bool = False  # a message too many is this case's mistake too
-    properties: bool = False  # show the schema's properties in the label (hidden cases)
-    schema_value: dict | None = None
+    schema_value: dict | None = None  # a hidden case's schema, its properties in the label
 
     @property
     def schema(self) -> dict:
@@ -143,7 +121,7 @@ class ValidationCase:
     @property
     def label(self) -> str:
         arguments = json.dumps(self.arguments, ensure_ascii=False)
-        if self.properties:
+        if self.schema_value is not None:
             shown = json.dumps(self.schema["properties"], ensure_ascii=False)
             return translate(PHRASES, "hidden_case", arguments=arguments, properties=shown)
         return f"validate_arguments({self.schema_name}, {arguments})"
@@ -215,11 +193,6 @@ _ALL_VALUES = [*[v for vs in _VALUES.values() for v in vs], None, ["a"], {"k": 1
 _NAMES = ["city", "城市", "days", "limit", "query", "score", "flag", "name"]
 
 
-def fits(kind: str, value: Any) -> bool:
-    found = json_type(value)
-    return found == kind or (kind == "number" and found == "integer")
-
-
 def hidden_cases(count: int = 12) -> list[ValidationCase]:
     """Flat schemas with random types and arguments that are partly wrong, with their problems."""
     rng = hidden_rng("04.3")
@@ -228,12 +201,7 @@ def hidden_cases(count: int = 12) -> list[ValidationCase]:
         names = rng.sample(_NAMES, 4)
         kinds = {name: rng.choice(list(_VALUES)) for name in names}
         required = sorted(rng.sample(names, 2), key=names.index)
-        schema = {
-            "type": "object",
-            "properties": {name: {"type": kind} for name, kind in kinds.items()},
-            "required": required,
-            "additionalProperties": False,
-        }
+        schema = object_node({name: {"type": kind} for name, kind in kinds.items()}, required)
         arguments: dict[str, Any] = {}
         problems: list[Problem] = []
         for name in names:
@@ -245,14 +213,10 @@ def hidden_cases(count: int = 12) -> list[ValidationCase]:
                 continue
             value = rng.choice(_ALL_VALUES if roll < 0.5 else _VALUES[kinds[name]])
             arguments[name] = value
-            if not fits(kinds[name], value):
+            if not fits({"type": kinds[name]}, value):
                 problems.append((name, (kinds[name],)))
         if rng.random() < 0.3:
             arguments["debug"] = True
             problems.append(("debug", ("unexpected",)))
-        cases.append(
-            ValidationCase(
-                "schema", arguments, tuple(problems), properties=True, schema_value=schema
-            )
-        )
+        cases.append(ValidationCase("schema", arguments, tuple(problems), schema_value=schema))
     return cases

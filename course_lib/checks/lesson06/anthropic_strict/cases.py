@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from course_lib.checks.lesson06.to_strict.cases import NUMBER, STRING, closed_node, object_node
 from course_lib.i18n import ENGLISH, translate
 
 # The cases' names as a label shows them: said in the learner's language at the failure; a
@@ -65,69 +66,39 @@ RANGED = _tool(
 NESTED = _tool(
     "plan_trip",
     "Plan a trip.",
-    {
-        "type": "object",
-        "properties": {
-            "trip": {
-                "type": "object",
-                "properties": {
-                    "city": {"type": "string", "description": "城市", "maxLength": 40},
-                    "nights": {"type": "integer", "description": "How many nights.", "minimum": 1},
-                },
-                "required": ["city"],
-            },
-            "stops": {
-                "type": "array",
-                "maxItems": 5,
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "city": {"type": "string", "minLength": 1},
-                        "note": {"type": "string", "enum": ["早", "晚"]},
-                    },
-                    "required": ["city"],
-                },
-            },
-        },
-        "required": ["trip"],
-        "additionalProperties": False,
-    },
+    closed_node(
+        {"trip": object_node({"city": {"type": "string", "description": "城市", "maxLength": 40},
+                              "nights": {"type": "integer", "description": "How many nights.",
+                                         "minimum": 1}},
+                             ["city"]),
+         "stops": {"type": "array", "maxItems": 5,
+                   "items": object_node({"city": {"type": "string", "minLength": 1},
+                                         "note": {"type": "string", "enum": ["早", "晚"]}},
+                                        ["city"])}},
+        ["trip"],
+    ),
 )  # fmt: skip
 ARRAYS = _tool(
     "tag_place",
     "Tag a place.",
-    {
-        "type": "object",
-        "properties": {
-            "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
-            "point": {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2},
-            "cities": {"type": "array", "items": {"type": "string"}, "minItems": 1},
-        },
-        "required": ["tags", "point", "cities"],
-        "additionalProperties": False,
-    },
+    closed_node(
+        {"tags": {"type": "array", "items": STRING, "uniqueItems": True},
+         "point": {"type": "array", "items": NUMBER, "minItems": 2, "maxItems": 2},
+         "cities": {"type": "array", "items": STRING, "minItems": 1}},
+        ["tags", "point", "cities"],
+    ),
 )  # fmt: skip
 DEFINITIONS = _tool(
     "book",
     "Book a stay.",
-    {
-        "type": "object",
-        "properties": {
-            "stay": {"anyOf": [{"$ref": "#/$defs/Stay"}, {"type": "null"}], "default": None},
-            "guests": {"allOf": [{"type": "integer", "multipleOf": 1, "exclusiveMinimum": 0}]},
-        },
-        "required": ["guests"],
-        "additionalProperties": False,
-        "$defs": {
-            "Stay": {
-                "type": "object",
-                "properties": {
-                    "hotel": {"type": "string"}, "stars": {"type": "integer", "maximum": 5}
-                },
-                "required": ["hotel"],
-            }
-        },
-    },
+    closed_node(
+        {"stay": {"anyOf": [{"$ref": "#/$defs/Stay"}, {"type": "null"}], "default": None},
+         "guests": {"allOf": [{"type": "integer", "multipleOf": 1, "exclusiveMinimum": 0}]}},
+        ["guests"],
+        **{"$defs": {"Stay": object_node({"hotel": STRING,
+                                          "stars": {"type": "integer", "maximum": 5}},
+                                         ["hotel"])}},
+    ),
 )  # fmt: skip
 NO_PARAMETERS = _tool("now", "The time now.", {"type": "object", "properties": {}})
 
@@ -153,27 +124,9 @@ CASES = (
 
 OPEN_MAP_CASE = english("open_map")
 OPEN_MAPS: tuple[tuple[str, dict[str, Any]], ...] = (
-    (
-        OPEN_MAP_CASE,
-        _tool(
-            "scores",
-            "Score names.",
-            {
-                "type": "object",
-                "properties": {
-                    "weights": {"type": "object", "additionalProperties": {"type": "integer"}}
-                },
-                "required": ["weights"],
-                "additionalProperties": False,
-            },
-        ),
-    ),
-    (
-        english("bare_object"),
-        _tool(
-            "tag",
-            "Tag.",
-            {"type": "object", "properties": {"meta": {"type": "object"}}, "required": ["meta"]},
-        ),
-    ),
-)
+    (OPEN_MAP_CASE, _tool("scores", "Score names.", closed_node(
+        {"weights": {"type": "object", "additionalProperties": {"type": "integer"}}},
+        ["weights"]))),
+    (english("bare_object"),
+     _tool("tag", "Tag.", object_node({"meta": {"type": "object"}}, ["meta"]))),
+)  # fmt: skip

@@ -177,22 +177,11 @@ def selection_hint(got: list, tags: Any, role: Any) -> HintText:
 # --- select_tools -------------------------------------------------------------------------------
 
 
-def learner_registry(learner: Learner) -> dict:
-    """The registry built once beside the learner's code, kept there for every selection."""
-    reply = learner.run(REGISTRY_SOURCE, result="registry", keep=True)
-    return learner.handle(reply.handle)
-
-
-def tags_spec(learner: Learner, tags: Any) -> Any:
-    return learner.source(repr(tags)) if isinstance(tags, tuple) else tags
-
-
 def expect_selection(learner: Learner, registry: dict, tags: Any, role: Any) -> None:
     __tracebackhide__ = True
     case = select_label(tags, role)
-    reply = learner.call(
-        "select_tools", registry, tags=tags_spec(learner, tags), role=role, case=case
-    )
+    spec = learner.source(repr(tags)) if isinstance(tags, tuple) else tags  # a tuple as it is
+    reply = learner.call("select_tools", registry, tags=spec, role=role, case=case)
     expected = expected_selection(tags, role)
     got = reply.value
     if "unjson" in reply.data or not isinstance(got, list):
@@ -279,7 +268,8 @@ def expect_refused(case: str, role: str, name: str, result: str, notes: list) ->
 )
 def check_roles(learner: Learner) -> str:
     selections = [*SELECTIONS, *hidden_selections()]
-    registry = learner_registry(learner)
+    # The registry built once beside the learner's code, kept there for every selection.
+    registry = learner.handle(learner.run(REGISTRY_SOURCE, result="registry", keep=True).handle)
     for tags, role in selections:
         expect_selection(learner, registry, tags, role)
     refused = learner.attempt("select_tools", registry, tags=None, role="visitor")

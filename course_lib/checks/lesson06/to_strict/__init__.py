@@ -19,13 +19,12 @@ from course_lib import schema_library
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, fail
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, raise_learner_error
+from course_lib.checks.learner import Learner
 from course_lib.checks.lesson06._roles_and_answers import (
     NOTEBOOK,
     expect_open_map_refused,
     returned_dict,
     run_on_copy,
-    shown_answer,
 )
 from course_lib.checks.lesson06.to_strict.cases import (
     DEEP_CASE,
@@ -252,20 +251,16 @@ def expect_strict(learner: Learner, case: StrictCase, *, may_refuse: bool = Fals
     __tracebackhide__ = True
     label = case_label(case.name)
     reply = run_on_copy(learner, "to_strict", "schema", case.schema)
-    if reply.raised:
-        if reply.raised_a("ValueError") and may_refuse:
-            return
-        chosen = refusal_hint(case.schema)
-        if reply.raised_a("ValueError"):
-            fail(label, Plain(text("strict_schema")), shown_answer(reply), chosen)
-        raise_learner_error(label, reply)
+    if may_refuse and reply.raised_a("ValueError"):
+        return
     wanted, unchanged = Plain(text("strict_schema")), Plain(text("unchanged_input"))
-    out = returned_dict(label, reply, case.schema, hint, wanted, unchanged)
+    refused = refusal_hint(case.schema)
+    out = returned_dict(label, reply, case.schema, hint, wanted, unchanged, refused)
     problem = structure_problem(out, case.schema)
     if problem:
         where, key = problem
         chosen = hint(key, levels=where.count(".properties."))
-        fail(label, Plain(text("strict_schema")), out, chosen, where=text("at", where=where))
+        fail(label, wanted, out, chosen, where=text("at", where=where))
     expect_meaning(label, case, out)
 
 
@@ -279,13 +274,8 @@ def expect_meaning(label: str, case: StrictCase, out: dict) -> None:
     lost = missing_kept(case.schema, out)
     if lost is not None:
         fail(label, Plain(text("kept", what=lost)), out, hint("keep"))
-    jsonschema = schema_library.load()  # slow to import: load on use
-
-    strict = jsonschema.Draft202012Validator(out)
-    original = jsonschema.Draft202012Validator(case.schema)
-    if not strict.is_valid(case.sample):
-        sample = json.dumps(case.sample, ensure_ascii=False)
-        fail(label, Plain(text("accepts", sample=sample)), out, hint("accepts"))
+    strict = expect_accepts(label, out, case.sample, hint("accepts"))
+    original = schema_library.load().Draft202012Validator(case.schema)
     for path in case.optional:
         if not strict.is_valid(_with(case.sample, path, None)):
             where = ".".join(map(str, path))
@@ -295,6 +285,17 @@ def expect_meaning(label: str, case: StrictCase, out: dict) -> None:
         if strict.is_valid(with_null) and not original.is_valid(with_null):
             where = ".".join(map(str, path))
             fail(label, Plain(text("null_refused", path=where)), out, hint("required_unchanged"))
+
+
+def expect_accepts(label: str, schema: dict, sample: Any, chosen: HintText) -> Any:
+    """A validator of ``schema`` (06.2's and 06.5's answers), which must accept ``sample``."""
+    __tracebackhide__ = True
+    jsonschema = schema_library.load()  # slow to import: load on use
+    validator = jsonschema.Draft202012Validator(schema)
+    if not validator.is_valid(sample):
+        shown = json.dumps(sample, ensure_ascii=False)
+        fail(label, Plain(text("accepts", sample=shown)), schema, chosen)
+    return validator
 
 
 @exercise(

@@ -26,7 +26,7 @@ from course_lib.checks.compare import (
     where_they_differ,
 )
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, Reply
+from course_lib.checks.learner import Learner
 from course_lib.checks.lesson06._roles_and_answers import NOTEBOOK, shown_answer
 from course_lib.checks.lesson06.tracing.cases import (
     CALLS,
@@ -220,10 +220,6 @@ def fail_masked(case: str, expected: Any, got: Any, chosen: HintText) -> None:
     fail(case, expected, shown_got, chosen, where=where)
 
 
-def read(learner: Learner, traced: dict, expression: str) -> Reply:
-    return learner.run("", result=expression, bind={"traced": traced})
-
-
 def expect_record(case: str, records: Any, index: int, call: tuple[str, Any], result: str) -> None:
     """The last of ``records`` is the record of ``call``, whose result was ``result``."""
     __tracebackhide__ = True
@@ -314,16 +310,15 @@ def check_traced_registry(learner: Learner) -> str:
     calls = [*CALLS, *hidden_calls()]
     ours = check_registry()  # no state: one copy answers every call
     records: Any = []
+    call = learner.attr(traced, "call")
     for index, (name, arguments) in enumerate(calls):
         case = call_label(name, arguments)
-        reply = learner.call(
-            learner.attr(traced, "call"), name, arguments, case=case, hints=CALL_RAISED
-        )
+        reply = learner.call(call, name, arguments, case=case, hints=CALL_RAISED)
         expected = ours.call(name, arguments)
         if reply.type != "str":
             fail(case, expected, shown_answer(reply), hint("returns"))
         expect_equal(case, expected, reply.value, hint=hint("returns"))
-        read_back = read(learner, traced, "traced.records")
+        read_back = learner.run("", result="traced.records", bind={"traced": traced})
         if "unjson" in read_back.data:
             fail(case, Plain(text("records", count=index + 1)), shown_answer(read_back),
                  hint("records_not_json"), where=read_back.data["unjson"])  # fmt: skip
