@@ -340,10 +340,7 @@ def hints(doc: str | None, summary: str, expected: dict[str, str]) -> list[Hint]
     deeper = _deeper_entry_names(lines)
 
     def missing(got: Any) -> set[str]:
-        return set(expected) - set(found(got))
-
-    def found(got: Any) -> dict[str, str]:
-        return got[1]
+        return set(expected) - set(got[1])
 
     def squashed(value: str) -> str:
         return "".join(value.split())
@@ -357,28 +354,28 @@ def hints(doc: str | None, summary: str, expected: dict[str, str]) -> list[Hint]
         (lambda g: g[0] != summary and g[0] in _colon_cuts(summary_lines), hint("colon_summary")),
         (lambda g: g[0] != summary and any(h in g[0] for h in SECTION_HEADERS),
          hint("summary_header")),
-        (lambda g: any(":" in name for name in found(g)), hint("first_colon")),
-        (lambda g: any("(" in name or ")" in name for name in found(g)), hint("drop_type")),
-        (lambda g: expected and not found(g) and "Arguments:" in lines, hint("arguments_header")),
+        (lambda g: any(":" in name for name in g[1]), hint("first_colon")),
+        (lambda g: any("(" in name or ")" in name for name in g[1]), hint("drop_type")),
+        (lambda g: expected and not g[1] and "Arguments:" in lines, hint("arguments_header")),
         (lambda g: missing(g) and all(not name.isascii() for name in missing(g)),
          hint("non_ascii_names")),
-        (lambda g: expected and not found(g) and _indented_header(doc), hint("indented_header")),
-        (lambda g: set(found(g)) - set(expected) and set(found(g)) - set(expected) <= deeper,
+        (lambda g: expected and not g[1] and _indented_header(doc), hint("indented_header")),
+        (lambda g: set(g[1]) - set(expected) and set(g[1]) - set(expected) <= deeper,
          hint("deeper_entry")),
-        (lambda g: set(found(g)) - set(expected), hint("section_end")),
-        (lambda g: set(found(g)) < set(expected) and _blank_inside_args(lines),
+        (lambda g: set(g[1]) - set(expected), hint("section_end")),
+        (lambda g: set(g[1]) < set(expected) and _blank_inside_args(lines),
          hint("blank_inside")),
-        (lambda g: set(found(g)) != set(expected), hint("every_entry")),
-        (lambda g: any(":" in expected[n] and ":" not in found(g)[n] for n in expected),
+        (lambda g: set(g[1]) != set(expected), hint("every_entry")),
+        (lambda g: any(":" in expected[n] and ":" not in g[1][n] for n in expected),
          hint("first_colon")),
-        (lambda g: any(found(g)[n] != expected[n] and found(g)[n].startswith(expected[n])
+        (lambda g: any(g[1][n] != expected[n] and g[1][n].startswith(expected[n])
                        for n in expected), hint("section_end")),
-        (lambda g: any(expected[n] != found(g)[n] and expected[n].startswith(found(g)[n])
+        (lambda g: any(expected[n] != g[1][n] and expected[n].startswith(g[1][n])
                        for n in expected), hint("continuation")),
-        (lambda g: any(v != " ".join(v.split()) for v in found(g).values())
+        (lambda g: any(v != " ".join(v.split()) for v in g[1].values())
          or g[0] != " ".join(g[0].split())
-         or any(squashed(found(g)[n]) == squashed(expected[n])
-                for n in expected if found(g)[n] != expected[n])
+         or any(squashed(g[1][n]) == squashed(expected[n])
+                for n in expected if g[1][n] != expected[n])
          or (g[0] != summary and squashed(g[0]) == squashed(summary)), hint("one_space")),
         (lambda g: g[0] != summary and len(g[0]) > len(summary), hint("summary_blank")),
         (lambda g: g[0] != summary and summary.startswith(g[0]), hint("summary_lines")),
