@@ -195,21 +195,15 @@ def mistake(function: FunctionCase, expected: dict, got: Any) -> HintText | None
     found = got.get("dict") if isinstance(got, dict) else None
     if not isinstance(found, dict):
         return hint("not_a_dict")
-    texts = [
-        text
-        for name, text in found.items()
-        if want.get(name, text) != text and text.startswith("'")
-    ]
+    texts = [text for name, text in found.items() if want.get(name, text) != text]
+    texts = [text for text in texts if text.startswith("'")]
     if "return" in found:
         return hint("no_return")
     if texts:
         return hint("strings", text=texts[0])
     if set(found) - set(want):
-        unannotated = {
-            p.name
-            for p in inspect.signature(function.value()).parameters.values()
-            if p.annotation is inspect.Parameter.empty
-        }
+        parameters = inspect.signature(function.value()).parameters.values()
+        unannotated = {p.name for p in parameters if p.annotation is inspect.Parameter.empty}
         return hint("unannotated" if set(found) & unannotated else "extra")
     return None
 

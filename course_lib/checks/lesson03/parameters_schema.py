@@ -146,14 +146,6 @@ def expected(case: FunctionCase) -> dict:
     return expected_parameters_schema(case.value(), expected_schema)
 
 
-def enum_defaults(case: FunctionCase) -> list[str]:
-    return [
-        name
-        for name, p in inspect.signature(case.value()).parameters.items()
-        if isinstance(p.default, enum.Enum)
-    ]
-
-
 # --- hidden functions ----------------------------------------------------------------------
 
 
@@ -214,7 +206,9 @@ def function_case(learner: Learner, case: FunctionCase, override: HintText | Non
         *parameters_hints(want, func),
     ]
     args, hints = (case.spec(learner),), [] if override else hints
-    return Case(case_of(case), args, want, hints, raised, override, extra=enum_defaults(case))
+    parameters = inspect.signature(func).parameters.items()
+    enums = [name for name, p in parameters if isinstance(p.default, enum.Enum)]
+    return Case(case_of(case), args, want, hints, raised, override, extra=enums)
 
 
 def judge(case: Case, got: Any, reply: Reply) -> None:
@@ -231,13 +225,13 @@ def _enum_name_default(got: Any, func: Any) -> bool:
     properties = got.get("properties") if isinstance(got, dict) else None
     if not isinstance(properties, dict):
         return False
-    for name, parameter in inspect.signature(func).parameters.items():
-        member = parameter.default
-        prop = properties.get(name)
-        if isinstance(member, enum.Enum) and member.name != member.value and isinstance(prop, dict):
-            if prop.get("default") == member.name:
-                return True
-    return False
+    return any(
+        isinstance(p.default, enum.Enum)
+        and p.default.name != p.default.value
+        and isinstance(properties.get(name), dict)
+        and properties[name].get("default") == p.default.name
+        for name, p in inspect.signature(func).parameters.items()
+    )
 
 
 def _property_hint(want: dict, got: Any) -> HintText | None:
