@@ -338,20 +338,16 @@ def schema_mistake(value: Any, source: str, expected: dict, got: Any) -> HintTex
 
 def check_annotation(learner: Learner, source: str, label: str) -> None:
     __tracebackhide__ = True
-    part = smallest_failing(learner, source) if not agrees(learner, source) else None
-    if part is None:
+    if agrees(learner, source):
         return
+    part = smallest_failing(learner, source)
     case = case_of(part)
     if part != source:
         case = translate(CASE_TEXTS, "part_of", part=case, whole=label)
     value = evaluate(part)
     expected = expected_schema(value)
-    reply = learner.call(
-        "json_type",
-        annotation(part).spec(learner),
-        case=case,
-        hints=[(lambda r: True, raised_hint(value, part))],
-    )
+    raised = [(lambda r: True, raised_hint(value, part))]
+    reply = learner.call("json_type", annotation(part).spec(learner), case=case, hints=raised)
     got = returned_json(case, reply, expected)
     where = where_they_differ(expected, got)
     fail(case, expected, got, schema_mistake(value, part, expected, got), where=where)

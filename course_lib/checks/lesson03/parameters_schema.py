@@ -254,18 +254,12 @@ def run(learner: Learner) -> str:
         for future in (False, True)
     ]
     run_cases(learner, "parameters_schema", cases, judge=judge)
-    refused = [*REFUSED, *(random_bad(rng, index) for index in range(12))]
-    expect_refusals(
-        learner,
-        "parameters_schema",
-        [
-            Refusal(case_of(case), (case.spec(learner),), [case.name, parameter], hint(key))
-            for case, parameter, key in refused
-        ],
-    )
-    return TEXTS.text(
-        "summary", visible=2 * len(VISIBLE), hidden=2 * len(hidden), refused=len(refused)
-    )
+    refused = [
+        Refusal(case_of(case), (case.spec(learner),), [case.name, parameter], hint(key))
+        for case, parameter, key in (*REFUSED, *(random_bad(rng, index) for index in range(12)))
+    ]
+    count = expect_refusals(learner, "parameters_schema", refused)
+    return TEXTS.text("summary", visible=2 * len(VISIBLE), hidden=2 * len(hidden), refused=count)
 
 
 EARLIER = (("resolve_annotations", "03.5"), ("json_type", "03.4"))
