@@ -289,34 +289,27 @@ def _indented_header(doc: str | None) -> bool:
     )
 
 
-def _blank_inside_args(lines: list[str]) -> bool:
-    """Whether a blank line sits between two indented lines of the Args section (cleaned)."""
-    inside, blank_seen = False, False
+def _args_section(lines: list[str]) -> tuple[bool, set[str]]:
+    """Of the Args section (cleaned lines): whether a blank line sits between two of its indented
+    lines, and the ``name`` of each line indented deeper than the entries that reads ``name:
+    text`` (a continuation, though it looks like an entry)."""
+    blank_inside, names = False, set()
+    inside, blank_seen, entry_indent = False, False, None
     for line in lines:
         if line and not line[0].isspace():
             inside, blank_seen = line.strip() in ("Args:", "Arguments:"), False
+            entry_indent = None
         elif inside and not line.strip():
             blank_seen = True
-        elif inside and blank_seen:
-            return True
-    return False
-
-
-def _deeper_entry_names(lines: list[str]) -> set[str]:
-    """The ``name`` of each Args line indented deeper than the entries that reads ``name: text``
-    (cleaned lines): a continuation, though it looks like an entry."""
-    names: set[str] = set()
-    inside, entry_indent = False, None
-    for line in lines:
-        if line and not line[0].isspace():
-            inside, entry_indent = line.strip() in ("Args:", "Arguments:"), None
-        elif inside and line.strip():
+        elif inside:
+            blank_inside = blank_inside or blank_seen
             indent = len(line) - len(line.lstrip())
             entry_indent = indent if entry_indent is None else entry_indent
             name, colon, _ = line.strip().partition(":")
-            if indent > entry_indent and colon and name.split("(")[0].strip().isidentifier():
-                names.add(name.split("(")[0].strip())
-    return names
+            name = name.split("(")[0].strip()
+            if indent > entry_indent and colon and name.isidentifier():
+                names.add(name)
+    return blank_inside, names
 
 
 def _colon_cuts(summary_lines: list[str]) -> set[str]:
@@ -337,7 +330,7 @@ def hints(doc: str | None, summary: str, expected: dict[str, str]) -> list[Hint]
         (i for i, line in enumerate(lines) if not line.strip() or line.strip() in SECTION_HEADERS),
         len(lines),
     )]]  # fmt: skip
-    deeper = _deeper_entry_names(lines)
+    blank_inside, deeper = _args_section(lines)
 
     def missing(got: Any) -> set[str]:
         return set(expected) - set(got[1])
@@ -363,8 +356,7 @@ def hints(doc: str | None, summary: str, expected: dict[str, str]) -> list[Hint]
         (lambda g: set(g[1]) - set(expected) and set(g[1]) - set(expected) <= deeper,
          hint("deeper_entry")),
         (lambda g: set(g[1]) - set(expected), hint("section_end")),
-        (lambda g: set(g[1]) < set(expected) and _blank_inside_args(lines),
-         hint("blank_inside")),
+        (lambda g: set(g[1]) < set(expected) and blank_inside, hint("blank_inside")),
         (lambda g: set(g[1]) != set(expected), hint("every_entry")),
         (lambda g: any(":" in expected[n] and ":" not in g[1][n] for n in expected),
          hint("first_colon")),
