@@ -58,37 +58,19 @@ def tool_of(function: FunctionCase) -> dict:
     }
 
 
-def edited(function: FunctionCase, edit: Any) -> dict:
+def edited(function: FunctionCase, required: Any = "kept", **properties: dict | None) -> dict:
+    """The tool of ``function`` with each of ``properties`` replaced (``None``: left out), and
+    ``"required"`` replaced by ``required`` (``None``: left out) unless it is ``"kept"``."""
     tool = tool_of(function)
-    edit(tool["function"]["parameters"])
+    parameters = tool["function"]["parameters"]
+    parameters["properties"].update(properties)
+    for name in [name for name, prop in properties.items() if prop is None]:
+        del parameters["properties"][name]
+    if required is None:
+        del parameters["required"]
+    elif required != "kept":
+        parameters["required"] = required
     return tool
-
-
-def _untyped_days(p: dict) -> None:
-    p["properties"]["days"] = {"description": "How many days."}
-
-
-def _chinese_drift(p: dict) -> None:
-    p["properties"]["天数"]["type"] = "string"
-    p["required"] = ["城市", "天数"]
-    del p["properties"]["详细"]
-
-
-def _days_as_number(p: dict) -> None:
-    p["properties"]["days"]["type"] = "number"
-
-
-def _nullable_days(p: dict) -> None:
-    p["properties"]["days"]["type"] = ["integer", "null"]
-
-
-def _no_required(p: dict) -> None:
-    del p["required"]
-
-
-def _described(p: dict) -> None:
-    p["properties"]["city"]["description"] = "城市名称，例如 北京。"
-    p["properties"]["unit"] = {"type": "string", "enum": ["c", "f"], "default": "f"}
 
 
 # What a visible case calls its tool, in the learner's language (``case_of``); NOTES_TOOL is
@@ -114,13 +96,18 @@ VISIBLE = (
     (SEARCH_NOTES, "NOTES_TOOL", NOTES_TOOL,
      ["extra: query", "missing: archived", "missing: keyword", "required: limit", "type: limit"]),
     (GET_WEATHER, "derived", tool_of(GET_WEATHER), []),
-    (GET_WEATHER, "untyped", edited(GET_WEATHER, _untyped_days), ["type: days"]),
-    (CHINESE, "drifted", edited(CHINESE, _chinese_drift),
-     ["missing: 详细", "required: 天数", "type: 天数"]),
-    (GET_WEATHER, "no_required", edited(GET_WEATHER, _no_required), ["required: city"]),
-    (GET_WEATHER, "described", edited(GET_WEATHER, _described), []),
-    (GET_WEATHER, "number", edited(GET_WEATHER, _days_as_number), ["type: days"]),
-    (GET_WEATHER, "nullable", edited(GET_WEATHER, _nullable_days), ["type: days"]),
+    (GET_WEATHER, "untyped", edited(GET_WEATHER, days={"description": "How many days."}),
+     ["type: days"]),
+    (CHINESE, "drifted", edited(CHINESE, ["城市", "天数"], 天数={"type": "string", "default": 3},
+                                详细=None), ["missing: 详细", "required: 天数", "type: 天数"]),
+    (GET_WEATHER, "no_required", edited(GET_WEATHER, None), ["required: city"]),
+    (GET_WEATHER, "described", edited(
+        GET_WEATHER, city={"type": "string", "description": "城市名称，例如 北京。"},
+        unit={"type": "string", "enum": ["c", "f"], "default": "f"}), []),
+    (GET_WEATHER, "number", edited(GET_WEATHER, days={"type": "number", "default": 1}),
+     ["type: days"]),
+    (GET_WEATHER, "nullable", edited(GET_WEATHER, days={"type": ["integer", "null"], "default": 1}),
+     ["type: days"]),
 )  # fmt: skip
 FIRST = case_of(SEARCH_NOTES, "NOTES_TOOL")
 
