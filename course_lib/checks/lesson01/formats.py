@@ -108,23 +108,17 @@ def expected_anthropic(tool: dict) -> dict:
 
 
 def expected_responses(tool: dict) -> dict:
-    function = tool["function"]
-    return {
-        "type": "function",
-        "name": function["name"],
-        "description": function["description"],
-        "parameters": function["parameters"],
-        "strict": False,
-    }
+    # The check's tools hold exactly "name", "description" and "parameters" in "function".
+    return {"type": "function", **tool["function"], "strict": False}
 
 
-def _schema_changed(got: dict, key: str, tool: dict) -> bool:
-    schema = got.get(key)
-    return isinstance(schema, dict) and schema != tool["function"]["parameters"]
-
-
-def _schema_not_dict(got: dict, key: str) -> bool:
-    return key in got and not isinstance(got[key], dict)
+def schema_hints(tool: dict, key: str) -> list:
+    """The mistakes either format can make with the schema, which it keeps under ``key``."""
+    return [
+        (lambda g: key in g and not isinstance(g[key], dict), hint("schema_dict")),
+        (lambda g: isinstance(g.get(key), dict) and g[key] != tool["function"]["parameters"],
+         hint("schema_unchanged")),
+    ]  # fmt: skip
 
 
 def anthropic_hints(tool: dict) -> list:
@@ -134,8 +128,7 @@ def anthropic_hints(tool: dict) -> list:
         (lambda g: "type" in g, hint("anthropic_type")),
         (lambda g: "input_schema" not in g, hint("anthropic_no_schema")),
         (lambda g: "description" not in g, hint("description")),
-        (lambda g: _schema_not_dict(g, "input_schema"), hint("schema_dict")),
-        (lambda g: _schema_changed(g, "input_schema", tool), hint("schema_unchanged")),
+        *schema_hints(tool, "input_schema"),
     ]
 
 
@@ -146,8 +139,7 @@ def responses_hints(tool: dict) -> list:
         (lambda g: "input_schema" in g, hint("responses_input_schema")),
         (lambda g: "description" not in g, hint("description")),
         (lambda g: g.get("strict") is not False, hint("strict")),
-        (lambda g: _schema_not_dict(g, "parameters"), hint("schema_dict")),
-        (lambda g: _schema_changed(g, "parameters", tool), hint("schema_unchanged")),
+        *schema_hints(tool, "parameters"),
     ]
 
 
