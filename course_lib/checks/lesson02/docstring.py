@@ -274,11 +274,6 @@ def random_docstring(rng: random.Random, names: list[str]) -> tuple[str, str, di
     return f"{first}\n{body}\n{indent}", " ".join(summary_lines), descriptions
 
 
-def hidden_docstrings(count: int = 40) -> list[tuple[str, str, dict[str, str]]]:
-    rng = hidden_rng("02.3")
-    return [random_docstring(rng, rng.sample(NAMES, rng.randint(0, 4))) for _ in range(count)]
-
-
 # --- hints ---------------------------------------------------------------------------------
 
 
@@ -398,7 +393,8 @@ def judge(case: Case, got: Any, reply: Reply) -> None:
 
 @exercise("02.3", notebook="02_reflection", title="parse_google_docstring", points=2, rules=RULES)
 def check_parse_google_docstring(learner: Learner) -> str:
-    hidden = hidden_docstrings()
+    rng = hidden_rng("02.3")
+    hidden = [random_docstring(rng, rng.sample(NAMES, rng.randint(0, 4))) for _ in range(40)]
     cases = [docstring_case(*row) for row in (*VISIBLE, *hidden)]
     run_json_cases(learner, "parse_google_docstring", cases, judge)
     return TEXTS.text("summary", visible=len(VISIBLE), hidden=len(hidden))

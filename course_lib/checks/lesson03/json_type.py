@@ -252,11 +252,6 @@ def _schemas_collide(first: Any, second: Any) -> bool:
     return any(branches.count(branch) > 1 for branch in branches)
 
 
-def hidden_annotations(count: int = 80) -> list[str]:
-    rng = hidden_rng("03.4")
-    return [random_annotation(rng) for _ in range(count)]
-
-
 # --- the smallest failing part ---------------------------------------------------------------
 
 
@@ -402,7 +397,8 @@ def check_fresh(learner: Learner, source: str) -> None:
 
 
 def run(learner: Learner) -> str:
-    hidden = hidden_annotations()
+    rng = hidden_rng("03.4")
+    hidden = [random_annotation(rng) for _ in range(80)]
     for source in (*VISIBLE, *hidden):
         check_annotation(learner, source, case_of(source))
     expect_refusals(learner, "json_type", refusals(learner, case_of, REFUSED, hint))

@@ -142,11 +142,6 @@ def random_union(rng: random.Random) -> str:
     return " | ".join(chosen)
 
 
-def hidden_unions(count: int = 30) -> list[str]:
-    rng = hidden_rng("03.1")
-    return [random_union(rng) for _ in range(count)]
-
-
 def hints(value: Any, expected: dict, json_type: Any = None) -> list[Hint]:
     branches = expected["anyOf"]
     json_type = json_type or given_json_type()
@@ -184,7 +179,8 @@ def raised_hint(value: Any, expr: str) -> list[tuple[Any, HintText]]:
 
 @exercise("03.1", notebook="03_pitfalls", title="union_schema", points=1, rules=RULES, hints=HINTS)
 def check_union_schema(learner: Learner) -> str:
-    hidden = hidden_unions()
+    rng = hidden_rng("03.1")
+    hidden = [random_union(rng) for _ in range(30)]
     run_given(
         learner,
         "union_schema",
