@@ -16,7 +16,7 @@ from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail, hidden_rng, show
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson01._values import NOTEBOOK, value_of
+from course_lib.checks.lesson01._values import NOTEBOOK, chat_tool, value_of
 
 VAGUE_DESCRIPTION = "Gets info."
 MAX_DESCRIPTION_CHARS = 300
@@ -81,20 +81,12 @@ HINTS = Catalog() | {
 hint = HINTS.hint
 
 
-SEARCH_WEB_TOOL = {
-    "type": "function",
-    "function": {
-        "name": "search_web",
-        "description": "Search the web for anything: news, facts, prices, shipping times, "
-        "opening hours.",
-        "parameters": {
-            "type": "object",
-            "properties": {"query": {"type": "string", "description": "What to search for"}},
-            "required": ["query"],
-            "additionalProperties": False,
-        },
-    },
-}
+SEARCH_WEB_TOOL = chat_tool(
+    "search_web",
+    "Search the web for anything: news, facts, prices, shipping times, opening hours.",
+    {"query": {"type": "string", "description": "What to search for"}},
+    ["query"],
+)
 ORDER_QUESTIONS = [
     "Where is my order 51234?",
     "Track my parcel 88812, please.",
@@ -125,24 +117,8 @@ HIDDEN_WEB_QUESTIONS = [
 
 def order_tool(description: str) -> dict:
     """The Chat Completions tool for ``track_order(order_number: int)`` with ``description``."""
-    return {
-        "type": "function",
-        "function": {
-            "name": "track_order",
-            "description": description,
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "order_number": {
-                        "type": "integer",
-                        "description": "The order number, e.g. 51234",
-                    }
-                },
-                "required": ["order_number"],
-                "additionalProperties": False,
-            },
-        },
-    }
+    order_number = {"type": "integer", "description": "The order number, e.g. 51234"}
+    return chat_tool("track_order", description, {"order_number": order_number}, ["order_number"])
 
 
 def routing_cases(rng: Random) -> list[tuple[str, str, dict | None]]:

@@ -25,7 +25,13 @@ from course_lib.checks.compare import (
 )
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
-from course_lib.checks.lesson01._values import CITIES, NOTEBOOK, random_word, result_json
+from course_lib.checks.lesson01._values import (
+    CITIES,
+    NOTEBOOK,
+    chat_tool,
+    random_word,
+    result_json,
+)
 from course_lib.i18n import ENGLISH, translate
 
 # Every other phrase this check shows: its case labels and its summary.
@@ -165,22 +171,10 @@ def random_tool(rng: Random) -> dict:
     }
 
 
-FORMAT_EXAMPLE = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "description": "查询城市当前天气 (current weather for a city).",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "city": {"type": "string", "description": "e.g. 北京"},
-                "unit": {"type": "string", "enum": ["c", "f"], "default": "c"},
-            },
-            "required": ["city"],
-            "additionalProperties": False,
-        },
-    },
-}
+FORMAT_EXAMPLE = chat_tool("get_weather", "查询城市当前天气 (current weather for a city).", {
+    "city": {"type": "string", "description": "e.g. 北京"},
+    "unit": {"type": "string", "enum": ["c", "f"], "default": "c"},
+}, ["city"])  # fmt: skip
 # A schema that spells out less: no "additionalProperties", and a description of its own.
 SPARSE_EXAMPLE = {
     "type": "function",
