@@ -142,10 +142,6 @@ HINTS = Catalog() | {
 hint = HINTS.hint
 
 
-def expected(case: FunctionCase) -> dict:
-    return expected_parameters_schema(case.value(), expected_schema)
-
-
 # --- hidden functions ----------------------------------------------------------------------
 
 
@@ -200,15 +196,12 @@ def function_case(learner: Learner, case: FunctionCase, override: HintText | Non
         (lambda r: case.future and any(text in r.message for text in texts), hint("future")),
         (lambda r: True, hint("must_not_raise")),
     ]
-    want = expected(case)
-    hints = [
-        (lambda g: _enum_name_default(g, func), hint("enum_name_default")),
-        *parameters_hints(want, func),
-    ]
-    args, hints = (case.spec(learner),), [] if override else hints
+    want = expected_parameters_schema(func, expected_schema)
+    enum_name = (lambda g: _enum_name_default(g, func), hint("enum_name_default"))
+    hints = [] if override else [enum_name, *parameters_hints(want, func)]
     parameters = inspect.signature(func).parameters.items()
     enums = [name for name, p in parameters if isinstance(p.default, enum.Enum)]
-    return Case(case_of(case), args, want, hints, raised, override, extra=enums)
+    return Case(case_of(case), (case.spec(learner),), want, hints, raised, override, extra=enums)
 
 
 def judge(case: Case, got: Any, reply: Reply) -> None:

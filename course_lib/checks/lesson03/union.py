@@ -16,7 +16,7 @@ from course_lib.checks import function_cases
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, HintText, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, Reply
+from course_lib.checks.learner import Learner
 from course_lib.checks.lesson03._annotation_cases import given_json_type, run_given
 from course_lib.i18n import translate
 
@@ -164,13 +164,10 @@ def hints(value: Any, expected: dict, json_type: Any = None) -> list[Hint]:
 
 def raised_hint(value: Any, expr: str) -> list[tuple[Any, HintText]]:
     origin = typing.get_origin(value)
-
-    def not_basic(reply: Reply) -> bool:
-        """A member the check's json_type marks: code mapping members itself fails there."""
-        return any("$comment" in given_json_type()(m) for m in typing.get_args(value))
-
     return [
-        (not_basic, hint("use_given")),
+        # A member the check's json_type marks: code mapping members itself fails there.
+        (lambda r: any("$comment" in given_json_type()(m) for m in typing.get_args(value)),
+         hint("use_given")),
         (lambda r: origin is types.UnionType and origin is not typing.Union, hint("union_type")),
         (lambda r: origin is typing.Union, hint("typing_union")),
         (lambda r: True, hint("must_not_raise", annotation=expr)),
