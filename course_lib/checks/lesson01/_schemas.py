@@ -175,11 +175,6 @@ def tool_parameters(tool: Any, what: str, name: str) -> dict:
         fail(case, SHAPE, outline(tool), hint(key), where=at("parameters"))
     if parameters.get("type") != "object":
         fail(case, "object", parameters.get("type"), hint("object"), where=at("parameters.type"))
-    _expect_valid_schema(case, parameters)
-    return parameters
-
-
-def _expect_valid_schema(case: str, parameters: dict) -> None:
     Draft202012Validator = schema_library.load().Draft202012Validator  # slow: load on use
     from jsonschema import SchemaError
 
@@ -191,6 +186,7 @@ def _expect_valid_schema(case: str, parameters: dict) -> None:
         chosen = hint("type_names") if type_names else hint("invalid_schema", message=exc.message)
         # Only the part of the schema that is wrong: ``where`` says where it sits.
         fail(case, plain("a_valid_schema"), exc.instance, chosen, where=where)
+    return parameters
 
 
 def expect_properties(parameters: dict, names: list[str], what: str) -> dict:
@@ -257,8 +253,6 @@ def check_tool(
     validation error points to: a missing required property, or ``property_hints[p]`` for an
     error under property ``p``."""
     __tracebackhide__ = True
-    from jsonschema.exceptions import best_match
-
     parameters = tool_parameters(value_of(learner, what), what, function)
     properties = expect_properties(parameters, list(property_hints), what)
     for name, value in defaults.items():
@@ -269,6 +263,8 @@ def check_tool(
             case, where = text("case_type", name=name), at(f"parameters.properties.{name}")
             fail(case, {"type": kind}, properties.get(name), chosen, where=where)
     validator = schema_library.load().Draft202012Validator(parameters)
+    from jsonschema.exceptions import best_match
+
     where = text("validating", what=what)
     for case in cases:
         error = best_match(validator.iter_errors(case.arguments))
