@@ -73,6 +73,11 @@ def edited(function: FunctionCase, required: Any = "kept", **properties: dict | 
     return tool
 
 
+def untyped_days(function: FunctionCase) -> dict:
+    """The tool of ``function`` where days has a description but no type."""
+    return edited(function, days={"description": "How many days."})
+
+
 # What a visible case calls its tool, in the learner's language (``case_of``); NOTES_TOOL is
 # the notebook's name for it.
 CASE_TEXTS = {
@@ -96,8 +101,7 @@ VISIBLE = (
     (SEARCH_NOTES, "NOTES_TOOL", NOTES_TOOL,
      ["extra: query", "missing: archived", "missing: keyword", "required: limit", "type: limit"]),
     (GET_WEATHER, "derived", tool_of(GET_WEATHER), []),
-    (GET_WEATHER, "untyped", edited(GET_WEATHER, days={"description": "How many days."}),
-     ["type: days"]),
+    (GET_WEATHER, "untyped", untyped_days(GET_WEATHER), ["type: days"]),
     (CHINESE, "drifted", edited(CHINESE, ["城市", "天数"], 天数={"type": "string", "default": 3},
                                 详细=None), ["missing: 详细", "required: 天数", "type: 天数"]),
     (GET_WEATHER, "no_required", edited(GET_WEATHER, None), ["required: city"]),
