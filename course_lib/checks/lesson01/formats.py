@@ -161,14 +161,10 @@ def random_tool(rng: Random) -> dict:
         parameters["required"] = names[: rng.randint(0, len(names))]
     if rng.random() < 0.6:
         parameters["additionalProperties"] = False
-    return {
-        "type": "function",
-        "function": {
-            "name": f"{random_word(rng)}_{random_word(rng)}",
-            "description": f"{random_word(rng)} {rng.choice(CITIES)}.",
-            "parameters": parameters,
-        },
-    }
+    name = f"{random_word(rng)}_{random_word(rng)}"
+    description = f"{random_word(rng)} {rng.choice(CITIES)}."
+    function = {"name": name, "description": description, "parameters": parameters}
+    return {"type": "function", "function": function}
 
 
 FORMAT_EXAMPLE = chat_tool("get_weather", "查询城市当前天气 (current weather for a city).", {

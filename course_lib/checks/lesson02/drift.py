@@ -52,10 +52,8 @@ NOTES_TOOL = {
 def tool_of(function: FunctionCase) -> dict:
     """The tool 02.2's oracle derives for ``function``: a hand-written copy that has not drifted."""
     parameters = expected_parameters_schema(function.value())
-    return {
-        "type": "function",
-        "function": {"name": function.name, "description": "A tool.", "parameters": parameters},
-    }
+    tool = {"name": function.name, "description": "A tool.", "parameters": parameters}
+    return {"type": "function", "function": tool}
 
 
 def edited(function: FunctionCase, required: Any = "kept", **properties: dict | None) -> dict:

@@ -192,14 +192,9 @@ def expected_tool(func: Any, description: str | None, summary: str, descriptions
     for name, schema in parameters["properties"].items():
         if name in descriptions:
             schema["description"] = descriptions[name]
-    return {
-        "type": "function",
-        "function": {
-            "name": func.__name__,
-            "description": summary if description is None else description,
-            "parameters": parameters,
-        },
-    }
+    description = summary if description is None else description
+    function = {"name": func.__name__, "description": description, "parameters": parameters}
+    return {"type": "function", "function": function}
 
 
 def hidden_tools(count: int = 20) -> list[tuple[FunctionCase, str | None, str, dict]]:
