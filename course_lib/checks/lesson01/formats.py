@@ -237,14 +237,8 @@ def converter_case(name: str, tool: dict) -> Case:
     return Case(label, (tool,), expected_of(tool), hints_of(tool), EXCEPTION_HINTS)
 
 
-@exercise(
-    "01.5",
-    notebook=NOTEBOOK,
-    title=HintText.of(TEXTS, "title"),
-    points=2,
-    targets=("to_anthropic", "to_responses"),
-    rules=RULES,
-)
+@exercise("01.5", notebook=NOTEBOOK, title=HintText.of(TEXTS, "title"), points=2,
+          targets=("to_anthropic", "to_responses"), rules=RULES)  # fmt: skip
 def check_formats(learner: Learner) -> str:
     rng = hidden_rng("01.5")
     tools = [FORMAT_EXAMPLE, SPARSE_EXAMPLE, *(random_tool(rng) for _ in range(10))]

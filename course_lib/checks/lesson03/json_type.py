@@ -410,14 +410,7 @@ def run(learner: Learner) -> str:
 EARLIER = (("union_schema", "03.1"), ("enum_schema", "03.2"), ("container_schema", "03.3"))
 
 
-@exercise(
-    "03.4",
-    notebook="03_pitfalls",
-    title=HintText.of(TEXTS, "title"),
-    points=2,
-    targets=("json_type",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("03.4", notebook="03_pitfalls", title=HintText.of(TEXTS, "title"), points=2,
+          targets=("json_type",), rules=RULES, hints=HINTS)  # fmt: skip
 def check_json_type(learner: Learner) -> str:
     return after_earlier(learner, "json_type", EARLIER, lambda: run(learner))

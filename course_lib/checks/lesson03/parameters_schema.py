@@ -258,13 +258,7 @@ def run(learner: Learner) -> str:
 EARLIER = (("resolve_annotations", "03.5"), ("json_type", "03.4"))
 
 
-@exercise(
-    "03.6",
-    notebook="03_pitfalls",
-    title=HintText.of(TEXTS, "title"),
-    points=2,
-    targets=("parameters_schema",),
-    rules=RULES,
-)
+@exercise("03.6", notebook="03_pitfalls", title=HintText.of(TEXTS, "title"), points=2,
+          targets=("parameters_schema",), rules=RULES)  # fmt: skip
 def check_parameters_schema(learner: Learner) -> str:
     return after_earlier(learner, "parameters_schema", EARLIER, lambda: run(learner))
