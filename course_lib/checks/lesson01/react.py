@@ -272,11 +272,7 @@ def outcome_problem(got: Any, expected: dict, text: str, tool_names: list[str], 
     if first_difference(expected, got) is None:
         return None
     answered = got.get("answer")
-    if (
-        "answer" in expected
-        and isinstance(answered, str)
-        and answered.strip() == expected["answer"]
-    ):
+    if isinstance(answered, str) and answered.strip() == expected.get("answer"):
         return expected, hint("strip")
     if "tool" in expected and got.get("tool") == expected["tool"]:
         if isinstance(got.get("arguments"), str):

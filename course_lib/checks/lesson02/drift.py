@@ -297,24 +297,16 @@ def choose_hint(got: list[str], expected: list[str], tool: dict, mine: dict) -> 
         return hint("required")
     if untyped - typed:
         return hint("untyped")
-    numbers = {
-        n
-        for n in names_of(expected, "type") - typed
-        if [mine_props[n]["type"], props.get(n, {}).get("type")]
-        in (["integer", "number"], ["number", "integer"])
-    }
+    untold = sorted(names_of(expected, "type") - typed)  # the type lines it left out
+    pairs = {n: [mine_props[n]["type"], props.get(n, {}).get("type")] for n in untold}
+    numbers = [n for n in untold if pairs[n] in (["integer", "number"], ["number", "integer"])]
     if numbers:
-        return hint("number_is_not_integer", name=sorted(numbers)[0])
-    listed = sorted(
-        n
-        for n in names_of(expected, "type") - typed
-        if isinstance(props.get(n, {}).get("type"), list)
-        and mine_props[n]["type"] in props[n]["type"]
-    )
+        return hint("number_is_not_integer", name=numbers[0])
+    listed = [n for n in untold if isinstance(pairs[n][1], list) and pairs[n][0] in pairs[n][1]]
     if listed:
-        name = listed[0]
-        theirs = json.dumps(props[name]["type"])
-        return hint("nullable_is_not_type", name=name, mine=mine_props[name]["type"], theirs=theirs)
+        name, (mine_type, their_type) = listed[0], pairs[listed[0]]
+        theirs = json.dumps(their_type)
+        return hint("nullable_is_not_type", name=name, mine=mine_type, theirs=theirs)
     if typed != names_of(expected, "type"):
         return hint("type")
     if len(got) != len(set(got)):
