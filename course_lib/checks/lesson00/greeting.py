@@ -12,29 +12,14 @@ from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
 
 RULES = (
-    Rule(
-        "returns",
-        "it **returns** the text (printing it is not returning it)",
-        case="greeting('Ada')",
-        hint="returns",
-    ),
-    Rule(
-        "exact",
-        "the text is exactly `Hello, <name>!`: a comma, one space and one exclamation mark",
-        case="greeting('Ada')",
-        hint="punctuation",
-    ),
-    Rule(
-        "name",
-        (
-            "the name appears exactly as given, every character of it, capitals and all: "
-            '`greeting("Ada")` returns `"Hello, Ada!"` and `greeting("张伟")` returns '
-            '`"Hello, 张伟!"`'
-        ),
-        case="greeting('jo娜')",
-        hint="capitals",
-    ),
-)
+    Rule("returns", "it **returns** the text (printing it is not returning it)",
+         case="greeting('Ada')", hint="returns"),
+    Rule("exact", "the text is exactly `Hello, <name>!`: a comma, one space and one exclamation "
+         "mark", case="greeting('Ada')", hint="punctuation"),
+    Rule("name", "the name appears exactly as given, every character of it, capitals and all: "
+         '`greeting("Ada")` returns `"Hello, Ada!"` and `greeting("张伟")` returns '
+         '`"Hello, 张伟!"`', case="greeting('jo娜')", hint="capitals"),
+)  # fmt: skip
 
 HINTS = Catalog() | {
     "returns": "It returned None: `return` the text instead of printing it.",

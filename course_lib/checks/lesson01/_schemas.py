@@ -11,7 +11,6 @@ error (which keyword, at which property), not from what the case was meant to te
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -176,11 +175,6 @@ def tool_parameters(tool: Any, what: str, name: str) -> dict:
         fail(case, SHAPE, outline(tool), hint(key), where=at("parameters"))
     if parameters.get("type") != "object":
         fail(case, "object", parameters.get("type"), hint("object"), where=at("parameters.type"))
-    _expect_valid_schema(case, parameters)
-    return parameters
-
-
-def _expect_valid_schema(case: str, parameters: dict) -> None:
     Draft202012Validator = schema_library.load().Draft202012Validator  # slow: load on use
     from jsonschema import SchemaError
 
@@ -192,20 +186,16 @@ def _expect_valid_schema(case: str, parameters: dict) -> None:
         chosen = hint("type_names") if type_names else hint("invalid_schema", message=exc.message)
         # Only the part of the schema that is wrong: ``where`` says where it sits.
         fail(case, plain("a_valid_schema"), exc.instance, chosen, where=where)
+    return parameters
 
 
 def expect_properties(parameters: dict, names: list[str], what: str) -> dict:
     __tracebackhide__ = True
     properties = parameters.get("properties")
-    got_names = sorted(properties) if isinstance(properties, dict) else properties
-    if got_names != sorted(names):
-        fail(
-            text("case_names", what=what),
-            sorted(names),
-            got_names,
-            hint("properties"),
-            where=at("parameters.properties"),
-        )
+    got = sorted(properties) if isinstance(properties, dict) else properties
+    if got != sorted(names):
+        where = at("parameters.properties")
+        fail(text("case_names", what=what), sorted(names), got, hint("properties"), where=where)
     return properties
 
 
@@ -216,28 +206,15 @@ def expect_default(properties: dict, name: str, value: Any) -> None:
     if not isinstance(prop, dict) or "default" not in prop:
         return
     if not json_equal(value, prop["default"]):
-        fail(
-            text("case_default", name=name),
-            value,
-            prop["default"],
-            hint("default_value", value=json.dumps(value)),
-        )
-    Draft202012Validator = schema_library.load().Draft202012Validator
-
-    if not Draft202012Validator(prop).is_valid(value):
+        chosen = hint("default_value", value=json.dumps(value))
+        fail(text("case_default", name=name), value, prop["default"], chosen)
+    if not schema_library.load().Draft202012Validator(prop).is_valid(value):
         declared = prop.get("type")
-        chosen = (
-            hint("default_fits_null", type=json.dumps(declared))
-            if value is None and isinstance(declared, str)
-            else hint("default_fits", name=name)
-        )
-        fail(
-            text("case_default_fits", name=name),
-            plain("a_fitting_default"),
-            prop,
-            chosen,
-            where=at(f"parameters.properties.{name}"),
-        )
+        chosen = hint("default_fits", name=name)
+        if value is None and isinstance(declared, str):
+            chosen = hint("default_fits_null", type=json.dumps(declared))
+        case, where = text("case_default_fits", name=name), at(f"parameters.properties.{name}")
+        fail(case, plain("a_fitting_default"), prop, chosen, where=where)
 
 
 def declares_type(schema: Any, kind: str) -> bool:
@@ -258,59 +235,12 @@ def declares_type(schema: Any, kind: str) -> bool:
     )
 
 
-def expect_type(properties: dict, name: str, kind: str, chosen: HintText) -> None:
-    """The schema of ``name`` says its type (an ``"enum"`` alone accepts the same values but
-    leaves the type unsaid)."""
-    __tracebackhide__ = True
-    prop = properties.get(name)
-    if not declares_type(prop, kind):
-        fail(
-            text("case_type", name=name),
-            {"type": kind},
-            prop,
-            chosen,
-            where=at(f"parameters.properties.{name}"),
-        )
-
-
-def run_argument_cases(
-    parameters: dict,
-    cases: Iterable[ArgumentCase],
-    *,
-    what: str,
-    function: str,
-    required: str,
-    property_hints: dict[str, str],
-) -> int:
-    """Validate every case against ``parameters``; fail at the first one judged wrongly.
-
-    A good case that is rejected gets the hint its validation error points to: a missing
-    required property, or ``property_hints[p]`` for an error under property ``p``."""
-    __tracebackhide__ = True
-    Draft202012Validator = schema_library.load().Draft202012Validator
-    from jsonschema.exceptions import best_match
-
-    validator = Draft202012Validator(parameters)
-    count = 0
-    for case in cases:
-        count += 1
-        error = best_match(validator.iter_errors(case.arguments))
-        if (error is None) == case.good:
-            continue
-        where = text("validating", what=what)
-        if case.good:
-            chosen = _rejection_hint(error, function, required, property_hints)
-            fail(case.label, plain("should_accept"), plain("rejected"), chosen, where=where)
-        fail(case.label, plain("should_reject"), plain("accepted"), case.hint, where=where)
-    return count
-
-
 def check_tool(
     learner: Learner,
     what: str,
     function: str,
     defaults: dict[str, Any],
-    cases: Iterable[ArgumentCase],
+    cases: list[ArgumentCase],
     *,
     required: str,
     property_hints: dict[str, str],
@@ -318,23 +248,33 @@ def check_tool(
 ) -> str:
     """Judge the tool ``what`` (01.1, 01.2) for ``function``: the envelope, the property names
     (those of ``property_hints``), the optional ``defaults``, the ``types`` some properties must
-    declare (name: JSON type and hint), then every argument case."""
+    declare (name: JSON type and hint), then every argument case: validated against the schema,
+    failing at the first one judged wrongly. A good case that is rejected gets the hint its
+    validation error points to: a missing required property, or ``property_hints[p]`` for an
+    error under property ``p``."""
     __tracebackhide__ = True
     parameters = tool_parameters(value_of(learner, what), what, function)
     properties = expect_properties(parameters, list(property_hints), what)
     for name, value in defaults.items():
         expect_default(properties, name, value)
     for name, (kind, chosen) in (types or {}).items():
-        expect_type(properties, name, kind, chosen)
-    count = run_argument_cases(
-        parameters,
-        cases,
-        what=what,
-        function=function,
-        required=required,
-        property_hints=property_hints,
-    )
-    return text("summary", count=count)
+        # An "enum" alone accepts the same values but leaves the type unsaid.
+        if not declares_type(properties.get(name), kind):
+            case, where = text("case_type", name=name), at(f"parameters.properties.{name}")
+            fail(case, {"type": kind}, properties.get(name), chosen, where=where)
+    validator = schema_library.load().Draft202012Validator(parameters)
+    from jsonschema.exceptions import best_match
+
+    where = text("validating", what=what)
+    for case in cases:
+        error = best_match(validator.iter_errors(case.arguments))
+        if (error is None) == case.good:
+            continue
+        if case.good:
+            chosen = _rejection_hint(error, function, required, property_hints)
+            fail(case.label, plain("should_accept"), plain("rejected"), chosen, where=where)
+        fail(case.label, plain("should_reject"), plain("accepted"), case.hint, where=where)
+    return text("summary", count=len(cases))
 
 
 def _rejection_hint(

@@ -1,4 +1,5 @@
-"""What the checks of lesson 01 share: the notebook's name, sample data, and reading a value.
+"""What the checks of lesson 01 share: the notebook's name, sample data and tools, and reading a
+value.
 
 Three exercises of this lesson are values (``WEATHER_TOOL``, ``NOTES_TOOL``,
 ``BETTER_DESCRIPTION``), not functions: the check asks the driver for the value as JSON and judges
@@ -36,6 +37,14 @@ TEXTS = Catalog() | {"plain_json": "plain JSON data"}
 
 
 hint = HINTS.hint
+
+
+def chat_tool(name: str, description: str, properties: dict, required: list[str]) -> dict:
+    """A Chat Completions tool whose arguments are ``properties`` and no others."""
+    parameters = {"type": "object", "properties": properties, "required": required}
+    parameters["additionalProperties"] = False
+    function = {"name": name, "description": description, "parameters": parameters}
+    return {"type": "function", "function": function}
 
 
 def random_word(rng: Random) -> str:

@@ -16,7 +16,7 @@ from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail, hidden_rng, show
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner
-from course_lib.checks.lesson01._values import NOTEBOOK, value_of
+from course_lib.checks.lesson01._values import NOTEBOOK, chat_tool, value_of
 
 VAGUE_DESCRIPTION = "Gets info."
 MAX_DESCRIPTION_CHARS = 300
@@ -81,20 +81,12 @@ HINTS = Catalog() | {
 hint = HINTS.hint
 
 
-SEARCH_WEB_TOOL = {
-    "type": "function",
-    "function": {
-        "name": "search_web",
-        "description": "Search the web for anything: news, facts, prices, shipping times, "
-        "opening hours.",
-        "parameters": {
-            "type": "object",
-            "properties": {"query": {"type": "string", "description": "What to search for"}},
-            "required": ["query"],
-            "additionalProperties": False,
-        },
-    },
-}
+SEARCH_WEB_TOOL = chat_tool(
+    "search_web",
+    "Search the web for anything: news, facts, prices, shipping times, opening hours.",
+    {"query": {"type": "string", "description": "What to search for"}},
+    ["query"],
+)
 ORDER_QUESTIONS = [
     "Where is my order 51234?",
     "Track my parcel 88812, please.",
@@ -125,24 +117,8 @@ HIDDEN_WEB_QUESTIONS = [
 
 def order_tool(description: str) -> dict:
     """The Chat Completions tool for ``track_order(order_number: int)`` with ``description``."""
-    return {
-        "type": "function",
-        "function": {
-            "name": "track_order",
-            "description": description,
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "order_number": {
-                        "type": "integer",
-                        "description": "The order number, e.g. 51234",
-                    }
-                },
-                "required": ["order_number"],
-                "additionalProperties": False,
-            },
-        },
-    }
+    order_number = {"type": "integer", "description": "The order number, e.g. 51234"}
+    return chat_tool("track_order", description, {"order_number": order_number}, ["order_number"])
 
 
 def routing_cases(rng: Random) -> list[tuple[str, str, dict | None]]:
@@ -177,13 +153,10 @@ def expect_text(description: object) -> str:
         fail(case, Plain(text("a_string")), Plain(show(description, limit=120)), hint(key))
     if description.strip() == VAGUE_DESCRIPTION:
         fail(case, Plain(text("a_better_one")), description, hint("vague"))
-    if len(description) > MAX_DESCRIPTION_CHARS:
-        fail(
-            case,
-            Plain(text("at_most", limit=MAX_DESCRIPTION_CHARS)),
-            Plain(text("characters", count=len(description))),
-            hint("too_long", limit=MAX_DESCRIPTION_CHARS),
-        )
+    limit = MAX_DESCRIPTION_CHARS
+    if len(description) > limit:
+        wanted, got = text("at_most", limit=limit), text("characters", count=len(description))
+        fail(case, Plain(wanted), Plain(got), hint("too_long", limit=limit))
     return description
 
 
@@ -199,16 +172,8 @@ def check_better_description(learner: Learner) -> str:
         calls, said = routed(client, question, tools)
         if calls and calls[0][0] == wanted and (arguments is None or calls[0][1] == arguments):
             continue
-        expected = (
-            text("call_with", name=wanted, arguments=one_line(arguments))
-            if arguments
-            else text("call", name=wanted)
-        )
-        got = (
-            text("call_with", name=calls[0][0], arguments=one_line(calls[0][1]))
-            if calls
-            else text("no_call", text=repr(said))
-        )
+        expected = call_text(wanted, arguments)
+        got = call_text(*calls[0]) if calls else text("no_call", text=repr(said))
         scores = explain_choice(question, tools).scores
         where = text("scores", scores=", ".join(f"{n} {s:.2f}" for n, s in scores.items()))
         key = "order_words" if wanted == "track_order" else "claims_web"
@@ -216,5 +181,8 @@ def check_better_description(learner: Learner) -> str:
     return text("summary", count=len(cases))
 
 
-def one_line(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False)
+def call_text(name: str, arguments: dict | None) -> str:
+    """A call as Expected or Got show it: with its arguments as one line of JSON, if any."""
+    if not arguments:
+        return text("call", name=name)
+    return text("call_with", name=name, arguments=json.dumps(arguments, ensure_ascii=False))

@@ -25,7 +25,13 @@ from course_lib.checks.compare import (
 )
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
-from course_lib.checks.lesson01._values import CITIES, NOTEBOOK, random_word, result_json
+from course_lib.checks.lesson01._values import (
+    CITIES,
+    NOTEBOOK,
+    chat_tool,
+    random_word,
+    result_json,
+)
 from course_lib.i18n import ENGLISH, translate
 
 # Every other phrase this check shows: its case labels and its summary.
@@ -108,23 +114,17 @@ def expected_anthropic(tool: dict) -> dict:
 
 
 def expected_responses(tool: dict) -> dict:
-    function = tool["function"]
-    return {
-        "type": "function",
-        "name": function["name"],
-        "description": function["description"],
-        "parameters": function["parameters"],
-        "strict": False,
-    }
+    # The check's tools hold exactly "name", "description" and "parameters" in "function".
+    return {"type": "function", **tool["function"], "strict": False}
 
 
-def _schema_changed(got: dict, key: str, tool: dict) -> bool:
-    schema = got.get(key)
-    return isinstance(schema, dict) and schema != tool["function"]["parameters"]
-
-
-def _schema_not_dict(got: dict, key: str) -> bool:
-    return key in got and not isinstance(got[key], dict)
+def schema_hints(tool: dict, key: str) -> list:
+    """The mistakes either format can make with the schema, which it keeps under ``key``."""
+    return [
+        (lambda g: key in g and not isinstance(g[key], dict), hint("schema_dict")),
+        (lambda g: isinstance(g.get(key), dict) and g[key] != tool["function"]["parameters"],
+         hint("schema_unchanged")),
+    ]  # fmt: skip
 
 
 def anthropic_hints(tool: dict) -> list:
@@ -134,8 +134,7 @@ def anthropic_hints(tool: dict) -> list:
         (lambda g: "type" in g, hint("anthropic_type")),
         (lambda g: "input_schema" not in g, hint("anthropic_no_schema")),
         (lambda g: "description" not in g, hint("description")),
-        (lambda g: _schema_not_dict(g, "input_schema"), hint("schema_dict")),
-        (lambda g: _schema_changed(g, "input_schema", tool), hint("schema_unchanged")),
+        *schema_hints(tool, "input_schema"),
     ]
 
 
@@ -146,8 +145,7 @@ def responses_hints(tool: dict) -> list:
         (lambda g: "input_schema" in g, hint("responses_input_schema")),
         (lambda g: "description" not in g, hint("description")),
         (lambda g: g.get("strict") is not False, hint("strict")),
-        (lambda g: _schema_not_dict(g, "parameters"), hint("schema_dict")),
-        (lambda g: _schema_changed(g, "parameters", tool), hint("schema_unchanged")),
+        *schema_hints(tool, "parameters"),
     ]
 
 
@@ -163,32 +161,16 @@ def random_tool(rng: Random) -> dict:
         parameters["required"] = names[: rng.randint(0, len(names))]
     if rng.random() < 0.6:
         parameters["additionalProperties"] = False
-    return {
-        "type": "function",
-        "function": {
-            "name": f"{random_word(rng)}_{random_word(rng)}",
-            "description": f"{random_word(rng)} {rng.choice(CITIES)}.",
-            "parameters": parameters,
-        },
-    }
+    name = f"{random_word(rng)}_{random_word(rng)}"
+    description = f"{random_word(rng)} {rng.choice(CITIES)}."
+    function = {"name": name, "description": description, "parameters": parameters}
+    return {"type": "function", "function": function}
 
 
-FORMAT_EXAMPLE = {
-    "type": "function",
-    "function": {
-        "name": "get_weather",
-        "description": "查询城市当前天气 (current weather for a city).",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "city": {"type": "string", "description": "e.g. 北京"},
-                "unit": {"type": "string", "enum": ["c", "f"], "default": "c"},
-            },
-            "required": ["city"],
-            "additionalProperties": False,
-        },
-    },
-}
+FORMAT_EXAMPLE = chat_tool("get_weather", "查询城市当前天气 (current weather for a city).", {
+    "city": {"type": "string", "description": "e.g. 北京"},
+    "unit": {"type": "string", "enum": ["c", "f"], "default": "c"},
+}, ["city"])  # fmt: skip
 # A schema that spells out less: no "additionalProperties", and a description of its own.
 SPARSE_EXAMPLE = {
     "type": "function",
@@ -255,14 +237,8 @@ def converter_case(name: str, tool: dict) -> Case:
     return Case(label, (tool,), expected_of(tool), hints_of(tool), EXCEPTION_HINTS)
 
 
-@exercise(
-    "01.5",
-    notebook=NOTEBOOK,
-    title=HintText.of(TEXTS, "title"),
-    points=2,
-    targets=("to_anthropic", "to_responses"),
-    rules=RULES,
-)
+@exercise("01.5", notebook=NOTEBOOK, title=HintText.of(TEXTS, "title"), points=2,
+          targets=("to_anthropic", "to_responses"), rules=RULES)  # fmt: skip
 def check_formats(learner: Learner) -> str:
     rng = hidden_rng("01.5")
     tools = [FORMAT_EXAMPLE, SPARSE_EXAMPLE, *(random_tool(rng) for _ in range(10))]

@@ -94,15 +94,13 @@ def argument_cases() -> list[ArgumentCase]:
         keyword = rng.choice([*CITIES, random_word(rng)])
         tags = [random_word(rng) for _ in range(rng.randint(0, 3))]
         arguments = {"keyword": keyword, "limit": rng.randint(1, 50), "tags": tags}
-        cases.append(ArgumentCase(arguments, True))
-        cases.append(
-            ArgumentCase({"keyword": keyword, "limit": rng.random() + 0.25}, False, integer)
-        )
-        cases.append(
-            ArgumentCase({"keyword": keyword, "tags": [*tags, rng.randint(0, 9)]}, False, items)
-        )
-        cases.append(ArgumentCase({"keyword": keyword, "tags": [*tags, None]}, False, null_items))
-        cases.append(ArgumentCase({"keyword": keyword, random_word(rng): 1}, False, closed))
+        cases += [
+            ArgumentCase(arguments, True),
+            ArgumentCase({"keyword": keyword, "limit": rng.random() + 0.25}, False, integer),
+            ArgumentCase({"keyword": keyword, "tags": [*tags, rng.randint(0, 9)]}, False, items),
+            ArgumentCase({"keyword": keyword, "tags": [*tags, None]}, False, null_items),
+            ArgumentCase({"keyword": keyword, random_word(rng): 1}, False, closed),
+        ]
     return cases
 
 

@@ -182,31 +182,25 @@ def expected_outcome(text: str, tool_names: list[str]) -> dict:
     name = action.group(1).strip()
     if name not in tool_names:
         return {"error": UNKNOWN}
-    found = INPUT_LINE.search(text, action.end())
-    if found is None:
-        return {"error": BAD_INPUT}
-    rest = text[found.end() :]
-    try:
-        value, _ = json.JSONDecoder().raw_decode(rest, len(rest) - len(rest.lstrip()))
-    except json.JSONDecodeError:
-        return {"error": BAD_INPUT}
+    value, _ = read_input(text)
     if not isinstance(value, dict):
         return {"error": BAD_INPUT}
     return {"tool": name, "arguments": value}
 
 
-def text_after_input(text: str) -> str:
-    """What follows the first action's JSON value (its input read as the oracle reads it)."""
+def read_input(text: str) -> tuple[Any, str]:
+    """The first action's JSON value after ``Action Input:`` and what follows it, stripped;
+    ``(None, "")`` when there is no action, no such line or no valid JSON value."""
     action = ACTION_LINE.search(text)
     found = INPUT_LINE.search(text, action.end()) if action else None
     if found is None:
-        return ""
+        return None, ""
     rest = text[found.end() :]
     try:
-        _, end = json.JSONDecoder().raw_decode(rest, len(rest) - len(rest.lstrip()))
+        value, end = json.JSONDecoder().raw_decode(rest, len(rest) - len(rest.lstrip()))
     except json.JSONDecodeError:
-        return ""
-    return rest[end:].strip()
+        return None, ""
+    return value, rest[end:].strip()
 
 
 # (text, tool names, the hint a wrong outcome gets): the visible cases, one per rule.
@@ -272,17 +266,13 @@ def outcome_problem(got: Any, expected: dict, text: str, tool_names: list[str], 
     if padded and got.get("error") == UNKNOWN and expected.get("error") != UNKNOWN:
         return expected, hint("name_spaces", name=raw, stripped=raw.strip())
     if "tool" in expected and got.get("error") == BAD_INPUT:
-        return expected, hint("one_value" if text_after_input(text) else "skip_spaces")
+        return expected, hint("one_value" if read_input(text)[1] else "skip_spaces")
     if "error" in expected:
         return error_problem(got, expected, text, tool_names, wrong)
     if first_difference(expected, got) is None:
         return None
     answered = got.get("answer")
-    if (
-        "answer" in expected
-        and isinstance(answered, str)
-        and answered.strip() == expected["answer"]
-    ):
+    if isinstance(answered, str) and answered.strip() == expected.get("answer"):
         return expected, hint("strip")
     if "tool" in expected and got.get("tool") == expected["tool"]:
         if isinstance(got.get("arguments"), str):

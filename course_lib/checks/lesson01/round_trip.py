@@ -161,23 +161,17 @@ hint = HINTS.hint
 
 
 JSON_ONLY_NAMES = ("'null'", "'true'", "'false'")  # a NameError on these: eval read JSON
+FIELDS = ("attribute 'name'", "attribute 'arguments'")  # an AttributeError on these: no .function
 EXCEPTION_HINTS = [
     (lambda r: r.raised_a("NotImplementedError"), hint("other_stub")),
     (lambda r: r.raised_a("TypeError") and "mapping" in r.message, hint("decode")),
-    (
-        lambda r: r.raised_a("NameError") and any(w in r.message for w in JSON_ONLY_NAMES),
-        hint("json_not_python"),
-    ),
+    (lambda r: r.raised_a("NameError") and any(w in r.message for w in JSON_ONLY_NAMES),
+     hint("json_not_python")),
     (lambda r: r.raised_a("TypeError") and "NoneType" in r.message, hint("none_calls")),
     (lambda r: r.raised_a("KeyError"), hint("functions_key")),
-    (
-        lambda r: (
-            r.raised_a("AttributeError")
-            and ("attribute 'name'" in r.message or "attribute 'arguments'" in r.message)
-        ),
-        hint("function_fields"),
-    ),
-]
+    (lambda r: r.raised_a("AttributeError") and any(f in r.message for f in FIELDS),
+     hint("function_fields")),
+]  # fmt: skip
 
 
 def readable(reply: Reply) -> Reply:
@@ -195,19 +189,11 @@ def check_ask_with_tools(learner: Learner) -> str:
     table = conversations(hidden_rng("01.4"))
     functions = learner.source("functions", setup=FUNCTIONS_SOURCE)
     for index, (question, policy) in enumerate(table):
-        session = learner.model(
-            policy or HeuristicPolicy(), model_name=CHECK_MODEL, seed=100 + index
-        )
-        case = case_label(question)
-        reply = learner.attempt(
-            "ask_with_tools",
-            learner.client(session),
-            question,
-            CHECK_TOOLS,
-            functions,
-            model=CHECK_MODEL,
-            foreign_stubs_fail=True,
-        )
+        policy = policy or HeuristicPolicy()
+        session = learner.model(policy, model_name=CHECK_MODEL, seed=100 + index)
+        case, client = case_label(question), learner.client(session)
+        reply = learner.attempt("ask_with_tools", client, question, CHECK_TOOLS, functions,
+                                model=CHECK_MODEL, foreign_stubs_fail=True)  # fmt: skip
         if reply.raised:
             diagnose(case, question, session.exchanges, finished=False)
             raise_learner_error(case, readable(reply), EXCEPTION_HINTS)
@@ -236,14 +222,9 @@ def diagnose(case: str, question: str, exchanges: list, *, finished: bool = True
     expect_model_and_tools(case, exchanges, CHECK_MODEL, CHECK_TOOLS, text=text, hints=hints)
     first = exchanges[0]
     user = [{"role": "user", "content": question}]
-    if first_difference(user, first.request.get("messages")) is not None:
-        fail(
-            case,
-            user,
-            first.request.get("messages"),
-            hint("first_messages"),
-            where=text("first_messages"),
-        )
+    sent = first.request.get("messages")
+    if first_difference(user, sent) is not None:
+        fail(case, user, sent, hint("first_messages"), where=text("first_messages"))
     if first.status != 200:
         fail(case, Plain(text("first_succeeds")), first.reply, hint("first_failed"))
     calls = first.reply["choices"][0]["message"].get("tool_calls") or []
@@ -284,8 +265,7 @@ def diagnose_second_request(case: str, messages: list, user: list, calls: list) 
         fail(case, expected_roles, got_roles, hint("assistant_once"), where=roles_where)
     sent_ids = [c.get("id") for c in assistants[0].get("tool_calls") or []]
     if sent_ids != ids:
-        where = text("sent_ids")
-        fail(case, ids, sent_ids, hint("assistant_unchanged"), where=where)
+        fail(case, ids, sent_ids, hint("assistant_unchanged"), where=text("sent_ids"))
     tool_messages = [m for m in messages if isinstance(m, dict) and m.get("role") == "tool"]
     if len(tool_messages) < len(calls):
         fail(case, expected_roles, got_roles, hint("every_call"), where=roles_where)

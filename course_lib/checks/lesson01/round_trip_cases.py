@@ -13,6 +13,7 @@ from random import Random
 from typing import Any
 
 from course_lib.checks.function_cases import run_source
+from course_lib.checks.lesson01._values import chat_tool
 
 CHECK_MODEL = "toy-check-model"  # not MODEL: the learner must pass ``model`` through
 TEXT_AND_CALL_QUESTION = "Is it warm in 上海 today?"
@@ -40,40 +41,16 @@ functions = {"get_weather": get_weather, "search_notes": search_notes}
 """
 
 CHECK_TOOLS = [
-    {
-        "type": "function",
-        "function": {
-            "name": "get_weather",
-            "description": "Current weather (temperature and sky) in a city.",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "city": {"type": "string", "description": "The city, e.g. 北京"},
-                    "unit": {"type": "string", "enum": ["c", "f"], "default": "c"},
-                },
-                "required": ["city"],
-                "additionalProperties": False,
-            },
-        },
-    },
-    {
-        "type": "function",
-        "function": {
-            "name": "search_notes",
-            "description": "Search my notes for a keyword.",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "keyword": {"type": "string"},
-                    "limit": {"type": "integer", "default": 5},
-                    "tags": {"type": "array", "items": {"type": "string"}},
-                },
-                "required": ["keyword"],
-                "additionalProperties": False,
-            },
-        },
-    },
-]
+    chat_tool("get_weather", "Current weather (temperature and sky) in a city.", {
+        "city": {"type": "string", "description": "The city, e.g. 北京"},
+        "unit": {"type": "string", "enum": ["c", "f"], "default": "c"},
+    }, ["city"]),
+    chat_tool("search_notes", "Search my notes for a keyword.", {
+        "keyword": {"type": "string"},
+        "limit": {"type": "integer", "default": 5},
+        "tags": {"type": "array", "items": {"type": "string"}},
+    }, ["keyword"]),
+]  # fmt: skip
 
 
 @cache

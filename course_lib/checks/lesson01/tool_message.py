@@ -151,10 +151,9 @@ def _is_text_parts(content: Any) -> bool:
 def tool_call(learner: Learner, form: str, call_id: str, arguments: dict) -> dict:
     """A call of get_weather: a value spec of the SDK's tool call object, built beside the
     learner's code, or the same call as the plain dict ``model_dump()`` gives."""
+    function = {"arguments": json.dumps(arguments, ensure_ascii=False), "name": "get_weather"}
     if form == DICT:
-        function = {"arguments": json.dumps(arguments, ensure_ascii=False), "name": "get_weather"}
         return {"id": call_id, "function": function, "type": "function"}
-    function = {"name": "get_weather", "arguments": json.dumps(arguments, ensure_ascii=False)}
     return learner.source(
         f"ChatCompletionMessageFunctionToolCall(id={call_id!r}, type='function', "
         f"function={function!r})",
@@ -193,11 +192,9 @@ def cases(rng: Random) -> list[tuple[str, str, Any, dict]]:
 def exception_hints(form: str) -> list[tuple[Callable[[Reply], bool], str]]:
     return [
         (lambda r: form == DICT and r.raised_a("AttributeError"), hint("dict_call")),
-        (
-            lambda r: form == SDK and (r.raised_a("TypeError") or r.raised_a("AttributeError")),
-            hint("sdk_call"),
-        ),
-    ]
+        (lambda r: form == SDK and (r.raised_a("TypeError") or r.raised_a("AttributeError")),
+         hint("sdk_call")),
+    ]  # fmt: skip
 
 
 def judge(case: Case, got: Any, reply: Reply) -> None:

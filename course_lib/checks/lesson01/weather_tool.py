@@ -71,8 +71,8 @@ def argument_cases() -> list[ArgumentCase]:
         ArgumentCase({"city": "北京", "unit": None}, False, enum),
     ]
     # Every near miss of "c" and "f" a hand-written enum might let in, not a random few.
-    for wrong_unit in ("C", "F", "k", "K", "", "celsius", "fahrenheit", "cf"):
-        cases.append(ArgumentCase({"city": "Paris", "unit": wrong_unit}, False, enum))
+    near_misses = ("C", "F", "k", "K", "", "celsius", "fahrenheit", "cf")
+    cases += [ArgumentCase({"city": "Paris", "unit": unit}, False, enum) for unit in near_misses]
     rng = hidden_rng("01.1")
     for _ in range(12):
         city = rng.choice([*CITIES, random_word(rng)])

@@ -274,11 +274,6 @@ def random_docstring(rng: random.Random, names: list[str]) -> tuple[str, str, di
     return f"{first}\n{body}\n{indent}", " ".join(summary_lines), descriptions
 
 
-def hidden_docstrings(count: int = 40) -> list[tuple[str, str, dict[str, str]]]:
-    rng = hidden_rng("02.3")
-    return [random_docstring(rng, rng.sample(NAMES, rng.randint(0, 4))) for _ in range(count)]
-
-
 # --- hints ---------------------------------------------------------------------------------
 
 
@@ -289,34 +284,27 @@ def _indented_header(doc: str | None) -> bool:
     )
 
 
-def _blank_inside_args(lines: list[str]) -> bool:
-    """Whether a blank line sits between two indented lines of the Args section (cleaned)."""
-    inside, blank_seen = False, False
+def _args_section(lines: list[str]) -> tuple[bool, set[str]]:
+    """Of the Args section (cleaned lines): whether a blank line sits between two of its indented
+    lines, and the ``name`` of each line indented deeper than the entries that reads ``name:
+    text`` (a continuation, though it looks like an entry)."""
+    blank_inside, names = False, set()
+    inside, blank_seen, entry_indent = False, False, None
     for line in lines:
         if line and not line[0].isspace():
             inside, blank_seen = line.strip() in ("Args:", "Arguments:"), False
+            entry_indent = None
         elif inside and not line.strip():
             blank_seen = True
-        elif inside and blank_seen:
-            return True
-    return False
-
-
-def _deeper_entry_names(lines: list[str]) -> set[str]:
-    """The ``name`` of each Args line indented deeper than the entries that reads ``name: text``
-    (cleaned lines): a continuation, though it looks like an entry."""
-    names: set[str] = set()
-    inside, entry_indent = False, None
-    for line in lines:
-        if line and not line[0].isspace():
-            inside, entry_indent = line.strip() in ("Args:", "Arguments:"), None
-        elif inside and line.strip():
+        elif inside:
+            blank_inside = blank_inside or blank_seen
             indent = len(line) - len(line.lstrip())
             entry_indent = indent if entry_indent is None else entry_indent
             name, colon, _ = line.strip().partition(":")
-            if indent > entry_indent and colon and name.split("(")[0].strip().isidentifier():
-                names.add(name.split("(")[0].strip())
-    return names
+            name = name.split("(")[0].strip()
+            if indent > entry_indent and colon and name.isidentifier():
+                names.add(name)
+    return blank_inside, names
 
 
 def _colon_cuts(summary_lines: list[str]) -> set[str]:
@@ -337,13 +325,10 @@ def hints(doc: str | None, summary: str, expected: dict[str, str]) -> list[Hint]
         (i for i, line in enumerate(lines) if not line.strip() or line.strip() in SECTION_HEADERS),
         len(lines),
     )]]  # fmt: skip
-    deeper = _deeper_entry_names(lines)
+    blank_inside, deeper = _args_section(lines)
 
     def missing(got: Any) -> set[str]:
-        return set(expected) - set(found(got))
-
-    def found(got: Any) -> dict[str, str]:
-        return got[1]
+        return set(expected) - set(got[1])
 
     def squashed(value: str) -> str:
         return "".join(value.split())
@@ -357,28 +342,27 @@ def hints(doc: str | None, summary: str, expected: dict[str, str]) -> list[Hint]
         (lambda g: g[0] != summary and g[0] in _colon_cuts(summary_lines), hint("colon_summary")),
         (lambda g: g[0] != summary and any(h in g[0] for h in SECTION_HEADERS),
          hint("summary_header")),
-        (lambda g: any(":" in name for name in found(g)), hint("first_colon")),
-        (lambda g: any("(" in name or ")" in name for name in found(g)), hint("drop_type")),
-        (lambda g: expected and not found(g) and "Arguments:" in lines, hint("arguments_header")),
+        (lambda g: any(":" in name for name in g[1]), hint("first_colon")),
+        (lambda g: any("(" in name or ")" in name for name in g[1]), hint("drop_type")),
+        (lambda g: expected and not g[1] and "Arguments:" in lines, hint("arguments_header")),
         (lambda g: missing(g) and all(not name.isascii() for name in missing(g)),
          hint("non_ascii_names")),
-        (lambda g: expected and not found(g) and _indented_header(doc), hint("indented_header")),
-        (lambda g: set(found(g)) - set(expected) and set(found(g)) - set(expected) <= deeper,
+        (lambda g: expected and not g[1] and _indented_header(doc), hint("indented_header")),
+        (lambda g: set(g[1]) - set(expected) and set(g[1]) - set(expected) <= deeper,
          hint("deeper_entry")),
-        (lambda g: set(found(g)) - set(expected), hint("section_end")),
-        (lambda g: set(found(g)) < set(expected) and _blank_inside_args(lines),
-         hint("blank_inside")),
-        (lambda g: set(found(g)) != set(expected), hint("every_entry")),
-        (lambda g: any(":" in expected[n] and ":" not in found(g)[n] for n in expected),
+        (lambda g: set(g[1]) - set(expected), hint("section_end")),
+        (lambda g: set(g[1]) < set(expected) and blank_inside, hint("blank_inside")),
+        (lambda g: set(g[1]) != set(expected), hint("every_entry")),
+        (lambda g: any(":" in expected[n] and ":" not in g[1][n] for n in expected),
          hint("first_colon")),
-        (lambda g: any(found(g)[n] != expected[n] and found(g)[n].startswith(expected[n])
+        (lambda g: any(g[1][n] != expected[n] and g[1][n].startswith(expected[n])
                        for n in expected), hint("section_end")),
-        (lambda g: any(expected[n] != found(g)[n] and expected[n].startswith(found(g)[n])
+        (lambda g: any(expected[n] != g[1][n] and expected[n].startswith(g[1][n])
                        for n in expected), hint("continuation")),
-        (lambda g: any(v != " ".join(v.split()) for v in found(g).values())
+        (lambda g: any(v != " ".join(v.split()) for v in g[1].values())
          or g[0] != " ".join(g[0].split())
-         or any(squashed(found(g)[n]) == squashed(expected[n])
-                for n in expected if found(g)[n] != expected[n])
+         or any(squashed(g[1][n]) == squashed(expected[n])
+                for n in expected if g[1][n] != expected[n])
          or (g[0] != summary and squashed(g[0]) == squashed(summary)), hint("one_space")),
         (lambda g: g[0] != summary and len(g[0]) > len(summary), hint("summary_blank")),
         (lambda g: g[0] != summary and summary.startswith(g[0]), hint("summary_lines")),
@@ -409,7 +393,8 @@ def judge(case: Case, got: Any, reply: Reply) -> None:
 
 @exercise("02.3", notebook="02_reflection", title="parse_google_docstring", points=2, rules=RULES)
 def check_parse_google_docstring(learner: Learner) -> str:
-    hidden = hidden_docstrings()
+    rng = hidden_rng("02.3")
+    hidden = [random_docstring(rng, rng.sample(NAMES, rng.randint(0, 4))) for _ in range(40)]
     cases = [docstring_case(*row) for row in (*VISIBLE, *hidden)]
     run_json_cases(learner, "parse_google_docstring", cases, judge)
     return TEXTS.text("summary", visible=len(VISIBLE), hidden=len(hidden))

@@ -52,43 +52,28 @@ NOTES_TOOL = {
 def tool_of(function: FunctionCase) -> dict:
     """The tool 02.2's oracle derives for ``function``: a hand-written copy that has not drifted."""
     parameters = expected_parameters_schema(function.value())
-    return {
-        "type": "function",
-        "function": {"name": function.name, "description": "A tool.", "parameters": parameters},
-    }
+    tool = {"name": function.name, "description": "A tool.", "parameters": parameters}
+    return {"type": "function", "function": tool}
 
 
-def edited(function: FunctionCase, edit: Any) -> dict:
+def edited(function: FunctionCase, required: Any = "kept", **properties: dict | None) -> dict:
+    """The tool of ``function`` with each of ``properties`` replaced (``None``: left out), and
+    ``"required"`` replaced by ``required`` (``None``: left out) unless it is ``"kept"``."""
     tool = tool_of(function)
-    edit(tool["function"]["parameters"])
+    parameters = tool["function"]["parameters"]
+    parameters["properties"].update(properties)
+    for name in [name for name, prop in properties.items() if prop is None]:
+        del parameters["properties"][name]
+    if required is None:
+        del parameters["required"]
+    elif required != "kept":
+        parameters["required"] = required
     return tool
 
 
-def _untyped_days(p: dict) -> None:
-    p["properties"]["days"] = {"description": "How many days."}
-
-
-def _chinese_drift(p: dict) -> None:
-    p["properties"]["天数"]["type"] = "string"
-    p["required"] = ["城市", "天数"]
-    del p["properties"]["详细"]
-
-
-def _days_as_number(p: dict) -> None:
-    p["properties"]["days"]["type"] = "number"
-
-
-def _nullable_days(p: dict) -> None:
-    p["properties"]["days"]["type"] = ["integer", "null"]
-
-
-def _no_required(p: dict) -> None:
-    del p["required"]
-
-
-def _described(p: dict) -> None:
-    p["properties"]["city"]["description"] = "城市名称，例如 北京。"
-    p["properties"]["unit"] = {"type": "string", "enum": ["c", "f"], "default": "f"}
+def untyped_days(function: FunctionCase) -> dict:
+    """The tool of ``function`` where days has a description but no type."""
+    return edited(function, days={"description": "How many days."})
 
 
 # What a visible case calls its tool, in the learner's language (``case_of``); NOTES_TOOL is
@@ -114,13 +99,17 @@ VISIBLE = (
     (SEARCH_NOTES, "NOTES_TOOL", NOTES_TOOL,
      ["extra: query", "missing: archived", "missing: keyword", "required: limit", "type: limit"]),
     (GET_WEATHER, "derived", tool_of(GET_WEATHER), []),
-    (GET_WEATHER, "untyped", edited(GET_WEATHER, _untyped_days), ["type: days"]),
-    (CHINESE, "drifted", edited(CHINESE, _chinese_drift),
-     ["missing: 详细", "required: 天数", "type: 天数"]),
-    (GET_WEATHER, "no_required", edited(GET_WEATHER, _no_required), ["required: city"]),
-    (GET_WEATHER, "described", edited(GET_WEATHER, _described), []),
-    (GET_WEATHER, "number", edited(GET_WEATHER, _days_as_number), ["type: days"]),
-    (GET_WEATHER, "nullable", edited(GET_WEATHER, _nullable_days), ["type: days"]),
+    (GET_WEATHER, "untyped", untyped_days(GET_WEATHER), ["type: days"]),
+    (CHINESE, "drifted", edited(CHINESE, ["城市", "天数"], 天数={"type": "string", "default": 3},
+                                详细=None), ["missing: 详细", "required: 天数", "type: 天数"]),
+    (GET_WEATHER, "no_required", edited(GET_WEATHER, None), ["required: city"]),
+    (GET_WEATHER, "described", edited(
+        GET_WEATHER, city={"type": "string", "description": "城市名称，例如 北京。"},
+        unit={"type": "string", "enum": ["c", "f"], "default": "f"}), []),
+    (GET_WEATHER, "number", edited(GET_WEATHER, days={"type": "number", "default": 1}),
+     ["type: days"]),
+    (GET_WEATHER, "nullable", edited(GET_WEATHER, days={"type": ["integer", "null"], "default": 1}),
+     ["type: days"]),
 )  # fmt: skip
 FIRST = case_of(SEARCH_NOTES, "NOTES_TOOL")
 
@@ -308,24 +297,16 @@ def choose_hint(got: list[str], expected: list[str], tool: dict, mine: dict) -> 
         return hint("required")
     if untyped - typed:
         return hint("untyped")
-    numbers = {
-        n
-        for n in names_of(expected, "type") - typed
-        if [mine_props[n]["type"], props.get(n, {}).get("type")]
-        in (["integer", "number"], ["number", "integer"])
-    }
+    untold = sorted(names_of(expected, "type") - typed)  # the type lines it left out
+    pairs = {n: [mine_props[n]["type"], props.get(n, {}).get("type")] for n in untold}
+    numbers = [n for n in untold if pairs[n] in (["integer", "number"], ["number", "integer"])]
     if numbers:
-        return hint("number_is_not_integer", name=sorted(numbers)[0])
-    listed = sorted(
-        n
-        for n in names_of(expected, "type") - typed
-        if isinstance(props.get(n, {}).get("type"), list)
-        and mine_props[n]["type"] in props[n]["type"]
-    )
+        return hint("number_is_not_integer", name=numbers[0])
+    listed = [n for n in untold if isinstance(pairs[n][1], list) and pairs[n][0] in pairs[n][1]]
     if listed:
-        name = listed[0]
-        theirs = json.dumps(props[name]["type"])
-        return hint("nullable_is_not_type", name=name, mine=mine_props[name]["type"], theirs=theirs)
+        name, (mine_type, their_type) = listed[0], pairs[listed[0]]
+        theirs = json.dumps(their_type)
+        return hint("nullable_is_not_type", name=name, mine=mine_type, theirs=theirs)
     if typed != names_of(expected, "type"):
         return hint("type")
     if len(got) != len(set(got)):

@@ -7,7 +7,7 @@ Rules, the case that breaks each, and the hint that names it: see ``RULES`` and 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from course_lib.checks.cases import Case
@@ -192,14 +192,9 @@ def expected_tool(func: Any, description: str | None, summary: str, descriptions
     for name, schema in parameters["properties"].items():
         if name in descriptions:
             schema["description"] = descriptions[name]
-    return {
-        "type": "function",
-        "function": {
-            "name": func.__name__,
-            "description": summary if description is None else description,
-            "parameters": parameters,
-        },
-    }
+    description = summary if description is None else description
+    function = {"name": func.__name__, "description": description, "parameters": parameters}
+    return {"type": "function", "function": function}
 
 
 def hidden_tools(count: int = 20) -> list[tuple[FunctionCase, str | None, str, dict]]:
@@ -213,9 +208,7 @@ def hidden_tools(count: int = 20) -> list[tuple[FunctionCase, str | None, str, d
             documented.append("not_a_parameter")
         doc, summary, descriptions = random_docstring(rng, documented)
         description = rng.choice([None, None, "Use this tool for 天气 questions."])
-        function = FunctionCase(
-            function.name, function.parts, function.returns, doc, function.future
-        )
+        function = replace(function, doc=doc)
         cases.append((function, description, summary, descriptions))
     return cases
 
@@ -263,22 +256,14 @@ def tool_case(
 ) -> Case:
     func = function.value()
     expected = expected_tool(func, description, summary, descriptions)
-    ignored = (
-        lambda r: r.raised_a("ValueError") and bool(description),
-        hint("use_description", description=repr(description)),
-    )
-    unknown = {repr(name) for name in descriptions} - {
-        repr(name) for name in expected["function"]["parameters"]["properties"]
-    }
-    documented_only = (
-        lambda r: r.raised_a("KeyError") and r.message in unknown,
-        hint("unknown_names"),
-    )
+    props = expected["function"]["parameters"]["properties"]
+    unknown = {repr(name) for name in descriptions if name not in props}
     raised = [
-        ignored,
-        documented_only,
+        (lambda r: r.raised_a("ValueError") and bool(description),
+         hint("use_description", description=repr(description))),
+        (lambda r: r.raised_a("KeyError") and r.message in unknown, hint("unknown_names")),
         *raised_hints(func, hint("must_not_raise")),
-    ]
+    ]  # fmt: skip
     label, args = case_of(function, description), (function.spec(learner),)
     kwargs = {"description": description}
     return Case(label, args, expected, hints(expected, description), raised, kwargs=kwargs)

@@ -6,7 +6,6 @@ Rules, the case that breaks each, and the hint that names it: see ``RULES`` and 
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from course_lib.checks import function_cases
 from course_lib.checks.cases import Case, run_cases
@@ -98,11 +97,6 @@ HINTS = Catalog(also=(function_cases.HINTS,)) | {
 }
 
 TICKET = "class Ticket:\n    'A class of our own: nothing in the type map.'\n"
-# (label, source, setup), in the order of the notebook's table.
-IN_TABLE = (
-    ("str", "str"), ("int", "int"), ("float", "float"), ("bool", "bool"), ("list", "list"),
-    ("dict", "dict"), ("None", "None"), ("type(None)", "type(None)"),
-)  # fmt: skip
 CITY_NAME = "class CityName(str):\n    'A str of our own: a subclass, not str itself.'\n"
 OUTSIDE = (
     ("complex", ""), ("bytes", ""), ("object", ""), ("Ticket", TICKET), ("tuple", ""),
@@ -114,6 +108,8 @@ LOOKALIKES = (
     ("CityName", CITY_NAME, "str", "subclass"),
     ("list[int]", "", "list", "parametrized"),
 )  # fmt: skip
+# The table of 02.1, in the notebook's order: each annotation (the case's label and source) and
+# its JSON type.
 JSON_NAMES = {
     "str": "string", "int": "integer", "float": "number", "bool": "boolean", "list": "array",
     "dict": "object", "None": "null", "type(None)": "null",
@@ -159,31 +155,21 @@ def raised_hint(label: str) -> HintText:
 @exercise("02.1", notebook="02_reflection", title="json_type", points=1, rules=RULES, hints=HINTS)
 def check_json_type(learner: Learner) -> str:
     in_table = [
-        Case(
-            f"json_type({label})",
-            (learner.source(source),),
-            expected_json_type(label),
-            hints(label),
-            raised=[(_any, raised_hint(label))],
-        )
-        for label, source in IN_TABLE
+        Case(f"json_type({label})", (learner.source(label),), expected_json_type(label),
+             hints(label), raised=[(lambda r: True, raised_hint(label))])
+        for label in JSON_NAMES
+    ]  # fmt: skip
+    lookalikes = [
+        (label, setup, hint(key, label=label, base=base, got=json.dumps(expected_json_type(base))))
+        for label, setup, base, key in LOOKALIKES
     ]
     refused = [
         *(refusal(learner, label, setup, hint("no_raise")) for label, setup in OUTSIDE),
-        *(
-            refusal(
-                learner,
-                label,
-                setup,
-                hint(key, label=label, base=base, got=json.dumps(expected_json_type(base))),
-            )
-            for label, setup, base, key in LOOKALIKES
-        ),
+        *(refusal(learner, *row) for row in lookalikes),
         refusal(learner, TEXT_ANNOTATION, "", hint("text_annotation"), names=["str"]),
     ]
-    count = run_cases(learner, "json_type", in_table) + expect_refusals(
-        learner, "json_type", refused
-    )
+    count = run_cases(learner, "json_type", in_table)
+    count += expect_refusals(learner, "json_type", refused)
     case = TEXTS.text("fresh_case")  # RULES[4].case, in the learner's language
     reply = learner.run(FRESH_CODE, result="seen", bind={"json_type": learner.target("json_type")})
     if reply.raised:
@@ -198,7 +184,3 @@ def refusal(
     """``json_type(label)`` must raise TypeError naming ``label`` (or ``names``)."""
     spec = Source(label, setup).spec(learner)
     return Refusal(f"json_type({label})", (spec,), names or [label], no_raise)
-
-
-def _any(reply: Any) -> bool:
-    return True

@@ -123,11 +123,6 @@ def random_basic_function(rng: random.Random, index: int, future: bool = False) 
     return FunctionCase(f"tool_{index}", parts, returns=rng.choice([None, "str"]), future=future)
 
 
-def hidden_functions() -> list[FunctionCase]:
-    rng = hidden_rng("02.2")
-    return [random_basic_function(rng, index, future=index % 3 == 2) for index in range(30)]
-
-
 # --- hints ---------------------------------------------------------------------------------
 
 
@@ -172,7 +167,8 @@ def guessed_for_text(expected: dict, func: Callable[..., Any]) -> Hint:
 
 
 def run(learner: Learner) -> str:
-    hidden = hidden_functions()
+    rng = hidden_rng("02.2")
+    hidden = [random_basic_function(rng, index, future=index % 3 == 2) for index in range(30)]
     cases = [function_case(learner, function) for function in (*VISIBLE, *hidden)]
     run_json_cases(learner, "parameters_schema", cases, judge)
     return TEXTS.text("summary", visible=len(VISIBLE), hidden=len(hidden))

@@ -123,31 +123,6 @@ def given_json_type() -> Any:
     return local(GIVEN, "given_json_type")
 
 
-def given_cases(
-    learner: Learner,
-    exprs: Iterable[str],
-    label: Callable[[str], str],
-    expected: Callable[[Any, Any], dict],
-    hints: Callable[[Any, dict, Any], list[Hint]],
-    raised: Callable[[Any, str], list[tuple[Any, HintText]]],
-    marked: bool = False,
-) -> list[Case]:
-    """A case of 03.1 or 03.3 for each annotation: ``target(annotation, json_type)`` with the
-    check's json_type, or (``marked``) the one that marks every member. ``expected(value,
-    json_type)`` is the oracle, ``hints(value, expected, json_type)`` the likely mistakes,
-    ``raised(value, expr)`` the hints for an exception."""
-    spec, json_type = json_type_given(learner, marked)
-    cases = []
-    for expr in exprs:
-        source = annotation(expr)
-        value = source.value()
-        want = expected(value, json_type)
-        args = (source.spec(learner), spec)
-        case_hints = hints(value, want, json_type)
-        cases.append(Case(label(expr), args, want, case_hints, raised=raised(value, expr)))
-    return cases
-
-
 def run_given(
     learner: Learner,
     target: str,
@@ -161,19 +136,26 @@ def run_given(
     raised: Callable[[Any, str], list[tuple[Any, HintText]]],
     hint: Callable[..., HintText],
 ) -> None:
-    """03.1's or 03.3's whole check: ``target`` on ``exprs`` with the check's json_type, on
-    ``marked`` with the one that marks every member (whatever goes wrong there, the hint is
-    ``use_given``), then the ``refused`` rows (see ``refusals``). ``labels``: the case label
-    with the check's json_type, and with the marking one."""
-    label, marked_label = labels
+    """03.1's or 03.3's whole check: ``target(annotation, json_type)`` on ``exprs`` with the
+    check's json_type, on ``marked`` with the one that marks every member (whatever goes wrong
+    there, the hint is ``use_given``), then the ``refused`` rows (see ``refusals``). ``labels``:
+    the case label with the check's json_type, and with the marking one; ``expected(value,
+    json_type)`` is the oracle, ``hints(value, expected, json_type)`` the likely mistakes,
+    ``raised(value, expr)`` the hints for an exception."""
     use_given = [(lambda r: True, hint("use_given"))]
-    cases = given_cases(learner, exprs, label, expected, hints, raised)
-    cases += given_cases(
-        learner, marked, marked_label, expected, hints, lambda v, e: use_given, marked=True
-    )
+    cases = []
+    for marking, label, rows in ((False, labels[0], exprs), (True, labels[1], marked)):
+        spec, json_type = json_type_given(learner, marking)
+        for expr in rows:
+            source = annotation(expr)
+            value = source.value()
+            want, args = expected(value, json_type), (source.spec(learner), spec)
+            case_raised = use_given if marking else raised(value, expr)
+            case_hints = hints(value, want, json_type)
+            cases.append(Case(label(expr), args, want, case_hints, raised=case_raised))
     run_json_cases(learner, target, cases)
     spec = json_type_given(learner)[0]
-    expect_refusals(learner, target, refusals(learner, label, refused, hint, spec))
+    expect_refusals(learner, target, refusals(learner, labels[0], refused, hint, spec))
 
 
 def refusals(

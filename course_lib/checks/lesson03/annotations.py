@@ -185,31 +185,20 @@ def random_function(rng: random.Random, index: int) -> FunctionCase:
     return function_with_classes(f"tool_{index}", tuple(parts), future, returns)
 
 
-def hidden_functions(count: int = 24) -> list[FunctionCase]:
-    rng = hidden_rng("03.5")
-    return [random_function(rng, index) for index in range(count)]
-
-
 def mistake(function: FunctionCase, expected: dict, got: Any) -> HintText | None:
     want = expected["dict"]
     found = got.get("dict") if isinstance(got, dict) else None
     if not isinstance(found, dict):
         return hint("not_a_dict")
-    texts = [
-        text
-        for name, text in found.items()
-        if want.get(name, text) != text and text.startswith("'")
-    ]
+    texts = [text for name, text in found.items() if want.get(name, text) != text]
+    texts = [text for text in texts if text.startswith("'")]
     if "return" in found:
         return hint("no_return")
     if texts:
         return hint("strings", text=texts[0])
     if set(found) - set(want):
-        unannotated = {
-            p.name
-            for p in inspect.signature(function.value()).parameters.values()
-            if p.annotation is inspect.Parameter.empty
-        }
+        parameters = inspect.signature(function.value()).parameters.values()
+        unannotated = {p.name for p in parameters if p.annotation is inspect.Parameter.empty}
         return hint("unannotated" if set(found) & unannotated else "extra")
     return None
 
@@ -269,7 +258,8 @@ def _python(texts: dict[str, str]) -> str:
 
 @exercise("03.5", notebook="03_pitfalls", title="resolve_annotations", points=1, rules=RULES)
 def check_resolve_annotations(learner: Learner) -> str:
-    hidden = hidden_functions()
+    rng = hidden_rng("03.5")
+    hidden = [random_function(rng, index) for index in range(24)]
     for function in (*VISIBLE, *hidden):
         check_function(learner, function)
     for function, missing in UNRESOLVED:

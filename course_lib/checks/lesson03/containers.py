@@ -186,11 +186,6 @@ def random_container(rng: random.Random) -> str:
     return rng.choice(["list", "tuple", "set", "frozenset", "dict", "List", "Dict", "Tuple"])
 
 
-def hidden_containers(count: int = 30) -> list[str]:
-    rng = hidden_rng("03.3")
-    return [random_container(rng) for _ in range(count)]
-
-
 def hints(value: Any, expected: dict, json_type: Any = None) -> list[Hint]:
     """Likely mistakes, most specific first (``json_type``, which 03.1's hints read, is unused)."""
     bare = not typing.get_args(value)
@@ -227,7 +222,8 @@ def raised_hints(value: Any, expr: str) -> list[tuple[Any, HintText]]:
     "03.3", notebook="03_pitfalls", title="container_schema", points=2, rules=RULES, hints=HINTS
 )
 def check_container_schema(learner: Learner) -> str:
-    hidden = hidden_containers()
+    rng = hidden_rng("03.3")
+    hidden = [random_container(rng) for _ in range(30)]
     run_given(
         learner,
         "container_schema",

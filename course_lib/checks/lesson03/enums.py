@@ -150,11 +150,6 @@ def random_case(rng: random.Random, index: int) -> Source:
     return Source(f"Choice{index}", f"class Choice{index}({base}):\n{body}")
 
 
-def hidden_cases(count: int = 30) -> list[Source]:
-    rng = hidden_rng("03.2")
-    return [random_case(rng, index) for index in range(count)]
-
-
 def hints(value: Any, expected: dict) -> list[Hint]:
     values = expected["enum"]
     members = list(value) if isinstance(value, type) else []
@@ -193,7 +188,8 @@ def enum_case(learner: Learner, source: Source) -> Case:
 
 @exercise("03.2", notebook="03_pitfalls", title="enum_schema", points=2, rules=RULES, hints=HINTS)
 def check_enum_schema(learner: Learner) -> str:
-    hidden = hidden_cases()
+    rng = hidden_rng("03.2")
+    hidden = [random_case(rng, index) for index in range(30)]
     cases = [enum_case(learner, source) for source in (*map(annotation, VISIBLE), *hidden)]
     run_json_cases(learner, "enum_schema", cases)
     expect_refusals(learner, "enum_schema", refusals(learner, case_of, REFUSED, hint))

@@ -252,11 +252,6 @@ def _schemas_collide(first: Any, second: Any) -> bool:
     return any(branches.count(branch) > 1 for branch in branches)
 
 
-def hidden_annotations(count: int = 80) -> list[str]:
-    rng = hidden_rng("03.4")
-    return [random_annotation(rng) for _ in range(count)]
-
-
 # --- the smallest failing part ---------------------------------------------------------------
 
 
@@ -338,20 +333,16 @@ def schema_mistake(value: Any, source: str, expected: dict, got: Any) -> HintTex
 
 def check_annotation(learner: Learner, source: str, label: str) -> None:
     __tracebackhide__ = True
-    part = smallest_failing(learner, source) if not agrees(learner, source) else None
-    if part is None:
+    if agrees(learner, source):
         return
+    part = smallest_failing(learner, source)
     case = case_of(part)
     if part != source:
         case = translate(CASE_TEXTS, "part_of", part=case, whole=label)
     value = evaluate(part)
     expected = expected_schema(value)
-    reply = learner.call(
-        "json_type",
-        annotation(part).spec(learner),
-        case=case,
-        hints=[(lambda r: True, raised_hint(value, part))],
-    )
+    raised = [(lambda r: True, raised_hint(value, part))]
+    reply = learner.call("json_type", annotation(part).spec(learner), case=case, hints=raised)
     got = returned_json(case, reply, expected)
     where = where_they_differ(expected, got)
     fail(case, expected, got, schema_mistake(value, part, expected, got), where=where)
@@ -406,7 +397,8 @@ def check_fresh(learner: Learner, source: str) -> None:
 
 
 def run(learner: Learner) -> str:
-    hidden = hidden_annotations()
+    rng = hidden_rng("03.4")
+    hidden = [random_annotation(rng) for _ in range(80)]
     for source in (*VISIBLE, *hidden):
         check_annotation(learner, source, case_of(source))
     expect_refusals(learner, "json_type", refusals(learner, case_of, REFUSED, hint))
@@ -418,14 +410,7 @@ def run(learner: Learner) -> str:
 EARLIER = (("union_schema", "03.1"), ("enum_schema", "03.2"), ("container_schema", "03.3"))
 
 
-@exercise(
-    "03.4",
-    notebook="03_pitfalls",
-    title=HintText.of(TEXTS, "title"),
-    points=2,
-    targets=("json_type",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("03.4", notebook="03_pitfalls", title=HintText.of(TEXTS, "title"), points=2,
+          targets=("json_type",), rules=RULES, hints=HINTS)  # fmt: skip
 def check_json_type(learner: Learner) -> str:
     return after_earlier(learner, "json_type", EARLIER, lambda: run(learner))

@@ -142,18 +142,6 @@ HINTS = Catalog() | {
 hint = HINTS.hint
 
 
-def expected(case: FunctionCase) -> dict:
-    return expected_parameters_schema(case.value(), expected_schema)
-
-
-def enum_defaults(case: FunctionCase) -> list[str]:
-    return [
-        name
-        for name, p in inspect.signature(case.value()).parameters.items()
-        if isinstance(p.default, enum.Enum)
-    ]
-
-
 # --- hidden functions ----------------------------------------------------------------------
 
 
@@ -208,13 +196,12 @@ def function_case(learner: Learner, case: FunctionCase, override: HintText | Non
         (lambda r: case.future and any(text in r.message for text in texts), hint("future")),
         (lambda r: True, hint("must_not_raise")),
     ]
-    want = expected(case)
-    hints = [
-        (lambda g: _enum_name_default(g, func), hint("enum_name_default")),
-        *parameters_hints(want, func),
-    ]
-    args, hints = (case.spec(learner),), [] if override else hints
-    return Case(case_of(case), args, want, hints, raised, override, extra=enum_defaults(case))
+    want = expected_parameters_schema(func, expected_schema)
+    enum_name = (lambda g: _enum_name_default(g, func), hint("enum_name_default"))
+    hints = [] if override else [enum_name, *parameters_hints(want, func)]
+    parameters = inspect.signature(func).parameters.items()
+    enums = [name for name, p in parameters if isinstance(p.default, enum.Enum)]
+    return Case(case_of(case), (case.spec(learner),), want, hints, raised, override, extra=enums)
 
 
 def judge(case: Case, got: Any, reply: Reply) -> None:
@@ -231,13 +218,13 @@ def _enum_name_default(got: Any, func: Any) -> bool:
     properties = got.get("properties") if isinstance(got, dict) else None
     if not isinstance(properties, dict):
         return False
-    for name, parameter in inspect.signature(func).parameters.items():
-        member = parameter.default
-        prop = properties.get(name)
-        if isinstance(member, enum.Enum) and member.name != member.value and isinstance(prop, dict):
-            if prop.get("default") == member.name:
-                return True
-    return False
+    return any(
+        isinstance(p.default, enum.Enum)
+        and p.default.name != p.default.value
+        and isinstance(properties.get(name), dict)
+        and properties[name].get("default") == p.default.name
+        for name, p in inspect.signature(func).parameters.items()
+    )
 
 
 def _property_hint(want: dict, got: Any) -> HintText | None:
@@ -260,30 +247,18 @@ def run(learner: Learner) -> str:
         for future in (False, True)
     ]
     run_cases(learner, "parameters_schema", cases, judge=judge)
-    refused = [*REFUSED, *(random_bad(rng, index) for index in range(12))]
-    expect_refusals(
-        learner,
-        "parameters_schema",
-        [
-            Refusal(case_of(case), (case.spec(learner),), [case.name, parameter], hint(key))
-            for case, parameter, key in refused
-        ],
-    )
-    return TEXTS.text(
-        "summary", visible=2 * len(VISIBLE), hidden=2 * len(hidden), refused=len(refused)
-    )
+    refused = [
+        Refusal(case_of(case), (case.spec(learner),), [case.name, parameter], hint(key))
+        for case, parameter, key in (*REFUSED, *(random_bad(rng, index) for index in range(12)))
+    ]
+    count = expect_refusals(learner, "parameters_schema", refused)
+    return TEXTS.text("summary", visible=2 * len(VISIBLE), hidden=2 * len(hidden), refused=count)
 
 
 EARLIER = (("resolve_annotations", "03.5"), ("json_type", "03.4"))
 
 
-@exercise(
-    "03.6",
-    notebook="03_pitfalls",
-    title=HintText.of(TEXTS, "title"),
-    points=2,
-    targets=("parameters_schema",),
-    rules=RULES,
-)
+@exercise("03.6", notebook="03_pitfalls", title=HintText.of(TEXTS, "title"), points=2,
+          targets=("parameters_schema",), rules=RULES)  # fmt: skip
 def check_parameters_schema(learner: Learner) -> str:
     return after_earlier(learner, "parameters_schema", EARLIER, lambda: run(learner))

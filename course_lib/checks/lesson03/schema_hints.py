@@ -26,10 +26,6 @@ HINTS = Catalog() | {
 }
 
 
-def _of(table: dict[str, str], key: str) -> HintText:
-    return HintText.of(table, key)
-
-
 def _is_null(schema: Any) -> bool:
     return schema == {"type": "null"}
 
@@ -41,28 +37,28 @@ def rules(expected: dict, got: dict) -> list[Hint]:
     nullable = len(branches) > len(members)
     return [
         (lambda g: expected == {"type": "boolean"} and g.get("type") == "integer",
-         _of(SHARED_HINTS, "bool")),
-        (lambda g: "enum" in expected and "enum" not in g, _of(enums.HINTS, "enum_missing")),
+         SHARED_HINTS.hint("bool")),
+        (lambda g: "enum" in expected and "enum" not in g, enums.hint("enum_missing")),
         (lambda g: branches and "anyOf" not in g and isinstance(g.get("type"), list),
-         _of(union.HINTS, "type_list")),
-        (lambda g: nullable and g == {"type": "string"}, _of(HINTS, "union_as_string")),
+         union.hint("type_list")),
+        (lambda g: nullable and g == {"type": "string"}, HINTS.hint("union_as_string")),
         (lambda g: nullable and ("anyOf" not in g or not any(map(_is_null, g["anyOf"]))),
-         _of(union.HINTS, "null_dropped")),
-        (lambda g: branches and "anyOf" not in g and g in members, _of(union.HINTS, "collapsed")),
+         union.hint("null_dropped")),
+        (lambda g: branches and "anyOf" not in g and g in members, union.hint("collapsed")),
         (lambda g: branches and len(g["anyOf"]) == len(branches)
-         and all(branch in branches for branch in g["anyOf"]), _of(union.HINTS, "order")),
+         and all(branch in branches for branch in g["anyOf"]), union.hint("order")),
         (lambda g: "prefixItems" in expected and "prefixItems" not in g,
-         _of(containers.HINTS, "prefix_items")),
+         containers.hint("prefix_items")),
         (lambda g: "prefixItems" in expected and any(
             g.get(key) != expected.get(key) for key in ("minItems", "maxItems", "items")),
-         _of(containers.HINTS, "tuple_length")),
+         containers.hint("tuple_length")),
         (lambda g: expected.get("uniqueItems") and not g.get("uniqueItems"),
-         _of(containers.HINTS, "unique")),
-        (lambda g: "items" in expected and "items" not in g, _of(containers.HINTS, "items")),
+         containers.hint("unique")),
+        (lambda g: "items" in expected and "items" not in g, containers.hint("items")),
         (lambda g: "additionalProperties" in expected and "additionalProperties" not in g,
-         _of(containers.HINTS, "additional")),
+         containers.hint("additional")),
         (lambda g: g == {"type": "string"} and expected != {"type": "string"},
-         _of(HINTS, "string_fallback")),
+         HINTS.hint("string_fallback")),
     ]  # fmt: skip
 
 

@@ -16,7 +16,7 @@ from course_lib.checks import function_cases
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Hint, HintText, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, Reply
+from course_lib.checks.learner import Learner
 from course_lib.checks.lesson03._annotation_cases import given_json_type, run_given
 from course_lib.i18n import translate
 
@@ -142,11 +142,6 @@ def random_union(rng: random.Random) -> str:
     return " | ".join(chosen)
 
 
-def hidden_unions(count: int = 30) -> list[str]:
-    rng = hidden_rng("03.1")
-    return [random_union(rng) for _ in range(count)]
-
-
 def hints(value: Any, expected: dict, json_type: Any = None) -> list[Hint]:
     branches = expected["anyOf"]
     json_type = json_type or given_json_type()
@@ -169,13 +164,10 @@ def hints(value: Any, expected: dict, json_type: Any = None) -> list[Hint]:
 
 def raised_hint(value: Any, expr: str) -> list[tuple[Any, HintText]]:
     origin = typing.get_origin(value)
-
-    def not_basic(reply: Reply) -> bool:
-        """A member the check's json_type marks: code mapping members itself fails there."""
-        return any("$comment" in given_json_type()(m) for m in typing.get_args(value))
-
     return [
-        (not_basic, hint("use_given")),
+        # A member the check's json_type marks: code mapping members itself fails there.
+        (lambda r: any("$comment" in given_json_type()(m) for m in typing.get_args(value)),
+         hint("use_given")),
         (lambda r: origin is types.UnionType and origin is not typing.Union, hint("union_type")),
         (lambda r: origin is typing.Union, hint("typing_union")),
         (lambda r: True, hint("must_not_raise", annotation=expr)),
@@ -184,7 +176,8 @@ def raised_hint(value: Any, expr: str) -> list[tuple[Any, HintText]]:
 
 @exercise("03.1", notebook="03_pitfalls", title="union_schema", points=1, rules=RULES, hints=HINTS)
 def check_union_schema(learner: Learner) -> str:
-    hidden = hidden_unions()
+    rng = hidden_rng("03.1")
+    hidden = [random_union(rng) for _ in range(30)]
     run_given(
         learner,
         "union_schema",
