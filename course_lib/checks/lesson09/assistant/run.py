@@ -38,12 +38,13 @@ KEYS = ("tool", "arguments", "duration_ms", "ok", "error", "result_chars")
 
 
 def plain(value):
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
     try:
         json.dumps(value)
     except (TypeError, ValueError):
         return repr(value)[:300]
-    scalar = value is None or isinstance(value, (bool, int, float, str))
-    return value if scalar or isinstance(value, dict) else repr(value)[:300]
+    return value if isinstance(value, dict) else repr(value)[:300]
 
 
 def record(item):
