@@ -17,6 +17,7 @@ from typing import Any
 
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
+from course_lib.checks.core import exercise
 from course_lib.checks.function_cases import run_source
 from course_lib.checks.learner import Learner, Reply, raise_endless, raise_learner_error
 
@@ -98,6 +99,12 @@ def is_error_result(result: str) -> bool:
     except ValueError:
         return False
     return isinstance(value, dict) and "error" in value
+
+
+def raised_with(kind: str, *parts: str) -> Callable[[Reply], bool]:
+    """An exception hint's predicate: the function raised a ``kind`` whose message holds every
+    one of ``parts``."""
+    return lambda reply: reply.raised_a(kind) and all(part in reply.message for part in parts)
 
 
 def random_questions(rng: Random, count: int) -> list[str]:
@@ -183,10 +190,10 @@ class RoundTrip:
     on a fresh session seeded from ``seed``, every request judged for its model, ``max_tokens``
     if given and the registry's tools in ``tools_format`` (``tools_key(sent, body)`` names the
     hint for other tools), the first reply's calls answered by exactly one more request, the last
-    reply's text returned. The module's ``judge_first``, ``judge_second`` and
-    ``expect_final_text`` judge the rest; its ``texts`` (whose ``"case"`` labels each case) and
+    reply's text returned (all its text blocks, for Anthropic). The module's ``judge_first`` and
+    ``judge_second`` judge the rest; its ``texts`` (whose ``"case"`` labels each case) and
     ``hints`` say what fails. With ``endless``, a function that never returns is judged on what
-    it sent, then named as endless."""
+    it sent, then named as endless. ``register`` makes it the exercise's check."""
 
     target: str
     api: str
@@ -196,11 +203,27 @@ class RoundTrip:
     hints: Catalog
     judge_first: Callable[[str, str, list, bool], tuple[bool, bool]]
     judge_second: Callable[[str, str, list], None]
-    expect_final_text: Callable[[str, list, Reply], None]
     tools_key: Callable[[Any, dict], str]
     exception_hints: list
     max_tokens: int | None = None
     endless: bool = False
+
+    def register(self, exercise_id: str, *, points: int, rules: Any, conversations: Any) -> None:
+        """Register the check of ``exercise_id``: the (question, policy or None, model) of
+        ``conversations()``, then three hidden ones (``hidden_conversations``)."""
+
+        def check(learner: Learner) -> str:
+            __tracebackhide__ = True
+            return self.run(learner, [*conversations(), *hidden_conversations(exercise_id)])
+
+        exercise(
+            exercise_id,
+            notebook=NOTEBOOK,
+            title=self.target,
+            points=points,
+            rules=rules,
+            hints=self.hints,
+        )(check)
 
     def run(self, learner: Learner, table: list[tuple[str, Any, str]]) -> str:
         """Each (question, policy or None, model) of ``table`` in turn; the summary of a pass."""
@@ -224,7 +247,7 @@ class RoundTrip:
                 self.diagnose(case, question, session.exchanges, finished=False, model=model)
                 raise_learner_error(case, reply, self.exception_hints)
             self.diagnose(case, question, session.exchanges, model=model)
-            self.expect_final_text(case, session.exchanges, reply)
+            self.expect_returned_text(case, session.exchanges[-1].reply, reply)
         return ROUND_TRIP_TEXTS.text("summary", count=len(table))
 
     def diagnose(
@@ -279,11 +302,13 @@ class RoundTrip:
             expected, got = text("requests", count=wanted), text("requests", count=count)
             fail(case, Plain(expected), Plain(got), hint(key))
 
-    def expect_returned_text(self, case: str, expected: str, reply: Reply, blocks=()) -> None:
-        """The function returned the last reply's text, ``expected``, as a ``str``; ``blocks``,
-        that reply's text blocks, name a function that returned only one of them."""
+    def expect_returned_text(self, case: str, last: dict, reply: Reply) -> None:
+        """The function returned the text of ``last``, the last reply, as a ``str``; an Anthropic
+        reply's text blocks name a function that returned only one of them."""
         __tracebackhide__ = True
         hint = self.hints.hint
+        expected = (text_of_message if self.api == "anthropic" else text_of_response)(last)
+        blocks = [b.get("text") for b in last.get("content") or [] if b.get("type") == "text"]
         if reply.type != "str":
             data = reply.data
             shown = Plain(data.get("repr", "")[:200]) if "unjson" in data else reply.value

@@ -20,21 +20,18 @@ from typing import Any
 
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import fail
-from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, Reply
+from course_lib.checks.core import Rule
 from course_lib.checks.lesson07._registry import (
     CHECK_MODEL,
     MORE_QUESTION,
-    NOTEBOOK,
     REASONING_MODEL,
     ROUND_TRIP_HINTS,
     ROUND_TRIP_TEXTS,
     WEATHER_QUESTION,
     RoundTrip,
     asks_for_more,
-    hidden_conversations,
     labeller,
-    text_of_message,
+    raised_with,
 )
 from course_lib.checks.lesson07.anthropic_round_trip.blocks import is_the_question
 from course_lib.checks.lesson07.anthropic_round_trip.results import HINTS as RESULT_HINTS
@@ -148,22 +145,11 @@ hint = HINTS.hint
 
 
 EXCEPTION_HINTS = [
-    (lambda r: r.raised_a("TypeError") and "max_tokens" in r.message, hint("max_tokens_missing")),
-    (
-        lambda r: r.raised_a("TypeError") and "must be str, bytes or bytearray" in r.message,
-        hint("input_is_dict"),
-    ),
-    (lambda r: r.raised_a("AttributeError") and "'choices'" in r.message, hint("not_openai")),
-    (
-        lambda r: (
-            r.raised_a("AttributeError") and "Thinking" in r.message and "'text'" in r.message
-        ),
-        hint("thinking_no_text"),
-    ),
-    (
-        lambda r: r.raised_a("AttributeError") and "'ThinkingBlock'" in r.message,
-        hint("thinking_block_read"),
-    ),
+    (raised_with("TypeError", "max_tokens"), hint("max_tokens_missing")),
+    (raised_with("TypeError", "must be str, bytes or bytearray"), hint("input_is_dict")),
+    (raised_with("AttributeError", "'choices'"), hint("not_openai")),
+    (raised_with("AttributeError", "Thinking", "'text'"), hint("thinking_no_text")),
+    (raised_with("AttributeError", "'ThinkingBlock'"), hint("thinking_block_read")),
 ]
 
 
@@ -212,27 +198,7 @@ def conversations() -> list[tuple[str, Any, str]]:
         ("Hello!", None, REASONING_MODEL),
         (BLOCKS_QUESTION, ScriptedPolicy([list(both), in_blocks]), plain),
     ]
-    return cases + hidden_conversations("07.3")
-
-
-@exercise(
-    "07.3",
-    notebook=NOTEBOOK,
-    title="anthropic_round_trip",
-    points=3,
-    targets=("anthropic_round_trip",),
-    rules=RULES,
-    hints=HINTS,
-)
-def check_anthropic_round_trip(learner: Learner) -> str:
-    return ROUND_TRIP.run(learner, conversations())
-
-
-def expect_final_text(case: str, exchanges: list, reply: Reply) -> None:
-    __tracebackhide__ = True
-    content = exchanges[-1].reply.get("content") or []
-    texts = [b.get("text") for b in content if b.get("type") == "text"]
-    ROUND_TRIP.expect_returned_text(case, text_of_message(exchanges[-1].reply), reply, texts)
+    return cases
 
 
 def openai_tools_key(sent: Any, body: dict) -> str:
@@ -265,9 +231,9 @@ ROUND_TRIP = RoundTrip(
     hints=HINTS,
     judge_first=judge_first,
     judge_second=diagnose_second_request,
-    expect_final_text=expect_final_text,
     tools_key=openai_tools_key,
     exception_hints=EXCEPTION_HINTS,
     max_tokens=MAX_TOKENS,
     endless=True,
 )
+ROUND_TRIP.register("07.3", points=3, rules=RULES, conversations=conversations)

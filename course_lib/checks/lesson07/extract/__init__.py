@@ -24,7 +24,12 @@ from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.function_cases import run_source
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
-from course_lib.checks.lesson07._registry import CHECK_MODEL, NOTEBOOK, text_of_message
+from course_lib.checks.lesson07._registry import (
+    CHECK_MODEL,
+    NOTEBOOK,
+    raised_with,
+    text_of_message,
+)
 from course_lib.checks.lesson07.extract.requests import HINTS as REQUEST_HINTS
 from course_lib.checks.lesson07.extract.requests import (
     MAX_TOKENS,
@@ -167,18 +172,8 @@ hint = HINTS.hint
 
 
 EXCEPTION_HINTS = [
-    (
-        lambda r: r.raised_a("AttributeError") and "'Anthropic' object" in r.message,
-        hint("anthropic_client"),
-    ),
-    (
-        lambda r: (
-            r.raised_a("AttributeError")
-            and "'OpenAI' object" in r.message
-            and "'messages'" in r.message
-        ),
-        hint("openai_client"),
-    ),
+    (raised_with("AttributeError", "'Anthropic' object"), hint("anthropic_client")),
+    (raised_with("AttributeError", "'OpenAI' object", "'messages'"), hint("openai_client")),
 ]
 
 
