@@ -24,6 +24,7 @@ from course_lib.checks.learner import Learner, Reply, raise_endless, raise_learn
 NOTEBOOK = "07_other_protocols"
 CHECK_MODEL = "toy-check-model"  # not MODEL: the learner must pass ``model`` through
 REASONING_MODEL = "local-toy-reasoning"
+MAX_TOKENS = 1024  # what 07.3 and 07.4 ask an Anthropic request for
 
 # What 07.1's and 07.3's checks both say (each module's own catalog falls back on these).
 ROUND_TRIP_TEXTS = Catalog() | {
@@ -187,17 +188,17 @@ def replaced(value: Any, names: dict[str, str]) -> Any:
 @dataclass(frozen=True)
 class RoundTrip:
     """07.1's or 07.3's check with what the two share written once: ``target`` asked over ``api``
-    on a fresh session seeded from ``seed``, every request judged for its model, ``max_tokens``
-    if given and the registry's tools in ``tools_format`` (``tools_key(sent, body)`` names the
-    hint for other tools), the first reply's calls answered by exactly one more request, the last
-    reply's text returned (all its text blocks, for Anthropic). The module's ``judge_first`` and
-    ``judge_second`` judge the rest; its ``texts`` (whose ``"case"`` labels each case) and
-    ``hints`` say what fails. With ``endless``, a function that never returns is judged on what
-    it sent, then named as endless. ``register`` makes it the exercise's check."""
+    (``"openai"``'s Responses or ``"anthropic"``) on a fresh session seeded from ``seed``, every
+    request judged for its model, the registry's tools in the API's format (``tools_key(sent,
+    body)`` names the hint for other tools) and, for Anthropic, ``max_tokens``, the first reply's
+    calls answered by exactly one more request, the last reply's text returned (all its text
+    blocks, for Anthropic). The module's ``judge_first`` and ``judge_second`` judge the rest; its
+    ``texts`` (whose ``"case"`` labels each case) and ``hints`` say what fails. For Anthropic, a
+    function that never returns is judged on what it sent, then named as endless. ``register``
+    makes it the exercise's check."""
 
     target: str
     api: str
-    tools_format: str
     seed: int
     texts: Catalog
     hints: Catalog
@@ -205,8 +206,6 @@ class RoundTrip:
     judge_second: Callable[[str, str, list], None]
     tools_key: Callable[[Any, dict], str]
     exception_hints: list
-    max_tokens: int | None = None
-    endless: bool = False
 
     def register(self, exercise_id: str, *, points: int, rules: Any, conversations: Any) -> None:
         """Register the check of ``exercise_id``: the (question, policy or None, model) of
@@ -235,7 +234,8 @@ class RoundTrip:
                 policy or HeuristicPolicy(), model_name=CHECK_MODEL, seed=self.seed + index
             )
             case = labeller(self.texts)(question, model)
-            options = {"case": case, "endless_returns": True} if self.endless else {}
+            endless = self.api == "anthropic"
+            options = {"case": case, "endless_returns": True} if endless else {}
             client = learner.client(session, api=self.api)
             reply = learner.attempt(
                 self.target, client, registry_spec(learner), question, model=model, **options
@@ -273,15 +273,14 @@ class RoundTrip:
             return False
         if not exchanges:
             fail(case, Plain(text("a_request")), Plain(text("no_request")), hint("no_request"))
-        expected_tools = tools(self.tools_format)
+        expected_tools = tools("anthropic" if self.api == "anthropic" else "responses")
         for number, exchange in enumerate(exchanges, start=1):
             where = text("request_number", number=number, count=len(exchanges))
             body = exchange.request
             if body.get("model") != model:
                 fail(case, model, body.get("model"), hint("model"), where=where)
-            wanted = self.max_tokens
-            if wanted is not None and body.get("max_tokens") != wanted:
-                fail(case, wanted, body.get("max_tokens"), hint("max_tokens"), where=where)
+            if self.api == "anthropic" and body.get("max_tokens") != MAX_TOKENS:
+                fail(case, MAX_TOKENS, body.get("max_tokens"), hint("max_tokens"), where=where)
             if body.get("tools") != expected_tools:
                 got = body["tools"] if "tools" in body else Plain(text("no_tools"))
                 key = self.tools_key(body.get("tools"), body)

@@ -240,26 +240,23 @@ def hints(expected: list[dict]) -> list[tuple]:
                 moved[index:end] = [*moved[index + 1 : end], item]
         return moved
 
-    def kinds(items: list, kind: str) -> list[dict]:
-        return [i for i in items if isinstance(i, dict) and i.get("type") == kind]
-
     def messages_of(items: list) -> list:
         return [(i.get("role"), i.get("content")) for i in items_of(items, "message")]
 
     def bad_output(got: list) -> bool:
-        outputs = kinds(got, "function_call_output")
+        outputs = items_of(got, "function_call_output")
         wrong_keys = any(
             "output" not in i or "call_id" not in i or "tool_call_id" in i for i in outputs
         )
-        return wrong_keys or len(outputs) < len(kinds(expected, "function_call_output"))
+        return wrong_keys or len(outputs) < len(items_of(expected, "function_call_output"))
 
     def call_ids(items: list) -> list:
-        paired = kinds(items, "function_call") + kinds(items, "function_call_output")
+        paired = items_of(items, "function_call") + items_of(items, "function_call_output")
         return sorted(f"{i['type']} {i.get('call_id')}" for i in paired)
 
     def reencoded(got: list) -> bool:
-        sent = [i.get("arguments") for i in kinds(got, "function_call")]
-        wanted = [i["arguments"] for i in kinds(expected, "function_call")]
+        sent = [i.get("arguments") for i in items_of(got, "function_call")]
+        wanted = [i["arguments"] for i in items_of(expected, "function_call")]
         return sorted(map(str, sent)) != sorted(wanted)
 
     def extra_keys(got: list) -> str:
@@ -295,16 +292,19 @@ def hints(expected: list[dict]) -> list[tuple]:
             lambda got: any(not i.get("content") for i in items_of(got, "message")),
             hint("empty_message"),
         ),
-        (lambda got: any("function" in i for i in kinds(got, "function_call")), hint("flat_call")),
+        (
+            lambda got: any("function" in i for i in items_of(got, "function_call")),
+            hint("flat_call"),
+        ),
         (
             lambda got: any("call_id" not in i for i in items_of(got, "function_call")),
             hint("call_id_key"),
         ),
-        (lambda got: any("id" in i for i in kinds(got, "function_call")), hint("item_id")),
+        (lambda got: any("id" in i for i in items_of(got, "function_call")), hint("item_id")),
         (bad_output, hint("tool_role")),
         (
             lambda got: any(
-                not isinstance(i.get("output"), str) for i in kinds(got, "function_call_output")
+                not isinstance(i.get("output"), str) for i in items_of(got, "function_call_output")
             ),
             hint("output_string"),
         ),

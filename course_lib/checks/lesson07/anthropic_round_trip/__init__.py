@@ -37,7 +37,6 @@ from course_lib.checks.lesson07.anthropic_round_trip.blocks import is_the_questi
 from course_lib.checks.lesson07.anthropic_round_trip.results import HINTS as RESULT_HINTS
 from course_lib.checks.lesson07.anthropic_round_trip.results import diagnose_second_request
 
-MAX_TOKENS = 1024
 TEXTS = Catalog(also=(ROUND_TRIP_TEXTS,)) | {
     "case": "anthropic_round_trip(client, registry, {question}, model={model})",
     "the_tools": 'registry.schemas(format="anthropic")',
@@ -225,7 +224,6 @@ def judge_first(case: str, question: str, exchanges: list, finished: bool) -> tu
 ROUND_TRIP = RoundTrip(
     "anthropic_round_trip",
     api="anthropic",
-    tools_format="anthropic",
     seed=730,
     texts=TEXTS,
     hints=HINTS,
@@ -233,7 +231,5 @@ ROUND_TRIP = RoundTrip(
     judge_second=diagnose_second_request,
     tools_key=openai_tools_key,
     exception_hints=EXCEPTION_HINTS,
-    max_tokens=MAX_TOKENS,
-    endless=True,
 )
 ROUND_TRIP.register("07.3", points=3, rules=RULES, conversations=conversations)

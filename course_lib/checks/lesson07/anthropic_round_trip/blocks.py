@@ -1,5 +1,6 @@
-"""Reading Anthropic messages as the 07.3 check needs them: which blocks a message holds, the
-parts of a block that must come back unchanged, and whether a message is just the question."""
+"""Reading Anthropic messages as the 07.3 check needs them: the parts of a block that must come
+back unchanged, whether a message is just the question, and whether content is a result's text
+in blocks."""
 
 from __future__ import annotations
 
@@ -30,17 +31,6 @@ def is_text_blocks_of(content: Any, result: str) -> bool:
         return False
     texts = [b.get("text") for b in content if b.get("type") == "text"]
     return len(texts) == len(content) and "".join(map(str, texts)) == result
-
-
-def roles(messages: list) -> list:
-    return [m.get("role") if isinstance(m, dict) else m for m in messages]
-
-
-def blocks(message: Any, kind: str) -> list[dict]:
-    content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(content, list):
-        return []
-    return [b for b in content if isinstance(b, dict) and b.get("type") == kind]
 
 
 def essential(block: dict) -> dict:

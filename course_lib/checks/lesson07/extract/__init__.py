@@ -26,16 +26,13 @@ from course_lib.checks.function_cases import run_source
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
 from course_lib.checks.lesson07._registry import (
     CHECK_MODEL,
+    MAX_TOKENS,
     NOTEBOOK,
     raised_with,
     text_of_message,
 )
 from course_lib.checks.lesson07.extract.requests import HINTS as REQUEST_HINTS
-from course_lib.checks.lesson07.extract.requests import (
-    MAX_TOKENS,
-    diagnose_anthropic_request,
-    diagnose_request,
-)
+from course_lib.checks.lesson07.extract.requests import diagnose_anthropic_request, diagnose_request
 
 MODELS_SOURCE = """\
 from pydantic import BaseModel
@@ -81,12 +78,9 @@ text = TEXTS.text
 
 
 def case_label(sample: str, model_class: str, reply: str | None = None, api: str = "openai") -> str:
-    if api == "anthropic":
-        key = "case_anthropic" if reply is None else "case_cut"
-    else:
-        key = "case" if reply is None else "case_bad"
+    keys = ("case_anthropic", "case_cut") if api == "anthropic" else ("case", "case_bad")
     fields = {"text": repr(sample), "model_class": model_class, "model": repr(CHECK_MODEL)}
-    return text(key, **fields, reply=repr(reply))
+    return text(keys[reply is not None], **fields, reply=repr(reply))
 
 
 PERSON_TEXT = "张三住在北京，今年30岁。"

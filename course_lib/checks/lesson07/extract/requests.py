@@ -12,9 +12,8 @@ from typing import Any
 
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail
-from course_lib.checks.lesson07._registry import CHECK_MODEL
+from course_lib.checks.lesson07._registry import CHECK_MODEL, MAX_TOKENS
 
-MAX_TOKENS = 1024
 TEXTS = Catalog() | {
     "anthropic_format": "a request with output_config.format (a json_schema made from {model})",
     "a_request": "a request to the model",

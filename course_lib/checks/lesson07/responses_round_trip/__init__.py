@@ -217,7 +217,6 @@ def only_strict_differs(sent: Any) -> bool:
 ROUND_TRIP = RoundTrip(
     "responses_round_trip",
     api="openai",
-    tools_format="responses",
     seed=700,
     texts=TEXTS,
     hints=HINTS,
