@@ -332,13 +332,7 @@ changed = messages != given
 
 
 @exercise(
-    "07.2",
-    notebook=NOTEBOOK,
-    title="chat_to_responses_input",
-    points=2,
-    targets=("chat_to_responses_input",),
-    rules=RULES,
-    hints=HINTS,
+    "07.2", notebook=NOTEBOOK, title="chat_to_responses_input", points=2, rules=RULES, hints=HINTS
 )
 def check_chat_to_responses_input(learner: Learner) -> str:
     visible = [TEXT_ONLY, ROUND_TRIP, TEXT_AND_CALL]

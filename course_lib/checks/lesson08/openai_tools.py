@@ -189,13 +189,7 @@ _ALLOWED_TEXT = re.compile(r"[A-Za-z0-9_-]*")
 
 
 @exercise(
-    "08.2",
-    notebook=NOTEBOOK,
-    title="mcp_tools_to_openai",
-    points=2,
-    targets=("mcp_tools_to_openai",),
-    rules=RULES,
-    hints=HINTS,
+    "08.2", notebook=NOTEBOOK, title="mcp_tools_to_openai", points=2, rules=RULES, hints=HINTS
 )
 def check_mcp_tools_to_openai(learner: Learner) -> str:
     cases = [*VISIBLE, *hidden_cases(hidden_rng("08.2"))]

@@ -192,15 +192,7 @@ hint = HINTS.hint
 ASK = "reports = serve_structured(structured_result, cases)"
 
 
-@exercise(
-    "08.4",
-    notebook=NOTEBOOK,
-    title="structured_result",
-    points=2,
-    targets=("structured_result",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("08.4", notebook=NOTEBOOK, title="structured_result", points=2, rules=RULES, hints=HINTS)
 def check_structured_result(learner: Learner) -> str:
     cases = [*VISIBLE, *hidden_cases(hidden_rng("08.4"))]
     reply = learner.run(

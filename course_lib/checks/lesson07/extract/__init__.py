@@ -223,15 +223,7 @@ def cases() -> list[tuple[str, str, str | None, str]]:
     return table
 
 
-@exercise(
-    "07.4",
-    notebook=NOTEBOOK,
-    title="extract",
-    points=2,
-    targets=("extract",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("07.4", notebook=NOTEBOOK, title="extract", points=2, rules=RULES, hints=HINTS)
 def check_extract(learner: Learner) -> str:
     from course_lib.local_model import HeuristicPolicy, ScriptedPolicy
 

@@ -139,15 +139,7 @@ CONVERSE = "outcome = connection.converse(agent, client, question, model=model)"
 CLOSE = "connection.close()"
 
 
-@exercise(
-    "08.3",
-    notebook=NOTEBOOK,
-    title="run_agent_with_mcp",
-    points=3,
-    targets=("run_agent_with_mcp",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("08.3", notebook=NOTEBOOK, title="run_agent_with_mcp", points=3, rules=RULES, hints=HINTS)
 def check_run_agent_with_mcp(learner: Learner) -> str:
     from course_lib.mcp_servers.notes_book import NotesBook
 

@@ -166,15 +166,7 @@ EXCEPTION_HINTS = [
 ASK = "report = serve_and_ask(serve_registry(registry), calls)"
 
 
-@exercise(
-    "08.1",
-    notebook=NOTEBOOK,
-    title="serve_registry",
-    points=3,
-    targets=("serve_registry",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("08.1", notebook=NOTEBOOK, title="serve_registry", points=3, rules=RULES, hints=HINTS)
 def check_serve_registry(learner: Learner) -> str:
     cases = [visible_case(), *hidden_cases(hidden_rng("08.1"))]
     for case in cases:
