@@ -78,11 +78,6 @@ def _registry() -> Any:
     return run_source(REGISTRY_SOURCE, "<lesson 07 registry>")["registry"]
 
 
-def registry_spec(learner: Learner) -> dict[str, Any]:
-    """The registry, built from ``REGISTRY_SOURCE`` beside the learner's code."""
-    return learner.source("registry", setup=REGISTRY_SOURCE)
-
-
 def tools(format: str) -> list[dict[str, Any]]:
     """The registry's tools in ``format``, as the learner's code should send them."""
     return _registry().schemas(format=format)
@@ -237,9 +232,8 @@ class RoundTrip:
             endless = self.api == "anthropic"
             options = {"case": case, "endless_returns": True} if endless else {}
             client = learner.client(session, api=self.api)
-            reply = learner.attempt(
-                self.target, client, registry_spec(learner), question, model=model, **options
-            )
+            registry = learner.source("registry", setup=REGISTRY_SOURCE)  # beside their code
+            reply = learner.attempt(self.target, client, registry, question, model=model, **options)
             if reply.endless:  # the rule its requests break first, then that it never finished
                 self.diagnose(case, question, session.exchanges, finished=False, model=model)
                 raise_endless(case, reply.endless)

@@ -320,14 +320,10 @@ def name_mistake(wanted: list[str], names: list[str]):
     return None
 
 
-def wanted_prefix(prefix: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_-]", "_", f"{prefix}_")
-
-
 def misprefixed(want: str, name: str, prefix: str) -> bool:
     """``name`` lacks the prefix ``want`` has, or joins it to the tool's name other than by one
     ``_`` (``notes__search``, ``notes-search``, ``notessearch``)."""
-    start = wanted_prefix(prefix)
+    start = re.sub(r"[^A-Za-z0-9_-]", "_", f"{prefix}_")
     if not want.startswith(start) or name == want:
         return False
     if not name.startswith(start[:-1]):
