@@ -143,11 +143,6 @@ def asks_for_more() -> Any:
     return ScriptedPolicy([call("get_weather", city="Paris"), more])
 
 
-def hidden_conversations(exercise_id: str) -> list[tuple[str, Any, str]]:
-    """Three questions of ``random_questions`` for the default toy model, seeded by exercise."""
-    return [(q, None, CHECK_MODEL) for q in random_questions(hidden_rng(exercise_id), 3)]
-
-
 def text_of_response(response: dict[str, Any]) -> str:
     """A Responses API reply's ``output_text``: its message items' output_text parts, joined."""
     return "".join(
@@ -204,11 +199,13 @@ class RoundTrip:
 
     def register(self, exercise_id: str, *, points: int, rules: Any, conversations: Any) -> None:
         """Register the check of ``exercise_id``: the (question, policy or None, model) of
-        ``conversations()``, then three hidden ones (``hidden_conversations``)."""
+        ``conversations()``, then three hidden questions (``random_questions``) for the default
+        toy model, seeded by exercise."""
+        hidden = [(q, None, CHECK_MODEL) for q in random_questions(hidden_rng(exercise_id), 3)]
 
         def check(learner: Learner) -> str:
             __tracebackhide__ = True
-            return self.run(learner, [*conversations(), *hidden_conversations(exercise_id)])
+            return self.run(learner, [*conversations(), *hidden])
 
         exercise(
             exercise_id,

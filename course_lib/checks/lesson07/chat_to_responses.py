@@ -20,7 +20,7 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner
+from course_lib.checks.learner import Learner, raise_learner_error
 from course_lib.checks.lesson07._registry import NOTEBOOK, PLACES
 from course_lib.reference.responses_input import chat_to_responses_input
 
@@ -348,8 +348,6 @@ def check_chat_to_responses_input(learner: Learner) -> str:
             },
         )
         if reply.raised:
-            from course_lib.checks.learner import raise_learner_error
-
             raise_learner_error(case, reply)
         if "unjson" in reply.data:
             shown = Plain(reply.data.get("repr", "")[:300])

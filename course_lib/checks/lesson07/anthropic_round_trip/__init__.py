@@ -33,7 +33,6 @@ from course_lib.checks.lesson07._registry import (
     labeller,
     raised_with,
 )
-from course_lib.checks.lesson07.anthropic_round_trip.blocks import is_the_question
 from course_lib.checks.lesson07.anthropic_round_trip.results import HINTS as RESULT_HINTS
 from course_lib.checks.lesson07.anthropic_round_trip.results import diagnose_second_request
 
@@ -198,6 +197,16 @@ def conversations() -> list[tuple[str, Any, str]]:
         (BLOCKS_QUESTION, ScriptedPolicy([list(both), in_blocks]), plain),
     ]
     return cases
+
+
+def is_the_question(messages: Any, question: str) -> bool:
+    if not isinstance(messages, list) or len(messages) != 1 or not isinstance(messages[0], dict):
+        return False
+    message = messages[0]
+    content = message.get("content")
+    parts = content if isinstance(content, list) else [{"type": "text", "text": content}]
+    texts = [p.get("text") for p in parts if isinstance(p, dict)]
+    return message.get("role") == "user" and texts == [question]
 
 
 def openai_tools_key(sent: Any, body: dict) -> str:

@@ -17,11 +17,6 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail
 from course_lib.checks.lesson07._registry import is_error_result, replaced, tool_result
-from course_lib.checks.lesson07.anthropic_round_trip.blocks import (
-    THINKING,
-    essential,
-    is_text_blocks_of,
-)
 
 TEXTS = Catalog() | {
     "roles": "the roles of the second request's messages",
@@ -95,6 +90,30 @@ HINTS = Catalog() | {
     ),
 }
 hint = HINTS.hint
+
+
+THINKING = ("thinking", "redacted_thinking")
+# The parts of each kind of block that must come back unchanged.
+ESSENTIAL = {
+    "tool_use": ("type", "id", "name", "input"),
+    "thinking": ("type", "thinking", "signature"),
+    "redacted_thinking": ("type", "data"),
+}
+
+
+def is_text_blocks_of(content: Any, result: str) -> bool:
+    """``content`` is ``result`` as a list of text blocks (which the API also accepts)."""
+    if not isinstance(content, list) or not all(isinstance(b, dict) for b in content):
+        return False
+    texts = [b.get("text") for b in content if b.get("type") == "text"]
+    return len(texts) == len(content) and "".join(map(str, texts)) == result
+
+
+def essential(block: dict) -> dict:
+    """The parts of a reply's content block that must come back (the SDK may add or drop the
+    rest, such as ``citations: null``)."""
+    keys = ESSENTIAL.get(block.get("type"), ("type", "text"))
+    return {key: block.get(key) for key in keys}
 
 
 def masked(value: Any, first: dict) -> Any:

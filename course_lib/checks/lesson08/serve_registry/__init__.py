@@ -291,9 +291,7 @@ def content_hint(expected_answer: str, content: Any):
     got_text = block.get("text")
     if block.get("type") != "text" or not isinstance(got_text, str):
         return hint("text_block")
-    if got_text == json.dumps(expected_answer) or got_text == json.dumps(
-        expected_answer, ensure_ascii=False
-    ):
+    if got_text in (json.dumps(expected_answer), json.dumps(expected_answer, ensure_ascii=False)):
         return hint("double_encoded")
     try:
         if json.loads(got_text) == json.loads(expected_answer):
