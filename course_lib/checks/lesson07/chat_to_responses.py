@@ -14,6 +14,7 @@ the same conversation shapes (``call``, ``tool``, ``shape``); apart, each would 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from random import Random
 from typing import Any
 
@@ -223,6 +224,11 @@ def hints(expected: list[dict]) -> list[tuple]:
     def items_of(got: Any, kind: str) -> list[dict]:
         return [i for i in got if isinstance(i, dict) and i.get("type", "message") == kind]
 
+    def some(kind: str | None, test: Callable[[dict], bool]) -> Callable[[Any], bool]:
+        """Whether an item of ``kind`` (or any dict, for ``None``) passes ``test``."""
+        of_kind = (lambda i: True) if kind is None else (lambda i: i.get("type", "message") == kind)
+        return lambda got: any(test(i) for i in got if isinstance(i, dict) and of_kind(i))
+
     def without_type(items: list) -> list:
         return [
             {k: v for k, v in i.items() if k != "type"} if i.get("type") == "message" else i
@@ -275,43 +281,21 @@ def hints(expected: list[dict]) -> list[tuple]:
 
     return [
         (lambda got: not isinstance(got, list), hint("not_list")),
-        (
-            lambda got: any(isinstance(i, dict) and i.get("role") == "tool" for i in got),
-            hint("tool_role"),
-        ),
-        (
-            lambda got: any(isinstance(i, dict) and "tool_calls" in i for i in got),
-            hint("split_calls"),
-        ),
+        (some(None, lambda i: i.get("role") == "tool"), hint("tool_role")),
+        (some(None, lambda i: "tool_calls" in i), hint("split_calls")),
         (lambda got: without_type(expected) == got, hint("missing_type")),
-        (
-            lambda got: any(isinstance(i.get("content"), list) for i in items_of(got, "message")),
-            hint("parts"),
-        ),
-        (
-            lambda got: any(not i.get("content") for i in items_of(got, "message")),
-            hint("empty_message"),
-        ),
-        (
-            lambda got: any("function" in i for i in items_of(got, "function_call")),
-            hint("flat_call"),
-        ),
-        (
-            lambda got: any("call_id" not in i for i in items_of(got, "function_call")),
-            hint("call_id_key"),
-        ),
-        (lambda got: any("id" in i for i in items_of(got, "function_call")), hint("item_id")),
+        (some("message", lambda i: isinstance(i.get("content"), list)), hint("parts")),
+        (some("message", lambda i: not i.get("content")), hint("empty_message")),
+        (some("function_call", lambda i: "function" in i), hint("flat_call")),
+        (some("function_call", lambda i: "call_id" not in i), hint("call_id_key")),
+        (some("function_call", lambda i: "id" in i), hint("item_id")),
         (bad_output, hint("tool_role")),
         (
-            lambda got: any(
-                not isinstance(i.get("output"), str) for i in items_of(got, "function_call_output")
-            ),
+            some("function_call_output", lambda i: not isinstance(i.get("output"), str)),
             hint("output_string"),
         ),
         (
-            lambda got: any(
-                not isinstance(i.get("arguments"), str) for i in items_of(got, "function_call")
-            ),
+            some("function_call", lambda i: not isinstance(i.get("arguments"), str)),
             hint("arguments_string"),
         ),
         (lambda got: got == text_after_calls() and got != expected, hint("text_first")),

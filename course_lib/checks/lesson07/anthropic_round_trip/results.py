@@ -189,16 +189,11 @@ def diagnose_second_request(case: str, question: str, exchanges: list) -> None:
     for use, result in zip(uses, every_result, strict=True):
         sent_result = by_id[use["id"]]
         here = text("result_of", name=use["name"], arguments=use["input"])
-        if sent_result.get("content") != result:
-            sent_content = sent_result.get("content")
-            key = (
-                "result_swapped"
-                if sent_content in every_result
-                else "content_blocks"
-                if is_text_blocks_of(sent_content, result)
-                else "content"
-            )
-            fail(case, result, sent_result.get("content"), hint(key), where=here)
+        sent_content = sent_result.get("content")
+        if sent_content != result:
+            key = "content_blocks" if is_text_blocks_of(sent_content, result) else "content"
+            key = "result_swapped" if sent_content in every_result else key
+            fail(case, result, sent_content, hint(key), where=here)
         flagged = sent_result.get("is_error") is True
         if flagged != is_error_result(result):
             if flagged:

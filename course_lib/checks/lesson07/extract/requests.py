@@ -90,17 +90,11 @@ def diagnose_request(case: str, sample: str, exchanges: list, *, raised: bool) -
     shape = body.get("response_format")
     where = text("format")
     if shape is None:
-        key = (
-            "forced_tool" if body.get("tool_choice") not in (None, "auto", "none") else "no_format"
-        )
-        fail(case, wanted, body.get("response_format"), hint(key), where=where)
+        forced = body.get("tool_choice") not in (None, "auto", "none")
+        fail(case, wanted, shape, hint("forced_tool" if forced else "no_format"), where=where)
     if not isinstance(shape, dict) or shape.get("type") != "json_schema":
-        key = (
-            "json_object"
-            if isinstance(shape, dict) and shape.get("type") == "json_object"
-            else "no_format"
-        )
-        fail(case, wanted, shape, hint(key), where=where)
+        json_object = isinstance(shape, dict) and shape.get("type") == "json_object"
+        fail(case, wanted, shape, hint("json_object" if json_object else "no_format"), where=where)
     if exchange.status == 400:
         fail(case, wanted, exchange.reply, hint("strict_refused"), where=where)
     if (shape.get("json_schema") or {}).get("strict") is not True:
