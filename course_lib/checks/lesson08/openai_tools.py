@@ -194,7 +194,6 @@ _ALLOWED_TEXT = re.compile(r"[A-Za-z0-9_-]*")
 def check_mcp_tools_to_openai(learner: Learner) -> str:
     cases = [*VISIBLE, *hidden_cases(hidden_rng("08.2"))]
     table = Table("mcp_tools_to_openai", RULES, HINTS, judge=judge, raised=EXCEPTION_HINTS)
-    endless = {"endless_hint": hint("endless")}  # for the call, not for the function
     rows = [
         table.case(
             case_label(tools, prefix),
@@ -202,7 +201,7 @@ def check_mcp_tools_to_openai(learner: Learner) -> str:
             expected=mcp_tools_to_openai(
                 [types.Tool.model_validate(t) for t in tools], prefix=prefix
             ),
-            **endless,
+            endless_hint=hint("endless"),  # for the call, not for the function
             **({} if prefix is None else {"prefix": prefix}),
         )
         for tools, prefix in cases

@@ -137,13 +137,12 @@ def diagnose_thinking(case: str, first: dict, sent: Any) -> None:
         return
     sent_blocks = [b for b in sent if isinstance(b, dict)] if isinstance(sent, list) else []
     returned = [essential(b) for b in sent_blocks if b.get("type") in THINKING]
-    where = text("assistant_content")
-    if not returned or [b.get("type") for b in sent_blocks[: len(thoughts)]] != [
-        b["type"] for b in thoughts
-    ]:
-        fail(case, Plain(text("the_reply_content")), sent, hint("thinking_dropped"), where=where)
+    where, wanted = text("assistant_content"), Plain(text("the_reply_content"))
+    leading = [b.get("type") for b in sent_blocks[: len(thoughts)]]
+    if not returned or leading != [b["type"] for b in thoughts]:
+        fail(case, wanted, sent, hint("thinking_dropped"), where=where)
     if returned != thoughts:
-        fail(case, Plain(text("the_reply_content")), sent, hint("thinking_changed"), where=where)
+        fail(case, wanted, sent, hint("thinking_changed"), where=where)
 
 
 def diagnose_second_request(case: str, question: str, exchanges: list) -> None:

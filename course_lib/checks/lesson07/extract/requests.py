@@ -128,12 +128,8 @@ def the_request(case: str, exchanges: list) -> Any:
     if not exchanges:
         fail(case, Plain(text("a_request")), Plain(text("no_request")), hint("no_request"))
     if len(exchanges) > 1:
-        fail(
-            case,
-            Plain(text("one_request")),
-            Plain(text("requests", count=len(exchanges))),
-            hint("one_request"),
-        )
+        got = Plain(text("requests", count=len(exchanges)))
+        fail(case, Plain(text("one_request")), got, hint("one_request"))
     body = exchanges[0].request
     if body.get("model") != CHECK_MODEL:
         fail(case, CHECK_MODEL, body.get("model"), hint("model"))

@@ -269,8 +269,8 @@ def judge_call(case: RegistryCase, name: str, arguments: Any, got: dict[str, Any
     result = answer_of(label, expected, got, listing=False) or {}
     shown = {"content": result.get("content"), "isError": result.get("isError", False)}
     content = result.get("content")
-    if first_difference(expected["content"], content) is not None:
-        where = first_difference(expected["content"], content)
+    where = first_difference(expected["content"], content)
+    if where is not None:
         fail(label, expected, shown, content_hint(expected_answer, content), where=where)
     if shown["isError"] != expected["isError"]:
         key = "flag_errors" if expected["isError"] else "only_errors"
