@@ -231,18 +231,17 @@ class RoundTrip:
             client = learner.client(session, api=self.api)
             registry = learner.source("registry", setup=REGISTRY_SOURCE)  # beside their code
             reply = learner.attempt(self.target, client, registry, question, model=model, **options)
-            if reply.endless:  # the rule its requests break first, then that it never finished
-                self.diagnose(case, question, session.exchanges, finished=False, model=model)
+            finished = not (reply.endless or reply.raised)  # what it sent is judged first
+            self.diagnose(case, question, session.exchanges, finished, model)
+            if reply.endless:
                 raise_endless(case, reply.endless)
             if reply.raised:
-                self.diagnose(case, question, session.exchanges, finished=False, model=model)
                 raise_learner_error(case, reply, self.exception_hints)
-            self.diagnose(case, question, session.exchanges, model=model)
             self.expect_returned_text(case, session.exchanges[-1].reply, reply)
         return ROUND_TRIP_TEXTS.text("summary", count=len(table))
 
     def diagnose(
-        self, case: str, question: str, exchanges: list, *, finished: bool = True, model: str
+        self, case: str, question: str, exchanges: list, finished: bool, model: str
     ) -> None:
         """Fail with a fitting hint on the first thing the recorded requests show to be wrong:
         every request, the first one (``judge_first`` says whether its reply asks for calls and

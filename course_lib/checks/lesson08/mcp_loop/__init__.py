@@ -182,8 +182,7 @@ def judge(conversation: Conversation, exchanges: list, got: dict[str, Any], book
         raise_learner_error(label, raised_reply(got), [(lambda r: True, hint("finish_08_2"))])
     if "raised" in got and not exchanges:  # it failed before its first request: say why
         raise_learner_error(label, raised_reply(got), EXCEPTION_HINTS)
-    finished = "type" in got
-    judge_conversation(label, conversation, exchanges, got, book, finished=finished)
+    judge_conversation(label, conversation, exchanges, got, book, finished="type" in got)
     if "timeout" in got:
         seconds = float(got["timeout"])
         shown = Plain(TEXTS.text("no_answer", seconds=seconds))
