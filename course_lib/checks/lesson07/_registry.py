@@ -17,12 +17,14 @@ from typing import Any
 
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
+from course_lib.checks.core import exercise
 from course_lib.checks.function_cases import run_source
 from course_lib.checks.learner import Learner, Reply, raise_endless, raise_learner_error
 
 NOTEBOOK = "07_other_protocols"
 CHECK_MODEL = "toy-check-model"  # not MODEL: the learner must pass ``model`` through
 REASONING_MODEL = "local-toy-reasoning"
+MAX_TOKENS = 1024  # what 07.3 and 07.4 ask an Anthropic request for
 
 # What 07.1's and 07.3's checks both say (each module's own catalog falls back on these).
 ROUND_TRIP_TEXTS = Catalog() | {
@@ -76,11 +78,6 @@ def _registry() -> Any:
     return run_source(REGISTRY_SOURCE, "<lesson 07 registry>")["registry"]
 
 
-def registry_spec(learner: Learner) -> dict[str, Any]:
-    """The registry, built from ``REGISTRY_SOURCE`` beside the learner's code."""
-    return learner.source("registry", setup=REGISTRY_SOURCE)
-
-
 def tools(format: str) -> list[dict[str, Any]]:
     """The registry's tools in ``format``, as the learner's code should send them."""
     return _registry().schemas(format=format)
@@ -98,6 +95,12 @@ def is_error_result(result: str) -> bool:
     except ValueError:
         return False
     return isinstance(value, dict) and "error" in value
+
+
+def raised_with(kind: str, *parts: str) -> Callable[[Reply], bool]:
+    """An exception hint's predicate: the function raised a ``kind`` whose message holds every
+    one of ``parts``."""
+    return lambda reply: reply.raised_a(kind) and all(part in reply.message for part in parts)
 
 
 def random_questions(rng: Random, count: int) -> list[str]:
@@ -140,11 +143,6 @@ def asks_for_more() -> Any:
     return ScriptedPolicy([call("get_weather", city="Paris"), more])
 
 
-def hidden_conversations(exercise_id: str) -> list[tuple[str, Any, str]]:
-    """Three questions of ``random_questions`` for the default toy model, seeded by exercise."""
-    return [(q, None, CHECK_MODEL) for q in random_questions(hidden_rng(exercise_id), 3)]
-
-
 def text_of_response(response: dict[str, Any]) -> str:
     """A Responses API reply's ``output_text``: its message items' output_text parts, joined."""
     return "".join(
@@ -180,27 +178,43 @@ def replaced(value: Any, names: dict[str, str]) -> Any:
 @dataclass(frozen=True)
 class RoundTrip:
     """07.1's or 07.3's check with what the two share written once: ``target`` asked over ``api``
-    on a fresh session seeded from ``seed``, every request judged for its model, ``max_tokens``
-    if given and the registry's tools in ``tools_format`` (``tools_key(sent, body)`` names the
-    hint for other tools), the first reply's calls answered by exactly one more request, the last
-    reply's text returned. The module's ``judge_first``, ``judge_second`` and
-    ``expect_final_text`` judge the rest; its ``texts`` (whose ``"case"`` labels each case) and
-    ``hints`` say what fails. With ``endless``, a function that never returns is judged on what
-    it sent, then named as endless."""
+    (``"openai"``'s Responses or ``"anthropic"``) on a fresh session seeded from ``seed``, every
+    request judged for its model, the registry's tools in the API's format (``tools_key(sent,
+    body)`` names the hint for other tools) and, for Anthropic, ``max_tokens``, the first reply's
+    calls answered by exactly one more request, the last reply's text returned (all its text
+    blocks, for Anthropic). The module's ``judge_first`` and ``judge_second`` judge the rest; its
+    ``texts`` (whose ``"case"`` labels each case) and ``hints`` say what fails. For Anthropic, a
+    function that never returns is judged on what it sent, then named as endless. ``register``
+    makes it the exercise's check."""
 
     target: str
     api: str
-    tools_format: str
     seed: int
     texts: Catalog
     hints: Catalog
     judge_first: Callable[[str, str, list, bool], tuple[bool, bool]]
     judge_second: Callable[[str, str, list], None]
-    expect_final_text: Callable[[str, list, Reply], None]
     tools_key: Callable[[Any, dict], str]
     exception_hints: list
-    max_tokens: int | None = None
-    endless: bool = False
+
+    def register(self, exercise_id: str, *, points: int, rules: Any, conversations: Any) -> None:
+        """Register the check of ``exercise_id``: the (question, policy or None, model) of
+        ``conversations()``, then three hidden questions (``random_questions``) for the default
+        toy model, seeded by exercise."""
+        hidden = [(q, None, CHECK_MODEL) for q in random_questions(hidden_rng(exercise_id), 3)]
+
+        def check(learner: Learner) -> str:
+            __tracebackhide__ = True
+            return self.run(learner, [*conversations(), *hidden])
+
+        exercise(
+            exercise_id,
+            notebook=NOTEBOOK,
+            title=self.target,
+            points=points,
+            rules=rules,
+            hints=self.hints,
+        )(check)
 
     def run(self, learner: Learner, table: list[tuple[str, Any, str]]) -> str:
         """Each (question, policy or None, model) of ``table`` in turn; the summary of a pass."""
@@ -212,23 +226,22 @@ class RoundTrip:
                 policy or HeuristicPolicy(), model_name=CHECK_MODEL, seed=self.seed + index
             )
             case = labeller(self.texts)(question, model)
-            options = {"case": case, "endless_returns": True} if self.endless else {}
+            endless = self.api == "anthropic"
+            options = {"case": case, "endless_returns": True} if endless else {}
             client = learner.client(session, api=self.api)
-            reply = learner.attempt(
-                self.target, client, registry_spec(learner), question, model=model, **options
-            )
-            if reply.endless:  # the rule its requests break first, then that it never finished
-                self.diagnose(case, question, session.exchanges, finished=False, model=model)
+            registry = learner.source("registry", setup=REGISTRY_SOURCE)  # beside their code
+            reply = learner.attempt(self.target, client, registry, question, model=model, **options)
+            finished = not (reply.endless or reply.raised)  # what it sent is judged first
+            self.diagnose(case, question, session.exchanges, finished, model)
+            if reply.endless:
                 raise_endless(case, reply.endless)
             if reply.raised:
-                self.diagnose(case, question, session.exchanges, finished=False, model=model)
                 raise_learner_error(case, reply, self.exception_hints)
-            self.diagnose(case, question, session.exchanges, model=model)
-            self.expect_final_text(case, session.exchanges, reply)
+            self.expect_returned_text(case, session.exchanges[-1].reply, reply)
         return ROUND_TRIP_TEXTS.text("summary", count=len(table))
 
     def diagnose(
-        self, case: str, question: str, exchanges: list, *, finished: bool = True, model: str
+        self, case: str, question: str, exchanges: list, finished: bool, model: str
     ) -> None:
         """Fail with a fitting hint on the first thing the recorded requests show to be wrong:
         every request, the first one (``judge_first`` says whether its reply asks for calls and
@@ -250,15 +263,14 @@ class RoundTrip:
             return False
         if not exchanges:
             fail(case, Plain(text("a_request")), Plain(text("no_request")), hint("no_request"))
-        expected_tools = tools(self.tools_format)
+        expected_tools = tools("anthropic" if self.api == "anthropic" else "responses")
         for number, exchange in enumerate(exchanges, start=1):
             where = text("request_number", number=number, count=len(exchanges))
             body = exchange.request
             if body.get("model") != model:
                 fail(case, model, body.get("model"), hint("model"), where=where)
-            wanted = self.max_tokens
-            if wanted is not None and body.get("max_tokens") != wanted:
-                fail(case, wanted, body.get("max_tokens"), hint("max_tokens"), where=where)
+            if self.api == "anthropic" and body.get("max_tokens") != MAX_TOKENS:
+                fail(case, MAX_TOKENS, body.get("max_tokens"), hint("max_tokens"), where=where)
             if body.get("tools") != expected_tools:
                 got = body["tools"] if "tools" in body else Plain(text("no_tools"))
                 key = self.tools_key(body.get("tools"), body)
@@ -279,11 +291,13 @@ class RoundTrip:
             expected, got = text("requests", count=wanted), text("requests", count=count)
             fail(case, Plain(expected), Plain(got), hint(key))
 
-    def expect_returned_text(self, case: str, expected: str, reply: Reply, blocks=()) -> None:
-        """The function returned the last reply's text, ``expected``, as a ``str``; ``blocks``,
-        that reply's text blocks, name a function that returned only one of them."""
+    def expect_returned_text(self, case: str, last: dict, reply: Reply) -> None:
+        """The function returned the text of ``last``, the last reply, as a ``str``; an Anthropic
+        reply's text blocks name a function that returned only one of them."""
         __tracebackhide__ = True
         hint = self.hints.hint
+        expected = (text_of_message if self.api == "anthropic" else text_of_response)(last)
+        blocks = [b.get("text") for b in last.get("content") or [] if b.get("type") == "text"]
         if reply.type != "str":
             data = reply.data
             shown = Plain(data.get("repr", "")[:200]) if "unjson" in data else reply.value

@@ -14,13 +14,14 @@ the same conversation shapes (``call``, ``tool``, ``shape``); apart, each would 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from random import Random
 from typing import Any
 
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner
+from course_lib.checks.learner import Learner, raise_learner_error
 from course_lib.checks.lesson07._registry import NOTEBOOK, PLACES
 from course_lib.reference.responses_input import chat_to_responses_input
 
@@ -223,6 +224,11 @@ def hints(expected: list[dict]) -> list[tuple]:
     def items_of(got: Any, kind: str) -> list[dict]:
         return [i for i in got if isinstance(i, dict) and i.get("type", "message") == kind]
 
+    def some(kind: str | None, test: Callable[[dict], bool]) -> Callable[[Any], bool]:
+        """Whether an item of ``kind`` (or any dict, for ``None``) passes ``test``."""
+        of_kind = (lambda i: True) if kind is None else (lambda i: i.get("type", "message") == kind)
+        return lambda got: any(test(i) for i in got if isinstance(i, dict) and of_kind(i))
+
     def without_type(items: list) -> list:
         return [
             {k: v for k, v in i.items() if k != "type"} if i.get("type") == "message" else i
@@ -240,26 +246,23 @@ def hints(expected: list[dict]) -> list[tuple]:
                 moved[index:end] = [*moved[index + 1 : end], item]
         return moved
 
-    def kinds(items: list, kind: str) -> list[dict]:
-        return [i for i in items if isinstance(i, dict) and i.get("type") == kind]
-
     def messages_of(items: list) -> list:
         return [(i.get("role"), i.get("content")) for i in items_of(items, "message")]
 
     def bad_output(got: list) -> bool:
-        outputs = kinds(got, "function_call_output")
+        outputs = items_of(got, "function_call_output")
         wrong_keys = any(
             "output" not in i or "call_id" not in i or "tool_call_id" in i for i in outputs
         )
-        return wrong_keys or len(outputs) < len(kinds(expected, "function_call_output"))
+        return wrong_keys or len(outputs) < len(items_of(expected, "function_call_output"))
 
     def call_ids(items: list) -> list:
-        paired = kinds(items, "function_call") + kinds(items, "function_call_output")
+        paired = items_of(items, "function_call") + items_of(items, "function_call_output")
         return sorted(f"{i['type']} {i.get('call_id')}" for i in paired)
 
     def reencoded(got: list) -> bool:
-        sent = [i.get("arguments") for i in kinds(got, "function_call")]
-        wanted = [i["arguments"] for i in kinds(expected, "function_call")]
+        sent = [i.get("arguments") for i in items_of(got, "function_call")]
+        wanted = [i["arguments"] for i in items_of(expected, "function_call")]
         return sorted(map(str, sent)) != sorted(wanted)
 
     def extra_keys(got: list) -> str:
@@ -278,40 +281,21 @@ def hints(expected: list[dict]) -> list[tuple]:
 
     return [
         (lambda got: not isinstance(got, list), hint("not_list")),
-        (
-            lambda got: any(isinstance(i, dict) and i.get("role") == "tool" for i in got),
-            hint("tool_role"),
-        ),
-        (
-            lambda got: any(isinstance(i, dict) and "tool_calls" in i for i in got),
-            hint("split_calls"),
-        ),
+        (some(None, lambda i: i.get("role") == "tool"), hint("tool_role")),
+        (some(None, lambda i: "tool_calls" in i), hint("split_calls")),
         (lambda got: without_type(expected) == got, hint("missing_type")),
-        (
-            lambda got: any(isinstance(i.get("content"), list) for i in items_of(got, "message")),
-            hint("parts"),
-        ),
-        (
-            lambda got: any(not i.get("content") for i in items_of(got, "message")),
-            hint("empty_message"),
-        ),
-        (lambda got: any("function" in i for i in kinds(got, "function_call")), hint("flat_call")),
-        (
-            lambda got: any("call_id" not in i for i in items_of(got, "function_call")),
-            hint("call_id_key"),
-        ),
-        (lambda got: any("id" in i for i in kinds(got, "function_call")), hint("item_id")),
+        (some("message", lambda i: isinstance(i.get("content"), list)), hint("parts")),
+        (some("message", lambda i: not i.get("content")), hint("empty_message")),
+        (some("function_call", lambda i: "function" in i), hint("flat_call")),
+        (some("function_call", lambda i: "call_id" not in i), hint("call_id_key")),
+        (some("function_call", lambda i: "id" in i), hint("item_id")),
         (bad_output, hint("tool_role")),
         (
-            lambda got: any(
-                not isinstance(i.get("output"), str) for i in kinds(got, "function_call_output")
-            ),
+            some("function_call_output", lambda i: not isinstance(i.get("output"), str)),
             hint("output_string"),
         ),
         (
-            lambda got: any(
-                not isinstance(i.get("arguments"), str) for i in items_of(got, "function_call")
-            ),
+            some("function_call", lambda i: not isinstance(i.get("arguments"), str)),
             hint("arguments_string"),
         ),
         (lambda got: got == text_after_calls() and got != expected, hint("text_first")),
@@ -332,13 +316,7 @@ changed = messages != given
 
 
 @exercise(
-    "07.2",
-    notebook=NOTEBOOK,
-    title="chat_to_responses_input",
-    points=2,
-    targets=("chat_to_responses_input",),
-    rules=RULES,
-    hints=HINTS,
+    "07.2", notebook=NOTEBOOK, title="chat_to_responses_input", points=2, rules=RULES, hints=HINTS
 )
 def check_chat_to_responses_input(learner: Learner) -> str:
     visible = [TEXT_ONLY, ROUND_TRIP, TEXT_AND_CALL]
@@ -354,8 +332,6 @@ def check_chat_to_responses_input(learner: Learner) -> str:
             },
         )
         if reply.raised:
-            from course_lib.checks.learner import raise_learner_error
-
             raise_learner_error(case, reply)
         if "unjson" in reply.data:
             shown = Plain(reply.data.get("repr", "")[:300])

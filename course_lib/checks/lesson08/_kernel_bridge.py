@@ -7,8 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from course_lib.checks.failures import Failure, NotDoneYet
 from course_lib.checks.learner import Reply
 from course_lib.checks.lesson08 import kernel_side
+from course_lib.checks.messages import stub_text
 from course_lib.driver import said_value
 from course_lib.i18n import ENGLISH, translate
 
@@ -27,14 +29,17 @@ def kernel_helper(name: str) -> dict[str, Any]:
     return Learner.source(name, setup=KERNEL_SOURCE)
 
 
-def stub_of(reply_data: dict[str, Any]) -> str | None:
-    """The exercise id a ``NotImplementedError`` stub names (``Exercise 08.2: ...``), if any."""
+def stub_of(reply_data: dict[str, Any], own: str) -> str | None:
+    """The exercise id a ``NotImplementedError`` stub names (``Exercise 08.2: ...``), if any; the
+    stub of ``own``, the exercise checked, ends the check as not done yet."""
     from course_lib.checks.learner import STUB_ID
 
     raised = reply_data.get("raised") or {}
     if "NotImplementedError" not in raised.get("types", ()):
         return None
     found = STUB_ID.match(str(raised.get("message", "")).strip())
+    if found and found["id"] == own:
+        raise NotDoneYet(Failure(detail=stub_text(raised["message"])))
     return found["id"] if found else ""
 
 

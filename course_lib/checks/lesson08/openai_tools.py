@@ -189,18 +189,11 @@ _ALLOWED_TEXT = re.compile(r"[A-Za-z0-9_-]*")
 
 
 @exercise(
-    "08.2",
-    notebook=NOTEBOOK,
-    title="mcp_tools_to_openai",
-    points=2,
-    targets=("mcp_tools_to_openai",),
-    rules=RULES,
-    hints=HINTS,
+    "08.2", notebook=NOTEBOOK, title="mcp_tools_to_openai", points=2, rules=RULES, hints=HINTS
 )
 def check_mcp_tools_to_openai(learner: Learner) -> str:
     cases = [*VISIBLE, *hidden_cases(hidden_rng("08.2"))]
     table = Table("mcp_tools_to_openai", RULES, HINTS, judge=judge, raised=EXCEPTION_HINTS)
-    endless = {"endless_hint": hint("endless")}  # for the call, not for the function
     rows = [
         table.case(
             case_label(tools, prefix),
@@ -208,7 +201,7 @@ def check_mcp_tools_to_openai(learner: Learner) -> str:
             expected=mcp_tools_to_openai(
                 [types.Tool.model_validate(t) for t in tools], prefix=prefix
             ),
-            **endless,
+            endless_hint=hint("endless"),  # for the call, not for the function
             **({} if prefix is None else {"prefix": prefix}),
         )
         for tools, prefix in cases
@@ -326,14 +319,10 @@ def name_mistake(wanted: list[str], names: list[str]):
     return None
 
 
-def wanted_prefix(prefix: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_-]", "_", f"{prefix}_")
-
-
 def misprefixed(want: str, name: str, prefix: str) -> bool:
     """``name`` lacks the prefix ``want`` has, or joins it to the tool's name other than by one
     ``_`` (``notes__search``, ``notes-search``, ``notessearch``)."""
-    start = wanted_prefix(prefix)
+    start = re.sub(r"[^A-Za-z0-9_-]", "_", f"{prefix}_")
     if not want.startswith(start) or name == want:
         return False
     if not name.startswith(start[:-1]):

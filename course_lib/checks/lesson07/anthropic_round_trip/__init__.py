@@ -20,27 +20,22 @@ from typing import Any
 
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import fail
-from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, Reply
+from course_lib.checks.core import Rule
 from course_lib.checks.lesson07._registry import (
     CHECK_MODEL,
     MORE_QUESTION,
-    NOTEBOOK,
     REASONING_MODEL,
     ROUND_TRIP_HINTS,
     ROUND_TRIP_TEXTS,
     WEATHER_QUESTION,
     RoundTrip,
     asks_for_more,
-    hidden_conversations,
     labeller,
-    text_of_message,
+    raised_with,
 )
-from course_lib.checks.lesson07.anthropic_round_trip.blocks import is_the_question
 from course_lib.checks.lesson07.anthropic_round_trip.results import HINTS as RESULT_HINTS
 from course_lib.checks.lesson07.anthropic_round_trip.results import diagnose_second_request
 
-MAX_TOKENS = 1024
 TEXTS = Catalog(also=(ROUND_TRIP_TEXTS,)) | {
     "case": "anthropic_round_trip(client, registry, {question}, model={model})",
     "the_tools": 'registry.schemas(format="anthropic")',
@@ -148,22 +143,11 @@ hint = HINTS.hint
 
 
 EXCEPTION_HINTS = [
-    (lambda r: r.raised_a("TypeError") and "max_tokens" in r.message, hint("max_tokens_missing")),
-    (
-        lambda r: r.raised_a("TypeError") and "must be str, bytes or bytearray" in r.message,
-        hint("input_is_dict"),
-    ),
-    (lambda r: r.raised_a("AttributeError") and "'choices'" in r.message, hint("not_openai")),
-    (
-        lambda r: (
-            r.raised_a("AttributeError") and "Thinking" in r.message and "'text'" in r.message
-        ),
-        hint("thinking_no_text"),
-    ),
-    (
-        lambda r: r.raised_a("AttributeError") and "'ThinkingBlock'" in r.message,
-        hint("thinking_block_read"),
-    ),
+    (raised_with("TypeError", "max_tokens"), hint("max_tokens_missing")),
+    (raised_with("TypeError", "must be str, bytes or bytearray"), hint("input_is_dict")),
+    (raised_with("AttributeError", "'choices'"), hint("not_openai")),
+    (raised_with("AttributeError", "Thinking", "'text'"), hint("thinking_no_text")),
+    (raised_with("AttributeError", "'ThinkingBlock'"), hint("thinking_block_read")),
 ]
 
 
@@ -212,27 +196,17 @@ def conversations() -> list[tuple[str, Any, str]]:
         ("Hello!", None, REASONING_MODEL),
         (BLOCKS_QUESTION, ScriptedPolicy([list(both), in_blocks]), plain),
     ]
-    return cases + hidden_conversations("07.3")
+    return cases
 
 
-@exercise(
-    "07.3",
-    notebook=NOTEBOOK,
-    title="anthropic_round_trip",
-    points=3,
-    targets=("anthropic_round_trip",),
-    rules=RULES,
-    hints=HINTS,
-)
-def check_anthropic_round_trip(learner: Learner) -> str:
-    return ROUND_TRIP.run(learner, conversations())
-
-
-def expect_final_text(case: str, exchanges: list, reply: Reply) -> None:
-    __tracebackhide__ = True
-    content = exchanges[-1].reply.get("content") or []
-    texts = [b.get("text") for b in content if b.get("type") == "text"]
-    ROUND_TRIP.expect_returned_text(case, text_of_message(exchanges[-1].reply), reply, texts)
+def is_the_question(messages: Any, question: str) -> bool:
+    if not isinstance(messages, list) or len(messages) != 1 or not isinstance(messages[0], dict):
+        return False
+    message = messages[0]
+    content = message.get("content")
+    parts = content if isinstance(content, list) else [{"type": "text", "text": content}]
+    texts = [p.get("text") for p in parts if isinstance(p, dict)]
+    return message.get("role") == "user" and texts == [question]
 
 
 def openai_tools_key(sent: Any, body: dict) -> str:
@@ -259,15 +233,12 @@ def judge_first(case: str, question: str, exchanges: list, finished: bool) -> tu
 ROUND_TRIP = RoundTrip(
     "anthropic_round_trip",
     api="anthropic",
-    tools_format="anthropic",
     seed=730,
     texts=TEXTS,
     hints=HINTS,
     judge_first=judge_first,
     judge_second=diagnose_second_request,
-    expect_final_text=expect_final_text,
     tools_key=openai_tools_key,
     exception_hints=EXCEPTION_HINTS,
-    max_tokens=MAX_TOKENS,
-    endless=True,
 )
+ROUND_TRIP.register("07.3", points=3, rules=RULES, conversations=conversations)

@@ -17,13 +17,6 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail
 from course_lib.checks.lesson07._registry import is_error_result, replaced, tool_result
-from course_lib.checks.lesson07.anthropic_round_trip.blocks import (
-    THINKING,
-    blocks,
-    essential,
-    is_text_blocks_of,
-    roles,
-)
 
 TEXTS = Catalog() | {
     "roles": "the roles of the second request's messages",
@@ -99,6 +92,30 @@ HINTS = Catalog() | {
 hint = HINTS.hint
 
 
+THINKING = ("thinking", "redacted_thinking")
+# The parts of each kind of block that must come back unchanged.
+ESSENTIAL = {
+    "tool_use": ("type", "id", "name", "input"),
+    "thinking": ("type", "thinking", "signature"),
+    "redacted_thinking": ("type", "data"),
+}
+
+
+def is_text_blocks_of(content: Any, result: str) -> bool:
+    """``content`` is ``result`` as a list of text blocks (which the API also accepts)."""
+    if not isinstance(content, list) or not all(isinstance(b, dict) for b in content):
+        return False
+    texts = [b.get("text") for b in content if b.get("type") == "text"]
+    return len(texts) == len(content) and "".join(map(str, texts)) == result
+
+
+def essential(block: dict) -> dict:
+    """The parts of a reply's content block that must come back (the SDK may add or drop the
+    rest, such as ``citations: null``)."""
+    keys = ESSENTIAL.get(block.get("type"), ("type", "text"))
+    return {key: block.get(key) for key in keys}
+
+
 def masked(value: Any, first: dict) -> Any:
     """``value`` with the reply's sealed values (signatures, redacted data) replaced by where they
     sit in the reply."""
@@ -109,8 +126,6 @@ def masked(value: Any, first: dict) -> Any:
         for key in ("signature", "data")
         if isinstance(block.get(key), str) and block[key]
     }
-    if not names:
-        return value
     return replaced(value, names)
 
 
@@ -122,13 +137,12 @@ def diagnose_thinking(case: str, first: dict, sent: Any) -> None:
         return
     sent_blocks = [b for b in sent if isinstance(b, dict)] if isinstance(sent, list) else []
     returned = [essential(b) for b in sent_blocks if b.get("type") in THINKING]
-    where = text("assistant_content")
-    if not returned or [b.get("type") for b in sent_blocks[: len(thoughts)]] != [
-        b["type"] for b in thoughts
-    ]:
-        fail(case, Plain(text("the_reply_content")), sent, hint("thinking_dropped"), where=where)
+    where, wanted = text("assistant_content"), Plain(text("the_reply_content"))
+    leading = [b.get("type") for b in sent_blocks[: len(thoughts)]]
+    if not returned or leading != [b["type"] for b in thoughts]:
+        fail(case, wanted, sent, hint("thinking_dropped"), where=where)
     if returned != thoughts:
-        fail(case, Plain(text("the_reply_content")), sent, hint("thinking_changed"), where=where)
+        fail(case, wanted, sent, hint("thinking_changed"), where=where)
 
 
 def diagnose_second_request(case: str, question: str, exchanges: list) -> None:
@@ -138,7 +152,7 @@ def diagnose_second_request(case: str, question: str, exchanges: list) -> None:
     first, messages = masked(first, first), masked(messages, first)  # one mapping for both
     uses = [b for b in first.get("content") or [] if b.get("type") == "tool_use"]
     ids = [b["id"] for b in uses]
-    sent_roles = roles(messages)
+    sent_roles = [m.get("role") if isinstance(m, dict) else m for m in messages]
     expected_roles = ["user", "assistant", "user"]
     where = text("roles")
     if "assistant" not in sent_roles:
@@ -156,12 +170,13 @@ def diagnose_second_request(case: str, question: str, exchanges: list) -> None:
     ):
         where = text("assistant_content")
         fail(case, Plain(text("the_reply_content")), sent, hint("assistant_changed"), where=where)
-    results = blocks(messages[2], "tool_result")
+    content = messages[2].get("content")
+    listed = content if isinstance(content, list) else []
+    results = [b for b in listed if isinstance(b, dict) and b.get("type") == "tool_result"]
     answered = [r.get("tool_use_id") for r in results]
     expected = Plain(text("results_for", ids=", ".join(ids)))
     where = text("results")
-    content = messages[2].get("content")
-    leading = content[: len(results)] if isinstance(content, list) else []
+    leading = listed[: len(results)]
     if results and any(not isinstance(b, dict) or b.get("type") != "tool_result" for b in leading):
         fail(case, Plain(text("results_then_text")), content, hint("results_first"), where=where)
     if len(results) < len(uses):
@@ -173,22 +188,14 @@ def diagnose_second_request(case: str, question: str, exchanges: list) -> None:
     for use, result in zip(uses, every_result, strict=True):
         sent_result = by_id[use["id"]]
         here = text("result_of", name=use["name"], arguments=use["input"])
-        if sent_result.get("content") != result:
-            sent_content = sent_result.get("content")
-            key = (
-                "result_swapped"
-                if sent_content in every_result
-                else "content_blocks"
-                if is_text_blocks_of(sent_content, result)
-                else "content"
-            )
-            fail(case, result, sent_result.get("content"), hint(key), where=here)
+        sent_content = sent_result.get("content")
+        if sent_content != result:
+            key = "content_blocks" if is_text_blocks_of(sent_content, result) else "content"
+            key = "result_swapped" if sent_content in every_result else key
+            fail(case, result, sent_content, hint(key), where=here)
         flagged = sent_result.get("is_error") is True
         if flagged != is_error_result(result):
-            key = "is_error" if not flagged else "is_error_only"
-            wanted = (
-                {**sent_result, "is_error": True}
-                if not flagged
-                else {k: v for k, v in sent_result.items() if k != "is_error"}
-            )
-            fail(case, wanted, sent_result, hint(key), where=here)
+            if flagged:
+                wanted = {k: v for k, v in sent_result.items() if k != "is_error"}
+                fail(case, wanted, sent_result, hint("is_error_only"), where=here)
+            fail(case, {**sent_result, "is_error": True}, sent_result, hint("is_error"), where=here)

@@ -24,13 +24,15 @@ from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.function_cases import run_source
 from course_lib.checks.learner import Learner, Reply, raise_learner_error
-from course_lib.checks.lesson07._registry import CHECK_MODEL, NOTEBOOK, text_of_message
-from course_lib.checks.lesson07.extract.requests import HINTS as REQUEST_HINTS
-from course_lib.checks.lesson07.extract.requests import (
+from course_lib.checks.lesson07._registry import (
+    CHECK_MODEL,
     MAX_TOKENS,
-    diagnose_anthropic_request,
-    diagnose_request,
+    NOTEBOOK,
+    raised_with,
+    text_of_message,
 )
+from course_lib.checks.lesson07.extract.requests import HINTS as REQUEST_HINTS
+from course_lib.checks.lesson07.extract.requests import diagnose_anthropic_request, diagnose_request
 
 MODELS_SOURCE = """\
 from pydantic import BaseModel
@@ -76,12 +78,9 @@ text = TEXTS.text
 
 
 def case_label(sample: str, model_class: str, reply: str | None = None, api: str = "openai") -> str:
-    if api == "anthropic":
-        key = "case_anthropic" if reply is None else "case_cut"
-    else:
-        key = "case" if reply is None else "case_bad"
+    keys = ("case_anthropic", "case_cut") if api == "anthropic" else ("case", "case_bad")
     fields = {"text": repr(sample), "model_class": model_class, "model": repr(CHECK_MODEL)}
-    return text(key, **fields, reply=repr(reply))
+    return text(keys[reply is not None], **fields, reply=repr(reply))
 
 
 PERSON_TEXT = "张三住在北京，今年30岁。"
@@ -167,18 +166,8 @@ hint = HINTS.hint
 
 
 EXCEPTION_HINTS = [
-    (
-        lambda r: r.raised_a("AttributeError") and "'Anthropic' object" in r.message,
-        hint("anthropic_client"),
-    ),
-    (
-        lambda r: (
-            r.raised_a("AttributeError")
-            and "'OpenAI' object" in r.message
-            and "'messages'" in r.message
-        ),
-        hint("openai_client"),
-    ),
+    (raised_with("AttributeError", "'Anthropic' object"), hint("anthropic_client")),
+    (raised_with("AttributeError", "'OpenAI' object", "'messages'"), hint("openai_client")),
 ]
 
 
@@ -234,15 +223,7 @@ def cases() -> list[tuple[str, str, str | None, str]]:
     return table
 
 
-@exercise(
-    "07.4",
-    notebook=NOTEBOOK,
-    title="extract",
-    points=2,
-    targets=("extract",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("07.4", notebook=NOTEBOOK, title="extract", points=2, rules=RULES, hints=HINTS)
 def check_extract(learner: Learner) -> str:
     from course_lib.local_model import HeuristicPolicy, ScriptedPolicy
 

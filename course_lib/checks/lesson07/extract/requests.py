@@ -12,9 +12,8 @@ from typing import Any
 
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail
-from course_lib.checks.lesson07._registry import CHECK_MODEL
+from course_lib.checks.lesson07._registry import CHECK_MODEL, MAX_TOKENS
 
-MAX_TOKENS = 1024
 TEXTS = Catalog() | {
     "anthropic_format": "a request with output_config.format (a json_schema made from {model})",
     "a_request": "a request to the model",
@@ -91,17 +90,11 @@ def diagnose_request(case: str, sample: str, exchanges: list, *, raised: bool) -
     shape = body.get("response_format")
     where = text("format")
     if shape is None:
-        key = (
-            "forced_tool" if body.get("tool_choice") not in (None, "auto", "none") else "no_format"
-        )
-        fail(case, wanted, body.get("response_format"), hint(key), where=where)
+        forced = body.get("tool_choice") not in (None, "auto", "none")
+        fail(case, wanted, shape, hint("forced_tool" if forced else "no_format"), where=where)
     if not isinstance(shape, dict) or shape.get("type") != "json_schema":
-        key = (
-            "json_object"
-            if isinstance(shape, dict) and shape.get("type") == "json_object"
-            else "no_format"
-        )
-        fail(case, wanted, shape, hint(key), where=where)
+        json_object = isinstance(shape, dict) and shape.get("type") == "json_object"
+        fail(case, wanted, shape, hint("json_object" if json_object else "no_format"), where=where)
     if exchange.status == 400:
         fail(case, wanted, exchange.reply, hint("strict_refused"), where=where)
     if (shape.get("json_schema") or {}).get("strict") is not True:
@@ -135,12 +128,8 @@ def the_request(case: str, exchanges: list) -> Any:
     if not exchanges:
         fail(case, Plain(text("a_request")), Plain(text("no_request")), hint("no_request"))
     if len(exchanges) > 1:
-        fail(
-            case,
-            Plain(text("one_request")),
-            Plain(text("requests", count=len(exchanges))),
-            hint("one_request"),
-        )
+        got = Plain(text("requests", count=len(exchanges)))
+        fail(case, Plain(text("one_request")), got, hint("one_request"))
     body = exchanges[0].request
     if body.get("model") != CHECK_MODEL:
         fail(case, CHECK_MODEL, body.get("model"), hint("model"))

@@ -19,20 +19,18 @@ from typing import Any
 
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail
-from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, Reply
+from course_lib.checks.core import Rule
 from course_lib.checks.lesson07._registry import (
     CHECK_MODEL,
     MORE_QUESTION,
-    NOTEBOOK,
     REASONING_MODEL,
     ROUND_TRIP_HINTS,
     ROUND_TRIP_TEXTS,
     WEATHER_QUESTION,
     RoundTrip,
     asks_for_more,
-    hidden_conversations,
     labeller,
+    raised_with,
     text_of_response,
     tools,
 )
@@ -144,20 +142,15 @@ hint = HINTS.hint
 
 
 EXCEPTION_HINTS = [
-    (
-        lambda r: (
-            r.raised_a("AttributeError")
-            and ("'ResponseReasoningItem'" in r.message or "'ResponseOutputMessage'" in r.message)
-        ),
-        hint("item_not_a_call"),
-    ),
-    (lambda r: r.raised_a("AttributeError") and "'function'" in r.message, hint("flat_items")),
-    (lambda r: r.raised_a("AttributeError") and "'choices'" in r.message, hint("not_chat")),
-    (lambda r: r.raised_a("TypeError") and "subscriptable" in r.message, hint("flat_items")),
+    (raised_with("AttributeError", "'ResponseReasoningItem'"), hint("item_not_a_call")),
+    (raised_with("AttributeError", "'ResponseOutputMessage'"), hint("item_not_a_call")),
+    (raised_with("AttributeError", "'function'"), hint("flat_items")),
+    (raised_with("AttributeError", "'choices'"), hint("not_chat")),
+    (raised_with("TypeError", "subscriptable"), hint("flat_items")),
 ]
 
 
-def conversations(learner: Learner) -> list[tuple[str, Any, str]]:
+def conversations() -> list[tuple[str, Any, str]]:
     """(question, policy or None for the default toy model, model), the visible ones first."""
     from course_lib.local_model import HeuristicPolicy, ScriptedPolicy, Turn, call
 
@@ -184,25 +177,7 @@ def conversations(learner: Learner) -> list[tuple[str, Any, str]]:
         (WEATHER_QUESTION, None, REASONING_MODEL),
         ("Hello!", None, REASONING_MODEL),
     ]
-    return cases + hidden_conversations("07.1")
-
-
-@exercise(
-    "07.1",
-    notebook=NOTEBOOK,
-    title="responses_round_trip",
-    points=3,
-    targets=("responses_round_trip",),
-    rules=RULES,
-    hints=HINTS,
-)
-def check_responses_round_trip(learner: Learner) -> str:
-    return ROUND_TRIP.run(learner, conversations(learner))
-
-
-def expect_final_text(case: str, exchanges: list, reply: Reply) -> None:
-    __tracebackhide__ = True
-    ROUND_TRIP.expect_returned_text(case, text_of_response(exchanges[-1].reply), reply)
+    return cases
 
 
 def chat_tools_key(sent: Any, body: dict) -> str:
@@ -242,13 +217,12 @@ def only_strict_differs(sent: Any) -> bool:
 ROUND_TRIP = RoundTrip(
     "responses_round_trip",
     api="openai",
-    tools_format="responses",
     seed=700,
     texts=TEXTS,
     hints=HINTS,
     judge_first=judge_first,
     judge_second=diagnose_second_request,
-    expect_final_text=expect_final_text,
     tools_key=chat_tools_key,
     exception_hints=EXCEPTION_HINTS,
 )
+ROUND_TRIP.register("07.1", points=3, rules=RULES, conversations=conversations)

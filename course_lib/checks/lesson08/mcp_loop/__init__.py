@@ -16,7 +16,6 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.failures import Failure, NotDoneYet
 from course_lib.checks.learner import Learner, raise_learner_error
 from course_lib.checks.lesson08._kernel_bridge import (
     CHECK_MODEL,
@@ -32,7 +31,6 @@ from course_lib.checks.lesson08.mcp_loop.cases import (
 )
 from course_lib.checks.lesson08.mcp_loop.judge import HINTS as JUDGE_HINTS
 from course_lib.checks.lesson08.mcp_loop.judge import judge_conversation
-from course_lib.checks.messages import stub_text
 
 TEXTS = Catalog() | {
     "case": "run_agent_with_mcp(client, session, {question}, model={model})",
@@ -139,15 +137,7 @@ CONVERSE = "outcome = connection.converse(agent, client, question, model=model)"
 CLOSE = "connection.close()"
 
 
-@exercise(
-    "08.3",
-    notebook=NOTEBOOK,
-    title="run_agent_with_mcp",
-    points=3,
-    targets=("run_agent_with_mcp",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("08.3", notebook=NOTEBOOK, title="run_agent_with_mcp", points=3, rules=RULES, hints=HINTS)
 def check_run_agent_with_mcp(learner: Learner) -> str:
     from course_lib.mcp_servers.notes_book import NotesBook
 
@@ -188,15 +178,11 @@ def check_run_agent_with_mcp(learner: Learner) -> str:
 def judge(conversation: Conversation, exchanges: list, got: dict[str, Any], book: Any) -> None:
     __tracebackhide__ = True
     label = case_label(conversation.question)
-    stub = stub_of(got)
-    if stub == "08.3":
-        raise NotDoneYet(Failure(detail=stub_text(got["raised"]["message"])))
-    if stub:
+    if stub_of(got, "08.3"):
         raise_learner_error(label, raised_reply(got), [(lambda r: True, hint("finish_08_2"))])
     if "raised" in got and not exchanges:  # it failed before its first request: say why
         raise_learner_error(label, raised_reply(got), EXCEPTION_HINTS)
-    finished = "type" in got
-    judge_conversation(label, conversation, exchanges, got, book, finished=finished)
+    judge_conversation(label, conversation, exchanges, got, book, finished="type" in got)
     if "timeout" in got:
         seconds = float(got["timeout"])
         shown = Plain(TEXTS.text("no_answer", seconds=seconds))

@@ -221,13 +221,8 @@ def judge_request(
     roles = [m.get("role") for m in messages]
     wanted_roles = [m["role"] for m in expected]
     if roles != wanted_roles:
-        fail(
-            label,
-            wanted_roles,
-            roles,
-            roles_hint(wanted_roles, roles),
-            where=text("roles", number=number),
-        )
+        where = text("roles", number=number)
+        fail(label, wanted_roles, roles, roles_hint(wanted_roles, roles), where=where)
     for index, (want, have) in enumerate(zip(expected, messages, strict=True)):
         if first_difference(want, have) is None:
             continue
@@ -238,13 +233,7 @@ def judge_request(
             fail(label, want, have, hint("assistant_unchanged"), where=at)
         if have.get("tool_call_id") != want["tool_call_id"]:
             fail(label, want, have, hint("own_id"), where=at)
-        fail(
-            label,
-            want,
-            have,
-            content_hint(answers[index], have.get("content"), expected, index),
-            where=at,
-        )
+        fail(label, want, have, content_hint(answers[index], have.get("content")), where=at)
 
 
 def roles_hint(wanted: list[str], roles: list[Any]):
@@ -261,7 +250,7 @@ NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
 UNKNOWN_TOOL = re.compile(r"Unknown tool: (?P<name>[^\s.]+(?:\.[^\s.]+)*?)\. ")
 
 
-def content_hint(owed: ExpectedAnswer, content: Any, expected: list[dict], index: int):
+def content_hint(owed: ExpectedAnswer, content: Any):
     """The hint for a tool message whose content is not ``owed.content``."""
     if not isinstance(content, str):
         return hint("text_of_blocks")
@@ -280,13 +269,11 @@ def content_hint(owed: ExpectedAnswer, content: Any, expected: list[dict], index
         return hint("ensure_ascii", original=shown, escaped=json.dumps(shown)[1:-1])
     if owed.kind == "text" and error == joined:
         return hint("flagged_ok")
-    if len(owed.blocks) > 1 and (content == owed.blocks[0] or error == owed.blocks[0]):
-        return hint("join_blocks", count=len(owed.blocks))
-    if len(owed.blocks) > 1 and content.replace("\n", "") in (
-        "".join(owed.blocks),
-        " ".join(owed.blocks),
-    ):
-        return hint("join_separator")
+    if len(owed.blocks) > 1:
+        if owed.blocks[0] in (content, error):
+            return hint("join_blocks", count=len(owed.blocks))
+        if content.replace("\n", "") in ("".join(owed.blocks), " ".join(owed.blocks)):
+            return hint("join_separator")
     markers = ("TextContent", "type='text'", '"type": "text"', "content=[", "meta=")
     if any(marker in content for marker in markers):
         return hint("text_of_blocks")

@@ -166,15 +166,7 @@ EXCEPTION_HINTS = [
 ASK = "report = serve_and_ask(serve_registry(registry), calls)"
 
 
-@exercise(
-    "08.1",
-    notebook=NOTEBOOK,
-    title="serve_registry",
-    points=3,
-    targets=("serve_registry",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("08.1", notebook=NOTEBOOK, title="serve_registry", points=3, rules=RULES, hints=HINTS)
 def check_serve_registry(learner: Learner) -> str:
     cases = [visible_case(), *hidden_cases(hidden_rng("08.1"))]
     for case in cases:
@@ -209,34 +201,35 @@ def judge_server(report: dict[str, Any]) -> None:
         fail(SERVE_CASE, Plain(text("a_server")), Plain(message), hint("connect", message=message))
 
 
-def protocol_hint(error: dict[str, Any], *, listing: bool):
+def answer_of(label: str, expected: Any, outcome: dict[str, Any], *, listing: bool) -> Any:
+    """The result of one request (``kernel_side.outcome``); else ``label`` fails on the exception
+    the client raised (it could not read the answer) or the protocol error the server sent."""
+    __tracebackhide__ = True
+    if "raised" in outcome:
+        message = str(said_message(outcome["raised"].get("message", "")))
+        key = "list_raised" if listing else "unreadable_result"
+        fail(label, expected, Plain(message), hint(key, message=message))
+    error = outcome.get("protocol_error")
+    if error is None:
+        return outcome.get("result")
     message = str(error.get("message", ""))
     if "await" in message and "expression" in message:
-        return hint("not_async")
-    if error.get("code") == -32601:
-        return hint("no_list_handler" if listing else "no_call_handler")
-    if listing and "returned list" in message:
-        return hint("list_result")
-    return hint("list_raised" if listing else "protocol_error", message=message)
+        chosen = hint("not_async")
+    elif error.get("code") == -32601:
+        chosen = hint("no_list_handler" if listing else "no_call_handler")
+    elif listing and "returned list" in message:
+        chosen = hint("list_result")
+    else:
+        chosen = hint("list_raised" if listing else "protocol_error", message=message)
+    fail(label, expected, Plain(message), chosen)
 
 
 def judge_listing(case: RegistryCase, listing: dict[str, Any]) -> None:
     __tracebackhide__ = True
     expected = expected_listing(case.setup)
-    if "protocol_error" in listing:
-        error = listing["protocol_error"]
-        fail(
-            LIST_CASE,
-            expected,
-            Plain(str(error.get("message"))),
-            protocol_hint(error, listing=True),
-        )
-    if "raised" in listing:
-        message = str(said_message(listing["raised"].get("message", "")))
-        fail(LIST_CASE, expected, Plain(message), hint("list_raised", message=message))
     got = [
         {key: tool[key] for key in ("name", "description", "inputSchema") if key in tool}
-        for tool in listing.get("result", [])
+        for tool in answer_of(LIST_CASE, expected, listing, listing=True) or []
     ]
     difference = first_difference(expected, got)
     if difference is None:
@@ -273,18 +266,11 @@ def judge_call(case: RegistryCase, name: str, arguments: Any, got: dict[str, Any
         "content": [{"type": "text", "text": expected_answer}],
         "isError": is_error_text(expected_answer),
     }
-    if "protocol_error" in got:
-        error = got["protocol_error"]
-        chosen = protocol_hint(error, listing=False)
-        fail(label, expected, Plain(str(error.get("message"))), chosen)
-    if "raised" in got:
-        message = str(said_message(got["raised"].get("message", "")))
-        fail(label, expected, Plain(message), hint("unreadable_result", message=message))
-    result = got.get("result") or {}
+    result = answer_of(label, expected, got, listing=False) or {}
     shown = {"content": result.get("content"), "isError": result.get("isError", False)}
     content = result.get("content")
-    if first_difference(expected["content"], content) is not None:
-        where = first_difference(expected["content"], content)
+    where = first_difference(expected["content"], content)
+    if where is not None:
         fail(label, expected, shown, content_hint(expected_answer, content), where=where)
     if shown["isError"] != expected["isError"]:
         key = "flag_errors" if expected["isError"] else "only_errors"
@@ -305,9 +291,7 @@ def content_hint(expected_answer: str, content: Any):
     got_text = block.get("text")
     if block.get("type") != "text" or not isinstance(got_text, str):
         return hint("text_block")
-    if got_text == json.dumps(expected_answer) or got_text == json.dumps(
-        expected_answer, ensure_ascii=False
-    ):
+    if got_text in (json.dumps(expected_answer), json.dumps(expected_answer, ensure_ascii=False)):
         return hint("double_encoded")
     try:
         if json.loads(got_text) == json.loads(expected_answer):

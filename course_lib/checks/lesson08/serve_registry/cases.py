@@ -172,10 +172,8 @@ def registry_source(decorators: dict[str, str]) -> str:
 
 
 def visible_case() -> RegistryCase:
-    names = {"get_weather": "get_weather", "search_notes": "search"}
-    names |= {"explain_error": "explain_error", "find_colleague": "find_colleague"}
-    names |= {"list_cities": "list_cities", "forecast": "forecast", "log_levels": "log_levels"}
-    names |= {"check_service": "check_service"}
+    registered = {"search": "search_notes"}  # the one tool not registered as its function
+    names = {registered.get(key, function_of(key)): function_of(key) for key in VISIBLE_DECORATORS}
     return RegistryCase(registry_source(VISIBLE_DECORATORS), VISIBLE_CALLS, names)
 
 
@@ -190,7 +188,12 @@ def hidden_cases(rng: Random, count: int = 3) -> list[RegistryCase]:
             name = rng.choice([function_name, *NAMES])
             if name in names:
                 name = function_name
-            decorators[key] = _decorator(rng, name, function_name, description)
+            quoted = json.dumps(description, ensure_ascii=False)
+            decorators[key] = (
+                rng.choice(["@registry.tool", f"@registry.tool({quoted})"])
+                if name == function_name
+                else f"@registry.tool(name={name!r}, description={quoted})"
+            )
             names[name] = function_name
             first, second = HIDDEN_ARGUMENTS[key]
             calls += [[name, first], [name, second]]
@@ -198,15 +201,6 @@ def hidden_cases(rng: Random, count: int = 3) -> list[RegistryCase]:
         calls.append([rng.choice(sorted(names)) + "_v2", {}])
         cases.append(RegistryCase(registry_source(decorators), calls, names))
     return cases
-
-
-def _decorator(rng: Random, name: str, function_name: str, description: str) -> str:
-    if name == function_name:
-        quoted = json.dumps(description, ensure_ascii=False)
-        return rng.choice(["@registry.tool", f"@registry.tool({quoted})"])
-    return (
-        f"@registry.tool(name={name!r}, description={json.dumps(description, ensure_ascii=False)})"
-    )
 
 
 @cache
