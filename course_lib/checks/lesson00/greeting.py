@@ -98,8 +98,7 @@ def hints(name: str) -> list[Hint]:
     ]
 
 
-@exercise("00.1", notebook="00_welcome", title="greeting", points=1, targets=("greeting",),
-          rules=RULES, hints=HINTS)  # fmt: skip
+@exercise("00.1", notebook="00_welcome", title="greeting", points=1, rules=RULES, hints=HINTS)
 def check_greeting(learner: Learner) -> str:
     cases = [Case(f"greeting({name!r})", (name,), expected_greeting(name), hints(name))
              for name in (*VISIBLE_NAMES, *hidden_names())]  # fmt: skip

@@ -335,15 +335,7 @@ def silent_cut_hint(learner: Learner, item: TextCase, spec: Any, got: str) -> st
     return "never_silent"
 
 
-@exercise(
-    "04.5",
-    notebook=NOTEBOOK,
-    title="to_text",
-    points=2,
-    targets=("to_text",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("04.5", notebook=NOTEBOOK, title="to_text", points=2, rules=RULES, hints=HINTS)
 def check_to_text(learner: Learner) -> str:
     run_cases(learner, "to_text", map(value_case, CASES), judge=judge_value)
     check_unknown(learner)

@@ -287,8 +287,7 @@ def hidden_cases(count: int = 16) -> list[ValueCase]:
     return cases
 
 
-@exercise("04.2", notebook=NOTEBOOK, title="value_problem", points=1,
-          targets=("value_problem",), rules=RULES, hints=HINTS)  # fmt: skip
+@exercise("04.2", notebook=NOTEBOOK, title="value_problem", points=1, rules=RULES, hints=HINTS)
 def check_value_problem(learner: Learner) -> str:
     hidden = hidden_cases()
     for item in (*CASES, *hidden):

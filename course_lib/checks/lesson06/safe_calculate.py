@@ -372,15 +372,7 @@ def expect_no_eval(learner: Learner) -> None:
         fail(case, Plain(TEXTS.text("no_eval")), got, hint("eval_in_code", names=names))
 
 
-@exercise(
-    "06.1",
-    notebook=NOTEBOOK,
-    title="safe_calculate",
-    points=3,
-    targets=("safe_calculate",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("06.1", notebook=NOTEBOOK, title="safe_calculate", points=3, rules=RULES, hints=HINTS)
 def check_safe_calculate(learner: Learner) -> str:
     expect_no_eval(learner)
     hidden = hidden_calculations()

@@ -145,8 +145,7 @@ EXCEPTION_HINTS = [
 ]
 
 
-@exercise("09.2", notebook=NOTEBOOK, title="may_use", points=2, targets=("may_use",),
-          rules=RULES, hints=HINTS)  # fmt: skip
+@exercise("09.2", notebook=NOTEBOOK, title="may_use", points=2, rules=RULES, hints=HINTS)
 def check_may_use(learner: Learner) -> str:
     hidden = hidden_cases(hidden_rng("09.3"))  # the seed of its first number: same cases
     for role, values, shape in [*VISIBLE, *hidden]:

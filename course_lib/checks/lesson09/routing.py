@@ -201,9 +201,7 @@ def judge_route(case: Case, got: Any, reply: Reply) -> None:
 TABLE = Table("route", RULES, HINTS, oracle=expected_route, judge=judge_route)
 
 
-@exercise(
-    "09.1", notebook=NOTEBOOK, title="route", points=2, targets=("route",), rules=RULES, hints=HINTS
-)
+@exercise("09.1", notebook=NOTEBOOK, title="route", points=2, rules=RULES, hints=HINTS)
 def check_route(learner: Learner) -> str:
     hidden = hidden_questions(hidden_rng("09.2"))  # the seed of its first number: same cases
     visible = [TABLE.case(case_label(question), question, rule=rule) for question, rule in VISIBLE]

@@ -261,15 +261,7 @@ def hidden_registrations(count: int = 8) -> list[Registration]:
     return items
 
 
-@exercise(
-    "04.1",
-    notebook=NOTEBOOK,
-    title="ToolRegistry",
-    points=3,
-    targets=("ToolRegistry",),
-    rules=RULES,
-    hints=cases.HINTS,
-)
+@exercise("04.1", notebook=NOTEBOOK, title="ToolRegistry", points=3, rules=RULES, hints=cases.HINTS)
 def check_tool_registry(learner: Learner) -> str:
     registry = learner.call("ToolRegistry", case="ToolRegistry()", keep=True).handle
     functions: dict[str, str] = {}

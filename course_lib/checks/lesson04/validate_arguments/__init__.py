@@ -146,8 +146,7 @@ def check_case(learner: Learner, item: ValidationCase) -> None:
         fail(case, expected, got, chosen_hint(learner, item, got), where=where)
 
 
-@exercise("04.3", notebook=NOTEBOOK, title="validate_arguments", points=2,
-          targets=("validate_arguments",), rules=RULES, hints=HINTS)  # fmt: skip
+@exercise("04.3", notebook=NOTEBOOK, title="validate_arguments", points=2, rules=RULES, hints=HINTS)
 def check_validate_arguments(learner: Learner) -> str:
     hidden = hidden_cases()
     for item in (*CASES, *hidden):

@@ -271,15 +271,7 @@ def expect_nodes(label: str, given: dict, out: Any, problem_at: Any) -> None:
             fail(label, Plain(expected), found.get(where), chosen, where=text("at", where=where))
 
 
-@exercise(
-    "06.5",
-    notebook=NOTEBOOK,
-    title="anthropic_strict",
-    points=2,
-    targets=("anthropic_strict",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("06.5", notebook=NOTEBOOK, title="anthropic_strict", points=2, rules=RULES, hints=HINTS)
 def check_anthropic_strict(learner: Learner) -> str:
     for case in CASES:
         expect_strict_tool(learner, case)

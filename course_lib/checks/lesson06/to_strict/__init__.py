@@ -298,15 +298,7 @@ def expect_accepts(label: str, schema: dict, sample: Any, chosen: HintText) -> A
     return validator
 
 
-@exercise(
-    "06.2",
-    notebook=NOTEBOOK,
-    title="to_strict",
-    points=3,
-    targets=("to_strict",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("06.2", notebook=NOTEBOOK, title="to_strict", points=3, rules=RULES, hints=HINTS)
 def check_to_strict(learner: Learner) -> str:
     cases = [*STRICT_CASES, *hidden_cases()]
     for case in cases:

@@ -293,15 +293,7 @@ def expect_empty_lines(learner: Learner, traced: dict) -> None:
 CALL_RAISED = [(lambda reply: reply.raised_a("JSONDecodeError"), hint("arguments_not_json"))]
 
 
-@exercise(
-    "06.4",
-    notebook=NOTEBOOK,
-    title="TracedRegistry",
-    points=2,
-    targets=("TracedRegistry",),
-    rules=RULES,
-    hints=HINTS,
-)
+@exercise("06.4", notebook=NOTEBOOK, title="TracedRegistry", points=2, rules=RULES, hints=HINTS)
 def check_traced_registry(learner: Learner) -> str:
     registry = learner.source("registry", setup=REGISTRY_SOURCE)
     created = learner.call("TracedRegistry", registry, case=TEXTS.text("create"), keep=True)

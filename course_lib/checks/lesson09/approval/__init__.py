@@ -226,8 +226,7 @@ def run_case(learner: Learner, case: Case) -> None:
         fail(case.label, result, reply.value, hint(key, name=case.name))
 
 
-@exercise("09.3", notebook=NOTEBOOK, title="ApprovalRegistry", points=2,
-          targets=("ApprovalRegistry",), rules=RULES, hints=HINTS)  # fmt: skip
+@exercise("09.3", notebook=NOTEBOOK, title="ApprovalRegistry", points=2, rules=RULES, hints=HINTS)
 def check_approval_registry(learner: Learner) -> str:
     hidden = hidden_cases()
     for case in [*VISIBLE, *hidden]:

@@ -85,7 +85,7 @@ BUILD_HINTS = [
 ]  # fmt: skip
 
 
-@exercise("09.6", notebook=NOTEBOOK, title="ShopAssistant", targets=("ShopAssistant",),
+@exercise("09.6", notebook=NOTEBOOK, title="ShopAssistant",
           points=POINTS_PER_SCENARIO * len(scenarios()), rules=RULES, hints=HINTS)  # fmt: skip
 def check_shop_assistant(learner: Learner) -> list[ScenarioOutcome]:
     outcomes = []

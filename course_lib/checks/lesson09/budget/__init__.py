@@ -155,8 +155,7 @@ def run_case(learner: Learner, case: Case) -> None:
         expect_equal(case.label, expected, got.value, hint=chosen)
 
 
-@exercise("09.5", notebook=NOTEBOOK, title="fit_budget", points=2, targets=("fit_budget",),
-          rules=RULES, hints=HINTS)  # fmt: skip
+@exercise("09.5", notebook=NOTEBOOK, title="fit_budget", points=2, rules=RULES, hints=HINTS)
 def check_fit_budget(learner: Learner) -> str:
     visible, hidden = visible_cases(), hidden_cases()
     for case in [*visible, *hidden]:

@@ -272,8 +272,7 @@ def run_case(learner: Learner, case: Case) -> None:
              count=len(exchanges)))  # fmt: skip
 
 
-@exercise("09.4", notebook=NOTEBOOK, title="converse", points=2, targets=("converse",),
-          rules=RULES, hints=HINTS)  # fmt: skip
+@exercise("09.4", notebook=NOTEBOOK, title="converse", points=2, rules=RULES, hints=HINTS)
 def check_converse(learner: Learner) -> str:
     visible, hidden = visible_cases(), hidden_cases()
     for case in [*visible, *hidden]:
