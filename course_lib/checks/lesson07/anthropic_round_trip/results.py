@@ -126,7 +126,7 @@ def masked(value: Any, first: dict) -> Any:
         for key in ("signature", "data")
         if isinstance(block.get(key), str) and block[key]
     }
-    return replaced(value, names)
+    return replaced(value, names) if names else value
 
 
 def diagnose_thinking(case: str, first: dict, sent: Any) -> None:

@@ -204,8 +204,9 @@ def shop_did(evidence: Evidence, name: str, more_than: int = 0) -> str | None:
 
 def judge_calculator(evidence: Evidence, asked: Asked) -> None:
     for _, call, name, content, where in calls_in(asked.exchanges):
-        dunder = "__" in call.get("function", {}).get("arguments", "")
-        if name == "calculate" and dunder and content is not None and not is_error(content):
+        if name != "calculate" or content is None or is_error(content):
+            continue
+        if "__" in call.get("function", {}).get("arguments", ""):
             error, chosen = Plain(text("an_error")), hint("eval")
             raise verdict(evidence, asked, error, content, chosen, where=where)
 

@@ -54,7 +54,7 @@ def record(item):
 
 
 def records(assistant):
-    return [record(item) for item in assistant.trace] if hasattr(assistant, "trace") else None
+    return [record(item) for item in list(assistant.trace)] if hasattr(assistant, "trace") else None
 """
 
 
