@@ -65,6 +65,8 @@ def round_trip(  # noqa: C901 (one wrong answer per rule)
             sent = json.dumps(result, ensure_ascii=False) if content == "json.dumps" else result
             if content == "text blocks":
                 sent = [{"type": "text", "text": result}]
+            if content == "nested 600 deep":  # a JSON list json.loads parses fine
+                sent = json.loads("[" * 600 + "]" * 600)
             entry = {"type": "tool_result", id_key: block.id, "content": sent}
             flagged = {
                 "flagged": is_error_result(result),
@@ -328,6 +330,15 @@ def test_results_sent_with_each_others_calls_are_told_each_goes_with_its_own_blo
 def test_results_as_text_blocks_are_told_the_api_takes_them_but_the_exercise_wants_the_string():
     message = rejected("07.3", round_trip(content="text blocks"))
     assert "Your tool_result content is a list of text blocks" in message
+
+
+def test_a_result_nested_600_deep_fails_its_case_instead_of_overflowing_the_check():
+    """A tool_result whose content is a list nested 600 deep: the check shows it as what was sent,
+    and the case fails with the content hint. masked() walked every request it showed for the
+    reply's signatures even when the reply had none, and raised RecursionError on this one."""
+    message = rejected("07.3", round_trip(content="nested 600 deep"))  # CheckFailed, nothing else
+    assert "Got:      [" in message
+    assert "The content is the text registry.call(block.name, block.input) returns" in message
 
 
 def test_the_word_error_in_a_successful_result_is_not_an_error_result():

@@ -5,12 +5,15 @@ to look."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from rules import assert_breaks_rule
 
 from course_lib.capstone import shop
 from course_lib.checks import EXERCISES, CheckFailed, NotDoneYet, evaluate
 from course_lib.checks.core import outcome
+from course_lib.checks.lesson09.assistant.run import READ_TRACE
 from course_lib.checks.lesson09.assistant.scenarios import scenarios
 from course_lib.checks.scenarios import PartlyRight, earned
 
@@ -333,3 +336,24 @@ def test_a_trace_started_afresh_per_question_is_told_the_counts_in_one_sentence(
     hint = failed[0].failure.hint
     assert "assistant.trace holds 1 record(s), but the model made 2 call(s)" in hint, hint
     assert "1 records;" not in hint
+
+
+def test_the_trace_reader_reads_the_records_there_were_when_reading_them_adds_more():
+    """A trace whose records append a record to it as they are read (a dict whose get does): the
+    reader the kernel runs (READ_TRACE, run here as it is) reads a snapshot, the records there
+    were. Reading the list itself looped without end; these records stop appending at 10,000, so
+    that a reader walking the live list ends, having read them all, instead of hanging."""
+    namespace: dict = {}
+    exec(READ_TRACE, namespace)  # noqa: S102 (the check's own kernel-side source)
+
+    class Growing(dict):
+        def get(self, key, default=None):
+            if len(trace) < 10_000:
+                trace.append(Growing(tool="added"))
+            return super().get(key, default)
+
+    trace = [Growing(tool="search", ok=True) for _ in range(3)]
+    at_start = len(trace)
+    read = namespace["records"](SimpleNamespace(trace=trace))
+    assert len(read) == at_start, f"read {len(read)} records of a trace that held {at_start}"
+    assert [record["tool"] for record in read] == ["search"] * at_start
