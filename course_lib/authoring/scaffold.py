@@ -118,7 +118,6 @@ def cases() -> list[Case]:
     notebook="{notebook}",
     title="{new.target}",
     points={new.points},
-    targets=("{new.target}",),
     rules=RULES,
     hints=HINTS,
 )
