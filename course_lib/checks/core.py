@@ -11,8 +11,7 @@ prints one short line on success.
 Writing a check: one module per exercise under ``course_lib/checks/<lesson>/``, with a table of
 cases (each naming the rule of the contract it tests), an oracle, and the hints::
 
-    @exercise("00.1", notebook="00_welcome", title="greeting", points=1, targets=("greeting",),
-              rules=RULES)
+    @exercise("00.1", notebook="00_welcome", title="greeting", points=1, rules=RULES)
     def check_greeting(learner: Learner) -> str:
         for name in names:
             case = f"greeting({name!r})"
