@@ -162,6 +162,14 @@ class Exchange:
 # thread in learner code, and model requests.
 BUDGET = {"cpu": CPU_SECONDS, "requests": MAX_REQUESTS}
 ExceptionHint = tuple[Callable[[Reply], bool], str]
+
+
+def raised_with(kind: str, *parts: str) -> Callable[[Reply], bool]:
+    """An ``ExceptionHint``'s predicate: the call raised a ``kind`` whose message holds every one
+    of ``parts``."""
+    return lambda reply: reply.raised_a(kind) and all(part in reply.message for part in parts)
+
+
 # The start of every stub's message (``course_lib.authoring`` writes "Exercise NN.K: <hint>").
 # In every language (course_lib.authoring.blocks.MESSAGES; tests/i18n checks each one matches).
 STUB_ID = re.compile(r"(?:Exercise |练习 )(?P<id>\d+\.\d+)[:：]")

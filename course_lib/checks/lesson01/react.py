@@ -19,7 +19,7 @@ from course_lib.checks.cases import Case, Table
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, fail, first_difference, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, Reply
+from course_lib.checks.learner import Learner, Reply, raised_with
 from course_lib.checks.lesson01._values import CITIES, NOTEBOOK
 
 TOOLS = ["get_weather", "search_notes"]
@@ -300,9 +300,9 @@ def error_problem(got: dict, expected: dict, text: str, tool_names: list[str], w
 
 
 EXCEPTION_HINTS = [
-    (lambda r: r.raised_a("JSONDecodeError") and "Extra data" in r.message, hint("one_value")),
+    (raised_with("JSONDecodeError", "Extra data"), hint("one_value")),
     (lambda r: r.raised_a("JSONDecodeError") or r.raised_a("ValueError"), hint("catch")),
-    (lambda r: r.raised_a("AttributeError") and "'NoneType'" in r.message, hint("no_match")),
+    (raised_with("AttributeError", "'NoneType'"), hint("no_match")),
 ]
 
 

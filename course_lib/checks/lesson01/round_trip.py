@@ -22,7 +22,7 @@ from course_lib.checks.compare import (
     hidden_rng,
 )
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, Reply, raise_learner_error
+from course_lib.checks.learner import Learner, Reply, raise_learner_error, raised_with
 from course_lib.checks.lesson01._values import NOTEBOOK
 from course_lib.checks.lesson01.round_trip_cases import (
     CHECK_MODEL,
@@ -164,10 +164,10 @@ JSON_ONLY_NAMES = ("'null'", "'true'", "'false'")  # a NameError on these: eval 
 FIELDS = ("attribute 'name'", "attribute 'arguments'")  # an AttributeError on these: no .function
 EXCEPTION_HINTS = [
     (lambda r: r.raised_a("NotImplementedError"), hint("other_stub")),
-    (lambda r: r.raised_a("TypeError") and "mapping" in r.message, hint("decode")),
+    (raised_with("TypeError", "mapping"), hint("decode")),
     (lambda r: r.raised_a("NameError") and any(w in r.message for w in JSON_ONLY_NAMES),
      hint("json_not_python")),
-    (lambda r: r.raised_a("TypeError") and "NoneType" in r.message, hint("none_calls")),
+    (raised_with("TypeError", "NoneType"), hint("none_calls")),
     (lambda r: r.raised_a("KeyError"), hint("functions_key")),
     (lambda r: r.raised_a("AttributeError") and any(f in r.message for f in FIELDS),
      hint("function_fields")),

@@ -23,7 +23,7 @@ from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import HintText, Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.function_cases import FunctionCase, after_earlier, py, returned_json
-from course_lib.checks.learner import Learner, Reply
+from course_lib.checks.learner import Learner, Reply, raised_with
 from course_lib.checks.lesson02.parameters_schema import raised_hints, random_basic_function
 from course_lib.checks.parameter_schemas import expected_parameters_schema
 from course_lib.i18n import spoken_label
@@ -342,8 +342,8 @@ def drift_case(learner: Learner, row: tuple[FunctionCase, str, dict, list[str]])
     function, what, tool, expected = row
     func = function.value()
     raised = [
-        (lambda r: r.raised_a("KeyError") and "'type'" in r.message, hint("untyped_key")),
-        (lambda r: r.raised_a("KeyError") and "'required'" in r.message, hint("no_required_key")),
+        (raised_with("KeyError", "'type'"), hint("untyped_key")),
+        (raised_with("KeyError", "'required'"), hint("no_required_key")),
         *raised_hints(func, hint("must_not_raise")),
     ]
     args = (function.spec(learner), copy.deepcopy(tool))

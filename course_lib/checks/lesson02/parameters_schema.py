@@ -25,7 +25,7 @@ from course_lib.checks.function_cases import (
     run_json_cases,
     string_annotations,
 )
-from course_lib.checks.learner import Learner, Reply
+from course_lib.checks.learner import Learner, Reply, raised_with
 from course_lib.checks.parameter_schemas import (
     basic_default,
     expected_parameters_schema,
@@ -134,7 +134,7 @@ def raised_hints(
     texts = string_annotations(func)
     return [
         (lambda r: any(text in r.message for text in texts), hint("string_annotation")),
-        (lambda r: r.raised_a("KeyError") and "'return'" in r.message, hint("no_return")),
+        (raised_with("KeyError", "'return'"), hint("no_return")),
         (lambda r: True, must_not_raise or hint("must_not_raise")),
     ]
 

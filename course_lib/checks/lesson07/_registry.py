@@ -97,12 +97,6 @@ def is_error_result(result: str) -> bool:
     return isinstance(value, dict) and "error" in value
 
 
-def raised_with(kind: str, *parts: str) -> Callable[[Reply], bool]:
-    """An exception hint's predicate: the function raised a ``kind`` whose message holds every
-    one of ``parts``."""
-    return lambda reply: reply.raised_a(kind) and all(part in reply.message for part in parts)
-
-
 def random_questions(rng: Random, count: int) -> list[str]:
     """Weather and time questions about two places, in English and Chinese."""
     templates = [

@@ -21,6 +21,7 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import fail
 from course_lib.checks.core import Rule
+from course_lib.checks.learner import raised_with
 from course_lib.checks.lesson07._registry import (
     CHECK_MODEL,
     MORE_QUESTION,
@@ -31,7 +32,6 @@ from course_lib.checks.lesson07._registry import (
     RoundTrip,
     asks_for_more,
     labeller,
-    raised_with,
 )
 from course_lib.checks.lesson07.anthropic_round_trip.results import HINTS as RESULT_HINTS
 from course_lib.checks.lesson07.anthropic_round_trip.results import diagnose_second_request

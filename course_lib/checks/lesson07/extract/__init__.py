@@ -23,12 +23,11 @@ from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, expect_equal, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
 from course_lib.checks.function_cases import run_source
-from course_lib.checks.learner import Learner, Reply, raise_learner_error
+from course_lib.checks.learner import Learner, Reply, raise_learner_error, raised_with
 from course_lib.checks.lesson07._registry import (
     CHECK_MODEL,
     MAX_TOKENS,
     NOTEBOOK,
-    raised_with,
     text_of_message,
 )
 from course_lib.checks.lesson07.extract.requests import HINTS as REQUEST_HINTS

@@ -20,6 +20,7 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail
 from course_lib.checks.core import Rule
+from course_lib.checks.learner import raised_with
 from course_lib.checks.lesson07._registry import (
     CHECK_MODEL,
     MORE_QUESTION,
@@ -30,7 +31,6 @@ from course_lib.checks.lesson07._registry import (
     RoundTrip,
     asks_for_more,
     labeller,
-    raised_with,
     text_of_response,
     tools,
 )

@@ -16,7 +16,7 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, raise_learner_error
+from course_lib.checks.learner import Learner, raise_learner_error, raised_with
 from course_lib.checks.lesson08._kernel_bridge import (
     CHECK_MODEL,
     NOTEBOOK,
@@ -130,7 +130,7 @@ EXCEPTION_HINTS = [
         ),
         hint("arguments_dict"),
     ),
-    (lambda r: r.raised_a("TypeError") and "NoneType" in r.message, hint("none_calls")),
+    (raised_with("TypeError", "NoneType"), hint("none_calls")),
 ]
 OPEN = "connection = NotesConnection()"
 CONVERSE = "outcome = connection.converse(agent, client, question, model=model)"

@@ -18,7 +18,7 @@ from typing import Any
 from course_lib.checks.catalog import Catalog
 from course_lib.checks.compare import Plain, fail, first_difference, hidden_rng
 from course_lib.checks.core import Rule, exercise
-from course_lib.checks.learner import Learner, raise_learner_error
+from course_lib.checks.learner import Learner, raise_learner_error, raised_with
 from course_lib.checks.lesson08._kernel_bridge import NOTEBOOK, kernel_helper, said_message
 from course_lib.checks.lesson08.serve_registry.cases import (
     RegistryCase,
@@ -160,9 +160,7 @@ HINTS = Catalog() | {
 hint = HINTS.hint
 
 
-EXCEPTION_HINTS = [
-    (lambda r: r.raised_a("AttributeError") and "list_tools" in r.message, hint("not_async"))
-]
+EXCEPTION_HINTS = [(raised_with("AttributeError", "list_tools"), hint("not_async"))]
 ASK = "report = serve_and_ask(serve_registry(registry), calls)"
 
 
