@@ -182,7 +182,8 @@ def check_better_description(learner: Learner) -> str:
 
 
 def call_text(name: str, arguments: dict | None) -> str:
-    """A call as Expected or Got show it: with its arguments as one line of JSON, if any."""
-    if not arguments:
+    """A call as Expected or Got show it: with its arguments as one line of JSON (``None``: any
+    arguments will do); a call made with ``{}`` says so."""
+    if arguments is None:
         return text("call", name=name)
     return text("call_with", name=name, arguments=json.dumps(arguments, ensure_ascii=False))

@@ -96,3 +96,12 @@ def test_an_empty_description_is_told_it_is_empty_not_to_assign_a_string():
 )
 def test_correct_descriptions_written_differently_pass(alternative):
     assert evaluate("01.6", alternative).startswith("Exercise 01.6 passed")
+
+
+def test_a_call_is_shown_with_its_arguments_and_any_arguments_is_shown_without():
+    """Expected with None (any arguments will do) names the tool alone; a call made with no
+    arguments says ``with {}``, so the learner sees what the model actually sent."""
+    assert description.call_text("search_web", None) == "a call to search_web"
+    assert description.call_text("track_order", {}) == "a call to track_order with {}"
+    shown = description.call_text("track_order", {"order_number": 51234})
+    assert shown == 'a call to track_order with {"order_number": 51234}'
